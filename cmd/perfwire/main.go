@@ -1,0 +1,100 @@
+// Command perfwire decodes performance-telemetry wire formats from files:
+// DLT KPI logs, PCP PDU streams, label sets, MMV files and LTT traces, and
+// talks to a live pmcd.
+//
+// Usage:
+//
+//	perfwire <command> [flags] [arguments]
+//
+// Exit status: 0 on success, 1 when an input cannot be decoded (the
+// message names the file and the byte offset), 2 on usage errors.
+package main
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+)
+
+// command is one subcommand: its name, a one-line summary for the usage
+// text, and the function that runs it with the remaining arguments.
+type command struct {
+	name    string
+	summary string
+	run     func(args []string, stdout io.Writer) error
+}
+
+// commands lists every subcommand; each is implemented in the file named
+// after it.
+var commands = []command{
+	{"kpi", "decode dlt-kpi messages in DLT files", runKPI},
+	{"pdu", "decode a raw stream of PCP PDUs as JSON lines", runPDU},
+	{"pm", "query a live pmcd (names, descriptors, values)", runPM},
+	{"labels", "parse, canonicalise and merge PCP label sets", runLabels},
+	{"mmv", "dump or write MMV metric files", runMMV},
+	{"ltt", "read old LTT traces", runLTT},
+}
+
+// usageError marks errors caused by how perfwire was called (exit 2).
+type usageError struct{ msg string }
+
+func (e *usageError) Error() string { return e.msg }
+
+// usagef builds a usageError.
+func usagef(format string, args ...any) error {
+	return &usageError{msg: fmt.Sprintf(format, args...)}
+}
+
+// inputError ties a decode failure to the file it came from (exit 1).
+type inputError struct {
+	file string
+	err  error
+}
+
+func (e *inputError) Error() string { return e.file + ": " + e.err.Error() }
+func (e *inputError) Unwrap() error { return e.err }
+
+func usage(w io.Writer) {
+	fmt.Fprintln(w, "usage: perfwire <command> [flags] [arguments]")
+	fmt.Fprintln(w, "\ncommands:")
+	for _, c := range commands {
+		fmt.Fprintf(w, "  %-8s %s\n", c.name, c.summary)
+	}
+	fmt.Fprintln(w, "\nRun 'perfwire <command> -h' for a command's flags.")
+}
+
+// run executes one invocation and returns the process exit status.
+func run(args []string, stdout, stderr io.Writer) int {
+	if len(args) == 0 || args[0] == "-h" || args[0] == "--help" || args[0] == "help" {
+		usage(stderr)
+		if len(args) == 0 {
+			return 2
+		}
+		return 0
+	}
+	for _, c := range commands {
+		if c.name != args[0] {
+			continue
+		}
+		err := c.run(args[1:], stdout)
+		var ue *usageError
+		switch {
+		case err == nil:
+			return 0
+		case errors.As(err, &ue):
+			fmt.Fprintf(stderr, "perfwire %s: %v\n", c.name, err)
+			return 2
+		default:
+			fmt.Fprintf(stderr, "perfwire %s: %v\n", c.name, err)
+			return 1
+		}
+	}
+	fmt.Fprintf(stderr, "perfwire: unknown command %q\n", args[0])
+	usage(stderr)
+	return 2
+}
+
+func main() {
+	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
+}

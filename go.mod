@@ -1,0 +1,3 @@
+module github.com/perfwire/perfwire
+
+go 1.26
