@@ -1,0 +1,22 @@
+#!/usr/bin/env bash
+# Stops dlt-kpi and dlt-daemon if dlt-up.sh started them; otherwise does
+# nothing. Safe to run twice.
+set -euo pipefail
+cd "$(dirname "$0")"
+. ./lib.sh
+
+# stop NAME: kills the process recorded in $STATE/NAME.pid if it is still
+# the program of that name (pids are reused).
+stop() {
+	local f="$STATE/$1.pid" pid
+	[ -f "$f" ] || return 0
+	pid=$(cat "$f")
+	if [ "$(cat "/proc/$pid/comm" 2>/dev/null)" = "$1" ]; then
+		log "stopping $1 ($pid)"
+		kill "$pid" 2>/dev/null || true
+		wait_for 10 sh -c "! kill -0 $pid" || kill -9 "$pid" 2>/dev/null || true
+	fi
+	rm -f "$f"
+}
+stop dlt-kpi
+stop dlt-daemon

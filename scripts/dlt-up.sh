@@ -1,0 +1,48 @@
+#!/usr/bin/env bash
+# Installs COVESA DLT 2.18.8 from Debian's packages and starts dlt-daemon
+# (TCP 3490 on loopback) and dlt-kpi, then waits for the first KPI message.
+# Safe to run twice: what already runs is left alone and not recorded.
+set -euo pipefail
+cd "$(dirname "$0")"
+. ./lib.sh
+
+apt_install dlt-daemon dlt-tools
+v=$(dpkg-query -W -f='${Version}' dlt-daemon)
+case "$v" in 2.18.8*) ;; *) log "WARNING: dlt-daemon $v, the oracles were recorded with 2.18.8" ;; esac
+
+# The Debian daemon opens one IPv6 socket for TCP 3490 and reaches IPv4
+# through it, so without IPv6 it cannot listen at all: say so plainly.
+if [ "$(cat /proc/sys/net/ipv6/conf/all/disable_ipv6 2>/dev/null || echo 1)" != 0 ]; then
+	die "IPv6 is disabled here; the Debian dlt-daemon listens on IPv6 only"
+fi
+
+# start_bg NAME: starts program NAME detached, in its own session so that
+# the caller's terminal or job control cannot take it down, and records its
+# pid (setsid may fork, so the pid is looked up by name afterwards).
+start_bg() {
+	(cd /tmp && setsid "$1" </dev/null >"$STATE/$1.log" 2>&1 &)
+	wait_for 10 pgrep -x "$1" || die "$1 did not start: $(tail -5 "$STATE/$1.log")"
+	pgrep -n -x "$1" >"$STATE/$1.pid"
+}
+
+listening() { ss -ltn 'sport = :3490' | grep -q LISTEN; }
+
+if ! pgrep -x dlt-daemon >/dev/null; then
+	log "starting dlt-daemon"
+	start_bg dlt-daemon
+fi
+wait_for 20 listening || die "dlt-daemon does not listen on 3490: $(tail -5 "$STATE/dlt-daemon.log" 2>/dev/null)"
+
+if ! pgrep -x dlt-kpi >/dev/null; then
+	log "starting dlt-kpi"
+	start_bg dlt-kpi
+fi
+
+# dlt-kpi logs under the application id PROC; one such line proves the
+# chain. dlt-receive never exits by itself, so it runs for a bounded time.
+kpi_seen() {
+	timeout 3 dlt-receive -a localhost >"$STATE/dlt-probe.txt" 2>/dev/null || true
+	grep -q ' PROC PROC ' "$STATE/dlt-probe.txt"
+}
+wait_for 10 kpi_seen || die "no KPI message from dlt-kpi through dlt-daemon"
+log "dlt-daemon and dlt-kpi ready on localhost:3490"
