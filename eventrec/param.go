@@ -32,31 +32,31 @@ func fixedLen(t pcp.Type) int {
 }
 
 // checkParam validates the parameter at the start of b (b ends at
-// ea_len) and returns the bytes it occupies, or the failing field and
-// kind. Offsets of failures are those of the type/length word.
-func checkParam(b []byte) (int, string, error) {
+// ea_len) and returns the bytes it occupies, or the failing field, its
+// offset within the parameter and the kind.
+func checkParam(b []byte) (n, at int, field string, kind error) {
 	if len(b) < paramHeaderLen {
-		return 0, "parameter header", ErrTruncated
+		return 0, 0, "parameter header", ErrTruncated
 	}
 	w := binary.BigEndian.Uint32(b[4:])
 	t := pcp.Type(w >> 24)
 	epLen := int(w & maxEALen)
 	if epLen < 4 {
-		return 0, "ep_len", ErrParamLen
+		return 0, 4, "ep_len", ErrParamLen
 	}
-	n := 4 + (epLen+3)&^3
+	n = 4 + (epLen+3)&^3
 	if uint64(n) > uint64(len(b)) {
-		return 0, "ep_len", ErrTruncated
+		return 0, 4, "ep_len", ErrTruncated
 	}
 	switch fl := fixedLen(t); {
 	case t == pcp.TypeEvent || t == pcp.TypeHighresEvent:
-		return 0, "ep_type", ErrNested
+		return 0, 4, "ep_type", ErrNested
 	case fl < 0:
-		return 0, "ep_type", ErrType
+		return 0, 4, "ep_type", ErrType
 	case fl > 0 && epLen != 4+fl:
-		return 0, "ep_len", ErrParamLen
+		return 0, 4, "ep_len", ErrParamLen
 	}
-	return n, "", nil
+	return n, 0, "", nil
 }
 
 // ParamScanner walks the parameters of one validated [Record]:

@@ -160,9 +160,9 @@ func (s *Scanner) Next() bool {
 			return s.fail("er_nparams", off-4, ErrTruncated)
 		}
 		for i := int32(0); i < r.n; i++ {
-			n, field, kind := checkParam(b[off:])
+			n, at, field, kind := checkParam(b[off:])
 			if kind != nil {
-				return s.fail(field, off+4, kind)
+				return s.fail(field, off+at, kind)
 			}
 			off += n
 		}
