@@ -62,8 +62,9 @@ type eventBlock struct {
 
 // eventBlocks lists the event-array value blocks of a RESULT or
 // HIGHRES_RESULT PDU, in value-set order. It trusts nothing: every read
-// is bounds-checked.
+// is bounds-checked, and on error the blocks found so far are returned.
 func eventBlocks(pdu []byte) ([]eventBlock, error) {
+	var out []eventBlock
 	off := 0
 	switch pduType(pdu) {
 	case pduResult:
@@ -71,7 +72,7 @@ func eventBlocks(pdu []byte) ([]eventBlock, error) {
 	case pduHighresResult:
 		off = 12
 	default:
-		return nil, errors.New("not a RESULT")
+		return out, errors.New("not a RESULT")
 	}
 	u32 := func(at int) (uint32, error) {
 		if at < 0 || at+4 > len(pdu) {
@@ -81,21 +82,20 @@ func eventBlocks(pdu []byte) ([]eventBlock, error) {
 	}
 	numpmid, err := u32(off)
 	if err != nil {
-		return nil, err
+		return out, err
 	}
 	off += 4
 	if pduType(pdu) == pduHighresResult {
 		off += 16
 	}
-	var out []eventBlock
 	for i := uint32(0); i < numpmid; i++ {
 		pmid, err := u32(off)
 		if err != nil {
-			return nil, err
+			return out, err
 		}
 		nv, err := u32(off + 4)
 		if err != nil {
-			return nil, err
+			return out, err
 		}
 		numval := int32(nv)
 		off += 8
@@ -104,17 +104,17 @@ func eventBlocks(pdu []byte) ([]eventBlock, error) {
 		}
 		valfmt, err := u32(off)
 		if err != nil {
-			return nil, err
+			return out, err
 		}
 		off += 4
 		for j := int32(0); j < numval; j++ {
 			inst, err := u32(off)
 			if err != nil {
-				return nil, err
+				return out, err
 			}
 			w, err := u32(off + 4)
 			if err != nil {
-				return nil, err
+				return out, err
 			}
 			off += 8
 			if valfmt == 0 {
@@ -122,7 +122,7 @@ func eventBlocks(pdu []byte) ([]eventBlock, error) {
 			}
 			hdr, err := u32(int(w) * 4)
 			if err != nil {
-				return nil, err
+				return out, err
 			}
 			if t := pcp.Type(hdr >> 24); t == pcp.TypeEvent || t == pcp.TypeHighresEvent {
 				out = append(out, eventBlock{pcp.ID(pmid), int32(inst), int(w) * 4})
