@@ -55,7 +55,7 @@ func (b *Builder) setErr(field string, kind error) {
 
 // closeRecord writes the open record's parameter count.
 func (b *Builder) closeRecord() {
-	if b.rec >= 0 && !b.missed {
+	if b.rec >= 0 && !b.missed && b.err == nil {
 		hdr := recordHeaderLen
 		if b.typ == pcp.TypeHighresEvent {
 			hdr = hrRecordHeaderLen
@@ -72,8 +72,8 @@ func (b *Builder) addHeader(sec, frac int64, flags Flags, n int32) {
 	if b.err != nil {
 		return
 	}
-	b.rec = len(b.buf)
 	if b.typ == pcp.TypeHighresEvent {
+		b.rec = len(b.buf)
 		b.buf = wire.AppendU64BE(b.buf, uint64(sec))
 		b.buf = wire.AppendU64BE(b.buf, uint64(frac))
 	} else {
@@ -81,6 +81,7 @@ func (b *Builder) addHeader(sec, frac int64, flags Flags, n int32) {
 			b.setErr("timestamp", ErrTimestamp)
 			return
 		}
+		b.rec = len(b.buf)
 		b.buf = wire.AppendU32BE(b.buf, uint32(sec))
 		b.buf = wire.AppendU32BE(b.buf, uint32(frac))
 	}
