@@ -79,6 +79,23 @@ func ParseOptions(b []byte, opts Options) (Array, error) {
 	return a, nil
 }
 
+// Value formats of a value set (pmValueSet.valfmt).
+const (
+	ValInsitu = 0 // PM_VAL_INSITU: the value word is the value
+	ValDPTR   = 1 // PM_VAL_DPTR: the value word points to a value block
+	ValSPTR   = 2 // PM_VAL_SPTR: same on the wire; usual for event arrays
+)
+
+// ParseValue is ParseOptions for a value taken from a value set: it
+// first rejects a valfmt that is not DPTR or SPTR with [ErrValueFormat]
+// (at opts.Base, the block's offset), then parses block as the array.
+func ParseValue(valfmt uint32, block []byte, opts Options) (Array, error) {
+	if valfmt != ValDPTR && valfmt != ValSPTR {
+		return Array{}, newError("valfmt", opts.Base, ErrValueFormat)
+	}
+	return ParseOptions(block, opts)
+}
+
 // Type returns pcp.TypeEvent or pcp.TypeHighresEvent.
 func (a Array) Type() pcp.Type {
 	if a.typ == 0 {

@@ -229,3 +229,18 @@ func firstParam(r Record) Param {
 	}
 	return Param{}
 }
+
+func TestParseValueFormat(t *testing.T) {
+	b := hx(t, "09000008 00000000")
+	if _, err := ParseValue(ValInsitu, b, Options{Base: 40}); !errors.Is(err, ErrValueFormat) {
+		t.Errorf("INSITU: %v", err)
+	}
+	if _, err := ParseValue(3, b, Options{}); !errors.Is(err, ErrValueFormat) {
+		t.Errorf("valfmt 3: %v", err)
+	}
+	for _, f := range []uint32{ValDPTR, ValSPTR} {
+		if _, err := ParseValue(f, b, Options{}); err != nil {
+			t.Errorf("valfmt %d: %v", f, err)
+		}
+	}
+}

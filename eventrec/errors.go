@@ -39,6 +39,9 @@ var (
 	// ≥ 10^9, or a negative fraction; or, when building, a value that
 	// does not fit the record's timestamp fields.
 	ErrTimestamp = errors.New("eventrec: timestamp out of range")
+	// ErrValueFormat: the value set's valfmt is not a pointer format
+	// (libpcp's PM_ERR_CONV); event arrays never travel in-situ.
+	ErrValueFormat = errors.New("eventrec: event array value is not a pointer")
 	// ErrBuild: the builder was used out of order (a parameter without a
 	// record, a parameter after a missed record) or the array grew past
 	// the 24-bit ea_len.
