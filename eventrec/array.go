@@ -25,6 +25,7 @@ type Array struct {
 	typ     pcp.Type
 	n       int32
 	slack   int
+	valid   bool // set once ParseOptions has checked every record
 	options Options
 }
 
@@ -76,6 +77,7 @@ func ParseOptions(b []byte, opts Options) (Array, error) {
 		return Array{}, s.err
 	}
 	a.slack = eaLen - s.off
+	a.valid = true
 	return a, nil
 }
 

@@ -289,3 +289,26 @@ func sameValue(p Param, w fillParam) bool {
 	}
 	return false
 }
+
+// TestModifiedAfterParse checks that changing the bytes under a parsed
+// Array gives errors or odd values, never a panic.
+func TestModifiedAfterParse(t *testing.T) {
+	for _, orig := range realArrays(t) {
+		for i := 8; i < len(orig); i++ {
+			for _, v := range []byte{0x00, 0xff, 0x7f} {
+				buf := bytes.Clone(orig)
+				a, err := Parse(buf)
+				if err != nil {
+					t.Fatal(err)
+				}
+				buf[i] = v
+				for r := range a.All() {
+					for range r.Params() {
+					}
+				}
+				new(Unpacker).Unpack(a)
+				_, _ = AppendArray(nil, a)
+			}
+		}
+	}
+}

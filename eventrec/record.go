@@ -159,12 +159,28 @@ func (s *Scanner) Next() bool {
 		if uint64(r.n)*paramHeaderLen > uint64(len(b)-off) {
 			return s.fail("er_nparams", off-4, ErrTruncated)
 		}
-		for i := int32(0); i < r.n; i++ {
-			n, at, field, kind := checkParam(b[off:])
-			if kind != nil {
-				return s.fail(field, off+at, kind)
+		if s.a.valid {
+			// Checked by ParseOptions: only step over the parameters,
+			// keeping the bounds checks in case the bytes were changed
+			// since (an error then, never a panic).
+			for i := int32(0); i < r.n; i++ {
+				if len(b)-off < paramHeaderLen {
+					return s.fail("parameter header", off, ErrTruncated)
+				}
+				n := 4 + (int(binary.BigEndian.Uint32(b[off+4:])&maxEALen)+3)&^3
+				if n > len(b)-off {
+					return s.fail("ep_len", off+4, ErrTruncated)
+				}
+				off += n
 			}
-			off += n
+		} else {
+			for i := int32(0); i < r.n; i++ {
+				n, at, field, kind := checkParam(b[off:])
+				if kind != nil {
+					return s.fail(field, off+at, kind)
+				}
+				off += n
+			}
 		}
 	}
 	r.params = b[start:off:off]

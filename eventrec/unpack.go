@@ -82,7 +82,7 @@ func (u *Unpacker) Unpack(a Array) []Result {
 		for ps.Next() {
 			p := ps.p
 			v := Value{ID: p.ID, Inst: pcp.InNull, Type: p.Type}
-			if p.Type == pcp.Type32 || p.Type == pcp.TypeU32 {
+			if (p.Type == pcp.Type32 || p.Type == pcp.TypeU32) && len(p.Value) == 4 {
 				v.InsituFmt = true
 				v.Insitu = binary.BigEndian.Uint32(p.Value)
 			} else {
