@@ -229,8 +229,12 @@ func (b *Builder) Finish() ([]byte, error) {
 }
 
 // AppendArray appends a copy of a's records to dst through a Builder:
-// the canonical encoding of a (zero pad bytes, no slack). It is how a
-// decoded array is re-encoded.
+// the canonical encoding of a. The result equals a.Bytes() except in the
+// pad bytes after each parameter value (up to its 4-byte boundary),
+// which the builder zeroes while PMDAs leave residue there ("fo", "n/"
+// seen from the sample PMDA) and libpcp never reads, and except that
+// slack after the last record (see [Array.Slack]) is dropped. It fails
+// only for arrays whose bytes changed after parsing.
 func AppendArray(dst []byte, a Array) ([]byte, error) {
 	var b Builder
 	b.Reset(dst, a.Type())

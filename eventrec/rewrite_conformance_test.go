@@ -31,7 +31,7 @@ func TestConformanceBuilderUnpackedByLibpcp(t *testing.T) {
 			b    []byte
 		}
 		var sent []subst // the arrays substituted, in order
-		out, _ := toolThroughRewriter(t, func(pmid pcp.ID, inst int32, typ pcp.Type) []byte {
+		out := toolThroughRewriter(t, func(pmid pcp.ID, inst int32, typ pcp.Type) []byte {
 			a := syntheticArray(t, typ, variant, int(inst))
 			sent = append(sent, subst{inst, a})
 			return a
@@ -123,7 +123,7 @@ func syntheticArray(t *testing.T, typ pcp.Type, variant, inst int) []byte {
 
 // toolThroughRewriter runs pminfo through a relay to pmcd that replaces
 // each event array of a HIGHRES_RESULT by replace(pmid, inst, type).
-func toolThroughRewriter(t *testing.T, replace func(pcp.ID, int32, pcp.Type) []byte, args ...string) (string, []byte) {
+func toolThroughRewriter(t *testing.T, replace func(pcp.ID, int32, pcp.Type) []byte, args ...string) string {
 	t.Helper()
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
@@ -187,7 +187,7 @@ func toolThroughRewriter(t *testing.T, replace func(pcp.ID, int32, pcp.Type) []b
 	if err := <-errc; err != nil {
 		t.Fatalf("relay: %v", err)
 	}
-	return string(out), nil
+	return string(out)
 }
 
 // rewriteResult re-encodes a HIGHRES_RESULT with its event-array value
