@@ -83,6 +83,14 @@ func TestAllocs(t *testing.T) {
 		"walkIter":    func() { walkIter(a) },
 		"Unpack":      func() { u.Unpack(a) },
 		"Flags":       func() { var buf [64]byte; _, _ = FlagStart.AppendText(buf[:0]) },
+		"ParamText": func() {
+			var buf [512]byte
+			for r := range a.Records() {
+				for p := range r.Params() {
+					_, _ = p.AppendText(buf[:0])
+				}
+			}
+		},
 	} {
 		if n := testing.AllocsPerRun(100, f); n != 0 {
 			t.Errorf("%s: %v allocs per run, want 0", name, n)

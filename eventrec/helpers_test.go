@@ -242,7 +242,19 @@ func detail(t testing.TB, a Array, names map[pcp.ID]string) []string {
 			line += fmt.Sprintf(" flags 0x%x (%s)", uint32(r.Flags()), r.Flags())
 		}
 		out = append(out, line+" ---")
+		var params []Param
+		for p := range r.Params() {
+			params = append(params, p)
+		}
 		for _, v := range results[i].Values {
+			if v.ID != DefaultFlagsID && v.ID != DefaultMissedID {
+				// Param.AppendText must print what pminfo prints.
+				text, _ := params[0].AppendText(nil)
+				if want := printValue(t, v); string(text) != want {
+					t.Errorf("Param.AppendText = %q, pmPrintValue model %q", text, want)
+				}
+				params = params[1:]
+			}
 			switch v.ID {
 			case DefaultFlagsID:
 			case DefaultMissedID:
