@@ -16,7 +16,7 @@ import (
 //
 //	b := eventrec.NewBuilder(buf[:0], pcp.TypeEvent)
 //	b.AddRecord(sec, usec, eventrec.FlagPoint)
-//	b.AddU32(id, 7)
+//	b.AddUint32(id, 7)
 //	buf, err := b.Finish()
 type Builder struct {
 	buf     []byte

@@ -19,7 +19,8 @@ var (
 	// ErrTruncated: a record header or parameter runs past ea_len, or
 	// ea_len runs past the bytes supplied (the value block or the PDU).
 	ErrTruncated = errors.New("eventrec: truncated event array")
-	// ErrLength: ea_len below 8 or (strict mode) not a multiple of 4.
+	// ErrLength: ea_len below 8 or (strict mode) not a multiple of 4; or,
+	// when building, an array that outgrew the 24-bit ea_len.
 	ErrLength = errors.New("eventrec: bad array length")
 	// ErrType: ea_type is not an event type, does not match the expected
 	// type, or a parameter has a type that may not travel in a record.
@@ -42,9 +43,8 @@ var (
 	// ErrValueFormat: the value set's valfmt is not a pointer format
 	// (libpcp's PM_ERR_CONV); event arrays never travel in-situ.
 	ErrValueFormat = errors.New("eventrec: event array value is not a pointer")
-	// ErrBuild: the builder was used out of order (a parameter without a
-	// record, a parameter after a missed record) or the array grew past
-	// the 24-bit ea_len.
+	// ErrBuild: the builder was used out of order: a parameter without a
+	// record, or a parameter after a missed record.
 	ErrBuild = errors.New("eventrec: invalid build sequence")
 )
 

@@ -223,6 +223,7 @@ func printValue(t testing.TB, v Value) string {
 			u := binary.LittleEndian.Uint64(b)
 			return fmt.Sprintf("%d %.16g [%x]", u, math.Float64frombits(u), b)
 		}
+		return fmt.Sprintf("[%x]", b)
 	}
 	t.Fatalf("no printer for type %d", v.Type)
 	return ""

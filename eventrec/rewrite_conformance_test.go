@@ -104,6 +104,7 @@ func syntheticArray(t *testing.T, typ pcp.Type, variant, inst int) []byte {
 		b.AddRecord(base+2, frac(7), FlagEnd|FlagID)
 		b.AddFloat64(id(133), -1e300)
 		b.AddRecord(base+3, frac(8), FlagPoint)
+		b.AddAggregate(id(135), []byte{0xde, 0xad, 0xbe})
 	case 2:
 		// Empty array for one instance, many records for the other.
 		if inst == 0 {
