@@ -1,7 +1,6 @@
 package eventrec
 
 import (
-	"encoding/binary"
 	"iter"
 
 	"github.com/perfwire/perfwire/pcp"
@@ -43,7 +42,7 @@ func ParseOptions(b []byte, opts Options) (Array, error) {
 	if len(b) < 4 {
 		return Array{}, newError("ea_type/ea_len", base, ErrTruncated)
 	}
-	w := binary.BigEndian.Uint32(b)
+	w := be32(b)
 	typ := pcp.Type(w >> 24)
 	eaLen := int(w & maxEALen)
 	if typ != pcp.TypeEvent && typ != pcp.TypeHighresEvent {
@@ -58,7 +57,7 @@ func ParseOptions(b []byte, opts Options) (Array, error) {
 	if eaLen > len(b) {
 		return Array{}, newError("ea_len", base, ErrTruncated)
 	}
-	n := int32(binary.BigEndian.Uint32(b[4:]))
+	n := int32(be32(b[4:]))
 	hdr := recordHeaderLen
 	if typ == pcp.TypeHighresEvent {
 		hdr = hrRecordHeaderLen

@@ -1,9 +1,9 @@
 package eventrec
 
 import (
-	"encoding/binary"
 	"math"
 
+	"github.com/perfwire/perfwire/internal/wire"
 	"github.com/perfwire/perfwire/pcp"
 )
 
@@ -38,13 +38,13 @@ func checkParam(b []byte) (n, at int, field string, kind error) {
 	if len(b) < paramHeaderLen {
 		return 0, 0, "parameter header", ErrTruncated
 	}
-	w := binary.BigEndian.Uint32(b[4:])
+	w := be32(b[4:])
 	t := pcp.Type(w >> 24)
 	epLen := int(w & maxEALen)
 	if epLen < 4 {
 		return 0, 4, "ep_len", ErrParamLen
 	}
-	n = 4 + (epLen+3)&^3
+	n = 4 + wire.Pad4(epLen)
 	if uint64(n) > uint64(len(b)) {
 		return 0, 4, "ep_len", ErrTruncated
 	}
@@ -76,16 +76,16 @@ func (s *ParamScanner) Next() bool {
 	if s.left <= 0 || len(s.b) < paramHeaderLen {
 		return false
 	}
-	w := binary.BigEndian.Uint32(s.b[4:])
+	w := be32(s.b[4:])
 	epLen := int(w & maxEALen)
-	n := 4 + (epLen+3)&^3
+	n := 4 + wire.Pad4(epLen)
 	if epLen < 4 || n > len(s.b) {
 		// Unreachable for records from a Scanner, which validated them.
 		s.left = 0
 		return false
 	}
 	s.p = Param{
-		ID:    pcp.ID(binary.BigEndian.Uint32(s.b)),
+		ID:    pcp.ID(be32(s.b)),
 		Type:  pcp.Type(w >> 24),
 		Value: s.b[paramHeaderLen : 4+epLen : 4+epLen],
 	}
@@ -105,7 +105,7 @@ func (p Param) Int32() (v int32, ok bool) {
 	if !p.fixed(pcp.Type32, 4) {
 		return 0, false
 	}
-	return int32(binary.BigEndian.Uint32(p.Value)), true
+	return int32(be32(p.Value)), true
 }
 
 // Uint32 returns a PM_TYPE_U32 value.
@@ -113,7 +113,7 @@ func (p Param) Uint32() (v uint32, ok bool) {
 	if !p.fixed(pcp.TypeU32, 4) {
 		return 0, false
 	}
-	return binary.BigEndian.Uint32(p.Value), true
+	return be32(p.Value), true
 }
 
 // Int64 returns a PM_TYPE_64 value.
@@ -121,7 +121,7 @@ func (p Param) Int64() (v int64, ok bool) {
 	if !p.fixed(pcp.Type64, 8) {
 		return 0, false
 	}
-	return int64(binary.BigEndian.Uint64(p.Value)), true
+	return int64(be64(p.Value)), true
 }
 
 // Uint64 returns a PM_TYPE_U64 value.
@@ -129,7 +129,7 @@ func (p Param) Uint64() (v uint64, ok bool) {
 	if !p.fixed(pcp.TypeU64, 8) {
 		return 0, false
 	}
-	return binary.BigEndian.Uint64(p.Value), true
+	return be64(p.Value), true
 }
 
 // Float32 returns a PM_TYPE_FLOAT value.
@@ -137,7 +137,7 @@ func (p Param) Float32() (v float32, ok bool) {
 	if !p.fixed(pcp.TypeFloat, 4) {
 		return 0, false
 	}
-	return math.Float32frombits(binary.BigEndian.Uint32(p.Value)), true
+	return math.Float32frombits(be32(p.Value)), true
 }
 
 // Float64 returns a PM_TYPE_DOUBLE value.
@@ -145,7 +145,7 @@ func (p Param) Float64() (v float64, ok bool) {
 	if !p.fixed(pcp.TypeDouble, 8) {
 		return 0, false
 	}
-	return math.Float64frombits(binary.BigEndian.Uint64(p.Value)), true
+	return math.Float64frombits(be64(p.Value)), true
 }
 
 // Text returns a PM_TYPE_STRING value as a view (no copy, no NUL

@@ -1,9 +1,9 @@
 package eventrec
 
 import (
-	"encoding/binary"
 	"iter"
 
+	"github.com/perfwire/perfwire/internal/wire"
 	"github.com/perfwire/perfwire/pcp"
 )
 
@@ -128,20 +128,20 @@ func (s *Scanner) Next() bool {
 	}
 	h := b[off : off+hdr]
 	if r.highres {
-		r.sec = int64(binary.BigEndian.Uint64(h))
-		r.frac = int64(binary.BigEndian.Uint64(h[8:]))
+		r.sec = int64(be64(h))
+		r.frac = int64(be64(h[8:]))
 		if !opts.Lenient && uint64(r.frac) >= 1e9 {
 			return s.fail("tv_nsec", off+8, ErrTimestamp)
 		}
 	} else {
-		r.sec = int64(int32(binary.BigEndian.Uint32(h)))
-		r.frac = int64(int32(binary.BigEndian.Uint32(h[4:])))
+		r.sec = int64(int32(be32(h)))
+		r.frac = int64(int32(be32(h[4:])))
 		if !opts.Lenient && uint64(r.frac) >= 1e6 {
 			return s.fail("tv_usec", off+4, ErrTimestamp)
 		}
 	}
-	r.flags = Flags(binary.BigEndian.Uint32(h[hdr-8:]))
-	r.n = int32(binary.BigEndian.Uint32(h[hdr-4:]))
+	r.flags = Flags(be32(h[hdr-8:]))
+	r.n = int32(be32(h[hdr-4:]))
 	if r.flags&FlagMissed != 0 && r.flags != FlagMissed {
 		return s.fail("er_flags", off+hdr-8, ErrFlags)
 	}
@@ -167,7 +167,7 @@ func (s *Scanner) Next() bool {
 				if len(b)-off < paramHeaderLen {
 					return s.fail("parameter header", off, ErrTruncated)
 				}
-				n := 4 + (int(binary.BigEndian.Uint32(b[off+4:])&maxEALen)+3)&^3
+				n := 4 + wire.Pad4(int(be32(b[off+4:])&maxEALen))
 				if n > len(b)-off {
 					return s.fail("ep_len", off+4, ErrTruncated)
 				}

@@ -1,7 +1,6 @@
 package eventrec
 
 import (
-	"encoding/binary"
 	"math"
 	"strconv"
 
@@ -26,7 +25,7 @@ func (p Param) AppendText(b []byte) ([]byte, error) {
 		if len(v) != 4 {
 			return append(b, '?'), nil
 		}
-		w := binary.BigEndian.Uint32(v)
+		w := be32(v)
 		switch p.Type {
 		case pcp.Type32:
 			return strconv.AppendInt(b, int64(int32(w)), 10), nil
@@ -38,7 +37,7 @@ func (p Param) AppendText(b []byte) ([]byte, error) {
 		if len(v) != 8 {
 			return append(b, '?'), nil
 		}
-		w := binary.BigEndian.Uint64(v)
+		w := be64(v)
 		switch p.Type {
 		case pcp.Type64:
 			return strconv.AppendInt(b, int64(w), 10), nil
@@ -52,7 +51,7 @@ func (p Param) AppendText(b []byte) ([]byte, error) {
 		return append(b, '"'), nil
 	case pcp.TypeAggregate:
 		if len(v) >= 8 {
-			w := binary.LittleEndian.Uint64(v)
+			w := le64(v)
 			b = strconv.AppendUint(b, w, 10)
 			b = append(b, ' ')
 			b = strconv.AppendFloat(b, math.Float64frombits(w), 'g', 16, 64)

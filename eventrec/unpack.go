@@ -1,8 +1,6 @@
 package eventrec
 
 import (
-	"encoding/binary"
-
 	"github.com/perfwire/perfwire/pcp"
 )
 
@@ -84,7 +82,7 @@ func (u *Unpacker) Unpack(a Array) []Result {
 			v := Value{ID: p.ID, Inst: pcp.InNull, Type: p.Type}
 			if (p.Type == pcp.Type32 || p.Type == pcp.TypeU32) && len(p.Value) == 4 {
 				v.InsituFmt = true
-				v.Insitu = binary.BigEndian.Uint32(p.Value)
+				v.Insitu = be32(p.Value)
 			} else {
 				v.Block = p.Value
 			}
