@@ -1,0 +1,158 @@
+package eventrec
+
+import (
+	"iter"
+
+	"github.com/perfwire/perfwire/pcp"
+)
+
+// Sizes of the fixed parts of the format.
+const (
+	arrayHeaderLen    = 8  // type/len word + ea_nrecords
+	recordHeaderLen   = 16 // tv_sec, tv_usec, er_flags, er_nparams
+	hrRecordHeaderLen = 24 // tv_sec (64), tv_nsec (64), er_flags, er_nparams
+	paramHeaderLen    = 8  // ep_pmid + type/len word
+	maxEALen          = 1<<24 - 1
+)
+
+// Array is a validated view over one event record array: the value block
+// of a PM_TYPE_EVENT or PM_TYPE_HIGHRES_EVENT value, starting with its
+// type/length word. It aliases the caller's bytes and is valid while they
+// are not modified. The zero Array is an empty EVENT array.
+type Array struct {
+	b       []byte // exactly ea_len bytes
+	typ     pcp.Type
+	n       int32
+	slack   int
+	valid   bool // set once ParseOptions has checked every record
+	options Options
+}
+
+// Parse validates b as an event array with the default [Options]. b
+// starts at the array's type/length word and may run past ea_len (to the
+// end of the value block or of the PDU): ea_len must fit in b.
+func Parse(b []byte) (Array, error) { return ParseOptions(b, Options{}) }
+
+// ParseOptions validates b as an event array under opts: the header, then
+// every record and parameter in one pass (pcp-events.md §6.2). On success
+// iterating the array cannot fail. Errors are *[ParseError] values
+// wrapping one of the package's sentinels. It allocates nothing on success.
+func ParseOptions(b []byte, opts Options) (Array, error) {
+	base := opts.Base
+	if len(b) < 4 {
+		return Array{}, newError("ea_type/ea_len", base, ErrTruncated)
+	}
+	w := be32(b)
+	typ := pcp.Type(w >> 24)
+	eaLen := int(w & maxEALen)
+	if typ != pcp.TypeEvent && typ != pcp.TypeHighresEvent {
+		return Array{}, newError("ea_type", base, ErrType)
+	}
+	if opts.Type != 0 && opts.Type != typ {
+		return Array{}, newError("ea_type", base, ErrType)
+	}
+	if eaLen < arrayHeaderLen || (!opts.Lenient && eaLen%4 != 0) {
+		return Array{}, newError("ea_len", base, ErrLength)
+	}
+	if eaLen > len(b) {
+		return Array{}, newError("ea_len", base, ErrTruncated)
+	}
+	n := int32(be32(b[4:]))
+	hdr := recordHeaderLen
+	if typ == pcp.TypeHighresEvent {
+		hdr = hrRecordHeaderLen
+	}
+	if n < 0 || int64(n) > int64((eaLen-arrayHeaderLen)/hdr) {
+		return Array{}, newError("ea_nrecords", base+4, ErrCount)
+	}
+	if int64(n) > int64(opts.maxRecords()) {
+		return Array{}, newError("ea_nrecords", base+4, ErrLimit)
+	}
+	a := Array{b: b[:eaLen:eaLen], typ: typ, n: n, options: opts}
+	s := a.Scanner()
+	for s.Next() {
+	}
+	if s.err != nil {
+		return Array{}, s.err
+	}
+	a.slack = eaLen - s.off
+	a.valid = true
+	return a, nil
+}
+
+// Value formats of a value set (pmValueSet.valfmt).
+const (
+	ValInsitu = 0 // PM_VAL_INSITU: the value word is the value
+	ValDPTR   = 1 // PM_VAL_DPTR: the value word points to a value block
+	ValSPTR   = 2 // PM_VAL_SPTR: same on the wire; usual for event arrays
+)
+
+// ParseValue is ParseOptions for a value taken from a value set: it
+// first rejects a valfmt that is not DPTR or SPTR with [ErrValueFormat]
+// (at opts.Base, the block's offset), then parses block as the array.
+func ParseValue(valfmt uint32, block []byte, opts Options) (Array, error) {
+	if valfmt != ValDPTR && valfmt != ValSPTR {
+		return Array{}, newError("valfmt", opts.Base, ErrValueFormat)
+	}
+	return ParseOptions(block, opts)
+}
+
+// Type returns pcp.TypeEvent or pcp.TypeHighresEvent.
+func (a Array) Type() pcp.Type {
+	if a.typ == 0 {
+		return pcp.TypeEvent
+	}
+	return a.typ
+}
+
+// HighRes reports whether records carry 64-bit second/nanosecond stamps.
+func (a Array) HighRes() bool { return a.typ == pcp.TypeHighresEvent }
+
+// Len returns the number of records (ea_nrecords), missed markers
+// included.
+func (a Array) Len() int { return int(a.n) }
+
+// Bytes returns the array's ea_len bytes, header included.
+func (a Array) Bytes() []byte { return a.b }
+
+// Slack returns the bytes inside ea_len after the last record. libpcp
+// ignores them and [Builder] never writes any; a non-zero value is a
+// diagnostic, not an error.
+func (a Array) Slack() int { return a.slack }
+
+// All returns the records in order. After [ParseOptions] succeeded the
+// error is always nil; it is there because the same walk validates.
+func (a Array) All() iter.Seq2[Record, error] {
+	return func(yield func(Record, error) bool) {
+		s := a.Scanner()
+		for s.Next() {
+			if !yield(s.rec, nil) {
+				return
+			}
+		}
+		if s.err != nil {
+			yield(Record{}, s.err)
+		}
+	}
+}
+
+// Records returns the records in order, for arrays that [ParseOptions]
+// validated (where iteration cannot fail).
+func (a Array) Records() iter.Seq[Record] {
+	return func(yield func(Record) bool) {
+		s := a.Scanner()
+		for s.Next() {
+			if !yield(s.rec) {
+				return
+			}
+		}
+	}
+}
+
+// Clone returns an Array over a private copy of the bytes.
+func (a Array) Clone() Array {
+	if a.b != nil {
+		a.b = append([]byte(nil), a.b...)
+	}
+	return a
+}

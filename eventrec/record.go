@@ -1,0 +1,197 @@
+package eventrec
+
+import (
+	"iter"
+
+	"github.com/perfwire/perfwire/internal/wire"
+	"github.com/perfwire/perfwire/pcp"
+)
+
+// Record is one event record of an [Array]: a timestamp, flags, and
+// either parameters or (for a missed-record marker) a count of lost
+// records. It aliases the array's bytes.
+type Record struct {
+	sec     int64
+	frac    int64
+	flags   Flags
+	n       int32  // er_nparams: parameters, or the lost count when missed
+	params  []byte // the parameters' bytes, exactly
+	off     int    // offset of the record in the array
+	highres bool
+}
+
+// Seconds returns tv_sec, sign-extended for 32-bit stamps (negative
+// values are pre-1970 times and are accepted).
+func (r Record) Seconds() int64 { return r.sec }
+
+// Fraction returns the raw sub-second field: microseconds for EVENT
+// records, nanoseconds for HIGHRES_EVENT records.
+func (r Record) Fraction() int64 { return r.frac }
+
+// Nanoseconds returns the sub-second part in nanoseconds for both kinds.
+func (r Record) Nanoseconds() int64 {
+	if r.highres {
+		return r.frac
+	}
+	return r.frac * 1000
+}
+
+// HighRes reports whether the record came from a HIGHRES_EVENT array.
+func (r Record) HighRes() bool { return r.highres }
+
+// Flags returns er_flags, undefined bits included.
+func (r Record) Flags() Flags { return r.flags }
+
+// Missed reports whether the record is a missed-record marker and, if so,
+// how many records were lost.
+func (r Record) Missed() (n int32, ok bool) {
+	if r.flags == FlagMissed {
+		return r.n, true
+	}
+	return 0, false
+}
+
+// NumParams returns the number of parameters (0 for a missed marker).
+func (r Record) NumParams() int {
+	if r.flags == FlagMissed {
+		return 0
+	}
+	return int(r.n)
+}
+
+// Offset returns the record's byte offset within the array.
+func (r Record) Offset() int { return r.off }
+
+// Params returns the record's parameters in order.
+func (r Record) Params() iter.Seq[Param] {
+	return func(yield func(Param) bool) {
+		s := r.ParamScanner()
+		for s.Next() {
+			if !yield(s.p) {
+				return
+			}
+		}
+	}
+}
+
+// ParamScanner returns a scanner over the record's parameters, the
+// allocation-free loop for hot paths.
+func (r Record) ParamScanner() ParamScanner {
+	return ParamScanner{b: r.params, left: int32(r.NumParams())}
+}
+
+// Scanner walks an [Array]'s records, validating each one fully (header
+// and parameters) before returning it:
+//
+//	s := a.Scanner()
+//	for s.Next() {
+//		r := s.Record()
+//	}
+//	err := s.Err()
+//
+// A Scanner is a small value; copying it snapshots the position.
+type Scanner struct {
+	a    Array
+	off  int   // next record's offset in the array
+	left int32 // records still to read
+	rec  Record
+	err  error
+}
+
+// Scanner returns a scanner positioned before the first record.
+func (a Array) Scanner() Scanner {
+	return Scanner{a: a, off: arrayHeaderLen, left: a.n}
+}
+
+// Record returns the record read by the last successful [Scanner.Next].
+func (s *Scanner) Record() Record { return s.rec }
+
+// Err returns the first error met, or nil after a clean end.
+func (s *Scanner) Err() error { return s.err }
+
+// Next reads and validates the next record; it returns false at the end
+// of the array or on error.
+func (s *Scanner) Next() bool {
+	if s.left <= 0 || s.err != nil {
+		return false
+	}
+	b, off, opts := s.a.b, s.off, &s.a.options
+	var r Record
+	r.off = off
+	hdr := recordHeaderLen
+	if s.a.typ == pcp.TypeHighresEvent {
+		hdr = hrRecordHeaderLen
+		r.highres = true
+	}
+	if uint64(hdr) > uint64(len(b)-off) {
+		return s.fail("record header", off, ErrTruncated)
+	}
+	h := b[off : off+hdr]
+	if r.highres {
+		r.sec = int64(be64(h))
+		r.frac = int64(be64(h[8:]))
+		if !opts.Lenient && uint64(r.frac) >= 1e9 {
+			return s.fail("tv_nsec", off+8, ErrTimestamp)
+		}
+	} else {
+		r.sec = int64(int32(be32(h)))
+		r.frac = int64(int32(be32(h[4:])))
+		if !opts.Lenient && uint64(r.frac) >= 1e6 {
+			return s.fail("tv_usec", off+4, ErrTimestamp)
+		}
+	}
+	r.flags = Flags(be32(h[hdr-8:]))
+	r.n = int32(be32(h[hdr-4:]))
+	if r.flags&FlagMissed != 0 && r.flags != FlagMissed {
+		return s.fail("er_flags", off+hdr-8, ErrFlags)
+	}
+	if r.n < 0 {
+		return s.fail("er_nparams", off+hdr-4, ErrCount)
+	}
+	off += hdr
+	start := off
+	if r.flags != FlagMissed {
+		if int64(r.n) > int64(opts.maxParams()) {
+			return s.fail("er_nparams", off-4, ErrLimit)
+		}
+		// Each parameter needs at least 8 bytes: a cheap bound before
+		// walking them one by one.
+		if uint64(r.n)*paramHeaderLen > uint64(len(b)-off) {
+			return s.fail("er_nparams", off-4, ErrTruncated)
+		}
+		if s.a.valid {
+			// Checked by ParseOptions: only step over the parameters,
+			// keeping the bounds checks in case the bytes were changed
+			// since (an error then, never a panic).
+			for i := int32(0); i < r.n; i++ {
+				if len(b)-off < paramHeaderLen {
+					return s.fail("parameter header", off, ErrTruncated)
+				}
+				n := 4 + wire.Pad4(int(be32(b[off+4:])&maxEALen))
+				if n > len(b)-off {
+					return s.fail("ep_len", off+4, ErrTruncated)
+				}
+				off += n
+			}
+		} else {
+			for i := int32(0); i < r.n; i++ {
+				n, at, field, kind := checkParam(b[off:])
+				if kind != nil {
+					return s.fail(field, off+at, kind)
+				}
+				off += n
+			}
+		}
+	}
+	r.params = b[start:off:off]
+	s.rec = r
+	s.off = off
+	s.left--
+	return true
+}
+
+func (s *Scanner) fail(field string, off int, kind error) bool {
+	s.err = newError(field, s.a.options.Base+off, kind)
+	s.left = 0
+	return false
+}
