@@ -41,7 +41,10 @@ func TestQA561MergeTexts(t *testing.T) {
 // TestSpecMergeVectors covers the two [6.0.3] merge rows of the spec §8.1
 // that qa/561 lacks.
 func TestSpecMergeVectors(t *testing.T) {
-	for _, tc := range []struct{ in []string; want string }{
+	for _, tc := range []struct {
+		in   []string
+		want string
+	}{
 		{[]string{`{"a":1,"b":1}`, `{"b":2,"c":2}`, `{"c":3,"d":3}`}, `{"a":1,"b":2,"c":3,"d":3}`},
 		{[]string{`{"hostname":"a","x":1}`, `{"hostname":"b"}`}, `{"hostname":"b","x":1}`},
 	} {
