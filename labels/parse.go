@@ -24,7 +24,7 @@ func Parse(dst *Set, text []byte, o *Options) error {
 	dst.path = dst.path[:0]
 	err := p.parse()
 	if err == nil {
-		err = dst.finish(o.KeepOrder, "object")
+		err = dst.finish(o.KeepOrder, "name")
 	}
 	if err != nil {
 		dst.Reset()
