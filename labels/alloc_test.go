@@ -170,3 +170,47 @@ func BenchmarkParseMerge5(b *testing.B) {
 		}
 	}
 }
+
+// TestBorrowedJSONNotWritten: after DecodeWire the Set's JSON is the
+// caller's buffer; parsing or merging into the same Set afterwards must
+// leave that buffer untouched, and must still reuse the Set's own buffers.
+func TestBorrowedJSONNotWritten(t *testing.T) {
+	pdu := []byte(`{"agent":"sample","role":"testing"}` + "XXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXX")
+	orig := string(pdu)
+	js := pdu[:35]
+	index := []byte{0, 2, 5, 2, 0, 9, 0, 8, 0, 19, 4, 2, 0, 25, 0, 9}
+	var s Set
+	other := mustParse(t, `{"zz":1}`, nil)
+	text := []byte(`{"hostname":"vm","a":[1,2,3],"m":{"x":true}}`)
+	for i := 0; i < 3; i++ {
+		if err := s.DecodeWire(js, index, VerifyStrict); err != nil {
+			t.Fatal(err)
+		}
+		if err := Parse(&s, text, nil); err != nil {
+			t.Fatal(err)
+		}
+		if err := s.DecodeWire(js, index, VerifyIndex); err != nil {
+			t.Fatal(err)
+		}
+		if err := Merge(&s, []*Set{&s, other}, nil); err != nil {
+			t.Fatal(err)
+		}
+		if err := s.DecodeWire(js, index, VerifyIndex); err != nil {
+			t.Fatal(err)
+		}
+		if err := Merge(&s, []*Set{other, other}, nil); err != nil {
+			t.Fatal(err)
+		}
+		if string(pdu) != orig {
+			t.Fatalf("caller's buffer overwritten: %q", pdu)
+		}
+	}
+	if n := testing.AllocsPerRun(50, func() {
+		_ = s.DecodeWire(js, index, VerifyIndex)
+		_ = Parse(&s, text, nil)
+		_ = s.DecodeWire(js, index, VerifyIndex)
+		_ = Merge(&s, []*Set{&s, other}, nil)
+	}); n != 0 {
+		t.Errorf("alternating DecodeWire/Parse/Merge: %v allocs per run", n)
+	}
+}

@@ -90,6 +90,7 @@ func Merge(dst *Set, sets []*Set, keep Filter) error {
 		})
 	}
 	out = append(out, '}')
+	dst.ownJSON() // a borrowed JSON must not become scratch space
 	dst.alt, dst.JSON = dst.JSON, out
 	dst.altIdx, dst.Index = dst.Index, idx
 	return nil

@@ -8,7 +8,9 @@ package labels
 // that libpcp produces after a merge.
 //
 // dst's buffers are reused: parsing into a Set that has held a set of the
-// same size allocates nothing. o may be nil for the defaults.
+// same size allocates nothing. text must not share memory with dst's own
+// buffers (parse dst.JSON into another Set). o may be nil for the
+// defaults.
 //
 // Parse fails with a *ParseError whose offset points into text and whose
 // kind is ErrSyntax, ErrTruncated, ErrName, ErrDuplicate, ErrTooBig,
@@ -18,6 +20,7 @@ func Parse(dst *Set, text []byte, o *Options) error {
 		o = &defaultOptions
 	}
 	p := parser{in: text, o: o, lim: o.Limits.resolve(), s: dst}
+	dst.ownJSON()
 	dst.JSON = dst.JSON[:0]
 	dst.Index = dst.Index[:0]
 	dst.src = dst.src[:0]

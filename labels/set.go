@@ -45,6 +45,26 @@ type Set struct {
 	path   []byte
 	spans  []uint32
 	check  *Set
+
+	// borrowed is set while JSON aliases a caller's buffer (DecodeWire):
+	// that memory must never be written or recycled as scratch.
+	borrowed bool
+	spare    []byte // s's own JSON buffer, kept while JSON is borrowed
+}
+
+// ownJSON makes s.JSON a buffer s may write into, dropping a borrowed one.
+func (s *Set) ownJSON() {
+	if s.borrowed {
+		s.JSON, s.spare, s.borrowed = s.spare[:0], nil, false
+	}
+}
+
+// borrow makes json, owned by the caller, the set's JSON.
+func (s *Set) borrow(json []byte) {
+	if !s.borrowed {
+		s.spare = s.JSON[:0]
+	}
+	s.JSON, s.borrowed = json, true
 }
 
 // Reset empties s, keeping its buffers for reuse.

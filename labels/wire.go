@@ -86,7 +86,7 @@ func (s *Set) decodeWire(json, index []byte, v Verify) error {
 	if n > MaxLabelsArchive {
 		return errAt("nlabels", 0, ErrTooBig)
 	}
-	s.JSON = json
+	s.borrow(json)
 	s.Index = s.Index[:0]
 	for i := 0; i < n; i++ {
 		l, _ := ConsumeLabel(index[i*IndexEntrySize:])
