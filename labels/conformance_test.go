@@ -194,6 +194,37 @@ func TestConformanceLibpcpDifferential(t *testing.T) {
 		}
 	}
 
+	// Single parse with maps: libpcp keeps the maps in its JSON and points
+	// compound entries at their last component; Normalize must recover
+	// exactly the labels and flags our own parse gives.
+	for i := 0; i < 1000; i++ {
+		g.mapUsed = map[string]bool{}
+		text := g.set(true)
+		got := send("P\t16\t" + text)
+		f := strings.Split(got, "\t")
+		if strings.HasPrefix(got, "ERR") || len(f) < 2 {
+			t.Fatalf("%s: libpcp %s", text, got)
+		}
+		var index []byte
+		for _, e := range f[2:] {
+			var v [5]int
+			for k, x := range strings.Split(e, ",") {
+				v[k], _ = strconv.Atoi(x)
+			}
+			index = AppendLabel(index, Label{NameOff: uint16(v[0]), NameLen: uint8(v[1]), ValueOff: uint16(v[2]), ValueLen: uint16(v[3]), Flags: Flags(v[4])})
+		}
+		var n, ours Set
+		if err := Normalize(&n, []byte(f[0]), index); err != nil {
+			t.Fatalf("%s: Normalize of libpcp's %s: %v", text, got, err)
+		}
+		if err := Parse(&ours, []byte(text), &Options{Names: Classic, Flags: Item}); err != nil {
+			t.Fatal(err)
+		}
+		if string(n.JSON) != string(ours.JSON) || !n.Equal(&ours) {
+			t.Errorf("%s: libpcp %s normalizes to %s, we parse %s", text, got, n.JSON, ours.JSON)
+		}
+	}
+
 	// Merges of one to four sets, maps included.
 	compared, defects := 0, 0
 	for i := 0; i < 1500; i++ {

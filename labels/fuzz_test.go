@@ -96,8 +96,10 @@ func FuzzParse(f *testing.F) {
 	})
 }
 
-// FuzzDecodeWire: arbitrary JSON and index bytes never panic; an accepted
-// set can be read, merged and re-encoded to the same index bytes.
+// FuzzDecodeWire: arbitrary JSON and index bytes never panic in
+// DecodeWire or Normalize; an accepted set can be read, merged and
+// re-encoded to the same index bytes, and a normalized one decodes
+// strictly.
 func FuzzDecodeWire(f *testing.F) {
 	for _, conv := range []string{"conv01", "conv04"} {
 		for _, p := range splitPDUs(f, readFile(f, "captures/"+conv+".server.bin")) {
@@ -111,6 +113,13 @@ func FuzzDecodeWire(f *testing.F) {
 		}
 	}
 	f.Fuzz(func(t *testing.T, js, index []byte, v uint8) {
+		var n Set
+		if err := Normalize(&n, js, index); err == nil {
+			var again Set
+			if err := again.DecodeWire(n.JSON, n.AppendIndex(nil), VerifyStrict); err != nil && n.Len() > 0 {
+				t.Fatalf("Normalize output %q fails strict decode: %v", n.JSON, err)
+			}
+		}
 		var s Set
 		if err := s.DecodeWire(js, index, Verify(v%3)); err != nil {
 			return

@@ -161,3 +161,102 @@ func (s *Set) verifyStrict() error {
 	}
 	return nil
 }
+
+// Normalize makes dst the canonical form of a received set whose index may
+// not be in the form DecodeWire requires. libpcp's single parse keeps
+// nested maps in the JSON ({"z":{"a":1}}) and points each compound
+// label's name span at its last component ("a"), holding the full name in
+// a side table that never reaches the wire. Normalize parses json
+// (Relaxed, dotted names allowed), matches every index entry to the key it
+// points at and to that key's value text, and writes the sorted canonical
+// form with full dotted names and the received flags. dst does not alias
+// json or index.
+//
+// It fails with the error Parse gives for json, or with ErrIndex when an
+// entry matches no label, two entries match the same label, or a label
+// has no entry. On failure dst is empty.
+func Normalize(dst *Set, json, index []byte) error {
+	err := normalize(dst, json, index)
+	if err != nil {
+		dst.Reset()
+	}
+	return err
+}
+
+func normalize(dst *Set, json, index []byte) error {
+	if len(index)%IndexEntrySize != 0 {
+		return errAt("index", len(index)/IndexEntrySize*IndexEntrySize, ErrIndex)
+	}
+	n := len(index) / IndexEntrySize
+	if n > MaxLabelsArchive {
+		return errAt("nlabels", 0, ErrTooBig)
+	}
+	o := Options{Dotted: true, Limits: Limits{MaxLabels: MaxLabelsArchive}}
+	p := parser{in: json, o: &o, lim: o.Limits.resolve(), s: dst}
+	dst.ownJSON()
+	dst.JSON = dst.JSON[:0]
+	dst.Index = dst.Index[:0]
+	dst.src = dst.src[:0]
+	dst.path = dst.path[:0]
+	if len(json) > 0 || n > 0 {
+		if err := p.parse(); err != nil {
+			return err
+		}
+	}
+	if n != len(dst.Index) {
+		return errAt("nlabels", 0, ErrIndex)
+	}
+	// Parsed labels are in input order, so their key offsets (src)
+	// increase: find each entry's key by binary search. A matched label's
+	// flags are marked with the high bit of src until all are matched.
+	const matched = -1 << 31
+	for i := 0; i < n; i++ {
+		l, _ := ConsumeLabel(index[i*IndexEntrySize:])
+		src := dst.src
+		lo, hi := 0, len(src)
+		for lo < hi {
+			m := int(uint(lo+hi) >> 1)
+			if src[m]&^matched < int32(l.NameOff) {
+				lo = m + 1
+			} else {
+				hi = m
+			}
+		}
+		if lo == len(src) || src[lo]&^matched != int32(l.NameOff) || src[lo]&matched != 0 {
+			return errAt("label.name", i*IndexEntrySize, ErrIndex)
+		}
+		k := dst.Index[lo]
+		last := dst.name(k)
+		if j := lastDot(last); j >= 0 {
+			last = last[j+1:]
+		}
+		// The name span must be the key's text (the full name when the
+		// JSON is flat, the last component when maps were kept), and the
+		// value span must hold the same text the parser kept.
+		nameEnd, valueEnd := int(l.NameOff)+int(l.NameLen), int(l.ValueOff)+int(l.ValueLen)
+		if nameEnd > len(json) || valueEnd > len(json) {
+			return errAt("label", i*IndexEntrySize, ErrIndex)
+		}
+		if name := json[l.NameOff:nameEnd]; string(name) != string(last) && string(name) != string(dst.name(k)) {
+			return errAt("label.name", i*IndexEntrySize, ErrIndex)
+		}
+		if string(json[l.ValueOff:valueEnd]) != string(dst.JSON[k.ValueOff:int(k.ValueOff)+int(k.ValueLen)]) {
+			return errAt("label.value", i*IndexEntrySize, ErrIndex)
+		}
+		dst.Index[lo].Flags = l.Flags
+		src[lo] |= matched
+	}
+	for i := range dst.src {
+		dst.src[i] &^= matched
+	}
+	return dst.finish(false, "name")
+}
+
+func lastDot(b []byte) int {
+	for i := len(b) - 1; i >= 0; i-- {
+		if b[i] == '.' {
+			return i
+		}
+	}
+	return -1
+}
