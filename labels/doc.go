@@ -8,7 +8,8 @@
 // pairs the text with an index: for each label, sorted by name, the byte
 // offset and length of its name and value and a flags byte (hierarchy
 // level, Compound, Optional). LABEL PDUs and archive records carry exactly
-// that JSON plus index ([Set.DecodeWire], [Set.AppendIndex]). Parse
+// that JSON plus index ([Set.DecodeWire], [Set.AppendIndex]; [Normalize]
+// for sets in libpcp's unflattened single-parse form). Parse
 // writes the canonical form libpcp produces after a merge (sorted, no
 // white space), or with [Options].KeepOrder libpcp's single-parse form.
 // Merge combines the levels of the hierarchy, context < domain < indom <

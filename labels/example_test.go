@@ -85,3 +85,22 @@ func ExampleSet_DecodeWire() {
 	// Output:
 	// 2 "testing" domain
 }
+
+func ExampleNormalize() {
+	// libpcp's single parse of {"z":{"a":1},"b":2}: the map stays in the
+	// JSON and the compound label's name span covers only "a".
+	json := []byte(`{"z":{"a":1},"b":2}`)
+	var index []byte
+	index = labels.AppendLabel(index, labels.Label{NameOff: 14, NameLen: 1, ValueOff: 17, ValueLen: 1, Flags: labels.Item})
+	index = labels.AppendLabel(index, labels.Label{NameOff: 7, NameLen: 1, ValueOff: 10, ValueLen: 1, Flags: labels.Item | labels.Compound})
+	var s labels.Set
+	if err := labels.Normalize(&s, json, index); err != nil {
+		panic(err)
+	}
+	for p := range s.All() {
+		fmt.Printf("%s=%s %v\n", p.Name, p.Value, p.Flags)
+	}
+	// Output:
+	// b=2 item
+	// z.a=1 item,compound
+}
