@@ -2,6 +2,7 @@ package labels
 
 import (
 	"encoding/json"
+	"errors"
 	"math"
 	"strconv"
 	"strings"
@@ -268,4 +269,48 @@ func cleanName(s string, i int) string {
 func jsonText(v any) string {
 	b, _ := json.Marshal(v)
 	return string(b)
+}
+
+// FuzzMerge checks Merge against the definition of a merge: every label of
+// the higher set, every label of the lower set whose name the higher set
+// lacks, nothing else, in sorted canonical form that parses back.
+func FuzzMerge(f *testing.F) {
+	seeds := seedTexts(f)
+	for i := range seeds {
+		f.Add([]byte(seeds[i]), []byte(seeds[(i*7+3)%len(seeds)]))
+	}
+	f.Fuzz(func(t *testing.T, lo, hi []byte) {
+		var a, b, m Set
+		o := &Options{Dotted: true}
+		if Parse(&a, lo, &Options{Dotted: true, Flags: Domain}) != nil || Parse(&b, hi, &Options{Dotted: true, Flags: Item}) != nil {
+			return
+		}
+		if err := Merge(&m, []*Set{&a, nil, &b}, nil); err != nil {
+			if !errors.Is(err, ErrTooBig) {
+				t.Fatalf("Merge: %v", err)
+			}
+			return
+		}
+		want := b.Len()
+		for p := range a.All() {
+			if _, ok := b.Lookup(string(p.Name)); !ok {
+				want++
+				if q, ok := m.Lookup(string(p.Name)); !ok || string(q.Value) != string(p.Value) || q.Flags != p.Flags {
+					t.Fatalf("label %s of the lower set lost or changed", p.Name)
+				}
+			}
+		}
+		for p := range b.All() {
+			if q, ok := m.Lookup(string(p.Name)); !ok || string(q.Value) != string(p.Value) || q.Flags != p.Flags {
+				t.Fatalf("label %s of the higher set lost or changed", p.Name)
+			}
+		}
+		if m.Len() != want {
+			t.Fatalf("%d labels, want %d", m.Len(), want)
+		}
+		var again Set
+		if err := Parse(&again, m.JSON, o); err != nil || string(again.JSON) != string(m.JSON) {
+			t.Fatalf("merged %q does not parse back: %v", m.JSON, err)
+		}
+	})
 }
