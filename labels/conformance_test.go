@@ -375,7 +375,15 @@ func (c *pmcdClient) labels(ident uint32, typ Flags) (labelPDU, bool) {
 	if pt != 0x7013 {
 		c.t.Fatalf("reply type %#x to LABEL_REQ", pt)
 	}
-	lp, err := decodeLabelPDU(b, VerifyStrict)
+	// Sets a PMDA built with one pmdaAddLabels call may arrive in libpcp's
+	// single-parse form (maps kept); Normalize reads both forms, after
+	// the strict check that applies to the flat one.
+	lp, err := decodeLabelPDUWith(b, func(s *Set, json, index []byte) error {
+		if err := new(Set).DecodeWire(json, index, VerifyStrict); err != nil {
+			c.t.Logf("LABEL for ident %#x type %v: not flat (%v), normalizing", ident, typ, err)
+		}
+		return Normalize(s, json, index)
+	})
 	if err != nil {
 		c.t.Fatalf("LABEL for ident %#x type %v: %v", ident, typ, err)
 	}
@@ -429,7 +437,7 @@ func parsePminfo(t *testing.T, out string) []pminfoMetric {
 }
 
 // TestConformancePminfoLabels asks the live pmcd for the label sets of
-// every sample PMDA metric and instance, merges them with Merge and
+// every metric and instance of the sample, simple, trivial and mmv PMDAs, merges them with Merge and
 // compares with what pminfo -l prints for the same metric. Other tests may
 // store into sample metrics meanwhile (sample.long.write_me carries a
 // "changed" label), so a mismatching round is repeated before failing.
@@ -441,14 +449,18 @@ func TestConformancePminfoLabels(t *testing.T) {
 	c := dialPMCD(t)
 	var diffs []string
 	for round := 0; round < 3; round++ {
-		out, err := exec.Command(pminfo, "-h", "127.0.0.1", "-m", "-d", "-l", "-f", "sample").Output()
-		if len(out) == 0 {
-			t.Fatalf("pminfo: %v", err)
+		var metrics []pminfoMetric
+		for _, ns := range []string{"sample", "simple", "trivial", "mmv"} {
+			out, err := exec.Command(pminfo, "-h", "127.0.0.1", "-m", "-d", "-l", "-f", ns).Output()
+			if len(out) == 0 {
+				t.Fatalf("pminfo %s: %v", ns, err)
+			}
+			metrics = append(metrics, parsePminfo(t, string(out))...)
 		}
 		var checked, insts int
-		diffs, checked, insts = comparePminfo(t, c, parsePminfo(t, string(out)))
+		diffs, checked, insts = comparePminfo(t, c, metrics)
 		if checked < 100 {
-			t.Fatalf("only %d sample metrics had labels to compare", checked)
+			t.Fatalf("only %d metrics had labels to compare", checked)
 		}
 		if len(diffs) == 0 {
 			t.Logf("%d metrics and %d instances match pminfo -l", checked, insts)

@@ -50,6 +50,19 @@ type labelPDU struct {
 
 // decodeLabelPDU decodes a LABEL PDU body, verifying each set with v.
 func decodeLabelPDU(b []byte, v Verify) (labelPDU, error) {
+	return decodeLabelPDUWith(b, func(s *Set, json, index []byte) error {
+		if err := s.DecodeWire(json, index, v); err != nil {
+			return err
+		}
+		if string(s.AppendIndex(nil)) != string(index) {
+			return errors.New("index does not re-encode to the received bytes")
+		}
+		return nil
+	})
+}
+
+// decodeLabelPDUWith decodes a LABEL PDU body, making each set with dec.
+func decodeLabelPDUWith(b []byte, dec func(s *Set, json, index []byte) error) (labelPDU, error) {
 	var r labelPDU
 	if len(b) < 28 {
 		return r, errors.New("short LABEL PDU")
@@ -79,11 +92,8 @@ func decodeLabelPDU(b []byte, v Verify) (labelPDU, error) {
 		}
 		s := new(Set)
 		index := b[off : off+8*n]
-		if err := s.DecodeWire(b[json:json+jsonlen], index, v); err != nil {
+		if err := dec(s, b[json:json+jsonlen], index); err != nil {
 			return r, err
-		}
-		if string(s.AppendIndex(nil)) != string(index) {
-			return r, errors.New("index does not re-encode to the received bytes")
 		}
 		off += 8 * n
 		r.insts = append(r.insts, inst)
