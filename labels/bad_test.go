@@ -1,0 +1,187 @@
+package labels
+
+import (
+	"errors"
+	"strings"
+	"testing"
+)
+
+// TestParseBadInput walks the spec's rejection checklist (pcp-labels.md
+// §3): each input must fail with the given kind at the given offset.
+func TestParseBadInput(t *testing.T) {
+	long := strings.Repeat("n", 255)
+	var many strings.Builder
+	many.WriteString("{")
+	for i := 0; i < 255; i++ {
+		if i > 0 {
+			many.WriteString(",")
+		}
+		many.WriteString(`"l` + strings.Repeat("x", i/26) + string(rune('a'+i%26)) + `":1`)
+	}
+	many.WriteString("}")
+	deep := strings.Repeat(`{"a":`, 65) + "1" + strings.Repeat("}", 65)
+	huge := `{"a":"` + strings.Repeat("x", MaxJSONLen) + `"}`
+
+	for _, tc := range []struct {
+		name string
+		in   string
+		opts *Options
+		kind error
+		off  int // -1: do not check
+	}{
+		{"empty input", ``, nil, ErrTruncated, 0},
+		{"lone brace", `{`, nil, ErrTruncated, 1},
+		{"truncated after value", `{"a":"x"`, nil, ErrTruncated, 8},
+		{"truncated number", `{"a":1`, nil, ErrTruncated, 6},
+		{"truncated string", `{"a":"x`, nil, ErrTruncated, 7},
+		{"truncated key", `{"a`, nil, ErrTruncated, 3},
+		{"truncated before colon", `{"a"`, nil, ErrTruncated, 4},
+		{"truncated literal", `{"a":tru`, nil, ErrTruncated, 8},
+		{"truncated array", `{"a":[1,`, nil, ErrTruncated, 8},
+		{"trailing text", `{"a":1}x`, nil, ErrSyntax, 7},
+		{"two objects", `{}{}`, nil, ErrSyntax, 2},
+		{"trailing comma", `{"a":1,}`, nil, ErrSyntax, 7},
+		{"trailing comma in array", `{"a":[1,]}`, nil, ErrSyntax, 8},
+		{"single quotes", `{'a':1}`, nil, ErrSyntax, 1},
+		{"unquoted key", `{a:1}`, nil, ErrSyntax, 1},
+		{"missing colon", `{"a" 1}`, nil, ErrSyntax, 5},
+		{"missing comma", `{"a":1 "b":2}`, nil, ErrSyntax, 7},
+		{"top-level array", `[1]`, nil, ErrSyntax, 0},
+		{"top-level number", `1`, nil, ErrSyntax, 0},
+		{"top-level null", `null`, nil, ErrSyntax, 0},
+		{"top-level string", `"a"`, nil, ErrSyntax, 0},
+		{"bad escape", `{"a":"\x"}`, nil, ErrSyntax, 7},
+		{"short unicode escape", `{"a":"\u12"}`, nil, ErrSyntax, 10},
+		{"raw control byte", "{\"a\":\"x\x01\"}", nil, ErrSyntax, 7},
+		{"raw newline in string", "{\"a\":\"x\ny\"}", nil, ErrSyntax, 7},
+		{"leading zero", `{"a":01}`, nil, ErrSyntax, 6},
+		{"bare fraction point", `{"a":1.}`, nil, ErrSyntax, 7},
+		{"leading point", `{"a":.5}`, nil, ErrSyntax, 5},
+		{"plus sign", `{"a":+1}`, nil, ErrSyntax, 5},
+		{"empty exponent", `{"a":1e}`, nil, ErrSyntax, 7},
+		{"lone minus", `{"a":-}`, nil, ErrSyntax, 6},
+		{"NaN", `{"a":NaN}`, nil, ErrSyntax, 5},
+		{"misspelt literal", `{"a":nul}`, nil, ErrSyntax, 8},
+		{"literal with tail", `{"a":truex}`, nil, ErrSyntax, 9},
+		{"array in array", `{"a":[[1]]}`, nil, ErrUnsupportedValue, 6},
+		{"object in array", `{"a":[1,{"b":2}]}`, nil, ErrUnsupportedValue, 8},
+		{"name with dash", `{"bad-key":1}`, nil, ErrName, 2},
+		{"non-ASCII name", `{"é":1}`, nil, ErrName, 2},
+		{"empty name", `{"":1}`, nil, ErrName, 2},
+		{"escaped name", `{"a\u0062":1}`, nil, ErrName, 2},
+		{"dotted name outside compound mode", `{"a.b":1}`, nil, ErrName, 2},
+		{"empty dotted component", `{"a..b":1}`, &Options{Dotted: true}, ErrName, 2},
+		{"trailing dot", `{"a.":1}`, &Options{Dotted: true}, ErrName, 2},
+		{"leading digit under Classic", `{"1a":1}`, &Options{Names: Classic}, ErrName, 2},
+		{"leading underscore under Classic", `{"_a":1}`, &Options{Names: Classic}, ErrName, 2},
+		{"nested leading digit under Classic", `{"a":{"1":2}}`, &Options{Names: Classic}, ErrName, 7},
+		{"every key invalid", `{"bad-1":1,"bad-2":2}`, &Options{SkipInvalidKeys: true}, ErrName, 0},
+		{"duplicate name", `{"a":1,"b":2,"a":3}`, nil, ErrDuplicate, 14},
+		{"duplicate after flattening", `{"a.b":1,"a":{"b":2}}`, &Options{Dotted: true}, ErrDuplicate, 15},
+		{"name of 255 bytes", `{"` + long + `":1}`, nil, ErrTooBig, 2},
+		{"flattened name of 255 bytes", `{"` + long[:200] + `":{"` + long[:54] + `":1}}`, nil, ErrTooBig, 206},
+		{"255 labels", many.String(), nil, ErrTooBig, -1},
+		{"text over 65534 bytes", huge, nil, ErrTooBig, MaxJSONLen},
+		{"nesting beyond MaxDepth", deep, nil, ErrDepth, 64 * 5},
+		{"array beyond MaxDepth", `{"a":{"b":[1]}}`, &Options{Limits: Limits{MaxDepth: 2}}, ErrDepth, 10},
+		{"labels beyond MaxLabels", `{"a":1,"b":2}`, &Options{Limits: Limits{MaxLabels: 1}}, ErrTooBig, 8},
+		{"output beyond MaxJSONLen", `{"abcdefgh":{"a":1,"b":2}}`, &Options{Limits: Limits{MaxJSONLen: 26}}, ErrTooBig, 20},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var s Set
+			err := Parse(&s, []byte(tc.in), tc.opts)
+			if !errors.Is(err, tc.kind) {
+				t.Fatalf("Parse(%.40q) = %v, want %v", tc.in, err, tc.kind)
+			}
+			pe, ok := errors.AsType[*ParseError](err)
+			if !ok {
+				t.Fatalf("error %v is not a *ParseError", err)
+			}
+			if tc.off >= 0 && pe.Offset != int64(tc.off) {
+				t.Errorf("offset %d, want %d (%v)", pe.Offset, tc.off, err)
+			}
+			if s.Len() != 0 || len(s.JSON) != 0 {
+				t.Errorf("set not empty after failure: %q", s.JSON)
+			}
+		})
+	}
+}
+
+// TestDecodeWireBadInput covers the checks of a received index (spec
+// §4.4 and pcp-pdu.md §4.15).
+func TestDecodeWireBadInput(t *testing.T) {
+	json := []byte(`{"a":1,"b":22}`)
+	idx := func(ls ...Label) []byte {
+		var b []byte
+		for _, l := range ls {
+			b = AppendLabel(b, l)
+		}
+		return b
+	}
+	a := Label{NameOff: 2, NameLen: 1, ValueOff: 5, ValueLen: 1}
+	b := Label{NameOff: 8, NameLen: 1, ValueOff: 11, ValueLen: 2}
+	for _, tc := range []struct {
+		name  string
+		json  []byte
+		index []byte
+		v     Verify
+		kind  error
+		off   int
+	}{
+		{"partial entry", json, idx(a)[:7], VerifyIndex, ErrIndex, 0},
+		{"name past the JSON", json, idx(Label{NameOff: 13, NameLen: 2}), VerifyBounds, ErrIndex, 0},
+		{"value past the JSON", json, idx(a, Label{NameOff: 8, NameLen: 1, ValueOff: 11, ValueLen: 4}), VerifyBounds, ErrIndex, 8},
+		{"unsorted", json, idx(b, a), VerifyIndex, ErrIndex, 8},
+		{"duplicate", json, idx(a, a), VerifyIndex, ErrIndex, 8},
+		{"name span not a name", json, idx(Label{NameOff: 1, NameLen: 2, ValueOff: 5, ValueLen: 1}), VerifyIndex, ErrIndex, 0},
+		{"overlapping spans", json, idx(a, Label{NameOff: 8, NameLen: 1, ValueOff: 8, ValueLen: 2}), VerifyIndex, ErrIndex, 0},
+		{"index disagrees with the JSON", json, idx(a), VerifyStrict, ErrIndex, 0},
+		{"JSON not parseable", []byte(`{"a":none}`), idx(Label{NameOff: 2, NameLen: 1, ValueOff: 5, ValueLen: 4}), VerifyStrict, ErrSyntax, 6},
+		{"more than 255 entries", json, make([]byte, 256*8), VerifyBounds, ErrTooBig, 0},
+		{"JSON over 65534 bytes", make([]byte, MaxJSONLen+1), nil, VerifyBounds, ErrTooBig, 0},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var s Set
+			err := s.DecodeWire(tc.json, tc.index, tc.v)
+			if !errors.Is(err, tc.kind) {
+				t.Fatalf("DecodeWire = %v, want %v", err, tc.kind)
+			}
+			if pe, _ := errors.AsType[*ParseError](err); pe == nil || pe.Offset != int64(tc.off) {
+				t.Errorf("error %v, want offset %d", err, tc.off)
+			}
+			if s.Len() != 0 {
+				t.Errorf("set not empty after failure")
+			}
+		})
+	}
+	var s Set
+	if err := s.DecodeWire(json, idx(a, b), VerifyStrict); err != nil {
+		t.Errorf("valid set rejected: %v", err)
+	}
+}
+
+// TestMergeTooBig: a merge whose result exceeds 254 labels fails.
+func TestMergeTooBig(t *testing.T) {
+	var b1, b2 Builder
+	for i := 0; i < 200; i++ {
+		n := "a" + strings.Repeat("b", i)
+		if i < 128 {
+			b1.Int(n, 1)
+		} else {
+			b2.Int(n, 1)
+		}
+		if i < 100 {
+			b2.Int("c"+strings.Repeat("d", i), 2)
+		}
+	}
+	var s1, s2, m Set
+	if err := b1.Finish(&s1); err != nil {
+		t.Fatal(err)
+	}
+	if err := b2.Finish(&s2); err != nil {
+		t.Fatal(err)
+	}
+	if err := Merge(&m, []*Set{&s1, &s2}, nil); !errors.Is(err, ErrTooBig) {
+		t.Fatalf("Merge = %v, want ErrTooBig", err)
+	}
+}

@@ -1,0 +1,60 @@
+package labels
+
+// finish sorts the index of a freshly written set by name, rejects
+// duplicate names and, unless keepOrder, rewrites the JSON in sorted
+// canonical form. s.src holds each entry's input offset for errors.
+func (s *Set) finish(keepOrder bool, field string) error {
+	// Binary insertion sort: sets hold at most 255 labels and usually
+	// arrive sorted or nearly so, where this is linear.
+	idx, src := s.Index, s.src
+	for i := 1; i < len(idx); i++ {
+		l, o := idx[i], src[i]
+		name := s.name(l)
+		if compare(s.name(idx[i-1]), name) < 0 {
+			continue
+		}
+		lo, hi := 0, i
+		for lo < hi {
+			m := int(uint(lo+hi) >> 1)
+			if compare(s.name(idx[m]), name) <= 0 {
+				lo = m + 1
+			} else {
+				hi = m
+			}
+		}
+		copy(idx[lo+1:i+1], idx[lo:i])
+		copy(src[lo+1:i+1], src[lo:i])
+		idx[lo], src[lo] = l, o
+	}
+	for i := 1; i < len(idx); i++ {
+		if compare(s.name(idx[i-1]), s.name(idx[i])) == 0 {
+			return errAt(field, int(max(src[i-1], src[i])), ErrDuplicate)
+		}
+	}
+	if !keepOrder {
+		s.canonicalize()
+	}
+	return nil
+}
+
+// canonicalize rewrites s.JSON in sorted order (the index order) and
+// moves the index offsets to match. The output is never longer than the
+// input, so the offsets stay within 16 bits.
+func (s *Set) canonicalize() {
+	out := append(s.alt[:0], '{')
+	for i, l := range s.Index {
+		if i > 0 {
+			out = append(out, ',')
+		}
+		out = append(out, '"')
+		nameOff := len(out)
+		out = append(out, s.name(l)...)
+		out = append(out, '"', ':')
+		valueOff := len(out)
+		out = append(out, s.JSON[l.ValueOff:int(l.ValueOff)+int(l.ValueLen)]...)
+		s.Index[i].NameOff = uint16(nameOff)
+		s.Index[i].ValueOff = uint16(valueOff)
+	}
+	out = append(out, '}')
+	s.alt, s.JSON = s.JSON, out
+}
