@@ -6,7 +6,7 @@ set -euo pipefail
 cd "$(dirname "$0")"
 . ./lib.sh
 
-apt_install dlt-daemon dlt-tools
+apt_install dlt-daemon dlt-tools procps iproute2
 v=$(dpkg-query -W -f='${Version}' dlt-daemon)
 case "$v" in 2.18.8*) ;; *) log "WARNING: dlt-daemon $v, the oracles were recorded with 2.18.8" ;; esac
 
