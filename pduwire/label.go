@@ -73,7 +73,7 @@ type LabelSet struct {
 type LabelEntry struct {
 	Name     uint16 // byte offset of the name within the set's JSON
 	NameLen  uint8
-	Flags    uint8 // PM_LABEL_* level and option bits
+	Flags    uint8  // PM_LABEL_* level and option bits
 	Value    uint16 // byte offset of the value within the set's JSON
 	ValueLen uint16
 }
