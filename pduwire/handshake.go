@@ -91,9 +91,10 @@ type ServerHello struct {
 
 // ParseServerHello decodes pmcd's first PDU, a 20-byte ERROR. It fails
 // with [ErrType] for another PDU type, [ErrLength] for a 16-byte (or other)
-// ERROR, since the 20-byte length is the version-2 signal, and [ErrField]
-// when bit 31 of the features word is set. A refusal is not a decode
-// failure: it comes back in Status.
+// ERROR, since the 20-byte length is the version-2 signal. Like libpcp
+// it does not inspect the zero, version and licensed bits of the features
+// word (PCP QA feeds it 0xdeadbeef). A refusal is not a decode failure: it
+// comes back in Status.
 func ParseServerHello(pdu []byte) (ServerHello, error) {
 	var e ErrorPDU
 	if err := e.UnmarshalBinary(pdu); err != nil {
@@ -101,9 +102,6 @@ func ParseServerHello(pdu []byte) (ServerHello, error) {
 	}
 	if !e.Extended {
 		return ServerHello{}, fail("ERROR.len", 0, ErrLength)
-	}
-	if e.Datum&0x80000000 != 0 {
-		return ServerHello{}, fail("ERROR.features", 16, ErrField)
 	}
 	return ServerHello{Status: FromV1(e.Code), Features: Features(e.Datum)}, nil
 }

@@ -53,7 +53,8 @@ func (m *Profile) Append(b []byte, from int32) []byte {
 // UnmarshalBinary decodes a PROFILE PDU: len ≥ 24 ([ErrTruncated]),
 // ctxid ≥ 0 ([ErrField]), numprof and each numinst non-negative and
 // within the room left ([ErrCount]), and no bytes after the instance
-// lists ([ErrTrailing]; a PDU of 24 or 28 bytes with numprof 0 is fine).
+// lists ([ErrTrailing]) when numprof > 0. With numprof 0 the trailing pad
+// may be missing and extra bytes are ignored, as libpcp does.
 func (m *Profile) UnmarshalBinary(pdu []byte) error {
 	if _, _, err := open(pdu, "PROFILE", TypeProfile); err != nil {
 		return err
@@ -70,9 +71,7 @@ func (m *Profile) UnmarshalBinary(pdu []byte) error {
 		return fail("PROFILE.numprof", 20, ErrCount)
 	}
 	if n == 0 {
-		if len(pdu) > 28 {
-			return fail("PROFILE", 28, ErrTrailing)
-		}
+		// libpcp ignores whatever follows an empty profile.
 		m.Entries = m.Entries[:0]
 		return nil
 	}
