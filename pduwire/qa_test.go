@@ -51,7 +51,7 @@ func strWords(b []byte, text string) []byte {
 
 // compileSpec is a small re-implementation of PCP's qa/src/pdu-gadget
 // word language (see testdata/qa/README.md).
-func compileSpec(t *testing.T, name string) []qaPDU {
+func compileSpec(t testing.TB, name string) []qaPDU {
 	t.Helper()
 	f, err := os.Open("testdata/qa/" + name)
 	if err != nil {
