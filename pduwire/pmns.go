@@ -17,7 +17,8 @@ func (*PMNSNames) Type() Type { return TypePMNSNames }
 
 // Append appends the PDU (24 + Σ(4·[status] + 4 + pad4(namelen)) bytes),
 // with nstrbytes = Σ(namelen + 1) as libpcp computes it. Statuses is sent
-// only when it has one entry per name.
+// only when it has one entry per name. Names must not be empty: libpcp's
+// decoder (and ours) sizes its room check on at least one name byte each.
 func (m *PMNSNames) Append(b []byte, from int32) []byte {
 	b, start := begin(b, TypePMNSNames, from)
 	if m.Status < 0 {
