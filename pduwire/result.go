@@ -1,7 +1,6 @@
 package pduwire
 
 import (
-	"encoding/binary"
 	"math"
 
 	"github.com/perfwire/perfwire/pcp"
@@ -49,8 +48,8 @@ func ParseResult(pdu []byte) (Result, error) {
 			return Result{}, fail("HIGHRES_RESULT", len(pdu), ErrTruncated)
 		}
 		numpmid = int32(be32(pdu, 12))
-		r.Sec = int64(binary.BigEndian.Uint64(pdu[16:]))
-		r.Nsec = int64(binary.BigEndian.Uint64(pdu[24:]))
+		r.Sec = int64(u64(pdu[16:]))
+		r.Nsec = int64(u64(pdu[24:]))
 		r.recOff = 32
 		numOff = 12
 	} else {
@@ -305,10 +304,10 @@ type Value struct {
 // zero-extended insitu word.
 func (v Value) Uint64() uint64 {
 	if v.Block && len(v.Payload) == 8 {
-		return binary.BigEndian.Uint64(v.Payload)
+		return u64(v.Payload)
 	}
 	if v.Block && len(v.Payload) >= 4 {
-		return uint64(binary.BigEndian.Uint32(v.Payload))
+		return uint64(u32(v.Payload))
 	}
 	return uint64(v.Word)
 }
@@ -317,7 +316,7 @@ func (v Value) Uint64() uint64 {
 // FLOAT bits (the legacy encoding), by size.
 func (v Value) Float64() float64 {
 	if v.Block && len(v.Payload) == 8 {
-		return math.Float64frombits(binary.BigEndian.Uint64(v.Payload))
+		return math.Float64frombits(u64(v.Payload))
 	}
 	return float64(math.Float32frombits(uint32(v.Uint64())))
 }
