@@ -62,7 +62,7 @@ func TestHandshake(t *testing.T) {
 		want  error
 	}{
 		{[]pduwire.Credential{pduwire.NewVersionCred(2, 0)}, nil},
-		{[]pduwire.Credential{pduwire.NewVersionCred(2, pduwire.FlagSecure | pduwire.FlagSecureAck | pduwire.FlagContainer)}, nil},
+		{[]pduwire.Credential{pduwire.NewVersionCred(2, pduwire.FlagSecure|pduwire.FlagSecureAck|pduwire.FlagContainer)}, nil},
 		{[]pduwire.Credential{pduwire.NewVersionCred(2, pduwire.FlagLabels)}, pduwire.ErrField},
 		{[]pduwire.Credential{pduwire.NewVersionCred(0, 0)}, pduwire.ErrField},
 		{[]pduwire.Credential{0x02020000}, pduwire.ErrField},

@@ -1,6 +1,7 @@
 package pduwire
 
 import (
+	"iter"
 	"math"
 
 	"github.com/perfwire/perfwire/pcp"
@@ -234,7 +235,7 @@ func (s *ValueSetScanner) Next() bool {
 func (s *ValueSetScanner) ValueSet() ValueSet { return s.vs }
 
 // ValueSets iterates over the value sets of r.
-func (r *Result) ValueSets() func(yield func(ValueSet) bool) {
+func (r *Result) ValueSets() iter.Seq[ValueSet] {
 	return func(yield func(ValueSet) bool) {
 		s := r.Scan()
 		for s.Next() {
@@ -279,7 +280,7 @@ func (vs ValueSet) Value(i int) Value {
 }
 
 // Values iterates over the values of vs.
-func (vs ValueSet) Values() func(yield func(Value) bool) {
+func (vs ValueSet) Values() iter.Seq[Value] {
 	return func(yield func(Value) bool) {
 		for i := range vs.Len() {
 			if !yield(vs.Value(i)) {
