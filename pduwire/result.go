@@ -263,20 +263,26 @@ func (vs ValueSet) Len() int { return int(max(vs.NumVal, 0)) }
 // Value returns the i'th value, 0 ≤ i < Len(); it panics otherwise, like
 // a slice index.
 func (vs ValueSet) Value(i int) Value {
-	if uint(i) >= uint(vs.Len()) {
+	if uint(i) >= uint(vs.NumVal) { // a negative NumVal is a huge uint
 		panic("pduwire: ValueSet.Value index out of range")
 	}
 	o := vs.vlist + 8*i
-	v := Value{Inst: int32(be32(vs.pdu, o)), Word: be32(vs.pdu, o+4)}
+	v := Value{Inst: int32(u32(vs.pdu[o:])), Word: u32(vs.pdu[o+4:])}
 	if vs.ValFmt != ValInsitu {
-		start := 4 * int(v.Word)
-		hdr := be32(vs.pdu, start)
-		end := start + int(hdr&0xffffff)
-		v.Block = true
-		v.BlockType = pcp.Type(hdr >> 24)
-		v.Payload = vs.pdu[start+4 : end : end]
+		v.block(vs.pdu)
 	}
 	return v
+}
+
+// block fills in the block fields of a pointer value; ParseResult has
+// checked the pointer and the block's bounds.
+func (v *Value) block(pdu []byte) {
+	start := 4 * int(v.Word)
+	hdr := u32(pdu[start:])
+	end := start + int(hdr&0xffffff)
+	v.Block = true
+	v.BlockType = pcp.Type(hdr >> 24)
+	v.Payload = pdu[start+4 : end : end]
 }
 
 // Values iterates over the values of vs.
