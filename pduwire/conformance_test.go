@@ -180,3 +180,41 @@ func TestConformancePmcdRejectsEchoedFeatures(t *testing.T) {
 		t.Errorf("reply %v %+v, want ERROR(PM_ERR_IPC)", err, e)
 	}
 }
+
+// TestConformancePmcdNamespaceAndHelp compares a PMNS traversal and a
+// one-line help text fetched with our PDUs against pminfo.
+func TestConformancePmcdNamespaceAndHelp(t *testing.T) {
+	s := dialPmcd(t)
+	names, ok := s.call(&pduwire.PMNSChild{Traverse: true, Name: []byte("sample.event")}).(*pduwire.PMNSNames)
+	if !ok || len(names.Names) == 0 {
+		t.Fatalf("traverse: %+v", names)
+	}
+	var got []string
+	for _, n := range names.Names {
+		got = append(got, string(n))
+	}
+	out, err := exec.Command("pminfo", "-h", "127.0.0.1", "sample.event").Output()
+	if err != nil {
+		t.Fatalf("pminfo: %v", err)
+	}
+	if strings.Join(got, "\n")+"\n" != string(out) {
+		t.Errorf("traverse %q, pminfo %q", got, out)
+	}
+	id := pcp.NewID(29, 0, 10)
+	txt, ok := s.call(&pduwire.TextReq{Ident: uint32(id), Kind: pduwire.TextOneline | pduwire.TextPMID}).(*pduwire.Text)
+	if !ok {
+		t.Fatalf("TEXT_REQ reply: %+v", txt)
+	}
+	out, err = exec.Command("pminfo", "-h", "127.0.0.1", "-t", "sample.long.one").Output()
+	if err != nil {
+		t.Fatalf("pminfo -t: %v", err)
+	}
+	if want := "sample.long.one [" + string(txt.Text) + "]\n"; string(out) != want {
+		t.Errorf("help %q, pminfo %q", want, out)
+	}
+	// Context labels arrive as a LABEL PDU whose JSON names the host.
+	lab, ok := s.call(&pduwire.LabelReq{Ident: 0xffffffff, Kind: pduwire.LabelContext}).(*pduwire.Label)
+	if !ok || len(lab.Sets) != 1 || !strings.Contains(string(lab.Sets[0].JSON), `"hostname":`) {
+		t.Errorf("context labels: %+v", lab)
+	}
+}
