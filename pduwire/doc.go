@@ -14,7 +14,9 @@
 // libpcp's (hardened, 6.3.1+) length rules. [ParseResult] validates a
 // RESULT once and returns a [Result] view whose value sets and values can
 // then be walked without errors or allocations. The connection handshake
-// is data: [ParseServerHello], [ClientFlags], [AppendClientCreds].
+// is data: [ParseServerHello], [ClientFlags], [AppendClientCreds]. For
+// PDUs without a message type, [Builder] reserves the header and
+// back-patches len; [ConsumeHeader] reads one.
 //
 // Allocation and lifetime: the framers, [ParseResult] and the [Result]
 // walk allocate nothing (ParseResult allocates one small bitmap only for
