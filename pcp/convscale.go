@@ -28,13 +28,16 @@ var (
 // hour fails with [ErrUnit]; only numeric atoms convert (others fail with
 // [ErrConv]).
 //
-// Integers are scaled as libpcp does, in 64-bit two's complement
-// arithmetic that wraps on overflow, rounding half away from the
-// multiplier's direction ((v·mult + div/2) / div, truncated toward zero)
-// and keeping the low 32 bits for 32 and U32 outputs; floats are
-// multiplied by mult/div computed in their own precision. Where the
-// factors of high powers wrap to a zero divisor, for which libpcp divides
-// by zero, ConvScale fails with [ErrConv].
+// The factor is a multiplier and a divisor relative to the canonical
+// Mbyte and second, raised to each dimension's power in 64-bit two's
+// complement arithmetic that wraps on overflow, and reduced only when the
+// divisor divides the multiplier. Integers become (v·mult + div/2) / div,
+// truncated toward zero, keeping the low 32 bits for 32 and U32 outputs
+// (so −0.5 rounds to 0); FLOAT and DOUBLE values are multiplied by
+// mult/div computed in their own precision. All of this is what libpcp
+// computes, wrap-around included. Where the factors of high powers wrap to
+// a zero divisor, for which libpcp divides by zero, ConvScale fails with
+// [ErrConv].
 func ConvScale(a Atom, in, out Units) (Atom, error) {
 	if in.DimSpace() != out.DimSpace() || in.DimTime() != out.DimTime() || in.DimCount() != out.DimCount() {
 		return Atom{}, ErrConv

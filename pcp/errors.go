@@ -100,11 +100,19 @@ const (
 	saslLast = ErrNYI - 1000
 )
 
+// lookup finds c in pmErrTable (sorted by descending code).
 func lookup(c Code) (codeText, bool) {
-	for _, e := range pmErrTable {
-		if e.code == c {
-			return e, true
+	lo, hi := 0, len(pmErrTable)
+	for lo < hi {
+		m := int(uint(lo+hi) >> 1)
+		if pmErrTable[m].code > c {
+			lo = m + 1
+		} else {
+			hi = m
 		}
+	}
+	if lo < len(pmErrTable) && pmErrTable[lo].code == c {
+		return pmErrTable[lo], true
 	}
 	return codeText{}, false
 }

@@ -2,7 +2,8 @@
 
 package pcp
 
-// pmErrTable lists the PM_ERR_* codes in pmerr -l order.
+// pmErrTable lists the PM_ERR_* codes pmerr -l knows, sorted by
+// descending code for binary search.
 var pmErrTable = [...]codeText{
 	{-12345, "PM_ERR_GENERIC", "Generic error, already reported above"},
 	{-12346, "PM_ERR_PMNS", "Problems parsing PMNS definitions"},
@@ -18,22 +19,20 @@ var pmErrTable = [...]codeText{
 	{-12358, "PM_ERR_PMID", "Unknown or illegal metric identifier"},
 	{-12359, "PM_ERR_INDOM", "Unknown or illegal instance domain identifier"},
 	{-12360, "PM_ERR_INST", "Unknown or illegal instance identifier"},
-	{-12397, "PM_ERR_TYPE", "Unknown or illegal metric type"},
 	{-12361, "PM_ERR_UNIT", "Illegal pmUnits specification"},
 	{-12362, "PM_ERR_CONV", "Impossible value or scale conversion"},
 	{-12363, "PM_ERR_TRUNC", "Truncation in value conversion"},
 	{-12364, "PM_ERR_SIGN", "Negative value in conversion to unsigned"},
 	{-12365, "PM_ERR_PROFILE", "Explicit instance identifier(s) required"},
 	{-12366, "PM_ERR_IPC", "IPC protocol failure"},
-	{-12414, "PM_ERR_TLS", "TLS protocol failure"},
 	{-12368, "PM_ERR_EOF", "IPC channel closed"},
 	{-12369, "PM_ERR_NOTHOST", "Operation requires context with host source of metrics"},
 	{-12370, "PM_ERR_EOL", "End of PCP archive log"},
 	{-12371, "PM_ERR_MODE", "Illegal mode specification"},
 	{-12372, "PM_ERR_LABEL", "Illegal label record at start of a PCP archive log file"},
 	{-12373, "PM_ERR_LOGREC", "Corrupted record in a PCP archive log"},
-	{-12375, "PM_ERR_LOGFILE", "Missing PCP archive log file"},
 	{-12374, "PM_ERR_NOTARCHIVE", "Operation requires context with archive source of metrics"},
+	{-12375, "PM_ERR_LOGFILE", "Missing PCP archive log file"},
 	{-12376, "PM_ERR_NOCONTEXT", "Attempt to use an illegal context"},
 	{-12377, "PM_ERR_PROFILESPEC", "NULL pmInDom with non-NULL instlist"},
 	{-12378, "PM_ERR_PMID_LOG", "Metric not defined in the PCP archive log"},
@@ -48,12 +47,7 @@ var pmErrTable = [...]codeText{
 	{-12391, "PM_ERR_NOTCONN", "Not Connected"},
 	{-12392, "PM_ERR_NEEDPORT", "A non-null port name is required"},
 	{-12394, "PM_ERR_NONLEAF", "Metric name is not a leaf in PMNS"},
-	{-13394, "PM_ERR_PMDANOTREADY", "PMDA is not yet ready to respond to requests"},
-	{-13393, "PM_ERR_PMDAREADY", "PMDA is now responsive to requests"},
-	{-12442, "PM_ERR_BOTCH", "Internal inconsistency detected or assertion failed"},
-	{-12443, "PM_ERR_TOOSMALL", "Insufficient elements in list"},
-	{-12444, "PM_ERR_TOOBIG", "Result size exceeded"},
-	{-12445, "PM_ERR_FAULT", "QA fault injected"},
+	{-12397, "PM_ERR_TYPE", "Unknown or illegal metric type"},
 	{-12398, "PM_ERR_THREAD", "Operation not supported for multi-threaded applications"},
 	{-12399, "PM_ERR_NOCONTAINER", "Container not found"},
 	{-12400, "PM_ERR_BADSTORE", "Bad input to pmstore"},
@@ -69,6 +63,13 @@ var pmErrTable = [...]codeText{
 	{-12411, "PM_ERR_PMDAFENCED", "PMDA is currently fenced and unable to respond to requests"},
 	{-12412, "PM_ERR_RECTYPE", "Incorrect record type in an archive"},
 	{-12413, "PM_ERR_FEATURE", "Archive feature not supported"},
+	{-12414, "PM_ERR_TLS", "TLS protocol failure"},
+	{-12442, "PM_ERR_BOTCH", "Internal inconsistency detected or assertion failed"},
+	{-12443, "PM_ERR_TOOSMALL", "Insufficient elements in list"},
+	{-12444, "PM_ERR_TOOBIG", "Result size exceeded"},
+	{-12445, "PM_ERR_FAULT", "QA fault injected"},
+	{-13393, "PM_ERR_PMDAREADY", "PMDA is now responsive to requests"},
+	{-13394, "PM_ERR_PMDANOTREADY", "PMDA is not yet ready to respond to requests"},
 	{-21344, "PM_ERR_NYI", "Functionality not yet implemented"},
 }
 

@@ -1,9 +1,6 @@
 package pcp
 
-import (
-	"encoding/binary"
-	"math"
-)
+import "math"
 
 // Raw is one value as it travels in a value set: either the 32-bit insitu
 // word (valfmt INSITU) or the payload of a value block (valfmt DPTR or
@@ -41,7 +38,7 @@ func Extract(r Raw, in, out Type) (Atom, error) {
 		case TypeU32:
 			return fromUint64(uint64(r.Word), out, true)
 		case TypeFloat:
-			return fromFloat(float64(math.Float32frombits(r.Word)), true, out)
+			return fromFloat32(r.Word, out)
 		}
 		return Atom{}, ErrConv
 	}
@@ -51,22 +48,22 @@ func Extract(r Raw, in, out Type) (Atom, error) {
 		if len(b) != 8 {
 			return Atom{}, ErrConv
 		}
-		return fromInt64(int64(binary.BigEndian.Uint64(b)), out)
+		return fromInt64(int64(be64(b)), out)
 	case TypeU64:
 		if len(b) != 8 {
 			return Atom{}, ErrConv
 		}
-		return fromUint64(binary.BigEndian.Uint64(b), out, false)
+		return fromUint64(be64(b), out, false)
 	case TypeDouble:
 		if len(b) != 8 {
 			return Atom{}, ErrConv
 		}
-		return fromFloat(math.Float64frombits(binary.BigEndian.Uint64(b)), false, out)
+		return fromFloat(math.Float64frombits(be64(b)), false, out)
 	case TypeFloat:
 		if len(b) != 4 {
 			return Atom{}, ErrConv
 		}
-		return fromFloat(float64(math.Float32frombits(binary.BigEndian.Uint32(b))), true, out)
+		return fromFloat32(be32(b), out)
 	case TypeString:
 		if out != TypeString {
 			return Atom{}, ErrConv
@@ -158,6 +155,15 @@ const (
 	two64 = 1 << 64
 )
 
+// fromFloat32 converts a FLOAT input given as its bits. FLOAT to FLOAT is
+// a plain copy in libpcp, so a signalling NaN keeps its bits.
+func fromFloat32(bits uint32, out Type) (Atom, error) {
+	if out == TypeFloat {
+		return Atom{typ: TypeFloat, num: uint64(bits)}, nil
+	}
+	return fromFloat(float64(math.Float32frombits(bits)), true, out)
+}
+
 // fromFloat converts a FLOAT (single) or DOUBLE input held in v.
 func fromFloat(v float64, single bool, out Type) (Atom, error) {
 	nan := v != v
@@ -214,4 +220,17 @@ func fromFloat(v float64, single bool, out Type) (Atom, error) {
 		return AtomFloat64(v), nil
 	}
 	return Atom{}, ErrConv
+}
+
+// be32 and be64 read big-endian words from b, whose length the caller has
+// checked. They stand in for encoding/binary, which pulls reflect into
+// wasm builds.
+func be32(b []byte) uint32 {
+	_ = b[3]
+	return uint32(b[0])<<24 | uint32(b[1])<<16 | uint32(b[2])<<8 | uint32(b[3])
+}
+
+func be64(b []byte) uint64 {
+	_ = b[7]
+	return uint64(be32(b))<<32 | uint64(be32(b[4:]))
 }

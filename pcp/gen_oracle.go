@@ -85,7 +85,8 @@ func text() []string {
 func values64() []uint64 {
 	v := []uint64{0, 1, math.MaxUint64, math.MaxInt32, math.MaxInt32 + 1, 1 << 31 * 3,
 		uint64(1<<64 - 1<<31), uint64(1<<64 - 1<<31 - 1), math.MaxUint32, math.MaxUint32 + 1,
-		math.MaxInt64, 1 << 63, 1<<63 + 1}
+		math.MaxInt64, 1 << 63, 1<<63 + 1,
+		0x7ff0000000000001, 0xfff4000000000000} // signalling NaNs
 	for _, f := range []float64{0, math.Copysign(0, -1), 0.5, -0.5, 1.5, -1.5, 1e300, -1e300,
 		math.Inf(1), math.Inf(-1), math.NaN(), 1 << 31, -(1 << 31), 1<<31 - 1, -(1<<31 - 1),
 		1<<31 - 0.5, 1<<31 - 2, 1 << 32, 1<<32 - 1, 1<<32 - 0.5, 1 << 63, -(1 << 63), -(1 << 63) - 4096,
@@ -99,7 +100,8 @@ func values64() []uint64 {
 }
 
 func values32() []uint32 {
-	v := []uint32{0, 1, math.MaxUint32, math.MaxInt32, 1 << 31, 1<<31 + 1, 0xffff}
+	v := []uint32{0, 1, math.MaxUint32, math.MaxInt32, 1 << 31, 1<<31 + 1, 0xffff,
+		0x7f803030, 0xff800001} // signalling NaNs
 	for _, f := range []float32{0, float32(math.Copysign(0, -1)), 0.5, -0.5, 1.5, -1.5,
 		float32(math.Inf(1)), float32(math.Inf(-1)), float32(math.NaN()), 1 << 31, -(1 << 31),
 		2147483520, -2147483520, 1 << 32, 4294967040, 1 << 63, -(1 << 63), 1 << 64, 9.2233715e18,
