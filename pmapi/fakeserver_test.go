@@ -106,7 +106,7 @@ func TestFakeServerMisbehaviour(t *testing.T) {
 
 func TestFakeServerHandshake(t *testing.T) {
 	refuse := (&pduwire.ErrorPDU{Code: pduwire.ToV1(-12388), Extended: true}).Append(nil, 0) // PM_ERR_CONNLIMIT
-	short := (&pduwire.ErrorPDU{Code: 0}).Append(nil, 0)                                    // 16 bytes, no features
+	short := (&pduwire.ErrorPDU{Code: 0}).Append(nil, 0)                                     // 16 bytes, no features
 	for name, tc := range map[string]struct {
 		greeting []byte
 		want     error
