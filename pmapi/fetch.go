@@ -88,7 +88,7 @@ func (c *Client) Store(ctx context.Context, sets []pduwire.ValueSetData) error {
 		return err
 	}
 	if e.Code != 0 {
-		return &ServerError{Op: "store", Code: e.Code}
+		return &ServerError{Op: "store", Code: pcp.Code(e.Code)}
 	}
 	return nil
 }

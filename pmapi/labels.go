@@ -3,6 +3,7 @@ package pmapi
 import (
 	"context"
 
+	"github.com/perfwire/perfwire/pcp"
 	"github.com/perfwire/perfwire/pduwire"
 )
 
@@ -37,7 +38,7 @@ func (c *Client) LookupLabels(ctx context.Context, kind int32, ident uint32) ([]
 	out := make([]LabelSet, 0, len(m.Sets))
 	for _, s := range m.Sets {
 		if s.NLabels < 0 {
-			return nil, &ServerError{Op: "lookup labels", Code: s.NLabels}
+			return nil, &ServerError{Op: "lookup labels", Code: pcp.Code(s.NLabels)}
 		}
 		out = append(out, LabelSet{Inst: s.Inst, JSON: string(s.JSON)})
 	}

@@ -156,7 +156,7 @@ func desc(d pduwire.Desc) obj {
 	if sem == "" {
 		sem = strconv.Itoa(int(d.Sem))
 	}
-	return obj{}.add("pmid", d.PMID.String()).add("type", typeName(d.Type)).add("indom", d.InDom.String()).
+	return obj{}.add("pmid", d.ID.String()).add("type", typeName(d.Type)).add("indom", d.InDom.String()).
 		add("sem", sem).add("units", hex32(uint32(d.Units)))
 }
 
@@ -202,7 +202,7 @@ func body(m pduwire.Message) obj {
 		o = o.add("code", m.Code)
 		if m.Extended {
 			f := pduwire.Features(m.Datum)
-			o = o.add("datum", hex32(m.Datum)).add("handshake_status", pduwire.FromV1(m.Code)).
+			o = o.add("datum", hex32(m.Datum)).add("handshake_status", int32(pcp.FromV1(m.Code))).
 				add("version", f.Version()).add("features", hex32(uint32(f.Flags())))
 		}
 	case *pduwire.ResultData:
