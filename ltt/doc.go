@@ -6,4 +6,6 @@
 // events whose payloads are described by XML facility definitions.
 // Timestamps are reconstructed from the block's cycle counts. Byte order
 // comes from the trace's system description.
+//go:generate go run gen_core.go
+
 package ltt
