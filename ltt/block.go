@@ -89,14 +89,14 @@ func (b *Block) Bytes() []byte { return b.data }
 
 // StartTime and EndTime are the block records' wall clock in nanoseconds
 // since the Unix epoch (with Config.MicroTime applied).
-func (b *Block) StartTime() int64 { return b.r.nanos(b.Start) }
+func (b *Block) StartTime() int64 { return b.nanos(b.Start) }
 
 // EndTime: see [Block.StartTime].
-func (b *Block) EndTime() int64 { return b.r.nanos(b.End) }
+func (b *Block) EndTime() int64 { return b.nanos(b.End) }
 
-func (r *Reader) nanos(s Stamp) int64 {
+func (b *Block) nanos(s Stamp) int64 {
 	ns := int64(s.Nanoseconds)
-	if r.cfg.MicroTime {
+	if b.r.cfg.MicroTime && b.Version == Version1 {
 		ns *= 1000
 	}
 	return int64(s.Seconds)*1e9 + ns

@@ -57,8 +57,9 @@ type Config struct {
 	BlockSize int
 	// Version is the trailer rule; VersionAuto detects it per block.
 	Version Version
-	// MicroTime multiplies block records' nanoseconds by 1000: the 2004
-	// converter (and so the smp_example trace) stored microseconds there.
+	// MicroTime multiplies the nanoseconds of v1 block records by 1000:
+	// the 2004 converter (and so the smp_example trace) stored
+	// microseconds there. v2 blocks are never corrected.
 	MicroTime bool
 	// MaxBlockSize bounds BlockSize, since a [Tracefile] allocates one
 	// block buffer; 0 means 64 MiB.

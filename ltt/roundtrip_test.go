@@ -121,22 +121,25 @@ func encodeModel(l ltt.Layout, b []byte, ty *ltt.Type, m mv) []byte {
 
 // rtEvent is what randfill fills: one event of the demo facility.
 type rtEvent struct {
-	Which     uint8
-	Gap       uint64
-	GapShift  uint8
-	A         int16
-	B, C, O   uint64
-	D         float64
-	E         string
-	F         uint16
-	G         [3]uint8
-	H         []struct{ K uint16; V int64 }
-	UnionY    bool
-	X         uint32
-	Y         string
-	J         float32
-	M         []string
-	N         int8
+	Which    uint8
+	Gap      uint64
+	GapShift uint8
+	A        int16
+	B, C, O  uint64
+	D        float64
+	E        string
+	F        uint16
+	G        [3]uint8
+	H        []struct {
+		K uint16
+		V int64
+	}
+	UnionY bool
+	X      uint32
+	Y      string
+	J      float32
+	M      []string
+	N      int8
 }
 
 type rtTrace struct {
