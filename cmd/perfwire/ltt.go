@@ -3,6 +3,7 @@ package main
 import (
 	"bufio"
 	"encoding/json"
+	"errors"
 	"flag"
 	"io"
 	"os"
@@ -52,15 +53,19 @@ type lttEvent struct {
 	Fields any    `json:"fields"`
 }
 
+// errEnough stops an event walk once -n events were printed.
+var errEnough = errors.New("enough events")
+
 // runLTT implements `perfwire ltt [flags] DIR`.
 func runLTT(args []string, stdout io.Writer) error {
 	fl := flag.NewFlagSet("ltt", flag.ContinueOnError)
 	fl.SetOutput(io.Discard)
 	events := fl.Bool("events", false, "print one JSON object per event instead of the summary")
 	version := fl.String("version", "auto", "block trailer rule: auto, v1 or v2")
+	limit := fl.Int("n", 0, "with --events, stop after this many events (0: all)")
 	micro := fl.Bool("v1-micro", true, "v1 block records hold microseconds (2004 converter output)")
 	if err := fl.Parse(args); err != nil || fl.NArg() != 1 {
-		return usagef("usage: perfwire ltt [--events] [--version auto|v1|v2] [--v1-micro=false] DIR")
+		return usagef("usage: perfwire ltt [--events [-n N]] [--version auto|v1|v2] [--v1-micro=false] DIR")
 	}
 	o := tracedir.Options{MicroTime: *micro}
 	switch *version {
@@ -81,13 +86,21 @@ func runLTT(args []string, stdout io.Writer) error {
 	if *events {
 		w := bufio.NewWriter(stdout)
 		enc := json.NewEncoder(w)
+		printed := 0
 		for _, f := range files {
 			err := walkLTT(f, func(blk int, ev *ltt.Event) error {
+				if *limit > 0 && printed >= *limit {
+					return errEnough
+				}
+				printed++
 				return enc.Encode(lttEvent{
 					File: f.Name, Block: blk, Offset: ev.Offset, ID: ev.ID, Event: ev.Type.Name(),
 					TSC: ev.TSC, Cycles: ev.Cycles, Time: ev.Time, Fields: lttValue(ev.Payload()),
 				})
 			})
+			if err == errEnough {
+				break
+			}
 			if err != nil {
 				w.Flush()
 				return &inputError{file: dir + "/" + f.Name, err: err}

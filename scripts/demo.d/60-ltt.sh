@@ -3,4 +3,4 @@
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 "$PERFWIRE" ltt ltt/testdata/smp_example
-"$PERFWIRE" ltt --events ltt/testdata/smp_example | head -n 8
+"$PERFWIRE" ltt --events -n 8 ltt/testdata/smp_example
