@@ -205,6 +205,11 @@ func (s *Scanner) Next() bool {
 		s.err = errAt("event id", off, ErrUnknownEvent)
 		return false
 	}
+	if s.done != (id == IDBlockEnd) || (off == 0) != (id == IDBlockStart) {
+		// block_end inside the walk, or a block record out of place.
+		s.err = errAt("event id", off, ErrBlockEnd)
+		return false
+	}
 	p := off + headerSize
 	n := et.fixed
 	if n < 0 {
@@ -215,11 +220,6 @@ func (s *Scanner) Next() bool {
 		}
 	} else if p+n > limit {
 		s.err = errAt(et.Def.Name, p, ErrTruncated)
-		return false
-	}
-	if s.done != (id == IDBlockEnd) || (off == 0) != (id == IDBlockStart) {
-		// block_end inside the walk, or a block record out of place.
-		s.err = errAt("event id", off, ErrBlockEnd)
 		return false
 	}
 	s.ev = Event{Offset: off, ID: id, TSC: tsc, Type: et,
