@@ -145,7 +145,7 @@ func (e *Event) Field(name string) (Value, bool) {
 //	}
 //	if err := s.Err(); err != nil { ... }
 type Scanner struct {
-	b        *Block
+	b        Block
 	off      int
 	prev     uint32
 	wraps    uint64
@@ -159,7 +159,7 @@ type Scanner struct {
 
 // Scanner returns a scanner positioned before block_start.
 func (b *Block) Scanner() Scanner {
-	s := Scanner{b: b, prev: b.startTSC, ts: b.StartTime()}
+	s := Scanner{b: *b, prev: b.startTSC, ts: b.StartTime()}
 	s.dt = b.EndTime() - s.ts
 	if s.dt < 0 {
 		s.dt = 0
@@ -184,7 +184,7 @@ func (s *Scanner) Next() bool {
 	if s.done || s.err != nil {
 		return false
 	}
-	b := s.b
+	b := &s.b
 	r := b.r
 	l := r.layout
 	off := s.off

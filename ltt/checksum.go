@@ -17,8 +17,14 @@ var (
 // is how the period parser chained its updates.
 type checksum uint32
 
+// feed runs the reflected IEEE table over s by hand: crc32.Update would
+// need a []byte, which escapes and allocates for every string.
 func (c checksum) feed(s string) checksum {
-	return checksum(^crc32.Update(^uint32(c), crc32.IEEETable, []byte(s)))
+	r := uint32(c)
+	for i := 0; i < len(s); i++ {
+		r = crc32.IEEETable[byte(r)^s[i]] ^ r>>8
+	}
+	return checksum(r)
 }
 
 // Checksum computes the facility checksum that facility_load records
@@ -26,7 +32,9 @@ func (c checksum) feed(s string) checksum {
 // and type. Descriptions and named-type names are not hashed. Cyclic
 // types are not detected here; [NewReader] rejects them.
 func (f *Facility) Checksum() uint32 {
-	c := checksum(crc32.ChecksumIEEE([]byte(f.Name)))
+	// The standard CRC-32 of the name is the register started at all ones
+	// and inverted at the end.
+	c := ^(^checksum(0)).feed(f.Name)
 	for i := range f.Events {
 		e := &f.Events[i]
 		c = c.feed(e.Name)

@@ -154,3 +154,5 @@ func FuzzBlock(f *testing.F) {
 		}
 	})
 }
+
+func bytesReader(b []byte) *bytes.Reader { return bytes.NewReader(b) }

@@ -12,25 +12,30 @@ type Layout struct {
 	Arch      Arch
 }
 
-func (l Layout) order() binary.ByteOrder {
-	if l.BigEndian {
-		return binary.BigEndian
-	}
-	return binary.LittleEndian
-}
-
 // uint reads an n-byte unsigned integer (n is 1, 2, 4 or 8).
+// The branches call the concrete orders directly: going through the
+// binary.ByteOrder interface costs an indirect call per field.
 func (l Layout) uint(b []byte, n int) uint64 {
-	o := l.order()
+	if l.BigEndian {
+		switch n {
+		case 1:
+			return uint64(b[0])
+		case 2:
+			return uint64(binary.BigEndian.Uint16(b))
+		case 4:
+			return uint64(binary.BigEndian.Uint32(b))
+		}
+		return binary.BigEndian.Uint64(b)
+	}
 	switch n {
 	case 1:
 		return uint64(b[0])
 	case 2:
-		return uint64(o.Uint16(b))
+		return uint64(binary.LittleEndian.Uint16(b))
 	case 4:
-		return uint64(o.Uint32(b))
+		return uint64(binary.LittleEndian.Uint32(b))
 	}
-	return o.Uint64(b)
+	return binary.LittleEndian.Uint64(b)
 }
 
 // sizeOf returns how many bytes of b the value of type t occupies, or a
