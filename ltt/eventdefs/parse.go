@@ -20,6 +20,8 @@ var (
 	ErrUndefined = errors.New("eventdefs: undefined type name")
 	// ErrCycle: named types that contain themselves.
 	ErrCycle = errors.New("eventdefs: recursive type")
+	// ErrTooLarge: a type whose expansion exceeds MaxNodes.
+	ErrTooLarge = errors.New("eventdefs: type expansion too large")
 	// ErrDepth: nesting deeper than MaxDepth.
 	ErrDepth = errors.New("eventdefs: nesting too deep")
 	// ErrAttribute: an unknown, missing or malformed attribute.
@@ -66,31 +68,53 @@ func Parse(src []byte) ([]*ltt.Facility, error) {
 			return nil, errAt("typeref "+name, n.ref, ErrUndefined)
 		}
 	}
-	for _, n := range p.named {
-		if err := checkCycle(n.t, 0); err != nil {
-			return nil, err
+	memo := map[*ltt.Type]int{}
+	for _, f := range out {
+		for _, e := range f.Events {
+			if _, err := expandedSize(e.Type, memo); err != nil {
+				return nil, err
+			}
 		}
 	}
 	return out, nil
 }
 
-// checkCycle walks the expanded type; a cycle shows up as unbounded depth.
-func checkCycle(t *ltt.Type, depth int) error {
+// MaxNodes bounds the size of a type once its typerefs are expanded:
+// named types can reference each other so that the expansion, which the
+// checksum and the reader walk, grows exponentially with the file.
+const MaxNodes = 1 << 16
+
+// expandedSize counts the nodes of t's expansion, memoised per named
+// type; a type met again while it is being counted is a cycle.
+func expandedSize(t *ltt.Type, memo map[*ltt.Type]int) (int, error) {
 	if t == nil {
-		return nil
+		return 0, nil
 	}
-	if depth > MaxDepth {
-		return errAt("type", 0, ErrCycle)
+	if n, ok := memo[t]; ok {
+		if n < 0 {
+			return 0, errAt("type", 0, ErrCycle)
+		}
+		return n, nil
 	}
-	if err := checkCycle(t.Elem, depth+1); err != nil {
+	memo[t] = -1
+	n := 1
+	add := func(u *ltt.Type) error {
+		m, err := expandedSize(u, memo)
+		if n += m; n > MaxNodes {
+			return errAt("type", 0, ErrTooLarge)
+		}
 		return err
 	}
+	if err := add(t.Elem); err != nil {
+		return 0, err
+	}
 	for _, f := range t.Fields {
-		if err := checkCycle(f.Type, depth+1); err != nil {
-			return err
+		if err := add(f.Type); err != nil {
+			return 0, err
 		}
 	}
-	return nil
+	memo[t] = n
+	return n, nil
 }
 
 func (p *parser) expect(k tokKind, what string) (token, error) {
