@@ -41,6 +41,9 @@ var (
 	// ErrPayload: the writer was given a payload whose size does not
 	// match its event type.
 	ErrPayload = errors.New("ltt: payload does not match the event type")
+	// ErrUnion: the writer was asked for a union outside the opt-in
+	// extension (Config.WriteUnions).
+	ErrUnion = errors.New("ltt: unions are outside the core profile")
 	// ErrEventTooLarge: an event cannot fit in an empty block.
 	ErrEventTooLarge = errors.New("ltt: event larger than a block")
 	// ErrCycles: the writer was given cycles that go backwards.

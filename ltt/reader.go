@@ -61,6 +61,11 @@ type Config struct {
 	// the 2004 converter (and so the smp_example trace) stored
 	// microseconds there. v2 blocks are never corrected.
 	MicroTime bool
+	// WriteUnions lets the [Writer] emit events whose payload contains a
+	// union, laid out as the document describes (tag first, then the
+	// selected field). No period reader decoded unions, so the core
+	// profile excludes them; this reader decodes them regardless.
+	WriteUnions bool
 	// MaxBlockSize bounds BlockSize, since a [Tracefile] allocates one
 	// block buffer; 0 means 64 MiB.
 	MaxBlockSize int
@@ -74,6 +79,8 @@ type EventType struct {
 	Def      *EventDef
 	// fixed is the payload size when constant, -1 when it must be walked.
 	fixed int
+	// union is set when the payload contains a union somewhere.
+	union bool
 }
 
 // Name returns "facility.event".
@@ -120,7 +127,7 @@ func NewReader(cfg Config, facilities ...*Facility) (*Reader, error) {
 			if err != nil {
 				return nil, err
 			}
-			r.types[id] = EventType{ID: uint16(id), Facility: f, Def: d, fixed: fixed}
+			r.types[id] = EventType{ID: uint16(id), Facility: f, Def: d, fixed: fixed, union: hasUnion(d.Type, 0)}
 		}
 	}
 	return r, nil
@@ -205,4 +212,21 @@ func (l Layout) check(t *Type, depth int) (int, error) {
 		return -1, nil
 	}
 	return 0, errAt("type "+t.Kind.String(), depth, ErrType)
+}
+
+// hasUnion reports whether t contains a union; t has passed check, so
+// its depth is bounded.
+func hasUnion(t *Type, depth int) bool {
+	if t == nil || depth > maxTypeDepth {
+		return false
+	}
+	if t.Kind == KindUnion || hasUnion(t.Elem, depth+1) {
+		return true
+	}
+	for _, f := range t.Fields {
+		if hasUnion(f.Type, depth+1) {
+			return true
+		}
+	}
+	return false
 }

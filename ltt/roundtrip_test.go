@@ -212,7 +212,7 @@ type written struct {
 // re-writes what it read and expects identical bytes.
 func roundTrip(t *testing.T, tr *rtTrace) (heartbeats int) {
 	arch := []ltt.Arch{ltt.LP32, ltt.ILP32, ltt.LP64, ltt.ILP64}[tr.Arch%4]
-	cfg := ltt.Config{BigEndian: tr.BigEndian, Arch: arch, BlockSize: 200 + int(tr.BlockSize%4000), Version: ltt.Version2}
+	cfg := ltt.Config{BigEndian: tr.BigEndian, Arch: arch, BlockSize: 200 + int(tr.BlockSize%4000), Version: ltt.Version2, WriteUnions: true}
 	r, err := ltt.NewReader(cfg, ltt.Core(), demoFacility())
 	if err != nil {
 		t.Fatal(err)
@@ -316,6 +316,37 @@ func FuzzRoundTrip(f *testing.F) {
 		}
 		roundTrip(t, &tr)
 	})
+}
+
+func TestWriterRefusesUnions(t *testing.T) {
+	r, err := ltt.NewReader(ltt.Config{Arch: ltt.ILP32, BlockSize: 4096}, ltt.Core(), demoFacility())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := r.NewWriter(nil).Event(23, 0, nil); !errors.Is(err, ltt.ErrUnion) {
+		t.Errorf("union event without WriteUnions: %v", err)
+	}
+	if err := r.NewWriter(nil).Event(24, 0, []byte{1}); !errors.Is(err, ltt.ErrPayload) {
+		t.Errorf("short payload: %v", err)
+	}
+	w := r.NewWriter(nil)
+	w.Event(22, 100, nil)
+	if err := w.Event(22, 99, nil); !errors.Is(err, ltt.ErrCycles) {
+		t.Errorf("cycles backwards: %v", err)
+	}
+	if err := w.Event(22, 1<<60, nil); !errors.Is(err, ltt.ErrLimit) {
+		t.Errorf("huge gap: %v", err)
+	}
+	if err := w.Event(ltt.IDBlockEnd, 200, make([]byte, 20)); !errors.Is(err, ltt.ErrUnknownEvent) {
+		t.Errorf("block_end by hand: %v", err)
+	}
+	if err := w.Event(24, 200, make([]byte, 5000)); !errors.Is(err, ltt.ErrPayload) {
+		t.Errorf("oversized payload: %v", err)
+	}
+	big := append(make([]byte, 9), bytes.Repeat([]byte("x"), 5000)...)
+	if err := w.Event(11, 200, append(big, 0)); !errors.Is(err, ltt.ErrEventTooLarge) {
+		t.Errorf("event larger than a block: %v", err)
+	}
 }
 
 // TestRoundTripSeeded runs many randfill-generated traces deterministically.

@@ -41,7 +41,8 @@ func (r *Reader) NewWriter(clock Clock) *Writer {
 // Event appends one event. payload must be exactly one value of the
 // event's type in the trace's layout (build it with the Layout Append
 // helpers). It fails with [ErrUnknownEvent] for an id without a type or
-// for block_start/block_end (the writer owns those), [ErrPayload] when
+// for block_start/block_end (the writer owns those), [ErrUnion] for a
+// payload with a union unless Config.WriteUnions is set, [ErrPayload] when
 // the payload does not match the type, [ErrCycles] when cycles is below
 // the previous event's, [ErrLimit] when the gap would need more than
 // [MaxHeartbeats] heartbeats, and [ErrEventTooLarge] when the event cannot fit
@@ -50,6 +51,9 @@ func (w *Writer) Event(id uint16, cycles uint64, payload []byte) error {
 	et := w.r.EventType(id)
 	if et == nil || id == IDBlockStart || id == IDBlockEnd {
 		return errAt("event id", int(id), ErrUnknownEvent)
+	}
+	if et.union && !w.r.cfg.WriteUnions {
+		return errAt(et.Def.Name, 0, ErrUnion)
 	}
 	if n := w.r.layout.sizeOf(et.Def.Type, payload); n != len(payload) {
 		return errAt(et.Def.Name, len(payload), ErrPayload)
