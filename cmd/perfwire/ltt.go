@@ -7,6 +7,7 @@ import (
 	"flag"
 	"io"
 	"os"
+	"strconv"
 
 	"github.com/perfwire/perfwire/ltt"
 	"github.com/perfwire/perfwire/ltt/tracedir"
@@ -43,7 +44,7 @@ type lttTracefileStat struct {
 // lttEvent is one line of `perfwire ltt --events`.
 type lttEvent struct {
 	File   string `json:"file"`
-	Block  int    `json:"block"`
+	Block  int    `json:"block"` // -1 in merged output
 	Offset int    `json:"offset"`
 	ID     uint16 `json:"id"`
 	Event  string `json:"event"`
@@ -62,10 +63,11 @@ func runLTT(args []string, stdout io.Writer) error {
 	fl.SetOutput(io.Discard)
 	events := fl.Bool("events", false, "print one JSON object per event instead of the summary")
 	version := fl.String("version", "auto", "block trailer rule: auto, v1 or v2")
+	merged := fl.Bool("merged", false, "with --events, print the CPUs' events merged in time order (control files left out)")
 	limit := fl.Int("n", 0, "with --events, stop after this many events (0: all)")
 	micro := fl.Bool("v1-micro", true, "v1 block records hold microseconds (2004 converter output)")
 	if err := fl.Parse(args); err != nil || fl.NArg() != 1 {
-		return usagef("usage: perfwire ltt [--events [-n N]] [--version auto|v1|v2] [--v1-micro=false] DIR")
+		return usagef("usage: perfwire ltt [--events [--merged] [-n N]] [--version auto|v1|v2] [--v1-micro=false] DIR")
 	}
 	o := tracedir.Options{MicroTime: *micro}
 	switch *version {
@@ -87,16 +89,29 @@ func runLTT(args []string, stdout io.Writer) error {
 		w := bufio.NewWriter(stdout)
 		enc := json.NewEncoder(w)
 		printed := 0
+		if *merged {
+			for cpu, ev := range tr.Merge() {
+				if ev == nil || *limit > 0 && printed >= *limit {
+					break
+				}
+				printed++
+				if err := enc.Encode(lttEventOf("cpu/"+strconv.Itoa(cpu), -1, ev)); err != nil {
+					return err
+				}
+			}
+			if err := tr.MergeErr(); err != nil {
+				w.Flush()
+				return &inputError{file: dir, err: err}
+			}
+			return w.Flush()
+		}
 		for _, f := range files {
 			err := walkLTT(f, func(blk int, ev *ltt.Event) error {
 				if *limit > 0 && printed >= *limit {
 					return errEnough
 				}
 				printed++
-				return enc.Encode(lttEvent{
-					File: f.Name, Block: blk, Offset: ev.Offset, ID: ev.ID, Event: ev.Type.Name(),
-					TSC: ev.TSC, Cycles: ev.Cycles, Time: ev.Time, Fields: lttValue(ev.Payload()),
-				})
+				return enc.Encode(lttEventOf(f.Name, blk, ev))
 			})
 			if err == errEnough {
 				break
@@ -146,6 +161,15 @@ func runLTT(args []string, stdout io.Writer) error {
 	enc := json.NewEncoder(stdout)
 	enc.SetIndent("", "  ")
 	return enc.Encode(sum)
+}
+
+// lttEventOf builds the JSON line of one event; block is -1 when unknown
+// (merged output).
+func lttEventOf(file string, block int, ev *ltt.Event) lttEvent {
+	return lttEvent{
+		File: file, Block: block, Offset: ev.Offset, ID: ev.ID, Event: ev.Type.Name(),
+		TSC: ev.TSC, Cycles: ev.Cycles, Time: ev.Time, Fields: lttValue(ev.Payload()),
+	}
 }
 
 // walkLTT calls fn for every event of every block of f.

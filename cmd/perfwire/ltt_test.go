@@ -75,6 +75,31 @@ func TestLTTEvents(t *testing.T) {
 	}
 }
 
+func TestLTTMerged(t *testing.T) {
+	var out, errb bytes.Buffer
+	if code := run([]string{"ltt", "--events", "--merged", "-n", "2000", sampleDir}, &out, &errb); code != 0 {
+		t.Fatalf("exit %d: %s", code, errb.String())
+	}
+	sc := bufio.NewScanner(&out)
+	prev, n, cpus := 0.0, 0, map[any]int{}
+	for sc.Scan() {
+		var ev map[string]any
+		if err := json.Unmarshal(sc.Bytes(), &ev); err != nil {
+			t.Fatal(err)
+		}
+		if tm := ev["time"].(float64); tm < prev {
+			t.Fatalf("line %d: time goes back", n)
+		} else {
+			prev = tm
+		}
+		cpus[ev["file"]]++
+		n++
+	}
+	if n != 2000 || cpus["cpu/0"] == 0 || cpus["cpu/1"] == 0 {
+		t.Errorf("%d lines from %v", n, cpus)
+	}
+}
+
 func TestLTTErrors(t *testing.T) {
 	for _, args := range [][]string{{"ltt"}, {"ltt", "--version", "v3", sampleDir}, {"ltt", "a", "b"}} {
 		var out, errb bytes.Buffer

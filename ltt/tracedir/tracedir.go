@@ -54,6 +54,8 @@ type Trace struct {
 	Reader     *ltt.Reader
 	CPUs       []Tracefile // sorted by CPU number
 	Control    []Tracefile // facilities, interrupts, processes, when present
+
+	mergeErr error
 }
 
 // Open reads the trace rooted at fsys. It fails with [ErrLayout] when
