@@ -284,7 +284,9 @@ func (s *Scanner) Heartbeats() uint64 { return s.beats }
 func (s *Scanner) Err() error { return s.err }
 
 // Events iterates over the block's events; the last pair carries the
-// error if the walk fails. The *Event is reused between iterations.
+// error if the walk fails. The *Event is reused between iterations. The
+// iterator itself costs one allocation per call; [Block.Scanner] costs
+// none.
 func (b *Block) Events() iter.Seq2[*Event, error] {
 	return func(yield func(*Event, error) bool) {
 		s := b.Scanner()

@@ -185,7 +185,15 @@ func readDir(fsys fs.FS, dir string, cpu int, read func(string) ([]byte, error))
 
 // applyLoads sets facility bases from the facility_load events of
 // control/facilities.
+// Loaded facilities must not overlap each other or core's ids, since the
+// records exist precisely to give each facility its own range.
 func (t *Trace) applyLoads(data []byte) error {
+	var placed []*ltt.Facility
+	for _, f := range t.Facilities {
+		if f.Name == "core" {
+			placed = append(placed, f)
+		}
+	}
 	tf := t.Reader.Tracefile(bytes.NewReader(data), int64(len(data)))
 	for blk, err := range tf.Blocks() {
 		if err != nil {
@@ -206,6 +214,12 @@ func (t *Trace) applyLoads(data []byte) error {
 				return wire.NewError("tracedir", "facility_load", ev.Offset, ltt.ErrFacility)
 			}
 			f.Base = uint16(base.Uint())
+			for _, g := range placed {
+				if g != f && int(f.Base) < int(g.Base)+len(g.Events) && int(g.Base) < int(f.Base)+len(f.Events) {
+					return wire.NewError("tracedir", "facility_load", ev.Offset, ltt.ErrFacility)
+				}
+			}
+			placed = append(placed, f)
 		}
 	}
 	return nil

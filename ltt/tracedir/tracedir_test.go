@@ -61,6 +61,10 @@ const demoXML = `<facility name=demo>
 // at base 30 through a facility_load record; checksum overrides the
 // record's checksum when non-zero.
 func multiFacility(t *testing.T, checksum uint32) fstest.MapFS {
+	return multiFacilityAt(t, checksum, 30)
+}
+
+func multiFacilityAt(t *testing.T, checksum uint32, loadBase uint16) fstest.MapFS {
 	core, err := os.ReadFile("../testdata/smp_example/eventdefs/core.xml")
 	if err != nil {
 		t.Fatal(err)
@@ -80,7 +84,7 @@ func multiFacility(t *testing.T, checksum uint32) fstest.MapFS {
 	}
 	l := r.Layout()
 	w := r.NewWriter(nil)
-	if err := w.Event(ltt.IDFacilityLoad, 1, l.AppendFacilityLoad(nil, "demo", checksum, 30)); err != nil {
+	if err := w.Event(ltt.IDFacilityLoad, 1, l.AppendFacilityLoad(nil, "demo", checksum, loadBase)); err != nil {
 		t.Fatal(err)
 	}
 	control := w.Close()
@@ -158,6 +162,9 @@ func TestOpenErrors(t *testing.T) {
 	_, err := tracedir.Open(multiFacility(t, 0xdeadbeef), tracedir.Options{})
 	if !errors.Is(err, ltt.ErrFacility) {
 		t.Errorf("checksum mismatch: %v", err)
+	}
+	if _, err := tracedir.Open(multiFacilityAt(t, 0, 20), tracedir.Options{}); !errors.Is(err, ltt.ErrFacility) {
+		t.Errorf("demo at 20 overlapping core's 0–21: %v", err)
 	}
 	fsys := multiFacility(t, 0)
 	fsys["info/system.xml"] = &fstest.MapFile{Data: []byte(`<system endian="little" ltt_block_size="512">x</system>`)}
