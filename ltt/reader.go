@@ -38,13 +38,12 @@ const (
 
 // Sizes of the fixed records every block holds.
 const (
-	headerSize     = 6               // u16 id + u32 cycles
-	blockRecSize   = headerSize + 20 // block_start and block_end
-	trailerSize    = 4
-	blockOverhead  = 2*blockRecSize + trailerSize
-	maxTypeDepth   = 32
-	defaultMaxBlk  = 64 << 20
-	heartbeatBytes = headerSize + 16
+	headerSize    = 6               // u16 id + u32 cycles
+	blockRecSize  = headerSize + 20 // block_start and block_end
+	trailerSize   = 4
+	blockOverhead = 2*blockRecSize + trailerSize
+	maxTypeDepth  = 32
+	defaultMaxBlk = 64 << 20
 )
 
 // Config describes the traced machine and how to read its blocks.

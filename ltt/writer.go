@@ -25,7 +25,7 @@ type Writer struct {
 	block   int // start of the open block in out, -1 when none is open
 	blockID uint32
 	last    uint64
-	hb      [16]byte
+	hb      [20]byte // scratch for heartbeat payloads (a stamp is 20 bytes)
 }
 
 // NewWriter returns a writer using r's byte order, data model, block size
