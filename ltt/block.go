@@ -22,8 +22,9 @@ type Block struct {
 	r       *Reader
 	data    []byte
 	Version Version // the trailer rule that matched
-	Start   Stamp
-	End     Stamp
+	// Start and End are the payloads of block_start and block_end.
+	Start Stamp
+	End   Stamp
 	// EndOffset is where block_end starts.
 	EndOffset int
 	startTSC  uint32

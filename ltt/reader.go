@@ -73,9 +73,9 @@ type Config struct {
 // EventType is an event definition placed at its id, with its layout
 // precomputed for the reader's architecture.
 type EventType struct {
-	ID       uint16
-	Facility *Facility
-	Def      *EventDef
+	ID       uint16    // Facility.Base + index of Def in Facility.Events
+	Facility *Facility // the facility that won the id
+	Def      *EventDef // name and payload type
 	// fixed is the payload size when constant, -1 when it must be walked.
 	fixed int
 	// union is set when the payload contains a union somewhere.
