@@ -266,3 +266,51 @@ func TestGoldenV2Rejects(t *testing.T) {
 		t.Errorf("error offset: %v", err)
 	}
 }
+
+// TestNaiveWalk checks the type-driven scanner against a deliberately
+// naive walker that only knows spec §7's payload sizes (strings for ids 0
+// and 11): both must visit the same offsets and end on block_end.
+func TestNaiveWalk(t *testing.T) {
+	sizes := map[uint16]int{1: 5, 2: 0, 3: 6, 4: 0, 5: 2, 6: 0, 7: 12, 8: 0, 9: 5, 10: 9, 12: 10, 13: 5,
+		14: 9, 15: 9, 16: 5, 17: 20, 18: 20, 19: 16, 20: 8, 21: 8}
+	r := sampleReader(t)
+	for _, g := range goldens {
+		data := readCPU(t, g.cpu)
+		var naive []int
+		for off := 0; off <= g.endOffset; {
+			naive = append(naive, off)
+			id := uint16(data[off]) | uint16(data[off+1])<<8
+			p := off + 6
+			switch id {
+			case 11:
+				p += 9 + bytes.IndexByte(data[p+9:], 0) + 1
+			case 0:
+				p += bytes.IndexByte(data[p:], 0) + 1 + 8
+			default:
+				n, ok := sizes[id]
+				if !ok {
+					t.Fatalf("cpu/%s: naive walk meets id %d at %d", g.cpu, id, off)
+				}
+				p += n
+			}
+			off = p
+		}
+		blk, err := r.Block(data)
+		if err != nil {
+			t.Fatal(err)
+		}
+		i := 0
+		for ev, err := range blk.Events() {
+			if err != nil {
+				t.Fatal(err)
+			}
+			if i >= len(naive) || naive[i] != ev.Offset {
+				t.Fatalf("cpu/%s: event %d at %d, naive walk says otherwise", g.cpu, i, ev.Offset)
+			}
+			i++
+		}
+		if i != len(naive) || naive[len(naive)-1] != g.endOffset {
+			t.Errorf("cpu/%s: %d events, naive %d", g.cpu, i, len(naive))
+		}
+	}
+}
