@@ -28,6 +28,20 @@ type Block struct {
 	// EndOffset is where block_end starts.
 	EndOffset int
 	startTSC  uint32
+	base      int64 // offset of the block in its tracefile
+}
+
+// FileOffset is where the block starts in its tracefile (0 for blocks
+// given to [Reader.Block] directly). Event offsets are relative to the
+// block; offsets in errors from a [Tracefile]'s blocks include this base.
+func (b *Block) FileOffset() int64 { return b.base }
+
+// rebase makes a block-relative *ParseError file-relative.
+func rebase(err error, base int64) error {
+	if pe, ok := err.(*ParseError); ok && base != 0 {
+		pe.Offset += base
+	}
+	return err
 }
 
 // Block checks the records at both ends of one block (len(b) must be the
@@ -196,19 +210,19 @@ func (s *Scanner) Next() bool {
 		s.done = true
 	}
 	if off+headerSize > limit {
-		s.err = errAt("event header", off, ErrBlockEnd)
+		s.err = rebase(errAt("event header", off, ErrBlockEnd), b.base)
 		return false
 	}
 	id := uint16(l.uint(b.data[off:], 2))
 	tsc := uint32(l.uint(b.data[off+2:], 4))
 	et := r.EventType(id)
 	if et == nil {
-		s.err = errAt("event id", off, ErrUnknownEvent)
+		s.err = rebase(errAt("event id", off, ErrUnknownEvent), b.base)
 		return false
 	}
 	if s.done != (id == IDBlockEnd) || (off == 0) != (id == IDBlockStart) {
 		// block_end inside the walk, or a block record out of place.
-		s.err = errAt("event id", off, ErrBlockEnd)
+		s.err = rebase(errAt("event id", off, ErrBlockEnd), b.base)
 		return false
 	}
 	p := off + headerSize
@@ -216,11 +230,11 @@ func (s *Scanner) Next() bool {
 	if n < 0 {
 		n = l.sizeOf(et.Def.Type, b.data[p:limit])
 		if n < 0 {
-			s.err = sizeErr(n, et.Def.Name, p)
+			s.err = rebase(sizeErr(n, et.Def.Name, p), b.base)
 			return false
 		}
 	} else if p+n > limit {
-		s.err = errAt(et.Def.Name, p, ErrTruncated)
+		s.err = rebase(errAt(et.Def.Name, p, ErrTruncated), b.base)
 		return false
 	}
 	s.ev = Event{Offset: off, ID: id, TSC: tsc, Type: et,
@@ -282,6 +296,8 @@ func (s *Scanner) Wraps() uint64 { return s.wraps }
 func (s *Scanner) Heartbeats() uint64 { return s.beats }
 
 // Err returns the error that stopped the walk, or nil after block_end.
+// Its offset is relative to the tracefile when the block came from a
+// [Tracefile], else to the block.
 func (s *Scanner) Err() error { return s.err }
 
 // Events iterates over the block's events; the last pair carries the

@@ -183,3 +183,25 @@ func checkErr(t *testing.T, name string, err, kind error, off int64) {
 		t.Errorf("%s: %v: want offset %d", name, err, off)
 	}
 }
+
+// TestTracefileErrorOffsets: errors from a tracefile's second block carry
+// file offsets.
+func TestTracefileErrorOffsets(t *testing.T) {
+	good := workedExample(ltt.Version2, false)
+	bad := workedExample(ltt.Version2, false)
+	bad[26] = 99 // unknown id
+	file := append(append([]byte{}, good...), bad...)
+	r := exampleReader(t, ltt.VersionAuto, false)
+	tf := r.Tracefile(bytes.NewReader(file), int64(len(file)))
+	blk, err := tf.Block(1)
+	if err != nil || blk.FileOffset() != 96 {
+		t.Fatalf("block 1: %v at %d", err, blk.FileOffset())
+	}
+	s := blk.Scanner()
+	for s.Next() {
+	}
+	checkErr(t, "unknown id in block 1", s.Err(), ltt.ErrUnknownEvent, 96+26)
+	file[96] = 0 // no block_start in block 1
+	_, err = tf.Block(1)
+	checkErr(t, "no block_start in block 1", err, ltt.ErrBlockStart, 96)
+}

@@ -26,8 +26,8 @@ func (t *Tracefile) NumBlocks() int { return int(t.size / int64(t.r.cfg.BlockSiz
 
 // Block reads block i into the tracefile's buffer and checks it. The
 // returned Block and everything taken from it are valid until the next
-// call. Offsets in errors are relative to the block; the *ParseError's
-// Field names the block number when reading fails.
+// call. Offsets in its errors, and in its scanner's, count from the start
+// of the tracefile; event offsets count from the start of the block.
 func (t *Tracefile) Block(i int) (Block, error) {
 	bs := t.r.cfg.BlockSize
 	if i < 0 || i >= t.NumBlocks() {
@@ -43,7 +43,10 @@ func (t *Tracefile) Block(i int) (Block, error) {
 		}
 		return Block{}, err
 	}
-	return t.r.Block(t.buf)
+	base := int64(i) * int64(bs)
+	blk, err := t.r.Block(t.buf)
+	blk.base = base
+	return blk, rebase(err, base)
 }
 
 // Blocks iterates over the tracefile's blocks in order; it stops after
