@@ -20,17 +20,48 @@ var (
 	ErrUndefined = errors.New("eventdefs: undefined type name")
 	// ErrCycle: named types that contain themselves.
 	ErrCycle = errors.New("eventdefs: recursive type")
-	// ErrTooLarge: a type whose expansion exceeds MaxNodes.
+	// ErrTooLarge: an input or a type expansion over its limit.
 	ErrTooLarge = errors.New("eventdefs: type expansion too large")
-	// ErrDepth: nesting deeper than MaxDepth.
+	// ErrDepth: nesting deeper than Limits.MaxDepth.
 	ErrDepth = errors.New("eventdefs: nesting too deep")
 	// ErrAttribute: an unknown, missing or malformed attribute.
 	ErrAttribute = errors.New("eventdefs: bad attribute")
 )
 
-// MaxDepth bounds the nesting of type elements, which the recursive
-// parser and every later type walk follow.
-const MaxDepth = 32
+// Limits bound what a description may cost to parse and to use. The
+// zero value of a field means its default.
+type Limits struct {
+	// MaxDepth bounds the nesting of type elements, which the recursive
+	// parser follows (default 32, also the most ltt.NewReader accepts).
+	MaxDepth int
+	// MaxNodes bounds the size of a type once its typerefs are expanded
+	// (default 65536): named types can reference each other so that the
+	// expansion, which the checksum and the reader walk, grows
+	// exponentially with the file.
+	MaxNodes int
+	// MaxBytes bounds the input (default 1 MiB; core.xml is 9.6 KB).
+	MaxBytes int
+}
+
+// Defaults of [Limits].
+const (
+	DefaultMaxDepth = 32
+	DefaultMaxNodes = 1 << 16
+	DefaultMaxBytes = 1 << 20
+)
+
+func (l Limits) withDefaults() Limits {
+	if l.MaxDepth <= 0 {
+		l.MaxDepth = DefaultMaxDepth
+	}
+	if l.MaxNodes <= 0 {
+		l.MaxNodes = DefaultMaxNodes
+	}
+	if l.MaxBytes <= 0 {
+		l.MaxBytes = DefaultMaxBytes
+	}
+	return l
+}
 
 func errAt(field string, off int, kind error) error {
 	return wire.NewError("eventdefs", field, off, kind)
@@ -41,6 +72,7 @@ func errAt(field string, off int, kind error) error {
 type parser struct {
 	lx    lexer
 	named map[string]*namedType
+	lim   Limits
 }
 
 type namedType struct {
@@ -49,12 +81,20 @@ type namedType struct {
 	ref     int // offset of the first reference, for errors
 }
 
-// Parse reads every facility of one eventdefs file. Events keep document
-// order (their index is their id offset); typerefs are expanded, so each
-// names the same *ltt.Type as its <type> definition. It fails with a
-// *ParseError wrapping one of the Err* kinds.
-func Parse(src []byte) ([]*ltt.Facility, error) {
-	p := &parser{lx: lexer{src: string(src)}, named: map[string]*namedType{}}
+// Parse reads every facility of one eventdefs file with default
+// [Limits]. Events keep document order (their index is their id offset);
+// typerefs are expanded, so each names the same *ltt.Type as its <type>
+// definition. It fails with a *ParseError wrapping one of the Err* kinds.
+func Parse(src []byte) ([]*ltt.Facility, error) { return ParseLimits(src, Limits{}) }
+
+// ParseLimits is [Parse] with explicit limits; exceeding one is
+// [ErrDepth], [ErrTooLarge] or (for MaxBytes) [ErrTooLarge] at offset 0.
+func ParseLimits(src []byte, lim Limits) ([]*ltt.Facility, error) {
+	lim = lim.withDefaults()
+	if len(src) > lim.MaxBytes {
+		return nil, errAt("input", 0, ErrTooLarge)
+	}
+	p := &parser{lx: lexer{src: string(src)}, named: map[string]*namedType{}, lim: lim}
 	var out []*ltt.Facility
 	for p.lx.peek().kind != tokEOF {
 		f, err := p.facility()
@@ -71,7 +111,7 @@ func Parse(src []byte) ([]*ltt.Facility, error) {
 	memo := map[*ltt.Type]int{}
 	for _, f := range out {
 		for _, e := range f.Events {
-			if _, err := expandedSize(e.Type, memo); err != nil {
+			if _, err := expandedSize(e.Type, memo, p.lim.MaxNodes); err != nil {
 				return nil, err
 			}
 		}
@@ -79,14 +119,9 @@ func Parse(src []byte) ([]*ltt.Facility, error) {
 	return out, nil
 }
 
-// MaxNodes bounds the size of a type once its typerefs are expanded:
-// named types can reference each other so that the expansion, which the
-// checksum and the reader walk, grows exponentially with the file.
-const MaxNodes = 1 << 16
-
 // expandedSize counts the nodes of t's expansion, memoised per named
 // type; a type met again while it is being counted is a cycle.
-func expandedSize(t *ltt.Type, memo map[*ltt.Type]int) (int, error) {
+func expandedSize(t *ltt.Type, memo map[*ltt.Type]int, maxNodes int) (int, error) {
 	if t == nil {
 		return 0, nil
 	}
@@ -99,8 +134,8 @@ func expandedSize(t *ltt.Type, memo map[*ltt.Type]int) (int, error) {
 	memo[t] = -1
 	n := 1
 	add := func(u *ltt.Type) error {
-		m, err := expandedSize(u, memo)
-		if n += m; n > MaxNodes {
+		m, err := expandedSize(u, memo, maxNodes)
+		if n += m; n > maxNodes {
 			return errAt("type", 0, ErrTooLarge)
 		}
 		return err
@@ -344,7 +379,7 @@ var kinds = map[string]ltt.Kind{
 
 // typ parses one type element.
 func (p *parser) typ(depth int) (*ltt.Type, error) {
-	if depth > MaxDepth {
+	if depth > p.lim.MaxDepth {
 		return nil, errAt("type", p.lx.off, ErrDepth)
 	}
 	if _, err := p.expect(tokLT, "type element"); err != nil {

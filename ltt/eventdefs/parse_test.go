@@ -108,6 +108,15 @@ func TestBadInput(t *testing.T) {
 		_, err := Parse([]byte(c.src))
 		check(t, c.name, err, c.kind, c.off)
 	}
+	if _, err := ParseLimits(readCore(t), Limits{MaxBytes: 9000}); !errors.Is(err, ErrTooLarge) {
+		t.Errorf("MaxBytes: %v", err)
+	}
+	if _, err := ParseLimits(readCore(t), Limits{MaxNodes: 5}); !errors.Is(err, ErrTooLarge) {
+		t.Errorf("MaxNodes: %v", err)
+	}
+	if _, err := ParseLimits([]byte(fixtureE), Limits{MaxDepth: 1}); !errors.Is(err, ErrDepth) {
+		t.Errorf("MaxDepth: %v", err)
+	}
 	sys := []struct {
 		name, src string
 		kind      error

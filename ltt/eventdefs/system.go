@@ -25,9 +25,13 @@ type System struct {
 // ParseSystem reads info/system.xml: one <system> element whose
 // attributes (each quoted, each one of the fifteen LTTV knew) describe
 // the machine. An unknown attribute is [ErrAttribute], as it was for
-// LTTV; so are a non-numeric cpu or ltt_block_size.
+// LTTV; so are a non-numeric cpu or ltt_block_size. Inputs over
+// DefaultMaxBytes are [ErrTooLarge].
 func ParseSystem(src []byte) (System, error) {
 	var s System
+	if len(src) > DefaultMaxBytes {
+		return s, errAt("input", 0, ErrTooLarge)
+	}
 	p := &parser{lx: lexer{src: string(src)}}
 	p.lx.skip()
 	if strings.HasPrefix(p.lx.src[p.lx.off:], "<?") {
