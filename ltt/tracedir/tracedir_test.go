@@ -2,7 +2,6 @@ package tracedir_test
 
 import (
 	"errors"
-	"fmt"
 	"os"
 	"testing"
 	"testing/fstest"
@@ -203,21 +202,4 @@ func TestMerge(t *testing.T) {
 	if tr.MergeErr() != nil || per[0] != 85917 || per[1] != 87240 {
 		t.Errorf("merged %v, err %v", per, tr.MergeErr())
 	}
-}
-
-func ExampleOpen() {
-	tr, err := tracedir.Open(os.DirFS("../testdata/smp_example"), tracedir.Options{MicroTime: true})
-	if err != nil {
-		panic(err)
-	}
-	for _, f := range tr.CPUs {
-		blk, err := f.Block(0)
-		if err != nil {
-			panic(err)
-		}
-		fmt.Println(f.Name, blk.Version, (blk.EndTime()-blk.StartTime())/1e6, "ms")
-	}
-	// Output:
-	// cpu/0 v1 19996 ms
-	// cpu/1 v1 19996 ms
 }
