@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"flag"
+	"fmt"
 	"io"
 	"os"
 	"strconv"
@@ -126,7 +127,7 @@ func runLTT(args []string, stdout io.Writer) error {
 	sum := lttSummary{Arch: tr.System.ArchSize, Endian: tr.System.Endian, BlockSize: tr.System.BlockSize}
 	for _, f := range tr.Facilities {
 		sum.Facilities = append(sum.Facilities, lttFacility{
-			Name: f.Name, Checksum: "0x" + hex32(f.Checksum()), Base: int(f.Base), Events: len(f.Events),
+			Name: f.Name, Checksum: fmt.Sprintf("0x%08x", f.Checksum()), Base: int(f.Base), Events: len(f.Events),
 		})
 	}
 	for _, f := range files {
@@ -228,14 +229,4 @@ func lttValue(v ltt.Value) any {
 		m[it.Name()] = lttValue(it.Value())
 	}
 	return m
-}
-
-func hex32(v uint32) string {
-	const digits = "0123456789abcdef"
-	var b [8]byte
-	for i := 7; i >= 0; i-- {
-		b[i] = digits[v&15]
-		v >>= 4
-	}
-	return string(b[:])
 }
