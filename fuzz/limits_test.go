@@ -206,7 +206,7 @@ func (r *slowReader) Read(p []byte) (int, error) {
 // then reports its deadline, Next stops at the first error; it neither
 // spins on the failing source nor swallows the error.
 func TestSlowReaderDeadline(t *testing.T) {
-	pdu := pduwire.AppendHeader(nil, pduwire.Header{Len: 12 + 1 << 16, Type: pduwire.TypeText})
+	pdu := pduwire.AppendHeader(nil, pduwire.Header{Len: 12 + 1<<16, Type: pduwire.TypeText})
 	pdu = append(pdu, make([]byte, 64)...)
 	r := &slowReader{src: pdu, deadline: time.Now().Add(100 * time.Millisecond)}
 	done := make(chan error, 1)
