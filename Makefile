@@ -2,11 +2,11 @@
 # Every target installs what it needs on a fresh Debian 12 machine with Go.
 
 GO          ?= go
-FUZZTIME    ?= 5s
-LONGFUZZ    ?= 5m
+FUZZTIME    ?= 2s
+LONGFUZZ    ?= 10m
 STATICCHECK := $(shell $(GO) env GOPATH)/bin/staticcheck
 
-.PHONY: demo test test-unit conformance fuzz-smoke fuzz bench wasm lint stacks-up stacks-down
+.PHONY: demo test test-unit conformance fuzz-smoke fuzz fuzz-diff bench wasm lint stacks-up stacks-down
 
 ## demo: decode the bundled real captures and print what they say.
 demo:
@@ -24,13 +24,17 @@ test-unit:
 conformance:
 	bash scripts/test.sh -run Conformance
 
-## fuzz-smoke: every native fuzz target for $(FUZZTIME).
+## fuzz-smoke: every native fuzz target for $(FUZZTIME) (about 3 minutes in all).
 fuzz-smoke:
 	bash scripts/fuzz.sh $(FUZZTIME)
 
-## fuzz: every native fuzz target for $(LONGFUZZ).
+## fuzz: every native fuzz target for $(LONGFUZZ); FUZZPKG=./fuzz/... narrows it.
 fuzz:
-	bash scripts/fuzz.sh $(LONGFUZZ)
+	bash scripts/fuzz.sh $(LONGFUZZ) $(or $(FUZZPKG),./...)
+
+## fuzz-diff: differential run of our decoders against the installed libpcp (cgo, separate module).
+fuzz-diff:
+	cd fuzz/diff && CGO_ENABLED=1 $(GO) test -count=1 . && CGO_ENABLED=1 $(GO) test -run '^$$' -fuzz '^FuzzDiffPDU$$' -fuzztime $(or $(DIFFTIME),30s) .
 
 ## bench: all benchmarks with allocation counts.
 bench:
