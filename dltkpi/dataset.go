@@ -1,0 +1,280 @@
+package dltkpi
+
+import (
+	"bytes"
+	"iter"
+	"math"
+)
+
+// TruncationMarker ends every fragment: the cut copy of a dataset that
+// libdlt appends when the dataset does not fit the rest of a message.
+// dlt-kpi then repeats the whole dataset in the next message (spec §5.1).
+const TruncationMarker = "... <<Message truncated, too long>>"
+
+// IsFragment reports whether an argument ends with TruncationMarker.
+func IsFragment(arg []byte) bool {
+	return len(arg) >= len(TruncationMarker) &&
+		string(arg[len(arg)-len(TruncationMarker):]) == TruncationMarker
+}
+
+// Dataset is one dataset argument, decoded according to Kind. Byte
+// fields are views into the message payload, valid as long as it is;
+// Clone copies them. Fields that do not belong to Kind are zero.
+type Dataset struct {
+	Kind Kind
+	// Raw is the whole argument text.
+	Raw []byte
+	// Truncated marks a fragment (Raw ends with TruncationMarker); no
+	// other field is set and the dataset belongs to no group.
+	Truncated bool
+
+	// PID is set for NEW, STP, ACT and CHK.
+	PID int32
+	// PPID is NEW's parent pid; 0 for "(null)" commands and for processes
+	// whose comm contains whitespace (spec §5.4).
+	PPID int32
+	// Cmd is NEW's and CHK's command: argv[0], "(comm)", "(comm" cut at
+	// whitespace, or "(null)", taken verbatim (any byte but NUL).
+	Cmd []byte
+
+	// CPU is ACT's per-mille of the machine over the configured interval.
+	CPU uint64
+	// RSS is ACT's resident set size in pages (the virtual size in bytes
+	// when the comm contains whitespace).
+	RSS int64
+	// Ctx is ACT's cumulative context-switch count of the main thread.
+	Ctx int64
+	// IO is ACT's cumulative rchar + wchar in bytes.
+	IO uint64
+	// IOWait is ACT's block-I/O delay, converted like CPU.
+	IOWait uint64
+
+	// IRQ is the interrupt's name (the first /proc/interrupts column).
+	IRQ []byte
+	// CPUs is the number of cpuN:count entries of an IRQ dataset.
+	CPUs int
+	// counts is the IRQ text after the name: "cpu0:1;cpu1:0;".
+	counts []byte
+}
+
+// ParseDataset decodes one dataset argument of the given kind: the text
+// of a single DLT string, without its NUL. A fragment returns Truncated
+// and no error. A dataset that does not match the grammar of its kind
+// fails with ErrSyntax (or ErrRange for a number that does not fit its C
+// type) in a *ParseError whose offset counts from the start of arg.
+// ParseDataset does not allocate, except for the error.
+func ParseDataset(k Kind, arg []byte) (Dataset, error) {
+	d := Dataset{Kind: k, Raw: arg}
+	if IsFragment(arg) {
+		d.Truncated = true
+		return d, nil
+	}
+	var (
+		off int
+		err error
+	)
+	switch k {
+	case KindNEW:
+		var pid, ppid int64
+		if pid, off, err = field(arg, 0, ';', math.MinInt32, math.MaxInt32); err == nil {
+			if ppid, off, err = field(arg, off, ';', math.MinInt32, math.MaxInt32); err == nil {
+				d.PID, d.PPID, d.Cmd = int32(pid), int32(ppid), arg[off:]
+				return d, nil
+			}
+		}
+		return d, newError("NEW", off, err)
+	case KindCHK:
+		var pid int64
+		if pid, off, err = field(arg, 0, ';', math.MinInt32, math.MaxInt32); err == nil {
+			d.PID, d.Cmd = int32(pid), arg[off:]
+			return d, nil
+		}
+		return d, newError("CHK", off, err)
+	case KindSTP:
+		var pid int64
+		if pid, off, err = field(arg, 0, 0, math.MinInt32, math.MaxInt32); err == nil {
+			d.PID = int32(pid)
+			return d, nil
+		}
+		return d, newError("STP", off, err)
+	case KindACT:
+		return parseACT(d, arg)
+	case KindIRQ:
+		return parseIRQ(d, arg)
+	}
+	return d, newError("identifier", 0, ErrUnknownKind)
+}
+
+func parseACT(d Dataset, arg []byte) (Dataset, error) {
+	var (
+		pid, rss, ctx int64
+		off           int
+		err           error
+	)
+	if pid, off, err = field(arg, 0, ';', math.MinInt32, math.MaxInt32); err != nil {
+		return d, newError("ACT.pid", off, err)
+	}
+	if d.CPU, off, err = ufield(arg, off, ';'); err != nil {
+		return d, newError("ACT.cpu", off, err)
+	}
+	if rss, off, err = field(arg, off, ';', math.MinInt64, math.MaxInt64); err != nil {
+		return d, newError("ACT.rss", off, err)
+	}
+	if ctx, off, err = field(arg, off, ';', math.MinInt64, math.MaxInt64); err != nil {
+		return d, newError("ACT.ctx", off, err)
+	}
+	if d.IO, off, err = ufield(arg, off, ';'); err != nil {
+		return d, newError("ACT.io", off, err)
+	}
+	if d.IOWait, off, err = ufield(arg, off, 0); err != nil {
+		return d, newError("ACT.iowait", off, err)
+	}
+	d.PID, d.RSS, d.Ctx = int32(pid), rss, ctx
+	return d, nil
+}
+
+func parseIRQ(d Dataset, arg []byte) (Dataset, error) {
+	name := bytes.IndexByte(arg, ';')
+	if name <= 0 {
+		return d, newError("IRQ.name", 0, ErrSyntax)
+	}
+	d.IRQ = arg[:name:name]
+	d.counts = arg[name+1:]
+	for off := name + 1; off < len(arg); {
+		var err error
+		if _, _, off, err = irqEntry(arg, off); err != nil {
+			return d, newError("IRQ.count", off, err)
+		}
+		d.CPUs++
+	}
+	return d, nil
+}
+
+// irqEntry decodes "cpuN:count;" at off and returns N, count and the
+// offset after the ';' (or of the failure).
+func irqEntry(b []byte, off int) (int, int64, int, error) {
+	if len(b)-off < 3 || string(b[off:off+3]) != "cpu" {
+		return 0, 0, off, ErrSyntax
+	}
+	idx, off, err := field(b, off+3, ':', 0, math.MaxInt32)
+	if err != nil {
+		return 0, 0, off, err
+	}
+	n, off, err := field(b, off, ';', math.MinInt64, math.MaxInt64)
+	if err != nil {
+		return 0, 0, off, err
+	}
+	return int(idx), n, off, nil
+}
+
+// field parses a decimal C integer at off that ends at sep (or at the end
+// of b when sep is 0) and returns it with the offset after sep. On
+// failure the offset is where the problem is.
+func field(b []byte, off int, sep byte, lo, hi int64) (int64, int, error) {
+	neg := false
+	if off < len(b) && b[off] == '-' {
+		neg = true
+		off++
+	}
+	u, end, err := digits(b, off, sep)
+	if err != nil {
+		return 0, end, err
+	}
+	var v int64
+	if neg {
+		if u > uint64(-(lo + 1))+1 {
+			return 0, off, ErrRange
+		}
+		v = -int64(u - 1) - 1
+	} else {
+		if u > uint64(hi) {
+			return 0, off, ErrRange
+		}
+		v = int64(u)
+	}
+	if v < lo {
+		return 0, off, ErrRange
+	}
+	return v, end, nil
+}
+
+// ufield parses a C unsigned long (64-bit) like field.
+func ufield(b []byte, off int, sep byte) (uint64, int, error) {
+	return digits(b, off, sep)
+}
+
+// digits parses 1*DIGIT at off followed by sep (or the end of b when sep
+// is 0) into a uint64.
+func digits(b []byte, off int, sep byte) (uint64, int, error) {
+	start := off
+	var u uint64
+	for ; off < len(b); off++ {
+		c := b[off] - '0'
+		if c > 9 {
+			break
+		}
+		if u > (math.MaxUint64-uint64(c))/10 {
+			return 0, start, ErrRange
+		}
+		u = u*10 + uint64(c)
+	}
+	if off == start {
+		return 0, off, ErrSyntax
+	}
+	if sep == 0 {
+		if off != len(b) {
+			return 0, off, ErrSyntax
+		}
+		return u, off, nil
+	}
+	if off == len(b) || b[off] != sep {
+		return 0, off, ErrSyntax
+	}
+	return u, off + 1, nil
+}
+
+// IRQCount is one cpuN:count entry of an IRQ dataset.
+type IRQCount struct {
+	CPU   int   // N of "cpuN"
+	Count int64 // cumulative interrupts since boot (may be garbage, spec §5.3)
+}
+
+// Counts yields an IRQ dataset's entries in order. ParseDataset has
+// validated them, so iteration cannot fail.
+func (d Dataset) Counts() iter.Seq[IRQCount] {
+	return func(yield func(IRQCount) bool) {
+		for off := 0; off < len(d.counts); {
+			cpu, n, next, err := irqEntry(d.counts, off)
+			if err != nil || !yield(IRQCount{CPU: cpu, Count: n}) {
+				return
+			}
+			off = next
+		}
+	}
+}
+
+// AppendCounts appends an IRQ dataset's entries to dst.
+func (d Dataset) AppendCounts(dst []IRQCount) []IRQCount {
+	for c := range d.Counts() {
+		dst = append(dst, c)
+	}
+	return dst
+}
+
+// Clone returns a copy of d whose byte fields no longer alias the
+// message payload.
+func (d Dataset) Clone() Dataset {
+	if d.Raw == nil {
+		return d
+	}
+	c := bytes.Clone(d.Raw)
+	d.Raw = c
+	if d.Cmd != nil {
+		d.Cmd = c[len(c)-len(d.Cmd):]
+	}
+	if d.IRQ != nil {
+		d.IRQ = c[:len(d.IRQ):len(d.IRQ)]
+		d.counts = c[len(c)-len(d.counts):]
+	}
+	return d
+}
