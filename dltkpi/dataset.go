@@ -182,10 +182,10 @@ func field(b []byte, off int, sep byte, lo, hi int64) (int64, int, error) {
 	}
 	var v int64
 	if neg {
-		if u > uint64(-(lo + 1))+1 {
+		if u > uint64(-(lo+1))+1 {
 			return 0, off, ErrRange
 		}
-		v = -int64(u - 1) - 1
+		v = -int64(u-1) - 1
 	} else {
 		if u > uint64(hi) {
 			return 0, off, ErrRange
