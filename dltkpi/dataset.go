@@ -278,3 +278,22 @@ func (d Dataset) Clone() Dataset {
 	}
 	return d
 }
+
+// ParseFragment recovers what a NEW or CHK fragment still says for sure:
+// the pid (and NEW's ppid) when the cut fell after their closing ';', and
+// the start of the command. It is how a dataset too long for any message
+// (dlt-kpi's flood, spec §5.2) can be shown at all. ok is false for other
+// kinds, for arguments that are not fragments and when the cut fell
+// inside a number.
+func ParseFragment(k Kind, arg []byte) (d Dataset, ok bool) {
+	if !IsFragment(arg) || (k != KindNEW && k != KindCHK) {
+		return Dataset{}, false
+	}
+	prefix := arg[:len(arg)-len(TruncationMarker)]
+	d, err := ParseDataset(k, prefix)
+	if err != nil {
+		return Dataset{}, false
+	}
+	d.Raw, d.Truncated = arg, true
+	return d, true
+}
