@@ -132,18 +132,18 @@ var DefaultTrackerLimits = TrackerLimits{MaxProcesses: 1 << 16, MaxIRQs: 4096, M
 
 // TrackerStats counts what the tracker could not take at face value.
 type TrackerStats struct {
-	Replaced    int // NEW for a pid already in the table (pid reuse or duplicate)
-	Stale       int // datasets older than what the table already holds
+	Replaced int // NEW for a pid already in the table (pid reuse or duplicate)
+	Stale    int // datasets older than what the table already holds
 	// InferredStops counts pids absent from a complete CHK group: they
 	// are gone, and their STP is late (the process thread logs it after
 	// CHK) or lost; LateStops counts STPs that came after the inference.
 	InferredStops int
 	LateStops     int
 	UnknownStop   int // STP for a pid the tracker never knew
-	Dropped     int // datasets dropped for TrackerLimits
-	SuspectIRQ  int // IRQ groups not applied (spec §5.3)
-	Malformed   int // malformed datasets seen
-	Resets      int // session changes
+	Dropped       int // datasets dropped for TrackerLimits
+	SuspectIRQ    int // IRQ groups not applied (spec §5.3)
+	Malformed     int // malformed datasets seen
+	Resets        int // session changes
 }
 
 type irqState struct {
