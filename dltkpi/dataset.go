@@ -53,8 +53,14 @@ type Dataset struct {
 	IRQ []byte
 	// CPUs is the number of cpuN:count entries of an IRQ dataset.
 	CPUs int
-	// counts is the IRQ text after the name: "cpu0:1;cpu1:0;".
-	counts []byte
+}
+
+// counts returns an IRQ dataset's text after the name: "cpu0:1;cpu1:0;".
+func (d *Dataset) counts() []byte {
+	if d.IRQ == nil {
+		return nil
+	}
+	return d.Raw[len(d.IRQ)+1:]
 }
 
 // ParseDataset decodes one dataset argument of the given kind: the text
@@ -64,10 +70,18 @@ type Dataset struct {
 // type) in a *ParseError whose offset counts from the start of arg.
 // ParseDataset does not allocate, except for the error.
 func ParseDataset(k Kind, arg []byte) (Dataset, error) {
-	d := Dataset{Kind: k, Raw: arg}
+	var d Dataset
+	err := d.parse(k, arg)
+	return d, err
+}
+
+// parse is ParseDataset into d, which it overwrites: the scanner's hot
+// path, without copying the dataset around.
+func (d *Dataset) parse(k Kind, arg []byte) error {
+	*d = Dataset{Kind: k, Raw: arg}
 	if IsFragment(arg) {
 		d.Truncated = true
-		return d, nil
+		return nil
 	}
 	var (
 		off int
@@ -79,75 +93,124 @@ func ParseDataset(k Kind, arg []byte) (Dataset, error) {
 		if pid, off, err = field(arg, 0, ';', math.MinInt32, math.MaxInt32); err == nil {
 			if ppid, off, err = field(arg, off, ';', math.MinInt32, math.MaxInt32); err == nil {
 				d.PID, d.PPID, d.Cmd = int32(pid), int32(ppid), arg[off:]
-				return d, nil
+				return nil
 			}
 		}
-		return d, newError("NEW", off, err)
+		return newError("NEW", off, err)
 	case KindCHK:
 		var pid int64
 		if pid, off, err = field(arg, 0, ';', math.MinInt32, math.MaxInt32); err == nil {
 			d.PID, d.Cmd = int32(pid), arg[off:]
-			return d, nil
+			return nil
 		}
-		return d, newError("CHK", off, err)
+		return newError("CHK", off, err)
 	case KindSTP:
 		var pid int64
 		if pid, off, err = field(arg, 0, 0, math.MinInt32, math.MaxInt32); err == nil {
 			d.PID = int32(pid)
-			return d, nil
+			return nil
 		}
-		return d, newError("STP", off, err)
+		return newError("STP", off, err)
 	case KindACT:
-		return parseACT(d, arg)
+		return d.parseACT(arg)
 	case KindIRQ:
-		return parseIRQ(d, arg)
+		return d.parseIRQ(arg)
 	}
-	return d, newError("identifier", 0, ErrUnknownKind)
+	return newError("identifier", 0, ErrUnknownKind)
 }
 
-func parseACT(d Dataset, arg []byte) (Dataset, error) {
+// actFields names ACT's fields for errors; actSigned says which are C
+// signed types (pid int, rss and ctx long) and may carry a '-'.
+var (
+	actFields = [6]string{"ACT.pid", "ACT.cpu", "ACT.rss", "ACT.ctx", "ACT.io", "ACT.iowait"}
+	actSigned = [6]bool{true, false, true, true, false, false}
+)
+
+// parseACT reads the six numbers in one pass: ACT is the bulk of a
+// capture's datasets, so it skips field's generality.
+func (d *Dataset) parseACT(arg []byte) error {
 	var (
-		pid, rss, ctx int64
-		off           int
-		err           error
+		v     [6]uint64
+		neg   [6]bool
+		start [6]int
 	)
-	if pid, off, err = field(arg, 0, ';', math.MinInt32, math.MaxInt32); err != nil {
-		return d, newError("ACT.pid", off, err)
+	i := 0
+	for f := range 6 {
+		if i < len(arg) && arg[i] == '-' && actSigned[f] {
+			neg[f] = true
+			i++
+		}
+		start[f] = i
+		var u uint64
+		for ; i < len(arg); i++ {
+			c := arg[i] - '0'
+			if c > 9 {
+				break
+			}
+			u = u*10 + uint64(c)
+		}
+		switch n := i - start[f]; {
+		case n == 0:
+			return newError(actFields[f], i, ErrSyntax)
+		case n > 19 && !fitsUint64(arg[start[f]:i]):
+			return newError(actFields[f], start[f], ErrRange)
+		}
+		if f < 5 {
+			if i == len(arg) || arg[i] != ';' {
+				return newError(actFields[f], i, ErrSyntax)
+			}
+			i++
+		} else if i != len(arg) {
+			return newError(actFields[f], i, ErrSyntax)
+		}
+		v[f] = u
 	}
-	if d.CPU, off, err = ufield(arg, off, ';'); err != nil {
-		return d, newError("ACT.cpu", off, err)
+	pid, ok := signed(v[0], neg[0], math.MaxInt32)
+	if !ok {
+		return newError(actFields[0], start[0], ErrRange)
 	}
-	if rss, off, err = field(arg, off, ';', math.MinInt64, math.MaxInt64); err != nil {
-		return d, newError("ACT.rss", off, err)
+	rss, ok := signed(v[2], neg[2], math.MaxInt64)
+	if !ok {
+		return newError(actFields[2], start[2], ErrRange)
 	}
-	if ctx, off, err = field(arg, off, ';', math.MinInt64, math.MaxInt64); err != nil {
-		return d, newError("ACT.ctx", off, err)
+	ctx, ok := signed(v[3], neg[3], math.MaxInt64)
+	if !ok {
+		return newError(actFields[3], start[3], ErrRange)
 	}
-	if d.IO, off, err = ufield(arg, off, ';'); err != nil {
-		return d, newError("ACT.io", off, err)
-	}
-	if d.IOWait, off, err = ufield(arg, off, 0); err != nil {
-		return d, newError("ACT.iowait", off, err)
-	}
-	d.PID, d.RSS, d.Ctx = int32(pid), rss, ctx
-	return d, nil
+	d.PID, d.CPU, d.RSS, d.Ctx, d.IO, d.IOWait = int32(pid), v[1], rss, ctx, v[4], v[5]
+	return nil
 }
 
-func parseIRQ(d Dataset, arg []byte) (Dataset, error) {
+// signed applies a sign to a magnitude and checks it against a C type
+// whose largest value is hi (its smallest is -hi-1).
+func signed(u uint64, neg bool, hi uint64) (int64, bool) {
+	if neg {
+		if u > hi+1 {
+			return 0, false
+		}
+		return -int64(u-1) - 1, true
+	}
+	if u > hi {
+		return 0, false
+	}
+	return int64(u), true
+}
+
+func (d *Dataset) parseIRQ(arg []byte) error {
 	name := bytes.IndexByte(arg, ';')
 	if name <= 0 {
-		return d, newError("IRQ.name", 0, ErrSyntax)
+		return newError("IRQ.name", 0, ErrSyntax)
 	}
 	d.IRQ = arg[:name:name]
-	d.counts = arg[name+1:]
 	for off := name + 1; off < len(arg); {
 		var err error
 		if _, _, off, err = irqEntry(arg, off); err != nil {
-			return d, newError("IRQ.count", off, err)
+			d.CPUs = 0
+			return newError("IRQ.count", off, err)
 		}
 		d.CPUs++
 	}
-	return d, nil
+	return nil
 }
 
 // irqEntry decodes "cpuN:count;" at off and returns N, count and the
@@ -198,11 +261,6 @@ func field(b []byte, off int, sep byte, lo, hi int64) (int64, int, error) {
 	return v, end, nil
 }
 
-// ufield parses a C unsigned long (64-bit) like field.
-func ufield(b []byte, off int, sep byte) (uint64, int, error) {
-	return digits(b, off, sep)
-}
-
 // digits parses 1*DIGIT at off followed by sep (or the end of b when sep
 // is 0) into a uint64.
 func digits(b []byte, off int, sep byte) (uint64, int, error) {
@@ -213,13 +271,15 @@ func digits(b []byte, off int, sep byte) (uint64, int, error) {
 		if c > 9 {
 			break
 		}
-		if u > (math.MaxUint64-uint64(c))/10 {
-			return 0, start, ErrRange
-		}
 		u = u*10 + uint64(c)
 	}
-	if off == start {
+	switch n := off - start; {
+	case n == 0:
 		return 0, off, ErrSyntax
+	case n > 19: // 19 digits always fit; check longer numbers exactly
+		if !fitsUint64(b[start:off]) {
+			return 0, start, ErrRange
+		}
 	}
 	if sep == 0 {
 		if off != len(b) {
@@ -233,6 +293,16 @@ func digits(b []byte, off int, sep byte) (uint64, int, error) {
 	return u, off + 1, nil
 }
 
+// fitsUint64 reports whether a string of decimal digits is at most
+// 2^64 - 1, leading zeros allowed.
+func fitsUint64(d []byte) bool {
+	for len(d) > 1 && d[0] == '0' {
+		d = d[1:]
+	}
+	const max = "18446744073709551615"
+	return len(d) < len(max) || (len(d) == len(max) && string(d) <= max)
+}
+
 // IRQCount is one cpuN:count entry of an IRQ dataset.
 type IRQCount struct {
 	CPU   int   // N of "cpuN"
@@ -243,8 +313,9 @@ type IRQCount struct {
 // validated them, so iteration cannot fail.
 func (d Dataset) Counts() iter.Seq[IRQCount] {
 	return func(yield func(IRQCount) bool) {
-		for off := 0; off < len(d.counts); {
-			cpu, n, next, err := irqEntry(d.counts, off)
+		counts := d.counts()
+		for off := 0; off < len(counts); {
+			cpu, n, next, err := irqEntry(counts, off)
 			if err != nil || !yield(IRQCount{CPU: cpu, Count: n}) {
 				return
 			}
@@ -274,7 +345,6 @@ func (d Dataset) Clone() Dataset {
 	}
 	if d.IRQ != nil {
 		d.IRQ = c[:len(d.IRQ):len(d.IRQ)]
-		d.counts = c[len(c)-len(d.counts):]
 	}
 	return d
 }

@@ -110,7 +110,7 @@ func AppendDataset(dst []byte, d Dataset) []byte {
 	case KindIRQ:
 		dst = append(dst, d.IRQ...)
 		dst = append(dst, ';')
-		return append(dst, d.counts...)
+		return append(dst, d.counts()...)
 	}
 	return dst
 }

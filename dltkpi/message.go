@@ -127,15 +127,21 @@ func (p Parser) Parse(payload []byte) (Message, error) {
 // (without the terminating NUL) and the offset after it. On failure it
 // returns the offset of the bad field and an error kind.
 func nextArg(p []byte, off int, be bool) ([]byte, int, error) {
-	order := byteOrder(be)
 	if uint64(len(p)-off) < argOverhead {
 		return nil, off, ErrTruncated
 	}
-	ti := order.Uint32(p[off:])
+	var ti uint32
+	var n int
+	if be {
+		ti = binary.BigEndian.Uint32(p[off:])
+		n = int(binary.BigEndian.Uint16(p[off+4:]))
+	} else {
+		ti = binary.LittleEndian.Uint32(p[off:])
+		n = int(binary.LittleEndian.Uint16(p[off+4:]))
+	}
 	if ti&tiString == 0 || ti&^tiAllowed != 0 {
 		return nil, off, ErrNotString
 	}
-	n := int(order.Uint16(p[off+4:]))
 	off += argOverhead
 	if ti&tiVari != 0 {
 		// VARI strings carry a name: its length, then (after the value
@@ -143,7 +149,7 @@ func nextArg(p []byte, off int, be bool) ([]byte, int, error) {
 		if len(p)-off < 2 {
 			return nil, off, ErrTruncated
 		}
-		nameLen := int(order.Uint16(p[off:]))
+		nameLen := int(byteOrder(be).Uint16(p[off:]))
 		off += 2
 		if nameLen > len(p)-off {
 			return nil, off, ErrTruncated
@@ -242,7 +248,7 @@ func (s *DatasetScanner) Next() bool {
 	if s.payload[next-1] == 0 {
 		start-- // the terminating NUL follows the text
 	}
-	s.d, s.err = ParseDataset(s.kind, arg)
+	s.err = s.d.parse(s.kind, arg)
 	if s.err != nil {
 		if pe, ok := s.err.(*ParseError); ok {
 			pe.Offset += int64(start)
