@@ -17,8 +17,11 @@ import (
 //
 // After a corrupt record it resynchronises: with storage or serial
 // framing it searches forward for the next header pattern whose record
-// validates (the pattern may also occur inside payloads) and adds the
-// bytes it passed over to [Scanner.Skipped]. With [FramingBare] there is
+// validates (the pattern may also occur inside payloads), preferring one
+// whose LEN leads to another pattern or the end of input, and adds the
+// bytes it passed over to [Scanner.Skipped]. A record whose LEN does not
+// lead to a pattern is rejected when another valid record starts inside
+// its claimed span (a damaged length or a partly written record). With [FramingBare] there is
 // no pattern to search for, so the first corrupt record ends the scan.
 // Scanning allocates nothing; the messages alias data. A Scanner is a
 // small value; copying it snapshots its position.
@@ -47,6 +50,15 @@ func (s *Scanner) Next() bool {
 	}
 	for s.off < len(s.buf) {
 		m, n, err := consume(s.buf, s.off, s.opt)
+		if err == nil && !s.opt.NoResync && !s.followed(s.off+n) {
+			// LEN does not lead to the next header pattern. If a valid
+			// record starts inside the claimed span, this LEN is the
+			// corrupt one (a partly written record, a damaged length);
+			// otherwise the record is fine and garbage follows it.
+			if c := s.resync(s.off+1, s.off+n); c >= 0 {
+				err = errAt("LEN", s.off+int(m.std)+2, ErrBadLength)
+			}
+		}
 		if err == nil {
 			s.msg = m
 			s.off += n
@@ -54,7 +66,7 @@ func (s *Scanner) Next() bool {
 		}
 		next := -1
 		if !s.opt.NoResync {
-			next = s.resync(s.off + 1)
+			next = s.resync(s.off+1, len(s.buf))
 		}
 		if next < 0 {
 			// Nothing valid follows: report this record's failure. For
@@ -74,30 +86,52 @@ func (s *Scanner) Next() bool {
 	return false
 }
 
-// resync returns the offset of the first candidate record at or after
-// from that decodes without error, or -1.
-func (s *Scanner) resync(from int) int {
-	var pat []byte
+// pattern returns the header pattern of the framing, nil for bare.
+func (s *Scanner) pattern() []byte {
 	switch s.opt.Framing {
 	case FramingStorage:
-		pat = storagePattern[:]
+		return storagePattern[:]
 	case FramingSerial:
-		pat = serialPattern[:]
-	default:
+		return serialPattern[:]
+	}
+	return nil
+}
+
+// followed reports whether offset at is the end of the input or starts
+// with (a prefix of) the framing's header pattern.
+func (s *Scanner) followed(at int) bool {
+	rest := s.buf[at:]
+	pat := s.pattern()
+	return bytes.HasPrefix(rest, pat) || (len(rest) < len(pat) && bytes.HasPrefix(pat, rest))
+}
+
+// resync returns the offset of the first candidate record starting in
+// [from, limit) that decodes and is itself followed by a header pattern
+// or the end of input; failing that, the first candidate that merely
+// decodes; else -1. Bare framing has no pattern and never resyncs.
+func (s *Scanner) resync(from, limit int) int {
+	pat := s.pattern()
+	if pat == nil {
 		return -1
 	}
-	for from < len(s.buf) {
-		i := bytes.Index(s.buf[from:], pat)
+	loose := -1
+	for from < limit {
+		i := bytes.Index(s.buf[from:min(limit+len(pat)-1, len(s.buf))], pat)
 		if i < 0 {
-			return -1
+			break
 		}
 		at := from + i
-		if _, _, err := consume(s.buf, at, s.opt); err == nil {
-			return at
+		if _, n, err := consume(s.buf, at, s.opt); err == nil {
+			if s.followed(at + n) {
+				return at
+			}
+			if loose < 0 {
+				loose = at
+			}
 		}
 		from = at + 1
 	}
-	return -1
+	return loose
 }
 
 // Message returns the current message; valid after Next returned true.
