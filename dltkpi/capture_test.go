@@ -134,3 +134,9 @@ func readHexOracle(t testing.TB, name string) [][]byte {
 	}
 	return out
 }
+
+func (m capMsg) sourceWithNOAR() Source {
+	s := m.source()
+	s.NOAR = m.noar
+	return s
+}

@@ -8,6 +8,10 @@ type Source struct {
 	SEID            uint32 // dlt-kpi's pid (the DLT session id)
 	MCNT            uint8  // message counter, wraps 255 → 0
 	TMSP            uint32 // uptime in 0.1 ms; all messages of a group share it
+	// NOAR is the extended header's argument count, or 0 when unknown.
+	// It is 8 bits and wraps with very large messages (spec §5.5), so a
+	// mismatch with the parsed arguments is counted, not fatal.
+	NOAR int
 }
 
 // Limits bound the reassembler's state and say when an open group is
@@ -168,6 +172,7 @@ type Stats struct {
 	McntGaps        int
 	SessionChanges  int
 	Evictions       int // sessions dropped for MaxSessions
+	NOARMismatch    int // messages whose NOAR (mod 256) differs from their arguments
 }
 
 type session struct {
@@ -327,6 +332,9 @@ func (r *Reassembler) abort(s *session, k Kind, tmsp uint32, why AbortReason) {
 func (r *Reassembler) Push(src Source, m Message) {
 	r.reset()
 	r.stats.Messages++
+	if src.NOAR != 0 && src.NOAR != m.Arguments&0xff {
+		r.stats.NOARMismatch++
+	}
 	s := r.session(src)
 	// Give up groups that have been open too long for this session.
 	for k := range s.open {
