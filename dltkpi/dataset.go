@@ -126,9 +126,49 @@ var (
 	actSigned = [6]bool{true, false, true, true, false, false}
 )
 
-// parseACT reads the six numbers in one pass: ACT is the bulk of a
-// capture's datasets, so it skips field's generality.
+// parseACT decodes an ACT dataset. ACT is the bulk of a capture's
+// datasets, so well-formed ones take a straight-line fast path; anything
+// unusual (a sign, more than 19 digits, a syntax error) goes through
+// parseACTSlow, which also builds the precise error.
 func (d *Dataset) parseACT(arg []byte) error {
+	pid, i, ok := udec(arg, 0, ';')
+	cpu, i, ok1 := udec(arg, i, ';')
+	rss, i, ok2 := udec(arg, i, ';')
+	ctx, i, ok3 := udec(arg, i, ';')
+	io, i, ok4 := udec(arg, i, ';')
+	iowait, i, ok5 := udec(arg, i, 0)
+	if !(ok && ok1 && ok2 && ok3 && ok4 && ok5) || i != len(arg) || pid > math.MaxInt32 || rss > math.MaxInt64 || ctx > math.MaxInt64 {
+		return d.parseACTSlow(arg)
+	}
+	d.PID, d.CPU, d.RSS, d.Ctx, d.IO, d.IOWait = int32(pid), cpu, int64(rss), int64(ctx), io, iowait
+	return nil
+}
+
+// udec is the fast path's number reader: 1 to 19 digits at i followed by
+// sep (or the end of b when sep is 0). ok is false for anything else.
+func udec(b []byte, i int, sep byte) (u uint64, next int, ok bool) {
+	start := i
+	for ; i < len(b); i++ {
+		c := b[i] - '0'
+		if c > 9 {
+			break
+		}
+		u = u*10 + uint64(c)
+	}
+	if n := i - start; n == 0 || n > 19 {
+		return 0, i, false
+	}
+	if sep == 0 {
+		return u, i, true
+	}
+	if i == len(b) || b[i] != sep {
+		return 0, i, false
+	}
+	return u, i + 1, true
+}
+
+// parseACTSlow reads the six numbers with signs and exact range checks.
+func (d *Dataset) parseACTSlow(arg []byte) error {
 	var (
 		v     [6]uint64
 		neg   [6]bool

@@ -239,14 +239,31 @@ func (s *DatasetScanner) Next() bool {
 	if s.off >= len(s.payload) {
 		return false
 	}
-	arg, next, err := nextArg(s.payload, s.off, s.bigEndian)
-	if err != nil { // cannot happen after Parse; stop rather than loop
-		s.off = len(s.payload)
-		return false
+	// Parse has validated every argument; the common case (a plain string
+	// with its NUL) is read directly, anything else by nextArg.
+	p, off := s.payload, s.off
+	var arg []byte
+	start, next := off+argOverhead, 0
+	if !s.bigEndian && len(p)-off > argOverhead && binary.LittleEndian.Uint32(p[off:])&^0x38000 == tiString {
+		n := int(binary.LittleEndian.Uint16(p[off+4:]))
+		next = start + n
+		if n == 0 || next > len(p) || p[next-1] != 0 {
+			next = 0
+		} else {
+			arg = p[start : next-1 : next-1]
+		}
 	}
-	start := next - len(arg)
-	if s.payload[next-1] == 0 {
-		start-- // the terminating NUL follows the text
+	if next == 0 {
+		var err error
+		arg, next, err = nextArg(p, off, s.bigEndian)
+		if err != nil { // cannot happen after Parse; stop rather than loop
+			s.off = len(p)
+			return false
+		}
+		start = next - len(arg)
+		if p[next-1] == 0 {
+			start-- // the terminating NUL follows the text
+		}
 	}
 	s.err = s.d.parse(s.kind, arg)
 	if s.err != nil {
