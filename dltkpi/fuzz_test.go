@@ -110,6 +110,7 @@ func FuzzReassembler(f *testing.F) {
 		tl := TrackerLimits{MaxProcesses: 8, MaxIRQs: 4, MaxIRQCPUs: 2, MaxTombstones: 4}
 		r := NewReassembler(l)
 		tr := NewTracker(tl)
+		var snaps Snapshots
 		var src Source
 		var buf []byte
 		events := 0
@@ -165,6 +166,14 @@ func FuzzReassembler(f *testing.F) {
 					t.Fatalf("group beyond limits: %+v", ev.Group)
 				}
 				tr.Apply(ev)
+				if snap, ok := snaps.Apply(ev); ok && (len(snap.Datasets) != snap.Group.Datasets || !snap.Group.Complete) {
+					t.Fatalf("snapshot of %d datasets for %+v", len(snap.Datasets), snap.Group)
+				}
+				for k := range snaps.ds {
+					if len(snaps.ds[k]) > l.MaxGroupDatasets || len(snaps.text[k]) > l.MaxGroupBytes {
+						t.Fatalf("snapshot buffer beyond limits: %d datasets", len(snaps.ds[k]))
+					}
+				}
 			}
 			if r.OpenGroups() > l.MaxSessions*NumKinds || len(r.sessions) > l.MaxSessions {
 				t.Fatalf("%d open groups in %d sessions", r.OpenGroups(), len(r.sessions))
