@@ -1,5 +1,7 @@
 package dltkpi
 
+import "bytes"
+
 // Source identifies where a KPI message came from and when: the DLT
 // header fields the reassembler needs. ECU, APID and CTID select the
 // session; a new SEID for them means dlt-kpi restarted.
@@ -156,23 +158,29 @@ type Event struct {
 
 // Stats counts what the reassembler has seen, anomalies included.
 type Stats struct {
-	Messages        int           // KPI messages pushed (data and sync)
-	Skipped         int           // non-KPI messages reported with Skip
-	Invalid         int           // messages that failed to parse
-	Datasets        [NumKinds]int // complete datasets per kind (malformed included)
-	Malformed       int           // datasets that did not match their grammar
-	Fragments       int           // truncated duplicates dropped
-	FragmentOnly    int           // data messages with only fragments
-	Orphans         int           // datasets outside any group
-	Groups          [NumKinds]int // groups closed by their END
-	Incomplete      int           // of those, groups not Complete
-	Aborted         int           // groups given up before their END
-	Unterminated    int           // groups still open at Flush (also in Aborted)
-	EndWithoutBegin int
-	McntGaps        int
-	SessionChanges  int
-	Evictions       int // sessions dropped for MaxSessions
-	NOARMismatch    int // messages whose NOAR (mod 256) differs from their arguments
+	Messages     int           // KPI messages pushed (data and sync)
+	Skipped      int           // non-KPI messages reported with Skip
+	Invalid      int           // messages that failed to parse
+	Datasets     [NumKinds]int // complete datasets per kind (malformed included)
+	Malformed    int           // datasets that did not match their grammar
+	Fragments    int           // truncated duplicates dropped
+	FragmentOnly int           // data messages with only fragments
+	// FragmentsRepeated counts fragments whose dataset starts the next
+	// data message of the same kind, as libdlt and dlt-kpi intend (spec
+	// §5.1); FragmentsLost counts those followed by something else, or
+	// by nothing: that dataset never arrived whole.
+	FragmentsRepeated int
+	FragmentsLost     int
+	Orphans           int           // datasets outside any group
+	Groups            [NumKinds]int // groups closed by their END
+	Incomplete        int           // of those, groups not Complete
+	Aborted           int           // groups given up before their END
+	Unterminated      int           // groups still open at Flush (also in Aborted)
+	EndWithoutBegin   int
+	McntGaps          int
+	SessionChanges    int
+	Evictions         int // sessions dropped for MaxSessions
+	NOARMismatch      int // messages whose NOAR (mod 256) differs from their arguments
 }
 
 type session struct {
@@ -206,6 +214,11 @@ type Reassembler struct {
 	scan     DatasetScanner
 	dsTmpl   Event // Source, Kind, Orphan, Group for scanned datasets
 	stats    Stats
+	// frag holds the text before the marker of the last fragment of each
+	// kind until the next data message of that kind shows whether the
+	// dataset was repeated; fragOpen says which are pending.
+	frag     [NumKinds][]byte
+	fragOpen [NumKinds]bool
 }
 
 // NewReassembler returns a reassembler with the given limits (zero
@@ -372,6 +385,15 @@ func (r *Reassembler) Push(src Source, m Message) {
 		return
 	}
 	// A data message.
+	if r.fragOpen[k] {
+		r.fragOpen[k] = false
+		first := m.Scanner()
+		if first.Next() && bytes.HasPrefix(first.d.Raw, r.frag[k]) {
+			r.stats.FragmentsRepeated++
+		} else {
+			r.stats.FragmentsLost++
+		}
+	}
 	r.stats.Datasets[k] += m.Datasets
 	r.stats.Fragments += m.Fragments
 	orphan := !s.open[k]
@@ -420,6 +442,12 @@ func (r *Reassembler) Push(src Source, m Message) {
 // events with Next.
 func (r *Reassembler) Flush() {
 	r.reset()
+	for k, open := range r.fragOpen {
+		if open {
+			r.stats.FragmentsLost++
+			r.fragOpen[k] = false
+		}
+	}
 	for i := range r.sessions {
 		s := &r.sessions[i]
 		r.abortAll(s, 0, AbortUnterminated)
@@ -440,6 +468,9 @@ func (r *Reassembler) Next() bool {
 		r.ev.Type = EventDataset
 		if r.ev.Dataset.Truncated {
 			r.ev.Type = EventFragment
+			raw := r.ev.Dataset.Raw
+			r.frag[r.ev.Kind] = append(r.frag[r.ev.Kind][:0], raw[:len(raw)-len(TruncationMarker)]...)
+			r.fragOpen[r.ev.Kind] = true
 		} else if r.ev.Err != nil {
 			r.stats.Malformed++
 		}
