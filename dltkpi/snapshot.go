@@ -11,9 +11,9 @@ type Snapshot struct {
 // Snapshots collects the datasets of open groups and hands each group
 // over as a Snapshot when its END makes it complete; aborted and
 // incomplete groups are dropped, and so are malformed datasets (counted
-// in Group.Datasets, absent from the snapshot). It copies the datasets into buffers it
-// reuses per kind, so a Snapshot is valid until the next group of the
-// same kind begins. Memory is bounded by the reassembler's
+// in Group.Datasets, absent from the snapshot). It copies the datasets
+// into buffers it reuses per kind, so a Snapshot is valid until the next
+// group of the same kind begins. Memory is bounded by the reassembler's
 // MaxGroupDatasets and MaxGroupBytes, which abort larger groups.
 type Snapshots struct {
 	open [NumKinds]bool

@@ -545,16 +545,18 @@ func (t *Tracker) applyIRQ(name []byte, counts []int64, now uint32) {
 		return
 	}
 	n := len(counts)
-	valid := make([]bool, n)
-	deltas := make([]int64, n)
+	if len(st.deltas) != n { // the CPU count of a row rarely changes
+		st.deltas, st.valid = make([]int64, n), make([]bool, n)
+	}
 	for i, c := range counts {
+		st.valid[i], st.deltas[i] = false, 0
 		if st.seen && i < len(st.counts) && c >= st.counts[i] {
-			valid[i], deltas[i] = true, c-st.counts[i]
+			st.valid[i], st.deltas[i] = true, c-st.counts[i]
 		}
 	}
 	if st.seen {
 		st.interval = now - st.lastT
 	}
-	st.counts, st.deltas, st.valid = slices.Clone(counts), deltas, valid
+	st.counts = append(st.counts[:0], counts...)
 	st.lastT, st.seen = now, true
 }

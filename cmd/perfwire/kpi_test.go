@@ -115,6 +115,7 @@ func TestKPIJSON(t *testing.T) {
 	sc := bufio.NewScanner(&out)
 	sc.Buffer(nil, 1<<20)
 	i := 0
+	badUTF8 := false
 	for sc.Scan() {
 		var m struct {
 			Time     float64          `json:"time"`
@@ -132,10 +133,23 @@ func TestKPIJSON(t *testing.T) {
 		if i >= len(want) || got != want[i] || m.Time <= 0 || (m.Sync == "") == (len(m.Datasets) == 0) {
 			t.Fatalf("message %d: %s", i, sc.Bytes())
 		}
+		for _, d := range m.Datasets {
+			// kpi-odd.truth.tsv: pid 15189's argv[0] is invalid UTF-8; the
+			// JSON string is lossy, so its bytes come along in hex.
+			if m.Kind == "NEW" && d["pid"] == float64(15189) {
+				badUTF8 = true
+				if d["cmd_hex"] != "6c6174696e312de92dfffe2d6279746573" || d["ppid"] != float64(14985) {
+					t.Errorf("pid 15189: %v", d)
+				}
+			}
+		}
 		i++
 	}
 	if i != len(want) {
 		t.Fatalf("%d JSON lines, %d KPI messages in the oracle", i, len(want))
+	}
+	if !badUTF8 {
+		t.Error("NEW dataset of pid 15189 not found")
 	}
 }
 
