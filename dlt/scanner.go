@@ -126,7 +126,10 @@ func (s *Scanner) resync(from, limit int) int {
 				return at
 			}
 			if loose < 0 {
+				// Look for a better candidate only inside this one's
+				// span, which keeps every resync bounded by one record.
 				loose = at
+				limit = min(limit, at+n)
 			}
 		}
 		from = at + 1
