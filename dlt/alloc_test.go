@@ -1,6 +1,9 @@
 package dlt
 
-import "testing"
+import (
+	"bytes"
+	"testing"
+)
 
 // scanArgs walks every message and argument of data, touching each
 // value the way a consumer would, and returns the number of messages.
@@ -131,4 +134,28 @@ func BenchmarkEncode(b *testing.B) {
 		n = len(o)
 	}
 	b.SetBytes(int64(n))
+}
+
+// TestReaderAllocs: a Reader allocates itself and its buffer once, and
+// nothing per message.
+func TestReaderAllocs(t *testing.T) {
+	data := readCapture(t, "kpi-huge-argv0")
+	br := bytes.NewReader(data)
+	if n := testing.AllocsPerRun(5, func() {
+		br.Reset(data)
+		rd := NewReader(br, Options{MaxMessageLen: 2000})
+		for rd.Next() {
+			if !rd.Message().Verbose() {
+				continue
+			}
+			for a := range rd.Message().Args() {
+				_ = a.Bytes()
+			}
+		}
+		if rd.Err() != nil {
+			panic(rd.Err())
+		}
+	}); n > 2 {
+		t.Errorf("%v allocations to read %d bytes", n, len(data))
+	}
 }
