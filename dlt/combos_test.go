@@ -109,3 +109,34 @@ func TestID(t *testing.T) {
 		}
 	}
 }
+
+// TestZeroValues: the zero Message and Arg (paired with errors by the
+// iterators) are safe to inspect.
+func TestZeroValues(t *testing.T) {
+	var m Message
+	_, ecu := m.HeaderECU()
+	_, sid := m.SessionID()
+	_, ts := m.Timestamp()
+	_, id := m.MessageID()
+	if m.HeaderType() != 0 || m.Len() != 0 || m.Counter() != 0 || m.Version() != 0 || m.BigEndian() || ecu || sid || ts || id ||
+		m.Verbose() || m.NumArgs() != 0 || len(m.Payload()) != 0 || m.ECU() != (ID{}) || m.StorageHeader() != (StorageHeader{}) ||
+		m.NonVerboseData() != nil || len(m.Clone().Bytes()) != 0 {
+		t.Fatal("zero Message is not empty")
+	}
+	for _, err := range m.Args() {
+		wantErr(t, err, ErrNotVerbose, 0)
+	}
+	var a Arg
+	txt, _ := a.AppendText(nil)
+	if a.Kind() != KindInvalid || a.Bits() != 0 || a.Bool() || a.Uint() != 0 || a.Float() != 0 || len(txt) != 0 ||
+		a.Quantization() != 0 || a.FixedOffset() != 0 || a.Kind().String() != "invalid" {
+		t.Fatal("zero Arg is not empty")
+	}
+	if hi, lo := a.Uint128(); hi != 0 || lo != 0 {
+		t.Fatal("zero Arg value")
+	}
+	if TypeControl.String() != "control" || MessageType(5).String() != "" || SubtypeName(TypeLog, LevelVerbose) != "verbose" ||
+		SubtypeName(MessageType(4), 1) != "" || KindFloat.String() != "float" || Kind(99).String() != "invalid" {
+		t.Fatal("names")
+	}
+}
