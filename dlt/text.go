@@ -27,7 +27,7 @@ const hexDigits = "0123456789abcdef"
 // coding on 32-bit or wider integers, HEX coding on 128-bit ones), this
 // prints the value anyway, in the same style. It never fails.
 func (a Arg) AppendText(b []byte) ([]byte, error) {
-	v := a.value
+	v := a.Bytes()
 	switch a.Kind() {
 	case KindBool:
 		if a.Bool() {
