@@ -10,14 +10,30 @@ import (
 // [Arg.Clone]). The typed accessors never fail: they return the zero
 // value when the argument is of another kind.
 type Arg struct {
+	p     []byte // the argument's bytes, from its type info word on
+	off   int    // input offset of the type info word
 	info  uint32
 	big   bool
-	off   int    // input offset of the type info word
-	name  []byte // VARI name without its NUL
-	unit  []byte // VARI unit without its NUL
-	quant []byte // FIXP quantisation (4 bytes)
-	fixo  []byte // FIXP offset (4, 8 or 16 bytes)
-	value []byte // value bytes; strings without their NUL
+	name  span // VARI name without its NUL
+	unit  span // VARI unit without its NUL
+	quant span // FIXP quantisation (4 bytes)
+	fixo  span // FIXP offset (4, 8 or 16 bytes)
+	value span // value bytes; strings without their NUL
+}
+
+// span locates a field inside Arg.p; keeping offsets instead of slices
+// makes Arg small to copy, which is most of the cost per argument. n is
+// -1 for an absent field, so its accessor returns nil.
+type span struct{ at, n int32 }
+
+var absent = span{n: -1}
+
+func (a Arg) slice(s span) []byte {
+	if s.n < 0 {
+		return nil
+	}
+	end := s.at + s.n
+	return a.p[s.at:end:end]
 }
 
 // TypeInfo is the raw type info word.
@@ -50,17 +66,17 @@ func (a Arg) Offset() int { return a.off }
 func (a Arg) HasVarInfo() bool { return a.info&TypeVarInfo != 0 }
 
 // Name is the VARI name without its terminating NUL (nil without VARI).
-func (a Arg) Name() []byte { return a.name }
+func (a Arg) Name() []byte { return a.slice(a.name) }
 
 // Unit is the VARI unit of a number without its terminating NUL.
-func (a Arg) Unit() []byte { return a.unit }
+func (a Arg) Unit() []byte { return a.slice(a.unit) }
 
 // Bytes is the value: the bytes of a string (without the terminating
 // NUL), raw data or trace info, or the wire bytes of a number or bool.
-func (a Arg) Bytes() []byte { return a.value }
+func (a Arg) Bytes() []byte { return a.slice(a.value) }
 
 // Bool returns a bool argument's value (any nonzero byte is true).
-func (a Arg) Bool() bool { return a.Kind() == KindBool && a.value[0] != 0 }
+func (a Arg) Bool() bool { return a.Kind() == KindBool && a.p[a.value.at] != 0 }
 
 // Uint returns an integer's value as uint64: sign-extended for signed
 // integers, the low 64 bits for 128-bit ones, 0 for other kinds.
@@ -70,8 +86,8 @@ func (a Arg) Uint() uint64 {
 		return 0
 	}
 	_, lo := a.uint128()
-	if k == KindSigned && len(a.value) < 16 {
-		shift := 64 - 8*uint(len(a.value))
+	if n := a.value.n; k == KindSigned && n < 16 {
+		shift := 64 - 8*uint(n)
 		return uint64(int64(lo<<shift) >> shift)
 	}
 	return lo
@@ -87,7 +103,7 @@ func (a Arg) Uint128() (hi, lo uint64) {
 	if k != KindSigned && k != KindUnsigned {
 		return 0, 0
 	}
-	if len(a.value) == 16 {
+	if a.value.n == 16 {
 		return a.uint128()
 	}
 	lo = a.Uint()
@@ -99,7 +115,7 @@ func (a Arg) Uint128() (hi, lo uint64) {
 
 // uint128 reads the value bytes zero-extended.
 func (a Arg) uint128() (hi, lo uint64) {
-	v := a.value
+	v := a.Bytes()
 	if len(v) == 16 {
 		if a.big {
 			return binary.BigEndian.Uint64(v), binary.BigEndian.Uint64(v[8:])
@@ -139,64 +155,57 @@ func (a Arg) Float() float64 {
 	if a.Kind() != KindFloat {
 		return 0
 	}
-	switch len(a.value) {
+	v := a.Bytes()
+	switch len(v) {
 	case 2:
-		return float16to64(uint16(readUint(a.value, a.big)))
+		return float16to64(uint16(readUint(v, a.big)))
 	case 4:
-		return float64(math.Float32frombits(uint32(readUint(a.value, a.big))))
+		return float64(math.Float32frombits(uint32(readUint(v, a.big))))
 	case 8:
-		return math.Float64frombits(readUint(a.value, a.big))
+		return math.Float64frombits(readUint(v, a.big))
 	}
 	hi, lo := a.uint128()
 	return float128to64(hi, lo)
 }
 
 // HasFixedPoint reports the FIXP flag (integers only).
-func (a Arg) HasFixedPoint() bool { return a.fixo != nil }
+func (a Arg) HasFixedPoint() bool { return a.fixo.n > 0 }
 
 // Quantization is the FIXP quantisation factor (0 without FIXP).
 func (a Arg) Quantization() float32 {
-	if a.quant == nil {
+	if a.quant.n <= 0 {
 		return 0
 	}
-	return math.Float32frombits(uint32(readUint(a.quant, a.big)))
+	return math.Float32frombits(uint32(readUint(a.slice(a.quant), a.big)))
 }
 
 // FixedOffset is the FIXP offset, sign-extended; for 128-bit integers
 // only its low 64 bits (see [Arg.FixedOffsetBytes]).
 func (a Arg) FixedOffset() int64 {
-	switch len(a.fixo) {
+	v := a.FixedOffsetBytes()
+	switch len(v) {
 	case 4:
-		return int64(int32(readUint(a.fixo, a.big)))
+		return int64(int32(readUint(v, a.big)))
 	case 8:
-		return int64(readUint(a.fixo, a.big))
+		return int64(readUint(v, a.big))
 	case 16:
 		if a.big {
-			return int64(binary.BigEndian.Uint64(a.fixo[8:]))
+			return int64(binary.BigEndian.Uint64(v[8:]))
 		}
-		return int64(binary.LittleEndian.Uint64(a.fixo))
+		return int64(binary.LittleEndian.Uint64(v))
 	}
 	return 0
 }
 
 // FixedOffsetBytes is the FIXP offset's wire bytes (4, 8 or 16).
-func (a Arg) FixedOffsetBytes() []byte { return a.fixo }
+func (a Arg) FixedOffsetBytes() []byte { return a.slice(a.fixo) }
 
 // Clone returns a copy whose views no longer alias the input.
 func (a Arg) Clone() Arg {
-	a.name = cloneBytes(a.name)
-	a.unit = cloneBytes(a.unit)
-	a.quant = cloneBytes(a.quant)
-	a.fixo = cloneBytes(a.fixo)
-	a.value = cloneBytes(a.value)
-	return a
-}
-
-func cloneBytes(b []byte) []byte {
-	if b == nil {
-		return nil
+	if a.p != nil {
+		a.p = append(make([]byte, 0, len(a.p)), a.p...)
 	}
-	return append(make([]byte, 0, len(b)), b...)
+	return a
 }
 
 // float16to64 converts IEEE 754 binary16 bits exactly.

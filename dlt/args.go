@@ -133,21 +133,22 @@ func (r *argReader) u16() (int, bool) {
 	return int(v), true
 }
 
-func (r *argReader) bytes(n int) ([]byte, bool) {
+// span consumes n bytes and returns where they are.
+func (r *argReader) span(n int) (span, bool) {
 	if uint64(n) > uint64(len(r.p)-r.off) {
-		return nil, false
+		return absent, false
 	}
-	v := r.p[r.off : r.off+n : r.off+n]
+	s := span{at: int32(r.off), n: int32(n)}
 	r.off += n
-	return v, true
+	return s, true
 }
 
 // trimNUL drops one terminating NUL: libdlt counts it in every length.
-func trimNUL(b []byte) []byte {
-	if n := len(b); n > 0 && b[n-1] == 0 {
-		return b[: n-1 : n-1]
+func trimNUL(p []byte, s span) span {
+	if s.n > 0 && p[s.at+s.n-1] == 0 {
+		s.n--
 	}
-	return b
+	return s
 }
 
 var (
@@ -173,14 +174,28 @@ func decodeArg(p []byte, big bool) (Arg, int, *argError) {
 	} else {
 		info = binary.LittleEndian.Uint32(p)
 	}
+	r := argReader{p: p, off: 4, big: big}
+	if info == TypeString {
+		// Fast path: a plain ASCII string, every dlt-kpi argument.
+		n, ok := r.u16()
+		if !ok {
+			return Arg{}, 0, &argError{"length", r.off, ErrTruncated}
+		}
+		v, ok := r.span(n)
+		if !ok {
+			return Arg{}, 0, &argError{"value", r.off, ErrTruncated}
+		}
+		end := r.off
+		return Arg{p: p[:end:end], info: info, big: big, name: absent, unit: absent,
+			quant: absent, fixo: absent, value: trimNUL(p, v)}, end, nil
+	}
 	k := kindOf(info)
 	size := valueSize(k, info)
 	if info&^typeKnownBits != 0 || size < 0 ||
 		(info&TypeFixed != 0 && k != KindSigned && k != KindUnsigned) {
 		return Arg{}, 0, errArgType
 	}
-	a := Arg{info: info, big: big}
-	r := argReader{p: p, off: 4, big: big}
+	a := Arg{info: info, big: big, name: absent, unit: absent, quant: absent, fixo: absent}
 	vari := info&TypeVarInfo != 0
 	var ok bool
 	switch k {
@@ -194,18 +209,19 @@ func decodeArg(p []byte, big bool) (Arg, int, *argError) {
 			if !ok2 {
 				return Arg{}, 0, &argError{"name length", r.off, ErrTruncated}
 			}
-			if a.name, ok = r.bytes(nn); !ok {
+			if a.name, ok = r.span(nn); !ok {
 				return Arg{}, 0, &argError{"name", r.off, ErrTruncated}
 			}
-			a.name = trimNUL(a.name)
+			a.name = trimNUL(p, a.name)
 		}
 		at := r.off
-		if a.value, ok = r.bytes(n); !ok {
+		if a.value, ok = r.span(n); !ok {
 			return Arg{}, 0, &argError{"value", at, ErrTruncated}
 		}
 		if k != KindRaw {
-			a.value = trimNUL(a.value)
+			a.value = trimNUL(p, a.value)
 		}
+		a.p = p[:r.off:r.off]
 		return a, r.off, nil
 	}
 	if vari {
@@ -217,27 +233,28 @@ func decodeArg(p []byte, big bool) (Arg, int, *argError) {
 		if !ok1 || !ok2 {
 			return Arg{}, 0, &argError{"name length", r.off, ErrTruncated}
 		}
-		if a.name, ok = r.bytes(nn); !ok {
+		if a.name, ok = r.span(nn); !ok {
 			return Arg{}, 0, &argError{"name", r.off, ErrTruncated}
 		}
-		if a.unit, ok = r.bytes(un); !ok {
-			return Arg{}, 0, &argError{"unit", r.off, ErrTruncated}
-		}
-		a.name, a.unit = trimNUL(a.name), trimNUL(a.unit)
-		if k == KindBool {
-			a.unit = nil
+		a.name = trimNUL(p, a.name)
+		if k != KindBool {
+			if a.unit, ok = r.span(un); !ok {
+				return Arg{}, 0, &argError{"unit", r.off, ErrTruncated}
+			}
+			a.unit = trimNUL(p, a.unit)
 		}
 	}
 	if info&TypeFixed != 0 {
-		if a.quant, ok = r.bytes(4); !ok {
+		if a.quant, ok = r.span(4); !ok {
 			return Arg{}, 0, &argError{"quantization", r.off, ErrTruncated}
 		}
-		if a.fixo, ok = r.bytes(max(size, 4)); !ok {
+		if a.fixo, ok = r.span(max(size, 4)); !ok {
 			return Arg{}, 0, &argError{"fixed offset", r.off, ErrTruncated}
 		}
 	}
-	if a.value, ok = r.bytes(size); !ok {
+	if a.value, ok = r.span(size); !ok {
 		return Arg{}, 0, &argError{"value", r.off, ErrTruncated}
 	}
+	a.p = p[:r.off:r.off]
 	return a, r.off, nil
 }

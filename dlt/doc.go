@@ -14,8 +14,9 @@
 // ([Options.Framing] selects storage, serial or bare framing) and yields
 // [Message] views; after a corrupt record it resynchronises on the next
 // header pattern whose record validates and counts the skipped bytes.
-// [ConsumeMessage] decodes one record, for stream readers that refill a
-// buffer. [Message.Args] and [Message.ArgScanner] decode the arguments;
+// [Reader] does the same over an io.Reader (a daemon connection, a
+// serial line) with a fixed-size buffer; [ConsumeMessage] decodes one
+// record for callers that manage their own buffers. [Message.Args] and [Message.ArgScanner] decode the arguments;
 // [Arg.AppendText] prints one as dlt-convert -a does. [Builder],
 // [AppendArg] and [AppendStorageHeader] encode messages that dlt-convert
 // decodes identically. Decoding failures are [*ParseError] values with
@@ -27,7 +28,8 @@
 // reuses it; Clone copies. Messages are validated before they are
 // returned, so header accessors cannot fail; arguments are decoded
 // lazily and every length is checked against the payload that remains.
-// Memory use is bounded by the input: no buffer is sized from the wire.
+// A Reader allocates its buffer once and its messages are valid only
+// until its next call to Next. No buffer is ever sized from the wire.
 //
 // Adding a new argument type (for example arrays or structs):
 //

@@ -7,7 +7,8 @@ import "encoding/binary"
 // payload. It aliases the scanned buffer and is valid until that buffer is
 // modified or reused; [Message.Clone] makes an independent copy. Its
 // header accessors cannot fail: [ConsumeMessage] and the [Scanner] only
-// return messages whose headers were validated.
+// return messages whose headers were validated. The zero Message (what
+// iterators pair with an error) is empty: every accessor returns zero.
 type Message struct {
 	rec    []byte // whole record, capacity-trimmed
 	base   int    // offset of rec in the scanner's input, for error offsets
@@ -47,24 +48,39 @@ func (m Message) StorageHeader() StorageHeader {
 }
 
 // HeaderType is the HTYP byte (see the HTYP* constants).
-func (m Message) HeaderType() uint8 { return m.rec[m.std] }
+func (m Message) HeaderType() uint8 {
+	if len(m.rec) == 0 {
+		return 0
+	}
+	return m.rec[m.std]
+}
 
 // Version is the protocol version from HTYP (always 1 for a returned message).
-func (m Message) Version() uint8 { return m.rec[m.std] >> 5 }
+func (m Message) Version() uint8 { return m.HeaderType() >> 5 }
 
 // BigEndian reports the MSBF flag: payload integers (type infos, lengths,
 // values, message ids) are big-endian.
-func (m Message) BigEndian() bool { return m.rec[m.std]&HTYPBigEndian != 0 }
+func (m Message) BigEndian() bool { return m.HeaderType()&HTYPBigEndian != 0 }
 
 // Counter is the MCNT message counter.
-func (m Message) Counter() uint8 { return m.rec[m.std+1] }
+func (m Message) Counter() uint8 {
+	if len(m.rec) == 0 {
+		return 0
+	}
+	return m.rec[m.std+1]
+}
 
 // Len is the standard header's LEN: standard header to end of payload.
-func (m Message) Len() int { return int(binary.BigEndian.Uint16(m.rec[m.std+2:])) }
+func (m Message) Len() int {
+	if len(m.rec) == 0 {
+		return 0
+	}
+	return int(binary.BigEndian.Uint16(m.rec[m.std+2:]))
+}
 
 // HeaderECU returns the ECU id carried in the standard header (WEID).
 func (m Message) HeaderECU() (ID, bool) {
-	if m.rec[m.std]&HTYPWithECU == 0 {
+	if m.HeaderType()&HTYPWithECU == 0 {
 		return ID{}, false
 	}
 	return idAt(m.rec[m.std+4:]), true
@@ -86,7 +102,7 @@ func (m Message) ECU() ID {
 // which exists only if the flag is set; the extras come in the order
 // ECU, session id, timestamp.
 func (m Message) extraOff(flag uint8) (int, bool) {
-	h := m.rec[m.std]
+	h := m.HeaderType()
 	if h&flag == 0 {
 		return 0, false
 	}

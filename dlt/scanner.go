@@ -34,6 +34,19 @@ type Scanner struct {
 	skipErr error
 	skipped int
 	resyncs int
+
+	// For Reader: buf is a window of a longer stream that starts at
+	// stream offset origin; while more is set, input continues after buf
+	// and only records starting before len(buf)-lookahead are decided.
+	origin    int
+	more      bool
+	lookahead int
+
+	// A resynchronisation under way: where the corrupt record started
+	// (stream offset) and its error.
+	pending   bool
+	pendStart int
+	pendErr   error
 }
 
 // NewScanner returns a scanner positioned at the start of data.
@@ -48,7 +61,14 @@ func (s *Scanner) Next() bool {
 	if s.err != nil {
 		return false
 	}
-	for s.off < len(s.buf) {
+	for s.off < s.decidable() {
+		if s.pending {
+			// A resynchronisation carried over from the previous window:
+			// s.off has not been looked at yet.
+			if !s.resyncFrom(s.off) {
+				continue
+			}
+		}
 		m, n, err := consume(s.buf, s.off, s.opt)
 		if err == nil && !s.opt.NoResync && !s.followed(s.off+n) {
 			// LEN does not lead to the next header pattern. If a valid
@@ -60,30 +80,66 @@ func (s *Scanner) Next() bool {
 			}
 		}
 		if err == nil {
+			m.base += s.origin
 			s.msg = m
 			s.off += n
 			return true
 		}
-		next := -1
-		if !s.opt.NoResync {
-			next = s.resync(s.off+1, len(s.buf))
+		s.pending = true
+		s.pendStart = s.origin + s.off
+		s.pendErr = s.shift(err)
+		if s.opt.NoResync || s.pattern() == nil {
+			break
 		}
-		if next < 0 {
-			// Nothing valid follows: report this record's failure. For
-			// a record cut off by the end of input that is ErrTruncated.
-			s.err = err
-			s.msg = Message{}
-			return false
-		}
-		if s.skipErr == nil {
-			s.skipErr = err
-		}
-		s.resyncs++
-		s.skipped += next - s.off
-		s.off = next
+		s.resyncFrom(s.off + 1)
+	}
+	if s.pending && (!s.more || s.opt.NoResync || s.pattern() == nil) {
+		// Nothing valid follows: report the failure that started the
+		// search. For a record cut off by the end of input that is
+		// ErrTruncated.
+		s.err = s.pendErr
+		s.pending = false
 	}
 	s.msg = Message{}
 	return false
+}
+
+// resyncFrom searches for the next record from offset from. If it finds
+// one it accounts for the skipped bytes, moves there and returns true;
+// otherwise it moves to the end of what can be decided (the Reader then
+// refills and the search goes on) and returns false.
+func (s *Scanner) resyncFrom(from int) bool {
+	next := s.resync(from, s.decidable())
+	if next < 0 {
+		s.off = max(s.off, s.decidable())
+		return false
+	}
+	if s.skipErr == nil {
+		s.skipErr = s.pendErr
+	}
+	s.resyncs++
+	s.skipped += s.origin + next - s.pendStart
+	s.off = next
+	s.pending = false
+	return true
+}
+
+// decidable is the end of the offsets where a record can be decoded
+// with certainty: all of buf for a complete input, else the window minus
+// the largest record and the following pattern.
+func (s *Scanner) decidable() int {
+	if !s.more {
+		return len(s.buf)
+	}
+	return max(len(s.buf)-s.lookahead, 0)
+}
+
+// shift turns a window-relative error offset into a stream offset.
+func (s *Scanner) shift(err error) error {
+	if pe, ok := err.(*ParseError); ok && s.origin != 0 {
+		pe.Offset += int64(s.origin)
+	}
+	return err
 }
 
 // pattern returns the header pattern of the framing, nil for bare.
@@ -126,7 +182,10 @@ func (s *Scanner) resync(from, limit int) int {
 				return at
 			}
 			if loose < 0 {
+				// Look for a better candidate only inside this one's
+				// span, which keeps every resync bounded by one record.
 				loose = at
+				limit = min(limit, at+n)
 			}
 		}
 		from = at + 1
@@ -153,7 +212,7 @@ func (s *Scanner) Resyncs() int { return s.resyncs }
 func (s *Scanner) SkipError() error { return s.skipErr }
 
 // Offset is the input offset where the next record is expected.
-func (s *Scanner) Offset() int { return s.off }
+func (s *Scanner) Offset() int { return s.origin + s.off }
 
 // All returns an iterator over the remaining messages. A final error, if
 // any, is yielded once with a zero Message; resynchronisation is silent as

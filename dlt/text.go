@@ -12,7 +12,9 @@ const hexDigits = "0123456789abcdef"
 //
 //   - bool: 1 or 0; integers up to 64 bits: decimal; unsigned with HEX
 //     coding: 0x and two digits per byte; with BIN coding: 0b and
-//     4-bit groups separated by spaces;
+//     4-bit groups separated by spaces. The tool takes the bytes from
+//     last to first whatever the byte order, so big-endian values show
+//     byte-swapped; this does the same ([Arg.Uint] has the value);
 //   - 32- and 64-bit floats: like C's %g (6 significant digits);
 //   - 128-bit integers and 16- and 128-bit floats, which the tool does
 //     not convert: their bytes in wire order as hex separated by spaces;
@@ -25,7 +27,7 @@ const hexDigits = "0123456789abcdef"
 // coding on 32-bit or wider integers, HEX coding on 128-bit ones), this
 // prints the value anyway, in the same style. It never fails.
 func (a Arg) AppendText(b []byte) ([]byte, error) {
-	v := a.value
+	v := a.Bytes()
 	switch a.Kind() {
 	case KindBool:
 		if a.Bool() {
@@ -36,9 +38,9 @@ func (a Arg) AppendText(b []byte) ([]byte, error) {
 		if a.Kind() == KindUnsigned {
 			switch a.Coding() {
 			case CodingHex:
-				return appendHexValue(append(b, "0x"...), v, a.big), nil
+				return appendHexValue(append(b, "0x"...), v), nil
 			case CodingBin:
-				return appendBinValue(append(b, "0b"...), v, a.big), nil
+				return appendBinValue(append(b, "0b"...), v), nil
 			}
 		}
 		if len(v) == 16 {
@@ -80,26 +82,21 @@ func appendHexBytes(b, v []byte, sep byte) []byte {
 	return b
 }
 
-// appendHexValue appends the value's bytes most significant first.
-func appendHexValue(b, v []byte, big bool) []byte {
-	for i := range v {
+// appendHexValue appends the bytes of v from last to first, which is
+// most significant first for little-endian values.
+func appendHexValue(b, v []byte) []byte {
+	for i := len(v) - 1; i >= 0; i-- {
 		c := v[i]
-		if !big {
-			c = v[len(v)-1-i]
-		}
 		b = append(b, hexDigits[c>>4], hexDigits[c&15])
 	}
 	return b
 }
 
-// appendBinValue appends the value's bits most significant first, in
+// appendBinValue appends the bits of v's bytes from last to first, in
 // groups of four separated by spaces.
-func appendBinValue(b, v []byte, big bool) []byte {
+func appendBinValue(b, v []byte) []byte {
 	for i := range v {
-		c := v[i]
-		if !big {
-			c = v[len(v)-1-i]
-		}
+		c := v[len(v)-1-i]
 		if i > 0 {
 			b = append(b, ' ')
 		}
