@@ -87,11 +87,14 @@ type kpiRun struct {
 // file decodes one DLT file. A record the scanner cannot get past is an
 // input error naming the file; what came before it is kept.
 func (k *kpiRun) file(name string) error {
-	data, err := os.ReadFile(name)
+	f, err := os.Open(name)
 	if err != nil {
 		return &inputError{file: name, err: err}
 	}
-	s := dlt.NewScanner(data, dlt.Options{})
+	defer f.Close()
+	// The reader keeps a bounded buffer, so files of any size stream
+	// through; each message is fully handled before the next is read.
+	s := dlt.NewReader(f, dlt.Options{})
 	sel := dltkpi.Selector{}
 	for s.Next() {
 		m := s.Message()
