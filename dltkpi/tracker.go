@@ -143,7 +143,11 @@ type TrackerStats struct {
 	Dropped       int // datasets dropped for TrackerLimits
 	SuspectIRQ    int // IRQ groups not applied (spec §5.3)
 	Malformed     int // malformed datasets seen
-	Resets        int // session changes
+	// CPUOver1000 counts ACT samples above 1000 per mille: dlt-kpi
+	// undercounted the CPUs (it reads only 4 KiB of /proc/cpuinfo, spec
+	// §3.3), so the CPU values of that stream are too large.
+	CPUOver1000 int
+	Resets      int // session changes
 }
 
 type irqState struct {
@@ -407,6 +411,9 @@ func (t *Tracker) dataset(ev Event) {
 			if p.HasDelta {
 				p.CtxDelta, p.IODelta = d.Ctx-p.Ctx, d.IO-p.IO
 			}
+		}
+		if d.CPU > 1000 {
+			t.stats.CPUOver1000++
 		}
 		p.HasACT, p.ACTTime, p.LastSeen = true, now, now
 		p.CPU, p.RSS, p.Ctx, p.IO, p.IOWait = d.CPU, d.RSS, d.Ctx, d.IO, d.IOWait
