@@ -188,7 +188,7 @@ func decodeArg(p []byte, big bool) (Arg, int, *argError) {
 	}
 	k := kindOf(info)
 	size := valueSize(k, info)
-	if info&^typeKnownBits != 0 || size < 0 ||
+	if size < 0 ||
 		(info&TypeFixed != 0 && k != KindSigned && k != KindUnsigned) {
 		return Arg{}, 0, errArgType
 	}
