@@ -482,3 +482,10 @@ func (r *Reassembler) Next() bool {
 
 // Event returns the event Next advanced to.
 func (r *Reassembler) Event() Event { return r.ev }
+
+// Clone returns a copy of e whose dataset no longer aliases the pushed
+// payload, to keep an event past the next Push.
+func (e Event) Clone() Event {
+	e.Dataset = e.Dataset.Clone()
+	return e
+}
