@@ -243,6 +243,14 @@ func (r *Reassembler) Skip() { r.stats.Skipped++ }
 func (r *Reassembler) Reject(src Source, err error) {
 	r.reset()
 	r.stats.Invalid++
+	// The bad message used a counter value: remember it, so that the
+	// next good message is not reported as a gap.
+	for i := range r.sessions {
+		s := &r.sessions[i]
+		if s.ecu == src.ECU && s.apid == src.APID && s.ctid == src.CTID && s.seid == src.SEID {
+			s.mcnt = src.MCNT
+		}
+	}
 	r.queue = append(r.queue, Event{Type: EventInvalid, Source: src, Err: err})
 }
 

@@ -171,7 +171,9 @@ type groupState struct {
 }
 
 // Tracker maintains the process table and interrupt rates a viewer
-// shows, from reassembler events (spec §8). It copies what it keeps.
+// shows, from reassembler events (spec §8), for one dlt-kpi: a new
+// session (dlt-kpi restarted) resets it; streams from several ECUs need
+// one Tracker each. It copies what it keeps.
 // Groups may arrive late, interleaved or not at all: only complete
 // groups are used to infer absences. A Tracker is not safe for
 // concurrent use.
