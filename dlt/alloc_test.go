@@ -65,6 +65,14 @@ func TestScanAllocs(t *testing.T) {
 	}); n != 0 {
 		t.Errorf("AppendText: %v allocations per capture", n)
 	}
+	if n := testing.AllocsPerRun(20, func() {
+		s := NewScanner(data, Options{})
+		for s.Next() {
+			buf, _ = s.Message().AppendText(buf[:0])
+		}
+	}); n != 0 {
+		t.Errorf("Message.AppendText: %v allocations per capture", n)
+	}
 	// Encoding into a buffer with room allocates nothing either.
 	out := make([]byte, 0, 256)
 	if n := testing.AllocsPerRun(20, func() {
