@@ -127,7 +127,11 @@ func (m *Builder) Arg(spec ArgSpec) {
 
 // String appends an ASCII string argument (libdlt's dlt_user_log_write_string).
 func (m *Builder) String(s string) {
-	m.Arg(ArgSpec{Kind: KindString, Data: []byte(s)})
+	if m.err != nil {
+		return
+	}
+	m.b, m.err = AppendStringArg(m.b, s, m.big)
+	m.args++
 }
 
 // Int appends a signed integer of 8, 16, 32, 64 or 128 bits.
