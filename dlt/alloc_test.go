@@ -65,12 +65,21 @@ func TestScanAllocs(t *testing.T) {
 	}); n != 0 {
 		t.Errorf("AppendText: %v allocations per capture", n)
 	}
+	if n := testing.AllocsPerRun(20, func() {
+		s := NewScanner(data, Options{})
+		for s.Next() {
+			buf, _ = s.Message().AppendText(buf[:0])
+		}
+	}); n != 0 {
+		t.Errorf("Message.AppendText: %v allocations per capture", n)
+	}
 	// Encoding into a buffer with room allocates nothing either.
-	out := make([]byte, 0, 256)
+	out := make([]byte, 0, 512)
 	if n := testing.AllocsPerRun(20, func() {
 		b := AppendStorageHeader(out[:0], StorageHeader{Seconds: 1})
 		m := NewBuilder(b, LogHeader(MakeID("ECU1"), MakeID("PROC"), MakeID("PROC"), LevelInfo, 1, 2))
 		m.String("ACT")
+		m.String("a string longer than the 32 bytes a conversion may keep on the stack")
 		m.Uint(42, 32)
 		m.Arg(ArgSpec{Kind: KindFloat, Bits: 64, Float: 1.5})
 		if _, err := m.Finish(); err != nil {

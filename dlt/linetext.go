@@ -23,7 +23,8 @@ var (
 // one); the timestamp is right-aligned in 10 columns or "----------";
 // the counter has at least 3 digits; ids are padded with '-'; a message
 // without extended header shows "--- --- N -". The payload in brackets is
-// [Message.AppendPayloadText]. It never fails.
+// [Message.AppendPayloadText]. The tool cuts lines at its 10,024-byte
+// text buffer; this does not. It never fails.
 func (m Message) AppendText(b []byte) ([]byte, error) {
 	sh := m.StorageHeader()
 	b = appendDateTime(b, sh.Seconds)
