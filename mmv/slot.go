@@ -111,6 +111,12 @@ func (s Slot) SetFloat(v float64) {
 	}
 }
 
+// SetBits stores the 8-byte value word verbatim (in the file's byte
+// order), whatever the type: for copying values between files, or for
+// patterns such as a 32-bit writer's sentinel. On a STRING slot the
+// word is unused by readers.
+func (s Slot) SetBits(v uint64) { s.store(v) }
+
 // SetString replaces a STRING value. It fails with [ErrTooLong] for
 // texts of 255 bytes or more (libpcp_mmv drops those silently) and with
 // [ErrValueType] on other slots. The update is not atomic: a reader may
