@@ -208,11 +208,32 @@ func (r *Reader) index(s Section, off uint64) int {
 	if sec.toc < 0 || off < sec.off {
 		return -1
 	}
-	d, size := off-sec.off, r.entrySize(s)
-	if d%size != 0 || d/size >= uint64(sec.count) {
+	d := off - sec.off
+	q, rem := divSize(d, r.entrySize(s))
+	if rem != 0 || q >= uint64(sec.count) {
 		return -1
 	}
-	return int(d / size)
+	return int(q)
+}
+
+// divSize divides by an entry size; the constant cases let the compiler
+// multiply instead of divide, which matters when reading many values.
+func divSize(d, size uint64) (q, rem uint64) {
+	switch size {
+	case 32:
+		q = d / 32
+	case 48:
+		q = d / 48
+	case 24:
+		q = d / 24
+	case 104:
+		q = d / 104
+	case 80:
+		q = d / 80
+	default:
+		q = d / size
+	}
+	return q, d - q*size
 }
 
 // at returns the file offset of entry i of section s.

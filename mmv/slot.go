@@ -62,6 +62,21 @@ func (s Slot) store32(v uint32) {
 // converted delta; ELAPSED adds microseconds to the accumulated time.
 // On a STRING slot it does nothing.
 func (s Slot) Add(delta int64) {
+	if s.typ == TypeU64 || s.typ == TypeI64 {
+		// The counter fast path: one window, one load, one store.
+		w := s.b[s.off : s.off+8 : s.off+8]
+		if s.big {
+			binary.BigEndian.PutUint64(w, binary.BigEndian.Uint64(w)+uint64(delta))
+		} else {
+			binary.LittleEndian.PutUint64(w, binary.LittleEndian.Uint64(w)+uint64(delta))
+		}
+		return
+	}
+	s.add(delta)
+}
+
+// add is Add for the types off the counter fast path.
+func (s Slot) add(delta int64) {
 	switch s.typ {
 	case TypeI32, TypeU32:
 		s.store32(s.load32() + uint32(delta))
