@@ -36,22 +36,30 @@ func AppendUnits(b []byte, u pcp.Units) []byte {
 			b = strconv.AppendInt(b, int64(d), 10)
 		}
 	}
+	// The count token carries its scale before its power:
+	// "count x 10^6", "count x 10^2^3", or "x 10^6" without a dimension.
 	count := func(d int) {
+		sc := u.ScaleCount()
+		if d == 0 && sc == 0 {
+			return
+		}
+		sep()
 		if d != 0 {
-			sep()
 			b = append(b, "count"...)
-			if d > 1 {
-				b = append(b, '^')
-				b = strconv.AppendInt(b, int64(d), 10)
+			if sc != 0 {
+				b = append(b, ' ')
 			}
 		}
-		if s := u.ScaleCount(); s != 0 {
-			sep()
+		if sc != 0 {
 			b = append(b, "x 10"...)
-			if s != 1 {
+			if sc != 1 {
 				b = append(b, '^')
-				b = strconv.AppendInt(b, int64(s), 10)
+				b = strconv.AppendInt(b, int64(sc), 10)
 			}
+		}
+		if d > 1 {
+			b = append(b, '^')
+			b = strconv.AppendInt(b, int64(d), 10)
 		}
 	}
 	ds, dt, dc := u.DimSpace(), u.DimTime(), u.DimCount()
@@ -61,7 +69,9 @@ func AppendUnits(b []byte, u pcp.Units) []byte {
 	if dt > 0 {
 		dim("time", u.ScaleTime(), timeNames[:], dt)
 	}
-	if dc > 0 || dc == 0 && ds >= 0 && dt >= 0 {
+	// A count scale without a count dimension shows only when nothing
+	// else has a dimension ("x 10^6").
+	if dc > 0 || dc == 0 && ds == 0 && dt == 0 {
 		count(dc)
 	}
 	if ds < 0 || dt < 0 || dc < 0 {
