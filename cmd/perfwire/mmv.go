@@ -167,6 +167,9 @@ func describeMMV(r *mmv.Reader, path, name string, cluster uint32, now int64) mm
 		out.Metrics = append(out.Metrics, jm)
 	}
 	for v := range r.Values() {
+		if v.Metric < 0 {
+			continue // rewritten after validation
+		}
 		m := r.Metric(v.Metric)
 		jv := mmvValue{Value: valueJSON(v, now)}
 		if v.Instance >= 0 {
