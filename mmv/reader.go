@@ -383,9 +383,12 @@ func (r *Reader) checkValues() error {
 		if mi < 0 {
 			return fail(entryField("values", i, "metric"), at+16, ErrOffset)
 		}
-		m := r.Metric(mi)
+		// Only the metric's indom and type matter here; decoding the
+		// whole entry (names, help) per value would dominate the cost.
+		mbase := r.at(SectionMetrics, mi) + int(r.msz) - 48
+		serial, typ := r.u32(mbase+24), Type(int32(r.u32(mbase+12)))
 		inst := r.u64(int(at) + 24)
-		if m.Indom == 0 || m.Indom == 0xffffffff {
+		if serial == 0 || serial == 0xffffffff {
 			if inst != 0 {
 				return fail(entryField("values", i, "instance"), at+24, ErrInstance)
 			}
@@ -395,11 +398,11 @@ func (r *Reader) checkValues() error {
 				return fail(entryField("values", i, "instance"), at+24, ErrOffset)
 			}
 			d := r.index(SectionIndoms, r.u64(int(inst)))
-			if r.u32(r.at(SectionIndoms, d)) != m.Indom {
+			if r.u32(r.at(SectionIndoms, d)) != serial {
 				return fail(entryField("values", i, "instance"), at+24, ErrInstance)
 			}
 		}
-		if m.Type == TypeString {
+		if typ == TypeString {
 			if err := r.checkString(r.u64(int(at)+8), false, func() string { return entryField("values", i, "extra") }, at+8); err != nil {
 				return err
 			}
