@@ -67,11 +67,12 @@ func runMMV(args []string, stdout io.Writer) error {
 	fs.SetOutput(io.Discard)
 	dump := fs.Bool("dump", false, "print mmvdump-style text instead of JSON")
 	order := fs.String("order", "le", "byte order of the files: le, be or native")
+	lenient := fs.Bool("lenient", false, "accept repeated items, as pmdammv does (it drops the later metric)")
 	if err := fs.Parse(args); err != nil {
-		return usagef("%v\nusage: perfwire mmv [--dump] [--order le|be|native] FILE...", err)
+		return usagef("%v\nusage: perfwire mmv [--dump] [--lenient] [--order le|be|native] FILE...", err)
 	}
 	if fs.NArg() == 0 {
-		return usagef("usage: perfwire mmv [--dump] [--order le|be|native] FILE...")
+		return usagef("usage: perfwire mmv [--dump] [--lenient] [--order le|be|native] FILE...")
 	}
 	var bo binary.ByteOrder
 	switch *order {
@@ -92,7 +93,7 @@ func runMMV(args []string, stdout io.Writer) error {
 		if err != nil {
 			return err
 		}
-		if readers[i], err = mmv.NewReader(b, bo); err != nil {
+		if readers[i], err = mmv.NewReaderLimits(b, bo, mmv.Limits{RepeatedItems: *lenient}); err != nil {
 			return &inputError{file: path, err: err}
 		}
 		srcs[i] = mmv.Source{Name: filepath.Base(path), Reader: &readers[i]}
@@ -256,6 +257,8 @@ func warningText(w mmv.Warning, srcs []mmv.Source, r *mmv.Reader) string {
 		return "cluster shared with another file" + other + "; their pmIDs shadow each other unless intended"
 	case mmv.WarnInDomCollision:
 		return "an instance domain maps onto another file's" + other + " 22-bit pmInDom"
+	case mmv.WarnRepeatedItem:
+		return metric + " repeats an earlier item of the file, pmdammv drops it"
 	case mmv.WarnClusterLabelsLost:
 		return "cluster 0 lets pmdammv choose, so cluster labels never match"
 	}
