@@ -126,6 +126,15 @@ func (reg *Registry) Plan() (*Plan, error) {
 	if reg.Cluster > MaxCluster {
 		return nil, regErr("cluster", ErrCluster)
 	}
+	// Counts pmdammv (or our reader's defaults) would not accept.
+	switch lim := DefaultLimits; {
+	case len(reg.Metrics) > lim.MaxMetrics:
+		return nil, regErr("metrics", ErrLimit)
+	case len(reg.Indoms) > lim.MaxIndoms:
+		return nil, regErr("indoms", ErrLimit)
+	case len(reg.Labels) > lim.MaxLabels:
+		return nil, regErr("labels", ErrLimit)
+	}
 	long := false
 	for i, d := range reg.Indoms {
 		if d.Serial == 0 || d.Serial == 0xffffffff {
@@ -193,6 +202,9 @@ func (reg *Registry) Plan() (*Plan, error) {
 			p.nval[i] = len(reg.Indoms[p.dindex[i]].Instances)
 		}
 		p.nvals += p.nval[i]
+		if p.nvals > DefaultLimits.MaxValues {
+			return nil, regErr("values", ErrLimit)
+		}
 	}
 	for i, l := range reg.Labels {
 		if !l.Flags.valid() || !validName(l.Name, false) {
