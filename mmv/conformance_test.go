@@ -358,3 +358,61 @@ func TestConformancePmdammv(t *testing.T) {
 		t.Fatalf("pmdammv exported none of our metrics:\n%s", out)
 	}
 }
+
+// TestConformanceAssign checks Assign's predictions against the real
+// pmdammv: automatic clusters for files that ask for cluster 0, and a
+// file name with '-' losing every metric.
+func TestConformanceAssign(t *testing.T) {
+	pminfo := tool(t, "pminfo")
+	tmp := t.TempDir()
+	dir := filepath.Join(tmp, "mmv")
+	if err := os.Mkdir(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	clusters := map[string]uint32{"a": 0, "b": 1, "c": 0, "d": 3, "e": 0, "bad-name": 40}
+	names := []string{"a", "b", "bad-name", "c", "d", "e"} // pmdammv's sorted order
+	var srcs []mmv.Source
+	for i, name := range names {
+		reg := &mmv.Registry{Cluster: clusters[name], Gen: 1, Flags: 0, Metrics: []mmv.MetricDef{{
+			Name: "metric" + strconv.Itoa(i), Item: uint32(10 + i), Type: mmv.TypeU32, Sem: pcp.SemInstant}}}
+		p, err := reg.Plan()
+		if err != nil {
+			t.Fatal(err)
+		}
+		b := p.AppendFile(nil, nil)
+		if err := os.WriteFile(filepath.Join(dir, name), b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		r, err := mmv.NewReader(b, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		srcs = append(srcs, mmv.Source{Name: name, Reader: &r})
+	}
+	predicted, warnings := mmv.Assign(srcs)
+	t.Logf("predicted clusters %v", predicted)
+	cmd := exec.Command(pminfo, "-L", "-Kclear", "-Kadd,70,"+pmdaPath+",mmv_init", "-m", "mmv")
+	cmd.Env = append(os.Environ(), "PCP_TMP_DIR="+tmp)
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("pminfo: %v\n%s", err, out)
+	}
+	for i, s := range srcs {
+		m := s.Reader.Metric(0)
+		name := string(s.Reader.AppendMetricName(nil, mmv.PrefixMMV, s.Name, m))
+		line := name + " PMID: " + mmv.PMID(predicted[i], m.Item).String() + "\n"
+		bad := false
+		for _, w := range warnings {
+			bad = bad || w.File == i && w.Kind == mmv.WarnBadName
+		}
+		if bad {
+			if strings.Contains(string(out), name) {
+				t.Errorf("%s exported although Assign said its name is invalid", name)
+			}
+			continue
+		}
+		if !strings.Contains(string(out), line) {
+			t.Errorf("want %q in pminfo output:\n%s", line, out)
+		}
+	}
+}
