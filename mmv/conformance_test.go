@@ -11,6 +11,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/perfwire/perfwire/mmv"
 	"github.com/perfwire/perfwire/pcp"
@@ -415,4 +416,76 @@ func TestConformanceAssign(t *testing.T) {
 			t.Errorf("want %q in pminfo output:\n%s", line, out)
 		}
 	}
+}
+
+// TestConformanceElapsedSentinel checks two value rules against the real
+// pmdammv: an open ELAPSED interval adds the time since its start, and in
+// a SENTINEL file an all-ones integer means "no value".
+func TestConformanceElapsedSentinel(t *testing.T) {
+	pminfo := tool(t, "pminfo")
+	tmp := t.TempDir()
+	dir := filepath.Join(tmp, "mmv")
+	if err := os.Mkdir(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	reg := &mmv.Registry{Cluster: 55, Gen: 1, Flags: mmv.FlagSentinel, Metrics: []mmv.MetricDef{
+		{Name: "busy", Item: 1, Type: mmv.TypeElapsed, Sem: pcp.SemCounter},
+		{Name: "gone", Item: 2, Type: mmv.TypeI64, Sem: pcp.SemInstant},
+		{Name: "here", Item: 3, Type: mmv.TypeI64, Sem: pcp.SemInstant},
+	}}
+	p, err := reg.Plan()
+	if err != nil {
+		t.Fatal(err)
+	}
+	b := p.AppendFile(nil, nil)
+	busy, _ := p.Slot(b, nil, 0, 0)
+	gone, _ := p.Slot(b, nil, 1, 0)
+	here, _ := p.Slot(b, nil, 2, 0)
+	start := time.Now().UnixMicro() - 2_000_000
+	busy.SetInt(1000)
+	busy.Start(start)
+	gone.Clear()
+	here.SetInt(-7)
+	if err := os.WriteFile(filepath.Join(dir, "sent"), b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	before := time.Now().UnixMicro()
+	cmd := exec.Command(pminfo, "-L", "-Kclear", "-Kadd,70,"+pmdaPath+",mmv_init", "-f", "mmv.sent")
+	cmd.Env = append(os.Environ(), "PCP_TMP_DIR="+tmp)
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("pminfo: %v\n%s", err, out)
+	}
+	after := time.Now().UnixMicro()
+	got := parsePminfoValues(string(out))
+	r, _ := mmv.NewReader(b, nil)
+	lo, hi := r.Value(0).Elapsed(before), r.Value(0).Elapsed(after)
+	v, err := strconv.ParseInt(got["mmv.sent.busy"], 10, 64)
+	if err != nil || v < lo || v > hi {
+		t.Errorf("busy = %q, want %d…%d\n%s", got["mmv.sent.busy"], lo, hi, out)
+	}
+	if got["mmv.sent.here"] != "-7" {
+		t.Errorf("here = %q", got["mmv.sent.here"])
+	}
+	if !r.Value(1).Missing() || !strings.Contains(got["mmv.sent.gone"], "No value") {
+		t.Errorf("gone = %q, reader missing %v", got["mmv.sent.gone"], r.Value(1).Missing())
+	}
+}
+
+// parsePminfoValues reads `pminfo -f` output for singular metrics.
+func parsePminfoValues(out string) map[string]string {
+	res := map[string]string{}
+	name := ""
+	for _, line := range strings.Split(out, "\n") {
+		switch {
+		case line == "":
+		case strings.HasPrefix(line, "No value"):
+			res[name] = line
+		case !strings.HasPrefix(line, " "):
+			name = line
+		default:
+			res[name] = strings.TrimPrefix(strings.TrimSpace(line), "value ")
+		}
+	}
+	return res
 }
