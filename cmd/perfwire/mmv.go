@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/perfwire/perfwire/mmv"
+	"github.com/perfwire/perfwire/mmv/mmvfile"
 	"github.com/perfwire/perfwire/pcp"
 )
 
@@ -23,6 +24,13 @@ type mmvFile struct {
 	Generation uint64      `json:"generation"`
 	Metrics    []mmvMetric `json:"metrics"`
 	Warnings   []string    `json:"warnings,omitempty"`
+}
+
+// mmvSkipped is a file found in a directory that pmdammv (or our
+// stricter reader) would skip, and why.
+type mmvSkipped struct {
+	File  string `json:"file"`
+	Error string `json:"error"`
 }
 
 // mmvMetric is one metric as pmdammv exports it.
@@ -61,7 +69,9 @@ var semText = map[pcp.Sem]string{0: "counter", pcp.SemCounter: "counter", pcp.Se
 var levelText = map[mmv.LabelFlags]string{mmv.LabelCluster: "cluster", mmv.LabelItem: "item", mmv.LabelInDom: "indom", mmv.LabelInstances: "instance"}
 
 // runMMV prints MMV files as JSON (one object per line) or, with --dump,
-// as PCP's mmvdump text.
+// as PCP's mmvdump text. A directory argument is read like pmdammv reads
+// $PCP_TMP_DIR/mmv (little-endian files, --order applies to file
+// arguments).
 func runMMV(args []string, stdout io.Writer) error {
 	fs := flag.NewFlagSet("mmv", flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
@@ -69,10 +79,10 @@ func runMMV(args []string, stdout io.Writer) error {
 	order := fs.String("order", "le", "byte order of the files: le, be or native")
 	lenient := fs.Bool("lenient", false, "accept repeated items, as pmdammv does (it drops the later metric)")
 	if err := fs.Parse(args); err != nil {
-		return usagef("%v\nusage: perfwire mmv [--dump] [--lenient] [--order le|be|native] FILE...", err)
+		return usagef("%v\nusage: perfwire mmv [--dump] [--lenient] [--order le|be|native] FILE|DIR...", err)
 	}
 	if fs.NArg() == 0 {
-		return usagef("usage: perfwire mmv [--dump] [--lenient] [--order le|be|native] FILE...")
+		return usagef("usage: perfwire mmv [--dump] [--lenient] [--order le|be|native] FILE|DIR...")
 	}
 	var bo binary.ByteOrder
 	switch *order {
@@ -86,20 +96,46 @@ func runMMV(args []string, stdout io.Writer) error {
 		return usagef("--order must be le, be or native, not %q", *order)
 	}
 	now := time.Now().UnixMicro()
-	readers := make([]mmv.Reader, fs.NArg())
-	srcs := make([]mmv.Source, fs.NArg())
-	for i, path := range fs.Args() {
-		b, err := os.ReadFile(path)
+	lim := mmv.Limits{RepeatedItems: *lenient}
+	// Each argument is a file, or a directory scanned the way pmdammv
+	// scans $PCP_TMP_DIR/mmv; unusable files found in a directory are
+	// reported, not fatal.
+	var paths []string
+	var readers []mmv.Reader
+	var skipped []mmvSkipped
+	for _, arg := range fs.Args() {
+		if st, err := os.Stat(arg); err == nil && st.IsDir() {
+			found, err := mmvfile.Scan(arg, lim)
+			if err != nil {
+				return err
+			}
+			for _, f := range found {
+				if f.Err != nil {
+					skipped = append(skipped, mmvSkipped{File: filepath.Join(arg, f.Name), Error: f.Err.Error()})
+					continue
+				}
+				paths = append(paths, filepath.Join(arg, f.Name))
+				readers = append(readers, f.Reader)
+			}
+			continue
+		}
+		b, err := os.ReadFile(arg)
 		if err != nil {
 			return err
 		}
-		if readers[i], err = mmv.NewReaderLimits(b, bo, mmv.Limits{RepeatedItems: *lenient}); err != nil {
-			return &inputError{file: path, err: err}
+		r, err := mmv.NewReaderLimits(b, bo, lim)
+		if err != nil {
+			return &inputError{file: arg, err: err}
 		}
-		srcs[i] = mmv.Source{Name: filepath.Base(path), Reader: &readers[i]}
+		paths = append(paths, arg)
+		readers = append(readers, r)
+	}
+	srcs := make([]mmv.Source, len(readers))
+	for i := range readers {
+		srcs[i] = mmv.Source{Name: filepath.Base(paths[i]), Reader: &readers[i]}
 	}
 	if *dump {
-		for i, path := range fs.Args() {
+		for i, path := range paths {
 			if i > 0 {
 				stdout.Write([]byte("\n"))
 			}
@@ -111,7 +147,12 @@ func runMMV(args []string, stdout io.Writer) error {
 	}
 	clusters, warnings := mmv.Assign(srcs)
 	enc := json.NewEncoder(stdout)
-	for i, path := range fs.Args() {
+	for _, f := range skipped {
+		if err := enc.Encode(f); err != nil {
+			return err
+		}
+	}
+	for i, path := range paths {
 		f := describeMMV(&readers[i], path, srcs[i].Name, clusters[i], now)
 		for _, w := range warnings {
 			if w.File == i {

@@ -7,6 +7,9 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/perfwire/perfwire/mmv"
+	"github.com/perfwire/perfwire/pcp"
 )
 
 const mmvData = "../../mmv/testdata/"
@@ -92,5 +95,41 @@ func TestMMVErrors(t *testing.T) {
 	}
 	if rc := run([]string{"mmv", "--order", "middle", bad}, &out, &errb); rc != 2 {
 		t.Errorf("bad order: exit %d", rc)
+	}
+}
+
+// TestMMVDirectory scans a directory like pmdammv: sorted names, dot
+// files ignored, unusable files reported with the reason.
+func TestMMVDirectory(t *testing.T) {
+	dir := t.TempDir()
+	b, err := os.ReadFile(mmvData + "lab/sample1.mmv")
+	if err != nil {
+		t.Fatal(err)
+	}
+	os.WriteFile(filepath.Join(dir, "b"), b, 0o644)
+	// A PROCESS file whose writer pid cannot exist (above pid_max).
+	dead := &mmv.Registry{Flags: mmv.FlagProcess, Process: 0x7ffffff0, Cluster: 5, Gen: 1,
+		Metrics: []mmv.MetricDef{{Name: "x", Item: 1, Type: mmv.TypeU32, Sem: pcp.SemCounter}}}
+	p, err := dead.Plan()
+	if err != nil {
+		t.Fatal(err)
+	}
+	os.WriteFile(filepath.Join(dir, "a"), p.AppendFile(nil, nil), 0o644)
+	os.WriteFile(filepath.Join(dir, ".hidden"), []byte("x"), 0o644)
+	os.WriteFile(filepath.Join(dir, "c"), []byte("junk"), 0o644)
+	var out, errb bytes.Buffer
+	if rc := run([]string{"mmv", dir}, &out, &errb); rc != 0 {
+		t.Fatalf("exit %d: %s", rc, errb.String())
+	}
+	lines := strings.Split(strings.TrimSpace(out.String()), "\n")
+	if len(lines) != 3 {
+		t.Fatalf("want 3 objects, got:\n%s", out.String())
+	}
+	// pmdammv skips the dead writer's file too.
+	for i, want := range []string{`"file":"` + dir + `/a","error":"mmvfile: writer process is gone"`,
+		`"file":"` + dir + `/c","error":"mmv: header: mmv: file too short at offset 4"`, `"name":"mmv.b.i32"`} {
+		if !strings.Contains(lines[i], want) {
+			t.Errorf("line %d: %s\nwant %s", i, lines[i], want)
+		}
 	}
 }

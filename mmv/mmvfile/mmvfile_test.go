@@ -147,3 +147,42 @@ func TestDir(t *testing.T) {
 		t.Errorf("Dir() from pcp.conf = %s", got)
 	}
 }
+
+func TestScan(t *testing.T) {
+	dir := t.TempDir()
+	live, err := mmvfile.CreatePath(filepath.Join(dir, "b_live"), registry(mmv.FlagProcess))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer live.Close()
+	dead := registry(mmv.FlagProcess)
+	dead.Process = 0x7ffffff0 // no such pid
+	w, err := mmvfile.CreatePath(filepath.Join(dir, "a_dead"), dead)
+	if err != nil {
+		t.Fatal(err)
+	}
+	w.Close() // removes the file: write it again by hand
+	dead.Gen = 1
+	p, err := dead.Plan()
+	if err != nil {
+		t.Fatal(err)
+	}
+	os.WriteFile(filepath.Join(dir, "a_dead"), p.AppendFile(nil, nil), 0o644)
+	os.WriteFile(filepath.Join(dir, ".hidden"), []byte("x"), 0o644)
+	os.WriteFile(filepath.Join(dir, "c_junk"), []byte("not an MMV file at all, long enough for a header"), 0o644)
+	os.Mkdir(filepath.Join(dir, "d_dir"), 0o755)
+	found, err := mmvfile.Scan(dir, mmv.Limits{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, f := range found {
+		names = append(names, f.Name)
+	}
+	if len(found) != 3 || names[0] != "a_dead" || names[1] != "b_live" || names[2] != "c_junk" {
+		t.Fatalf("found %v", names)
+	}
+	if !errors.Is(found[0].Err, mmvfile.ErrProcessGone) || found[1].Err != nil || !errors.Is(found[2].Err, mmv.ErrBadMagic) {
+		t.Errorf("errors: %v / %v / %v", found[0].Err, found[1].Err, found[2].Err)
+	}
+}
