@@ -1,5 +1,3 @@
-//go:build unix
-
 package mmvfile
 
 import (
@@ -7,7 +5,6 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"syscall"
 
 	"github.com/perfwire/perfwire/mmv"
 )
@@ -51,18 +48,4 @@ func Scan(dir string, lim mmv.Limits) ([]Found, error) {
 		found = append(found, f)
 	}
 	return found, nil
-}
-
-// ProcessAlive reports whether pmdammv would export a file with header
-// h: always without mmv.FlagProcess, else only while the pid exists
-// (signal 0 succeeds or is refused for permission).
-func ProcessAlive(h mmv.Header) bool {
-	if h.Flags&mmv.FlagProcess == 0 {
-		return true
-	}
-	if h.Process <= 0 {
-		return false
-	}
-	err := syscall.Kill(int(h.Process), 0)
-	return err == nil || errors.Is(err, syscall.EPERM)
 }
