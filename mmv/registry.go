@@ -148,7 +148,8 @@ func (reg *Registry) Plan() (*Plan, error) {
 		if len(d.ShortText) >= StringSize || len(d.HelpText) >= StringSize {
 			return nil, regErr(entryField("indoms", i, "help"), ErrTooLong)
 		}
-		for k, in := range d.Instances {
+		ids, names := make(map[int32]bool, len(d.Instances)), make(map[string]bool, len(d.Instances))
+		for _, in := range d.Instances {
 			if in.Name == "" || nul([]byte(in.Name)) >= 0 {
 				return nil, regErr(entryField("indoms", i, "instance name"), ErrName)
 			}
@@ -156,11 +157,10 @@ func (reg *Registry) Plan() (*Plan, error) {
 				return nil, regErr(entryField("indoms", i, "instance name"), ErrTooLong)
 			}
 			long = long || len(in.Name) >= NameSizeV1
-			for _, o := range d.Instances[:k] {
-				if o.ID == in.ID || o.Name == in.Name {
-					return nil, regErr(entryField("indoms", i, "instance"), ErrInstance)
-				}
+			if ids[in.ID] || names[in.Name] {
+				return nil, regErr(entryField("indoms", i, "instance"), ErrInstance)
 			}
+			ids[in.ID], names[in.Name] = true, true
 		}
 	}
 	var seen [(MaxItem + 1) / 64]uint64
