@@ -215,3 +215,12 @@ func (r *Reader) IndomOf(m Metric) (Indom, bool) {
 	}
 	return r.Indom(d), true
 }
+
+// Words returns the value and extra words of value entry i straight from
+// the bytes, for pollers that resolved metrics and instances once (with
+// [Reader.Value]) and then only re-read numbers: no offset lookups.
+func (r *Reader) Words(i int) (value uint64, extra int64) {
+	r.check(SectionValues, i)
+	at := r.at(SectionValues, i)
+	return r.u64(at), int64(r.u64(at + 8))
+}

@@ -193,6 +193,9 @@ func TestStale(t *testing.T) {
 	if v := valueOf(t, b, nil, "u32"); v.Uint() != 3 {
 		t.Fatalf("live value %d", v.Uint())
 	}
+	if w, extra := r.Words(1); w != 3 || extra != 0 {
+		t.Fatalf("Words(1) = %d, %d", w, extra)
+	}
 	mmv.Republish(b, nil, 99)
 	if !r.Stale() {
 		t.Fatal("republish not noticed")
