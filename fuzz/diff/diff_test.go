@@ -1,0 +1,198 @@
+package diff
+
+import (
+	"bytes"
+	"encoding/binary"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/perfwire/perfwire/pduwire"
+)
+
+func TestMain(m *testing.M) {
+	if os.Getenv(ChildEnv) == "1" {
+		if err := ServeChild(os.Stdin, os.Stdout); err != nil {
+			os.Exit(2)
+		}
+		os.Exit(0)
+	}
+	code := m.Run()
+	if oracle != nil {
+		oracle.Close()
+	}
+	os.Exit(code)
+}
+
+var (
+	oracleOnce sync.Once
+	oracle     *Oracle
+)
+
+// query asks the shared libpcp child.
+func query(t testing.TB, kind int, b []byte) string {
+	t.Helper()
+	oracleOnce.Do(func() { oracle = NewOracle(os.Args[0]) })
+	s, err := oracle.Query(kind, b)
+	if err != nil {
+		t.Fatalf("libpcp child: %v", err)
+	}
+	return s
+}
+
+// capturePDUs returns every PDU of the pmcd captures kept for the
+// stream fuzz targets.
+func capturePDUs(t testing.TB) [][]byte {
+	t.Helper()
+	files, _ := filepath.Glob("../testdata/pmcd/*.bin")
+	qa, _ := filepath.Glob("testdata/qa/*.bin")
+	if len(files) == 0 {
+		t.Fatal("no captures in ../testdata/pmcd")
+	}
+	var out [][]byte
+	for _, f := range append(files, qa...) {
+		b, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for p, err := range pduwire.All(b, 0) {
+			if err != nil {
+				t.Fatalf("%s: %v", f, err)
+			}
+			out = append(out, p.Bytes)
+		}
+	}
+	return out
+}
+
+// compare runs b through both sides. It returns "" when they agree (or
+// the input is outside what the oracle decodes) and a report otherwise.
+func compare(t testing.TB, kind int, b []byte) string {
+	ours, ok := Ours(kind, b)
+	if !ok {
+		return ""
+	}
+	theirs := query(t, kind, b)
+	if ours == theirs {
+		return ""
+	}
+	if why := explained(kind, b, ours, theirs); why != "" {
+		t.Logf("explained disagreement (%s) on % x", why, b)
+		return ""
+	}
+	return "perfwire:\n" + ours + "libpcp:\n" + theirs + "input: " + hexdump(b)
+}
+
+// explained returns why a known, understood disagreement is not a bug,
+// or "" for an unexplained one. Each rule is documented in
+// fuzz/RESULTS.md.
+func explained(kind int, b []byte, ours, theirs string) string {
+	switch {
+	case strings.HasPrefix(theirs, "CRASH") || theirs == "HANG\n":
+		if ours == rejected {
+			return "libpcp crashes or hangs on input perfwire rejects"
+		}
+	}
+	return ""
+}
+
+func hexdump(b []byte) string {
+	var s strings.Builder
+	for i, c := range b {
+		if i > 0 && i%32 == 0 {
+			s.WriteByte('\n')
+		}
+		s.WriteString(strings.ToLower(string("0123456789abcdef"[c>>4]) + string("0123456789abcdef"[c&15])))
+	}
+	return s.String()
+}
+
+// TestDiffCaptures: every PDU of the real captures (and of the QA
+// vectors) decodes the same in perfwire and in libpcp.
+func TestDiffCaptures(t *testing.T) {
+	n := 0
+	for _, p := range capturePDUs(t) {
+		if _, ok := Ours(kindPDU, p); !ok {
+			continue
+		}
+		if d := compare(t, kindPDU, p); d != "" {
+			t.Errorf("disagreement:\n%s", d)
+		}
+		n++
+	}
+	if n < 50 {
+		t.Fatalf("only %d PDUs compared", n)
+	}
+	t.Logf("%d PDUs compared", n)
+}
+
+// TestDiffLabelTexts: the JSON of every captured label set parses in
+// both or in neither.
+func TestDiffLabelTexts(t *testing.T) {
+	n := 0
+	texts := [][]byte{[]byte(`{}`), []byte(`{"a":1,"b":"x"}`), []byte(`{"a":{"b":2}}`), []byte(`{"1a":1}`), []byte(`{"a":1,}`), []byte(`[1]`)}
+	for _, p := range capturePDUs(t) {
+		var l pduwire.Label
+		if binary.BigEndian.Uint32(p[4:]) != uint32(pduwire.TypeLabel) || l.UnmarshalBinary(p) != nil {
+			continue
+		}
+		for _, s := range l.Sets {
+			texts = append(texts, bytes.Clone(s.JSON))
+		}
+	}
+	for _, x := range texts {
+		if d := compare(t, kindLabels, x); d != "" {
+			t.Errorf("disagreement on %q:\n%s", x, d)
+		}
+		n++
+	}
+	t.Logf("%d label texts compared", n)
+}
+
+// diffTypes are the PDU types the oracle decodes; the fuzz target maps
+// every input onto one of them.
+var diffTypes = [...]pduwire.Type{pduwire.TypeResult, pduwire.TypeHighresResult, pduwire.TypeError, pduwire.TypeDesc, pduwire.TypeText, pduwire.TypeLabel}
+
+// FuzzDiffPDU mutates captured PDUs (len word kept equal to the input
+// length, type forced to one the oracle decodes) and requires perfwire
+// and libpcp to agree on every one.
+func FuzzDiffPDU(f *testing.F) {
+	for _, p := range capturePDUs(f) {
+		f.Add(p)
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		if len(data) < 12 || len(data) > 1<<16 {
+			return
+		}
+		pdu := bytes.Clone(data)
+		binary.BigEndian.PutUint32(pdu, uint32(len(pdu)))
+		typ := pduwire.Type(binary.BigEndian.Uint32(pdu[4:]))
+		known := false
+		for _, k := range diffTypes {
+			known = known || k == typ
+		}
+		if !known {
+			binary.BigEndian.PutUint32(pdu[4:], uint32(diffTypes[int(pdu[7])%len(diffTypes)]))
+		}
+		if d := compare(t, kindPDU, pdu); d != "" {
+			t.Fatalf("disagreement:\n%s", d)
+		}
+	})
+}
+
+// FuzzDiffLabels feeds label texts to both parsers: accept or reject,
+// and the label count, must agree.
+func FuzzDiffLabels(f *testing.F) {
+	f.Add([]byte(`{"a":1,"b":"x","c":{"d":true}}`))
+	f.Add([]byte(`{"hostname":"x","agent":"sample"}`))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		if len(data) > 1<<12 || bytes.IndexByte(data, 0) >= 0 {
+			return
+		}
+		if d := compare(t, kindLabels, data); d != "" {
+			t.Fatalf("disagreement:\n%s", d)
+		}
+	})
+}

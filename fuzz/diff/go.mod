@@ -1,0 +1,7 @@
+module github.com/perfwire/perfwire/fuzz/diff
+
+go 1.26
+
+require github.com/perfwire/perfwire v0.0.0
+
+replace github.com/perfwire/perfwire => ../..

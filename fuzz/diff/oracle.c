@@ -1,0 +1,315 @@
+/*
+ * perfwire differential oracle: hands one PDU (or one label text) to the
+ * installed libpcp and writes what libpcp made of it as canonical text,
+ * the same text ours.go writes from perfwire's decoders. Our own code,
+ * written against the public pmapi.h types; the internal entry points are
+ * declared here from their exported signatures (libpcp 6.0.3).
+ */
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <pcp/pmapi.h>
+#include "oracle.h"
+
+typedef int32_t pduword;
+
+/* libpcp's internal result: 64-bit seconds and nanoseconds. */
+typedef struct {
+    int64_t sec;
+    int32_t nsec;
+} oracle_stamp;
+typedef struct {
+    oracle_stamp stamp;
+    int numpmid;
+    pmValueSet *vset[1];
+} oracle_result;
+
+extern pduword *__pmFindPDUBuf(int);
+extern int __pmUnpinPDUBuf(void *);
+extern int __pmDecodeResult(pduword *, oracle_result **);
+extern int __pmDecodeHighResResult(pduword *, oracle_result **);
+extern void __pmFreeResult(oracle_result *);
+extern int __pmDecodeError(pduword *, int *);
+extern int __pmDecodeXtendError(pduword *, int *, int *);
+extern int __pmDecodeDesc(pduword *, pmDesc *);
+extern int __pmDecodeText(pduword *, int *, char **);
+extern int __pmDecodeLabel(pduword *, int *, int *, pmLabelSet **, int *);
+extern int __pmParseLabelSet(const char *, int, int, pmLabelSet **);
+
+/* out is a bounded text buffer; overflow marks the text truncated. */
+typedef struct {
+    char *p;
+    int len, cap, over;
+} outbuf;
+
+static void
+put(outbuf *o, const char *fmt, ...)
+{
+    va_list ap;
+    int n;
+
+    if (o->over)
+	return;
+    va_start(ap, fmt);
+    n = vsnprintf(o->p + o->len, o->cap - o->len, fmt, ap);
+    va_end(ap);
+    if (n < 0 || n >= o->cap - o->len) {
+	o->over = 1;
+	return;
+    }
+    o->len += n;
+}
+
+/*
+ * libpcp hands back the extended ERROR's datum and TEXT's ident as the
+ * raw wire word (not converted to host order): print its bytes as a
+ * big-endian number, as perfwire reads them.
+ */
+static uint32_t
+rawword(int v)
+{
+    unsigned char b[4];
+
+    memcpy(b, &v, 4);
+    return ((uint32_t)b[0] << 24) | (b[1] << 16) | (b[2] << 8) | b[3];
+}
+
+static void
+puthex(outbuf *o, const unsigned char *b, int n)
+{
+    int i;
+
+    for (i = 0; i < n; i++)
+	put(o, "%02x", b[i]);
+}
+
+/*
+ * A value block's contents by type, after libpcp has converted them to
+ * host order: numbers as numbers, everything else as bytes.
+ */
+static void
+putblock(outbuf *o, const pmValueBlock *vb)
+{
+    int n = (int)vb->vlen - PM_VAL_HDR_SIZE;
+
+    put(o, " %u %u ", (unsigned)vb->vtype, (unsigned)vb->vlen);
+    if (n < 0) {
+	put(o, "?");
+	return;
+    }
+    switch (vb->vtype) {
+    case PM_TYPE_32: case PM_TYPE_U32: case PM_TYPE_FLOAT:
+	if (n == 4) {
+	    uint32_t v;
+	    memcpy(&v, vb->vbuf, 4);
+	    put(o, "n%08x", v);
+	    return;
+	}
+	break;
+    case PM_TYPE_64: case PM_TYPE_U64: case PM_TYPE_DOUBLE:
+	if (n == 8) {
+	    uint64_t v;
+	    memcpy(&v, vb->vbuf, 8);
+	    put(o, "n%016llx", (unsigned long long)v);
+	    return;
+	}
+	break;
+    }
+    put(o, "x");
+    puthex(o, (const unsigned char *)vb->vbuf, n);
+}
+
+static void
+putvalueset(outbuf *o, const pmValueSet *vs, int unpacking);
+
+/* The records of one event array, as pmUnpack*EventRecords sees them. */
+static void
+putevents(outbuf *o, pmValueSet *vs, int j)
+{
+    int n, i, k;
+
+    if (vs->vlist[j].value.pval->vtype == PM_TYPE_EVENT) {
+	pmResult **rr = NULL;
+	n = pmUnpackEventRecords(vs, j, &rr);
+	if (n < 0) {
+	    put(o, "U ERR\n");
+	    return;
+	}
+	put(o, "U %d\n", n);
+	for (i = 0; i < n; i++) {
+	    put(o, "u %lld %lld %d\n", (long long)rr[i]->timestamp.tv_sec,
+		(long long)rr[i]->timestamp.tv_usec * 1000, rr[i]->numpmid);
+	    for (k = 0; k < rr[i]->numpmid; k++)
+		putvalueset(o, rr[i]->vset[k], 1);
+	}
+	pmFreeEventResult(rr);
+    } else {
+	pmHighResResult **rr = NULL;
+	n = pmUnpackHighResEventRecords(vs, j, &rr);
+	if (n < 0) {
+	    put(o, "U ERR\n");
+	    return;
+	}
+	put(o, "U %d\n", n);
+	for (i = 0; i < n; i++) {
+	    put(o, "u %lld %lld %d\n", (long long)rr[i]->timestamp.tv_sec,
+		(long long)rr[i]->timestamp.tv_nsec, rr[i]->numpmid);
+	    for (k = 0; k < rr[i]->numpmid; k++)
+		putvalueset(o, rr[i]->vset[k], 1);
+	}
+	pmFreeHighResEventResult(rr);
+    }
+}
+
+static void
+putvalueset(outbuf *o, const pmValueSet *vs, int unpacking)
+{
+    int j;
+
+    put(o, "S %08x %d %d\n", vs->pmid, vs->numval, vs->numval > 0 ? vs->valfmt : 0);
+    for (j = 0; j < vs->numval; j++) {
+	const pmValue *v = &vs->vlist[j];
+	if (vs->valfmt == PM_VAL_INSITU) {
+	    put(o, "I %d %08x\n", v->inst, (uint32_t)v->value.lval);
+	    continue;
+	}
+	put(o, "B %d", v->inst);
+	if (!unpacking && (v->value.pval->vtype == PM_TYPE_EVENT ||
+			   v->value.pval->vtype == PM_TYPE_HIGHRES_EVENT)) {
+	    put(o, " %u %u\n", (unsigned)v->value.pval->vtype, (unsigned)v->value.pval->vlen);
+	    putevents(o, (pmValueSet *)vs, j);
+	    continue;
+	}
+	putblock(o, v->value.pval);
+	put(o, "\n");
+    }
+}
+
+static int
+decode_pdu(outbuf *o, const unsigned char *b, int len)
+{
+    pduword *pdu;
+    int type, sts, i, j;
+
+    if (len < 12)
+	return -1;
+    type = (b[4] << 24) | (b[5] << 16) | (b[6] << 8) | b[7];
+    pdu = __pmFindPDUBuf(len);
+    if (pdu == NULL)
+	return -1;
+    memcpy(pdu, b, len);
+    /* __pmGetPDU hands decoders a header already in host order. */
+    pdu[0] = len;
+    pdu[1] = type;
+    pdu[2] = (b[8] << 24) | (b[9] << 16) | (b[10] << 8) | b[11];
+    switch (type) {
+    case 0x7001: case 0x7015: {	/* RESULT, HIGHRES_RESULT */
+	oracle_result *r = NULL;
+	sts = type == 0x7001 ? __pmDecodeResult(pdu, &r) : __pmDecodeHighResResult(pdu, &r);
+	if (sts < 0)
+	    break;
+	put(o, "R %lld %d %d\n", (long long)r->stamp.sec, r->stamp.nsec, r->numpmid);
+	for (i = 0; i < r->numpmid; i++)
+	    putvalueset(o, r->vset[i], 0);
+	__pmFreeResult(r);
+	break;
+    }
+    case 0x7000: {		/* ERROR */
+	int code = 0, datum = 0;
+	if (len == 20) {
+	    sts = __pmDecodeXtendError(pdu, &code, &datum);
+	    if (sts >= 0)
+		put(o, "E %d %08x\n", code, rawword(datum));
+	} else {
+	    sts = __pmDecodeError(pdu, &code);
+	    if (sts >= 0)
+		put(o, "E %d\n", code);
+	}
+	break;
+    }
+    case 0x7005: {		/* DESC */
+	pmDesc d;
+	sts = __pmDecodeDesc(pdu, &d);
+	if (sts >= 0) {
+	    uint32_t units;
+	    memcpy(&units, &d.units, 4);
+	    put(o, "D %08x %d %08x %d %08x\n", d.pmid, d.type, d.indom, d.sem, units);
+	}
+	break;
+    }
+    case 0x7009: {		/* TEXT */
+	int ident = 0;
+	char *text = NULL;
+	sts = __pmDecodeText(pdu, &ident, &text);
+	if (sts >= 0) {
+	    put(o, "T %08x ", rawword(ident));
+	    puthex(o, (const unsigned char *)text, (int)strlen(text));
+	    put(o, "\n");
+	    free(text);
+	}
+	break;
+    }
+    case 0x7013: {		/* LABEL */
+	int ident = 0, ltype = 0, nsets = 0;
+	pmLabelSet *sets = NULL;
+	sts = __pmDecodeLabel(pdu, &ident, &ltype, &sets, &nsets);
+	if (sts < 0)
+	    break;
+	put(o, "L %08x %d %d\n", (uint32_t)ident, ltype, nsets);
+	for (i = 0; i < nsets; i++) {
+	    pmLabelSet *s = &sets[i];
+	    put(o, "l %d %d ", (int)s->inst, s->nlabels);
+	    puthex(o, (const unsigned char *)s->json, s->json ? (int)s->jsonlen : 0);
+	    put(o, "\n");
+	    for (j = 0; j < s->nlabels; j++) {
+		pmLabel *l = &s->labels[j];
+		put(o, "e %u %u %u %u %u\n", l->name, l->namelen, l->flags, l->value, l->valuelen);
+	    }
+	}
+	pmFreeLabelSets(sets, nsets);
+	break;
+    }
+    default:
+	sts = PM_ERR_NYI;
+	put(o, "unsupported\n");
+    }
+    __pmUnpinPDUBuf(pdu);
+    return sts < 0 ? -1 : 0;
+}
+
+static int
+parse_labels(outbuf *o, const unsigned char *b, int len)
+{
+    pmLabelSet *set = NULL;
+    char *text = malloc(len + 1);
+    int sts;
+
+    if (text == NULL)
+	return -1;
+    memcpy(text, b, len);
+    text[len] = '\0';
+    sts = __pmParseLabelSet(text, len, 0, &set);
+    free(text);
+    if (sts < 0)
+	return -1;
+    put(o, "P %d\n", set->nlabels);
+    pmFreeLabelSets(set, 1);
+    return 0;
+}
+
+int
+oracle_run(int kind, const unsigned char *b, int len, char *out, int outcap)
+{
+    outbuf o = { out, 0, outcap, 0 };
+    int sts;
+
+    out[0] = '\0';
+    sts = kind == ORACLE_PDU ? decode_pdu(&o, b, len) : parse_labels(&o, b, len);
+    if (sts < 0)
+	return -1;
+    if (o.over)
+	return -2;
+    return o.len;
+}

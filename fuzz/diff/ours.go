@@ -1,0 +1,200 @@
+package diff
+
+import (
+	"encoding/binary"
+	"encoding/hex"
+	"strconv"
+
+	"github.com/perfwire/perfwire/eventrec"
+	"github.com/perfwire/perfwire/labels"
+	"github.com/perfwire/perfwire/pcp"
+	"github.com/perfwire/perfwire/pduwire"
+)
+
+// Ours returns perfwire's canonical text for b, in the format oracle.c
+// writes for libpcp, and false when the input is of a PDU type the
+// oracle does not decode (no comparison is possible).
+func Ours(kind int, b []byte) (string, bool) {
+	if kind == kindLabels {
+		// libpcp 6.0.3 names: a leading letter (Classic). Only texts
+		// perfwire accepts inside the safe subset of pcp-labels.md §6
+		// are compared: outside it libpcp's answers are known to be
+		// wrong (truncated JSON accepted, nested names lost, ...).
+		var s labels.Set
+		if err := labels.Parse(&s, b, &labels.Options{Names: labels.Classic, KeepOrder: true}); err != nil || !safeLabels(b) {
+			return "", false
+		}
+		return "P " + strconv.Itoa(s.Len()) + "\n", true
+	}
+	h, _, err := pduwire.ConsumeHeader(b)
+	if err != nil || int(h.Len) != len(b) {
+		return rejected, true
+	}
+	var t text
+	switch h.Type {
+	case pduwire.TypeResult, pduwire.TypeHighresResult:
+		r, err := pduwire.ParseResult(b)
+		if err != nil {
+			return rejected, true
+		}
+		t.result(&r)
+	case pduwire.TypeError:
+		var e pduwire.ErrorPDU
+		if e.UnmarshalBinary(b) != nil {
+			return rejected, true
+		}
+		// The 20-byte form is the handshake, whose status travels in PCP
+		// 1.x numbering: __pmDecodeXtendError translates it (as
+		// pduwire.ParseServerHello does), ErrorPDU keeps the wire word.
+		if e.Extended {
+			t.put("E ", strconv.Itoa(int(pcp.FromV1(e.Code))), " ", hex32(e.Datum), "\n")
+		} else {
+			t.put("E ", strconv.Itoa(int(e.Code)), "\n")
+		}
+	case pduwire.TypeDesc:
+		var d pduwire.DescPDU
+		if d.UnmarshalBinary(b) != nil {
+			return rejected, true
+		}
+		t.put("D ", hex32(uint32(d.Desc.ID)), " ", strconv.Itoa(int(d.Desc.Type)), " ", hex32(uint32(d.Desc.InDom)),
+			" ", strconv.Itoa(int(d.Desc.Sem)), " ", hex32(uint32(d.Desc.Units)), "\n")
+	case pduwire.TypeText:
+		var x pduwire.Text
+		if x.UnmarshalBinary(b) != nil {
+			return rejected, true
+		}
+		t.put("T ", hex32(x.Ident), " ", hex.EncodeToString(x.Text), "\n")
+	case pduwire.TypeLabel:
+		var l pduwire.Label
+		if l.UnmarshalBinary(b) != nil {
+			return rejected, true
+		}
+		t.put("L ", hex32(l.Ident), " ", strconv.Itoa(int(l.Kind)), " ", strconv.Itoa(len(l.Sets)), "\n")
+		for _, s := range l.Sets {
+			t.put("l ", strconv.Itoa(int(s.Inst)), " ", strconv.Itoa(int(s.NLabels)), " ", hex.EncodeToString(s.JSON), "\n")
+			for _, e := range s.Labels {
+				t.put("e ", u(uint64(e.Name)), " ", u(uint64(e.NameLen)), " ", u(uint64(e.Flags)), " ", u(uint64(e.Value)), " ", u(uint64(e.ValueLen)), "\n")
+			}
+		}
+	default:
+		return "", false
+	}
+	return string(t.b), true
+}
+
+// safeLabels reports whether text is inside the subset libpcp parses
+// correctly: no arrays, at most one level of map nesting, and no name
+// that is also a prefix of a dotted one (checked by the caller's parse).
+func safeLabels(text []byte) bool {
+	depth, maxDepth, inString := 0, 0, false
+	for i := 0; i < len(text); i++ {
+		c := text[i]
+		switch {
+		case inString && c == '\\':
+			i++
+		case c == '"':
+			inString = !inString
+		case inString:
+		case c == '[':
+			return false
+		case c == '{':
+			depth++
+			maxDepth = max(maxDepth, depth)
+		case c == '}':
+			depth--
+		}
+	}
+	return maxDepth <= 2 && len(text) < 65535
+}
+
+// text accumulates canonical text.
+type text struct {
+	b []byte
+	u eventrec.Unpacker
+}
+
+func (t *text) put(s ...string) {
+	for _, x := range s {
+		t.b = append(t.b, x...)
+	}
+}
+
+func hex32(v uint32) string {
+	s := strconv.FormatUint(uint64(v), 16)
+	for len(s) < 8 {
+		s = "0" + s
+	}
+	return s
+}
+
+func u(v uint64) string { return strconv.FormatUint(v, 10) }
+
+// result writes a RESULT: libpcp keeps nanoseconds in 32 bits, so a
+// RESULT's tv_usec × 1000 wraps there too.
+func (t *text) result(r *pduwire.Result) {
+	t.put("R ", strconv.FormatInt(r.Sec, 10), " ", strconv.Itoa(int(int32(r.Nsec))), " ", strconv.Itoa(r.NumPMID), "\n")
+	s := r.Scan()
+	for s.Next() {
+		vs := s.ValueSet()
+		valfmt := 0
+		if vs.NumVal > 0 {
+			valfmt = int(vs.ValFmt)
+		}
+		t.put("S ", hex32(uint32(vs.PMID)), " ", strconv.Itoa(int(vs.NumVal)), " ", strconv.Itoa(valfmt), "\n")
+		for i := range vs.Len() {
+			v := vs.Value(i)
+			if !v.Block {
+				t.put("I ", strconv.Itoa(int(v.Inst)), " ", hex32(v.Word), "\n")
+				continue
+			}
+			t.put("B ", strconv.Itoa(int(v.Inst)))
+			if v.BlockType == pcp.TypeEvent || v.BlockType == pcp.TypeHighresEvent {
+				t.put(" ", strconv.Itoa(int(v.BlockType)), " ", strconv.Itoa(len(v.Payload)+4), "\n")
+				t.events(uint32(vs.ValFmt), v)
+				continue
+			}
+			t.block(v.BlockType, v.Payload)
+			t.put("\n")
+		}
+	}
+}
+
+// block writes a value block's contents as oracle.c's putblock does.
+func (t *text) block(typ pcp.Type, p []byte) {
+	t.put(" ", strconv.Itoa(int(typ)), " ", strconv.Itoa(len(p)+4), " ")
+	switch {
+	case (typ == pcp.Type32 || typ == pcp.TypeU32 || typ == pcp.TypeFloat) && len(p) == 4:
+		t.put("n", hex32(binary.BigEndian.Uint32(p)))
+	case (typ == pcp.Type64 || typ == pcp.TypeU64 || typ == pcp.TypeDouble) && len(p) == 8:
+		v := binary.BigEndian.Uint64(p)
+		t.put("n", hex32(uint32(v>>32)), hex32(uint32(v)))
+	default:
+		t.put("x", hex.EncodeToString(p))
+	}
+}
+
+// events writes the unpacked records of an event array value, as
+// pmUnpackEventRecords / pmUnpackHighResEventRecords produce them.
+func (t *text) events(valfmt uint32, v pduwire.Value) {
+	blk := binary.BigEndian.AppendUint32(nil, uint32(v.BlockType)<<24|uint32(len(v.Payload)+4))
+	blk = append(blk, v.Payload...)
+	a, err := eventrec.ParseValue(valfmt, blk, eventrec.Options{Type: v.BlockType, Lenient: true})
+	if err != nil {
+		t.put("U ERR\n")
+		return
+	}
+	rs := t.u.Unpack(a)
+	t.put("U ", strconv.Itoa(len(rs)), "\n")
+	for _, r := range rs {
+		t.put("u ", strconv.FormatInt(r.Sec, 10), " ", strconv.FormatInt(r.Nsec, 10), " ", strconv.Itoa(len(r.Values)), "\n")
+		for _, x := range r.Values {
+			if x.InsituFmt {
+				t.put("S ", hex32(uint32(x.ID)), " 1 0\nI -1 ", hex32(x.Insitu), "\n")
+				continue
+			}
+			t.put("S ", hex32(uint32(x.ID)), " 1 1\nB -1")
+			t.block(x.Type, x.Block)
+			t.put("\n")
+		}
+	}
+}
