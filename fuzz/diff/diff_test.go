@@ -3,6 +3,7 @@ package diff
 import (
 	"bytes"
 	"encoding/binary"
+	"errors"
 	"os"
 	"path/filepath"
 	"strings"
@@ -89,11 +90,25 @@ func compare(t testing.TB, kind int, b []byte) string {
 // or "" for an unexplained one. Each rule is documented in
 // fuzz/RESULTS.md.
 func explained(kind int, b []byte, ours, theirs string) string {
+	if ours != rejected {
+		return ""
+	}
+	if strings.HasPrefix(theirs, "CRASH") || theirs == "HANG\n" {
+		return "D1: libpcp crashes or hangs on input perfwire rejects"
+	}
+	if kind != kindPDU {
+		return ""
+	}
+	_, err := pduwire.Decode(b)
+	if _, rerr := pduwire.ParseResult(b); rerr != nil && err == nil {
+		err = rerr
+	}
 	switch {
-	case strings.HasPrefix(theirs, "CRASH") || theirs == "HANG\n":
-		if ours == rejected {
-			return "libpcp crashes or hangs on input perfwire rejects"
-		}
+	case errors.Is(err, pduwire.ErrTrailing):
+		return "D2: perfwire rejects bytes after the last element, which libpcp ignores"
+	case errors.Is(err, pduwire.ErrCount) && binary.BigEndian.Uint32(b[4:]) == uint32(pduwire.TypeText) &&
+		len(b) >= 20 && uint64(len(b)) >= 20+uint64(binary.BigEndian.Uint32(b[16:])):
+		return "F2 (perfwire bug, reported): TEXT whose buffer lacks its final pad; libpcp accepts len = 20 + buflen"
 	}
 	return ""
 }

@@ -1,6 +1,7 @@
 package diff
 
 import (
+	"bytes"
 	"encoding/binary"
 	"encoding/hex"
 	"strconv"
@@ -63,7 +64,12 @@ func Ours(kind int, b []byte) (string, bool) {
 		if x.UnmarshalBinary(b) != nil {
 			return rejected, true
 		}
-		t.put("T ", hex32(x.Ident), " ", hex.EncodeToString(x.Text), "\n")
+		// libpcp returns the text as a C string: it ends at a NUL.
+		txt := x.Text
+		if i := bytes.IndexByte(txt, 0); i >= 0 {
+			txt = txt[:i]
+		}
+		t.put("T ", hex32(x.Ident), " ", hex.EncodeToString(txt), "\n")
 	case pduwire.TypeLabel:
 		var l pduwire.Label
 		if l.UnmarshalBinary(b) != nil {
