@@ -34,7 +34,10 @@ fuzz:
 
 ## fuzz-diff: differential run of our decoders against the installed libpcp (cgo, separate module).
 fuzz-diff:
-	cd fuzz/diff && CGO_ENABLED=1 $(GO) test -count=1 . && CGO_ENABLED=1 $(GO) test -run '^$$' -fuzz '^FuzzDiffPDU$$' -fuzztime $(or $(DIFFTIME),30s) .
+	cd fuzz/diff && CGO_ENABLED=1 $(GO) test -count=1 -v -run 'TestDiff' . && \
+	for f in FuzzDiffPDU FuzzDiffLabels; do \
+		CGO_ENABLED=1 $(GO) test -run '^$$' -fuzz "^$$f\$$" -fuzztime $(or $(DIFFTIME),30s) -fuzzminimizetime 5s . || exit 1; \
+	done
 
 ## bench: all benchmarks with allocation counts.
 bench:

@@ -22,7 +22,7 @@ func Ours(kind int, b []byte) (string, bool) {
 		// are compared: outside it libpcp's answers are known to be
 		// wrong (truncated JSON accepted, nested names lost, ...).
 		var s labels.Set
-		if err := labels.Parse(&s, b, &labels.Options{Names: labels.Classic, KeepOrder: true}); err != nil || !safeLabels(b) {
+		if err := labels.Parse(&s, b, &labels.Options{Names: labels.Classic, KeepOrder: true}); err != nil || !safeLabels(b) || prefixNames(&s) {
 			return "", false
 		}
 		return "P " + strconv.Itoa(s.Len()) + "\n", true
@@ -111,6 +111,25 @@ func safeLabels(text []byte) bool {
 		}
 	}
 	return maxDepth <= 2 && len(text) < 65535
+}
+
+// prefixNames reports whether a label's name is also the map prefix of
+// another label's (pcp-labels.md §6 #5: outside the safe subset). The
+// index is sorted, so such a pair is adjacent after skipping siblings.
+func prefixNames(s *labels.Set) bool {
+	for i := range s.Len() {
+		name := s.At(i).Name
+		for j := i + 1; j < s.Len(); j++ {
+			other := s.At(j).Name
+			if !bytes.HasPrefix(other, name) {
+				break
+			}
+			if len(other) > len(name) && other[len(name)] == '.' {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // text accumulates canonical text.
