@@ -168,3 +168,32 @@ func TestReaderAllocs(t *testing.T) {
 		t.Errorf("%v allocations to read %d bytes", n, len(data))
 	}
 }
+
+// BenchmarkArgsACT50 decodes the arguments of a dlt-kpi ACT message with
+// 50 datasets (the message dltkpi's 1 GB/s target is about).
+func BenchmarkArgsACT50(b *testing.B) {
+	m := NewBuilder(nil, LogHeader(MakeID("ECU1"), MakeID("PROC"), MakeID("PROC"), LevelInfo, 14698, 11517642))
+	m.String("ACT")
+	for range 50 {
+		m.String("14698;5;510;7;4598284;0")
+	}
+	rec, err := m.Finish()
+	if err != nil {
+		b.Fatal(err)
+	}
+	msg, _, err := ConsumeMessage(rec, Options{Framing: FramingBare})
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.SetBytes(int64(len(rec)))
+	b.ReportAllocs()
+	for b.Loop() {
+		as := msg.ArgScanner()
+		for as.Next() {
+			_ = as.Arg().Bytes()
+		}
+		if as.Err() != nil {
+			b.Fatal(as.Err())
+		}
+	}
+}
