@@ -163,6 +163,13 @@ func TestBadArgs(t *testing.T) {
 				}
 				n++
 			}
+			// The scanner form reports the same.
+			as := m.ArgScanner()
+			for as.Next() {
+			}
+			if as.Err() == nil || as.Err().Error() != last.Error() || as.Remaining() != tt.noar-tt.valid {
+				t.Errorf("ArgScanner: %v, %d remaining", as.Err(), as.Remaining())
+			}
 			if n != tt.valid {
 				t.Errorf("%d valid arguments, want %d", n, tt.valid)
 			}

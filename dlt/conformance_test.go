@@ -4,6 +4,7 @@ package dlt
 
 import (
 	"bytes"
+	"math"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -82,6 +83,9 @@ func conformanceArgs(big bool) [][]ArgSpec {
 			{Kind: KindFloat, Bits: bits, Float: 1e-7}, {Kind: KindFloat, Bits: bits, Float: 1e20},
 			{Kind: KindFloat, Bits: bits, Float: 0.1}, {Kind: KindFloat, Bits: bits, Float: 100000},
 			{Kind: KindFloat, Bits: bits, Float: 1234567}, {Kind: KindFloat, Bits: bits, Float: 3, VarInfo: true, Name: "x", Unit: "m"},
+			{Kind: KindFloat, Bits: bits, Float: math.Inf(1)}, {Kind: KindFloat, Bits: bits, Float: math.Inf(-1)},
+			{Kind: KindFloat, Bits: bits, Float: math.NaN()}, {Kind: KindFloat, Bits: bits, Float: math.Copysign(math.NaN(), -1)},
+			{Kind: KindFloat, Bits: bits, Float: math.Copysign(0, -1)}, {Kind: KindFloat, Bits: bits, Float: 123456},
 		})
 	}
 	msgs = append(msgs, []ArgSpec{

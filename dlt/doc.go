@@ -16,12 +16,13 @@
 // header pattern whose record validates and counts the skipped bytes.
 // [Reader] does the same over an io.Reader (a daemon connection, a
 // serial line) with a fixed-size buffer; [ConsumeMessage] decodes one
-// record for callers that manage their own buffers. [Message.Args] and [Message.ArgScanner] decode the arguments;
-// [Arg.AppendText] prints one as dlt-convert -a does and
-// [Message.AppendText] prints the whole dlt-convert -a line. [Builder],
-// [AppendArg] and [AppendStorageHeader] encode messages that dlt-convert
-// decodes identically. Decoding failures are [*ParseError] values with
-// the input offset and one of the Err* kinds.
+// record for callers that manage their own buffers. [Message.Args] and
+// [Message.ArgScanner] decode the arguments; [Arg.AppendText] prints one
+// as dlt-convert -a does and [Message.AppendText] prints the whole
+// dlt-convert -a line. [Builder], [AppendArg] and [AppendStorageHeader]
+// encode messages that dlt-convert decodes identically. Decoding failures
+// are [*ParseError] values with the input offset and one of the Err*
+// kinds.
 //
 // Allocation and lifetime: scanning messages and decoding arguments
 // allocate nothing. A Message, an Arg and every []byte they return are

@@ -155,8 +155,8 @@ func (m *Builder) Float(v float64, bits int) { m.Arg(ArgSpec{Kind: KindFloat, Bi
 func (m *Builder) Raw(p []byte) { m.Arg(ArgSpec{Kind: KindRaw, Data: p}) }
 
 // Bytes appends the payload bytes p unchanged and counts n arguments, for
-// arguments encoded elsewhere (with [AppendArg] or copied from
-// [Arg]-level views of another message in the same byte order).
+// arguments encoded elsewhere (with [AppendArg], or [Arg.Raw] of another
+// message in the same byte order).
 func (m *Builder) Bytes(p []byte, n int) {
 	if m.err != nil {
 		return
