@@ -111,12 +111,18 @@ func explained(kind int, b []byte, ours, theirs string) string {
 	switch {
 	case errors.Is(err, pduwire.ErrTrailing):
 		return "D2: perfwire rejects bytes after the last element, which libpcp ignores"
+	case errors.Is(err, pduwire.ErrLength) && len(b) > fixedLen[pduwire.Type(binary.BigEndian.Uint32(b[4:]))] &&
+		fixedLen[pduwire.Type(binary.BigEndian.Uint32(b[4:]))] > 0:
+		return "D3: perfwire requires a request PDU's exact length (spec §4.17, PCP 7.2.1); libpcp 6.0.3 ignores extra bytes"
 	case errors.Is(err, pduwire.ErrCount) && binary.BigEndian.Uint32(b[4:]) == uint32(pduwire.TypeText) &&
 		len(b) >= 20 && uint64(len(b)) >= 20+uint64(binary.BigEndian.Uint32(b[16:])):
 		return "F2 (perfwire bug, reported): TEXT whose buffer lacks its final pad; libpcp accepts len = 20 + buflen"
 	}
 	return ""
 }
+
+// fixedLen are the request PDUs of one fixed size.
+var fixedLen = map[pduwire.Type]int{pduwire.TypeDescReq: 16, pduwire.TypeTextReq: 20, pduwire.TypeLabelReq: 20}
 
 func hexdump(b []byte) string {
 	var s strings.Builder
@@ -179,7 +185,8 @@ func TestDiffLabelTexts(t *testing.T) {
 
 // diffTypes are the PDU types the oracle decodes; the fuzz target maps
 // every input onto one of them.
-var diffTypes = [...]pduwire.Type{pduwire.TypeResult, pduwire.TypeHighresResult, pduwire.TypeError, pduwire.TypeDesc, pduwire.TypeText, pduwire.TypeLabel}
+var diffTypes = [...]pduwire.Type{pduwire.TypeResult, pduwire.TypeHighresResult, pduwire.TypeError, pduwire.TypeDesc, pduwire.TypeText, pduwire.TypeLabel,
+	pduwire.TypeDescReq, pduwire.TypeTextReq, pduwire.TypeLabelReq, pduwire.TypeInstance}
 
 // FuzzDiffPDU mutates captured PDUs (len word kept equal to the input
 // length, type forced to one the oracle decodes) and requires perfwire

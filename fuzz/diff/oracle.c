@@ -37,6 +37,19 @@ extern int __pmDecodeDesc(pduword *, pmDesc *);
 extern int __pmDecodeText(pduword *, int *, char **);
 extern int __pmDecodeLabel(pduword *, int *, int *, pmLabelSet **, int *);
 extern int __pmParseLabelSet(const char *, int, int, pmLabelSet **);
+extern int __pmDecodeDescReq(pduword *, pmID *);
+extern int __pmDecodeTextReq(pduword *, int *, int *);
+extern int __pmDecodeLabelReq(pduword *, int *, int *);
+
+/* libpcp's instance domain answer. */
+typedef struct {
+    pmInDom indom;
+    int numinst;
+    int *instlist;
+    char **namelist;
+} oracle_inresult;
+extern int __pmDecodeInstance(pduword *, oracle_inresult **);
+extern void __pmFreeInResult(oracle_inresult *);
 
 /* out is a bounded text buffer; overflow marks the text truncated. */
 typedef struct {
@@ -269,6 +282,38 @@ decode_pdu(outbuf *o, const unsigned char *b, int len)
 	    }
 	}
 	pmFreeLabelSets(sets, nsets);
+	break;
+    }
+    case 0x7004: {		/* DESC_REQ */
+	pmID id;
+	sts = __pmDecodeDescReq(pdu, &id);
+	if (sts >= 0)
+	    put(o, "Q %08x\n", id);
+	break;
+    }
+    case 0x7008: case 0x7012: {	/* TEXT_REQ, LABEL_REQ */
+	int ident = 0, kind = 0;
+	sts = type == 0x7008 ? __pmDecodeTextReq(pdu, &ident, &kind) : __pmDecodeLabelReq(pdu, &ident, &kind);
+	if (sts >= 0)
+	    put(o, "Q %08x %d\n", (uint32_t)ident, kind);
+	break;
+    }
+    case 0x7007: {		/* INSTANCE */
+	oracle_inresult *r = NULL;
+	sts = __pmDecodeInstance(pdu, &r);
+	if (sts < 0)
+	    break;
+	put(o, "N %08x %d\n", r->indom, r->numinst);
+	for (i = 0; i < r->numinst; i++) {
+	    const char *name = r->namelist ? r->namelist[i] : NULL;
+	    put(o, "n %d ", r->instlist ? r->instlist[i] : -1);
+	    if (name == NULL || name[0] == '\0')
+		put(o, "-");
+	    else
+		puthex(o, (const unsigned char *)name, (int)strlen(name));
+	    put(o, "\n");
+	}
+	__pmFreeInResult(r);
 	break;
     }
     default:

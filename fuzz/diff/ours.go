@@ -82,6 +82,49 @@ func Ours(kind int, b []byte) (string, bool) {
 				t.put("e ", u(uint64(e.Name)), " ", u(uint64(e.NameLen)), " ", u(uint64(e.Flags)), " ", u(uint64(e.Value)), " ", u(uint64(e.ValueLen)), "\n")
 			}
 		}
+	case pduwire.TypeDescReq:
+		var q pduwire.DescReq
+		if q.UnmarshalBinary(b) != nil {
+			return rejected, true
+		}
+		t.put("Q ", hex32(uint32(q.PMID)), "\n")
+	case pduwire.TypeTextReq:
+		var q pduwire.TextReq
+		if q.UnmarshalBinary(b) != nil {
+			return rejected, true
+		}
+		t.put("Q ", hex32(q.Ident), " ", strconv.Itoa(int(q.Kind)), "\n")
+	case pduwire.TypeLabelReq:
+		var q pduwire.LabelReq
+		if q.UnmarshalBinary(b) != nil {
+			return rejected, true
+		}
+		// libpcp replaces an ident that no requested level uses
+		// (domain, indom, cluster, item, instances) by PM_ID_NULL.
+		ident := q.Ident
+		if q.Kind&0x3e == 0 {
+			ident = 0xffffffff
+		}
+		t.put("Q ", hex32(ident), " ", strconv.Itoa(int(q.Kind)), "\n")
+	case pduwire.TypeInstance:
+		var in pduwire.Instance
+		if in.UnmarshalBinary(b) != nil {
+			return rejected, true
+		}
+		t.put("N ", hex32(uint32(in.InDom)), " ", strconv.Itoa(len(in.Instances)), "\n")
+		for _, e := range in.Instances {
+			// libpcp's names are C strings; an empty one may be NULL.
+			name := e.Name
+			if i := bytes.IndexByte(name, 0); i >= 0 {
+				name = name[:i]
+			}
+			t.put("n ", strconv.Itoa(int(e.Inst)), " ")
+			if len(name) == 0 {
+				t.put("-\n")
+			} else {
+				t.put(hex.EncodeToString(name), "\n")
+			}
+		}
 	default:
 		return "", false
 	}
