@@ -93,7 +93,13 @@ func Ours(kind int, b []byte) (string, bool) {
 		if q.UnmarshalBinary(b) != nil {
 			return rejected, true
 		}
-		t.put("Q ", hex32(q.Ident), " ", strconv.Itoa(int(q.Kind)), "\n")
+		// Neither PM_TEXT_PMID nor PM_TEXT_INDOM: libpcp reports the
+		// ident as PM_INDOM_NULL (pcp-pdu.md §4.12).
+		ident := q.Ident
+		if q.Kind&0xc == 0 {
+			ident = 0xffffffff
+		}
+		t.put("Q ", hex32(ident), " ", strconv.Itoa(int(q.Kind)), "\n")
 	case pduwire.TypeLabelReq:
 		var q pduwire.LabelReq
 		if q.UnmarshalBinary(b) != nil {
