@@ -111,6 +111,8 @@ func explained(kind int, b []byte, ours, theirs string) string {
 	switch {
 	case errors.Is(err, pduwire.ErrTrailing):
 		return "D2: perfwire rejects bytes after the last element, which libpcp ignores"
+	case errors.Is(err, pduwire.ErrEvent):
+		return "D5: perfwire enforces the event-array rules of pcp-events.md §6.2 that libpcp does not check (exact ep_len for fixed-size types, MISSED alone, ea_len a multiple of 4)"
 	case errors.Is(err, pduwire.ErrField) && field(err) == "LABEL.label":
 		return "D4: perfwire rejects a label index entry whose span leaves the set's JSON; libpcp 6.0.3 accepts some (e.g. valuelen 0 at an offset past jsonlen)"
 	case errors.Is(err, pduwire.ErrLength) && len(b) > fixedLen[pduwire.Type(binary.BigEndian.Uint32(b[4:]))] &&
