@@ -111,6 +111,9 @@ func explained(kind int, b []byte, ours, theirs string) string {
 	switch {
 	case errors.Is(err, pduwire.ErrTrailing):
 		return "D2: perfwire rejects bytes after the last element, which libpcp ignores"
+	case (errors.Is(err, pduwire.ErrCount) || errors.Is(err, pduwire.ErrTruncated)) &&
+		binary.BigEndian.Uint32(b[4:]) == uint32(pduwire.TypeInstance):
+		return "D6: libpcp 6.0.3 accepts an INSTANCE whose numinst or names run past len, returning entries read beyond the PDU; perfwire rejects"
 	case errors.Is(err, pduwire.ErrEvent):
 		return "D5: perfwire enforces the event-array rules of pcp-events.md §6.2 that libpcp does not check (exact ep_len for fixed-size types, MISSED alone, ea_len a multiple of 4)"
 	case errors.Is(err, pduwire.ErrField) && field(err) == "LABEL.label":
