@@ -201,7 +201,8 @@ func TestDiffLabelTexts(t *testing.T) {
 // diffTypes are the PDU types the oracle decodes; the fuzz target maps
 // every input onto one of them.
 var diffTypes = [...]pduwire.Type{pduwire.TypeResult, pduwire.TypeHighresResult, pduwire.TypeError, pduwire.TypeDesc, pduwire.TypeText, pduwire.TypeLabel,
-	pduwire.TypeDescReq, pduwire.TypeTextReq, pduwire.TypeLabelReq, pduwire.TypeInstance}
+	pduwire.TypeDescReq, pduwire.TypeTextReq, pduwire.TypeLabelReq, pduwire.TypeInstance,
+	pduwire.TypeFetch, pduwire.TypeHighresFetch, pduwire.TypePMNSNames, pduwire.TypeCreds}
 
 // FuzzDiffPDU mutates captured PDUs (len word kept equal to the input
 // length, type forced to one the oracle decodes) and requires perfwire

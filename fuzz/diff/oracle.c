@@ -50,6 +50,10 @@ typedef struct {
 } oracle_inresult;
 extern int __pmDecodeInstance(pduword *, oracle_inresult **);
 extern void __pmFreeInResult(oracle_inresult *);
+extern int __pmDecodeFetch(pduword *, int *, void *, int *, pmID **);
+extern int __pmDecodeHighResFetch(pduword *, int *, int *, pmID **);
+extern int __pmDecodeNameList(pduword *, int *, char ***, int **);
+extern int __pmDecodeCreds(pduword *, int *, int *, uint32_t **);
 
 /* out is a bounded text buffer; overflow marks the text truncated. */
 typedef struct {
@@ -314,6 +318,46 @@ decode_pdu(outbuf *o, const unsigned char *b, int len)
 	    put(o, "\n");
 	}
 	__pmFreeInResult(r);
+	break;
+    }
+    case 0x7003: case 0x7014: {	/* FETCH, HIGHRES_FETCH */
+	int ctx = 0, n = 0;
+	int64_t when[2];	/* the legacy timestamp, written and ignored */
+	pmID *ids = NULL;
+	sts = type == 0x7003 ? __pmDecodeFetch(pdu, &ctx, when, &n, &ids) : __pmDecodeHighResFetch(pdu, &ctx, &n, &ids);
+	if (sts < 0)
+	    break;
+	put(o, "F %d %d\n", ctx, n);
+	for (i = 0; i < n; i++)
+	    put(o, "f %08x\n", ids[i]);
+	break;
+    }
+    case 0x700e: {		/* PMNS_NAMES */
+	int n = 0, *stat = NULL;
+	char **names = NULL;
+	sts = __pmDecodeNameList(pdu, &n, &names, &stat);
+	if (sts < 0)
+	    break;
+	put(o, "M %d %d\n", n, stat != NULL);
+	for (i = 0; i < n; i++) {
+	    put(o, "m %d ", stat ? stat[i] : 0);
+	    puthex(o, (const unsigned char *)names[i], (int)strlen(names[i]));
+	    put(o, "\n");
+	}
+	free(names);
+	free(stat);
+	break;
+    }
+    case 0x700c: {		/* CREDS */
+	int sender = 0, n = 0;
+	uint32_t *creds = NULL;
+	sts = __pmDecodeCreds(pdu, &sender, &n, &creds);
+	if (sts < 0)
+	    break;
+	put(o, "C %d\n", n);
+	for (i = 0; i < n; i++)
+	    put(o, "c %08x\n", creds[i]);
+	free(creds);
 	break;
     }
     default:

@@ -131,6 +131,47 @@ func Ours(kind int, b []byte) (string, bool) {
 				t.put(hex.EncodeToString(name), "\n")
 			}
 		}
+	case pduwire.TypeFetch, pduwire.TypeHighresFetch:
+		var q pduwire.Fetch
+		if q.UnmarshalBinary(b) != nil {
+			return rejected, true
+		}
+		t.put("F ", strconv.Itoa(int(q.Ctx)), " ", strconv.Itoa(len(q.PMIDs)), "\n")
+		for _, id := range q.PMIDs {
+			t.put("f ", hex32(uint32(id)), "\n")
+		}
+	case pduwire.TypePMNSNames:
+		var q pduwire.PMNSNames
+		if q.UnmarshalBinary(b) != nil {
+			return rejected, true
+		}
+		if q.Status < 0 {
+			return rejected, true // libpcp returns the peer's error code
+		}
+		withStatus := "0"
+		if q.Statuses != nil {
+			withStatus = "1"
+		}
+		t.put("M ", strconv.Itoa(len(q.Names)), " ", withStatus, "\n")
+		for i, name := range q.Names {
+			st := int32(0)
+			if q.Statuses != nil {
+				st = q.Statuses[i]
+			}
+			if j := bytes.IndexByte(name, 0); j >= 0 {
+				name = name[:j]
+			}
+			t.put("m ", strconv.Itoa(int(st)), " ", hex.EncodeToString(name), "\n")
+		}
+	case pduwire.TypeCreds:
+		var q pduwire.Creds
+		if q.UnmarshalBinary(b) != nil {
+			return rejected, true
+		}
+		t.put("C ", strconv.Itoa(len(q.Creds)), "\n")
+		for _, c := range q.Creds {
+			t.put("c ", hex32(uint32(c)), "\n")
+		}
 	default:
 		return "", false
 	}
