@@ -114,6 +114,9 @@ func explained(kind int, b []byte, ours, theirs string) string {
 	case (errors.Is(err, pduwire.ErrCount) || errors.Is(err, pduwire.ErrTruncated)) &&
 		binary.BigEndian.Uint32(b[4:]) == uint32(pduwire.TypeInstance):
 		return "D6: libpcp 6.0.3 accepts an INSTANCE whose numinst or names run past len, returning entries read beyond the PDU; perfwire rejects"
+	case binary.BigEndian.Uint32(b[4:]) == uint32(pduwire.TypeCreds) && len(b) >= 16 &&
+		(binary.BigEndian.Uint32(b[12:]) == 0 || binary.BigEndian.Uint32(b[12:]) > pduwire.MaxCreds):
+		return "D7: perfwire's CREDS decoder refuses numcreds 0 or > 1024 (pcp-pdu.md §4.2, what pmcd enforces); libpcp's decoder leaves that to pmcd"
 	case errors.Is(err, pduwire.ErrEvent):
 		return "D5: perfwire enforces the event-array rules of pcp-events.md §6.2 that libpcp does not check (exact ep_len for fixed-size types, MISSED alone, ea_len a multiple of 4)"
 	case errors.Is(err, pduwire.ErrField) && field(err) == "LABEL.label":
