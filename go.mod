@@ -2,4 +2,9 @@ module github.com/perfwire/perfwire
 
 go 1.26
 
-require sigs.k8s.io/randfill v1.0.0
+require (
+	github.com/tinylib/msgp v1.6.5
+	sigs.k8s.io/randfill v1.0.0
+)
+
+require github.com/philhofer/fwd v1.2.0 // indirect
