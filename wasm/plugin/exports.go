@@ -9,8 +9,6 @@ import (
 	"github.com/tinylib/msgp/msgp"
 )
 
-func main() {}
-
 // errInternal reports a panic caught at the boundary; the SDK promises
 // none, and a trap would take the host's instance down with it.
 var errInternal = errors.New("abi: internal error")
