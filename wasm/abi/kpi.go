@@ -66,16 +66,15 @@ func clone(b []byte) []byte {
 // reassembler and tracker, as `perfwire kpi` does, so a host can show
 // progress and the process table while a large capture is decoded.
 type KPISession struct {
-	in       []byte
-	s        dlt.Scanner
-	sel      dltkpi.Selector
-	r        *dltkpi.Reassembler
-	t        *dltkpi.Tracker
-	open     int // groups still open when the input ended
-	done     bool
-	err      error
-	samples  []CPUSample
-	messages int
+	in      []byte
+	s       dlt.Scanner
+	sel     dltkpi.Selector
+	r       *dltkpi.Reassembler
+	t       *dltkpi.Tracker
+	open    int // groups still open when the input ended
+	done    bool
+	err     error
+	samples []CPUSample
 }
 
 // NewKPISession starts a session over in, which it keeps (the caller must

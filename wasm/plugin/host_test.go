@@ -13,8 +13,12 @@ import (
 	"github.com/tetratelabs/wazero/imports/wasi_snapshot_preview1"
 )
 
-// moduleBytes is the wasip1 reactor, built once per test binary.
-var moduleBytes []byte
+// moduleBytes is the wasip1 reactor, built once per test binary; cache
+// keeps wazero's compilation of it across the tests' runtimes.
+var (
+	moduleBytes []byte
+	cache       = wazero.NewCompilationCache()
+)
 
 func TestMain(m *testing.M) {
 	dir, err := os.MkdirTemp("", "perfwire-plugin")
@@ -48,7 +52,7 @@ type host struct {
 func newHost(t testing.TB) *host {
 	t.Helper()
 	ctx := context.Background()
-	rt := wazero.NewRuntime(ctx)
+	rt := wazero.NewRuntimeWithConfig(ctx, wazero.NewRuntimeConfig().WithCompilationCache(cache))
 	t.Cleanup(func() { rt.Close(ctx) })
 	wasi_snapshot_preview1.MustInstantiate(ctx, rt)
 	mod, err := rt.InstantiateWithConfig(ctx, moduleBytes, wazero.NewModuleConfig().WithStartFunctions("_initialize"))
