@@ -10,5 +10,9 @@ require (
 
 require (
 	github.com/philhofer/fwd v1.2.0 // indirect
+	golang.org/x/mod v0.18.0 // indirect
 	golang.org/x/sys v0.44.0 // indirect
+	golang.org/x/tools v0.22.0 // indirect
 )
+
+tool github.com/tinylib/msgp

@@ -1,6 +1,6 @@
 package abi
 
-//go:generate go run github.com/tinylib/msgp -io=false -tests=false -file types.go -o types_gen.go
+//go:generate go tool msgp -io=false -tests=false -file types.go -o types_gen.go
 
 // Version is the ABI number hosts query with abi_version (wasip1) or
 // perfwire.abiVersion (js). It grows when an export or a result schema
@@ -180,4 +180,71 @@ type EventParam struct {
 	Type  int32  `msg:"type"`
 	Text  string `msg:"text"`
 	Value []byte `msg:"value"`
+}
+
+// PDUStream is the result of pdu_decode: the PDUs of a PCP byte stream
+// (one direction of a pmcd connection) in order.
+type PDUStream struct {
+	Error *Error `msg:"error"` // a framing error ends the stream
+	PDUs  []PDU  `msg:"pdus"`
+}
+
+// PDU is one framed PDU: its header, and whether its body decodes as its
+// type says (Error is nil when it does).
+type PDU struct {
+	Offset   int64  `msg:"offset"`
+	Len      uint32 `msg:"len"`
+	Type     int32  `msg:"type"`
+	TypeName string `msg:"type_name"`
+	From     int32  `msg:"from"`
+	Error    *Error `msg:"error"`
+}
+
+// MMVFile is the result of mmv_read: the metadata and current values of
+// an MMV file image.
+type MMVFile struct {
+	Error     *Error        `msg:"error"`
+	Version   int32         `msg:"version"`
+	Gen       uint64        `msg:"gen"`
+	Flags     uint32        `msg:"flags"`
+	Process   int32         `msg:"process"`
+	Cluster   int32         `msg:"cluster"`
+	Metrics   []MMVMetric   `msg:"metrics"`
+	Instances []MMVInstance `msg:"instances"`
+	Values    []MMVValue    `msg:"values"`
+	// Dump is the text PCP 6.0.3's mmvdump prints for the file (its
+	// "MMV file" line names no file).
+	Dump string `msg:"dump"`
+}
+
+// MMVMetric is one metric entry.
+type MMVMetric struct {
+	Name      string `msg:"name"`
+	Item      uint32 `msg:"item"`
+	Type      int32  `msg:"type"` // MMV type code
+	TypeName  string `msg:"type_name"`
+	Sem       uint32 `msg:"sem"`
+	Units     uint32 `msg:"units"` // pmUnits bits
+	Indom     uint32 `msg:"indom"` // serial; 0 or 0xffffffff when singular
+	ShortText string `msg:"shorttext"`
+	HelpText  string `msg:"helptext"`
+}
+
+// MMVInstance is one instance entry.
+type MMVInstance struct {
+	Indom uint32 `msg:"indom"` // serial of the owning indom
+	ID    int32  `msg:"id"`
+	Name  string `msg:"name"`
+}
+
+// MMVValue is one value entry; exactly one of i, u, f and s is present,
+// chosen by the metric's type, and none when Missing.
+type MMVValue struct {
+	Metric   string   `msg:"metric"`
+	Instance string   `msg:"instance"` // "" for a singular metric
+	Missing  bool     `msg:"missing,omitempty"`
+	Int      *int64   `msg:"i,omitempty"`
+	Uint     *uint64  `msg:"u,omitempty"`
+	Float    *float64 `msg:"f,omitempty"`
+	Text     *string  `msg:"s,omitempty"`
 }

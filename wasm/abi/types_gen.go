@@ -2110,3 +2110,925 @@ func (z *LabelSet) Msgsize() (s int) {
 	}
 	return
 }
+
+// MarshalMsg implements msgp.Marshaler
+func (z *MMVFile) MarshalMsg(b []byte) (o []byte, err error) {
+	o = msgp.Require(b, z.Msgsize())
+	// map header, size 10
+	// string "error"
+	o = append(o, 0x8a, 0xa5, 0x65, 0x72, 0x72, 0x6f, 0x72)
+	if z.Error == nil {
+		o = msgp.AppendNil(o)
+	} else {
+		o, err = z.Error.MarshalMsg(o)
+		if err != nil {
+			err = msgp.WrapError(err, "Error")
+			return
+		}
+	}
+	// string "version"
+	o = append(o, 0xa7, 0x76, 0x65, 0x72, 0x73, 0x69, 0x6f, 0x6e)
+	o = msgp.AppendInt32(o, z.Version)
+	// string "gen"
+	o = append(o, 0xa3, 0x67, 0x65, 0x6e)
+	o = msgp.AppendUint64(o, z.Gen)
+	// string "flags"
+	o = append(o, 0xa5, 0x66, 0x6c, 0x61, 0x67, 0x73)
+	o = msgp.AppendUint32(o, z.Flags)
+	// string "process"
+	o = append(o, 0xa7, 0x70, 0x72, 0x6f, 0x63, 0x65, 0x73, 0x73)
+	o = msgp.AppendInt32(o, z.Process)
+	// string "cluster"
+	o = append(o, 0xa7, 0x63, 0x6c, 0x75, 0x73, 0x74, 0x65, 0x72)
+	o = msgp.AppendInt32(o, z.Cluster)
+	// string "metrics"
+	o = append(o, 0xa7, 0x6d, 0x65, 0x74, 0x72, 0x69, 0x63, 0x73)
+	o = msgp.AppendArrayHeader(o, uint32(len(z.Metrics)))
+	for za0001 := range z.Metrics {
+		o, err = z.Metrics[za0001].MarshalMsg(o)
+		if err != nil {
+			err = msgp.WrapError(err, "Metrics", za0001)
+			return
+		}
+	}
+	// string "instances"
+	o = append(o, 0xa9, 0x69, 0x6e, 0x73, 0x74, 0x61, 0x6e, 0x63, 0x65, 0x73)
+	o = msgp.AppendArrayHeader(o, uint32(len(z.Instances)))
+	for za0002 := range z.Instances {
+		// map header, size 3
+		// string "indom"
+		o = append(o, 0x83, 0xa5, 0x69, 0x6e, 0x64, 0x6f, 0x6d)
+		o = msgp.AppendUint32(o, z.Instances[za0002].Indom)
+		// string "id"
+		o = append(o, 0xa2, 0x69, 0x64)
+		o = msgp.AppendInt32(o, z.Instances[za0002].ID)
+		// string "name"
+		o = append(o, 0xa4, 0x6e, 0x61, 0x6d, 0x65)
+		o = msgp.AppendString(o, z.Instances[za0002].Name)
+	}
+	// string "values"
+	o = append(o, 0xa6, 0x76, 0x61, 0x6c, 0x75, 0x65, 0x73)
+	o = msgp.AppendArrayHeader(o, uint32(len(z.Values)))
+	for za0003 := range z.Values {
+		o, err = z.Values[za0003].MarshalMsg(o)
+		if err != nil {
+			err = msgp.WrapError(err, "Values", za0003)
+			return
+		}
+	}
+	// string "dump"
+	o = append(o, 0xa4, 0x64, 0x75, 0x6d, 0x70)
+	o = msgp.AppendString(o, z.Dump)
+	return
+}
+
+// UnmarshalMsg implements msgp.Unmarshaler
+func (z *MMVFile) UnmarshalMsg(bts []byte) (o []byte, err error) {
+	var field []byte
+	_ = field
+	var zb0001 uint32
+	zb0001, bts, err = msgp.ReadMapHeaderBytes(bts)
+	if err != nil {
+		err = msgp.WrapError(err)
+		return
+	}
+	for zb0001 > 0 {
+		zb0001--
+		field, bts, err = msgp.ReadMapKeyZC(bts)
+		if err != nil {
+			err = msgp.WrapError(err)
+			return
+		}
+		switch msgp.UnsafeString(field) {
+		case "error":
+			if msgp.IsNil(bts) {
+				bts, err = msgp.ReadNilBytes(bts)
+				if err != nil {
+					return
+				}
+				z.Error = nil
+			} else {
+				if z.Error == nil {
+					z.Error = new(Error)
+				}
+				bts, err = z.Error.UnmarshalMsg(bts)
+				if err != nil {
+					err = msgp.WrapError(err, "Error")
+					return
+				}
+			}
+		case "version":
+			z.Version, bts, err = msgp.ReadInt32Bytes(bts)
+			if err != nil {
+				err = msgp.WrapError(err, "Version")
+				return
+			}
+		case "gen":
+			z.Gen, bts, err = msgp.ReadUint64Bytes(bts)
+			if err != nil {
+				err = msgp.WrapError(err, "Gen")
+				return
+			}
+		case "flags":
+			z.Flags, bts, err = msgp.ReadUint32Bytes(bts)
+			if err != nil {
+				err = msgp.WrapError(err, "Flags")
+				return
+			}
+		case "process":
+			z.Process, bts, err = msgp.ReadInt32Bytes(bts)
+			if err != nil {
+				err = msgp.WrapError(err, "Process")
+				return
+			}
+		case "cluster":
+			z.Cluster, bts, err = msgp.ReadInt32Bytes(bts)
+			if err != nil {
+				err = msgp.WrapError(err, "Cluster")
+				return
+			}
+		case "metrics":
+			var zb0002 uint32
+			zb0002, bts, err = msgp.ReadArrayHeaderBytes(bts)
+			if err != nil {
+				err = msgp.WrapError(err, "Metrics")
+				return
+			}
+			if cap(z.Metrics) >= int(zb0002) {
+				z.Metrics = (z.Metrics)[:zb0002]
+			} else {
+				z.Metrics = make([]MMVMetric, zb0002)
+			}
+			for za0001 := range z.Metrics {
+				bts, err = z.Metrics[za0001].UnmarshalMsg(bts)
+				if err != nil {
+					err = msgp.WrapError(err, "Metrics", za0001)
+					return
+				}
+			}
+		case "instances":
+			var zb0003 uint32
+			zb0003, bts, err = msgp.ReadArrayHeaderBytes(bts)
+			if err != nil {
+				err = msgp.WrapError(err, "Instances")
+				return
+			}
+			if cap(z.Instances) >= int(zb0003) {
+				z.Instances = (z.Instances)[:zb0003]
+			} else {
+				z.Instances = make([]MMVInstance, zb0003)
+			}
+			for za0002 := range z.Instances {
+				var zb0004 uint32
+				zb0004, bts, err = msgp.ReadMapHeaderBytes(bts)
+				if err != nil {
+					err = msgp.WrapError(err, "Instances", za0002)
+					return
+				}
+				for zb0004 > 0 {
+					zb0004--
+					field, bts, err = msgp.ReadMapKeyZC(bts)
+					if err != nil {
+						err = msgp.WrapError(err, "Instances", za0002)
+						return
+					}
+					switch msgp.UnsafeString(field) {
+					case "indom":
+						z.Instances[za0002].Indom, bts, err = msgp.ReadUint32Bytes(bts)
+						if err != nil {
+							err = msgp.WrapError(err, "Instances", za0002, "Indom")
+							return
+						}
+					case "id":
+						z.Instances[za0002].ID, bts, err = msgp.ReadInt32Bytes(bts)
+						if err != nil {
+							err = msgp.WrapError(err, "Instances", za0002, "ID")
+							return
+						}
+					case "name":
+						z.Instances[za0002].Name, bts, err = msgp.ReadStringBytes(bts)
+						if err != nil {
+							err = msgp.WrapError(err, "Instances", za0002, "Name")
+							return
+						}
+					default:
+						bts, err = msgp.Skip(bts)
+						if err != nil {
+							err = msgp.WrapError(err, "Instances", za0002)
+							return
+						}
+					}
+				}
+			}
+		case "values":
+			var zb0005 uint32
+			zb0005, bts, err = msgp.ReadArrayHeaderBytes(bts)
+			if err != nil {
+				err = msgp.WrapError(err, "Values")
+				return
+			}
+			if cap(z.Values) >= int(zb0005) {
+				z.Values = (z.Values)[:zb0005]
+			} else {
+				z.Values = make([]MMVValue, zb0005)
+			}
+			for za0003 := range z.Values {
+				bts, err = z.Values[za0003].UnmarshalMsg(bts)
+				if err != nil {
+					err = msgp.WrapError(err, "Values", za0003)
+					return
+				}
+			}
+		case "dump":
+			z.Dump, bts, err = msgp.ReadStringBytes(bts)
+			if err != nil {
+				err = msgp.WrapError(err, "Dump")
+				return
+			}
+		default:
+			bts, err = msgp.Skip(bts)
+			if err != nil {
+				err = msgp.WrapError(err)
+				return
+			}
+		}
+	}
+	o = bts
+	return
+}
+
+// Msgsize returns an upper bound estimate of the number of bytes occupied by the serialized message
+func (z *MMVFile) Msgsize() (s int) {
+	s = 1 + 6
+	if z.Error == nil {
+		s += msgp.NilSize
+	} else {
+		s += z.Error.Msgsize()
+	}
+	s += 8 + msgp.Int32Size + 4 + msgp.Uint64Size + 6 + msgp.Uint32Size + 8 + msgp.Int32Size + 8 + msgp.Int32Size + 8 + msgp.ArrayHeaderSize
+	for za0001 := range z.Metrics {
+		s += z.Metrics[za0001].Msgsize()
+	}
+	s += 10 + msgp.ArrayHeaderSize
+	for za0002 := range z.Instances {
+		s += 1 + 6 + msgp.Uint32Size + 3 + msgp.Int32Size + 5 + msgp.StringPrefixSize + len(z.Instances[za0002].Name)
+	}
+	s += 7 + msgp.ArrayHeaderSize
+	for za0003 := range z.Values {
+		s += z.Values[za0003].Msgsize()
+	}
+	s += 5 + msgp.StringPrefixSize + len(z.Dump)
+	return
+}
+
+// MarshalMsg implements msgp.Marshaler
+func (z MMVInstance) MarshalMsg(b []byte) (o []byte, err error) {
+	o = msgp.Require(b, z.Msgsize())
+	// map header, size 3
+	// string "indom"
+	o = append(o, 0x83, 0xa5, 0x69, 0x6e, 0x64, 0x6f, 0x6d)
+	o = msgp.AppendUint32(o, z.Indom)
+	// string "id"
+	o = append(o, 0xa2, 0x69, 0x64)
+	o = msgp.AppendInt32(o, z.ID)
+	// string "name"
+	o = append(o, 0xa4, 0x6e, 0x61, 0x6d, 0x65)
+	o = msgp.AppendString(o, z.Name)
+	return
+}
+
+// UnmarshalMsg implements msgp.Unmarshaler
+func (z *MMVInstance) UnmarshalMsg(bts []byte) (o []byte, err error) {
+	var field []byte
+	_ = field
+	var zb0001 uint32
+	zb0001, bts, err = msgp.ReadMapHeaderBytes(bts)
+	if err != nil {
+		err = msgp.WrapError(err)
+		return
+	}
+	for zb0001 > 0 {
+		zb0001--
+		field, bts, err = msgp.ReadMapKeyZC(bts)
+		if err != nil {
+			err = msgp.WrapError(err)
+			return
+		}
+		switch msgp.UnsafeString(field) {
+		case "indom":
+			z.Indom, bts, err = msgp.ReadUint32Bytes(bts)
+			if err != nil {
+				err = msgp.WrapError(err, "Indom")
+				return
+			}
+		case "id":
+			z.ID, bts, err = msgp.ReadInt32Bytes(bts)
+			if err != nil {
+				err = msgp.WrapError(err, "ID")
+				return
+			}
+		case "name":
+			z.Name, bts, err = msgp.ReadStringBytes(bts)
+			if err != nil {
+				err = msgp.WrapError(err, "Name")
+				return
+			}
+		default:
+			bts, err = msgp.Skip(bts)
+			if err != nil {
+				err = msgp.WrapError(err)
+				return
+			}
+		}
+	}
+	o = bts
+	return
+}
+
+// Msgsize returns an upper bound estimate of the number of bytes occupied by the serialized message
+func (z MMVInstance) Msgsize() (s int) {
+	s = 1 + 6 + msgp.Uint32Size + 3 + msgp.Int32Size + 5 + msgp.StringPrefixSize + len(z.Name)
+	return
+}
+
+// MarshalMsg implements msgp.Marshaler
+func (z *MMVMetric) MarshalMsg(b []byte) (o []byte, err error) {
+	o = msgp.Require(b, z.Msgsize())
+	// map header, size 9
+	// string "name"
+	o = append(o, 0x89, 0xa4, 0x6e, 0x61, 0x6d, 0x65)
+	o = msgp.AppendString(o, z.Name)
+	// string "item"
+	o = append(o, 0xa4, 0x69, 0x74, 0x65, 0x6d)
+	o = msgp.AppendUint32(o, z.Item)
+	// string "type"
+	o = append(o, 0xa4, 0x74, 0x79, 0x70, 0x65)
+	o = msgp.AppendInt32(o, z.Type)
+	// string "type_name"
+	o = append(o, 0xa9, 0x74, 0x79, 0x70, 0x65, 0x5f, 0x6e, 0x61, 0x6d, 0x65)
+	o = msgp.AppendString(o, z.TypeName)
+	// string "sem"
+	o = append(o, 0xa3, 0x73, 0x65, 0x6d)
+	o = msgp.AppendUint32(o, z.Sem)
+	// string "units"
+	o = append(o, 0xa5, 0x75, 0x6e, 0x69, 0x74, 0x73)
+	o = msgp.AppendUint32(o, z.Units)
+	// string "indom"
+	o = append(o, 0xa5, 0x69, 0x6e, 0x64, 0x6f, 0x6d)
+	o = msgp.AppendUint32(o, z.Indom)
+	// string "shorttext"
+	o = append(o, 0xa9, 0x73, 0x68, 0x6f, 0x72, 0x74, 0x74, 0x65, 0x78, 0x74)
+	o = msgp.AppendString(o, z.ShortText)
+	// string "helptext"
+	o = append(o, 0xa8, 0x68, 0x65, 0x6c, 0x70, 0x74, 0x65, 0x78, 0x74)
+	o = msgp.AppendString(o, z.HelpText)
+	return
+}
+
+// UnmarshalMsg implements msgp.Unmarshaler
+func (z *MMVMetric) UnmarshalMsg(bts []byte) (o []byte, err error) {
+	var field []byte
+	_ = field
+	var zb0001 uint32
+	zb0001, bts, err = msgp.ReadMapHeaderBytes(bts)
+	if err != nil {
+		err = msgp.WrapError(err)
+		return
+	}
+	for zb0001 > 0 {
+		zb0001--
+		field, bts, err = msgp.ReadMapKeyZC(bts)
+		if err != nil {
+			err = msgp.WrapError(err)
+			return
+		}
+		switch msgp.UnsafeString(field) {
+		case "name":
+			z.Name, bts, err = msgp.ReadStringBytes(bts)
+			if err != nil {
+				err = msgp.WrapError(err, "Name")
+				return
+			}
+		case "item":
+			z.Item, bts, err = msgp.ReadUint32Bytes(bts)
+			if err != nil {
+				err = msgp.WrapError(err, "Item")
+				return
+			}
+		case "type":
+			z.Type, bts, err = msgp.ReadInt32Bytes(bts)
+			if err != nil {
+				err = msgp.WrapError(err, "Type")
+				return
+			}
+		case "type_name":
+			z.TypeName, bts, err = msgp.ReadStringBytes(bts)
+			if err != nil {
+				err = msgp.WrapError(err, "TypeName")
+				return
+			}
+		case "sem":
+			z.Sem, bts, err = msgp.ReadUint32Bytes(bts)
+			if err != nil {
+				err = msgp.WrapError(err, "Sem")
+				return
+			}
+		case "units":
+			z.Units, bts, err = msgp.ReadUint32Bytes(bts)
+			if err != nil {
+				err = msgp.WrapError(err, "Units")
+				return
+			}
+		case "indom":
+			z.Indom, bts, err = msgp.ReadUint32Bytes(bts)
+			if err != nil {
+				err = msgp.WrapError(err, "Indom")
+				return
+			}
+		case "shorttext":
+			z.ShortText, bts, err = msgp.ReadStringBytes(bts)
+			if err != nil {
+				err = msgp.WrapError(err, "ShortText")
+				return
+			}
+		case "helptext":
+			z.HelpText, bts, err = msgp.ReadStringBytes(bts)
+			if err != nil {
+				err = msgp.WrapError(err, "HelpText")
+				return
+			}
+		default:
+			bts, err = msgp.Skip(bts)
+			if err != nil {
+				err = msgp.WrapError(err)
+				return
+			}
+		}
+	}
+	o = bts
+	return
+}
+
+// Msgsize returns an upper bound estimate of the number of bytes occupied by the serialized message
+func (z *MMVMetric) Msgsize() (s int) {
+	s = 1 + 5 + msgp.StringPrefixSize + len(z.Name) + 5 + msgp.Uint32Size + 5 + msgp.Int32Size + 10 + msgp.StringPrefixSize + len(z.TypeName) + 4 + msgp.Uint32Size + 6 + msgp.Uint32Size + 6 + msgp.Uint32Size + 10 + msgp.StringPrefixSize + len(z.ShortText) + 9 + msgp.StringPrefixSize + len(z.HelpText)
+	return
+}
+
+// MarshalMsg implements msgp.Marshaler
+func (z *MMVValue) MarshalMsg(b []byte) (o []byte, err error) {
+	o = msgp.Require(b, z.Msgsize())
+	// check for omitted fields
+	zb0001Len := uint32(7)
+	var zb0001Mask uint8 /* 7 bits */
+	_ = zb0001Mask
+	if z.Missing == false {
+		zb0001Len--
+		zb0001Mask |= 0x4
+	}
+	if z.Int == nil {
+		zb0001Len--
+		zb0001Mask |= 0x8
+	}
+	if z.Uint == nil {
+		zb0001Len--
+		zb0001Mask |= 0x10
+	}
+	if z.Float == nil {
+		zb0001Len--
+		zb0001Mask |= 0x20
+	}
+	if z.Text == nil {
+		zb0001Len--
+		zb0001Mask |= 0x40
+	}
+	// variable map header, size zb0001Len
+	o = append(o, 0x80|uint8(zb0001Len))
+
+	// skip if no fields are to be emitted
+	if zb0001Len != 0 {
+		// string "metric"
+		o = append(o, 0xa6, 0x6d, 0x65, 0x74, 0x72, 0x69, 0x63)
+		o = msgp.AppendString(o, z.Metric)
+		// string "instance"
+		o = append(o, 0xa8, 0x69, 0x6e, 0x73, 0x74, 0x61, 0x6e, 0x63, 0x65)
+		o = msgp.AppendString(o, z.Instance)
+		if (zb0001Mask & 0x4) == 0 { // if not omitted
+			// string "missing"
+			o = append(o, 0xa7, 0x6d, 0x69, 0x73, 0x73, 0x69, 0x6e, 0x67)
+			o = msgp.AppendBool(o, z.Missing)
+		}
+		if (zb0001Mask & 0x8) == 0 { // if not omitted
+			// string "i"
+			o = append(o, 0xa1, 0x69)
+			if z.Int == nil {
+				o = msgp.AppendNil(o)
+			} else {
+				o = msgp.AppendInt64(o, *z.Int)
+			}
+		}
+		if (zb0001Mask & 0x10) == 0 { // if not omitted
+			// string "u"
+			o = append(o, 0xa1, 0x75)
+			if z.Uint == nil {
+				o = msgp.AppendNil(o)
+			} else {
+				o = msgp.AppendUint64(o, *z.Uint)
+			}
+		}
+		if (zb0001Mask & 0x20) == 0 { // if not omitted
+			// string "f"
+			o = append(o, 0xa1, 0x66)
+			if z.Float == nil {
+				o = msgp.AppendNil(o)
+			} else {
+				o = msgp.AppendFloat64(o, *z.Float)
+			}
+		}
+		if (zb0001Mask & 0x40) == 0 { // if not omitted
+			// string "s"
+			o = append(o, 0xa1, 0x73)
+			if z.Text == nil {
+				o = msgp.AppendNil(o)
+			} else {
+				o = msgp.AppendString(o, *z.Text)
+			}
+		}
+	}
+	return
+}
+
+// UnmarshalMsg implements msgp.Unmarshaler
+func (z *MMVValue) UnmarshalMsg(bts []byte) (o []byte, err error) {
+	var field []byte
+	_ = field
+	var zb0001 uint32
+	zb0001, bts, err = msgp.ReadMapHeaderBytes(bts)
+	if err != nil {
+		err = msgp.WrapError(err)
+		return
+	}
+	for zb0001 > 0 {
+		zb0001--
+		field, bts, err = msgp.ReadMapKeyZC(bts)
+		if err != nil {
+			err = msgp.WrapError(err)
+			return
+		}
+		switch msgp.UnsafeString(field) {
+		case "metric":
+			z.Metric, bts, err = msgp.ReadStringBytes(bts)
+			if err != nil {
+				err = msgp.WrapError(err, "Metric")
+				return
+			}
+		case "instance":
+			z.Instance, bts, err = msgp.ReadStringBytes(bts)
+			if err != nil {
+				err = msgp.WrapError(err, "Instance")
+				return
+			}
+		case "missing":
+			z.Missing, bts, err = msgp.ReadBoolBytes(bts)
+			if err != nil {
+				err = msgp.WrapError(err, "Missing")
+				return
+			}
+		case "i":
+			if msgp.IsNil(bts) {
+				bts, err = msgp.ReadNilBytes(bts)
+				if err != nil {
+					return
+				}
+				z.Int = nil
+			} else {
+				if z.Int == nil {
+					z.Int = new(int64)
+				}
+				*z.Int, bts, err = msgp.ReadInt64Bytes(bts)
+				if err != nil {
+					err = msgp.WrapError(err, "Int")
+					return
+				}
+			}
+		case "u":
+			if msgp.IsNil(bts) {
+				bts, err = msgp.ReadNilBytes(bts)
+				if err != nil {
+					return
+				}
+				z.Uint = nil
+			} else {
+				if z.Uint == nil {
+					z.Uint = new(uint64)
+				}
+				*z.Uint, bts, err = msgp.ReadUint64Bytes(bts)
+				if err != nil {
+					err = msgp.WrapError(err, "Uint")
+					return
+				}
+			}
+		case "f":
+			if msgp.IsNil(bts) {
+				bts, err = msgp.ReadNilBytes(bts)
+				if err != nil {
+					return
+				}
+				z.Float = nil
+			} else {
+				if z.Float == nil {
+					z.Float = new(float64)
+				}
+				*z.Float, bts, err = msgp.ReadFloat64Bytes(bts)
+				if err != nil {
+					err = msgp.WrapError(err, "Float")
+					return
+				}
+			}
+		case "s":
+			if msgp.IsNil(bts) {
+				bts, err = msgp.ReadNilBytes(bts)
+				if err != nil {
+					return
+				}
+				z.Text = nil
+			} else {
+				if z.Text == nil {
+					z.Text = new(string)
+				}
+				*z.Text, bts, err = msgp.ReadStringBytes(bts)
+				if err != nil {
+					err = msgp.WrapError(err, "Text")
+					return
+				}
+			}
+		default:
+			bts, err = msgp.Skip(bts)
+			if err != nil {
+				err = msgp.WrapError(err)
+				return
+			}
+		}
+	}
+	o = bts
+	return
+}
+
+// Msgsize returns an upper bound estimate of the number of bytes occupied by the serialized message
+func (z *MMVValue) Msgsize() (s int) {
+	s = 1 + 7 + msgp.StringPrefixSize + len(z.Metric) + 9 + msgp.StringPrefixSize + len(z.Instance) + 8 + msgp.BoolSize + 2
+	if z.Int == nil {
+		s += msgp.NilSize
+	} else {
+		s += msgp.Int64Size
+	}
+	s += 2
+	if z.Uint == nil {
+		s += msgp.NilSize
+	} else {
+		s += msgp.Uint64Size
+	}
+	s += 2
+	if z.Float == nil {
+		s += msgp.NilSize
+	} else {
+		s += msgp.Float64Size
+	}
+	s += 2
+	if z.Text == nil {
+		s += msgp.NilSize
+	} else {
+		s += msgp.StringPrefixSize + len(*z.Text)
+	}
+	return
+}
+
+// MarshalMsg implements msgp.Marshaler
+func (z *PDU) MarshalMsg(b []byte) (o []byte, err error) {
+	o = msgp.Require(b, z.Msgsize())
+	// map header, size 6
+	// string "offset"
+	o = append(o, 0x86, 0xa6, 0x6f, 0x66, 0x66, 0x73, 0x65, 0x74)
+	o = msgp.AppendInt64(o, z.Offset)
+	// string "len"
+	o = append(o, 0xa3, 0x6c, 0x65, 0x6e)
+	o = msgp.AppendUint32(o, z.Len)
+	// string "type"
+	o = append(o, 0xa4, 0x74, 0x79, 0x70, 0x65)
+	o = msgp.AppendInt32(o, z.Type)
+	// string "type_name"
+	o = append(o, 0xa9, 0x74, 0x79, 0x70, 0x65, 0x5f, 0x6e, 0x61, 0x6d, 0x65)
+	o = msgp.AppendString(o, z.TypeName)
+	// string "from"
+	o = append(o, 0xa4, 0x66, 0x72, 0x6f, 0x6d)
+	o = msgp.AppendInt32(o, z.From)
+	// string "error"
+	o = append(o, 0xa5, 0x65, 0x72, 0x72, 0x6f, 0x72)
+	if z.Error == nil {
+		o = msgp.AppendNil(o)
+	} else {
+		o, err = z.Error.MarshalMsg(o)
+		if err != nil {
+			err = msgp.WrapError(err, "Error")
+			return
+		}
+	}
+	return
+}
+
+// UnmarshalMsg implements msgp.Unmarshaler
+func (z *PDU) UnmarshalMsg(bts []byte) (o []byte, err error) {
+	var field []byte
+	_ = field
+	var zb0001 uint32
+	zb0001, bts, err = msgp.ReadMapHeaderBytes(bts)
+	if err != nil {
+		err = msgp.WrapError(err)
+		return
+	}
+	for zb0001 > 0 {
+		zb0001--
+		field, bts, err = msgp.ReadMapKeyZC(bts)
+		if err != nil {
+			err = msgp.WrapError(err)
+			return
+		}
+		switch msgp.UnsafeString(field) {
+		case "offset":
+			z.Offset, bts, err = msgp.ReadInt64Bytes(bts)
+			if err != nil {
+				err = msgp.WrapError(err, "Offset")
+				return
+			}
+		case "len":
+			z.Len, bts, err = msgp.ReadUint32Bytes(bts)
+			if err != nil {
+				err = msgp.WrapError(err, "Len")
+				return
+			}
+		case "type":
+			z.Type, bts, err = msgp.ReadInt32Bytes(bts)
+			if err != nil {
+				err = msgp.WrapError(err, "Type")
+				return
+			}
+		case "type_name":
+			z.TypeName, bts, err = msgp.ReadStringBytes(bts)
+			if err != nil {
+				err = msgp.WrapError(err, "TypeName")
+				return
+			}
+		case "from":
+			z.From, bts, err = msgp.ReadInt32Bytes(bts)
+			if err != nil {
+				err = msgp.WrapError(err, "From")
+				return
+			}
+		case "error":
+			if msgp.IsNil(bts) {
+				bts, err = msgp.ReadNilBytes(bts)
+				if err != nil {
+					return
+				}
+				z.Error = nil
+			} else {
+				if z.Error == nil {
+					z.Error = new(Error)
+				}
+				bts, err = z.Error.UnmarshalMsg(bts)
+				if err != nil {
+					err = msgp.WrapError(err, "Error")
+					return
+				}
+			}
+		default:
+			bts, err = msgp.Skip(bts)
+			if err != nil {
+				err = msgp.WrapError(err)
+				return
+			}
+		}
+	}
+	o = bts
+	return
+}
+
+// Msgsize returns an upper bound estimate of the number of bytes occupied by the serialized message
+func (z *PDU) Msgsize() (s int) {
+	s = 1 + 7 + msgp.Int64Size + 4 + msgp.Uint32Size + 5 + msgp.Int32Size + 10 + msgp.StringPrefixSize + len(z.TypeName) + 5 + msgp.Int32Size + 6
+	if z.Error == nil {
+		s += msgp.NilSize
+	} else {
+		s += z.Error.Msgsize()
+	}
+	return
+}
+
+// MarshalMsg implements msgp.Marshaler
+func (z *PDUStream) MarshalMsg(b []byte) (o []byte, err error) {
+	o = msgp.Require(b, z.Msgsize())
+	// map header, size 2
+	// string "error"
+	o = append(o, 0x82, 0xa5, 0x65, 0x72, 0x72, 0x6f, 0x72)
+	if z.Error == nil {
+		o = msgp.AppendNil(o)
+	} else {
+		o, err = z.Error.MarshalMsg(o)
+		if err != nil {
+			err = msgp.WrapError(err, "Error")
+			return
+		}
+	}
+	// string "pdus"
+	o = append(o, 0xa4, 0x70, 0x64, 0x75, 0x73)
+	o = msgp.AppendArrayHeader(o, uint32(len(z.PDUs)))
+	for za0001 := range z.PDUs {
+		o, err = z.PDUs[za0001].MarshalMsg(o)
+		if err != nil {
+			err = msgp.WrapError(err, "PDUs", za0001)
+			return
+		}
+	}
+	return
+}
+
+// UnmarshalMsg implements msgp.Unmarshaler
+func (z *PDUStream) UnmarshalMsg(bts []byte) (o []byte, err error) {
+	var field []byte
+	_ = field
+	var zb0001 uint32
+	zb0001, bts, err = msgp.ReadMapHeaderBytes(bts)
+	if err != nil {
+		err = msgp.WrapError(err)
+		return
+	}
+	for zb0001 > 0 {
+		zb0001--
+		field, bts, err = msgp.ReadMapKeyZC(bts)
+		if err != nil {
+			err = msgp.WrapError(err)
+			return
+		}
+		switch msgp.UnsafeString(field) {
+		case "error":
+			if msgp.IsNil(bts) {
+				bts, err = msgp.ReadNilBytes(bts)
+				if err != nil {
+					return
+				}
+				z.Error = nil
+			} else {
+				if z.Error == nil {
+					z.Error = new(Error)
+				}
+				bts, err = z.Error.UnmarshalMsg(bts)
+				if err != nil {
+					err = msgp.WrapError(err, "Error")
+					return
+				}
+			}
+		case "pdus":
+			var zb0002 uint32
+			zb0002, bts, err = msgp.ReadArrayHeaderBytes(bts)
+			if err != nil {
+				err = msgp.WrapError(err, "PDUs")
+				return
+			}
+			if cap(z.PDUs) >= int(zb0002) {
+				z.PDUs = (z.PDUs)[:zb0002]
+			} else {
+				z.PDUs = make([]PDU, zb0002)
+			}
+			for za0001 := range z.PDUs {
+				bts, err = z.PDUs[za0001].UnmarshalMsg(bts)
+				if err != nil {
+					err = msgp.WrapError(err, "PDUs", za0001)
+					return
+				}
+			}
+		default:
+			bts, err = msgp.Skip(bts)
+			if err != nil {
+				err = msgp.WrapError(err)
+				return
+			}
+		}
+	}
+	o = bts
+	return
+}
+
+// Msgsize returns an upper bound estimate of the number of bytes occupied by the serialized message
+func (z *PDUStream) Msgsize() (s int) {
+	s = 1 + 6
+	if z.Error == nil {
+		s += msgp.NilSize
+	} else {
+		s += z.Error.Msgsize()
+	}
+	s += 5 + msgp.ArrayHeaderSize
+	for za0001 := range z.PDUs {
+		s += z.PDUs[za0001].Msgsize()
+	}
+	return
+}

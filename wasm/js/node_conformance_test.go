@@ -99,6 +99,18 @@ func TestConformanceNodeJS(t *testing.T) {
 	}
 	e := abi.DecodeEvents(ev)
 	same("events.decode", &e)
+	pdus, err := os.ReadFile(filepath.Join("..", "testdata", "conv01.server.bin"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := abi.DecodePDUs(pdus)
+	same("pdu.decode", &p)
+	img, err := os.ReadFile(filepath.Join("..", "testdata", "sample2.mmv"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := abi.ReadMMV(img, false)
+	same("mmv.read", &m)
 	bad := abi.DecodeEvents(nil)
 	same("bad.decode", &bad)
 }

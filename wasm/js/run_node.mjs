@@ -46,5 +46,7 @@ for (const name of ["kpi-odd.dlt", "excerpt-irq-strtok-race.dlt", "kpi-huge-argv
 const enc = new TextEncoder();
 out("labels.canon", pw.labelsCanon(enc.encode(readFileSync(join(testdata, "parse-10.json"), "utf8").trim())));
 out("events.decode", pw.eventsDecode(input("conv05.pdu0.HIGHRES_RESULT.29.0.139.inst0.HIGHRES_EVENT.bin")));
+out("pdu.decode", pw.pduDecode(input("conv01.server.bin")));
+out("mmv.read", pw.mmvRead(input("sample2.mmv"), 0));
 out("bad.decode", pw.eventsDecode("not bytes"));
 console.log("node: all calls returned");

@@ -64,6 +64,14 @@ func serve() {
 		r := abi.DecodeEvents(bytesArg(a, 0))
 		return &r
 	}))
+	o.Set("pduDecode", fn(func(a []js.Value) msgp.Marshaler {
+		r := abi.DecodePDUs(bytesArg(a, 0))
+		return &r
+	}))
+	o.Set("mmvRead", fn(func(a []js.Value) msgp.Marshaler {
+		r := abi.ReadMMV(bytesArg(a, 0), intArg(a, 1)&1 != 0)
+		return &r
+	}))
 	js.Global().Set("perfwire", o)
 	select {}
 }

@@ -162,3 +162,30 @@ func eventsDecode(in uint32) uint32 {
 		return &r
 	})
 }
+
+//go:wasmexport pdu_decode
+func pduDecode(in uint32) uint32 {
+	return result(func() msgp.Marshaler {
+		b, ok := input(in)
+		if !ok {
+			return badHandle()
+		}
+		r := abi.DecodePDUs(b)
+		return &r
+	})
+}
+
+// mmvRead reads buffer in as an MMV file image; flags bit 0 selects
+// big-endian.
+//
+//go:wasmexport mmv_read
+func mmvRead(in, flags uint32) uint32 {
+	return result(func() msgp.Marshaler {
+		b, ok := input(in)
+		if !ok {
+			return badHandle()
+		}
+		r := abi.ReadMMV(b, flags&1 != 0)
+		return &r
+	})
+}

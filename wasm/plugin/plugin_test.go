@@ -218,9 +218,9 @@ func TestEventsDecode(t *testing.T) {
 // must return a result whose error says why, and the module must go on.
 func TestErrorsAreValues(t *testing.T) {
 	h := newHost(t)
-	for _, name := range []string{"kpi_decode", "kpi_step", "kpi_table", "labels_canon", "labels_merge", "events_decode"} {
+	for _, name := range []string{"kpi_decode", "kpi_step", "kpi_table", "labels_canon", "labels_merge", "events_decode", "pdu_decode", "mmv_read"} {
 		args := []uint64{9999}
-		if name == "kpi_decode" || name == "kpi_step" {
+		if name == "kpi_decode" || name == "kpi_step" || name == "mmv_read" {
 			args = append(args, 0)
 		}
 		var res abi.ErrorResult
