@@ -139,6 +139,9 @@ function drawChart() {
 		g.beginPath();
 		pts.forEach(([t, v], j) => (j ? g.lineTo(x(t), y(v)) : g.moveTo(x(t), y(v))));
 		g.stroke();
+		// Dots too: a process seen in one ACT group has no line.
+		g.fillStyle = PALETTE[i % PALETTE.length];
+		for (const [t, v] of pts) { g.beginPath(); g.arc(x(t), y(v), 2.5, 0, 2 * Math.PI); g.fill(); }
 		const li = document.createElement("li");
 		li.innerHTML = `<i style="background:${PALETTE[i % PALETTE.length]}"></i>`;
 		li.append(`${pid} ${(names.get(pid) || "").slice(0, 40)}`);
