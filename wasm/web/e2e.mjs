@@ -19,11 +19,18 @@ try {
 	page.on("pageerror", (e) => errors.push(String(e)));
 	page.on("console", (m) => m.type() === "error" && errors.push(m.text()));
 	await page.goto(url);
+	// Record every status the page shows, to see the progress move.
+	await page.evaluate(() => {
+		window.__statuses = [];
+		new MutationObserver(() => window.__statuses.push(document.getElementById("status").textContent))
+			.observe(document.getElementById("status"), { childList: true, characterData: true, subtree: true });
+	});
 	await page.setInputFiles("#file", capture);
 	// Progress must move while the worker decodes; the page stays live.
 	await page.waitForSelector("body[data-state=done]", { timeout: 120000 });
 	const result = await page.evaluate(() => ({
 		status: document.getElementById("status").textContent,
+		statuses: window.__statuses,
 		progress: document.getElementById("progress").value,
 		processes: [...document.querySelectorAll("#procs tbody tr")].map((r) => ({
 			pid: Number(r.dataset.pid), cmd: r.cells[7].textContent, cpu: r.cells[2].textContent,

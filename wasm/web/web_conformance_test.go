@@ -51,6 +51,7 @@ func TestConformanceWebViewer(t *testing.T) {
 	}
 	var page struct {
 		Status    string
+		Statuses  []string
 		Progress  float64
 		Processes []struct {
 			PID      int32
@@ -90,6 +91,16 @@ func TestConformanceWebViewer(t *testing.T) {
 	}
 	if page.Progress != 1 || !strings.HasPrefix(page.Status, "done") {
 		t.Errorf("progress %v, status %q", page.Progress, page.Status)
+	}
+	// The worker reports progress step by step before it is done.
+	decoding := 0
+	for _, s := range page.Statuses {
+		if strings.HasPrefix(s, "decoding") {
+			decoding++
+		}
+	}
+	if decoding < 3 {
+		t.Errorf("only %d progress updates: %q", decoding, page.Statuses)
 	}
 	if len(page.IRQs) == 0 || len(page.Legend) == 0 || page.ChartInk < 1000 {
 		t.Errorf("empty IRQ table (%d), legend (%d) or chart (%d pixels)", len(page.IRQs), len(page.Legend), page.ChartInk)
