@@ -36,16 +36,18 @@ fuzz:
 bench:
 	$(GO) test -run '^$$' -bench . -benchmem ./...
 
-## wasm: the core packages for GOOS=wasip1 and GOOS=js, the two plugin modules and the size baseline in bin/.
+## wasm: the core packages for GOOS=wasip1 and GOOS=js; in bin/ the plugin modules (js also KPI-only) and the runtime+msgp baselines, with sizes.
 wasm:
 	GOOS=wasip1 GOARCH=wasm $(GO) build ./pcp/... ./pduwire/... ./labels/... ./eventrec/... ./mmv/... ./dlt/... ./dltkpi/... ./ltt/...
 	GOOS=js GOARCH=wasm $(GO) build ./pcp/... ./pduwire/... ./labels/... ./eventrec/... ./mmv/... ./dlt/... ./dltkpi/... ./ltt/...
 	mkdir -p bin
 	GOOS=wasip1 GOARCH=wasm $(GO) build -buildmode=c-shared -trimpath -ldflags='-s -w' -o bin/perfwire.wasm ./wasm/plugin
 	GOOS=js GOARCH=wasm $(GO) build -trimpath -ldflags='-s -w' -o bin/perfwire-js.wasm ./wasm/js
+	GOOS=js GOARCH=wasm $(GO) build -tags kpionly -trimpath -ldflags='-s -w' -o bin/perfwire-js-kpi.wasm ./wasm/js
 	GOOS=wasip1 GOARCH=wasm $(GO) build -buildmode=c-shared -trimpath -ldflags='-s -w' -o bin/baseline.wasm ./wasm/plugin/baseline
-	@for f in bin/perfwire.wasm bin/perfwire-js.wasm bin/baseline.wasm; do \
-		printf '%-22s %9d bytes raw %8d gzip -9\n' $$f $$(wc -c <$$f) $$(gzip -9c $$f | wc -c); done
+	GOOS=js GOARCH=wasm $(GO) build -trimpath -ldflags='-s -w' -o bin/baseline-js.wasm ./wasm/plugin/baseline
+	@for f in bin/perfwire.wasm bin/baseline.wasm bin/perfwire-js.wasm bin/perfwire-js-kpi.wasm bin/baseline-js.wasm; do \
+		printf '%-26s %9d bytes raw %8d gzip -9\n' $$f $$(wc -c <$$f) $$(gzip -9c $$f | wc -c); done
 
 ## web: the static dlt-kpi viewer in wasm/web/dist (installs Chromium and the npm packages it needs).
 web:

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Builds the static web viewer into wasm/web/dist: the page, the worker,
-# perfwire's GOOS=js module, Go's wasm_exec.js and the MessagePack decoder
+# perfwire's GOOS=js module (KPI calls only), Go's wasm_exec.js and the MessagePack decoder
 # from npm (installed by scripts/web-deps.sh).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -11,5 +11,6 @@ rm -rf "$dist"
 mkdir -p "$dist"
 cp wasm/web/src/* "$dist"/
 cp "$(go env GOROOT)/lib/wasm/wasm_exec.js" "$msgpack" "$dist"/
-GOOS=js GOARCH=wasm go build -trimpath -ldflags='-s -w' -o "$dist/perfwire.wasm" ./wasm/js
+# The viewer needs only the KPI calls: the kpionly module is ~0.5 MB smaller.
+GOOS=js GOARCH=wasm go build -tags kpionly -trimpath -ldflags='-s -w' -o "$dist/perfwire.wasm" ./wasm/js
 echo "web viewer built in $dist ($(wc -c <"$dist/perfwire.wasm") bytes of wasm)"

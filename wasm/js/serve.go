@@ -52,26 +52,7 @@ func serve() {
 		delete(sessions, intArg(a, 0))
 		return nil
 	}))
-	o.Set("labelsCanon", fn(func(a []js.Value) msgp.Marshaler {
-		r := abi.CanonLabels(bytesArg(a, 0))
-		return &r
-	}))
-	o.Set("labelsMerge", fn(func(a []js.Value) msgp.Marshaler {
-		r := abi.MergeLabels(bytesArg(a, 0))
-		return &r
-	}))
-	o.Set("eventsDecode", fn(func(a []js.Value) msgp.Marshaler {
-		r := abi.DecodeEvents(bytesArg(a, 0))
-		return &r
-	}))
-	o.Set("pduDecode", fn(func(a []js.Value) msgp.Marshaler {
-		r := abi.DecodePDUs(bytesArg(a, 0))
-		return &r
-	}))
-	o.Set("mmvRead", fn(func(a []js.Value) msgp.Marshaler {
-		r := abi.ReadMMV(bytesArg(a, 0), intArg(a, 1)&1 != 0)
-		return &r
-	}))
+	setFormats(o)
 	js.Global().Set("perfwire", o)
 	select {}
 }

@@ -1,9 +1,10 @@
-//go:build wasip1
+//go:build wasip1 || js
 
-// Command baseline is the size yardstick of wasm/plugin: a reactor with the
-// same memory exports, whose only call marshals a fixed map with the msgp
-// runtime. The difference between the two modules is what perfwire's own
-// code costs (bench/RESULTS.md).
+// Command baseline is the size yardstick of wasm/plugin and wasm/js: a
+// module (a wasip1 reactor, or a js module) with the same memory exports,
+// whose only call marshals a fixed map with the msgp runtime. The
+// difference between it and a plugin module is what perfwire's own code
+// costs (bench/RESULTS.md).
 package main
 
 import "github.com/tinylib/msgp/msgp"
