@@ -2,10 +2,15 @@
 // CAPTURE through the file picker, waits for decoding to finish, saves a
 // screenshot to SHOT and prints what the page shows as JSON.
 //
-//   node e2e.mjs URL CAPTURE SHOT
+// Then drops DROPPED on the drop zone, as a drag and drop from a file
+// manager does, and reports the status line that load ends with.
+//
+//   node e2e.mjs URL CAPTURE SHOT DROPPED
+import { readFileSync } from "node:fs";
+import { basename } from "node:path";
 import { chromium } from "playwright-core";
 
-const [url, capture, shot] = process.argv.slice(2);
+const [url, capture, shot, dropped] = process.argv.slice(2);
 const browser = await chromium.launch({
 	executablePath: process.env.CHROMIUM || "/usr/bin/chromium",
 	headless: true,
@@ -47,6 +52,19 @@ try {
 	}));
 	result.errors = errors;
 	await page.screenshot({ path: shot, fullPage: true });
+
+	const dt = await page.evaluateHandle(([name, b64]) => {
+		const bytes = Uint8Array.from(atob(b64), (c) => c.charCodeAt(0));
+		const d = new DataTransfer();
+		d.items.add(new File([bytes], name));
+		return d;
+	}, [basename(dropped), readFileSync(dropped).toString("base64")]);
+	await page.evaluate(() => { document.body.dataset.state = ""; });
+	await page.dispatchEvent("#drop", "dragenter", { dataTransfer: dt });
+	await page.dispatchEvent("#drop", "drop", { dataTransfer: dt });
+	await page.waitForSelector("body[data-state=done]", { timeout: 120000 });
+	result.dropStatus = await page.textContent("#status");
+	result.dropRows = await page.locator("#procs tbody tr").count();
 	console.log(JSON.stringify(result));
 } finally {
 	await browser.close();

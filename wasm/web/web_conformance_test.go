@@ -41,7 +41,8 @@ func TestConformanceWebViewer(t *testing.T) {
 
 	capture, _ := filepath.Abs("../testdata/kpi-odd.dlt")
 	shot := filepath.Join(t.ArtifactDir(), "viewer-kpi-odd.png")
-	cmd := exec.Command("node", "e2e.mjs", srv.URL+"/", capture, shot)
+	dropped, _ := filepath.Abs("../testdata/excerpt-irq-strtok-race.dlt")
+	cmd := exec.Command("node", "e2e.mjs", srv.URL+"/", capture, shot, dropped)
 	cmd.Env = append(os.Environ(), "CHROMIUM="+chromium)
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
@@ -57,10 +58,12 @@ func TestConformanceWebViewer(t *testing.T) {
 			PID      int32
 			Cmd, CPU string
 		}
-		IRQs     []string
-		Legend   []string
-		ChartInk int
-		Errors   []string
+		IRQs       []string
+		Legend     []string
+		ChartInk   int
+		Errors     []string
+		DropStatus string
+		DropRows   int
 	}
 	if err := json.Unmarshal(out, &page); err != nil {
 		t.Fatalf("e2e output %q: %v", out, err)
@@ -104,6 +107,10 @@ func TestConformanceWebViewer(t *testing.T) {
 	}
 	if len(page.IRQs) == 0 || len(page.Legend) == 0 || page.ChartInk < 1000 {
 		t.Errorf("empty IRQ table (%d), legend (%d) or chart (%d pixels)", len(page.IRQs), len(page.Legend), page.ChartInk)
+	}
+	// The dropped excerpt: dlt-convert lists 34 PROC/PROC messages in it.
+	if page.DropStatus != "done: 34 KPI messages" || page.DropRows != len(cliTable(t, root, dropped)) {
+		t.Errorf("after the drop: status %q, %d rows", page.DropStatus, page.DropRows)
 	}
 	if len(page.Errors) > 0 {
 		t.Errorf("page errors: %v", page.Errors)
