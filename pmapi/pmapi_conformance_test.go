@@ -220,3 +220,52 @@ func TestConformanceFetchAndStore(t *testing.T) {
 		t.Errorf("pmstore on %s says %q; the oracle no longer refuses", names[0], out)
 	}
 }
+
+// TestConformanceLabels merges the labels of every metric and instance of
+// the four PMDAs and compares them with pminfo -l.
+func TestConformanceLabels(t *testing.T) {
+	c := dial(t)
+	ctx := context.Background()
+	out := pminfo(t, append([]string{"-l"}, roots...)...)
+	metricRe := regexp.MustCompile(`(?m)^(\S+)\n    labels (\{.*\})$`)
+	instRe := regexp.MustCompile(`^    inst \[(-?\d+) or "[^"]*"\] labels (\{.*\})$`)
+	blocks := strings.Split(out, "\n\n")
+	checked, insts := 0, 0
+	for _, b := range blocks {
+		m := metricRe.FindStringSubmatch(strings.TrimSpace(b))
+		if m == nil {
+			continue
+		}
+		ids, err := c.LookupName(ctx, m[1])
+		if err != nil {
+			t.Fatal(err)
+		}
+		d, err := c.LookupDesc(ctx, ids[0])
+		if err != nil {
+			t.Fatal(err)
+		}
+		ml, err := c.MetricLabels(ctx, d)
+		if err != nil {
+			t.Fatalf("%s: %v", m[1], err)
+		}
+		if got := string(ml.Metric.JSON); got != m[2] {
+			t.Errorf("%s: labels %s, pminfo %s", m[1], got, m[2])
+		}
+		checked++
+		for _, line := range strings.Split(b, "\n") {
+			im := instRe.FindStringSubmatch(line)
+			if im == nil {
+				continue
+			}
+			inst, _ := strconv.Atoi(im[1])
+			if got := string(ml.ForInstance(int32(inst)).JSON); got != im[2] {
+				t.Errorf("%s inst %d: labels %s, pminfo %s", m[1], inst, got, im[2])
+			}
+			insts++
+		}
+	}
+	if checked < 100 || insts < 100 {
+		t.Fatalf("compared only %d metrics and %d instances", checked, insts)
+	}
+	t.Logf("%d metrics and %d instances match pminfo -l", checked, insts)
+}
