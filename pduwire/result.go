@@ -191,7 +191,7 @@ func checkBlock(blk []byte, off int, t pcp.Type) error {
 			return fail("value.vlen", off, ErrValueBlock)
 		}
 	case pcp.TypeEvent, pcp.TypeHighresEvent:
-		return checkEvents(blk, off, t == pcp.TypeHighresEvent)
+		return checkEvents(blk, off, t)
 	}
 	return nil
 }
