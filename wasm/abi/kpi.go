@@ -75,6 +75,7 @@ type KPISession struct {
 	done    bool
 	err     error
 	samples []CPUSample
+	actPIDs []int32 // pids listed by the open ACT group
 }
 
 // NewKPISession starts a session over in, which it keeps (the caller must
@@ -117,22 +118,36 @@ func (k *KPISession) Step(max int) KPIStep {
 	}
 }
 
-// drain applies the reassembler's events to the tracker and samples the
-// CPU column after every complete ACT group.
+// drain applies the reassembler's events to the tracker and, when an ACT
+// group ends, samples the tracker's CPU for the pids that group listed.
 func (k *KPISession) drain() {
 	for k.r.Next() {
 		ev := k.r.Event()
 		k.t.Apply(ev)
-		if ev.Type == dltkpi.EventGroupEnd && ev.Kind == dltkpi.KindACT {
+		if ev.Kind != dltkpi.KindACT {
+			continue
+		}
+		switch ev.Type {
+		case dltkpi.EventGroupBegin, dltkpi.EventGroupAborted:
+			k.actPIDs = k.actPIDs[:0]
+		case dltkpi.EventDataset:
+			if !ev.Orphan && ev.Err == nil && !ev.Dataset.Truncated {
+				k.actPIDs = append(k.actPIDs, ev.Dataset.PID)
+			}
+		case dltkpi.EventGroupEnd:
 			k.samples = append(k.samples, k.sample(ev.Source.TMSP))
+			k.actPIDs = k.actPIDs[:0]
 		}
 	}
 }
 
+// sample reads the CPU the tracker now holds for the pids of the ACT
+// group that just ended. Looking pids up one by one, instead of copying
+// and sorting the whole table per group, keeps a step cheap.
 func (k *KPISession) sample(tmsp uint32) CPUSample {
-	s := CPUSample{TMSP: tmsp, PIDs: []int32{}, CPU: []uint64{}}
-	for _, p := range k.t.Processes() {
-		if p.HasACT {
+	s := CPUSample{TMSP: tmsp, PIDs: make([]int32, 0, len(k.actPIDs)), CPU: make([]uint64, 0, len(k.actPIDs))}
+	for _, pid := range k.actPIDs {
+		if p, ok := k.t.Process(pid); ok && p.HasACT {
 			s.PIDs = append(s.PIDs, p.PID)
 			s.CPU = append(s.CPU, p.CPU)
 		}

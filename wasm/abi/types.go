@@ -78,8 +78,8 @@ type KPIStep struct {
 	Samples  []CPUSample `msg:"samples"`
 }
 
-// CPUSample is the CPU column of the process table right after an ACT
-// group ended: one entry per process that has an ACT sample.
+// CPUSample is the CPU of the processes an ACT group listed, as the
+// tracker holds it right after the group ended, in the group's order.
 type CPUSample struct {
 	TMSP uint32   `msg:"tmsp"`
 	PIDs []int32  `msg:"pids"`
