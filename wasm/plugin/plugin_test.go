@@ -270,3 +270,26 @@ func TestErrorsAreValues(t *testing.T) {
 		t.Error("module unusable after errors")
 	}
 }
+
+// TestExportsDocumented: every function the module exports is described
+// in ABI.md, and every call ABI.md describes is exported.
+func TestExportsDocumented(t *testing.T) {
+	h := newHost(t)
+	doc := string(readFile(t, "../ABI.md"))
+	exported := map[string]bool{}
+	for name := range h.mod.ExportedFunctionDefinitions() {
+		exported[name] = true
+		if name == "_initialize" {
+			continue
+		}
+		if !strings.Contains(doc, "`"+name+"`") && !strings.Contains(doc, "`"+name+"(") {
+			t.Errorf("export %s is not in ABI.md", name)
+		}
+	}
+	for _, name := range []string{"abi_version", "alloc", "buf_ptr", "buf_len", "free", "kpi_decode", "kpi_open",
+		"kpi_step", "kpi_table", "pdu_decode", "events_decode", "labels_canon", "labels_merge", "mmv_read"} {
+		if !exported[name] {
+			t.Errorf("ABI.md's %s is not exported", name)
+		}
+	}
+}
