@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/perfwire/perfwire/dlt"
 	"github.com/tinylib/msgp/msgp"
 )
 
@@ -33,6 +34,19 @@ func FuzzCalls(f *testing.F) {
 			}
 		}
 		tb := s.Table()
+		for _, framing := range []dlt.Framing{dlt.FramingStorage, dlt.FramingSerial, dlt.FramingBare} {
+			st := NewKPIStream(framing)
+			a := st.Feed(in[:len(in)/2])
+			b := st.Feed(in[len(in)/2:])
+			c := st.End()
+			sb := st.Table()
+			for _, m := range []msgp.Marshaler{&a, &b, &c, &sb} {
+				check(t, m)
+			}
+			if !c.Done || c.Offset != len(in) && framing != dlt.FramingBare {
+				t.Fatalf("stream end %+v over %d bytes", c, len(in))
+			}
+		}
 		ev := DecodeEvents(in)
 		lc := CanonLabels(in)
 		lm := MergeLabels(in)

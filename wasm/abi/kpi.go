@@ -76,6 +76,15 @@ type KPISession struct {
 	err     error
 	samples []CPUSample
 	actPIDs []int32 // pids listed by the open ACT group
+
+	// A stream session (NewKPIStream) has no whole input: bytes arrive
+	// with Feed and wait in pending until their record is complete.
+	stream   bool
+	opt      dlt.Options
+	pending  []byte
+	consumed int // stream bytes before pending[0]
+	fed      int
+	skipped  int
 }
 
 // NewKPISession starts a session over in, which it keeps (the caller must
@@ -96,6 +105,9 @@ func NewKPISession(in []byte) *KPISession {
 // past ends the session with that error; what came before it is kept.
 func (k *KPISession) Step(max int) KPIStep {
 	k.samples = k.samples[:0]
+	if k.stream {
+		return k.progress(errBadMode)
+	}
 	for n := 0; !k.done && (max <= 0 || n < max); n++ {
 		if !k.s.Next() {
 			k.err = k.s.Err()
@@ -108,14 +120,7 @@ func (k *KPISession) Step(max int) KPIStep {
 		k.r.PushDLT(k.sel, k.s.Message())
 		k.drain()
 	}
-	return KPIStep{
-		Error:    errorOf(k.err),
-		Offset:   k.s.Offset(),
-		Total:    len(k.in),
-		Done:     k.done,
-		Messages: k.r.Stats().Messages,
-		Samples:  append([]CPUSample{}, k.samples...),
-	}
+	return k.progress(nil)
 }
 
 // drain applies the reassembler's events to the tracker and, when an ACT
@@ -179,9 +184,13 @@ func (k *KPISession) Table() KPITable {
 	if !k.done {
 		open = k.r.OpenGroups()
 	}
+	skipped := k.s.Skipped()
+	if k.stream {
+		skipped = k.skipped
+	}
 	res.Stats = KPIStats{
 		Messages: rs.Messages, Fragments: rs.Fragments, Malformed: rs.Malformed,
-		OpenGroups: open, Skipped: k.s.Skipped(),
+		OpenGroups: open, Skipped: skipped,
 		InferredStops: ts.InferredStops, SuspectIRQ: ts.SuspectIRQ, Replaced: ts.Replaced,
 	}
 	for _, kind := range dltkpi.Kinds {

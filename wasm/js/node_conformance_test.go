@@ -85,6 +85,13 @@ func TestConformanceNodeJS(t *testing.T) {
 		}
 		tb := s.Table()
 		same(name+".table", &tb)
+		stream := abi.NewKPIStream(0)
+		for off, i := 0, 0; off < len(in); off, i = off+1000, i+1 {
+			f := stream.Feed(in[off:min(off+1000, len(in))])
+			same(name+".feed"+strconv.Itoa(i), &f)
+		}
+		end := stream.End()
+		same(name+".end", &end)
 		same(name+".closed", abi.Failure(abi.ErrBadHandle))
 	}
 	text, err := os.ReadFile(filepath.Join("..", "testdata", "parse-10.json"))

@@ -40,6 +40,12 @@ for (const name of ["kpi-odd.dlt", "excerpt-irq-strtok-race.dlt", "kpi-huge-argv
 	}
 	steps.forEach((r, i) => out(`${name}.step${i}`, r));
 	out(name + ".table", pw.kpiTable(s));
+	const st = pw.kpiStream(0);
+	for (let off = 0, i = 0; off < data.length; off += 1000, i++) {
+		out(`${name}.feed${i}`, pw.kpiFeed(st, data.subarray(off, off + 1000)));
+	}
+	out(name + ".end", pw.kpiEnd(st));
+	pw.kpiClose(st);
 	pw.kpiClose(s);
 	out(name + ".closed", pw.kpiTable(s));
 }

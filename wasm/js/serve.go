@@ -6,6 +6,7 @@ import (
 	"errors"
 	"syscall/js"
 
+	"github.com/perfwire/perfwire/dlt"
 	"github.com/perfwire/perfwire/wasm/abi"
 	"github.com/tinylib/msgp/msgp"
 )
@@ -46,6 +47,27 @@ func serve() {
 			return abi.Failure(abi.ErrBadHandle)
 		}
 		r := s.Table()
+		return &r
+	}))
+	o.Set("kpiStream", js.FuncOf(func(_ js.Value, a []js.Value) any {
+		last++
+		sessions[last] = abi.NewKPIStream(dlt.Framing(min(intArg(a, 0), 255)))
+		return last
+	}))
+	o.Set("kpiFeed", fn(func(a []js.Value) msgp.Marshaler {
+		s, ok := sessions[intArg(a, 0)]
+		if !ok {
+			return abi.Failure(abi.ErrBadHandle)
+		}
+		r := s.Feed(bytesArg(a, 1))
+		return &r
+	}))
+	o.Set("kpiEnd", fn(func(a []js.Value) msgp.Marshaler {
+		s, ok := sessions[intArg(a, 0)]
+		if !ok {
+			return abi.Failure(abi.ErrBadHandle)
+		}
+		r := s.End()
 		return &r
 	}))
 	o.Set("kpiClose", js.FuncOf(func(_ js.Value, a []js.Value) any {

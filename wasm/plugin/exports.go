@@ -5,6 +5,7 @@ package main
 import (
 	"errors"
 
+	"github.com/perfwire/perfwire/dlt"
 	"github.com/perfwire/perfwire/wasm/abi"
 	"github.com/tinylib/msgp/msgp"
 )
@@ -186,6 +187,41 @@ func mmvRead(in, flags uint32) uint32 {
 			return badHandle()
 		}
 		r := abi.ReadMMV(b, flags&1 != 0)
+		return &r
+	})
+}
+
+// kpiStream starts a session fed piece by piece by kpi_feed; framing is
+// 0 (storage headers, as in .dlt files), 1 (serial) or 2 (bare).
+//
+//go:wasmexport kpi_stream
+func kpiStream(framing uint32) uint32 {
+	h := newHandle()
+	sessions[h] = abi.NewKPIStream(dlt.Framing(min(framing, 255)))
+	return h
+}
+
+//go:wasmexport kpi_feed
+func kpiFeed(s, in uint32) uint32 {
+	return result(func() msgp.Marshaler {
+		k, ok := sessions[s]
+		b, ok2 := input(in)
+		if !ok || !ok2 {
+			return badHandle()
+		}
+		r := k.Feed(b)
+		return &r
+	})
+}
+
+//go:wasmexport kpi_end
+func kpiEnd(s uint32) uint32 {
+	return result(func() msgp.Marshaler {
+		k, ok := sessions[s]
+		if !ok {
+			return badHandle()
+		}
+		r := k.End()
 		return &r
 	})
 }

@@ -218,9 +218,9 @@ func TestEventsDecode(t *testing.T) {
 // must return a result whose error says why, and the module must go on.
 func TestErrorsAreValues(t *testing.T) {
 	h := newHost(t)
-	for _, name := range []string{"kpi_decode", "kpi_step", "kpi_table", "labels_canon", "labels_merge", "events_decode", "pdu_decode", "mmv_read"} {
+	for _, name := range []string{"kpi_decode", "kpi_step", "kpi_table", "labels_canon", "labels_merge", "events_decode", "pdu_decode", "mmv_read", "kpi_feed", "kpi_end"} {
 		args := []uint64{9999}
-		if name == "kpi_decode" || name == "kpi_step" || name == "mmv_read" {
+		if name == "kpi_decode" || name == "kpi_step" || name == "mmv_read" || name == "kpi_feed" {
 			args = append(args, 0)
 		}
 		var res abi.ErrorResult
@@ -287,9 +287,37 @@ func TestExportsDocumented(t *testing.T) {
 		}
 	}
 	for _, name := range []string{"abi_version", "alloc", "buf_ptr", "buf_len", "free", "kpi_decode", "kpi_open",
-		"kpi_step", "kpi_table", "pdu_decode", "events_decode", "labels_canon", "labels_merge", "mmv_read"} {
+		"kpi_step", "kpi_table", "kpi_stream", "kpi_feed", "kpi_end", "pdu_decode", "events_decode", "labels_canon", "labels_merge", "mmv_read"} {
 		if !exported[name] {
 			t.Errorf("ABI.md's %s is not exported", name)
 		}
+	}
+}
+
+// TestKPIStream feeds each capture to a stream session in pieces of
+// varying size and compares every result with the native stream's.
+func TestKPIStream(t *testing.T) {
+	h := newHost(t)
+	for _, name := range captures {
+		in := readFile(t, name)
+		s := h.call("kpi_stream", 0)
+		native := abi.NewKPIStream(0)
+		for off, n := 0, 1; off < len(in); off, n = off+n, n*3%4093+1 {
+			n = min(n, len(in)-off)
+			// kpi_feed takes the session first: put the chunk by hand.
+			hin := h.put(in[off : off+n])
+			got := h.take(h.call("kpi_feed", s, hin))
+			h.call("free", hin)
+			want := native.Feed(in[off : off+n])
+			sameBytes(t, name+" feed", got, marshal(t, &want))
+		}
+		end := native.End()
+		sameBytes(t, name+" end", h.take(h.call("kpi_end", s)), marshal(t, &end))
+		table := native.Table()
+		sameBytes(t, name+" table", h.take(h.call("kpi_table", s)), marshal(t, &table))
+		if end.Error != nil || !end.Done || len(table.Processes) == 0 {
+			t.Errorf("%s: end %+v, %d processes", name, end, len(table.Processes))
+		}
+		h.call("free", s)
 	}
 }
