@@ -449,3 +449,55 @@ func TestConformanceEveryInstance(t *testing.T) {
 	}
 	t.Logf("instances of %d metrics match pmprobe -i -I", checked)
 }
+
+// TestConformanceFetchEvents fetches the sample PMDA's event metrics
+// several times and decodes every array in place: records carry recent
+// timestamps, and every parameter is one of the sample.event.* metrics
+// pmcd names.
+func TestConformanceFetchEvents(t *testing.T) {
+	c := dial(t)
+	ctx := context.Background()
+	ids, err := c.LookupName(ctx, "sample.event.records", "sample.event.highres_records")
+	if err != nil {
+		t.Fatal(err)
+	}
+	names := map[pcp.ID]string{}
+	records := 0
+	for range 6 {
+		// FetchBuf: the NameID calls below would end a Fetch view.
+		r, _, err := c.FetchBuf(ctx, nil, ids...)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for vs := range r.ValueSets() {
+			for v := range vs.Values() {
+				a, err := v.Events()
+				if err != nil {
+					t.Fatalf("%s inst %d: %v", vs.PMID, v.Inst, err)
+				}
+				for rec := range a.Records() {
+					records++
+					if _, missed := rec.Missed(); missed {
+						continue
+					}
+					if age := time.Since(time.Unix(rec.Seconds(), rec.Nanoseconds())); age < -time.Minute || age > time.Hour {
+						t.Errorf("%s: record stamped %v ago", vs.PMID, age)
+					}
+					for p := range rec.Params() {
+						if _, ok := names[p.ID]; !ok {
+							n, err := c.NameID(ctx, p.ID)
+							if err != nil || len(n) == 0 || !strings.HasPrefix(n[0], "sample.event.") {
+								t.Errorf("parameter %s named %q, %v", p.ID, n, err)
+							}
+							names[p.ID] = strings.Join(n, ",")
+						}
+					}
+				}
+			}
+		}
+	}
+	if records == 0 || len(names) < 2 {
+		t.Fatalf("6 fetches gave %d records with %d parameter metrics", records, len(names))
+	}
+	t.Logf("%d records, parameters from %d metrics", records, len(names))
+}
