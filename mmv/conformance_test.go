@@ -275,7 +275,7 @@ func TestConformancePmdammv(t *testing.T) {
 				}
 			}
 			check("pmid", pm.pmid, mmv.PMID(cluster, m.Item).String())
-			typ, sem, units := m.Type.PCP(), m.Sem, string(mmv.AppendUnits(nil, m.Units))
+			typ, sem, units := m.Type.PCP(), m.Sem, m.Units.String()
 			if m.Type == mmv.TypeElapsed {
 				sem, units = pcp.SemCounter, "microsec"
 			}

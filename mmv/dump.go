@@ -197,7 +197,7 @@ func (r *Reader) dumpMetrics(b []byte) []byte {
 		b = append(b, "), pad=0x"...)
 		b = strconv.AppendUint(b, uint64(m.Pad), 16)
 		b = append(b, "\n       units="...)
-		b = AppendUnits(b, m.Units)
+		b, _ = m.Units.AppendText(b)
 		b = append(b, '\n')
 		if m.Singular() {
 			b = append(b, "       (no indom)\n"...)

@@ -140,6 +140,9 @@ func (c *Client) arm(ctx context.Context) func() {
 		deadline = d
 	}
 	c.conn.SetDeadline(deadline)
+	if ctx.Done() == nil { // never cancelled: keep the fetch loop allocation-free
+		return func() {}
+	}
 	stop := context.AfterFunc(ctx, func() { c.conn.SetDeadline(time.Unix(1, 0)) })
 	return func() { stop() }
 }

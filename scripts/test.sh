@@ -13,5 +13,10 @@ trap cleanup EXIT
 
 bash scripts/pcp-up.sh
 bash scripts/dlt-up.sh
+# Chromium, Node.js and the viewer's npm packages for the wasm tests.
+bash scripts/web-deps.sh
 
-go test -count=1 -tags conformance "$@" ./...
+# -json feeds internal/testsum, which prints the usual output and ends
+# with "N passed, N failed, N skipped" for the whole module.
+go build -o "${TMPDIR:-/tmp}/perfwire-testsum" ./internal/testsum
+go test -count=1 -tags conformance -json "$@" ./... | "${TMPDIR:-/tmp}/perfwire-testsum"

@@ -172,7 +172,7 @@ func describeMMV(r *mmv.Reader, path, name string, cluster uint32, now int64) mm
 	out := mmvFile{File: path, Version: h.Version, Flags: flagsText(h.Flags), Cluster: h.Cluster,
 		Process: h.Process, Generation: h.Gen1, Metrics: []mmvMetric{}}
 	for m := range r.Metrics() {
-		typ, sem, units := m.Type.PCP(), semText[m.Sem], string(mmv.AppendUnits(nil, m.Units))
+		typ, sem, units := m.Type.PCP(), semText[m.Sem], m.Units.String()
 		if m.Type == mmv.TypeElapsed {
 			sem, units = "counter", "microsec"
 		}

@@ -25,7 +25,7 @@ commands:
   names [PREFIX]        leaf metric names below PREFIX (all when omitted)
   desc METRIC...        descriptors, as pminfo -d
   fetch METRIC...       current values, as pminfo -f
-  labels METRIC...      label sets at every level, as pmcd sends them
+  labels METRIC...      merged labels of metrics and instances, as pminfo -l
   indom METRIC          the metric's instances
   text METRIC...        one-line and full help text, as pminfo -t -T
   store METRIC VALUE    store a value, as pmstore
@@ -178,7 +178,15 @@ func (p *pmPrinter) desc(name string, d pduwire.Desc) {
 			"indom": d.InDom.String(), "sem": d.Sem.String(), "units": d.Units.String()})
 		return
 	}
-	fmt.Fprintf(p.w, "\n%s\n%s", name, d)
+	text := d.String()
+	if d.Type == pcp.TypeNoSupport {
+		// pminfo prints the whole descriptor where libpcp's pmPrintDesc
+		// (pcp.Desc) stops after "Not Supported".
+		full := d
+		full.Type = pcp.Type32
+		text = strings.Replace(full.String(), "32-bit int", "Not Supported", 1)
+	}
+	fmt.Fprintf(p.w, "\n%s\n%s", name, text)
 }
 
 func (p *pmPrinter) instances(indom pcp.InDom) (map[int32]string, error) {
@@ -232,37 +240,34 @@ func (p *pmPrinter) text(name string, d pduwire.Desc) error {
 	return nil
 }
 
+// labels prints the metric's merged labels and each instance's, as
+// pminfo -l does.
 func (p *pmPrinter) labels(name string, d pduwire.Desc) error {
-	type level struct {
-		kind  int32
-		ident uint32
-		name  string
+	ml, err := p.c.MetricLabels(p.ctx, d)
+	if err != nil {
+		return err
 	}
-	levels := []level{
-		{pduwire.LabelContext, uint32(pcp.IDNull), "context"},
-		{pduwire.LabelDomain, d.ID.Domain(), "domain"},
-		{pduwire.LabelCluster, uint32(d.ID), "cluster"},
-		{pduwire.LabelItem, uint32(d.ID), "item"},
-	}
+	var insts []pmapi.Instance
 	if d.InDom != pcp.InDomNull {
-		levels = append(levels, level{pduwire.LabelInDom, uint32(d.InDom), "indom"},
-			level{pduwire.LabelInstances, uint32(d.InDom), "instances"})
-	}
-	if !p.json {
-		fmt.Fprintf(p.w, "\n%s\n", name)
-	}
-	for _, l := range levels {
-		sets, err := p.c.LookupLabels(p.ctx, l.kind, l.ident)
-		if err != nil {
+		if insts, err = p.c.GetInDom(p.ctx, d.InDom); err != nil {
 			return err
 		}
-		for _, s := range sets {
-			if p.json {
-				p.emit(map[string]any{"name": name, "level": l.name, "inst": s.Inst, "labels": json.RawMessage(s.JSON)})
-			} else if s.JSON != "{}" && s.JSON != "" {
-				fmt.Fprintf(p.w, "    %s %s\n", l.name, s.JSON)
+	}
+	if p.json {
+		o := map[string]any{"name": name, "labels": json.RawMessage(ml.Metric.JSON)}
+		if insts != nil {
+			var list []map[string]any
+			for _, in := range insts {
+				list = append(list, map[string]any{"inst": in.Inst, "name": in.Name, "labels": json.RawMessage(ml.ForInstance(in.Inst).JSON)})
 			}
+			o["instances"] = list
 		}
+		p.emit(o)
+		return nil
+	}
+	fmt.Fprintf(p.w, "\n%s\n    labels %s\n", name, ml.Metric.JSON)
+	for _, in := range insts {
+		fmt.Fprintf(p.w, "    inst [%d or %q] labels %s\n", in.Inst, in.Name, ml.ForInstance(in.Inst).JSON)
 	}
 	return nil
 }

@@ -28,7 +28,7 @@ func runCLI(t *testing.T, args ...string) (string, int) {
 // perfwire pm desc prints what pminfo -d prints, for every metric of the
 // four PMDAs whose descriptor pmcd can give.
 func TestConformancePmDesc(t *testing.T) {
-	for _, root := range []string{"sample.long", "sample.colour", "simple", "trivial", "mmv.control", "sample.ulonglong", "sample.float", "sample.string"} {
+	for _, root := range []string{"sample.long", "sample.colour", "simple", "trivial", "mmv.control", "sample.ulonglong", "sample.float", "sample.string", "sample.bad.nosupport"} {
 		got, code := runCLI(t, "pm", "desc", root)
 		if code != 0 {
 			t.Fatalf("pm desc %s: exit %d: %s", root, code, got)
@@ -49,6 +49,19 @@ func TestConformancePmFetch(t *testing.T) {
 		}
 		if want := pmOracle(t, "pminfo", "-f", m); got != want {
 			t.Errorf("pm fetch %s:\n%s\npminfo -f:\n%s", m, got, want)
+		}
+	}
+}
+
+// perfwire pm labels prints what pminfo -l prints.
+func TestConformancePmLabels(t *testing.T) {
+	for _, m := range []string{"sample.colour", "sample.long", "simple", "trivial", "sample.event", "mmv.control"} {
+		got, code := runCLI(t, "pm", "labels", m)
+		if code != 0 {
+			t.Fatalf("pm labels %s: exit %d: %s", m, code, got)
+		}
+		if want := pmOracle(t, "pminfo", "-l", m); got != want {
+			t.Errorf("pm labels %s:\n%s\npminfo -l:\n%s", m, got, want)
 		}
 	}
 }
