@@ -131,6 +131,11 @@ func checkResultEvents(t *testing.T, pdu []byte) {
 			if err != nil {
 				t.Fatalf("pduwire accepted an event array that eventrec rejects: %v\n% x", err, block)
 			}
+			// pduwire's own view of the same array must agree.
+			in, err := v.Events()
+			if err != nil || !bytes.Equal(in.Bytes(), a.Bytes()) || in.Len() != a.Len() {
+				t.Fatalf("Value.Events: %v, %d records; eventrec on the block: %d", err, in.Len(), a.Len())
+			}
 			checkEventArray(t, a, true)
 		}
 	}
