@@ -1,8 +1,442 @@
 package main
 
-import "io"
+import (
+	"context"
+	"encoding/binary"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"math"
+	"strconv"
+	"strings"
+	"time"
 
-// runPM is implemented by issue 6; until then it reports a usage error.
+	"github.com/perfwire/perfwire/pcp"
+	"github.com/perfwire/perfwire/pduwire"
+	"github.com/perfwire/perfwire/pmapi"
+)
+
+const pmUsage = `usage: perfwire pm [-h HOST] [--json] [--timeout D] COMMAND [ARGS]
+
+commands:
+  names [PREFIX]        leaf metric names below PREFIX (all when omitted)
+  desc METRIC...        descriptors, as pminfo -d
+  fetch METRIC...       current values, as pminfo -f
+  labels METRIC...      label sets at every level, as pmcd sends them
+  indom METRIC          the metric's instances
+  text METRIC...        one-line and full help text, as pminfo -t -T
+  store METRIC VALUE    store a value, as pmstore
+
+HOST is host[:port] (default 127.0.0.1:44321), local: for the unix socket,
+or a socket path.`
+
+// pmTypeText are the phrases pminfo -d prints for each type.
+var pmTypeText = map[pcp.Type]string{
+	pcp.TypeNoSupport: "Not Supported", pcp.Type32: "32-bit int", pcp.TypeU32: "32-bit unsigned int",
+	pcp.Type64: "64-bit int", pcp.TypeU64: "64-bit unsigned int", pcp.TypeFloat: "float",
+	pcp.TypeDouble: "double", pcp.TypeString: "string", pcp.TypeAggregate: "aggregate",
+	pcp.TypeAggregateStatic: "static aggregate", pcp.TypeEvent: "event record array",
+	pcp.TypeHighresEvent: "highres event record array",
+}
+
 func runPM(args []string, stdout io.Writer) error {
-	return usagef("the pm command is not available yet")
+	fs := flag.NewFlagSet("pm", flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	host := fs.String("h", "127.0.0.1:44321", "pmcd host[:port], local:, or socket path")
+	asJSON := fs.Bool("json", false, "print JSON objects, one per line")
+	timeout := fs.Duration("timeout", 10*time.Second, "per-request timeout")
+	if err := fs.Parse(args); err != nil || fs.NArg() == 0 {
+		if errors.Is(err, flag.ErrHelp) {
+			fmt.Fprintln(stdout, pmUsage)
+			return nil
+		}
+		return usagef("%s", pmUsage)
+	}
+	addr := *host
+	if !strings.Contains(addr, ":") && !strings.HasPrefix(addr, "/") {
+		addr += ":44321"
+	}
+	ctx := context.Background()
+	c, err := pmapi.Dial(ctx, addr, pmapi.WithTimeout(*timeout))
+	if err != nil {
+		return fmt.Errorf("connecting to %s: %w", addr, err)
+	}
+	defer c.Close()
+	p := &pmPrinter{c: c, ctx: ctx, w: stdout, json: *asJSON, indoms: map[pcp.InDom]map[int32]string{}}
+	cmd, rest := fs.Arg(0), fs.Args()[1:]
+	switch cmd {
+	case "names":
+		if len(rest) > 1 {
+			return usagef("pm names takes at most one PREFIX")
+		}
+		return p.names(strings.Join(rest, ""))
+	case "desc", "fetch", "labels", "text":
+		if len(rest) == 0 {
+			return usagef("pm %s needs at least one METRIC", cmd)
+		}
+		return p.each(cmd, rest)
+	case "indom":
+		if len(rest) != 1 {
+			return usagef("pm indom takes one METRIC")
+		}
+		return p.each(cmd, rest)
+	case "store":
+		if len(rest) != 2 {
+			return usagef("pm store takes METRIC VALUE")
+		}
+		return p.store(rest[0], rest[1])
+	}
+	return usagef("unknown pm command %q\n%s", cmd, pmUsage)
+}
+
+type pmPrinter struct {
+	c      *pmapi.Client
+	ctx    context.Context
+	w      io.Writer
+	json   bool
+	indoms map[pcp.InDom]map[int32]string
+}
+
+func (p *pmPrinter) emit(v any) {
+	b, _ := json.Marshal(v)
+	fmt.Fprintf(p.w, "%s\n", b)
+}
+
+func (p *pmPrinter) names(prefix string) error {
+	names, err := p.c.Traverse(p.ctx, prefix)
+	if err != nil {
+		return err
+	}
+	for _, n := range names {
+		if p.json {
+			p.emit(map[string]string{"name": n})
+		} else {
+			fmt.Fprintln(p.w, n)
+		}
+	}
+	return nil
+}
+
+// each resolves the names (expanding non-leaf names like pminfo does) and
+// runs one per-metric command.
+func (p *pmPrinter) each(cmd string, args []string) error {
+	var names []string
+	for _, a := range args {
+		leaves, err := p.c.Traverse(p.ctx, a)
+		if err != nil {
+			return fmt.Errorf("%s: %w", a, err)
+		}
+		names = append(names, leaves...)
+	}
+	ids, err := p.c.LookupName(p.ctx, names...)
+	if err != nil {
+		return err
+	}
+	descs, err := p.c.LookupDescs(p.ctx, ids...)
+	if err != nil {
+		return err
+	}
+	if cmd == "fetch" {
+		// Instance names first: the fetch result aliases the client's
+		// receive buffer, which the next request reuses.
+		for _, d := range descs {
+			if d.PMID != pcp.IDNull {
+				if _, err := p.instances(d.InDom); err != nil {
+					return err
+				}
+			}
+		}
+		res, err := p.c.Fetch(p.ctx, ids...)
+		if err != nil {
+			return err
+		}
+		var r pduwire.ResultData
+		res.AppendTo(&r)
+		return p.fetch(names, descs, &r)
+	}
+	for i, n := range names {
+		d := descs[i]
+		if d.PMID == pcp.IDNull {
+			fmt.Fprintf(p.w, "%s: no descriptor\n", n)
+			continue
+		}
+		var err error
+		switch cmd {
+		case "desc":
+			p.desc(n, d)
+		case "labels":
+			err = p.labels(n, d)
+		case "text":
+			err = p.text(n, d)
+		case "indom":
+			err = p.indom(n, d)
+		}
+		if err != nil {
+			return fmt.Errorf("%s: %w", n, err)
+		}
+	}
+	return nil
+}
+
+func unitsText(u pcp.Units) string {
+	if s := u.String(); s != "" {
+		return s
+	}
+	return "none"
+}
+
+func (p *pmPrinter) desc(name string, d pduwire.Desc) {
+	if p.json {
+		p.emit(map[string]any{"name": name, "pmid": d.PMID.String(), "type": d.Type.String(),
+			"indom": d.InDom.String(), "sem": d.Sem.String(), "units": d.Units.String()})
+		return
+	}
+	fmt.Fprintf(p.w, "\n%s\n    Data Type: %s  InDom: %s 0x%x\n    Semantics: %s  Units: %s\n",
+		name, pmTypeText[d.Type], d.InDom, uint32(d.InDom), d.Sem, unitsText(d.Units))
+}
+
+func (p *pmPrinter) instances(indom pcp.InDom) (map[int32]string, error) {
+	if m, ok := p.indoms[indom]; ok || indom == pcp.InDomNull {
+		return m, nil
+	}
+	insts, err := p.c.GetInDom(p.ctx, indom)
+	if err != nil {
+		return nil, err
+	}
+	m := make(map[int32]string, len(insts))
+	for _, in := range insts {
+		m[in.Inst] = in.Name
+	}
+	p.indoms[indom] = m
+	return m, nil
+}
+
+func (p *pmPrinter) indom(name string, d pduwire.Desc) error {
+	insts, err := p.c.GetInDom(p.ctx, d.InDom)
+	if err != nil {
+		return err
+	}
+	if !p.json {
+		fmt.Fprintf(p.w, "%s InDom: %s\n", name, d.InDom)
+	}
+	for _, in := range insts {
+		if p.json {
+			p.emit(map[string]any{"inst": in.Inst, "name": in.Name})
+		} else {
+			fmt.Fprintf(p.w, "    inst [%d or %q]\n", in.Inst, in.Name)
+		}
+	}
+	return nil
+}
+
+func (p *pmPrinter) text(name string, d pduwire.Desc) error {
+	one, err := p.c.LookupText(p.ctx, d.PMID, false)
+	if err != nil {
+		return err
+	}
+	help, err := p.c.LookupText(p.ctx, d.PMID, true)
+	if err != nil {
+		return err
+	}
+	if p.json {
+		p.emit(map[string]string{"name": name, "oneline": one, "help": help})
+		return nil
+	}
+	fmt.Fprintf(p.w, "\n%s [%s]\nHelp:\n%s\n", name, one, help)
+	return nil
+}
+
+func (p *pmPrinter) labels(name string, d pduwire.Desc) error {
+	type level struct {
+		kind  int32
+		ident uint32
+		name  string
+	}
+	levels := []level{
+		{pduwire.LabelContext, uint32(pcp.IDNull), "context"},
+		{pduwire.LabelDomain, d.PMID.Domain(), "domain"},
+		{pduwire.LabelCluster, uint32(d.PMID), "cluster"},
+		{pduwire.LabelItem, uint32(d.PMID), "item"},
+	}
+	if d.InDom != pcp.InDomNull {
+		levels = append(levels, level{pduwire.LabelInDom, uint32(d.InDom), "indom"},
+			level{pduwire.LabelInstances, uint32(d.InDom), "instances"})
+	}
+	if !p.json {
+		fmt.Fprintf(p.w, "\n%s\n", name)
+	}
+	for _, l := range levels {
+		sets, err := p.c.LookupLabels(p.ctx, l.kind, l.ident)
+		if err != nil {
+			return err
+		}
+		for _, s := range sets {
+			if p.json {
+				p.emit(map[string]any{"name": name, "level": l.name, "inst": s.Inst, "labels": json.RawMessage(s.JSON)})
+			} else if s.JSON != "{}" && s.JSON != "" {
+				fmt.Fprintf(p.w, "    %s %s\n", l.name, s.JSON)
+			}
+		}
+	}
+	return nil
+}
+
+// fetch prints a result whose instance domains are already cached.
+func (p *pmPrinter) fetch(names []string, descs []pduwire.Desc, r *pduwire.ResultData) error {
+	for i, vs := range r.Sets {
+		name, d := names[i], descs[i]
+		if vs.NumVal < 0 || len(vs.Values) == 0 {
+			msg := "No value(s) available!"
+			if vs.NumVal < 0 {
+				msg = "Error: " + pcp.Code(vs.NumVal).Message()
+			}
+			if p.json {
+				p.emit(map[string]any{"name": name, "error": msg})
+			} else {
+				fmt.Fprintf(p.w, "\n%s\n    %s\n", name, msg)
+			}
+			continue
+		}
+		insts := p.indoms[d.InDom]
+		if !p.json {
+			fmt.Fprintf(p.w, "\n%s\n", name)
+		}
+		var values []map[string]any
+		for _, v := range vs.Values {
+			raw := pcp.Raw{Insitu: vs.ValFmt == pduwire.ValInsitu, Word: v.Word, Block: v.Payload}
+			text, val := formatValue(raw, d.Type)
+			if p.json {
+				values = append(values, map[string]any{"inst": v.Inst, "value": val})
+				continue
+			}
+			if d.InDom == pcp.InDomNull {
+				fmt.Fprintf(p.w, "    value %s\n", text)
+			} else {
+				fmt.Fprintf(p.w, "    inst [%d or %q] value %s\n", v.Inst, insts[v.Inst], text)
+			}
+		}
+		if p.json {
+			p.emit(map[string]any{"name": name, "pmid": d.PMID.String(), "type": d.Type.String(), "values": values})
+		}
+	}
+	return nil
+}
+
+// formatValue renders a value as pminfo -f does and as a JSON value.
+func formatValue(r pcp.Raw, t pcp.Type) (string, any) {
+	a, err := pcp.Extract(r, t, t)
+	if err != nil {
+		return "<" + err.Error() + ">", nil
+	}
+	switch t {
+	case pcp.Type32:
+		return strconv.FormatInt(int64(a.Int32()), 10), a.Int32()
+	case pcp.TypeU32:
+		return strconv.FormatUint(uint64(a.Uint32()), 10), a.Uint32()
+	case pcp.Type64:
+		return strconv.FormatInt(a.Int64(), 10), a.Int64()
+	case pcp.TypeU64:
+		return strconv.FormatUint(a.Uint64(), 10), a.Uint64()
+	case pcp.TypeFloat:
+		return strconv.FormatFloat(float64(a.Float32()), 'g', -1, 32), a.Float32()
+	case pcp.TypeDouble:
+		return strconv.FormatFloat(a.Float64(), 'g', -1, 64), a.Float64()
+	case pcp.TypeString:
+		return strconv.Quote(string(a.Bytes())), string(a.Bytes())
+	case pcp.TypeAggregate:
+		return strconv.Quote(string(a.Bytes())) + " [" + hex.EncodeToString(a.Bytes()) + "]", hex.EncodeToString(a.Bytes())
+	}
+	return "[" + hex.EncodeToString(r.Block) + "]", hex.EncodeToString(r.Block)
+}
+
+func (p *pmPrinter) store(name, value string) error {
+	ids, err := p.c.LookupName(p.ctx, name)
+	if err != nil {
+		return err
+	}
+	d, err := p.c.LookupDesc(p.ctx, ids[0])
+	if err != nil {
+		return err
+	}
+	if d.InDom != pcp.InDomNull {
+		return usagef("pm store supports singular metrics only; %s has instance domain %s", name, d.InDom)
+	}
+	vd, err := parseStoreValue(d.Type, value)
+	if err != nil {
+		return usagef("%s (%s): %v", name, d.Type, err)
+	}
+	old, err := p.c.Fetch(p.ctx, ids[0])
+	if err != nil {
+		return err
+	}
+	// Format the old value now: the view dies with the next request.
+	oldText := "?"
+	for vs := range old.ValueSets() {
+		if vs.Len() == 1 {
+			v := vs.Value(0)
+			oldText, _ = formatValue(pcp.Raw{Insitu: !v.Block, Word: v.Word, Block: v.Payload}, d.Type)
+		}
+	}
+	vd.Inst = pcp.InNull
+	fmtv := pduwire.ValInsitu
+	if vd.BlockType != 0 || vd.Payload != nil {
+		fmtv = pduwire.ValDPTR
+	}
+	if err := p.c.Store(p.ctx, []pduwire.ValueSetData{{PMID: ids[0], ValFmt: uint8(fmtv), Values: []pduwire.ValueData{vd}}}); err != nil {
+		var se *pmapi.ServerError
+		if errors.As(err, &se) {
+			return fmt.Errorf("%s: %s", name, pcp.Code(se.Code).Message())
+		}
+		return err
+	}
+	if p.json {
+		p.emit(map[string]string{"name": name, "old": oldText, "new": value})
+	} else {
+		fmt.Fprintf(p.w, "%s old value=%s new value=%s\n", name, oldText, value)
+	}
+	return nil
+}
+
+// parseStoreValue encodes text as a value of type t, insitu for 32-bit
+// integers and as a value block otherwise, as libpcp's pmStore does.
+func parseStoreValue(t pcp.Type, s string) (pduwire.ValueData, error) {
+	var v pduwire.ValueData
+	switch t {
+	case pcp.Type32:
+		n, err := strconv.ParseInt(s, 0, 32)
+		v.Word = uint32(n)
+		return v, err
+	case pcp.TypeU32:
+		n, err := strconv.ParseUint(s, 0, 32)
+		v.Word = uint32(n)
+		return v, err
+	case pcp.Type64, pcp.TypeU64, pcp.TypeDouble:
+		var bits uint64
+		var err error
+		switch t {
+		case pcp.Type64:
+			var n int64
+			n, err = strconv.ParseInt(s, 0, 64)
+			bits = uint64(n)
+		case pcp.TypeU64:
+			bits, err = strconv.ParseUint(s, 0, 64)
+		default:
+			var f float64
+			f, err = strconv.ParseFloat(s, 64)
+			bits = math.Float64bits(f)
+		}
+		v.BlockType, v.Payload = t, binary.BigEndian.AppendUint64(nil, bits)
+		return v, err
+	case pcp.TypeFloat:
+		f, err := strconv.ParseFloat(s, 32)
+		v.BlockType, v.Payload = t, binary.BigEndian.AppendUint32(nil, math.Float32bits(float32(f)))
+		return v, err
+	case pcp.TypeString:
+		v.BlockType, v.Payload = t, append([]byte(s), 0)
+		return v, nil
+	}
+	return v, fmt.Errorf("cannot store values of type %s", t)
 }

@@ -1,0 +1,72 @@
+//go:build conformance
+
+package main
+
+import (
+	"bytes"
+	"os/exec"
+	"strings"
+	"testing"
+)
+
+func pmOracle(t *testing.T, tool string, args ...string) string {
+	t.Helper()
+	out, err := exec.Command(tool, append([]string{"-h", "127.0.0.1"}, args...)...).Output()
+	if err != nil && len(out) == 0 {
+		t.Fatalf("%s %v: %v", tool, args, err)
+	}
+	return string(out)
+}
+
+func runCLI(t *testing.T, args ...string) (string, int) {
+	t.Helper()
+	var out, errb bytes.Buffer
+	code := run(args, &out, &errb)
+	return out.String() + errb.String(), code
+}
+
+// perfwire pm desc prints what pminfo -d prints, for every metric of the
+// four PMDAs whose descriptor pmcd can give.
+func TestConformancePmDesc(t *testing.T) {
+	for _, root := range []string{"sample.long", "sample.colour", "simple", "trivial", "mmv.control", "sample.ulonglong", "sample.float", "sample.string"} {
+		got, code := runCLI(t, "pm", "desc", root)
+		if code != 0 {
+			t.Fatalf("pm desc %s: exit %d: %s", root, code, got)
+		}
+		if want := pmOracle(t, "pminfo", "-d", root); got != want {
+			t.Errorf("pm desc %s:\n%s\npminfo -d:\n%s", root, got, want)
+		}
+	}
+}
+
+// perfwire pm fetch prints what pminfo -f prints for metrics whose values
+// do not change between two fetches.
+func TestConformancePmFetch(t *testing.T) {
+	for _, m := range []string{"sample.long", "sample.double.bin", "sample.string.hullo", "sample.aggregate.hullo", "sample.bin", "sample.ulonglong.million", "sample.float.one"} {
+		got, code := runCLI(t, "pm", "fetch", m)
+		if code != 0 {
+			t.Fatalf("pm fetch %s: exit %d: %s", m, code, got)
+		}
+		if want := pmOracle(t, "pminfo", "-f", m); got != want {
+			t.Errorf("pm fetch %s:\n%s\npminfo -f:\n%s", m, got, want)
+		}
+	}
+}
+
+// perfwire pm store changes the value pminfo then reads, and reports a
+// refused store as an input error with pmstore's message.
+func TestConformancePmStore(t *testing.T) {
+	got, code := runCLI(t, "pm", "store", "sample.write_me", "314")
+	if code != 0 || !strings.Contains(got, "new value=314") {
+		t.Fatalf("pm store: exit %d: %s", code, got)
+	}
+	if out := pmOracle(t, "pminfo", "-f", "sample.write_me"); !strings.Contains(out, "value 314\n") {
+		t.Errorf("pminfo after pm store shows %q", out)
+	}
+	got, code = runCLI(t, "pm", "store", "sample.long.one", "5")
+	oracle := pmOracle(t, "pmstore", "sample.long.one", "5")
+	if code != 1 || !strings.Contains(oracle, "No permission to perform requested operation") ||
+		!strings.Contains(got, "No permission to perform requested operation") {
+		t.Errorf("refused store: exit %d %q; pmstore says %q", code, got, oracle)
+	}
+}

@@ -1,0 +1,236 @@
+package pcp
+
+import "math"
+
+// Raw is one value as it travels in a value set: either the 32-bit insitu
+// word (valfmt INSITU) or the payload of a value block (valfmt DPTR or
+// SPTR: the vlen−4 bytes after the block header, big-endian as on the
+// wire).
+type Raw struct {
+	Insitu bool
+	Word   uint32 // the insitu word, when Insitu
+	Block  []byte // the value-block payload, when !Insitu
+}
+
+// Extract converts a value of type in to an Atom of type out, as libpcp's
+// pmExtractValue does (spec §6.4):
+//
+//   - insitu words carry 32, U32, UNKNOWN (read as 32) and, from old
+//     peers, FLOAT; value blocks carry 64, U64, DOUBLE and FLOAT, whose
+//     payload must be exactly 8 (4 for FLOAT) bytes, STRING and AGGREGATE;
+//   - numeric types convert to each other; a negative value for an
+//     unsigned output fails with [ErrSign], a value too large for the
+//     output with [ErrTrunc]; conversions to floating point may round;
+//   - STRING converts only to STRING (the bytes up to the first NUL, as a
+//     C reader sees them) and AGGREGATE only to AGGREGATE (the whole
+//     payload); anything else, event arrays included, fails with
+//     [ErrConv].
+//
+// Where libpcp does not check (a 64-bit value below −2³¹ converted to 32,
+// NaN to an integer) the result is what libpcp computes on x86-64: the low
+// 32 bits, or the integer-indefinite value. Extract never allocates; the
+// atom of a STRING or AGGREGATE aliases r.Block.
+func Extract(r Raw, in, out Type) (Atom, error) {
+	if r.Insitu {
+		switch in {
+		case Type32, TypeUnknown:
+			return fromInt64(int64(int32(r.Word)), out)
+		case TypeU32:
+			return fromUint64(uint64(r.Word), out, true)
+		case TypeFloat:
+			return fromFloat32(r.Word, out)
+		}
+		return Atom{}, ErrConv
+	}
+	b := r.Block
+	switch in {
+	case Type64:
+		if len(b) != 8 {
+			return Atom{}, ErrConv
+		}
+		return fromInt64(int64(be64(b)), out)
+	case TypeU64:
+		if len(b) != 8 {
+			return Atom{}, ErrConv
+		}
+		return fromUint64(be64(b), out, false)
+	case TypeDouble:
+		if len(b) != 8 {
+			return Atom{}, ErrConv
+		}
+		return fromFloat(math.Float64frombits(be64(b)), false, out)
+	case TypeFloat:
+		if len(b) != 4 {
+			return Atom{}, ErrConv
+		}
+		return fromFloat32(be32(b), out)
+	case TypeString:
+		if out != TypeString {
+			return Atom{}, ErrConv
+		}
+		for i, c := range b {
+			if c == 0 {
+				b = b[:i]
+				break
+			}
+		}
+		return AtomString(b), nil
+	case TypeAggregate:
+		if out != TypeAggregate {
+			return Atom{}, ErrConv
+		}
+		return AtomAggregate(b), nil
+	}
+	return Atom{}, ErrConv
+}
+
+// fromInt64 converts a signed integer (32 or 64 input). Only the upper
+// bound is checked for a 32-bit output, as in libpcp.
+func fromInt64(v int64, out Type) (Atom, error) {
+	switch out {
+	case Type32:
+		if v > math.MaxInt32 {
+			return Atom{}, ErrTrunc
+		}
+		return AtomInt32(int32(v)), nil
+	case TypeU32:
+		if v > math.MaxUint32 {
+			return Atom{}, ErrTrunc
+		}
+		if v < 0 {
+			return Atom{}, ErrSign
+		}
+		return AtomUint32(uint32(v)), nil
+	case Type64:
+		return AtomInt64(v), nil
+	case TypeU64:
+		if v < 0 {
+			return Atom{}, ErrSign
+		}
+		return AtomUint64(uint64(v)), nil
+	case TypeFloat:
+		return AtomFloat32(float32(v)), nil
+	case TypeDouble:
+		return AtomFloat64(float64(v)), nil
+	}
+	return Atom{}, ErrConv
+}
+
+// fromUint64 converts an unsigned integer; small says the input was U32,
+// which can always be held in 64 and U64.
+func fromUint64(v uint64, out Type, small bool) (Atom, error) {
+	switch out {
+	case Type32:
+		if v > math.MaxInt32 {
+			return Atom{}, ErrTrunc
+		}
+		return AtomInt32(int32(v)), nil
+	case TypeU32:
+		if v > math.MaxUint32 {
+			return Atom{}, ErrTrunc
+		}
+		return AtomUint32(uint32(v)), nil
+	case Type64:
+		if !small && v > math.MaxInt64 {
+			return Atom{}, ErrTrunc
+		}
+		return AtomInt64(int64(v)), nil
+	case TypeU64:
+		return AtomUint64(v), nil
+	case TypeFloat:
+		return AtomFloat32(float32(v)), nil
+	case TypeDouble:
+		return AtomFloat64(float64(v)), nil
+	}
+	return Atom{}, ErrConv
+}
+
+// Powers of two used as the truncation limits; libpcp compares against
+// the integer limits converted to the input's float type, which round up
+// to these, except for a DOUBLE input to 32 and U32.
+const (
+	two31 = 1 << 31
+	two32 = 1 << 32
+	two63 = 1 << 63
+	two64 = 1 << 64
+)
+
+// fromFloat32 converts a FLOAT input given as its bits. FLOAT to FLOAT is
+// a plain copy in libpcp, so a signalling NaN keeps its bits.
+func fromFloat32(bits uint32, out Type) (Atom, error) {
+	if out == TypeFloat {
+		return Atom{typ: TypeFloat, num: uint64(bits)}, nil
+	}
+	return fromFloat(float64(math.Float32frombits(bits)), true, out)
+}
+
+// fromFloat converts a FLOAT (single) or DOUBLE input held in v.
+func fromFloat(v float64, single bool, out Type) (Atom, error) {
+	nan := v != v
+	switch out {
+	case Type32:
+		lim := float64(math.MaxInt32)
+		if single {
+			lim = two31
+		}
+		if math.Abs(v) >= lim {
+			return Atom{}, ErrTrunc
+		}
+		if nan {
+			return AtomInt32(math.MinInt32), nil
+		}
+		return AtomInt32(int32(v)), nil
+	case TypeU32:
+		lim := float64(math.MaxUint32)
+		if single {
+			lim = two32
+		}
+		if v >= lim {
+			return Atom{}, ErrTrunc
+		}
+		if v < 0 {
+			return Atom{}, ErrSign
+		}
+		if nan {
+			return AtomUint32(0), nil
+		}
+		return AtomUint32(uint32(v)), nil
+	case Type64:
+		if v >= two63 {
+			return Atom{}, ErrTrunc
+		}
+		if nan || v < -two63 {
+			return AtomInt64(math.MinInt64), nil
+		}
+		return AtomInt64(int64(v)), nil
+	case TypeU64:
+		if v >= two64 {
+			return Atom{}, ErrTrunc
+		}
+		if v < 0 {
+			return Atom{}, ErrSign
+		}
+		if nan {
+			return AtomUint64(1 << 63), nil
+		}
+		return AtomUint64(uint64(v)), nil
+	case TypeFloat:
+		return AtomFloat32(float32(v)), nil
+	case TypeDouble:
+		return AtomFloat64(v), nil
+	}
+	return Atom{}, ErrConv
+}
+
+// be32 and be64 read big-endian words from b, whose length the caller has
+// checked. They stand in for encoding/binary, which pulls reflect into
+// wasm builds.
+func be32(b []byte) uint32 {
+	_ = b[3]
+	return uint32(b[0])<<24 | uint32(b[1])<<16 | uint32(b[2])<<8 | uint32(b[3])
+}
+
+func be64(b []byte) uint64 {
+	_ = b[7]
+	return uint64(be32(b))<<32 | uint64(be32(b[4:]))
+}

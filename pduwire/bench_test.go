@@ -1,0 +1,172 @@
+package pduwire_test
+
+import (
+	"bytes"
+	"io"
+	"os"
+	"testing"
+
+	"github.com/perfwire/perfwire/pduwire"
+)
+
+func readFile(t testing.TB, name string) []byte {
+	t.Helper()
+	b, err := os.ReadFile(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
+// walkResult parses a result and touches every value; it returns the
+// number of values so the work cannot be optimised away.
+func walkResult(pdu []byte) (int, error) {
+	r, err := pduwire.ParseResult(pdu)
+	if err != nil {
+		return 0, err
+	}
+	n := 0
+	s := r.Scan()
+	for s.Next() {
+		vs := s.ValueSet()
+		for i := range vs.Len() {
+			v := vs.Value(i)
+			if v.Block {
+				n += len(v.Payload) & 1
+			}
+			n++
+		}
+	}
+	return n, nil
+}
+
+// TestResultViewAllocs: parsing and walking the 1,000-value RESULT (and
+// its HIGHRES twin) allocates nothing.
+func TestResultViewAllocs(t *testing.T) {
+	for _, f := range []string{"result-1000.bin", "result-1000-highres.bin"} {
+		pdu := readFile(t, "testdata/bench/"+f)
+		n, err := walkResult(pdu)
+		if err != nil {
+			t.Fatalf("%s: %v", f, err)
+		}
+		if n < 1000 {
+			t.Fatalf("%s: %d values, want ≥ 1000", f, n)
+		}
+		if a := testing.AllocsPerRun(100, func() { _, _ = walkResult(pdu) }); a != 0 {
+			t.Errorf("%s: %v allocs per parse+walk, want 0", f, a)
+		}
+		// The iterator form allocates nothing either.
+		r, _ := pduwire.ParseResult(pdu)
+		if a := testing.AllocsPerRun(100, func() {
+			for vs := range r.ValueSets() {
+				for v := range vs.Values() {
+					_ = v
+				}
+			}
+		}); a != 0 {
+			t.Errorf("%s: %v allocs per iterator walk, want 0", f, a)
+		}
+		// Decoding into a reused ResultData reaches a steady state of 0.
+		var d pduwire.ResultData
+		if err := d.UnmarshalBinary(pdu); err != nil {
+			t.Fatal(err)
+		}
+		if a := testing.AllocsPerRun(100, func() { _ = d.UnmarshalBinary(pdu) }); a != 0 {
+			t.Errorf("%s: %v allocs per reused UnmarshalBinary, want 0", f, a)
+		}
+	}
+}
+
+func BenchmarkResultView1000(b *testing.B) {
+	pdu := readFile(b, "testdata/bench/result-1000.bin")
+	b.SetBytes(int64(len(pdu)))
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := walkResult(pdu); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+func BenchmarkHighresResultView1000(b *testing.B) {
+	pdu := readFile(b, "testdata/bench/result-1000-highres.bin")
+	b.SetBytes(int64(len(pdu)))
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := walkResult(pdu); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+func BenchmarkResultEncode1000(b *testing.B) {
+	var d pduwire.ResultData
+	if err := d.UnmarshalBinary(readFile(b, "testdata/bench/result-1000.bin")); err != nil {
+		b.Fatal(err)
+	}
+	buf := d.Append(nil, 0)
+	b.SetBytes(int64(len(buf)))
+	b.ReportAllocs()
+	for b.Loop() {
+		buf = d.Append(buf[:0], 0)
+	}
+}
+
+// captureStream concatenates every captured server stream.
+func captureStream(b *testing.B) []byte {
+	var all []byte
+	for _, conv := range captures(b) {
+		all = append(all, readFile(b, "testdata/captures/"+conv+".server.bin")...)
+		all = append(all, readFile(b, "testdata/captures/"+conv+".client.bin")...)
+	}
+	return all
+}
+
+func BenchmarkSplitter(b *testing.B) {
+	all := captureStream(b)
+	b.SetBytes(int64(len(all)))
+	b.ReportAllocs()
+	for b.Loop() {
+		s := pduwire.NewSplitter(all, 0)
+		for s.Next() {
+		}
+		if s.Err() != nil {
+			b.Fatal(s.Err())
+		}
+	}
+}
+
+func BenchmarkReader(b *testing.B) {
+	all := captureStream(b)
+	b.SetBytes(int64(len(all)))
+	b.ReportAllocs()
+	br := bytes.NewReader(all)
+	r := pduwire.NewReader(br, 0)
+	for b.Loop() {
+		br.Reset(all)
+		for {
+			if _, err := r.Next(); err != nil {
+				if err != io.EOF {
+					b.Fatal(err)
+				}
+				break
+			}
+		}
+	}
+}
+
+func BenchmarkDecodeCaptures(b *testing.B) {
+	all := captureStream(b)
+	b.SetBytes(int64(len(all)))
+	b.ReportAllocs()
+	for b.Loop() {
+		for p, err := range pduwire.All(all, 0) {
+			if err != nil {
+				b.Fatal(err)
+			}
+			if _, err := pduwire.Decode(p.Bytes); err != nil {
+				b.Fatal(err)
+			}
+		}
+	}
+}

@@ -1,0 +1,128 @@
+package pduwire
+
+import (
+	"github.com/perfwire/perfwire/internal/wire"
+	"github.com/perfwire/perfwire/pcp"
+)
+
+// Desc is a metric descriptor (pmDesc) as it travels: 20 bytes.
+type Desc struct {
+	PMID  pcp.ID
+	Type  pcp.Type
+	InDom pcp.InDom // pcp.InDomNull for singular metrics
+	Sem   pcp.Sem
+	Units pcp.Units
+}
+
+func appendDesc(b []byte, d Desc) []byte {
+	b = wire.AppendU32BE(b, uint32(d.PMID))
+	b = wire.AppendU32BE(b, uint32(d.Type))
+	b = wire.AppendU32BE(b, uint32(d.InDom))
+	b = wire.AppendU32BE(b, uint32(d.Sem))
+	return wire.AppendU32BE(b, uint32(d.Units))
+}
+
+func readDesc(b []byte, off int) Desc {
+	return Desc{
+		PMID:  pcp.ID(be32(b, off)),
+		Type:  pcp.Type(int32(be32(b, off+4))),
+		InDom: pcp.InDom(be32(b, off+8)),
+		Sem:   pcp.Sem(int32(be32(b, off+12))),
+		Units: pcp.Units(be32(b, off+16)),
+	}
+}
+
+// DescReq is a DESC_REQ PDU (0x7004): the descriptor of one pmID.
+type DescReq struct {
+	PMID pcp.ID
+}
+
+// Type returns TypeDescReq.
+func (*DescReq) Type() Type { return TypeDescReq }
+
+// Append appends the 16-byte PDU.
+func (m *DescReq) Append(b []byte, from int32) []byte {
+	b, start := begin(b, TypeDescReq, from)
+	return finish(wire.AppendU32BE(b, uint32(m.PMID)), start)
+}
+
+// UnmarshalBinary decodes a DESC_REQ PDU; len must be 16 ([ErrLength]).
+func (m *DescReq) UnmarshalBinary(pdu []byte) error {
+	if _, _, err := open(pdu, "DESC_REQ", TypeDescReq); err != nil {
+		return err
+	}
+	if err := exact(pdu, "DESC_REQ", 16); err != nil {
+		return err
+	}
+	m.PMID = pcp.ID(be32(pdu, 12))
+	return nil
+}
+
+// DescPDU is a DESC PDU (0x7005): one descriptor.
+type DescPDU struct {
+	Desc Desc
+}
+
+// Type returns TypeDesc.
+func (*DescPDU) Type() Type { return TypeDesc }
+
+// Append appends the 32-byte PDU.
+func (m *DescPDU) Append(b []byte, from int32) []byte {
+	b, start := begin(b, TypeDesc, from)
+	return finish(appendDesc(b, m.Desc), start)
+}
+
+// UnmarshalBinary decodes a DESC PDU; len must be 32 ([ErrLength]).
+func (m *DescPDU) UnmarshalBinary(pdu []byte) error {
+	if _, _, err := open(pdu, "DESC", TypeDesc); err != nil {
+		return err
+	}
+	if err := exact(pdu, "DESC", 32); err != nil {
+		return err
+	}
+	m.Desc = readDesc(pdu, 12)
+	return nil
+}
+
+// Descs is a DESCS PDU (0x7017): descriptors in request order; a failed
+// pmID yields an entry whose PMID is pcp.IDNull.
+type Descs struct {
+	Descs []Desc
+}
+
+// Type returns TypeDescs.
+func (*Descs) Type() Type { return TypeDescs }
+
+// Append appends the PDU (16 + 20·n bytes).
+func (m *Descs) Append(b []byte, from int32) []byte {
+	b, start := begin(b, TypeDescs, from)
+	b = wire.AppendU32BE(b, uint32(len(m.Descs)))
+	for _, d := range m.Descs {
+		b = appendDesc(b, d)
+	}
+	return finish(b, start)
+}
+
+// UnmarshalBinary decodes a DESCS PDU: len ≥ 36 ([ErrTruncated]),
+// 1 ≤ numdescs within the PDU ([ErrCount]), len == 16 + 20·numdescs
+// ([ErrLength]).
+func (m *Descs) UnmarshalBinary(pdu []byte) error {
+	if _, _, err := open(pdu, "DESCS", TypeDescs); err != nil {
+		return err
+	}
+	if err := atLeast(pdu, "DESCS", 36); err != nil {
+		return err
+	}
+	n := int32(be32(pdu, 12))
+	if n < 1 || uint64(n) > uint64(len(pdu)-16)/20 {
+		return fail("DESCS.numdescs", 12, ErrCount)
+	}
+	if err := exact(pdu, "DESCS", 16+20*uint64(n)); err != nil {
+		return err
+	}
+	m.Descs = m.Descs[:0]
+	for i := range int(n) {
+		m.Descs = append(m.Descs, readDesc(pdu, 16+20*i))
+	}
+	return nil
+}

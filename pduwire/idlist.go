@@ -1,0 +1,144 @@
+package pduwire
+
+import (
+	"github.com/perfwire/perfwire/internal/wire"
+	"github.com/perfwire/perfwire/pcp"
+)
+
+// Fetch is a FETCH (0x7003) or HIGHRES_FETCH (0x7014) PDU (spec §4.4).
+// The legacy timestamp words are sent as zeros and ignored on receipt.
+type Fetch struct {
+	Highres bool
+	Ctx     int32
+	PMIDs   []pcp.ID
+}
+
+// Type returns TypeHighresFetch or TypeFetch.
+func (m *Fetch) Type() Type {
+	if m.Highres {
+		return TypeHighresFetch
+	}
+	return TypeFetch
+}
+
+// Append appends the PDU (28 + 4·numpmid bytes).
+func (m *Fetch) Append(b []byte, from int32) []byte {
+	b, start := begin(b, m.Type(), from)
+	b = wire.AppendU32BE(b, uint32(m.Ctx))
+	b = wire.AppendZeros(b, 8)
+	b = appendIDs(b, m.PMIDs)
+	return finish(b, start)
+}
+
+// UnmarshalBinary decodes a FETCH or HIGHRES_FETCH PDU: len ≥ 32
+// ([ErrTruncated]), numpmid ≥ 1 ([ErrCount]), len == 28 + 4·numpmid
+// ([ErrLength]).
+func (m *Fetch) UnmarshalBinary(pdu []byte) error {
+	h, _, err := open(pdu, "FETCH", TypeFetch, TypeHighresFetch)
+	if err != nil {
+		return err
+	}
+	if err := atLeast(pdu, "FETCH", 32); err != nil {
+		return err
+	}
+	m.Highres = h.Type == TypeHighresFetch
+	m.Ctx = int32(be32(pdu, 12))
+	m.PMIDs, err = decodeIDs(pdu, 24, "FETCH", m.PMIDs[:0])
+	return err
+}
+
+// appendIDs appends a count word and the identifiers.
+func appendIDs(b []byte, ids []pcp.ID) []byte {
+	b = wire.AppendU32BE(b, uint32(len(ids)))
+	for _, id := range ids {
+		b = wire.AppendU32BE(b, uint32(id))
+	}
+	return b
+}
+
+// decodeIDs reads the count at off (≥ 1, [ErrCount]) and the identifiers
+// that must fill the PDU exactly ([ErrLength]).
+func decodeIDs(pdu []byte, off int, name string, dst []pcp.ID) ([]pcp.ID, error) {
+	n := int32(be32(pdu, off))
+	if n < 1 {
+		return dst, fail(name+".count", off, ErrCount)
+	}
+	if uint64(n) > uint64(len(pdu)-off-4)/4 {
+		return dst, fail(name+".count", off, ErrCount)
+	}
+	if err := exact(pdu, name, uint64(off)+4+4*uint64(n)); err != nil {
+		return dst, err
+	}
+	for i := range int(n) {
+		dst = append(dst, pcp.ID(be32(pdu, off+4+4*i)))
+	}
+	return dst, nil
+}
+
+// PMNSIDs is a PMNS_IDS PDU (0x700d, spec §4.13): a status word and a
+// list of pmIDs (PM_ID_NULL for names that did not resolve).
+type PMNSIDs struct {
+	Status int32
+	PMIDs  []pcp.ID
+}
+
+// Type returns TypePMNSIDs.
+func (*PMNSIDs) Type() Type { return TypePMNSIDs }
+
+// Append appends the PDU (20 + 4·n bytes).
+func (m *PMNSIDs) Append(b []byte, from int32) []byte {
+	b, start := begin(b, TypePMNSIDs, from)
+	b = wire.AppendU32BE(b, uint32(m.Status))
+	b = appendIDs(b, m.PMIDs)
+	return finish(b, start)
+}
+
+// UnmarshalBinary decodes a PMNS_IDS PDU: len ≥ 24 ([ErrTruncated]),
+// numids ≥ 1 and within the PDU ([ErrCount]), len == 20 + 4·numids
+// ([ErrLength]).
+func (m *PMNSIDs) UnmarshalBinary(pdu []byte) error {
+	if _, _, err := open(pdu, "PMNS_IDS", TypePMNSIDs); err != nil {
+		return err
+	}
+	if err := atLeast(pdu, "PMNS_IDS", 24); err != nil {
+		return err
+	}
+	m.Status = int32(be32(pdu, 12))
+	var err error
+	m.PMIDs, err = decodeIDs(pdu, 16, "PMNS_IDS", m.PMIDs[:0])
+	return err
+}
+
+// DescIDs is a DESC_IDS PDU (0x7016, spec §4.10): the PMNS_IDS layout
+// with −1 in the status word.
+type DescIDs struct {
+	PMIDs []pcp.ID
+}
+
+// Type returns TypeDescIDs.
+func (*DescIDs) Type() Type { return TypeDescIDs }
+
+// Append appends the PDU (20 + 4·n bytes).
+func (m *DescIDs) Append(b []byte, from int32) []byte {
+	b, start := begin(b, TypeDescIDs, from)
+	b = wire.AppendU32BE(b, 0xffffffff)
+	b = appendIDs(b, m.PMIDs)
+	return finish(b, start)
+}
+
+// UnmarshalBinary decodes a DESC_IDS PDU as [PMNSIDs.UnmarshalBinary]
+// does and also requires the status word to be −1 ([ErrField]).
+func (m *DescIDs) UnmarshalBinary(pdu []byte) error {
+	if _, _, err := open(pdu, "DESC_IDS", TypeDescIDs); err != nil {
+		return err
+	}
+	if err := atLeast(pdu, "DESC_IDS", 24); err != nil {
+		return err
+	}
+	if int32(be32(pdu, 12)) != -1 {
+		return fail("DESC_IDS.sts", 12, ErrField)
+	}
+	var err error
+	m.PMIDs, err = decodeIDs(pdu, 16, "DESC_IDS", m.PMIDs[:0])
+	return err
+}

@@ -1,0 +1,140 @@
+package pduwire
+
+import (
+	"github.com/perfwire/perfwire/internal/wire"
+	"github.com/perfwire/perfwire/pcp"
+)
+
+// InstanceReq is an INSTANCE_REQ PDU (0x7006, spec §4.11): Inst =
+// pcp.InNull and an empty Name ask for the whole domain; an Inst asks for
+// its name; a Name asks for its instance number.
+type InstanceReq struct {
+	InDom pcp.InDom
+	Inst  int32
+	Name  []byte // no NUL; libpcp stops at an embedded NUL, we keep the bytes
+}
+
+// Type returns TypeInstanceReq.
+func (*InstanceReq) Type() Type { return TypeInstanceReq }
+
+// Append appends the PDU (32 + pad4(namelen) bytes).
+func (m *InstanceReq) Append(b []byte, from int32) []byte {
+	b, start := begin(b, TypeInstanceReq, from)
+	b = wire.AppendU32BE(b, uint32(m.InDom))
+	b = wire.AppendZeros(b, 8)
+	b = wire.AppendU32BE(b, uint32(m.Inst))
+	b = appendString(b, m.Name)
+	return finish(b, start)
+}
+
+// appendString appends a byte count, the bytes and zero padding to 4.
+func appendString(b []byte, s []byte) []byte {
+	b = wire.AppendU32BE(b, uint32(len(s)))
+	start := len(b)
+	b = append(b, s...)
+	return wire.AppendPad4(b, start)
+}
+
+// UnmarshalBinary decodes an INSTANCE_REQ PDU: len ≥ 32 ([ErrTruncated]),
+// namelen ≥ 0 and inside the PDU ([ErrCount]), and then len ==
+// 32 + pad4(namelen) exactly ([ErrLength]).
+func (m *InstanceReq) UnmarshalBinary(pdu []byte) error {
+	if _, _, err := open(pdu, "INSTANCE_REQ", TypeInstanceReq); err != nil {
+		return err
+	}
+	if err := atLeast(pdu, "INSTANCE_REQ", 32); err != nil {
+		return err
+	}
+	m.InDom, m.Inst = pcp.InDom(be32(pdu, 12)), int32(be32(pdu, 24))
+	n := int32(be32(pdu, 28))
+	if n < 0 || uint64(n) > uint64(len(pdu)-32) {
+		return fail("INSTANCE_REQ.namelen", 28, ErrCount)
+	}
+	if n > 0 {
+		if err := exact(pdu, "INSTANCE_REQ", 32+uint64(wire.Pad4(int(n)))); err != nil {
+			return err
+		}
+	} else if len(pdu) != 32 {
+		return fail("INSTANCE_REQ", 32, ErrTrailing)
+	}
+	m.Name = pdu[32 : 32+n : 32+n]
+	return nil
+}
+
+// Instance is an INSTANCE PDU (0x7007): instance numbers and names of an
+// instance domain. Single lookups return one partial entry (a number with
+// an empty name, or pcp.InNull with a name).
+type Instance struct {
+	InDom     pcp.InDom
+	Instances []InstanceEntry
+}
+
+// InstanceEntry is one instance.
+type InstanceEntry struct {
+	Inst int32
+	Name []byte
+}
+
+// Type returns TypeInstance.
+func (*Instance) Type() Type { return TypeInstance }
+
+// Append appends the PDU (20 + Σ(8 + pad4(namelen)) bytes).
+func (m *Instance) Append(b []byte, from int32) []byte {
+	b, start := begin(b, TypeInstance, from)
+	b = wire.AppendU32BE(b, uint32(m.InDom))
+	b = wire.AppendU32BE(b, uint32(len(m.Instances)))
+	for _, e := range m.Instances {
+		b = wire.AppendU32BE(b, uint32(e.Inst))
+		b = appendString(b, e.Name)
+	}
+	return finish(b, start)
+}
+
+// UnmarshalBinary decodes an INSTANCE PDU: len ≥ 20 ([ErrTruncated]);
+// 0 ≤ numinst ≤ (len − 20)/8 ([ErrCount]); each entry header and name
+// inside the PDU ([ErrTruncated]); no padded advance past the end
+// ([ErrTruncated]) except the final pad, which may be missing; nothing
+// after the last entry ([ErrTrailing]).
+func (m *Instance) UnmarshalBinary(pdu []byte) error {
+	if _, _, err := open(pdu, "INSTANCE", TypeInstance); err != nil {
+		return err
+	}
+	if err := atLeast(pdu, "INSTANCE", 20); err != nil {
+		return err
+	}
+	m.InDom = pcp.InDom(be32(pdu, 12))
+	n := int32(be32(pdu, 16))
+	if n < 0 || uint64(n) > uint64(len(pdu)-20)/8 {
+		return fail("INSTANCE.numinst", 16, ErrCount)
+	}
+	m.Instances = m.Instances[:0]
+	c := wire.NewCursor(pdu)
+	c.Skip(20)
+	for i := range int(n) {
+		o := c.Offset()
+		inst, ok1 := c.U32BE()
+		nl, ok2 := c.U32BE()
+		if !ok1 || !ok2 {
+			return fail("INSTANCE.entry", o, ErrTruncated)
+		}
+		if int32(nl) < 0 {
+			return fail("INSTANCE.namelen", o+4, ErrCount)
+		}
+		name, ok := c.Bytes(uint64(nl))
+		if !ok {
+			return fail("INSTANCE.name", o+8, ErrTruncated)
+		}
+		pad := uint64(wire.Pad4(int(nl))) - uint64(nl)
+		if !c.Skip(pad) {
+			if i != int(n)-1 {
+				return fail("INSTANCE.name", o+8, ErrTruncated)
+			}
+			c.Skip(uint64(c.Len())) // tolerated: missing final pad
+		}
+		m.Instances = append(m.Instances, InstanceEntry{Inst: int32(inst), Name: name})
+	}
+	if !c.Empty() {
+		return fail("INSTANCE", c.Offset(), ErrTrailing)
+	}
+	return nil
+}

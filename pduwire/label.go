@@ -1,0 +1,194 @@
+package pduwire
+
+import (
+	"encoding/binary"
+
+	"github.com/perfwire/perfwire/internal/wire"
+)
+
+// Label request types (PM_LABEL_*).
+const (
+	LabelContext   = 0x01
+	LabelDomain    = 0x02
+	LabelInDom     = 0x04
+	LabelCluster   = 0x08
+	LabelItem      = 0x10
+	LabelInstances = 0x20
+)
+
+// Label set limits (spec §2.5).
+const (
+	MaxLabels  = 254   // nlabels < 255
+	MaxJSONLen = 65534 // jsonlen < 65535
+)
+
+// LabelReq is a LABEL_REQ PDU (0x7012): the labels at one level.
+type LabelReq struct {
+	Ident uint32 // PM_ID_NULL, a domain, a pmInDom or a pmID, per Kind
+	Kind  int32  // one of the Label* constants
+}
+
+// Type returns TypeLabelReq.
+func (*LabelReq) Type() Type { return TypeLabelReq }
+
+// Append appends the 20-byte PDU.
+func (m *LabelReq) Append(b []byte, from int32) []byte {
+	b, start := begin(b, TypeLabelReq, from)
+	b = wire.AppendU32BE(b, m.Ident)
+	return finish(wire.AppendU32BE(b, uint32(m.Kind)), start)
+}
+
+// UnmarshalBinary decodes a LABEL_REQ PDU; len must be 20 ([ErrLength]).
+func (m *LabelReq) UnmarshalBinary(pdu []byte) error {
+	if _, _, err := open(pdu, "LABEL_REQ", TypeLabelReq); err != nil {
+		return err
+	}
+	if err := exact(pdu, "LABEL_REQ", 20); err != nil {
+		return err
+	}
+	m.Ident, m.Kind = be32(pdu, 12), int32(be32(pdu, 16))
+	return nil
+}
+
+// Label is a LABEL PDU (0x7013, spec §4.15): label sets, each a JSON
+// object plus an index of its labels. The JSON texts follow all set
+// headers, back to back and unpadded, so len is often not a multiple of 4.
+type Label struct {
+	Ident uint32 // echo of the request
+	Kind  int32  // echo of the request
+	Sets  []LabelSet
+}
+
+// LabelSet is one set: an instance (pcp.InNull unless INSTANCES), the
+// JSON text and its label index. NLabels < 0 is an error code for the
+// set, which then has no labels.
+type LabelSet struct {
+	Inst    int32
+	NLabels int32 // len(Labels), or a negative PM_ERR_* code
+	JSON    []byte
+	Labels  []LabelEntry
+}
+
+// LabelEntry locates one label inside its set's JSON.
+type LabelEntry struct {
+	Name     uint16 // byte offset of the name within the set's JSON
+	NameLen  uint8
+	Flags    uint8  // PM_LABEL_* level and option bits
+	Value    uint16 // byte offset of the value within the set's JSON
+	ValueLen uint16
+}
+
+// Type returns TypeLabel.
+func (*Label) Type() Type { return TypeLabel }
+
+// Append appends the PDU: header, all set headers with their label
+// entries, then every set's JSON unpadded (28 + Σ(16 + 8·nlabels) +
+// Σjsonlen bytes). NLabels is sent as len(Labels) unless it is negative.
+func (m *Label) Append(b []byte, from int32) []byte {
+	b, start := begin(b, TypeLabel, from)
+	b = wire.AppendU32BE(b, m.Ident)
+	b = wire.AppendU32BE(b, uint32(m.Kind))
+	b = wire.AppendU32BE(b, 0)
+	b = wire.AppendU32BE(b, uint32(len(m.Sets)))
+	json := 28
+	for _, s := range m.Sets {
+		json += 16 + 8*len(s.Labels)
+	}
+	for _, s := range m.Sets {
+		b = wire.AppendU32BE(b, uint32(s.Inst))
+		nl := int32(len(s.Labels))
+		if s.NLabels < 0 {
+			nl = s.NLabels
+		}
+		b = wire.AppendU32BE(b, uint32(nl))
+		b = wire.AppendU32BE(b, uint32(json))
+		b = wire.AppendU32BE(b, uint32(len(s.JSON)))
+		json += len(s.JSON)
+		for _, l := range s.Labels {
+			b = binary.BigEndian.AppendUint16(b, l.Name)
+			b = append(b, l.NameLen, l.Flags)
+			b = binary.BigEndian.AppendUint16(b, l.Value)
+			b = binary.BigEndian.AppendUint16(b, l.ValueLen)
+		}
+	}
+	for _, s := range m.Sets {
+		b = append(b, s.JSON...)
+	}
+	return finish(b, start)
+}
+
+// UnmarshalBinary decodes a LABEL PDU. It fails with [ErrTruncated] below
+// 28 bytes or when a set header or its entries cross the end; with
+// [ErrCount] for nsets outside 0…(len − 16)/16 or nlabels ≥ 255; with
+// [ErrField] for a negative json offset, a jsonlen outside 0…65534, JSON
+// past the end, or a label name or value outside its set's JSON; and with
+// [ErrTrailing] if len exceeds pad4 of the last JSON's end.
+func (m *Label) UnmarshalBinary(pdu []byte) error {
+	if _, _, err := open(pdu, "LABEL", TypeLabel); err != nil {
+		return err
+	}
+	if err := atLeast(pdu, "LABEL", 28); err != nil {
+		return err
+	}
+	m.Ident, m.Kind = be32(pdu, 12), int32(be32(pdu, 16))
+	n := int32(be32(pdu, 24))
+	if n < 0 || uint64(n) > uint64(len(pdu)-16)/16 {
+		return fail("LABEL.nsets", 24, ErrCount)
+	}
+	sets := m.Sets[:0]
+	c := wire.NewCursor(pdu)
+	c.Skip(28)
+	end := uint64(28)
+	for range int(n) {
+		o := c.Offset()
+		if !c.Has(16) {
+			return fail("LABEL.set", o, ErrTruncated)
+		}
+		inst, _ := c.U32BE()
+		nl32, _ := c.U32BE()
+		js32, _ := c.U32BE()
+		jl32, _ := c.U32BE()
+		nl, js, jl := int32(nl32), int32(js32), int32(jl32)
+		if nl > MaxLabels {
+			return fail("LABEL.nlabels", o+4, ErrCount)
+		}
+		if js < 0 || jl < 0 || jl > MaxJSONLen || uint64(js)+uint64(jl) > uint64(len(pdu)) {
+			return fail("LABEL.json", o+8, ErrField)
+		}
+		var s LabelSet
+		if len(sets) < cap(sets) {
+			s = sets[:len(sets)+1][len(sets)]
+		}
+		s.Inst, s.NLabels = int32(inst), nl
+		s.JSON = pdu[js : js+jl : js+jl]
+		s.Labels = s.Labels[:0]
+		for range int(max(nl, 0)) {
+			lo := c.Offset()
+			raw, ok := c.Bytes(8)
+			if !ok {
+				return fail("LABEL.label", lo, ErrTruncated)
+			}
+			l := LabelEntry{
+				Name:     binary.BigEndian.Uint16(raw),
+				NameLen:  raw[2],
+				Flags:    raw[3],
+				Value:    binary.BigEndian.Uint16(raw[4:]),
+				ValueLen: binary.BigEndian.Uint16(raw[6:]),
+			}
+			if int(l.Name)+int(l.NameLen) > int(jl) || int(l.Value)+int(l.ValueLen) > int(jl) {
+				return fail("LABEL.label", lo, ErrField)
+			}
+			s.Labels = append(s.Labels, l)
+		}
+		end = uint64(js) + uint64(jl)
+		sets = append(sets, s)
+	}
+	m.Sets = sets
+	if uint64(len(pdu)) > (end+3)&^3 && n > 0 {
+		return fail("LABEL", int(end), ErrTrailing)
+	}
+	if n == 0 && len(pdu) > 28 {
+		return fail("LABEL", 28, ErrTrailing)
+	}
+	return nil
+}

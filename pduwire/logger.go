@@ -1,0 +1,274 @@
+package pduwire
+
+import (
+	"encoding/binary"
+
+	"github.com/perfwire/perfwire/internal/wire"
+	"github.com/perfwire/perfwire/pcp"
+)
+
+// pmlogger request types (LOG_REQUEST_*), control verbs and states.
+const (
+	LogRequestNewVolume = 1
+	LogRequestStatus    = 2
+	LogRequestSync      = 3
+
+	LogMandatory = 11
+	LogAdvisory  = 12
+	LogEnquire   = 13
+
+	LogStateOff   = 0
+	LogStateMaybe = 1
+	LogStateOn    = 2
+)
+
+// LogRequest is a LOG_REQUEST PDU (0x8002) from pmlc to pmlogger.
+type LogRequest struct {
+	Request int32 // LogRequestNewVolume, LogRequestStatus or LogRequestSync
+}
+
+// Type returns TypeLogRequest.
+func (*LogRequest) Type() Type { return TypeLogRequest }
+
+// Append appends the 16-byte PDU.
+func (m *LogRequest) Append(b []byte, from int32) []byte {
+	b, start := begin(b, TypeLogRequest, from)
+	return finish(wire.AppendU32BE(b, uint32(m.Request)), start)
+}
+
+// UnmarshalBinary decodes a LOG_REQUEST PDU: len ≥ 16 ([ErrTruncated]);
+// bytes after the request word are ignored, as pmlogger does.
+func (m *LogRequest) UnmarshalBinary(pdu []byte) error {
+	if _, _, err := open(pdu, "LOG_REQUEST", TypeLogRequest); err != nil {
+		return err
+	}
+	if err := atLeast(pdu, "LOG_REQUEST", 16); err != nil {
+		return err
+	}
+	m.Request = int32(be32(pdu, 12))
+	return nil
+}
+
+// LogControl is a LOG_CONTROL PDU (0x8000): a logging request or its
+// answer, per metric and instance. Values are always 32-bit words.
+type LogControl struct {
+	Control int32 // LogMandatory, LogAdvisory or LogEnquire
+	State   int32 // LogStateOff, LogStateMaybe or LogStateOn
+	Delta   int32 // logging interval in milliseconds
+	Metrics []LogMetric
+}
+
+// LogMetric is one metric of a LOG_CONTROL PDU. NumVal is sent only when
+// Values is empty (0 or a negative error code).
+type LogMetric struct {
+	PMID   pcp.ID
+	NumVal int32
+	Values []LogValue
+}
+
+// LogValue is an instance and its 32-bit value word.
+type LogValue struct {
+	Inst  int32
+	Value uint32
+}
+
+// Type returns TypeLogControl.
+func (*LogControl) Type() Type { return TypeLogControl }
+
+// Append appends the PDU (28 + Σ(8 + 8·numval) bytes).
+func (m *LogControl) Append(b []byte, from int32) []byte {
+	b, start := begin(b, TypeLogControl, from)
+	b = wire.AppendU32BE(b, uint32(m.Control))
+	b = wire.AppendU32BE(b, uint32(m.State))
+	b = wire.AppendU32BE(b, uint32(m.Delta))
+	b = wire.AppendU32BE(b, uint32(len(m.Metrics)))
+	for _, lm := range m.Metrics {
+		b = wire.AppendU32BE(b, uint32(lm.PMID))
+		if len(lm.Values) == 0 {
+			b = wire.AppendU32BE(b, uint32(min(lm.NumVal, 0)))
+			continue
+		}
+		b = wire.AppendU32BE(b, uint32(len(lm.Values)))
+		for _, v := range lm.Values {
+			b = wire.AppendU32BE(b, uint32(v.Inst))
+			b = wire.AppendU32BE(b, v.Value)
+		}
+	}
+	return finish(b, start)
+}
+
+// UnmarshalBinary decodes a LOG_CONTROL PDU: len ≥ 36 ([ErrTruncated]),
+// 0 ≤ numpmid ≤ (len − 28)/8 ([ErrCount]), each list inside the PDU
+// ([ErrTruncated], [ErrCount]) and nothing after the last ([ErrTrailing]).
+func (m *LogControl) UnmarshalBinary(pdu []byte) error {
+	if _, _, err := open(pdu, "LOG_CONTROL", TypeLogControl); err != nil {
+		return err
+	}
+	if err := atLeast(pdu, "LOG_CONTROL", 36); err != nil {
+		return err
+	}
+	m.Control, m.State, m.Delta = int32(be32(pdu, 12)), int32(be32(pdu, 16)), int32(be32(pdu, 20))
+	n := int32(be32(pdu, 24))
+	if n < 0 || uint64(n) > uint64(len(pdu)-28)/8 {
+		return fail("LOG_CONTROL.numpmid", 24, ErrCount)
+	}
+	ms := m.Metrics[:0]
+	off := 28
+	for range int(n) {
+		if len(pdu)-off < 8 {
+			return fail("LOG_CONTROL.metric", off, ErrTruncated)
+		}
+		var lm LogMetric
+		if len(ms) < cap(ms) {
+			lm = ms[:len(ms)+1][len(ms)]
+		}
+		lm.PMID, lm.NumVal = pcp.ID(be32(pdu, off)), int32(be32(pdu, off+4))
+		lm.Values = lm.Values[:0]
+		off += 8
+		if lm.NumVal > 0 {
+			if uint64(lm.NumVal) > uint64(len(pdu)-off)/8 {
+				return fail("LOG_CONTROL.numval", off-4, ErrCount)
+			}
+			for range int(lm.NumVal) {
+				lm.Values = append(lm.Values, LogValue{Inst: int32(be32(pdu, off)), Value: be32(pdu, off+4)})
+				off += 8
+			}
+		}
+		ms = append(ms, lm)
+	}
+	m.Metrics = ms
+	if off != len(pdu) {
+		return fail("LOG_CONTROL", off, ErrTrailing)
+	}
+	return nil
+}
+
+// LogTime is a pmlogger timestamp.
+type LogTime struct {
+	Sec  int64
+	Frac int32 // microseconds in LOG_STATUS_V2, nanoseconds in LOG_STATUS
+}
+
+// LogStatusV2 is the fixed 264-byte LOG_STATUS_V2 PDU (0x8001) of
+// pmlogger control protocol 2. Strings are NUL-padded arrays.
+type LogStatusV2 struct {
+	Start, Last, Now LogTime
+	State, Vol       int32
+	Size             int64
+	Host, FQDN       [64]byte
+	PMCDTZ, LoggerTZ [40]byte
+}
+
+// Type returns TypeLogStatusV2.
+func (*LogStatusV2) Type() Type { return TypeLogStatusV2 }
+
+// Append appends the 264-byte PDU.
+func (m *LogStatusV2) Append(b []byte, from int32) []byte {
+	b, start := begin(b, TypeLogStatusV2, from)
+	b = wire.AppendU32BE(b, 0)
+	for _, t := range [...]LogTime{m.Start, m.Last, m.Now} {
+		b = wire.AppendU32BE(b, uint32(t.Sec))
+		b = wire.AppendU32BE(b, uint32(t.Frac))
+	}
+	b = wire.AppendU32BE(b, uint32(m.State))
+	b = wire.AppendU32BE(b, uint32(m.Vol))
+	b = wire.AppendU64BE(b, uint64(m.Size))
+	b = append(b, m.Host[:]...)
+	b = append(b, m.FQDN[:]...)
+	b = append(b, m.PMCDTZ[:]...)
+	b = append(b, m.LoggerTZ[:]...)
+	return finish(b, start)
+}
+
+// UnmarshalBinary decodes a LOG_STATUS_V2 PDU; len must be 264
+// ([ErrLength]).
+func (m *LogStatusV2) UnmarshalBinary(pdu []byte) error {
+	if _, _, err := open(pdu, "LOG_STATUS_V2", TypeLogStatusV2); err != nil {
+		return err
+	}
+	if err := exact(pdu, "LOG_STATUS_V2", 264); err != nil {
+		return err
+	}
+	ts := [...]*LogTime{&m.Start, &m.Last, &m.Now}
+	for i, t := range ts {
+		t.Sec, t.Frac = int64(int32(be32(pdu, 16+8*i))), int32(be32(pdu, 20+8*i))
+	}
+	m.State, m.Vol = int32(be32(pdu, 40)), int32(be32(pdu, 44))
+	m.Size = int64(binary.BigEndian.Uint64(pdu[48:]))
+	copy(m.Host[:], pdu[56:])
+	copy(m.FQDN[:], pdu[120:])
+	copy(m.PMCDTZ[:], pdu[184:])
+	copy(m.LoggerTZ[:], pdu[224:])
+	return nil
+}
+
+// MaxLogString bounds each LOG_STATUS string (its NUL included).
+const MaxLogString = 256
+
+// LogStatus is a LOG_STATUS PDU (0x8003) of pmlogger control protocol 3:
+// 64-bit timestamps and six variable strings.
+type LogStatus struct {
+	Start, Last, Now LogTime // Frac in nanoseconds
+	State, Vol       int32
+	Size             int64
+	// Strings are pmcd host, fqdn, timezone, zoneinfo, pmlogger timezone
+	// and zoneinfo, each as sent (with its NUL).
+	Strings [6][]byte
+}
+
+// Type returns TypeLogStatus.
+func (*LogStatus) Type() Type { return TypeLogStatus }
+
+// Append appends the PDU: the 88-byte fixed part, the strings back to
+// back, and one pad to a multiple of 4.
+func (m *LogStatus) Append(b []byte, from int32) []byte {
+	b, start := begin(b, TypeLogStatus, from)
+	for _, t := range [...]LogTime{m.Start, m.Last, m.Now} {
+		b = wire.AppendU64BE(b, uint64(t.Sec))
+		b = wire.AppendU32BE(b, uint32(t.Frac))
+	}
+	b = wire.AppendU32BE(b, uint32(m.State))
+	b = wire.AppendU32BE(b, uint32(m.Vol))
+	b = wire.AppendU64BE(b, uint64(m.Size))
+	for _, s := range m.Strings {
+		b = wire.AppendU32BE(b, uint32(len(s)))
+	}
+	for _, s := range m.Strings {
+		b = append(b, s...)
+	}
+	return finish(wire.AppendPad4(b, start), start)
+}
+
+// UnmarshalBinary decodes a LOG_STATUS PDU: len ≥ 88 ([ErrTruncated])
+// before anything is read, each string length in 0…256 ([ErrCount]) and
+// every string inside the PDU ([ErrTruncated]).
+func (m *LogStatus) UnmarshalBinary(pdu []byte) error {
+	if _, _, err := open(pdu, "LOG_STATUS", TypeLogStatus); err != nil {
+		return err
+	}
+	if err := atLeast(pdu, "LOG_STATUS", 88); err != nil {
+		return err
+	}
+	ts := [...]*LogTime{&m.Start, &m.Last, &m.Now}
+	for i, t := range ts {
+		t.Sec, t.Frac = int64(binary.BigEndian.Uint64(pdu[12+12*i:])), int32(be32(pdu, 20+12*i))
+	}
+	m.State, m.Vol = int32(be32(pdu, 48)), int32(be32(pdu, 52))
+	m.Size = int64(binary.BigEndian.Uint64(pdu[56:]))
+	off := 88
+	for i := range m.Strings {
+		n := int32(be32(pdu, 64+4*i))
+		if n < 0 || n > MaxLogString {
+			return fail("LOG_STATUS.strlen", 64+4*i, ErrCount)
+		}
+		if int(n) > len(pdu)-off {
+			return fail("LOG_STATUS.string", off, ErrTruncated)
+		}
+		m.Strings[i] = pdu[off : off+int(n) : off+int(n)]
+		off += int(n)
+	}
+	if len(pdu)-off > 3 {
+		return fail("LOG_STATUS", off, ErrTrailing)
+	}
+	return nil
+}

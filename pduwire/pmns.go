@@ -1,0 +1,171 @@
+package pduwire
+
+import "github.com/perfwire/perfwire/internal/wire"
+
+// PMNSNames is a PMNS_NAMES PDU (0x700e, spec §4.13): metric names or
+// name components, optionally each with a status (0 leaf, 1 non-leaf).
+// A negative numnames on the wire is a PM_ERR_* code from the peer; it is
+// reported in Status, not as a decode error.
+type PMNSNames struct {
+	Status   int32    // 0, or the negative code sent in place of numnames
+	Names    [][]byte // no NULs
+	Statuses []int32  // nil, or one per name
+}
+
+// Type returns TypePMNSNames.
+func (*PMNSNames) Type() Type { return TypePMNSNames }
+
+// Append appends the PDU (24 + Σ(4·[status] + 4 + pad4(namelen)) bytes),
+// with nstrbytes = Σ(namelen + 1) as libpcp computes it. Statuses is sent
+// only when it has one entry per name. Names must not be empty: libpcp's
+// decoder (and ours) sizes its room check on at least one name byte each.
+func (m *PMNSNames) Append(b []byte, from int32) []byte {
+	b, start := begin(b, TypePMNSNames, from)
+	if m.Status < 0 {
+		b = wire.AppendU32BE(b, 0)
+		b = wire.AppendU32BE(b, 0)
+		b = wire.AppendU32BE(b, uint32(m.Status))
+		return finish(b, start)
+	}
+	strbytes := 0
+	for _, n := range m.Names {
+		strbytes += len(n) + 1
+	}
+	withStatus := len(m.Statuses) == len(m.Names) && len(m.Names) > 0
+	b = wire.AppendU32BE(b, uint32(strbytes))
+	if withStatus {
+		b = wire.AppendU32BE(b, uint32(len(m.Names)))
+	} else {
+		b = wire.AppendU32BE(b, 0)
+	}
+	b = wire.AppendU32BE(b, uint32(len(m.Names)))
+	for i, n := range m.Names {
+		if withStatus {
+			b = wire.AppendU32BE(b, uint32(m.Statuses[i]))
+		}
+		b = appendString(b, n)
+	}
+	return finish(b, start)
+}
+
+// UnmarshalBinary decodes a PMNS_NAMES PDU. It fails with [ErrTruncated]
+// below 24 bytes or when a name header or name crosses the end; with
+// [ErrCount] for a negative nstrbytes or one above len, numnames above the
+// room ((len − 24)/8, or /12 with statuses), numstatus other than 0 or
+// numnames, or names that do not fit in nstrbytes; with [ErrTrailing] for
+// more than 3 bytes after the last name.
+func (m *PMNSNames) UnmarshalBinary(pdu []byte) error {
+	if _, _, err := open(pdu, "PMNS_NAMES", TypePMNSNames); err != nil {
+		return err
+	}
+	if err := atLeast(pdu, "PMNS_NAMES", 24); err != nil {
+		return err
+	}
+	m.Status, m.Names, m.Statuses = 0, m.Names[:0], m.Statuses[:0]
+	strbytes := int32(be32(pdu, 12))
+	numstatus := int32(be32(pdu, 16))
+	n := int32(be32(pdu, 20))
+	if n < 0 {
+		m.Status, m.Statuses = n, nil
+		return nil
+	}
+	if n == 0 {
+		m.Statuses = nil
+		return nil
+	}
+	if strbytes < 0 || int64(strbytes) > int64(len(pdu)) {
+		return fail("PMNS_NAMES.nstrbytes", 12, ErrCount)
+	}
+	per := uint64(8)
+	if numstatus != 0 {
+		per = 12
+	}
+	if uint64(n) > uint64(len(pdu)-24)/per {
+		return fail("PMNS_NAMES.numnames", 20, ErrCount)
+	}
+	if numstatus != 0 && numstatus != n {
+		return fail("PMNS_NAMES.numstatus", 16, ErrCount)
+	}
+	if numstatus == 0 {
+		m.Statuses = nil
+	}
+	left := int64(strbytes)
+	c := wire.NewCursor(pdu)
+	c.Skip(24)
+	for range int(n) {
+		o := c.Offset()
+		if numstatus != 0 {
+			st, ok := c.U32BE()
+			if !ok {
+				return fail("PMNS_NAMES.status", o, ErrTruncated)
+			}
+			m.Statuses = append(m.Statuses, int32(st))
+		}
+		nl, ok := c.U32BE()
+		if !ok {
+			return fail("PMNS_NAMES.namelen", c.Offset(), ErrTruncated)
+		}
+		name, ok := c.Bytes(uint64(nl))
+		if !ok || int32(nl) < 0 {
+			return fail("PMNS_NAMES.name", c.Offset()-4, ErrTruncated)
+		}
+		left -= int64(nl) + 1
+		if left < 0 {
+			return fail("PMNS_NAMES.namelen", c.Offset()-len(name)-4, ErrCount)
+		}
+		m.Names = append(m.Names, name)
+		pad := uint64(wire.Pad4(int(nl)) - int(nl))
+		if !c.Skip(pad) {
+			c.Skip(uint64(c.Len()))
+		}
+	}
+	if c.Len() > 3 {
+		return fail("PMNS_NAMES", c.Offset(), ErrTrailing)
+	}
+	return nil
+}
+
+// PMNSChild is a PMNS_CHILD (0x700f) or, with Traverse set, a
+// PMNS_TRAVERSE (0x7010) PDU: the children of, or all leaves below, a
+// namespace node (the root is the empty name).
+type PMNSChild struct {
+	Traverse bool
+	Subtype  int32 // CHILD: 0 names only, 1 names and status; TRAVERSE: 0
+	Name     []byte
+}
+
+// Type returns TypePMNSTraverse or TypePMNSChild.
+func (m *PMNSChild) Type() Type {
+	if m.Traverse {
+		return TypePMNSTraverse
+	}
+	return TypePMNSChild
+}
+
+// Append appends the PDU (20 + pad4(namelen) bytes).
+func (m *PMNSChild) Append(b []byte, from int32) []byte {
+	b, start := begin(b, m.Type(), from)
+	b = wire.AppendU32BE(b, uint32(m.Subtype))
+	return finish(appendString(b, m.Name), start)
+}
+
+// UnmarshalBinary decodes a PMNS_CHILD or PMNS_TRAVERSE PDU: len ≥ 20
+// ([ErrTruncated]) and 0 ≤ namelen ≤ len − 20 ([ErrCount]), as libpcp
+// requires; trailing bytes are tolerated.
+func (m *PMNSChild) UnmarshalBinary(pdu []byte) error {
+	h, _, err := open(pdu, "PMNS_CHILD", TypePMNSChild, TypePMNSTraverse)
+	if err != nil {
+		return err
+	}
+	if err := atLeast(pdu, "PMNS_CHILD", 20); err != nil {
+		return err
+	}
+	n := int32(be32(pdu, 16))
+	if n < 0 || uint64(n) > uint64(len(pdu)-20) {
+		return fail("PMNS_CHILD.namelen", 16, ErrCount)
+	}
+	m.Traverse = h.Type == TypePMNSTraverse
+	m.Subtype = int32(be32(pdu, 12))
+	m.Name = pdu[20 : 20+n : 20+n]
+	return nil
+}

@@ -1,0 +1,323 @@
+package pduwire
+
+import (
+	"encoding/binary"
+	"math"
+
+	"github.com/perfwire/perfwire/pcp"
+)
+
+// Value formats of a value set (spec §4.7).
+const (
+	ValInsitu = 0 // the value word is the 32-bit value
+	ValDPTR   = 1 // the value word is a word index to a value block
+	ValSPTR   = 2 // same as DPTR on the wire
+)
+
+// Result is a validated, read-only view of a RESULT or HIGHRES_RESULT
+// PDU. It aliases the PDU bytes and is valid while they are unchanged.
+// Every rule of spec §4.8 has been checked by [ParseResult], so walking
+// its value sets cannot fail.
+type Result struct {
+	pdu     []byte
+	recOff  int
+	Highres bool  // HIGHRES_RESULT (64-bit seconds, nanoseconds)
+	Sec     int64 // seconds since the epoch (tv_sec, sign-extended for RESULT)
+	// Nsec is the sub-second part in nanoseconds; for RESULT it is
+	// tv_usec × 1000, as libpcp converts it (tv_usec is not range-checked).
+	Nsec    int64
+	NumPMID int // number of value sets
+}
+
+// ParseResult validates a whole RESULT or HIGHRES_RESULT PDU (header
+// included) and returns a view of it. It allocates nothing unless value
+// blocks are referenced out of address order, which libpcp never does; then
+// it allocates one bitmap of len/32 bytes. Failures: [ErrHeaderLen],
+// [ErrType], [ErrTruncated], [ErrCount], [ErrValueFormat],
+// [ErrValueBlock], [ErrOverlap], [ErrContiguity], [ErrTrailing],
+// [ErrEvent], each as a [*ParseError] with the offset in the PDU.
+func ParseResult(pdu []byte) (Result, error) {
+	h, _, err := open(pdu, "RESULT", TypeResult, TypeHighresResult)
+	if err != nil {
+		return Result{}, err
+	}
+	r := Result{pdu: pdu, Highres: h.Type == TypeHighresResult}
+	var numpmid int32
+	numOff := 20
+	if r.Highres {
+		if len(pdu) < 32 {
+			return Result{}, fail("HIGHRES_RESULT", len(pdu), ErrTruncated)
+		}
+		numpmid = int32(be32(pdu, 12))
+		r.Sec = int64(binary.BigEndian.Uint64(pdu[16:]))
+		r.Nsec = int64(binary.BigEndian.Uint64(pdu[24:]))
+		r.recOff = 32
+		numOff = 12
+	} else {
+		if len(pdu) < 24 {
+			return Result{}, fail("RESULT", len(pdu), ErrTruncated)
+		}
+		r.Sec = int64(int32(be32(pdu, 12)))
+		r.Nsec = int64(int32(be32(pdu, 16))) * 1000
+		numpmid = int32(be32(pdu, 20))
+		r.recOff = 24
+	}
+	if numpmid < 0 || int64(numpmid) > int64(len(pdu)) {
+		return Result{}, fail("RESULT.numpmid", numOff, ErrCount)
+	}
+	r.NumPMID = int(numpmid)
+	if err := r.validate(); err != nil {
+		return Result{}, err
+	}
+	return r, nil
+}
+
+// validate walks the records once, checking each pointer and its block,
+// then checks that the blocks tile the bytes after the records exactly.
+func (r *Result) validate() error {
+	pdu := r.pdu
+	n := uint64(len(pdu))
+	off := r.recOff
+	var nptr int
+	var sum uint64
+	minStart := uint64(math.MaxUint64)
+	ordered := true
+	var prevEnd uint64
+	for i := 0; i < r.NumPMID; i++ {
+		if uint64(off)+8 > n {
+			return fail("valueset", off, ErrTruncated)
+		}
+		numval := int32(be32(pdu, off+4))
+		if numval <= 0 {
+			off += 8
+			continue
+		}
+		if int64(numval) > int64(n) || int64(numval) >= (math.MaxInt32-20)/8 {
+			return fail("valueset.numval", off+4, ErrCount)
+		}
+		if uint64(off)+12+8*uint64(numval) > n {
+			return fail("valueset.vlist", off, ErrTruncated)
+		}
+		valfmt := be32(pdu, off+8)
+		if valfmt > ValSPTR {
+			return fail("valueset.valfmt", off+8, ErrValueFormat)
+		}
+		vp := off + 12
+		off = vp + 8*int(numval)
+		if valfmt == ValInsitu {
+			continue
+		}
+		for j := 0; j < int(numval); j++ {
+			wo := vp + 8*j + 4
+			start := 4 * uint64(be32(pdu, wo))
+			if be32(pdu, wo) > math.MaxInt32 || start+4 > n {
+				return fail("value.index", wo, ErrValueBlock)
+			}
+			hdr := be32(pdu, int(start))
+			vlen := uint64(hdr & 0xffffff)
+			if vlen < 4 || vlen > n-start {
+				return fail("value.vlen", int(start), ErrValueBlock)
+			}
+			if err := checkBlock(pdu[start:start+vlen], int(start), pcp.Type(hdr>>24)); err != nil {
+				return err
+			}
+			nptr++
+			size := (vlen + 3) &^ 3
+			sum += size
+			minStart = min(minStart, start)
+			if start < prevEnd {
+				ordered = false
+			}
+			prevEnd = start + size
+		}
+	}
+	if nptr == 0 {
+		if uint64(off) != n {
+			return fail("RESULT", off, ErrTrailing)
+		}
+		return nil
+	}
+	if minStart != uint64(off) {
+		return fail("value.index", off, ErrContiguity)
+	}
+	if sum != n-uint64(off) {
+		return fail("value blocks", off, ErrContiguity)
+	}
+	if !ordered {
+		return r.checkOverlap(off)
+	}
+	return nil
+}
+
+// checkOverlap marks the words of every referenced block in a bitmap and
+// fails on the first word claimed twice. It is the slow path for blocks
+// referenced out of address order.
+func (r *Result) checkOverlap(recEnd int) error {
+	pdu := r.pdu
+	words := (len(pdu) - recEnd) / 4
+	seen := make([]uint64, (words+63)/64)
+	s := r.Scan()
+	for s.Next() {
+		vs := s.ValueSet()
+		if vs.ValFmt == ValInsitu {
+			continue
+		}
+		for j := 0; j < vs.Len(); j++ {
+			v := vs.Value(j)
+			start := 4 * int(v.Word)
+			end := start + (len(v.Payload)+4+3)&^3
+			for w := (start - recEnd) / 4; w < (end-recEnd)/4; w++ {
+				if seen[w/64]&(1<<(w%64)) != 0 {
+					return fail("value.index", vs.vlist+8*j+4, ErrOverlap)
+				}
+				seen[w/64] |= 1 << (w % 64)
+			}
+		}
+	}
+	return nil
+}
+
+// checkBlock enforces §4.8 rule 7 and, for event arrays, pcp-events.md
+// §6.2. blk is the whole block (header word included), at PDU offset off.
+func checkBlock(blk []byte, off int, t pcp.Type) error {
+	switch t {
+	case pcp.Type64, pcp.TypeU64, pcp.TypeDouble:
+		if len(blk) != 12 {
+			return fail("value.vlen", off, ErrValueBlock)
+		}
+	case pcp.TypeFloat:
+		if len(blk) != 8 {
+			return fail("value.vlen", off, ErrValueBlock)
+		}
+	case pcp.TypeEvent, pcp.TypeHighresEvent:
+		return checkEvents(blk, off, t == pcp.TypeHighresEvent)
+	}
+	return nil
+}
+
+// Scan returns a scanner over the value sets, the allocation-free way to
+// walk a result:
+//
+//	s := r.Scan()
+//	for s.Next() { vs := s.ValueSet(); ... }
+func (r *Result) Scan() ValueSetScanner {
+	return ValueSetScanner{pdu: r.pdu, off: r.recOff, left: r.NumPMID}
+}
+
+// ValueSetScanner walks the value sets of a [Result] in order.
+type ValueSetScanner struct {
+	pdu  []byte
+	off  int
+	left int
+	vs   ValueSet
+}
+
+// Next advances to the next value set; it reports false after the last.
+func (s *ValueSetScanner) Next() bool {
+	if s.left == 0 {
+		return false
+	}
+	s.left--
+	p := s.pdu
+	vs := ValueSet{pdu: p, PMID: pcp.ID(be32(p, s.off)), NumVal: int32(be32(p, s.off+4))}
+	if vs.NumVal > 0 {
+		vs.ValFmt = uint8(be32(p, s.off+8))
+		vs.vlist = s.off + 12
+		s.off += 12 + 8*int(vs.NumVal)
+	} else {
+		s.off += 8
+	}
+	s.vs = vs
+	return true
+}
+
+// ValueSet returns the value set found by the last Next.
+func (s *ValueSetScanner) ValueSet() ValueSet { return s.vs }
+
+// ValueSets iterates over the value sets of r.
+func (r *Result) ValueSets() func(yield func(ValueSet) bool) {
+	return func(yield func(ValueSet) bool) {
+		s := r.Scan()
+		for s.Next() {
+			if !yield(s.vs) {
+				return
+			}
+		}
+	}
+}
+
+// ValueSet is one metric's values in a [Result].
+type ValueSet struct {
+	pdu   []byte
+	vlist int
+	PMID  pcp.ID
+	// NumVal is the number of values when positive, 0 for none, and a
+	// negative PM_ERR_* code when the metric failed.
+	NumVal int32
+	ValFmt uint8 // ValInsitu, ValDPTR or ValSPTR (0 when NumVal ≤ 0)
+}
+
+// Len returns the number of values (0 when NumVal ≤ 0).
+func (vs ValueSet) Len() int { return int(max(vs.NumVal, 0)) }
+
+// Value returns the i'th value, 0 ≤ i < Len(); it panics otherwise, like
+// a slice index.
+func (vs ValueSet) Value(i int) Value {
+	if uint(i) >= uint(vs.Len()) {
+		panic("pduwire: ValueSet.Value index out of range")
+	}
+	o := vs.vlist + 8*i
+	v := Value{Inst: int32(be32(vs.pdu, o)), Word: be32(vs.pdu, o+4)}
+	if vs.ValFmt != ValInsitu {
+		start := 4 * int(v.Word)
+		hdr := be32(vs.pdu, start)
+		end := start + int(hdr&0xffffff)
+		v.Block = true
+		v.BlockType = pcp.Type(hdr >> 24)
+		v.Payload = vs.pdu[start+4 : end : end]
+	}
+	return v
+}
+
+// Values iterates over the values of vs.
+func (vs ValueSet) Values() func(yield func(Value) bool) {
+	return func(yield func(Value) bool) {
+		for i := range vs.Len() {
+			if !yield(vs.Value(i)) {
+				return
+			}
+		}
+	}
+}
+
+// Value is one instance's value. For an insitu value Word is the value
+// itself; for a block it is the block's word index and BlockType and
+// Payload describe the block (Payload aliases the PDU).
+type Value struct {
+	Inst      int32 // instance number, pcp.InNull for singular metrics
+	Word      uint32
+	Block     bool
+	BlockType pcp.Type // the block header's vtype
+	Payload   []byte   // the block after its header word, vlen − 4 bytes
+}
+
+// Uint64 returns a 64-bit block payload (64, U64, DOUBLE bits) or the
+// zero-extended insitu word.
+func (v Value) Uint64() uint64 {
+	if v.Block && len(v.Payload) == 8 {
+		return binary.BigEndian.Uint64(v.Payload)
+	}
+	if v.Block && len(v.Payload) >= 4 {
+		return uint64(binary.BigEndian.Uint32(v.Payload))
+	}
+	return uint64(v.Word)
+}
+
+// Float64 interprets the value as DOUBLE block, FLOAT block, or insitu
+// FLOAT bits (the legacy encoding), by size.
+func (v Value) Float64() float64 {
+	if v.Block && len(v.Payload) == 8 {
+		return math.Float64frombits(binary.BigEndian.Uint64(v.Payload))
+	}
+	return float64(math.Float32frombits(uint32(v.Uint64())))
+}

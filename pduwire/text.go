@@ -1,0 +1,76 @@
+package pduwire
+
+import "github.com/perfwire/perfwire/internal/wire"
+
+// Help-text request flags (PM_TEXT_*).
+const (
+	TextOneline = 1
+	TextHelp    = 2
+	TextPMID    = 4
+	TextInDom   = 8
+)
+
+// TextReq is a TEXT_REQ PDU (0x7008): help text for a pmID or pmInDom.
+type TextReq struct {
+	Ident uint32 // a pcp.ID or pcp.InDom, as Kind says
+	Kind  int32  // TextOneline or TextHelp, ORed with TextPMID or TextInDom
+}
+
+// Type returns TypeTextReq.
+func (*TextReq) Type() Type { return TypeTextReq }
+
+// Append appends the 20-byte PDU.
+func (m *TextReq) Append(b []byte, from int32) []byte {
+	b, start := begin(b, TypeTextReq, from)
+	b = wire.AppendU32BE(b, m.Ident)
+	return finish(wire.AppendU32BE(b, uint32(m.Kind)), start)
+}
+
+// UnmarshalBinary decodes a TEXT_REQ PDU; len must be 20 ([ErrLength]).
+func (m *TextReq) UnmarshalBinary(pdu []byte) error {
+	if _, _, err := open(pdu, "TEXT_REQ", TypeTextReq); err != nil {
+		return err
+	}
+	if err := exact(pdu, "TEXT_REQ", 20); err != nil {
+		return err
+	}
+	m.Ident, m.Kind = be32(pdu, 12), int32(be32(pdu, 16))
+	return nil
+}
+
+// Text is a TEXT PDU (0x7009). Ident is opaque: PMDAs write it in their
+// host byte order and pmcd relays it unchanged (spec §4.12), so it need
+// not match the request.
+type Text struct {
+	Ident uint32
+	Text  []byte // no NUL
+}
+
+// Type returns TypeText.
+func (*Text) Type() Type { return TypeText }
+
+// Append appends the PDU (20 + pad4(buflen) bytes).
+func (m *Text) Append(b []byte, from int32) []byte {
+	b, start := begin(b, TypeText, from)
+	b = wire.AppendU32BE(b, m.Ident)
+	return finish(appendString(b, m.Text), start)
+}
+
+// UnmarshalBinary decodes a TEXT PDU: len ≥ 20 ([ErrTruncated]),
+// 0 ≤ buflen and len ≥ 20 + pad4(buflen) ([ErrCount]). Bytes after the
+// padded text are tolerated, as libpcp does.
+func (m *Text) UnmarshalBinary(pdu []byte) error {
+	if _, _, err := open(pdu, "TEXT", TypeText); err != nil {
+		return err
+	}
+	if err := atLeast(pdu, "TEXT", 20); err != nil {
+		return err
+	}
+	n := int32(be32(pdu, 16))
+	if n < 0 || uint64(wire.Pad4(int(n))) > uint64(len(pdu)-20) {
+		return fail("TEXT.buflen", 16, ErrCount)
+	}
+	m.Ident = be32(pdu, 12)
+	m.Text = pdu[20 : 20+n : 20+n]
+	return nil
+}

@@ -1,0 +1,174 @@
+package pmapi
+
+import (
+	"context"
+	"errors"
+	"net"
+	"os"
+	"testing"
+	"time"
+
+	"github.com/perfwire/perfwire/pcp"
+	"github.com/perfwire/perfwire/pduwire"
+)
+
+// hello is pmcd 6.0.3's handshake PDU, as captured (testdata/pmcd-hello.bin).
+func hello(t *testing.T) []byte {
+	t.Helper()
+	b, err := os.ReadFile("testdata/pmcd-hello.bin")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
+// fakePmcd accepts one connection, reads the client's CREDS, then runs
+// script: a misbehaving server under the test's control.
+func fakePmcd(t *testing.T, greeting []byte, script func(conn net.Conn)) string {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { ln.Close() })
+	go func() {
+		conn, err := ln.Accept()
+		if err != nil {
+			return
+		}
+		defer conn.Close()
+		conn.Write(greeting)
+		r := pduwire.NewReader(conn, pduwire.DefaultServerLimit)
+		if p, err := r.Next(); err != nil || p.Header.Type != pduwire.TypeCreds {
+			return
+		}
+		script(conn)
+	}()
+	return ln.Addr().String()
+}
+
+// readRequest consumes one client PDU.
+func readRequest(conn net.Conn) {
+	pduwire.NewReader(conn, pduwire.DefaultServerLimit).Next()
+}
+
+func TestFakeServerMisbehaviour(t *testing.T) {
+	huge := pduwire.AppendHeader(nil, pduwire.Header{Len: 0x7fffffff, Type: pduwire.TypeHighresResult})
+	short := pduwire.AppendHeader(nil, pduwire.Header{Len: 8, Type: pduwire.TypeError})
+	wrongType := (&pduwire.Text{Text: []byte("hi")}).Append(nil, 0)
+	badResult := append(pduwire.AppendHeader(nil, pduwire.Header{Len: 20, Type: pduwire.TypeHighresResult}), 0, 0, 0, 9, 0, 0, 0, 0)
+	tests := []struct {
+		name  string
+		reply []byte // sent after the request; nil = say nothing
+		close bool   // hang up after replying
+		want  error
+	}{
+		{"silence", nil, false, context.DeadlineExceeded},
+		{"hang up", nil, true, nil},
+		{"truncated PDU", []byte{0, 0, 0, 40, 0, 0, 0x70}, true, nil},
+		{"len below header", short, false, pduwire.ErrHeaderLen},
+		{"len beyond limit", huge, false, pduwire.ErrLimit},
+		{"wrong PDU type", wrongType, false, ErrProtocol},
+		{"bad RESULT body", badResult, false, ErrProtocol},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			addr := fakePmcd(t, hello(t), func(conn net.Conn) {
+				readRequest(conn) // PROFILE
+				readRequest(conn) // HIGHRES_FETCH
+				if tc.reply != nil {
+					conn.Write(tc.reply)
+				}
+				if !tc.close {
+					time.Sleep(2 * time.Second)
+				}
+			})
+			ctx, cancel := context.WithTimeout(context.Background(), 500*time.Millisecond)
+			defer cancel()
+			c, err := Dial(ctx, addr)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer c.Close()
+			_, err = c.Fetch(ctx, pcp.NewID(29, 0, 10))
+			if err == nil {
+				t.Fatal("fetch from a misbehaving server succeeded")
+			}
+			if tc.want != nil && !errors.Is(err, tc.want) {
+				t.Fatalf("err = %v, want %v", err, tc.want)
+			}
+			if _, err := c.Fetch(context.Background(), pcp.NewID(29, 0, 10)); !errors.Is(err, ErrClosed) {
+				t.Fatalf("after a failed exchange the client still talks: %v", err)
+			}
+		})
+	}
+}
+
+func TestFakeServerHandshake(t *testing.T) {
+	refuse := (&pduwire.ErrorPDU{Code: pduwire.ToV1(-12388), Extended: true}).Append(nil, 0) // PM_ERR_CONNLIMIT
+	short := (&pduwire.ErrorPDU{Code: 0}).Append(nil, 0)                                     // 16 bytes, no features
+	for name, tc := range map[string]struct {
+		greeting []byte
+		want     error
+	}{
+		"refused":       {refuse, nil},
+		"no features":   {short, ErrProtocol},
+		"not an ERROR":  {(&pduwire.Text{}).Append(nil, 0), ErrProtocol},
+		"garbage bytes": {[]byte("HTTP/1.1 400 Bad Request\r\n\r\n"), nil},
+	} {
+		t.Run(name, func(t *testing.T) {
+			ln, err := net.Listen("tcp", "127.0.0.1:0")
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer ln.Close()
+			go func() {
+				conn, err := ln.Accept()
+				if err == nil {
+					conn.Write(tc.greeting)
+					time.Sleep(time.Second)
+					conn.Close()
+				}
+			}()
+			ctx, cancel := context.WithTimeout(context.Background(), 500*time.Millisecond)
+			defer cancel()
+			c, err := Dial(ctx, ln.Addr().String())
+			if err == nil {
+				c.Close()
+				t.Fatal("handshake with a bad server succeeded")
+			}
+			if tc.want != nil && !errors.Is(err, tc.want) {
+				t.Fatalf("err = %v, want %v", err, tc.want)
+			}
+			var se *ServerError
+			if name == "refused" && (!errors.As(err, &se) || se.Code != -12388) {
+				t.Fatalf("refusal not reported as PM_ERR_CONNLIMIT: %v", err)
+			}
+		})
+	}
+}
+
+// State-change ERROR PDUs before a result are collected, not errors.
+func TestFakeServerStateChange(t *testing.T) {
+	res := (&pduwire.ResultData{Highres: true, Sec: 1, Sets: []pduwire.ValueSetData{{PMID: pcp.NewID(29, 0, 10),
+		Values: []pduwire.ValueData{{Inst: pcp.InNull, Word: 1}}}}}).Append(nil, 0)
+	addr := fakePmcd(t, hello(t), func(conn net.Conn) {
+		readRequest(conn)
+		readRequest(conn)
+		conn.Write((&pduwire.ErrorPDU{Code: 0x8}).Append(nil, 0))  // PMCD_LABEL_CHANGE
+		conn.Write((&pduwire.ErrorPDU{Code: 0x10}).Append(nil, 0)) // PMCD_NAMES_CHANGE
+		conn.Write(res)
+	})
+	c, err := Dial(context.Background(), addr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	r, err := c.Fetch(context.Background(), pcp.NewID(29, 0, 10))
+	if err != nil || r.NumPMID != 1 {
+		t.Fatalf("fetch after state changes: %+v, %v", r, err)
+	}
+	if ch := c.Changes(); ch != 0x18 {
+		t.Fatalf("Changes() = %#x, want 0x18", ch)
+	}
+}
