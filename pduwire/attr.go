@@ -62,3 +62,43 @@ func (m *Attr) UnmarshalBinary(pdu []byte) error {
 	m.Value = pdu[16:len(pdu):len(pdu)]
 	return nil
 }
+
+// CheckAttrValue applies libpcp's character rules to the attribute
+// values that end up in names, label JSON or numeric ids (spec §4.14):
+// CONTAINER is [A-Za-z0-9._-]+; USERNAME the same set, not starting with
+// '-'; USERID, GROUPID and PROCESSID digits only. Other attributes are
+// not checked. A violation is [ErrField]. pmcd → PMDA values carry a
+// trailing NUL, which is ignored here.
+func CheckAttrValue(attr int32, v []byte) error {
+	if n := len(v); n > 0 && v[n-1] == 0 {
+		v = v[:n-1]
+	}
+	var ok bool
+	switch attr {
+	case AttrContainer:
+		ok = len(v) > 0 && allBytes(v, nameByte)
+	case AttrUsername:
+		ok = len(v) > 0 && v[0] != '-' && allBytes(v, nameByte)
+	case AttrUserID, AttrGroupID, AttrProcessID:
+		ok = len(v) > 0 && allBytes(v, func(c byte) bool { return c >= '0' && c <= '9' })
+	default:
+		return nil
+	}
+	if !ok {
+		return fail("ATTR.value", 16, ErrField)
+	}
+	return nil
+}
+
+func nameByte(c byte) bool {
+	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '.' || c == '_' || c == '-'
+}
+
+func allBytes(v []byte, ok func(byte) bool) bool {
+	for _, c := range v {
+		if !ok(c) {
+			return false
+		}
+	}
+	return true
+}

@@ -1,7 +1,5 @@
 package pduwire
 
-import "encoding/binary"
-
 // Event record flags that matter for validation (pcp-events.md §4).
 const eventFlagMissed = 0x80000000
 
@@ -14,7 +12,7 @@ func checkEvents(blk []byte, off int, highres bool) error {
 	if n < 8 || n%4 != 0 {
 		return fail("event.ea_len", off, ErrEvent)
 	}
-	nrec := int32(binary.BigEndian.Uint32(blk[4:]))
+	nrec := int32(u32(blk[4:]))
 	hdrLen := uint64(16)
 	if highres {
 		hdrLen = 24
@@ -27,8 +25,8 @@ func checkEvents(blk []byte, off int, highres bool) error {
 		if hdrLen > n-p {
 			return fail("event.record", off+int(p), ErrEvent)
 		}
-		flags := binary.BigEndian.Uint32(blk[p+hdrLen-8:])
-		nparams := int32(binary.BigEndian.Uint32(blk[p+hdrLen-4:]))
+		flags := u32(blk[p+hdrLen-8:])
+		nparams := int32(u32(blk[p+hdrLen-4:]))
 		if flags&eventFlagMissed != 0 && flags != eventFlagMissed {
 			return fail("event.er_flags", off+int(p+hdrLen-8), ErrEvent)
 		}
@@ -43,7 +41,7 @@ func checkEvents(blk []byte, off int, highres bool) error {
 			if 8 > n-p {
 				return fail("event.param", off+int(p), ErrEvent)
 			}
-			tl := binary.BigEndian.Uint32(blk[p+4:])
+			tl := u32(blk[p+4:])
 			eplen := uint64(tl & 0xffffff)
 			if eplen < 4 || 4+(eplen+3)&^3 > n-p {
 				return fail("event.ep_len", off+int(p)+4, ErrEvent)

@@ -1,8 +1,6 @@
 package pduwire
 
 import (
-	"encoding/binary"
-
 	"github.com/perfwire/perfwire/internal/wire"
 )
 
@@ -105,10 +103,10 @@ func (m *Label) Append(b []byte, from int32) []byte {
 		b = wire.AppendU32BE(b, uint32(len(s.JSON)))
 		json += len(s.JSON)
 		for _, l := range s.Labels {
-			b = binary.BigEndian.AppendUint16(b, l.Name)
+			b = wire.AppendU16BE(b, l.Name)
 			b = append(b, l.NameLen, l.Flags)
-			b = binary.BigEndian.AppendUint16(b, l.Value)
-			b = binary.BigEndian.AppendUint16(b, l.ValueLen)
+			b = wire.AppendU16BE(b, l.Value)
+			b = wire.AppendU16BE(b, l.ValueLen)
 		}
 	}
 	for _, s := range m.Sets {
@@ -169,11 +167,11 @@ func (m *Label) UnmarshalBinary(pdu []byte) error {
 				return fail("LABEL.label", lo, ErrTruncated)
 			}
 			l := LabelEntry{
-				Name:     binary.BigEndian.Uint16(raw),
+				Name:     u16(raw),
 				NameLen:  raw[2],
 				Flags:    raw[3],
-				Value:    binary.BigEndian.Uint16(raw[4:]),
-				ValueLen: binary.BigEndian.Uint16(raw[6:]),
+				Value:    u16(raw[4:]),
+				ValueLen: u16(raw[6:]),
 			}
 			if int(l.Name)+int(l.NameLen) > int(jl) || int(l.Value)+int(l.ValueLen) > int(jl) {
 				return fail("LABEL.label", lo, ErrField)

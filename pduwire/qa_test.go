@@ -454,3 +454,38 @@ func containsAll(text, frags string) bool {
 	}
 	return true
 }
+
+// TestQAContainerInjection: libpcp's decoder accepts the ATTR of
+// label-req-container-json-injection (1560.out line 13); the value check
+// that must precede its use in label JSON rejects it.
+func TestQAContainerInjection(t *testing.T) {
+	pdus := compileSpec(t, "label-req-container-json-injection")
+	var a pduwire.Attr
+	if err := a.UnmarshalBinary(pdus[1].bytes); err != nil || a.Attr != pduwire.AttrContainer {
+		t.Fatalf("decode: %v %+v", err, a)
+	}
+	if !strings.Contains(string(a.Value), `"evilkey"`) {
+		t.Fatalf("value %q", a.Value)
+	}
+	if err := pduwire.CheckAttrValue(a.Attr, a.Value); !errors.Is(err, pduwire.ErrField) {
+		t.Errorf("injected container name accepted: %v", err)
+	}
+	for _, tc := range []struct {
+		attr int32
+		v    string
+		ok   bool
+	}{
+		{pduwire.AttrContainer, "web-1.prod_a", true},
+		{pduwire.AttrContainer, "web-1\x00", true},
+		{pduwire.AttrContainer, "", false},
+		{pduwire.AttrUsername, "-root", false},
+		{pduwire.AttrUsername, "pcp", true},
+		{pduwire.AttrUserID, "1000", true},
+		{pduwire.AttrProcessID, "12a", false},
+		{pduwire.AttrPassword, "any \"thing\"", true},
+	} {
+		if err := pduwire.CheckAttrValue(tc.attr, []byte(tc.v)); (err == nil) != tc.ok {
+			t.Errorf("attr %d %q: %v", tc.attr, tc.v, err)
+		}
+	}
+}

@@ -1,7 +1,7 @@
 package pduwire
 
 import (
-	"encoding/binary"
+	"iter"
 	"math"
 
 	"github.com/perfwire/perfwire/pcp"
@@ -49,8 +49,8 @@ func ParseResult(pdu []byte) (Result, error) {
 			return Result{}, fail("HIGHRES_RESULT", len(pdu), ErrTruncated)
 		}
 		numpmid = int32(be32(pdu, 12))
-		r.Sec = int64(binary.BigEndian.Uint64(pdu[16:]))
-		r.Nsec = int64(binary.BigEndian.Uint64(pdu[24:]))
+		r.Sec = int64(u64(pdu[16:]))
+		r.Nsec = int64(u64(pdu[24:]))
 		r.recOff = 32
 		numOff = 12
 	} else {
@@ -235,7 +235,7 @@ func (s *ValueSetScanner) Next() bool {
 func (s *ValueSetScanner) ValueSet() ValueSet { return s.vs }
 
 // ValueSets iterates over the value sets of r.
-func (r *Result) ValueSets() func(yield func(ValueSet) bool) {
+func (r *Result) ValueSets() iter.Seq[ValueSet] {
 	return func(yield func(ValueSet) bool) {
 		s := r.Scan()
 		for s.Next() {
@@ -263,24 +263,30 @@ func (vs ValueSet) Len() int { return int(max(vs.NumVal, 0)) }
 // Value returns the i'th value, 0 ≤ i < Len(); it panics otherwise, like
 // a slice index.
 func (vs ValueSet) Value(i int) Value {
-	if uint(i) >= uint(vs.Len()) {
+	if uint(i) >= uint(vs.NumVal) { // a negative NumVal is a huge uint
 		panic("pduwire: ValueSet.Value index out of range")
 	}
 	o := vs.vlist + 8*i
-	v := Value{Inst: int32(be32(vs.pdu, o)), Word: be32(vs.pdu, o+4)}
+	v := Value{Inst: int32(u32(vs.pdu[o:])), Word: u32(vs.pdu[o+4:])}
 	if vs.ValFmt != ValInsitu {
-		start := 4 * int(v.Word)
-		hdr := be32(vs.pdu, start)
-		end := start + int(hdr&0xffffff)
-		v.Block = true
-		v.BlockType = pcp.Type(hdr >> 24)
-		v.Payload = vs.pdu[start+4 : end : end]
+		v.block(vs.pdu)
 	}
 	return v
 }
 
+// block fills in the block fields of a pointer value; ParseResult has
+// checked the pointer and the block's bounds.
+func (v *Value) block(pdu []byte) {
+	start := 4 * int(v.Word)
+	hdr := u32(pdu[start:])
+	end := start + int(hdr&0xffffff)
+	v.Block = true
+	v.BlockType = pcp.Type(hdr >> 24)
+	v.Payload = pdu[start+4 : end : end]
+}
+
 // Values iterates over the values of vs.
-func (vs ValueSet) Values() func(yield func(Value) bool) {
+func (vs ValueSet) Values() iter.Seq[Value] {
 	return func(yield func(Value) bool) {
 		for i := range vs.Len() {
 			if !yield(vs.Value(i)) {
@@ -305,10 +311,10 @@ type Value struct {
 // zero-extended insitu word.
 func (v Value) Uint64() uint64 {
 	if v.Block && len(v.Payload) == 8 {
-		return binary.BigEndian.Uint64(v.Payload)
+		return u64(v.Payload)
 	}
 	if v.Block && len(v.Payload) >= 4 {
-		return uint64(binary.BigEndian.Uint32(v.Payload))
+		return uint64(u32(v.Payload))
 	}
 	return uint64(v.Word)
 }
@@ -317,7 +323,7 @@ func (v Value) Uint64() uint64 {
 // FLOAT bits (the legacy encoding), by size.
 func (v Value) Float64() float64 {
 	if v.Block && len(v.Payload) == 8 {
-		return math.Float64frombits(binary.BigEndian.Uint64(v.Payload))
+		return math.Float64frombits(u64(v.Payload))
 	}
 	return float64(math.Float32frombits(uint32(v.Uint64())))
 }
