@@ -14,12 +14,12 @@ func captureValues(b *testing.B) (raws []Raw, types []Type) {
 	}
 	vals := resultValues(b, bin)
 	for _, d := range descsOf(b, bin) {
-		if d.typ.Size() == 0 {
+		if d.Type.Size() == 0 {
 			continue
 		}
-		for _, r := range vals[d.id] {
+		for _, r := range vals[d.ID] {
 			raws = append(raws, r)
-			types = append(types, d.typ)
+			types = append(types, d.Type)
 		}
 	}
 	if len(raws) < 10 {

@@ -19,17 +19,9 @@ var pminfoType = map[string]Type{
 	"highres event record array": TypeHighresEvent,
 }
 
-type desc struct {
-	id    ID
-	typ   Type
-	indom InDom
-	sem   Sem
-	units Units
-}
-
 // descsOf returns the pmDesc of every DESC PDU in pmcd's byte stream.
-func descsOf(t testing.TB, stream []byte) []desc {
-	var out []desc
+func descsOf(t testing.TB, stream []byte) []Desc {
+	var out []Desc
 	for off := 0; off < len(stream); {
 		if len(stream)-off < 12 {
 			t.Fatalf("trailing %d bytes", len(stream)-off)
@@ -42,7 +34,7 @@ func descsOf(t testing.TB, stream []byte) []desc {
 		if typ == 0x7005 {
 			b := stream[off+12 : off+n]
 			w := func(i int) uint32 { return binary.BigEndian.Uint32(b[4*i:]) }
-			out = append(out, desc{ID(w(0)), Type(int32(w(1))), InDom(w(2)), Sem(int32(w(3))), Units(w(4))})
+			out = append(out, Desc{ID(w(0)), Type(int32(w(1))), InDom(w(2)), Sem(int32(w(3))), Units(w(4))})
 		}
 		off += n
 	}
@@ -73,27 +65,30 @@ func TestCapturesDescText(t *testing.T) {
 			d := descs[k]
 			k++
 			typeText, indomText, _ := strings.Cut(rest, "  InDom: ")
-			if pminfoType[typeText] != d.typ {
-				t.Errorf("conv%s line %d: pminfo type %q, DESC has %v", conv, i+1, typeText, d.typ)
+			if pminfoType[typeText] != d.Type {
+				t.Errorf("conv%s line %d: pminfo type %q, DESC has %v", conv, i+1, typeText, d.Type)
 			}
-			want := d.indom.String() + " 0x" + strconv.FormatUint(uint64(d.indom), 16)
+			want := d.InDom.String() + " 0x" + strconv.FormatUint(uint64(d.InDom), 16)
 			if indomText != want {
 				t.Errorf("conv%s line %d: InDom %q, we print %q", conv, i+1, indomText, want)
 			}
 			semText, unitsText, _ := strings.Cut(strings.TrimPrefix(lines[i+1], "    Semantics: "), "  Units: ")
-			if d.sem.String() != semText {
-				t.Errorf("conv%s line %d: Semantics %q, we print %q", conv, i+2, semText, d.sem)
+			if d.Sem.String() != semText {
+				t.Errorf("conv%s line %d: Semantics %q, we print %q", conv, i+2, semText, d.Sem)
 			}
-			u := d.units.String()
+			u := d.Units.String()
 			if u == "" {
 				u = "none" // pminfo's word for dimensionless units
 			}
 			if u != unitsText {
-				t.Errorf("conv%s line %d: Units %q, we print %q (%#08x)", conv, i+2, unitsText, u, uint32(d.units))
+				t.Errorf("conv%s line %d: Units %q, we print %q (%#08x)", conv, i+2, unitsText, u, uint32(d.Units))
+			}
+			if got := d.String(); got != lines[i]+"\n"+lines[i+1]+"\n" {
+				t.Errorf("conv%s line %d: Desc.String() = %q", conv, i+1, got)
 			}
 			// With -m, the name line carries the pmID.
-			if _, id, ok := strings.Cut(lines[i-1], " PMID: "); ok && id != d.id.String() {
-				t.Errorf("conv%s line %d: PMID %q, we print %q", conv, i, id, d.id)
+			if _, id, ok := strings.Cut(lines[i-1], " PMID: "); ok && id != d.ID.String() {
+				t.Errorf("conv%s line %d: PMID %q, we print %q", conv, i, id, d.ID)
 			}
 		}
 		if k != len(descs) || k == 0 {
@@ -186,7 +181,7 @@ func TestCapturesExtractValues(t *testing.T) {
 			line = strings.TrimSuffix(line, "\n")
 			if strings.HasPrefix(line, "    Data Type: ") {
 				k++
-				raws, vi = vals[descs[k].id], 0
+				raws, vi = vals[descs[k].ID], 0
 				continue
 			}
 			_, want, ok := strings.Cut(line, "value ")
@@ -194,23 +189,23 @@ func TestCapturesExtractValues(t *testing.T) {
 				continue
 			}
 			if vi >= len(raws) {
-				t.Fatalf("conv%s: %s has more values than the RESULT", conv, descs[k].id)
+				t.Fatalf("conv%s: %s has more values than the RESULT", conv, descs[k].ID)
 			}
 			d := descs[k]
-			a, err := Extract(raws[vi], d.typ, d.typ)
+			a, err := Extract(raws[vi], d.Type, d.Type)
 			vi++
-			if d.typ == TypeEvent || d.typ == TypeHighresEvent {
+			if d.Type == TypeEvent || d.Type == TypeHighresEvent {
 				if err != ErrConv {
 					t.Errorf("conv%s: event value extracted: %v", conv, err)
 				}
 				continue
 			}
 			if err != nil {
-				t.Errorf("conv%s %s: %v", conv, d.id, err)
+				t.Errorf("conv%s %s: %v", conv, d.ID, err)
 				continue
 			}
 			if got := pminfoValue(a); got != want {
-				t.Errorf("conv%s %s: value %s, pminfo %s", conv, d.id, got, want)
+				t.Errorf("conv%s %s: value %s, pminfo %s", conv, d.ID, got, want)
 			}
 			checked++
 		}

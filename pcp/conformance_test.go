@@ -90,11 +90,20 @@ func TestConformanceLibpcpUnits(t *testing.T) {
 	for n := -300; n <= 300; n++ {
 		cmds2 = append(cmds2, "type "+strconv.Itoa(n), "sem "+strconv.Itoa(n), "err "+strconv.Itoa(n*rng.IntN(100000)))
 	}
+	descs := make(map[int]Desc)
+	for range 300 {
+		d := Desc{Type: Type(rng.IntN(16) - 2), InDom: InDom(rng.Uint32()), Sem: Sem(rng.IntN(8) - 1), Units: Units(rng.Uint32())}
+		descs[len(cmds2)] = d
+		cmds2 = append(cmds2, "desc "+strconv.Itoa(int(d.Type))+" "+strconv.FormatUint(uint64(d.InDom), 16)+" "+
+			strconv.Itoa(int(d.Sem))+" "+strconv.FormatUint(uint64(d.Units), 16))
+	}
 	for i, want := range libpcp(t, cmds2) {
 		f := strings.Fields(cmds2[i])
 		n, _ := strconv.Atoi(f[1])
 		var got string
 		switch f[0] {
+		case "desc":
+			got = strings.ReplaceAll(strings.TrimSuffix(descs[i].String(), "\n"), "\n", "|")
 		case "type":
 			got = Type(n).String()
 		case "sem":

@@ -36,7 +36,7 @@ func Extract(r Raw, in, out Type) (Atom, error) {
 		case Type32, TypeUnknown:
 			return fromInt64(int64(int32(r.Word)), out)
 		case TypeU32:
-			return fromUint64(uint64(r.Word), out, true)
+			return fromUint64(uint64(r.Word), out)
 		case TypeFloat:
 			return fromFloat32(r.Word, out)
 		}
@@ -53,7 +53,7 @@ func Extract(r Raw, in, out Type) (Atom, error) {
 		if len(b) != 8 {
 			return Atom{}, ErrConv
 		}
-		return fromUint64(be64(b), out, false)
+		return fromUint64(be64(b), out)
 	case TypeDouble:
 		if len(b) != 8 {
 			return Atom{}, ErrConv
@@ -116,9 +116,8 @@ func fromInt64(v int64, out Type) (Atom, error) {
 	return Atom{}, ErrConv
 }
 
-// fromUint64 converts an unsigned integer; small says the input was U32,
-// which can always be held in 64 and U64.
-func fromUint64(v uint64, out Type, small bool) (Atom, error) {
+// fromUint64 converts an unsigned integer (U32 or U64 input).
+func fromUint64(v uint64, out Type) (Atom, error) {
 	switch out {
 	case Type32:
 		if v > math.MaxInt32 {
@@ -131,7 +130,7 @@ func fromUint64(v uint64, out Type, small bool) (Atom, error) {
 		}
 		return AtomUint32(uint32(v)), nil
 	case Type64:
-		if !small && v > math.MaxInt64 {
+		if v > math.MaxInt64 {
 			return Atom{}, ErrTrunc
 		}
 		return AtomInt64(int64(v)), nil

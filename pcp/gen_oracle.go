@@ -74,6 +74,13 @@ func text() []string {
 	for s := -1; s <= 6; s++ {
 		cmds = append(cmds, fmt.Sprintf("sem %d", s))
 	}
+	for t := -2; t <= 12; t++ {
+		for _, sem := range []int{0, 1, 3, 4, 7} {
+			cmds = append(cmds, fmt.Sprintf("desc %d ffffffff %d 00100000", t, sem))
+		}
+	}
+	cmds = append(cmds, "desc 255 07400001 3 1f023000", "desc 0 0740000a 1 00000000",
+		"desc 5 11833809 4 01001000", "desc 3 fffffffe 3 fff00000", "desc 1 00000000 -1 00000100")
 	for _, c := range []int64{1, 5, 12, 12345, 2147483647, 0, -1, -12362, -21344, -21345, -22345, -2147483648} {
 		cmds = append(cmds, fmt.Sprintf("err %d", c))
 	}

@@ -103,6 +103,10 @@ func TestTypeSemErrTextLibpcp(t *testing.T) {
 		n := mustInt(t, l.fields[1])
 		var got string
 		switch l.fields[0] {
+		case "desc":
+			d := Desc{Type: Type(n), InDom: InDom(mustHex32(t, l.fields[2])),
+				Sem: Sem(mustInt(t, l.fields[3])), Units: Units(mustHex32(t, l.fields[4]))}
+			got = strings.ReplaceAll(strings.TrimSuffix(d.String(), "\n"), "\n", "|")
 		case "type":
 			got = Type(n).String()
 		case "sem":

@@ -6,6 +6,7 @@
 #   extract FMT IN OUT HEX   -> pmExtractValue; FMT 0 = insitu (HEX is the
 #                               32-bit word), 1 = value block (HEX is the
 #                               big-endian payload as it travels)
+#   desc TYPE INDOMHEX SEM UNITSHEX -> pmPrintDesc output, lines joined by "|"
 #   conv TYPE HEXVAL INUNITS OUTUNITS -> pmConvScale, run in a forked child
 #                               because some unit pairs make libpcp divide
 #                               by zero ("crash" then)
@@ -44,6 +45,23 @@ def atomhex(atom, t):
         vlen = hdr & 0xffffff
         return "a" + ctypes.string_at(atom.vp + 4, vlen - 4).hex()
     return "?"
+
+class Desc(ctypes.Structure):
+    _fields_ = [("pmid", ctypes.c_uint), ("type", ctypes.c_int), ("indom", ctypes.c_uint),
+                ("sem", ctypes.c_int), ("units", ctypes.c_uint32)]
+
+def desc(t, indom, sem, units):
+    # pmPrintDesc writes to a FILE; give it a pipe and read it back.
+    libc = ctypes.CDLL("libc.so.6")
+    libc.fdopen.restype = ctypes.c_void_p
+    rd, wr = os.pipe()
+    fp = ctypes.c_void_p(libc.fdopen(wr, b"w"))
+    d = Desc(0, t, indom, sem, units)
+    L.pmPrintDesc(fp, ctypes.byref(d))
+    libc.fclose(fp)
+    out = os.read(rd, 4096).decode()
+    os.close(rd)
+    return "|".join(out.rstrip("\n").split("\n"))
 
 def extract(fmt, tin, tout, data):
     v = pmapi.pmValue()
@@ -90,6 +108,8 @@ for line in sys.stdin:
         r = text(L.pmSemStr_r, int(f[1]))
     elif f[0] == "err":
         r = text(L.pmErrStr_r, int(f[1]))
+    elif f[0] == "desc":
+        r = desc(int(f[1]), int(f[2], 16), int(f[3]), int(f[4], 16))
     elif f[0] == "extract":
         r = extract(int(f[1]), int(f[2]), int(f[3]), bytes.fromhex(f[4] if len(f) > 4 else ""))
     elif f[0] == "conv":
