@@ -1,8 +1,246 @@
 package main
 
-import "io"
+import (
+	"bufio"
+	"encoding/hex"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"strconv"
+	"unicode/utf8"
 
-// runKPI is implemented by issue 8; until then it reports a usage error.
+	"github.com/perfwire/perfwire/dlt"
+	"github.com/perfwire/perfwire/dltkpi"
+)
+
+const kpiUsage = `usage: perfwire kpi [--json | --summary] [--page-size N] FILE.dlt...
+
+Decodes the dlt-kpi messages (APID/CTID PROC/PROC) of DLT files, in order,
+through the group reassembler and the process tracker. By default prints
+the final process table; --json prints one JSON object per KPI message;
+--summary prints one JSON object with message, dataset and group counts.`
+
+// runKPI implements `perfwire kpi`.
 func runKPI(args []string, stdout io.Writer) error {
-	return usagef("the kpi command is not available yet")
+	fs := flag.NewFlagSet("kpi", flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	asJSON := fs.Bool("json", false, "one JSON object per KPI message")
+	summary := fs.Bool("summary", false, "one JSON object with counts")
+	pageSize := fs.Int64("page-size", 4096, "bytes per page, to convert RSS")
+	if err := fs.Parse(args); err != nil {
+		if err == flag.ErrHelp {
+			fmt.Fprintln(stdout, kpiUsage)
+			return nil
+		}
+		return usagef("%v\n%s", err, kpiUsage)
+	}
+	switch {
+	case fs.NArg() == 0:
+		return usagef("no input file\n%s", kpiUsage)
+	case *asJSON && *summary:
+		return usagef("--json and --summary exclude each other")
+	case *pageSize <= 0:
+		return usagef("--page-size must be positive")
+	}
+
+	out := bufio.NewWriter(stdout)
+	defer out.Flush()
+	k := kpiRun{
+		r:    dltkpi.NewReassembler(dltkpi.Limits{}),
+		t:    dltkpi.NewTracker(dltkpi.TrackerLimits{}),
+		json: *asJSON,
+		enc:  json.NewEncoder(out),
+	}
+	k.enc.SetEscapeHTML(false)
+	var fileErr error
+	for _, name := range fs.Args() {
+		if err := k.file(name); err != nil {
+			fileErr = err
+			break
+		}
+	}
+	open := k.r.OpenGroups()
+	k.r.Flush()
+	k.drain()
+	switch {
+	case *summary:
+		if err := k.enc.Encode(k.summary(open)); err != nil {
+			return err
+		}
+	case !*asJSON:
+		writeTable(out, k.t, *pageSize)
+	}
+	return fileErr
+}
+
+// kpiRun carries the state of one invocation across its files.
+type kpiRun struct {
+	r       *dltkpi.Reassembler
+	t       *dltkpi.Tracker
+	json    bool
+	enc     *json.Encoder
+	skipped int
+}
+
+// file decodes one DLT file. A record the scanner cannot get past is an
+// input error naming the file; what came before it is kept.
+func (k *kpiRun) file(name string) error {
+	f, err := os.Open(name)
+	if err != nil {
+		return &inputError{file: name, err: err}
+	}
+	defer f.Close()
+	// The reader keeps a bounded buffer, so files of any size stream
+	// through; each message is fully handled before the next is read.
+	s := dlt.NewReader(f, dlt.Options{})
+	sel := dltkpi.Selector{}
+	for s.Next() {
+		m := s.Message()
+		if k.json {
+			if km, src, err := sel.FromDLT(m); err == nil {
+				if err := k.enc.Encode(jsonMessage(km, src)); err != nil {
+					return err
+				}
+			}
+		}
+		k.r.PushDLT(sel, m)
+		k.drain()
+	}
+	k.skipped += s.Skipped()
+	if err := s.Err(); err != nil {
+		return &inputError{file: name, err: err}
+	}
+	return nil
+}
+
+func (k *kpiRun) drain() {
+	for k.r.Next() {
+		k.t.Apply(k.r.Event())
+	}
+}
+
+// kindCounts keeps the issue's key order NEW, STP, ACT, CHK, IRQ.
+type kindCounts struct {
+	NEW int `json:"NEW"`
+	STP int `json:"STP"`
+	ACT int `json:"ACT"`
+	CHK int `json:"CHK"`
+	IRQ int `json:"IRQ"`
+}
+
+func countsOf(a [dltkpi.NumKinds]int) kindCounts {
+	return kindCounts{a[dltkpi.KindNEW], a[dltkpi.KindSTP], a[dltkpi.KindACT], a[dltkpi.KindCHK], a[dltkpi.KindIRQ]}
+}
+
+type kpiSummary struct {
+	Messages     int        `json:"messages"`
+	Datasets     kindCounts `json:"datasets"`
+	Groups       kindCounts `json:"groups"`
+	Truncated    int        `json:"truncated"`
+	OpenGroups   int        `json:"open_groups"`
+	SkippedBytes int        `json:"skipped_bytes"`
+}
+
+func (k *kpiRun) summary(open int) kpiSummary {
+	st := k.r.Stats()
+	return kpiSummary{
+		Messages:     st.Messages,
+		Datasets:     countsOf(st.Datasets),
+		Groups:       countsOf(st.Groups),
+		Truncated:    st.Fragments,
+		OpenGroups:   open,
+		SkippedBytes: k.skipped,
+	}
+}
+
+// jsonBytes renders raw /proc bytes as a JSON string when they are valid
+// UTF-8; otherwise the string is lossy and a hex copy goes alongside.
+func jsonBytes(m map[string]any, key string, b []byte) {
+	m[key] = string(b)
+	if !utf8.Valid(b) {
+		m[key+"_hex"] = hex.EncodeToString(b)
+	}
+}
+
+type jsonMsg struct {
+	Time     float64          `json:"time"`
+	Kind     string           `json:"kind"`
+	Sync     string           `json:"sync"`
+	Datasets []map[string]any `json:"datasets"`
+}
+
+// jsonMessage renders one KPI message; time is the DLT timestamp (ECU
+// uptime) in seconds.
+func jsonMessage(m dltkpi.Message, src dltkpi.Source) jsonMsg {
+	j := jsonMsg{Time: float64(src.TMSP) / 10000, Kind: m.Kind.String(), Sync: m.Sync.String(), Datasets: []map[string]any{}}
+	for d, err := range m.All() {
+		o := map[string]any{}
+		switch {
+		case d.Truncated:
+			jsonBytes(o, "truncated", d.Raw)
+		case err != nil:
+			jsonBytes(o, "malformed", d.Raw)
+			o["error"] = err.Error()
+		case d.Kind == dltkpi.KindNEW:
+			o["pid"], o["ppid"] = d.PID, d.PPID
+			jsonBytes(o, "cmd", d.Cmd)
+		case d.Kind == dltkpi.KindCHK:
+			o["pid"] = d.PID
+			jsonBytes(o, "cmd", d.Cmd)
+		case d.Kind == dltkpi.KindSTP:
+			o["pid"] = d.PID
+		case d.Kind == dltkpi.KindACT:
+			o["pid"], o["cpu"], o["rss"], o["ctx"], o["io"], o["iowait"] = d.PID, d.CPU, d.RSS, d.Ctx, d.IO, d.IOWait
+		case d.Kind == dltkpi.KindIRQ:
+			jsonBytes(o, "name", d.IRQ)
+			counts := []int64{}
+			for c := range d.Counts() {
+				counts = append(counts, c.Count)
+			}
+			o["counts"] = counts
+		}
+		j.Datasets = append(j.Datasets, o)
+	}
+	return j
+}
+
+// writeTable prints the tracker's process table: one row per live
+// process, command lines escaped so control bytes cannot garble the
+// terminal.
+func writeTable(w io.Writer, t *dltkpi.Tracker, pageSize int64) {
+	fmt.Fprintf(w, "%7s %7s %5s %10s %8s %12s %-5s %s\n", "PID", "PPID", "CPU‰", "RSS_KiB", "CTX/int", "IO/int", "FLAGS", "COMMAND")
+	for _, p := range t.Processes() {
+		ppid := "?"
+		if p.PPIDKnown {
+			ppid = strconv.Itoa(int(p.PPID))
+		}
+		cpu, rss, ctx, io := "-", "-", "-", "-"
+		if p.HasACT {
+			cpu = strconv.FormatUint(p.CPU, 10)
+			rss = strconv.FormatInt(p.RSSBytes(pageSize)/1024, 10)
+			if p.HasDelta {
+				ctx = strconv.FormatInt(p.CtxDelta, 10)
+				io = strconv.FormatUint(p.IODelta, 10)
+			}
+		}
+		flags := ""
+		if p.StatShifted {
+			flags += "S" // comm with whitespace: ppid and ACT values unreliable
+		}
+		if p.Partial {
+			flags += "P" // command known only from a truncated fragment
+		}
+		if p.CmdKind == dltkpi.CmdNull {
+			flags += "N"
+		}
+		if flags == "" {
+			flags = "-"
+		}
+		cmd := strconv.Quote(string(p.Cmd))
+		fmt.Fprintf(w, "%7d %7s %5s %10s %8s %12s %-5s %s\n", p.PID, ppid, cpu, rss, ctx, io, flags, cmd[1:len(cmd)-1])
+	}
+	st := t.Stats()
+	fmt.Fprintf(w, "# %d processes; %d suspect IRQ groups, %d pid replacements, %d inferred stops\n", t.Len(), st.SuspectIRQ, st.Replaced, st.InferredStops)
 }

@@ -1,0 +1,204 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"os"
+	"regexp"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+const kpiTestdata = "../../dltkpi/testdata/"
+
+// statsTotals reads the "datasets per data message" histograms of a
+// capture's .stats.txt (written by the capture lab's own Python reader)
+// and returns the number of dataset arguments per kind, fragments
+// included, and the number of "[KIND BEG]"/"[KIND END]" groups.
+func statsTotals(t *testing.T, name string) (args map[string]int, groups map[string]int, messages int) {
+	b, err := os.ReadFile(kpiTestdata + name + ".stats.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	args, groups = map[string]int{}, map[string]int{}
+	hist := regexp.MustCompile(`^  (NEW|STP|ACT|CHK|IRQ): \{(.*)\}  maxLEN`)
+	grp := regexp.MustCompile(`^  (NEW|STP|ACT|CHK|IRQ): (\d+) groups`)
+	kinds := regexp.MustCompile(`^  (NEW|STP|ACT|CHK|IRQ)( BEG| END)?\s+(\d+)$`)
+	for _, line := range strings.Split(string(b), "\n") {
+		if m := hist.FindStringSubmatch(line); m != nil {
+			for _, kv := range strings.Split(m[2], ", ") {
+				k, v, _ := strings.Cut(kv, ": ")
+				n, _ := strconv.Atoi(k)
+				c, _ := strconv.Atoi(v)
+				args[m[1]] += n * c
+			}
+		}
+		if m := grp.FindStringSubmatch(line); m != nil {
+			groups[m[1]], _ = strconv.Atoi(m[2])
+		}
+		if m := kinds.FindStringSubmatch(line); m != nil {
+			n, _ := strconv.Atoi(m[3])
+			messages += n
+		}
+	}
+	return args, groups, messages
+}
+
+// TestKPISummary checks --summary on each capture against the lab's
+// independent statistics: message and group counts, and datasets plus
+// truncated duplicates adding up to the dataset arguments it counted.
+func TestKPISummary(t *testing.T) {
+	for _, name := range []string{"kpi-odd", "kpi-huge-argv0", "excerpt-irq-strtok-race"} {
+		var out, errb bytes.Buffer
+		if code := run([]string{"kpi", "--summary", kpiTestdata + name + ".dlt"}, &out, &errb); code != 0 {
+			t.Fatalf("%s: exit %d: %s", name, code, errb.String())
+		}
+		var s struct {
+			Messages     int            `json:"messages"`
+			Datasets     map[string]int `json:"datasets"`
+			Groups       map[string]int `json:"groups"`
+			Truncated    int            `json:"truncated"`
+			OpenGroups   int            `json:"open_groups"`
+			SkippedBytes int            `json:"skipped_bytes"`
+		}
+		if err := json.Unmarshal(out.Bytes(), &s); err != nil {
+			t.Fatalf("%s: %v: %s", name, err, out.String())
+		}
+		if !strings.HasPrefix(out.String(), `{"messages":`) || !strings.Contains(out.String(), `"datasets":{"NEW":`) {
+			t.Errorf("%s: key order: %s", name, out.String())
+		}
+		args, groups, messages := statsTotals(t, name)
+		if s.Messages != messages || s.SkippedBytes != 0 {
+			t.Errorf("%s: %d messages (stats %d), skipped %d", name, s.Messages, messages, s.SkippedBytes)
+		}
+		sumArgs, sumDS := 0, 0
+		for k, n := range args {
+			sumArgs += n
+			sumDS += s.Datasets[k]
+			if s.Datasets[k] > n {
+				t.Errorf("%s: %s: %d datasets, stats counted %d arguments", name, k, s.Datasets[k], n)
+			}
+			if g := groups[k]; s.Groups[k] != g {
+				t.Errorf("%s: %s: %d groups, stats %d", name, k, s.Groups[k], g)
+			}
+		}
+		if sumDS+s.Truncated != sumArgs {
+			t.Errorf("%s: %d datasets + %d truncated, stats counted %d arguments", name, sumDS, s.Truncated, sumArgs)
+		}
+	}
+}
+
+// TestKPIJSON: one JSON object per KPI message, kinds and sync codes as
+// in the dlt-convert oracle.
+func TestKPIJSON(t *testing.T) {
+	var out, errb bytes.Buffer
+	if code := run([]string{"kpi", "--json", kpiTestdata + "kpi-odd.dlt"}, &out, &errb); code != 0 {
+		t.Fatalf("exit %d: %s", code, errb.String())
+	}
+	oracle, err := os.ReadFile(kpiTestdata + "kpi-odd.ascii.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var want []string
+	for _, line := range strings.Split(string(oracle), "\n") {
+		if i := strings.Index(line, " PROC PROC "); i > 0 {
+			args := line[strings.IndexByte(line, '[')+1:]
+			w := args[:3]
+			if strings.HasPrefix(args[3:], " BEG]") || strings.HasPrefix(args[3:], " END]") {
+				w += " " + args[4:7]
+			}
+			want = append(want, w)
+		}
+	}
+	sc := bufio.NewScanner(&out)
+	sc.Buffer(nil, 1<<20)
+	i := 0
+	badUTF8 := false
+	for sc.Scan() {
+		var m struct {
+			Time     float64          `json:"time"`
+			Kind     string           `json:"kind"`
+			Sync     string           `json:"sync"`
+			Datasets []map[string]any `json:"datasets"`
+		}
+		if err := json.Unmarshal(sc.Bytes(), &m); err != nil {
+			t.Fatal(err)
+		}
+		got := m.Kind
+		if m.Sync != "" {
+			got += " " + m.Sync
+		}
+		if i >= len(want) || got != want[i] || m.Time <= 0 || (m.Sync == "") == (len(m.Datasets) == 0) {
+			t.Fatalf("message %d: %s", i, sc.Bytes())
+		}
+		for _, d := range m.Datasets {
+			// kpi-odd.truth.tsv: pid 15189's argv[0] is invalid UTF-8; the
+			// JSON string is lossy, so its bytes come along in hex.
+			if m.Kind == "NEW" && d["pid"] == float64(15189) {
+				badUTF8 = true
+				if d["cmd_hex"] != "6c6174696e312de92dfffe2d6279746573" || d["ppid"] != float64(14985) {
+					t.Errorf("pid 15189: %v", d)
+				}
+			}
+		}
+		i++
+	}
+	if i != len(want) {
+		t.Fatalf("%d JSON lines, %d KPI messages in the oracle", i, len(want))
+	}
+	if !badUTF8 {
+		t.Error("NEW dataset of pid 15189 not found")
+	}
+}
+
+// TestKPITable: the final table of kpi-odd lists dlt-kpi itself with its
+// ACT values and the host's processes, and none of the spawned ones.
+func TestKPITable(t *testing.T) {
+	var out, errb bytes.Buffer
+	if code := run([]string{"kpi", kpiTestdata + "kpi-odd.dlt"}, &out, &errb); code != 0 {
+		t.Fatalf("exit %d: %s", code, errb.String())
+	}
+	s := out.String()
+	if !regexp.MustCompile(`(?m)^\s+14698\s+1\s+\d+\s+\d+ .* /usr/bin/dlt-kpi$`).MatchString(s) {
+		t.Errorf("no dlt-kpi row:\n%s", s)
+	}
+	if strings.Contains(s, "LONG1-") || strings.Contains(s, "busy-normal") {
+		t.Error("ended processes in the final table")
+	}
+}
+
+func TestKPIErrors(t *testing.T) {
+	for _, tc := range []struct {
+		args []string
+		code int
+	}{
+		{[]string{"kpi"}, 2},
+		{[]string{"kpi", "--json", "--summary", "x.dlt"}, 2},
+		{[]string{"kpi", "--bogus", "x.dlt"}, 2},
+		{[]string{"kpi", "/nonexistent.dlt"}, 1},
+	} {
+		var out, errb bytes.Buffer
+		if code := run(tc.args, &out, &errb); code != tc.code {
+			t.Errorf("%q: exit %d, want %d (%s)", tc.args, code, tc.code, errb.String())
+		}
+	}
+	// A capture cut inside its last record: exit 1, the error names the
+	// file and the offset, and what came before is still decoded.
+	b, err := os.ReadFile(kpiTestdata + "excerpt-irq-strtok-race.dlt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	cut := t.TempDir() + "/cut.dlt"
+	if err := os.WriteFile(cut, b[:len(b)-5], 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var out, errb bytes.Buffer
+	if code := run([]string{"kpi", "--summary", cut}, &out, &errb); code != 1 || !strings.Contains(errb.String(), "cut.dlt") || !strings.Contains(errb.String(), "offset") {
+		t.Errorf("cut file: exit %d, stderr %q", code, errb.String())
+	}
+	if !strings.Contains(out.String(), `"messages":33`) {
+		t.Errorf("cut file: summary %s", out.String())
+	}
+}

@@ -1,0 +1,260 @@
+package dlt
+
+import (
+	"encoding/binary"
+	"iter"
+)
+
+// ArgScanner decodes the verbose arguments of one message in order:
+//
+//	as := m.ArgScanner()
+//	for as.Next() {
+//		a := as.Arg()
+//		...
+//	}
+//	if err := as.Err(); err != nil { ... }
+//
+// It decodes at most NOAR arguments, checks every length against the
+// payload, and reports [ErrArgCount] when the payload ends first and
+// [ErrTrailingBytes] when bytes remain after the last one. An argument it
+// cannot decode ([ErrTruncated], [ErrUnsupportedType]) ends the scan; the
+// arguments before it stay valid. It allocates nothing.
+type ArgScanner struct {
+	p    []byte // payload
+	base int    // input offset of p[0]
+	off  int
+	left int // arguments still expected (NOAR countdown)
+	big  bool
+	arg  Arg
+	err  error
+}
+
+// ArgScanner returns a scanner over the message's arguments; for a
+// non-verbose message it yields nothing and its Err is [ErrNotVerbose].
+func (m Message) ArgScanner() ArgScanner {
+	s := ArgScanner{p: m.Payload(), base: m.PayloadOffset(), left: m.NumArgs(), big: m.BigEndian()}
+	if !m.Verbose() {
+		s.err = errAt("MSIN", m.base+int(m.ext), ErrNotVerbose)
+	}
+	return s
+}
+
+// Args returns an iterator over the message's arguments. A decoding
+// error is yielded once, with a zero Arg, after the valid arguments.
+func (m Message) Args() iter.Seq2[Arg, error] {
+	return func(yield func(Arg, error) bool) {
+		s := m.ArgScanner()
+		for s.Next() {
+			if !yield(s.arg, nil) {
+				return
+			}
+		}
+		if s.err != nil {
+			yield(Arg{}, s.err)
+		}
+	}
+}
+
+// Next decodes the next argument and reports whether there was one.
+func (s *ArgScanner) Next() bool {
+	if s.err != nil {
+		return false
+	}
+	if s.left == 0 {
+		if s.off != len(s.p) {
+			s.err = errAt("payload", s.base+s.off, ErrTrailingBytes)
+		}
+		return false
+	}
+	if s.off == len(s.p) {
+		s.err = errAt("NOAR", s.base+s.off, ErrArgCount)
+		return false
+	}
+	a, n, err := decodeArg(s.p[s.off:], s.big)
+	if err != nil {
+		s.err = errAt(err.field, s.base+s.off+err.at, err.kind)
+		return false
+	}
+	a.off = s.base + s.off
+	s.off += n
+	s.left--
+	s.arg = a
+	return true
+}
+
+// Arg returns the current argument; valid after Next returned true.
+func (s *ArgScanner) Arg() Arg { return s.arg }
+
+// Err returns the error that ended the scan, nil if all NOAR arguments
+// were decoded and filled the payload exactly.
+func (s *ArgScanner) Err() error { return s.err }
+
+// Remaining is the number of arguments NOAR still announces.
+func (s *ArgScanner) Remaining() int { return s.left }
+
+// ConsumeArg decodes the argument at the start of p, a verbose payload in
+// the given byte order, and returns it with its size in bytes. It fails
+// with a [ParseError] ([ErrTruncated] or [ErrUnsupportedType]) whose
+// offset counts from p[0].
+func ConsumeArg(p []byte, bigEndian bool) (Arg, int, error) {
+	a, n, err := decodeArg(p, bigEndian)
+	if err != nil {
+		return Arg{}, 0, errAt(err.field, err.at, err.kind)
+	}
+	return a, n, nil
+}
+
+// argError is the allocation-free failure of decodeArg; callers turn it
+// into a ParseError with the absolute offset.
+type argError struct {
+	field string
+	at    int
+	kind  error
+}
+
+// argReader is a cursor over one argument in the payload's byte order.
+type argReader struct {
+	p   []byte
+	off int
+	big bool
+}
+
+func (r *argReader) u16() (int, bool) {
+	if len(r.p)-r.off < 2 {
+		return 0, false
+	}
+	var v uint16
+	if r.big {
+		v = binary.BigEndian.Uint16(r.p[r.off:])
+	} else {
+		v = binary.LittleEndian.Uint16(r.p[r.off:])
+	}
+	r.off += 2
+	return int(v), true
+}
+
+// span consumes n bytes and returns where they are.
+func (r *argReader) span(n int) (span, bool) {
+	if uint64(n) > uint64(len(r.p)-r.off) {
+		return absent, false
+	}
+	s := span{at: int32(r.off), n: int32(n)}
+	r.off += n
+	return s, true
+}
+
+// trimNUL drops one terminating NUL: libdlt counts it in every length.
+func trimNUL(p []byte, s span) span {
+	if s.n > 0 && p[s.at+s.n-1] == 0 {
+		s.n--
+	}
+	return s
+}
+
+var (
+	errArgType   = &argError{field: "type info", kind: ErrUnsupportedType}
+	errArgHeader = &argError{field: "type info", kind: ErrTruncated}
+)
+
+// decodeArg decodes one argument at the start of p. The layout after the
+// type info (all in payload byte order) is, per kind:
+//
+//	bool:            [VARI: u16 name len, name] value(1)
+//	sint/uint:       [VARI: u16 name len, u16 unit len, name, unit]
+//	                 [FIXP: f32 quantisation, offset(4|8|16)] value
+//	float:           [VARI: u16 name len, u16 unit len, name, unit] value
+//	string/raw/trai: u16 len, [VARI: u16 name len, name], bytes
+func decodeArg(p []byte, big bool) (Arg, int, *argError) {
+	if len(p) < 4 {
+		return Arg{}, 0, errArgHeader
+	}
+	var info uint32
+	if big {
+		info = binary.BigEndian.Uint32(p)
+	} else {
+		info = binary.LittleEndian.Uint32(p)
+	}
+	r := argReader{p: p, off: 4, big: big}
+	if info == TypeString {
+		// Fast path: a plain ASCII string, every dlt-kpi argument.
+		n, ok := r.u16()
+		if !ok {
+			return Arg{}, 0, &argError{"length", r.off, ErrTruncated}
+		}
+		v, ok := r.span(n)
+		if !ok {
+			return Arg{}, 0, &argError{"value", r.off, ErrTruncated}
+		}
+		end := r.off
+		return Arg{p: p[:end:end], info: info, big: big, name: absent, unit: absent,
+			quant: absent, fixo: absent, value: trimNUL(p, v)}, end, nil
+	}
+	k := kindOf(info)
+	size := valueSize(k, info)
+	if info&^typeKnownBits != 0 || size < 0 ||
+		(info&TypeFixed != 0 && k != KindSigned && k != KindUnsigned) {
+		return Arg{}, 0, errArgType
+	}
+	a := Arg{info: info, big: big, name: absent, unit: absent, quant: absent, fixo: absent}
+	vari := info&TypeVarInfo != 0
+	var ok bool
+	switch k {
+	case KindString, KindRaw, KindTrace:
+		n, ok1 := r.u16()
+		if !ok1 {
+			return Arg{}, 0, &argError{"length", r.off, ErrTruncated}
+		}
+		if vari {
+			nn, ok2 := r.u16()
+			if !ok2 {
+				return Arg{}, 0, &argError{"name length", r.off, ErrTruncated}
+			}
+			if a.name, ok = r.span(nn); !ok {
+				return Arg{}, 0, &argError{"name", r.off, ErrTruncated}
+			}
+			a.name = trimNUL(p, a.name)
+		}
+		at := r.off
+		if a.value, ok = r.span(n); !ok {
+			return Arg{}, 0, &argError{"value", at, ErrTruncated}
+		}
+		if k != KindRaw {
+			a.value = trimNUL(p, a.value)
+		}
+		a.p = p[:r.off:r.off]
+		return a, r.off, nil
+	}
+	if vari {
+		nn, ok1 := r.u16()
+		un, ok2 := 0, true
+		if k != KindBool {
+			un, ok2 = r.u16()
+		}
+		if !ok1 || !ok2 {
+			return Arg{}, 0, &argError{"name length", r.off, ErrTruncated}
+		}
+		if a.name, ok = r.span(nn); !ok {
+			return Arg{}, 0, &argError{"name", r.off, ErrTruncated}
+		}
+		a.name = trimNUL(p, a.name)
+		if k != KindBool {
+			if a.unit, ok = r.span(un); !ok {
+				return Arg{}, 0, &argError{"unit", r.off, ErrTruncated}
+			}
+			a.unit = trimNUL(p, a.unit)
+		}
+	}
+	if info&TypeFixed != 0 {
+		if a.quant, ok = r.span(4); !ok {
+			return Arg{}, 0, &argError{"quantization", r.off, ErrTruncated}
+		}
+		if a.fixo, ok = r.span(max(size, 4)); !ok {
+			return Arg{}, 0, &argError{"fixed offset", r.off, ErrTruncated}
+		}
+	}
+	if a.value, ok = r.span(size); !ok {
+		return Arg{}, 0, &argError{"value", r.off, ErrTruncated}
+	}
+	a.p = p[:r.off:r.off]
+	return a, r.off, nil
+}

@@ -1,0 +1,127 @@
+package dlt
+
+import "encoding/binary"
+
+// Framing says what precedes each message in the input.
+type Framing uint8
+
+// Framings.
+const (
+	// FramingStorage: a 16-byte storage header before every message, as in
+	// .dlt files written by dlt-receive, dlt-viewer or the daemon's
+	// offline trace. The zero value, so Options{} reads files.
+	FramingStorage Framing = iota
+	// FramingSerial: "DLS\x01" before every message (serial lines, or the
+	// daemon's TCP port with SendSerialHeader=1).
+	FramingSerial
+	// FramingBare: messages back to back, delimited by LEN only (the
+	// daemon's TCP port by default, UDP).
+	FramingBare
+)
+
+// Options configure [NewScanner] and [ConsumeMessage]. The zero value
+// reads .dlt files with resynchronisation and no limit below the
+// protocol's own.
+type Options struct {
+	Framing Framing
+	// NoResync makes the scanner stop at the first corrupt record with
+	// its error instead of searching forward for the next valid one.
+	NoResync bool
+	// MaxMessageLen rejects messages whose LEN is larger (ErrLimit);
+	// 0 means [MaxMessageLen], the protocol's maximum.
+	MaxMessageLen int
+}
+
+// ConsumeMessage decodes the record at the start of b: its storage or
+// serial header (per opt.Framing), the standard header and the extended
+// header. It returns the message view and the record's size in bytes.
+//
+// It fails with a [ParseError] whose Err is [ErrTruncated] when b holds
+// only part of the record (a stream reader should read more and retry),
+// [ErrBadPattern] or [ErrUnsupportedVersion] for a wrong header pattern
+// or version, [ErrBadLength] when LEN is smaller than the headers, and
+// [ErrLimit] when LEN exceeds opt.MaxMessageLen. Offsets count from b[0].
+// The payload is not decoded; see [Message.Args].
+func ConsumeMessage(b []byte, opt Options) (Message, int, error) {
+	return consume(b, 0, opt)
+}
+
+// consume decodes the record at b[at:]; error offsets are absolute in b.
+func consume(b []byte, at int, opt Options) (Message, int, error) {
+	rest := b[at:]
+	var std int
+	switch opt.Framing {
+	case FramingStorage:
+		if err := checkPattern(rest, at, storagePattern, "storage header"); err != nil {
+			return Message{}, 0, err
+		}
+		if len(rest) < StorageHeaderLen {
+			return Message{}, 0, errAt("storage header", at, ErrTruncated)
+		}
+		std = StorageHeaderLen
+	case FramingSerial:
+		if err := checkPattern(rest, at, serialPattern, "serial header"); err != nil {
+			return Message{}, 0, err
+		}
+		std = SerialHeaderLen
+	}
+	if len(rest) < std+4 {
+		return Message{}, 0, errAt("standard header", at+std, ErrTruncated)
+	}
+	htyp := rest[std]
+	if htyp>>5 != 1 {
+		return Message{}, 0, errAt("HTYP version", at+std, ErrUnsupportedVersion)
+	}
+	n := int(binary.BigEndian.Uint16(rest[std+2:]))
+	hlen := 4
+	for f := uint8(HTYPWithECU); f <= HTYPWithTime; f <<= 1 {
+		if htyp&f != 0 {
+			hlen += 4
+		}
+	}
+	ext := 0
+	if htyp&HTYPExtended != 0 {
+		ext = std + hlen
+		hlen += ExtendedHeaderLen
+	}
+	if n < hlen {
+		return Message{}, 0, errAt("LEN", at+std+2, ErrBadLength)
+	}
+	maxLen := opt.MaxMessageLen
+	if maxLen <= 0 {
+		maxLen = MaxMessageLen
+	}
+	if n > maxLen {
+		return Message{}, 0, errAt("LEN", at+std+2, ErrLimit)
+	}
+	size := std + n
+	if len(rest) < size {
+		return Message{}, 0, errAt("message", at, ErrTruncated)
+	}
+	return Message{
+		rec:    rest[:size:size],
+		base:   at,
+		std:    uint8(std),
+		ext:    uint8(ext),
+		pay:    uint8(std + hlen),
+		stored: opt.Framing == FramingStorage,
+	}, size, nil
+}
+
+// checkPattern compares the available prefix of b with a 4-byte pattern,
+// so that a short but matching prefix reads as truncated, not corrupt.
+func checkPattern(b []byte, at int, p [4]byte, field string) error {
+	n := min(len(b), 4)
+	for i := range n {
+		if b[i] != p[i] {
+			if i == 3 && p == storagePattern && b[3] == 2 {
+				return errAt(field, at+3, ErrUnsupportedVersion)
+			}
+			return errAt(field, at+i, ErrBadPattern)
+		}
+	}
+	if n < 4 {
+		return errAt(field, at, ErrTruncated)
+	}
+	return nil
+}

@@ -1,0 +1,93 @@
+package dlt_test
+
+import (
+	"errors"
+	"fmt"
+	"os"
+
+	"github.com/perfwire/perfwire/dlt"
+)
+
+// Scan a .dlt file, keep only dlt-kpi's messages (APID/CTID PROC/PROC)
+// and print their arguments.
+func ExampleScanner() {
+	data, err := os.ReadFile("testdata/kpi-odd.dlt")
+	if err != nil {
+		panic(err)
+	}
+	proc := dlt.MakeID("PROC")
+	s := dlt.NewScanner(data, dlt.Options{})
+	n := 0
+	for s.Next() {
+		m := s.Message()
+		if !m.Verbose() || m.AppID() != proc || m.ContextID() != proc {
+			continue // filter on headers before touching the payload
+		}
+		if n++; n > 3 {
+			continue
+		}
+		ts, _ := m.Timestamp()
+		fmt.Print(ts, " ", m.NumArgs(), ":")
+		for a, err := range m.Args() {
+			if err != nil {
+				panic(err)
+			}
+			fmt.Printf(" %q", a.Bytes()[:min(len(a.Bytes()), 17)])
+		}
+		fmt.Println()
+	}
+	if err := s.Err(); err != nil {
+		panic(err)
+	}
+	fmt.Println(n, "KPI messages, skipped", s.Skipped(), "bytes")
+	// Output:
+	// 11517641 2: "IRQ" "BEG"
+	// 11517642 36: "IRQ" "24;cpu0:1;cpu1:0;" "25;cpu0:0;cpu1:1;" "26;cpu0:0;cpu1:14" "28;cpu0:0;cpu1:0;" "29;cpu0:0;cpu1:0;" "30;cpu0:0;cpu1:0;" "31;cpu0:0;cpu1:23" "32;cpu0:67;cpu1:0" "33;cpu0:0;cpu1:0;" "34;cpu0:31;cpu1:0" "35;cpu0:0;cpu1:1;" "36;cpu0:0;cpu1:22" "37;cpu0:0;cpu1:0;" "38;cpu0:0;cpu1:46" "39;cpu0:3585;cpu1" "40;cpu0:0;cpu1:0;" "41;cpu0:10770;cpu" "42;cpu0:0;cpu1:17" "43;cpu0:1;cpu1:0;" "NMI;cpu0:0;cpu1:0" "LOC;cpu0:350458;c" "SPU;cpu0:0;cpu1:0" "PMI;cpu0:0;cpu1:0" "IWI;cpu0:0;cpu1:1" "RTR;cpu0:0;cpu1:0" "RES;cpu0:72509;cp" "CAL;cpu0:151153;c" "TLB;cpu0:58853;cp" "TRM;cpu0:0;cpu1:0" "HYP;cpu0:48;cpu1:" "ERR;cpu0:0;" "MIS;cpu0:0;" "PIN;cpu0:0;cpu1:0" "NPI;cpu0:0;cpu1:0" "PIW;cpu0:0;cpu1:0"
+	// 11517642 2: "IRQ" "END"
+	// 447 KPI messages, skipped 0 bytes
+}
+
+// Encode a verbose log message the way libdlt does, with a storage header
+// as dlt-receive writes it, then decode it again.
+func ExampleBuilder() {
+	ecu := dlt.MakeID("ECU1")
+	buf := dlt.AppendStorageHeader(nil, dlt.StorageHeader{Seconds: 1795315932, ECU: ecu})
+	m := dlt.NewBuilder(buf, dlt.LogHeader(ecu, dlt.MakeID("PROC"), dlt.MakeID("PROC"), dlt.LevelInfo, 14698, 11727820))
+	m.String("NEW")
+	m.String("17294;14904;sleep")
+	m.Arg(dlt.ArgSpec{Kind: dlt.KindUnsigned, Bits: 16, Coding: dlt.CodingHex, Uint: 0xbeef})
+	buf, err := m.Finish()
+	if err != nil {
+		panic(err)
+	}
+	fmt.Printf("% x\n", buf[16:20])
+
+	msg, _, err := dlt.ConsumeMessage(buf, dlt.Options{})
+	if err != nil {
+		panic(err)
+	}
+	fmt.Println(msg.Len(), msg.AppID(), msg.Type(), dlt.SubtypeName(msg.Type(), msg.Subtype()), msg.NumArgs())
+	var text []byte
+	for a := range msg.Args() {
+		text, _ = a.AppendText(append(text, ' '))
+	}
+	fmt.Printf("[%s]\n", text[1:])
+	// Output:
+	// 3d 00 00 42
+	// 66 PROC log info 3
+	// [NEW 17294;14904;sleep 0xbeef]
+}
+
+// Errors carry a kind for errors.Is and the input offset.
+func ExampleParseError() {
+	_, _, err := dlt.ConsumeMessage([]byte("DLT\x02 a DLT v2 storage header"), dlt.Options{})
+	fmt.Println(errors.Is(err, dlt.ErrUnsupportedVersion))
+	if pe, ok := errors.AsType[*dlt.ParseError](err); ok {
+		fmt.Println(pe.Field, pe.Offset)
+	}
+	fmt.Println(err)
+	// Output:
+	// true
+	// storage header 3
+	// dlt: storage header: dlt: unsupported version at offset 3
+}

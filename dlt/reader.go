@@ -1,0 +1,120 @@
+package dlt
+
+import (
+	"errors"
+	"io"
+)
+
+// Reader reads messages from an [io.Reader] (a TCP connection to the
+// daemon, a serial line, a pipe, a file) with a fixed buffer of four
+// times the largest record (about 256 KiB by default, less with a smaller
+// [Options.MaxMessageLen]), so memory stays bounded whatever the input. It frames,
+// resynchronises and counts like [Scanner], with offsets counted from the
+// start of the stream:
+//
+//	r := dlt.NewReader(conn, dlt.Options{Framing: dlt.FramingBare})
+//	for r.Next() {
+//		m := r.Message() // valid until the next call to Next
+//	}
+//	err := r.Err()
+//
+// A message and its views alias the Reader's buffer and are valid only
+// until the next call to Next; Clone what must be kept. Reading
+// allocates only the buffer, once.
+type Reader struct {
+	src   io.Reader
+	buf   []byte
+	s     Scanner
+	rerr  error
+	begun bool
+}
+
+// maxZeroReads bounds how often a source may return no data and no
+// error before the Reader gives up with io.ErrNoProgress.
+const maxZeroReads = 100
+
+// NewReader returns a reader of src. Options are as for [NewScanner];
+// MaxMessageLen also sizes the buffer (4 × (16 + MaxMessageLen) + 8).
+func NewReader(src io.Reader, opt Options) *Reader {
+	maxLen := opt.MaxMessageLen
+	if maxLen <= 0 || maxLen > MaxMessageLen {
+		maxLen = MaxMessageLen
+	}
+	// Deciding on a record can look at the record, a resync candidate
+	// that starts inside it, and the pattern after that candidate.
+	look := 2*(StorageHeaderLen+maxLen) + len(storagePattern)
+	return &Reader{
+		src: src,
+		buf: make([]byte, 0, 2*look),
+		s:   Scanner{opt: opt, more: true, lookahead: look},
+	}
+}
+
+// Next advances to the next message, reading from the source as needed.
+// It returns false at the end of the stream or on an error; [Reader.Err]
+// tells which.
+func (r *Reader) Next() bool {
+	for {
+		if r.begun && r.s.Next() {
+			return true
+		}
+		if r.s.err != nil || !r.s.more {
+			return false
+		}
+		r.fill()
+		r.begun = true
+	}
+}
+
+// fill moves the undecided tail of the window to the front and reads
+// until the buffer is full or the source ends.
+func (r *Reader) fill() {
+	n := copy(r.buf[:cap(r.buf)], r.s.buf[r.s.off:])
+	r.s.origin += r.s.off
+	zero := 0
+	for n < cap(r.buf) {
+		k, err := r.src.Read(r.buf[n:cap(r.buf)])
+		n += k
+		if err != nil {
+			if !errors.Is(err, io.EOF) {
+				r.rerr = err
+			}
+			r.s.more = false
+			break
+		}
+		if k == 0 {
+			if zero++; zero >= maxZeroReads {
+				r.rerr = io.ErrNoProgress
+				r.s.more = false
+				break
+			}
+		}
+	}
+	r.s.buf = r.buf[:n]
+	r.s.off = 0
+}
+
+// Message returns the current message; valid until the next call to Next.
+func (r *Reader) Message() Message { return r.s.msg }
+
+// Err returns the error that ended reading: a decoding error as for
+// [Scanner.Err], else the source's read error (io.EOF is not an error).
+func (r *Reader) Err() error {
+	if r.s.err != nil {
+		return r.s.err
+	}
+	return r.rerr
+}
+
+// Skipped is the number of bytes passed over while resynchronising.
+func (r *Reader) Skipped() int { return r.s.skipped }
+
+// Resyncs is the number of times the reader resynchronised.
+func (r *Reader) Resyncs() int { return r.s.resyncs }
+
+// SkipError returns the error of the first corrupt record the reader
+// resynchronised past, or nil.
+func (r *Reader) SkipError() error { return r.s.skipErr }
+
+// Offset is the stream offset where the next record is expected.
+func (r *Reader) Offset() int { return r.s.Offset() }

@@ -1,0 +1,128 @@
+package dlt
+
+import (
+	"math"
+	"strconv"
+)
+
+const hexDigits = "0123456789abcdef"
+
+// AppendText appends the argument as `dlt-convert -a` (DLT 2.18.8)
+// prints it, so a viewer shows what the reference tool shows:
+//
+//   - bool: 1 or 0; integers up to 64 bits: decimal; unsigned with HEX
+//     coding: 0x and two digits per byte; with BIN coding: 0b and
+//     4-bit groups separated by spaces. The tool takes the bytes from
+//     last to first whatever the byte order, so big-endian values show
+//     byte-swapped; this does the same ([Arg.Uint] has the value);
+//   - 32- and 64-bit floats: like C's %g (6 significant digits);
+//   - 128-bit integers and 16- and 128-bit floats, which the tool does
+//     not convert: their bytes in wire order as hex separated by spaces;
+//   - strings and trace info: the bytes up to the first NUL, with CR
+//     and LF turned into spaces and everything else raw;
+//   - raw data: hex bytes separated by ';
+//   - names, units and fixed-point parameters are not shown.
+//
+// Where the tool prints nothing and abandons the rest of the line (BIN
+// coding on 32-bit or wider integers, HEX coding on 128-bit ones), this
+// prints the value anyway, in the same style. It never fails.
+func (a Arg) AppendText(b []byte) ([]byte, error) {
+	v := a.Bytes()
+	switch a.Kind() {
+	case KindBool:
+		if a.Bool() {
+			return append(b, '1'), nil
+		}
+		return append(b, '0'), nil
+	case KindSigned, KindUnsigned:
+		if a.Kind() == KindUnsigned {
+			switch a.Coding() {
+			case CodingHex:
+				return appendHexValue(append(b, "0x"...), v), nil
+			case CodingBin:
+				return appendBinValue(append(b, "0b"...), v), nil
+			}
+		}
+		if len(v) == 16 {
+			return appendHexBytes(b, v, ' '), nil
+		}
+		if a.Kind() == KindSigned {
+			return strconv.AppendInt(b, a.Int(), 10), nil
+		}
+		return strconv.AppendUint(b, a.Uint(), 10), nil
+	case KindFloat:
+		if len(v) == 2 || len(v) == 16 {
+			return appendHexBytes(b, v, ' '), nil
+		}
+		return appendCFloat(b, a.Float()), nil
+	case KindRaw:
+		return appendHexBytes(b, v, '\''), nil
+	case KindString, KindTrace:
+		for _, c := range v {
+			switch c {
+			case 0:
+				return b, nil
+			case '\r', '\n':
+				c = ' '
+			}
+			b = append(b, c)
+		}
+	}
+	return b, nil
+}
+
+// appendHexBytes appends each byte as two hex digits, separated by sep.
+func appendHexBytes(b, v []byte, sep byte) []byte {
+	for i, c := range v {
+		if i > 0 {
+			b = append(b, sep)
+		}
+		b = append(b, hexDigits[c>>4], hexDigits[c&15])
+	}
+	return b
+}
+
+// appendHexValue appends the bytes of v from last to first, which is
+// most significant first for little-endian values.
+func appendHexValue(b, v []byte) []byte {
+	for i := len(v) - 1; i >= 0; i-- {
+		c := v[i]
+		b = append(b, hexDigits[c>>4], hexDigits[c&15])
+	}
+	return b
+}
+
+// appendBinValue appends the bits of v's bytes from last to first, in
+// groups of four separated by spaces.
+func appendBinValue(b, v []byte) []byte {
+	for i := range v {
+		c := v[len(v)-1-i]
+		if i > 0 {
+			b = append(b, ' ')
+		}
+		for bit := 7; bit >= 0; bit-- {
+			if bit == 3 {
+				b = append(b, ' ')
+			}
+			b = append(b, '0'+c>>uint(bit)&1)
+		}
+	}
+	return b
+}
+
+// appendCFloat formats like C's printf("%g"): Go's 'g' with precision 6
+// agrees except for the spelling of infinities and NaN.
+func appendCFloat(b []byte, f float64) []byte {
+	switch {
+	case math.IsNaN(f):
+		if math.Signbit(f) {
+			return append(b, "-nan"...)
+		}
+		return append(b, "nan"...)
+	case math.IsInf(f, 1):
+		return append(b, "inf"...)
+	case math.IsInf(f, -1):
+		return append(b, "-inf"...)
+	}
+	return strconv.AppendFloat(b, f, 'g', 6, 64)
+}

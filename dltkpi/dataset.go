@@ -1,0 +1,409 @@
+package dltkpi
+
+import (
+	"bytes"
+	"iter"
+	"math"
+)
+
+// TruncationMarker ends every fragment: the cut copy of a dataset that
+// libdlt appends when the dataset does not fit the rest of a message.
+// dlt-kpi then repeats the whole dataset in the next message (spec §5.1).
+const TruncationMarker = "... <<Message truncated, too long>>"
+
+// IsFragment reports whether an argument ends with TruncationMarker.
+func IsFragment(arg []byte) bool {
+	return len(arg) >= len(TruncationMarker) &&
+		string(arg[len(arg)-len(TruncationMarker):]) == TruncationMarker
+}
+
+// Dataset is one dataset argument, decoded according to Kind. Byte
+// fields are views into the message payload, valid as long as it is;
+// Clone copies them. Fields that do not belong to Kind are zero.
+type Dataset struct {
+	Kind Kind
+	// Raw is the whole argument text.
+	Raw []byte
+	// Truncated marks a fragment (Raw ends with TruncationMarker); no
+	// other field is set and the dataset belongs to no group.
+	Truncated bool
+
+	// PID is set for NEW, STP, ACT and CHK.
+	PID int32
+	// PPID is NEW's parent pid; 0 for "(null)" commands and for processes
+	// whose comm contains whitespace (spec §5.4).
+	PPID int32
+	// Cmd is NEW's and CHK's command: argv[0], "(comm)", "(comm" cut at
+	// whitespace, or "(null)", taken verbatim (any byte but NUL).
+	Cmd []byte
+
+	// CPU is ACT's per-mille of the machine over the configured interval.
+	CPU uint64
+	// RSS is ACT's resident set size in pages (the virtual size in bytes
+	// when the comm contains whitespace).
+	RSS int64
+	// Ctx is ACT's cumulative context-switch count of the main thread.
+	Ctx int64
+	// IO is ACT's cumulative rchar + wchar in bytes.
+	IO uint64
+	// IOWait is ACT's block-I/O delay, converted like CPU.
+	IOWait uint64
+
+	// IRQ is the interrupt's name (the first /proc/interrupts column).
+	IRQ []byte
+	// CPUs is the number of cpuN:count entries of an IRQ dataset.
+	CPUs int
+}
+
+// counts returns an IRQ dataset's text after the name: "cpu0:1;cpu1:0;".
+func (d *Dataset) counts() []byte {
+	if d.IRQ == nil {
+		return nil
+	}
+	return d.Raw[len(d.IRQ)+1:]
+}
+
+// ParseDataset decodes one dataset argument of the given kind: the text
+// of a single DLT string, without its NUL. A fragment returns Truncated
+// and no error. A dataset that does not match the grammar of its kind
+// fails with ErrSyntax (or ErrRange for a number that does not fit its C
+// type) in a *ParseError whose offset counts from the start of arg.
+// ParseDataset does not allocate, except for the error.
+func ParseDataset(k Kind, arg []byte) (Dataset, error) {
+	var d Dataset
+	err := d.parse(k, arg)
+	return d, err
+}
+
+// parse is ParseDataset into d, which it overwrites: the scanner's hot
+// path, without copying the dataset around.
+func (d *Dataset) parse(k Kind, arg []byte) error {
+	*d = Dataset{Kind: k, Raw: arg}
+	if IsFragment(arg) {
+		d.Truncated = true
+		return nil
+	}
+	var (
+		off int
+		err error
+	)
+	switch k {
+	case KindNEW:
+		var pid, ppid int64
+		if pid, off, err = field(arg, 0, ';', math.MinInt32, math.MaxInt32); err == nil {
+			if ppid, off, err = field(arg, off, ';', math.MinInt32, math.MaxInt32); err == nil {
+				d.PID, d.PPID, d.Cmd = int32(pid), int32(ppid), arg[off:]
+				return nil
+			}
+		}
+		return newError("NEW", off, err)
+	case KindCHK:
+		var pid int64
+		if pid, off, err = field(arg, 0, ';', math.MinInt32, math.MaxInt32); err == nil {
+			d.PID, d.Cmd = int32(pid), arg[off:]
+			return nil
+		}
+		return newError("CHK", off, err)
+	case KindSTP:
+		var pid int64
+		if pid, off, err = field(arg, 0, 0, math.MinInt32, math.MaxInt32); err == nil {
+			d.PID = int32(pid)
+			return nil
+		}
+		return newError("STP", off, err)
+	case KindACT:
+		return d.parseACT(arg)
+	case KindIRQ:
+		return d.parseIRQ(arg)
+	}
+	return newError("identifier", 0, ErrUnknownKind)
+}
+
+// actFields names ACT's fields for errors; actSigned says which are C
+// signed types (pid int, rss and ctx long) and may carry a '-'.
+var (
+	actFields = [6]string{"ACT.pid", "ACT.cpu", "ACT.rss", "ACT.ctx", "ACT.io", "ACT.iowait"}
+	actSigned = [6]bool{true, false, true, true, false, false}
+)
+
+// parseACT decodes an ACT dataset. ACT is the bulk of a capture's
+// datasets, so well-formed ones take a straight-line fast path; anything
+// unusual (a sign, more than 19 digits, a syntax error) goes through
+// parseACTSlow, which also builds the precise error.
+func (d *Dataset) parseACT(arg []byte) error {
+	pid, i, ok := udec(arg, 0, ';')
+	cpu, i, ok1 := udec(arg, i, ';')
+	rss, i, ok2 := udec(arg, i, ';')
+	ctx, i, ok3 := udec(arg, i, ';')
+	io, i, ok4 := udec(arg, i, ';')
+	iowait, i, ok5 := udec(arg, i, 0)
+	if !(ok && ok1 && ok2 && ok3 && ok4 && ok5) || i != len(arg) || pid > math.MaxInt32 || rss > math.MaxInt64 || ctx > math.MaxInt64 {
+		return d.parseACTSlow(arg)
+	}
+	d.PID, d.CPU, d.RSS, d.Ctx, d.IO, d.IOWait = int32(pid), cpu, int64(rss), int64(ctx), io, iowait
+	return nil
+}
+
+// udec is the fast path's number reader: 1 to 19 digits at i followed by
+// sep (or the end of b when sep is 0). ok is false for anything else.
+func udec(b []byte, i int, sep byte) (u uint64, next int, ok bool) {
+	start := i
+	for ; i < len(b); i++ {
+		c := b[i] - '0'
+		if c > 9 {
+			break
+		}
+		u = u*10 + uint64(c)
+	}
+	if n := i - start; n == 0 || n > 19 {
+		return 0, i, false
+	}
+	if sep == 0 {
+		return u, i, true
+	}
+	if i == len(b) || b[i] != sep {
+		return 0, i, false
+	}
+	return u, i + 1, true
+}
+
+// parseACTSlow reads the six numbers with signs and exact range checks.
+func (d *Dataset) parseACTSlow(arg []byte) error {
+	var (
+		v     [6]uint64
+		neg   [6]bool
+		start [6]int
+	)
+	i := 0
+	for f := range 6 {
+		if i < len(arg) && arg[i] == '-' && actSigned[f] {
+			neg[f] = true
+			i++
+		}
+		start[f] = i
+		var u uint64
+		for ; i < len(arg); i++ {
+			c := arg[i] - '0'
+			if c > 9 {
+				break
+			}
+			u = u*10 + uint64(c)
+		}
+		switch n := i - start[f]; {
+		case n == 0:
+			return newError(actFields[f], i, ErrSyntax)
+		case n > 19 && !fitsUint64(arg[start[f]:i]):
+			return newError(actFields[f], start[f], ErrRange)
+		}
+		if f < 5 {
+			if i == len(arg) || arg[i] != ';' {
+				return newError(actFields[f], i, ErrSyntax)
+			}
+			i++
+		} else if i != len(arg) {
+			return newError(actFields[f], i, ErrSyntax)
+		}
+		v[f] = u
+	}
+	pid, ok := signed(v[0], neg[0], math.MaxInt32)
+	if !ok {
+		return newError(actFields[0], start[0], ErrRange)
+	}
+	rss, ok := signed(v[2], neg[2], math.MaxInt64)
+	if !ok {
+		return newError(actFields[2], start[2], ErrRange)
+	}
+	ctx, ok := signed(v[3], neg[3], math.MaxInt64)
+	if !ok {
+		return newError(actFields[3], start[3], ErrRange)
+	}
+	d.PID, d.CPU, d.RSS, d.Ctx, d.IO, d.IOWait = int32(pid), v[1], rss, ctx, v[4], v[5]
+	return nil
+}
+
+// signed applies a sign to a magnitude and checks it against a C type
+// whose largest value is hi (its smallest is -hi-1).
+func signed(u uint64, neg bool, hi uint64) (int64, bool) {
+	if neg {
+		if u > hi+1 {
+			return 0, false
+		}
+		return -int64(u-1) - 1, true
+	}
+	if u > hi {
+		return 0, false
+	}
+	return int64(u), true
+}
+
+func (d *Dataset) parseIRQ(arg []byte) error {
+	name := bytes.IndexByte(arg, ';')
+	if name <= 0 {
+		return newError("IRQ.name", 0, ErrSyntax)
+	}
+	d.IRQ = arg[:name:name]
+	for off := name + 1; off < len(arg); {
+		var err error
+		if _, _, off, err = irqEntry(arg, off); err != nil {
+			d.CPUs = 0
+			return newError("IRQ.count", off, err)
+		}
+		d.CPUs++
+	}
+	return nil
+}
+
+// irqEntry decodes "cpuN:count;" at off and returns N, count and the
+// offset after the ';' (or of the failure).
+func irqEntry(b []byte, off int) (int, int64, int, error) {
+	if len(b)-off < 3 || string(b[off:off+3]) != "cpu" {
+		return 0, 0, off, ErrSyntax
+	}
+	idx, off, err := field(b, off+3, ':', 0, math.MaxInt32)
+	if err != nil {
+		return 0, 0, off, err
+	}
+	n, off, err := field(b, off, ';', math.MinInt64, math.MaxInt64)
+	if err != nil {
+		return 0, 0, off, err
+	}
+	return int(idx), n, off, nil
+}
+
+// field parses a decimal C integer at off that ends at sep (or at the end
+// of b when sep is 0) and returns it with the offset after sep. On
+// failure the offset is where the problem is.
+func field(b []byte, off int, sep byte, lo, hi int64) (int64, int, error) {
+	neg := false
+	if off < len(b) && b[off] == '-' {
+		neg = true
+		off++
+	}
+	u, end, err := digits(b, off, sep)
+	if err != nil {
+		return 0, end, err
+	}
+	var v int64
+	if neg {
+		if u > uint64(-(lo+1))+1 {
+			return 0, off, ErrRange
+		}
+		v = -int64(u-1) - 1
+	} else {
+		if u > uint64(hi) {
+			return 0, off, ErrRange
+		}
+		v = int64(u)
+	}
+	if v < lo {
+		return 0, off, ErrRange
+	}
+	return v, end, nil
+}
+
+// digits parses 1*DIGIT at off followed by sep (or the end of b when sep
+// is 0) into a uint64.
+func digits(b []byte, off int, sep byte) (uint64, int, error) {
+	start := off
+	var u uint64
+	for ; off < len(b); off++ {
+		c := b[off] - '0'
+		if c > 9 {
+			break
+		}
+		u = u*10 + uint64(c)
+	}
+	switch n := off - start; {
+	case n == 0:
+		return 0, off, ErrSyntax
+	case n > 19: // 19 digits always fit; check longer numbers exactly
+		if !fitsUint64(b[start:off]) {
+			return 0, start, ErrRange
+		}
+	}
+	if sep == 0 {
+		if off != len(b) {
+			return 0, off, ErrSyntax
+		}
+		return u, off, nil
+	}
+	if off == len(b) || b[off] != sep {
+		return 0, off, ErrSyntax
+	}
+	return u, off + 1, nil
+}
+
+// fitsUint64 reports whether a string of decimal digits is at most
+// 2^64 - 1, leading zeros allowed.
+func fitsUint64(d []byte) bool {
+	for len(d) > 1 && d[0] == '0' {
+		d = d[1:]
+	}
+	const max = "18446744073709551615"
+	return len(d) < len(max) || (len(d) == len(max) && string(d) <= max)
+}
+
+// IRQCount is one cpuN:count entry of an IRQ dataset.
+type IRQCount struct {
+	CPU   int   // N of "cpuN"
+	Count int64 // cumulative interrupts since boot (may be garbage, spec §5.3)
+}
+
+// Counts yields an IRQ dataset's entries in order. ParseDataset has
+// validated them, so iteration cannot fail.
+func (d Dataset) Counts() iter.Seq[IRQCount] {
+	return func(yield func(IRQCount) bool) {
+		counts := d.counts()
+		for off := 0; off < len(counts); {
+			cpu, n, next, err := irqEntry(counts, off)
+			if err != nil || !yield(IRQCount{CPU: cpu, Count: n}) {
+				return
+			}
+			off = next
+		}
+	}
+}
+
+// AppendCounts appends an IRQ dataset's entries to dst.
+func (d Dataset) AppendCounts(dst []IRQCount) []IRQCount {
+	for c := range d.Counts() {
+		dst = append(dst, c)
+	}
+	return dst
+}
+
+// Clone returns a copy of d whose byte fields no longer alias the
+// message payload.
+func (d Dataset) Clone() Dataset {
+	if d.Raw == nil {
+		return d
+	}
+	c := bytes.Clone(d.Raw)
+	d.Raw = c
+	if d.Cmd != nil {
+		d.Cmd = c[len(c)-len(d.Cmd):]
+	}
+	if d.IRQ != nil {
+		d.IRQ = c[:len(d.IRQ):len(d.IRQ)]
+	}
+	return d
+}
+
+// ParseFragment recovers what a NEW or CHK fragment still says for sure:
+// the pid (and NEW's ppid) when the cut fell after their closing ';', and
+// the start of the command. It is how a dataset too long for any message
+// (dlt-kpi's flood, spec §5.2) can be shown at all. ok is false for other
+// kinds, for arguments that are not fragments and when the cut fell
+// inside a number.
+func ParseFragment(k Kind, arg []byte) (d Dataset, ok bool) {
+	if !IsFragment(arg) || (k != KindNEW && k != KindCHK) {
+		return Dataset{}, false
+	}
+	prefix := arg[:len(arg)-len(TruncationMarker)]
+	d, err := ParseDataset(k, prefix)
+	if err != nil {
+		return Dataset{}, false
+	}
+	d.Raw, d.Truncated = arg, true
+	return d, true
+}

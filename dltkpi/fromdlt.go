@@ -1,0 +1,90 @@
+package dltkpi
+
+import (
+	"errors"
+
+	"github.com/perfwire/perfwire/dlt"
+)
+
+// ErrNotKPI: FromDLT was given a message that is not a verbose log
+// message of the selected KPI context (daemon messages, control
+// responses, other applications).
+var ErrNotKPI = errors.New("dltkpi: not a KPI message")
+
+// DefaultAppID and DefaultContextID are the APID and CTID dlt-kpi logs
+// with. dlt-system's /proc logger uses other ids; see Selector.
+var (
+	DefaultAppID     = dlt.MakeID("PROC")
+	DefaultContextID = dlt.MakeID("PROC")
+)
+
+// Selector says which DLT messages carry KPI payloads. The zero value
+// selects APID/CTID PROC/PROC.
+type Selector struct {
+	AppID, ContextID dlt.ID
+	// Parser holds the per-message limits; its BigEndian is ignored and
+	// taken from each message's MSBF flag.
+	Parser Parser
+}
+
+func (s Selector) ids() (dlt.ID, dlt.ID) {
+	app, ctx := s.AppID, s.ContextID
+	if app == (dlt.ID{}) {
+		app = DefaultAppID
+	}
+	if ctx == (dlt.ID{}) {
+		ctx = DefaultContextID
+	}
+	return app, ctx
+}
+
+// IsKPI reports whether m is a verbose log message of the selected
+// context. It reads headers only. The log level (MTIN) is not checked:
+// it follows dlt-kpi's configured log_level.
+func (s Selector) IsKPI(m dlt.Message) bool {
+	app, ctx := s.ids()
+	return m.Verbose() && m.Type() == dlt.TypeLog && m.AppID() == app && m.ContextID() == ctx
+}
+
+// FromDLT parses the KPI message carried by m and returns it with the
+// header fields the Reassembler needs. It fails with ErrNotKPI (no
+// offset) for other messages, and with Parse's errors, whose offsets
+// count from the start of m's payload. It is Selector{}.FromDLT.
+func FromDLT(m dlt.Message) (Message, Source, error) { return Selector{}.FromDLT(m) }
+
+// FromDLT is the package-level FromDLT with this selector.
+func (s Selector) FromDLT(m dlt.Message) (Message, Source, error) {
+	if !s.IsKPI(m) {
+		return Message{}, Source{}, ErrNotKPI
+	}
+	src := SourceOf(m)
+	p := s.Parser
+	p.BigEndian = m.BigEndian()
+	km, err := p.Parse(m.Payload())
+	return km, src, err
+}
+
+// SourceOf returns the header fields of m that identify its session and
+// time.
+func SourceOf(m dlt.Message) Source {
+	src := Source{ECU: m.ECU(), APID: m.AppID(), CTID: m.ContextID(), MCNT: m.Counter(), NOAR: m.NumArgs()}
+	src.SEID, _ = m.SessionID()
+	src.TMSP, _ = m.Timestamp()
+	return src
+}
+
+// PushDLT feeds one DLT message of a capture or stream: KPI messages of
+// the selector's context are parsed and pushed (or rejected when they do
+// not parse), everything else is counted as skipped.
+func (r *Reassembler) PushDLT(sel Selector, m dlt.Message) {
+	km, src, err := sel.FromDLT(m)
+	switch {
+	case errors.Is(err, ErrNotKPI):
+		r.reset()
+		r.Skip()
+	case err != nil:
+		r.Reject(src, err)
+	default:
+		r.Push(src, km)
+	}
+}

@@ -1,0 +1,281 @@
+package dltkpi
+
+import (
+	"encoding/binary"
+	"iter"
+)
+
+// DefaultMaxArguments bounds the arguments of one message. NOAR is 8 bits,
+// but it wraps when dlt-kpi runs with a large DLT_LOG_MSG_BUF_LEN (spec
+// §5.5), so the payload, not NOAR, decides; 4096 covers a 64 KiB payload
+// of STP datasets.
+const DefaultMaxArguments = 4096
+
+// DLT type-info bits a KPI argument may carry: STRG (0x200), VARI (0x800)
+// and the string coding SCOD (0x38000). Anything else is not a string.
+const (
+	tiString    = 0x200
+	tiVari      = 0x800
+	tiAllowed   = tiString | tiVari | 0x38000
+	argOverhead = 4 + 2 // type info + length
+)
+
+// Parser holds the options of a parse. The zero value parses
+// little-endian payloads (every dlt-kpi capture: MSBF = 0) with
+// DefaultMaxArguments.
+type Parser struct {
+	// BigEndian is the DLT standard header's MSBF flag: the byte order of
+	// the type-info words and lengths in the payload.
+	BigEndian bool
+	// MaxArguments bounds the arguments per message; 0 means
+	// DefaultMaxArguments.
+	MaxArguments int
+}
+
+// Message is one parsed KPI message: a view over the verbose payload
+// given to Parse, valid as long as those bytes are. Datasets are decoded
+// lazily by All or Scanner; Parse has already checked the framing of
+// every argument, so iteration can only report malformed datasets.
+type Message struct {
+	Kind Kind // the identifier (first argument)
+	Sync Sync // SyncBegin or SyncEnd for the 2-argument markers
+
+	// Arguments counts every argument, the identifier included.
+	Arguments int
+	// Datasets counts the dataset arguments that do not end in the
+	// truncation marker; Fragments counts those that do (spec §5.1).
+	Datasets, Fragments int
+	// Bytes is the total length of the dataset arguments' text.
+	Bytes int
+
+	payload   []byte
+	first     int // offset of the first dataset argument
+	bigEndian bool
+}
+
+// Parse parses the verbose payload of one little-endian KPI message: a
+// list of DLT string arguments whose first is the identifier. It is
+// Parser{}.Parse.
+func Parse(payload []byte) (Message, error) { return Parser{}.Parse(payload) }
+
+// Parse parses one KPI message from the verbose payload of a DLT
+// message (what a viewer plugin receives). It fails with ErrNoArguments,
+// ErrTruncated, ErrNotString, ErrTooManyArguments, ErrUnknownKind or
+// ErrNoDatasets, wrapped in a *ParseError with the payload offset; a
+// dataset that does not match its grammar does not fail the message.
+// A message that is only the identifier plus fragments is valid
+// (Datasets 0, Fragments > 0): dlt-kpi sends those when it floods.
+// Parse does not allocate.
+func (p Parser) Parse(payload []byte) (Message, error) {
+	m := Message{payload: payload, bigEndian: p.BigEndian}
+	maxArgs := p.MaxArguments
+	if maxArgs <= 0 {
+		maxArgs = DefaultMaxArguments
+	}
+	if len(payload) == 0 {
+		return Message{}, newError("argument", 0, ErrNoArguments)
+	}
+	first, off, err := nextArg(payload, 0, p.BigEndian)
+	if err != nil {
+		return Message{}, newError("argument", off, err)
+	}
+	m.Kind = kindOf(first)
+	if m.Kind == KindNone {
+		return Message{}, newError("identifier", 0, ErrUnknownKind)
+	}
+	m.first = off
+	m.Arguments = 1
+	for off < len(payload) {
+		start := off
+		var s []byte
+		s, off, err = nextArg(payload, off, p.BigEndian)
+		if err != nil {
+			return Message{}, newError("argument", off, err)
+		}
+		m.Arguments++
+		if m.Arguments > maxArgs {
+			return Message{}, newError("argument", start, ErrTooManyArguments)
+		}
+		if IsFragment(s) {
+			m.Fragments++
+		} else {
+			m.Datasets++
+		}
+		m.Bytes += len(s)
+		if m.Arguments == 2 {
+			switch string(s) {
+			case "BEG":
+				m.Sync = SyncBegin
+			case "END":
+				m.Sync = SyncEnd
+			}
+		}
+	}
+	switch {
+	case m.Arguments == 1:
+		return Message{}, newError("dataset", off, ErrNoDatasets)
+	case m.Arguments != 2:
+		m.Sync = SyncNone
+	}
+	if m.Sync != SyncNone {
+		m.Datasets, m.Bytes = 0, 0
+	}
+	return m, nil
+}
+
+// nextArg decodes the string argument at off and returns its bytes
+// (without the terminating NUL) and the offset after it. On failure it
+// returns the offset of the bad field and an error kind.
+func nextArg(p []byte, off int, be bool) ([]byte, int, error) {
+	if uint64(len(p)-off) < argOverhead {
+		return nil, off, ErrTruncated
+	}
+	var ti uint32
+	var n int
+	if be {
+		ti = binary.BigEndian.Uint32(p[off:])
+		n = int(binary.BigEndian.Uint16(p[off+4:]))
+	} else {
+		ti = binary.LittleEndian.Uint32(p[off:])
+		n = int(binary.LittleEndian.Uint16(p[off+4:]))
+	}
+	if ti&tiString == 0 || ti&^tiAllowed != 0 {
+		return nil, off, ErrNotString
+	}
+	off += argOverhead
+	if ti&tiVari != 0 {
+		// VARI strings carry a name: its length, then (after the value
+		// length) its bytes. dlt-kpi never sets it; skip the name.
+		if len(p)-off < 2 {
+			return nil, off, ErrTruncated
+		}
+		nameLen := int(byteOrder(be).Uint16(p[off:]))
+		off += 2
+		if nameLen > len(p)-off {
+			return nil, off, ErrTruncated
+		}
+		off += nameLen
+	}
+	if n > len(p)-off {
+		return nil, off - 2, ErrTruncated
+	}
+	s := p[off : off+n : off+n]
+	if n > 0 && s[n-1] == 0 {
+		s = s[: n-1 : n-1]
+	}
+	return s, off + n, nil
+}
+
+func byteOrder(be bool) binary.ByteOrder {
+	if be {
+		return binary.BigEndian
+	}
+	return binary.LittleEndian
+}
+
+// Args yields every argument's bytes, the identifier first, fragments
+// included, as views into the payload (what dlt-convert -a prints between
+// its brackets, joined by spaces).
+func (m Message) Args() iter.Seq[[]byte] {
+	return func(yield func([]byte) bool) {
+		for off := 0; off < len(m.payload); {
+			s, next, err := nextArg(m.payload, off, m.bigEndian)
+			if err != nil || !yield(s) {
+				return
+			}
+			off = next
+		}
+	}
+}
+
+// Payload returns the payload the message was parsed from.
+func (m Message) Payload() []byte { return m.payload }
+
+// Scanner returns a scanner over the message's datasets, for hot loops.
+// Sync messages have none.
+func (m Message) Scanner() DatasetScanner {
+	s := DatasetScanner{kind: m.Kind, payload: m.payload, off: m.first, bigEndian: m.bigEndian}
+	if m.Sync != SyncNone {
+		s.off = len(m.payload)
+	}
+	return s
+}
+
+// All yields each dataset argument in order with nil, or with the
+// *ParseError (ErrSyntax, ErrRange) that made it malformed; iteration
+// continues after a malformed dataset. Fragments are yielded with
+// Truncated set and no error.
+func (m Message) All() iter.Seq2[Dataset, error] {
+	return func(yield func(Dataset, error) bool) {
+		s := m.Scanner()
+		for s.Next() {
+			if !yield(s.Dataset()) {
+				return
+			}
+		}
+	}
+}
+
+// DatasetScanner walks a message's datasets:
+//
+//	s := m.Scanner()
+//	for s.Next() {
+//		d, err := s.Dataset()
+//		...
+//	}
+//
+// It is a small value; copying it snapshots the position.
+type DatasetScanner struct {
+	kind      Kind
+	payload   []byte
+	off       int
+	bigEndian bool
+	d         Dataset
+	err       error
+}
+
+// Next decodes the next dataset and reports whether there was one.
+func (s *DatasetScanner) Next() bool {
+	if s.off >= len(s.payload) {
+		return false
+	}
+	// Parse has validated every argument; the common case (a plain string
+	// with its NUL) is read directly, anything else by nextArg.
+	p, off := s.payload, s.off
+	var arg []byte
+	start, next := off+argOverhead, 0
+	if !s.bigEndian && len(p)-off > argOverhead && binary.LittleEndian.Uint32(p[off:])&^0x38000 == tiString {
+		n := int(binary.LittleEndian.Uint16(p[off+4:]))
+		next = start + n
+		if n == 0 || next > len(p) || p[next-1] != 0 {
+			next = 0
+		} else {
+			arg = p[start : next-1 : next-1]
+		}
+	}
+	if next == 0 {
+		var err error
+		arg, next, err = nextArg(p, off, s.bigEndian)
+		if err != nil { // cannot happen after Parse; stop rather than loop
+			s.off = len(p)
+			return false
+		}
+		start = next - len(arg)
+		if p[next-1] == 0 {
+			start-- // the terminating NUL follows the text
+		}
+	}
+	s.err = s.d.parse(s.kind, arg)
+	if s.err != nil {
+		if pe, ok := s.err.(*ParseError); ok {
+			pe.Offset += int64(start)
+		}
+	}
+	s.off = next
+	return true
+}
+
+// Dataset returns the dataset Next decoded and, if it is malformed, the
+// error (ErrSyntax or ErrRange in a *ParseError whose offset counts from
+// the start of the payload).
+func (s *DatasetScanner) Dataset() (Dataset, error) { return s.d, s.err }

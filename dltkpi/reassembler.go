@@ -1,0 +1,484 @@
+package dltkpi
+
+import "bytes"
+
+// Source identifies where a KPI message came from and when: the DLT
+// header fields the reassembler needs. ECU, APID and CTID select the
+// session; a new SEID for them means dlt-kpi restarted.
+type Source struct {
+	ECU, APID, CTID [4]byte
+	SEID            uint32 // dlt-kpi's pid (the DLT session id)
+	MCNT            uint8  // message counter, wraps 255 → 0
+	TMSP            uint32 // uptime in 0.1 ms; all messages of a group share it
+	// NOAR is the extended header's argument count, or 0 when unknown.
+	// It is 8 bits and wraps with very large messages (spec §5.5), so a
+	// mismatch with the parsed arguments is counted, not fatal.
+	NOAR int
+}
+
+// Limits bound the reassembler's state and say when an open group is
+// given up. Zero fields take the defaults of DefaultLimits.
+type Limits struct {
+	// MaxGroupDatasets and MaxGroupBytes abort a group that grows past
+	// them (a group that never ends, or a flood). Later data messages of
+	// that kind are orphans until the next BEG.
+	MaxGroupDatasets int
+	MaxGroupBytes    int
+	// MaxGroupAge aborts an open group when a message of the same session
+	// arrives more than this many TMSP units (0.1 ms) after its BEG.
+	MaxGroupAge uint32
+	// FloodRun is the number of consecutive fragment-only messages after
+	// which a group is flagged as flooded (spec §5.2).
+	FloodRun int
+	// MaxSessions bounds the (ECU, APID, CTID) sessions tracked at once;
+	// the least recently used one is dropped, its open groups aborted.
+	MaxSessions int
+}
+
+// DefaultLimits are generous for dlt-kpi: a CHK group of a few thousand
+// processes has well under 10,000 datasets and 1 MiB; groups are logged
+// within milliseconds, so 60 s of age means the END was lost.
+var DefaultLimits = Limits{
+	MaxGroupDatasets: 1 << 16,
+	MaxGroupBytes:    16 << 20,
+	MaxGroupAge:      600000,
+	FloodRun:         3,
+	MaxSessions:      8,
+}
+
+func (l Limits) withDefaults() Limits {
+	d := DefaultLimits
+	if l.MaxGroupDatasets > 0 {
+		d.MaxGroupDatasets = l.MaxGroupDatasets
+	}
+	if l.MaxGroupBytes > 0 {
+		d.MaxGroupBytes = l.MaxGroupBytes
+	}
+	if l.MaxGroupAge > 0 {
+		d.MaxGroupAge = l.MaxGroupAge
+	}
+	if l.FloodRun > 0 {
+		d.FloodRun = l.FloodRun
+	}
+	if l.MaxSessions > 0 {
+		d.MaxSessions = l.MaxSessions
+	}
+	return d
+}
+
+// EventType says what an Event reports.
+type EventType uint8
+
+// Events in the order a consumer typically handles them.
+const (
+	// EventDataset: one dataset, in the open group of its kind or, with
+	// Orphan set, outside any group. Err is set when it is malformed.
+	EventDataset EventType = iota + 1
+	// EventFragment: a truncated duplicate (Dataset.Truncated), dropped
+	// from the group and counted.
+	EventFragment
+	// EventGroupBegin: a BEG opened a group (Group).
+	EventGroupBegin
+	// EventGroupEnd: an END closed the group; Group.Complete says whether
+	// its datasets form an authoritative list.
+	EventGroupEnd
+	// EventGroupAborted: a group was given up (Group.Reason).
+	EventGroupAborted
+	// EventFragmentOnly: a data message held only fragments.
+	EventFragmentOnly
+	// EventEndWithoutBegin: an END with no open group of its kind.
+	EventEndWithoutBegin
+	// EventMcntGap: the message counter skipped; open groups are flagged.
+	EventMcntGap
+	// EventSessionChanged: a new SEID for a session: dlt-kpi restarted.
+	EventSessionChanged
+	// EventInvalid: a message from the KPI context failed to parse (Err).
+	EventInvalid
+)
+
+var eventNames = [...]string{"", "dataset", "fragment", "begin", "end", "aborted", "fragment-only", "end-without-begin", "mcnt-gap", "session-changed", "invalid"}
+
+// String names the event type.
+func (t EventType) String() string {
+	if int(t) < len(eventNames) {
+		return eventNames[t]
+	}
+	return ""
+}
+
+// AbortReason says why a group was given up.
+type AbortReason uint8
+
+// Reasons for EventGroupAborted.
+const (
+	AbortNone         AbortReason = iota
+	AbortNewBegin                 // a BEG of the same kind arrived first
+	AbortSession                  // dlt-kpi restarted or the session was evicted
+	AbortLimit                    // MaxGroupDatasets or MaxGroupBytes
+	AbortAge                      // MaxGroupAge
+	AbortUnterminated             // end of input (Flush)
+)
+
+// Group describes one BEG…END group, open or closed.
+type Group struct {
+	Kind       Kind
+	Begin, End uint32 // TMSP of BEG and of the latest message
+	Messages   int    // data messages
+	Datasets   int    // complete datasets (malformed ones included)
+	Bytes      int    // dataset text bytes
+	Fragments  int    // truncated duplicates dropped
+	// FragmentOnly counts data messages that held only fragments;
+	// Flooded is set after Limits.FloodRun of them in a row.
+	FragmentOnly int
+	Flooded      bool
+	// Gap is set when the message counter skipped while the group was open.
+	Gap bool
+	// Complete: closed by its END with no gap and no fragment-only
+	// message, so its datasets are the whole list (spec §7).
+	Complete bool
+	Reason   AbortReason
+	run      int // current run of fragment-only messages
+}
+
+// Event is one result of Push. Dataset and Err are views and values valid
+// until the next call to Push; Clone the dataset to keep it.
+type Event struct {
+	Type    EventType
+	Kind    Kind
+	Source  Source
+	Dataset Dataset
+	Err     error
+	// Orphan marks a dataset that arrived outside any group of its kind.
+	Orphan bool
+	// Group is the group an event concerns: the open group for datasets
+	// in a group, the closed or aborted group for EventGroupEnd and
+	// EventGroupAborted.
+	Group Group
+}
+
+// Stats counts what the reassembler has seen, anomalies included.
+type Stats struct {
+	Messages     int           // KPI messages pushed (data and sync)
+	Skipped      int           // non-KPI messages reported with Skip
+	Invalid      int           // messages that failed to parse
+	Datasets     [NumKinds]int // complete datasets per kind (malformed included)
+	Malformed    int           // datasets that did not match their grammar
+	Fragments    int           // truncated duplicates dropped
+	FragmentOnly int           // data messages with only fragments
+	// FragmentsRepeated counts fragments whose dataset starts the next
+	// data message of the same kind, as libdlt and dlt-kpi intend (spec
+	// §5.1); FragmentsLost counts those followed by something else, or
+	// by nothing: that dataset never arrived whole.
+	FragmentsRepeated int
+	FragmentsLost     int
+	Orphans           int           // datasets outside any group
+	Groups            [NumKinds]int // groups closed by their END
+	Incomplete        int           // of those, groups not Complete
+	Aborted           int           // groups given up before their END
+	Unterminated      int           // groups still open at Flush (also in Aborted)
+	EndWithoutBegin   int
+	McntGaps          int
+	SessionChanges    int
+	Evictions         int // sessions dropped for MaxSessions
+	NOARMismatch      int // messages whose NOAR (mod 256) differs from their arguments
+}
+
+type session struct {
+	ecu, apid, ctid [4]byte
+	seid            uint32
+	mcnt            uint8
+	used            uint64
+	open            [NumKinds]bool
+	groups          [NumKinds]Group
+}
+
+// Reassembler turns KPI messages, in arrival order, into datasets and
+// group events (spec §7). It keeps at most one open group per kind and
+// session, never buffers datasets, and needs no clock: time is TMSP.
+// Use:
+//
+//	r := dltkpi.NewReassembler(dltkpi.Limits{})
+//	for each message { r.Push(src, m); for r.Next() { ev := r.Event() ... } }
+//	r.Flush(); for r.Next() { ... }
+//
+// The zero value is not usable; a Reassembler is not safe for concurrent
+// use.
+type Reassembler struct {
+	limits   Limits
+	sessions []session
+	clock    uint64
+	queue    []Event
+	qi       int
+	ev       Event
+	scanning bool
+	scan     DatasetScanner
+	dsTmpl   Event // Source, Kind, Orphan, Group for scanned datasets
+	stats    Stats
+	// frag holds the text before the marker of the last fragment of each
+	// kind until the next data message of that kind shows whether the
+	// dataset was repeated; fragOpen says which are pending.
+	frag     [NumKinds][]byte
+	fragOpen [NumKinds]bool
+}
+
+// NewReassembler returns a reassembler with the given limits (zero
+// fields take DefaultLimits).
+func NewReassembler(l Limits) *Reassembler {
+	l = l.withDefaults()
+	return &Reassembler{
+		limits:   l,
+		sessions: make([]session, 0, l.MaxSessions),
+		queue:    make([]Event, 0, 2*NumKinds+8),
+	}
+}
+
+// Stats returns the counters so far.
+func (r *Reassembler) Stats() Stats { return r.stats }
+
+// Skip counts a message that is not a KPI message.
+func (r *Reassembler) Skip() { r.stats.Skipped++ }
+
+// Reject reports a message of the KPI context that failed to parse
+// (Parse's error), as an EventInvalid.
+func (r *Reassembler) Reject(src Source, err error) {
+	r.reset()
+	r.stats.Invalid++
+	r.queue = append(r.queue, Event{Type: EventInvalid, Source: src, Err: err})
+}
+
+// PushPayload parses a verbose payload (little-endian unless bigEndian)
+// and pushes it, or rejects it if it does not parse.
+func (r *Reassembler) PushPayload(src Source, payload []byte, bigEndian bool) {
+	m, err := Parser{BigEndian: bigEndian}.Parse(payload)
+	if err != nil {
+		r.Reject(src, err)
+		return
+	}
+	r.Push(src, m)
+}
+
+func (r *Reassembler) reset() {
+	r.queue = r.queue[:0]
+	r.qi = 0
+	r.scanning = false
+}
+
+// OpenGroups returns how many groups are open, over all sessions.
+func (r *Reassembler) OpenGroups() int {
+	n := 0
+	for i := range r.sessions {
+		for _, o := range r.sessions[i].open {
+			if o {
+				n++
+			}
+		}
+	}
+	return n
+}
+
+// session finds or creates the session of src, reporting a restart.
+func (r *Reassembler) session(src Source) *session {
+	r.clock++
+	for i := range r.sessions {
+		s := &r.sessions[i]
+		if s.ecu != src.ECU || s.apid != src.APID || s.ctid != src.CTID {
+			continue
+		}
+		s.used = r.clock
+		if s.seid != src.SEID {
+			r.abortAll(s, src.TMSP, AbortSession)
+			r.stats.SessionChanges++
+			r.queue = append(r.queue, Event{Type: EventSessionChanged, Source: src})
+			s.seid = src.SEID
+		} else if src.MCNT != s.mcnt+1 {
+			r.stats.McntGaps++
+			r.queue = append(r.queue, Event{Type: EventMcntGap, Source: src})
+			for k := range s.open {
+				if s.open[k] {
+					s.groups[k].Gap = true
+				}
+			}
+		}
+		s.mcnt = src.MCNT
+		return s
+	}
+	if len(r.sessions) == r.limits.MaxSessions {
+		lru := 0
+		for i := range r.sessions {
+			if r.sessions[i].used < r.sessions[lru].used {
+				lru = i
+			}
+		}
+		r.abortAll(&r.sessions[lru], src.TMSP, AbortSession)
+		r.stats.Evictions++
+		r.sessions = append(r.sessions[:lru], r.sessions[lru+1:]...)
+	}
+	r.sessions = append(r.sessions, session{ecu: src.ECU, apid: src.APID, ctid: src.CTID, seid: src.SEID, mcnt: src.MCNT, used: r.clock})
+	return &r.sessions[len(r.sessions)-1]
+}
+
+func (r *Reassembler) abortAll(s *session, tmsp uint32, why AbortReason) {
+	for k := range s.open {
+		if s.open[k] {
+			r.abort(s, Kind(k), tmsp, why)
+		}
+	}
+}
+
+func (r *Reassembler) abort(s *session, k Kind, tmsp uint32, why AbortReason) {
+	g := s.groups[k]
+	g.Reason = why
+	if why != AbortUnterminated {
+		g.End = tmsp
+	}
+	s.open[k] = false
+	r.stats.Aborted++
+	if why == AbortUnterminated {
+		r.stats.Unterminated++
+	}
+	r.queue = append(r.queue, Event{Type: EventGroupAborted, Kind: k, Source: Source{ECU: s.ecu, APID: s.apid, CTID: s.ctid, SEID: s.seid, TMSP: tmsp}, Group: g})
+}
+
+// Push feeds one parsed KPI message; read its events with Next and Event
+// before the next Push. Events of a previous Push not yet read are
+// dropped.
+func (r *Reassembler) Push(src Source, m Message) {
+	r.reset()
+	r.stats.Messages++
+	if src.NOAR != 0 && src.NOAR != m.Arguments&0xff {
+		r.stats.NOARMismatch++
+	}
+	s := r.session(src)
+	// Give up groups that have been open too long for this session.
+	for k := range s.open {
+		if s.open[k] {
+			if age := int32(src.TMSP - s.groups[k].Begin); age > 0 && uint32(age) > r.limits.MaxGroupAge {
+				r.abort(s, Kind(k), src.TMSP, AbortAge)
+			}
+		}
+	}
+	k := m.Kind
+	switch m.Sync {
+	case SyncBegin:
+		if s.open[k] {
+			r.abort(s, k, src.TMSP, AbortNewBegin)
+		}
+		s.open[k] = true
+		s.groups[k] = Group{Kind: k, Begin: src.TMSP, End: src.TMSP}
+		r.queue = append(r.queue, Event{Type: EventGroupBegin, Kind: k, Source: src, Group: s.groups[k]})
+		return
+	case SyncEnd:
+		if !s.open[k] {
+			r.stats.EndWithoutBegin++
+			r.queue = append(r.queue, Event{Type: EventEndWithoutBegin, Kind: k, Source: src})
+			return
+		}
+		g := &s.groups[k]
+		g.End = src.TMSP
+		g.Complete = !g.Gap && g.FragmentOnly == 0
+		s.open[k] = false
+		r.stats.Groups[k]++
+		if !g.Complete {
+			r.stats.Incomplete++
+		}
+		r.queue = append(r.queue, Event{Type: EventGroupEnd, Kind: k, Source: src, Group: *g})
+		return
+	}
+	// A data message.
+	if r.fragOpen[k] {
+		r.fragOpen[k] = false
+		first := m.Scanner()
+		if first.Next() && bytes.HasPrefix(first.d.Raw, r.frag[k]) {
+			r.stats.FragmentsRepeated++
+		} else {
+			r.stats.FragmentsLost++
+		}
+	}
+	r.stats.Datasets[k] += m.Datasets
+	r.stats.Fragments += m.Fragments
+	orphan := !s.open[k]
+	if !orphan {
+		g := &s.groups[k]
+		if g.Datasets+m.Datasets > r.limits.MaxGroupDatasets || g.Bytes+m.Bytes > r.limits.MaxGroupBytes {
+			r.abort(s, k, src.TMSP, AbortLimit)
+			orphan = true
+		} else {
+			g.End = src.TMSP
+			g.Messages++
+			g.Datasets += m.Datasets
+			g.Bytes += m.Bytes
+			g.Fragments += m.Fragments
+			if m.Datasets == 0 {
+				g.FragmentOnly++
+				g.run++
+				if g.run >= r.limits.FloodRun {
+					g.Flooded = true
+				}
+			} else {
+				g.run = 0
+			}
+		}
+	}
+	if m.Datasets == 0 {
+		r.stats.FragmentOnly++
+		ev := Event{Type: EventFragmentOnly, Kind: k, Source: src, Orphan: orphan}
+		if !orphan {
+			ev.Group = s.groups[k]
+		}
+		r.queue = append(r.queue, ev)
+	}
+	if orphan {
+		r.stats.Orphans += m.Datasets
+	}
+	r.dsTmpl = Event{Kind: k, Source: src, Orphan: orphan}
+	if !orphan {
+		r.dsTmpl.Group = s.groups[k]
+	}
+	r.scan = m.Scanner()
+	r.scanning = true
+}
+
+// Flush aborts every open group as unterminated (end of input); read the
+// events with Next.
+func (r *Reassembler) Flush() {
+	r.reset()
+	for k, open := range r.fragOpen {
+		if open {
+			r.stats.FragmentsLost++
+			r.fragOpen[k] = false
+		}
+	}
+	for i := range r.sessions {
+		s := &r.sessions[i]
+		r.abortAll(s, 0, AbortUnterminated)
+	}
+}
+
+// Next advances to the next event of the last Push or Flush and reports
+// whether there is one.
+func (r *Reassembler) Next() bool {
+	if r.qi < len(r.queue) {
+		r.ev = r.queue[r.qi]
+		r.qi++
+		return true
+	}
+	if r.scanning && r.scan.Next() {
+		r.ev = r.dsTmpl
+		r.ev.Dataset, r.ev.Err = r.scan.Dataset()
+		r.ev.Type = EventDataset
+		if r.ev.Dataset.Truncated {
+			r.ev.Type = EventFragment
+			raw := r.ev.Dataset.Raw
+			r.frag[r.ev.Kind] = append(r.frag[r.ev.Kind][:0], raw[:len(raw)-len(TruncationMarker)]...)
+			r.fragOpen[r.ev.Kind] = true
+		} else if r.ev.Err != nil {
+			r.stats.Malformed++
+		}
+		return true
+	}
+	r.scanning = false
+	return false
+}
+
+// Event returns the event Next advanced to.
+func (r *Reassembler) Event() Event { return r.ev }

@@ -1,0 +1,562 @@
+package dltkpi
+
+import (
+	"bytes"
+	"math"
+	"slices"
+)
+
+// CmdKind classifies a command string by the fallback dlt-kpi used
+// (spec §3.1, §8).
+type CmdKind uint8
+
+// Command kinds.
+const (
+	CmdUnknown CmdKind = iota // no NEW or CHK seen yet (known from ACT only)
+	CmdArgv0                  // argv[0] up to its first NUL
+	CmdComm                   // "(comm)": argv[0] was empty
+	CmdCommCut                // "(comm" cut at whitespace: comm contains whitespace
+	CmdNull                   // "(null)": the command line could not be read
+)
+
+var cmdKindNames = [...]string{"unknown", "argv0", "comm", "comm-cut", "null"}
+
+// String names the kind.
+func (c CmdKind) String() string {
+	if int(c) < len(cmdKindNames) {
+		return cmdKindNames[c]
+	}
+	return ""
+}
+
+// ClassifyCmd returns the kind of a NEW/CHK command.
+func ClassifyCmd(cmd []byte) CmdKind {
+	switch {
+	case string(cmd) == "(null)":
+		return CmdNull
+	case len(cmd) > 0 && cmd[0] == '(':
+		if cmd[len(cmd)-1] == ')' {
+			return CmdComm
+		}
+		return CmdCommCut
+	case len(cmd) == 0:
+		return CmdUnknown
+	}
+	return CmdArgv0
+}
+
+// Process is one row of the tracker's process table. Byte fields are the
+// tracker's own copies.
+type Process struct {
+	PID  int32
+	PPID int32
+	// PPIDKnown is false for processes known only from CHK or ACT.
+	PPIDKnown bool
+	Cmd       []byte
+	CmdKind   CmdKind
+	// Partial: the command is the prefix of a fragment; no complete NEW
+	// or CHK dataset for this pid has arrived (dlt-kpi's flood, §5.2).
+	Partial bool
+	// StatShifted: the comm contains whitespace, so dlt-kpi read the
+	// wrong /proc/<pid>/stat fields: ppid is 0 and the ACT values (RSS
+	// is really the virtual size in bytes) are not to be trusted (§5.4).
+	StatShifted bool
+	// FirstSeen and LastSeen are TMSP values (0.1 ms).
+	FirstSeen, LastSeen uint32
+
+	// HasACT: at least one ACT sample arrived; ACTTime is the latest's TMSP.
+	HasACT  bool
+	ACTTime uint32
+	// CPU is the per-mille of the machine in the latest interval; a
+	// complete ACT group that does not list the pid sets it to 0.
+	CPU uint64
+	// RSS is the resident set size in pages (see RSSBytes); it is kept,
+	// not zeroed, when an ACT group omits the pid.
+	RSS int64
+	// Ctx and IO are the latest cumulative counters; IOWait is per-mille.
+	Ctx    int64
+	IO     uint64
+	IOWait uint64
+	// HasDelta: CtxDelta and IODelta hold the growth of Ctx and IO between
+	// the last two ACT samples, which lie Interval TMSP units apart. A
+	// counter that went backwards clears HasDelta.
+	HasDelta bool
+	CtxDelta int64
+	IODelta  uint64
+	Interval uint32
+
+	actGen, chkGen uint32
+	ending         bool
+}
+
+// RSSBytes converts RSS from pages to bytes for a page size (dlt-kpi
+// does not send it; 4096 on x86-64).
+func (p *Process) RSSBytes(pageSize int64) int64 { return p.RSS * pageSize }
+
+// IRQRate is the latest interval of one interrupt on one CPU.
+type IRQRate struct {
+	Name  string
+	CPU   int
+	Count int64 // cumulative since boot
+	// HasDelta: Delta interrupts happened in the Interval TMSP units
+	// (0.1 ms) between the last two good IRQ groups.
+	HasDelta bool
+	Delta    int64
+	Interval uint32
+}
+
+// PerSecond returns Delta per second, or 0 without a delta.
+func (r IRQRate) PerSecond() float64 {
+	if !r.HasDelta || r.Interval == 0 {
+		return 0
+	}
+	return float64(r.Delta) * 10000 / float64(r.Interval)
+}
+
+// TrackerLimits bound the tracker's memory. Zero fields take the
+// defaults of DefaultTrackerLimits.
+type TrackerLimits struct {
+	MaxProcesses  int // processes in the table; new pids beyond are dropped
+	MaxIRQs       int // interrupt names
+	MaxIRQCPUs    int // cpuN entries kept per interrupt
+	MaxTombstones int // ended pids remembered to ignore late datasets
+	// MinIRQRows: an IRQ group with fewer rows is the tokenizer race of
+	// spec §5.3, never a real /proc/interrupts, which always has the
+	// architecture's own rows (NMI, LOC, … on x86; IPIs and Err on ARM).
+	MinIRQRows int
+}
+
+// DefaultTrackerLimits fit a large Linux host (pid_max 4 M is far more
+// than any table a viewer shows).
+var DefaultTrackerLimits = TrackerLimits{MaxProcesses: 1 << 16, MaxIRQs: 4096, MaxIRQCPUs: 1024, MaxTombstones: 4096, MinIRQRows: 4}
+
+// TrackerStats counts what the tracker could not take at face value.
+type TrackerStats struct {
+	Replaced int // NEW for a pid already in the table (pid reuse or duplicate)
+	Stale    int // datasets older than what the table already holds
+	// InferredStops counts pids absent from a complete CHK group: they
+	// are gone, and their STP is late (the process thread logs it after
+	// CHK) or lost; LateStops counts STPs that came after the inference.
+	InferredStops int
+	LateStops     int
+	UnknownStop   int // STP for a pid the tracker never knew
+	Dropped       int // datasets dropped for TrackerLimits
+	SuspectIRQ    int // IRQ groups not applied (spec §5.3)
+	Malformed     int // malformed datasets seen
+	Resets        int // session changes
+}
+
+type irqState struct {
+	counts   []int64
+	deltas   []int64
+	valid    []bool
+	lastT    uint32 // TMSP of the latest applied sample
+	interval uint32 // TMSP units between the last two samples
+	seen     bool
+}
+
+type irqRow struct {
+	name   []byte
+	counts []int64
+}
+
+type groupState struct {
+	gen   uint32
+	open  bool
+	begin uint32
+}
+
+// Tracker maintains the process table and interrupt rates a viewer
+// shows, from reassembler events (spec §8). It copies what it keeps.
+// Groups may arrive late, interleaved or not at all: only complete
+// groups are used to infer absences. A Tracker is not safe for
+// concurrent use.
+type Tracker struct {
+	limits   TrackerLimits
+	procs    map[int32]*Process
+	tombs    map[int32]uint32
+	irqs     map[string]*irqState
+	groups   [NumKinds]groupState
+	rows     []irqRow // the open IRQ group's rows
+	rowsBad  bool
+	lastRows int // rows of the last good IRQ group
+	stopped  []int32
+	stats    TrackerStats
+	scratch  []int64
+}
+
+// NewTracker returns an empty tracker (zero limit fields take
+// DefaultTrackerLimits).
+func NewTracker(l TrackerLimits) *Tracker {
+	d := DefaultTrackerLimits
+	if l.MaxProcesses > 0 {
+		d.MaxProcesses = l.MaxProcesses
+	}
+	if l.MaxIRQs > 0 {
+		d.MaxIRQs = l.MaxIRQs
+	}
+	if l.MaxIRQCPUs > 0 {
+		d.MaxIRQCPUs = l.MaxIRQCPUs
+	}
+	if l.MaxTombstones > 0 {
+		d.MaxTombstones = l.MaxTombstones
+	}
+	if l.MinIRQRows > 0 {
+		d.MinIRQRows = l.MinIRQRows
+	}
+	t := &Tracker{limits: d}
+	t.reset()
+	return t
+}
+
+func (t *Tracker) reset() {
+	t.procs = map[int32]*Process{}
+	t.tombs = map[int32]uint32{}
+	t.irqs = map[string]*irqState{}
+	t.groups = [NumKinds]groupState{}
+	t.rows = t.rows[:0]
+	t.lastRows = 0
+	t.stopped = t.stopped[:0]
+}
+
+// Stats returns the tracker's counters.
+func (t *Tracker) Stats() TrackerStats { return t.stats }
+
+// Len is the number of processes in the table.
+func (t *Tracker) Len() int { return len(t.procs) }
+
+// Process returns a copy of the entry for pid.
+func (t *Tracker) Process(pid int32) (Process, bool) {
+	p, ok := t.procs[pid]
+	if !ok {
+		return Process{}, false
+	}
+	return *p, true
+}
+
+// Processes returns copies of the table's entries in ascending pid order.
+func (t *Tracker) Processes() []Process {
+	out := make([]Process, 0, len(t.procs))
+	for _, p := range t.procs {
+		out = append(out, *p)
+	}
+	slices.SortFunc(out, func(a, b Process) int { return int(a.PID) - int(b.PID) })
+	return out
+}
+
+// IRQs returns every interrupt's per-CPU state, by name then CPU.
+func (t *Tracker) IRQs() []IRQRate {
+	var out []IRQRate
+	for name, st := range t.irqs {
+		for i, c := range st.counts {
+			out = append(out, IRQRate{Name: name, CPU: i, Count: c, HasDelta: st.valid[i], Delta: st.deltas[i], Interval: st.interval})
+		}
+	}
+	slices.SortFunc(out, func(a, b IRQRate) int {
+		if a.Name != b.Name {
+			if a.Name < b.Name {
+				return -1
+			}
+			return 1
+		}
+		return a.CPU - b.CPU
+	})
+	return out
+}
+
+// Apply updates the table with one reassembler event.
+func (t *Tracker) Apply(ev Event) {
+	k := ev.Kind
+	switch ev.Type {
+	case EventSessionChanged:
+		t.stats.Resets++
+		t.reset()
+	case EventGroupBegin:
+		g := &t.groups[k]
+		g.gen++
+		g.open, g.begin = true, ev.Source.TMSP
+		if k == KindIRQ {
+			t.rows, t.rowsBad = t.rows[:0], false
+		}
+	case EventDataset:
+		if ev.Err != nil {
+			t.stats.Malformed++
+			if k == KindIRQ && !ev.Orphan {
+				t.rowsBad = true
+			}
+			return
+		}
+		t.dataset(ev)
+	case EventFragment:
+		if d, ok := ParseFragment(k, ev.Dataset.Raw); ok {
+			if _, known := t.procs[d.PID]; !known {
+				if p := t.create(d.PID, ev.Source.TMSP); p != nil {
+					p.Partial = true
+					t.setCmd(p, d.Cmd)
+					if k == KindNEW {
+						p.PPID, p.PPIDKnown = d.PPID, true
+					}
+				}
+			}
+		}
+	case EventGroupEnd:
+		t.groups[k].open = false
+		t.groupEnd(k, ev.Group, ev.Group.Complete)
+	case EventGroupAborted:
+		t.groups[k].open = false
+		t.groupEnd(k, ev.Group, false)
+	}
+}
+
+func (t *Tracker) dataset(ev Event) {
+	d, now := ev.Dataset, ev.Source.TMSP
+	inGroup := !ev.Orphan && t.groups[d.Kind].open
+	if d.Kind == KindCHK || d.Kind == KindACT {
+		if stop, ok := t.tombs[d.PID]; ok {
+			if int32(now-stop) < 0 { // older than the pid's STP: late
+				t.stats.Stale++
+				return
+			}
+			delete(t.tombs, d.PID)
+		}
+	}
+	switch d.Kind {
+	case KindNEW:
+		if stop, ok := t.tombs[d.PID]; ok {
+			if int32(now-stop) < 0 {
+				t.stats.Stale++
+				return
+			}
+			delete(t.tombs, d.PID)
+		}
+		p, ok := t.procs[d.PID]
+		switch {
+		case ok && p.PPIDKnown && !p.Partial:
+			// A second NEW: pid reuse, or a late NEW of the old process.
+			if int32(now-p.FirstSeen) < 0 {
+				t.stats.Stale++
+				return
+			}
+			t.stats.Replaced++
+			delete(t.procs, d.PID)
+			if p = t.create(d.PID, now); p == nil {
+				return
+			}
+		case ok:
+			// Known from CHK, ACT or a fragment, whose thread may log before
+			// the NEW group it belongs to: complete the entry.
+			if int32(now-p.FirstSeen) < 0 {
+				p.FirstSeen = now
+			}
+			p.Partial = false
+		default:
+			if p = t.create(d.PID, now); p == nil {
+				return
+			}
+		}
+		p.PPID, p.PPIDKnown = d.PPID, true
+		t.setCmd(p, d.Cmd)
+		p.StatShifted = p.CmdKind == CmdCommCut || (d.PPID == 0 && d.PID > 2 && p.CmdKind != CmdNull)
+		p.chkGen = t.groups[KindCHK].gen
+	case KindCHK:
+		p := t.get(d.PID, now)
+		if p == nil {
+			return
+		}
+		if p.CmdKind == CmdUnknown || p.Partial {
+			t.setCmd(p, d.Cmd)
+			p.Partial = false
+			if p.CmdKind == CmdCommCut {
+				p.StatShifted = true
+			}
+		}
+		p.LastSeen = now
+		if inGroup {
+			p.chkGen = t.groups[KindCHK].gen
+		}
+	case KindSTP:
+		p, ok := t.procs[d.PID]
+		if _, late := t.tombs[d.PID]; !ok && late {
+			t.stats.LateStops++
+		} else if !ok {
+			t.stats.UnknownStop++
+		}
+		t.tomb(d.PID, now)
+		if !ok {
+			return
+		}
+		if inGroup {
+			p.ending = true
+			t.stopped = append(t.stopped, d.PID)
+		} else {
+			delete(t.procs, d.PID)
+		}
+	case KindACT:
+		p := t.get(d.PID, now)
+		if p == nil {
+			return
+		}
+		if p.HasACT && int32(now-p.ACTTime) <= 0 {
+			t.stats.Stale++
+			return
+		}
+		if p.HasACT {
+			p.Interval = now - p.ACTTime
+			p.HasDelta = d.Ctx >= p.Ctx && d.IO >= p.IO
+			p.CtxDelta, p.IODelta = 0, 0
+			if p.HasDelta {
+				p.CtxDelta, p.IODelta = d.Ctx-p.Ctx, d.IO-p.IO
+			}
+		}
+		p.HasACT, p.ACTTime, p.LastSeen = true, now, now
+		p.CPU, p.RSS, p.Ctx, p.IO, p.IOWait = d.CPU, d.RSS, d.Ctx, d.IO, d.IOWait
+		if inGroup {
+			p.actGen = t.groups[KindACT].gen
+		}
+	case KindIRQ:
+		t.scratch = t.scratch[:0]
+		for c := range d.Counts() {
+			if c.CPU != len(t.scratch) || len(t.scratch) >= t.limits.MaxIRQCPUs {
+				break // cpu indexes are 0, 1, 2, …; anything else is garbage
+			}
+			t.scratch = append(t.scratch, c.Count)
+		}
+		if inGroup {
+			if len(t.rows) >= t.limits.MaxIRQs {
+				t.stats.Dropped++
+				t.rowsBad = true
+				return
+			}
+			t.rows = append(t.rows, irqRow{name: bytes.Clone(d.IRQ), counts: slices.Clone(t.scratch)})
+			return
+		}
+		if goodCounts(t.scratch) {
+			t.applyIRQ(d.IRQ, t.scratch, now)
+		}
+	}
+}
+
+func goodCounts(c []int64) bool {
+	for _, n := range c {
+		if n < 0 || n == math.MaxInt64 {
+			return false
+		}
+	}
+	return true
+}
+
+func (t *Tracker) tomb(pid int32, now uint32) {
+	if len(t.tombs) >= t.limits.MaxTombstones {
+		for old := range t.tombs { // drop any one: the map stays bounded
+			delete(t.tombs, old)
+			break
+		}
+	}
+	t.tombs[pid] = now
+}
+
+// get returns the entry for pid, creating an unnamed one.
+func (t *Tracker) get(pid int32, now uint32) *Process {
+	if p, ok := t.procs[pid]; ok {
+		return p
+	}
+	return t.create(pid, now)
+}
+
+func (t *Tracker) create(pid int32, now uint32) *Process {
+	if len(t.procs) >= t.limits.MaxProcesses {
+		t.stats.Dropped++
+		return nil
+	}
+	p := &Process{PID: pid, FirstSeen: now, LastSeen: now}
+	t.procs[pid] = p
+	return p
+}
+
+func (t *Tracker) setCmd(p *Process, cmd []byte) {
+	p.Cmd = bytes.Clone(cmd)
+	p.CmdKind = ClassifyCmd(cmd)
+}
+
+func (t *Tracker) groupEnd(k Kind, g Group, complete bool) {
+	gen := t.groups[k].gen
+	switch k {
+	case KindSTP:
+		for _, pid := range t.stopped {
+			if p, ok := t.procs[pid]; ok && p.ending {
+				delete(t.procs, pid)
+			}
+		}
+		t.stopped = t.stopped[:0]
+	case KindACT:
+		if !complete {
+			return
+		}
+		for _, p := range t.procs {
+			if p.HasACT && p.actGen != gen && int32(g.Begin-p.ACTTime) > 0 {
+				p.CPU, p.IOWait = 0, 0
+			}
+		}
+	case KindCHK:
+		if !complete {
+			return
+		}
+		for pid, p := range t.procs {
+			if p.chkGen != gen && int32(g.Begin-p.FirstSeen) > 0 {
+				t.stats.InferredStops++
+				delete(t.procs, pid)
+				t.tomb(pid, g.Begin)
+			}
+		}
+	case KindIRQ:
+		suspect := t.rowsBad || len(t.rows) < t.lastRows/2 || len(t.rows) < t.limits.MinIRQRows
+		for _, r := range t.rows {
+			suspect = suspect || !goodCounts(r.counts)
+		}
+		if suspect {
+			t.stats.SuspectIRQ++
+		}
+		for _, r := range t.rows {
+			// A suspect group is never applied; an aborted one only row by
+			// row (never inferring absences), a complete one as a whole.
+			if !suspect {
+				t.applyIRQ(r.name, r.counts, g.Begin)
+			}
+		}
+		if complete && !suspect {
+			t.lastRows = len(t.rows)
+		}
+		t.rows = t.rows[:0]
+	}
+}
+
+func (t *Tracker) applyIRQ(name []byte, counts []int64, now uint32) {
+	st, ok := t.irqs[string(name)]
+	if !ok {
+		if len(t.irqs) >= t.limits.MaxIRQs {
+			t.stats.Dropped++
+			return
+		}
+		st = &irqState{}
+		t.irqs[string(name)] = st
+	}
+	if st.seen && int32(now-st.lastT) <= 0 {
+		t.stats.Stale++
+		return
+	}
+	n := len(counts)
+	if len(st.deltas) != n { // the CPU count of a row rarely changes
+		st.deltas, st.valid = make([]int64, n), make([]bool, n)
+	}
+	for i, c := range counts {
+		st.valid[i], st.deltas[i] = false, 0
+		if st.seen && i < len(st.counts) && c >= st.counts[i] {
+			st.valid[i], st.deltas[i] = true, c-st.counts[i]
+		}
+	}
+	if st.seen {
+		st.interval = now - st.lastT
+	}
+	st.counts = append(st.counts[:0], counts...)
+	st.lastT, st.seen = now, true
+}
