@@ -1,9 +1,6 @@
 package dlt
 
-import (
-	"encoding/binary"
-	"math"
-)
+import "math"
 
 // Arg is a view of one verbose argument. Name, Unit and Bytes alias the
 // message's buffer (valid until it is modified or reused; see
@@ -118,9 +115,9 @@ func (a Arg) uint128() (hi, lo uint64) {
 	v := a.Bytes()
 	if len(v) == 16 {
 		if a.big {
-			return binary.BigEndian.Uint64(v), binary.BigEndian.Uint64(v[8:])
+			return be64(v), be64(v[8:])
 		}
-		return binary.LittleEndian.Uint64(v[8:]), binary.LittleEndian.Uint64(v)
+		return le64(v[8:]), le64(v)
 	}
 	return 0, readUint(v, a.big)
 }
@@ -132,19 +129,19 @@ func readUint(v []byte, big bool) uint64 {
 		return uint64(v[0])
 	case 2:
 		if big {
-			return uint64(binary.BigEndian.Uint16(v))
+			return uint64(be16(v))
 		}
-		return uint64(binary.LittleEndian.Uint16(v))
+		return uint64(le16(v))
 	case 4:
 		if big {
-			return uint64(binary.BigEndian.Uint32(v))
+			return uint64(be32(v))
 		}
-		return uint64(binary.LittleEndian.Uint32(v))
+		return uint64(le32(v))
 	case 8:
 		if big {
-			return binary.BigEndian.Uint64(v)
+			return be64(v)
 		}
-		return binary.LittleEndian.Uint64(v)
+		return le64(v)
 	}
 	return 0
 }
@@ -190,9 +187,9 @@ func (a Arg) FixedOffset() int64 {
 		return int64(readUint(v, a.big))
 	case 16:
 		if a.big {
-			return int64(binary.BigEndian.Uint64(v[8:]))
+			return int64(be64(v[8:]))
 		}
-		return int64(binary.LittleEndian.Uint64(v))
+		return int64(le64(v))
 	}
 	return 0
 }

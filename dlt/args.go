@@ -1,9 +1,6 @@
 package dlt
 
-import (
-	"encoding/binary"
-	"iter"
-)
+import "iter"
 
 // ArgScanner decodes the verbose arguments of one message in order:
 //
@@ -125,9 +122,9 @@ func (r *argReader) u16() (int, bool) {
 	}
 	var v uint16
 	if r.big {
-		v = binary.BigEndian.Uint16(r.p[r.off:])
+		v = be16(r.p[r.off:])
 	} else {
-		v = binary.LittleEndian.Uint16(r.p[r.off:])
+		v = le16(r.p[r.off:])
 	}
 	r.off += 2
 	return int(v), true
@@ -170,9 +167,9 @@ func decodeArg(p []byte, big bool) (Arg, int, *argError) {
 	}
 	var info uint32
 	if big {
-		info = binary.BigEndian.Uint32(p)
+		info = be32(p)
 	} else {
-		info = binary.LittleEndian.Uint32(p)
+		info = le32(p)
 	}
 	r := argReader{p: p, off: 4, big: big}
 	if info == TypeString {

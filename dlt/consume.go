@@ -1,7 +1,5 @@
 package dlt
 
-import "encoding/binary"
-
 // Framing says what precedes each message in the input.
 type Framing uint8
 
@@ -72,7 +70,7 @@ func consume(b []byte, at int, opt Options) (Message, int, error) {
 	if htyp>>5 != 1 {
 		return Message{}, 0, errAt("HTYP version", at+std, ErrUnsupportedVersion)
 	}
-	n := int(binary.BigEndian.Uint16(rest[std+2:]))
+	n := int(be16(rest[std+2:]))
 	hlen := 4
 	for f := uint8(HTYPWithECU); f <= HTYPWithTime; f <<= 1 {
 		if htyp&f != 0 {

@@ -1,7 +1,6 @@
 package dlt
 
 import (
-	"encoding/binary"
 	"math"
 
 	"github.com/perfwire/perfwire/internal/wire"
@@ -163,7 +162,7 @@ func (m *Builder) Finish() ([]byte, error) {
 	if n > MaxMessageLen {
 		return m.b, errAt("LEN", m.start+2, ErrLimit)
 	}
-	binary.BigEndian.PutUint16(m.b[m.start+2:], uint16(n))
+	putBE16(m.b[m.start+2:], uint16(n))
 	if m.noar != 0 {
 		if m.args > 255 {
 			return m.b, errAt("NOAR", m.noar, ErrLimit)

@@ -1,7 +1,5 @@
 package dlt
 
-import "encoding/binary"
-
 // Message is a view of one DLT record: the optional storage or serial
 // header, the standard header, the optional extended header and the
 // payload. It aliases the scanned buffer and is valid until that buffer is
@@ -41,8 +39,8 @@ func (m Message) StorageHeader() StorageHeader {
 		return StorageHeader{}
 	}
 	return StorageHeader{
-		Seconds:      binary.LittleEndian.Uint32(m.rec[4:]),
-		Microseconds: int32(binary.LittleEndian.Uint32(m.rec[8:])),
+		Seconds:      le32(m.rec[4:]),
+		Microseconds: int32(le32(m.rec[8:])),
 		ECU:          idAt(m.rec[12:]),
 	}
 }
@@ -75,7 +73,7 @@ func (m Message) Len() int {
 	if len(m.rec) == 0 {
 		return 0
 	}
-	return int(binary.BigEndian.Uint16(m.rec[m.std+2:]))
+	return int(be16(m.rec[m.std+2:]))
 }
 
 // HeaderECU returns the ECU id carried in the standard header (WEID).
@@ -121,7 +119,7 @@ func (m Message) SessionID() (uint32, bool) {
 	if !ok {
 		return 0, false
 	}
-	return binary.BigEndian.Uint32(m.rec[off:]), true
+	return be32(m.rec[off:]), true
 }
 
 // Timestamp returns the timestamp (WTMS) in units of 0.1 ms since the ECU
@@ -131,7 +129,7 @@ func (m Message) Timestamp() (uint32, bool) {
 	if !ok {
 		return 0, false
 	}
-	return binary.BigEndian.Uint32(m.rec[off:]), true
+	return be32(m.rec[off:]), true
 }
 
 // HasExtendedHeader reports the UEH flag.
@@ -199,9 +197,9 @@ func (m Message) MessageID() (id uint32, ok bool) {
 		return 0, false
 	}
 	if m.BigEndian() {
-		return binary.BigEndian.Uint32(p), true
+		return be32(p), true
 	}
-	return binary.LittleEndian.Uint32(p), true
+	return le32(p), true
 }
 
 // NonVerboseData returns the payload after the message id of a
