@@ -1,0 +1,125 @@
+package mmv_test
+
+import (
+	"encoding/binary"
+	"strconv"
+	"testing"
+
+	"github.com/perfwire/perfwire/mmv"
+	"github.com/perfwire/perfwire/pcp"
+)
+
+// bigFile builds a v1 file with 10 metrics over one indom of 1,000
+// instances: 10,000 values.
+func bigFile(b *testing.B) []byte {
+	d := mmv.IndomDef{Serial: 1}
+	for i := range 1000 {
+		d.Instances = append(d.Instances, mmv.InstanceDef{ID: int32(i), Name: "cpu" + strconv.Itoa(i)})
+	}
+	reg := &mmv.Registry{Cluster: 9, Gen: 1, Indoms: []mmv.IndomDef{d}}
+	for i := range 10 {
+		reg.Metrics = append(reg.Metrics, mmv.MetricDef{Name: "m" + strconv.Itoa(i), Item: uint32(i),
+			Type: mmv.TypeU64, Sem: pcp.SemCounter, Indom: 1})
+	}
+	p, err := reg.Plan()
+	if err != nil {
+		b.Fatal(err)
+	}
+	return p.AppendFile(nil, nil)
+}
+
+// BenchmarkNewReader validates each real file.
+func BenchmarkNewReader(b *testing.B) {
+	for _, name := range realFiles(b) {
+		data := readFile(b, name)
+		b.Run(name[len("testdata/"):], func(b *testing.B) {
+			b.SetBytes(int64(len(data)))
+			b.ReportAllocs()
+			for b.Loop() {
+				if _, err := mmv.NewReader(data, nil); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
+
+// BenchmarkReadAllValues reads the 10,000 values of a file through an
+// already validated Reader, as a live reader does on every poll.
+func BenchmarkReadAllValues(b *testing.B) {
+	data := bigFile(b)
+	r, err := mmv.NewReader(data, nil)
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.SetBytes(int64(r.NumValues() * mmv.ValueSize))
+	b.ReportAllocs()
+	var sum uint64
+	for b.Loop() {
+		for i := range r.NumValues() {
+			sum += r.Value(i).Uint()
+		}
+	}
+	_ = sum
+}
+
+// BenchmarkNewReaderBig validates the 10,000-value file.
+func BenchmarkNewReaderBig(b *testing.B) {
+	data := bigFile(b)
+	b.SetBytes(int64(len(data)))
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := mmv.NewReader(data, nil); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkCounterAdd is a counter update: the cost of one Slot.Add.
+func BenchmarkCounterAdd(b *testing.B) {
+	p, _ := sampleRegistry(1, false).Plan()
+	data := p.AppendFile(nil, binary.NativeEndian)
+	s, _ := p.Slot(data, binary.NativeEndian, 3, 1)
+	b.SetBytes(8)
+	b.ReportAllocs()
+	for b.Loop() {
+		s.Add(1)
+	}
+}
+
+// BenchmarkSetString replaces a string value.
+func BenchmarkSetString(b *testing.B) {
+	p, _ := sampleRegistry(1, false).Plan()
+	data := p.AppendFile(nil, binary.NativeEndian)
+	mi, _, _ := p.Lookup("string", "")
+	s, _ := p.Slot(data, binary.NativeEndian, mi, 0)
+	b.SetBytes(mmv.StringSize)
+	b.ReportAllocs()
+	for b.Loop() {
+		_ = s.SetString("a status line")
+	}
+}
+
+// BenchmarkDump formats a real v3 file as mmvdump text.
+func BenchmarkDump(b *testing.B) {
+	data := readFile(b, "testdata/lab/sample3.mmv")
+	r, _ := mmv.NewReader(data, nil)
+	buf := make([]byte, 0, 1<<14)
+	b.SetBytes(int64(len(data)))
+	b.ReportAllocs()
+	for b.Loop() {
+		buf = mmv.AppendDump(buf[:0], &r, "sample3.mmv", 0)
+	}
+}
+
+// BenchmarkWrite lays out and publishes the sample v3 file.
+func BenchmarkWrite(b *testing.B) {
+	p, _ := sampleRegistry(3, true).Plan()
+	data := make([]byte, p.Size())
+	b.SetBytes(int64(p.Size()))
+	b.ReportAllocs()
+	for b.Loop() {
+		p.Write(data, nil)
+		mmv.Publish(data, nil)
+	}
+}

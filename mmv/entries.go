@@ -1,0 +1,209 @@
+package mmv
+
+import (
+	"iter"
+
+	"github.com/perfwire/perfwire/pcp"
+)
+
+// Metric is one metric entry. Name and the help texts are views into the
+// file's bytes.
+type Metric struct {
+	Index     int // entry index in the METRICS section
+	Offset    int // byte offset of the entry
+	Name      []byte
+	Item      uint32
+	Type      Type
+	Sem       pcp.Sem // as stored; 0 is exported as a counter
+	Units     pcp.Units
+	Indom     uint32 // serial; 0 or 0xffffffff for a singular metric
+	Pad       uint32
+	ShortText []byte // nil when absent
+	HelpText  []byte // nil when absent
+}
+
+// Singular reports whether the metric has one value and no indom.
+func (m Metric) Singular() bool { return m.Indom == 0 || m.Indom == 0xffffffff }
+
+// Indom is one instance-domain entry.
+type Indom struct {
+	Index     int
+	Offset    int
+	Serial    uint32
+	Count     int // number of instances
+	First     int // index of the first instance in the INSTANCES section
+	ShortText []byte
+	HelpText  []byte
+}
+
+// Instance is one instance entry.
+type Instance struct {
+	Index  int
+	Offset int
+	Indom  int   // index of the owning indom entry
+	ID     int32 // internal instance identifier
+	Name   []byte
+}
+
+// Label is one v3 label entry; Payload is the JSON text {"name":value}.
+type Label struct {
+	Index    int
+	Offset   int
+	Flags    LabelFlags
+	Identity uint32 // cluster, indom serial or item, by level
+	Internal int32  // instance id for LabelInstances, else -1
+	Payload  []byte
+}
+
+// NumMetrics returns the number of metric entries.
+func (r *Reader) NumMetrics() int { return r.sect[SectionMetrics].count }
+
+// NumIndoms returns the number of indom entries.
+func (r *Reader) NumIndoms() int { return r.sect[SectionIndoms].count }
+
+// NumInstances returns the number of instance entries.
+func (r *Reader) NumInstances() int { return r.sect[SectionInstances].count }
+
+// NumValues returns the number of value entries.
+func (r *Reader) NumValues() int { return r.sect[SectionValues].count }
+
+// NumLabels returns the number of label entries (0 before version 3).
+func (r *Reader) NumLabels() int { return r.sect[SectionLabels].count }
+
+// NumStrings returns the count the STRINGS TOC entry declares.
+func (r *Reader) NumStrings() int { return r.sect[SectionStrings].count }
+
+// Metric returns metric entry i; it panics if i is out of range, like a
+// slice index.
+func (r *Reader) Metric(i int) Metric {
+	r.check(SectionMetrics, i)
+	at := r.at(SectionMetrics, i)
+	m := Metric{Index: i, Offset: at}
+	base := at
+	if r.hdr.Version == 1 {
+		m.Name = r.cstring(uint64(at), NameSizeV1)
+		base = at + NameSizeV1 - 8
+	} else {
+		m.Name = r.cstring(r.u64(at), StringSize)
+	}
+	m.Item = r.u32(base + 8)
+	m.Type = Type(int32(r.u32(base + 12)))
+	m.Sem = pcp.Sem(int32(r.u32(base + 16)))
+	m.Units = pcp.Units(r.u32(base + 20))
+	m.Indom = r.u32(base + 24)
+	m.Pad = r.u32(base + 28)
+	m.ShortText = r.helpText(r.u64(base + 32))
+	m.HelpText = r.helpText(r.u64(base + 40))
+	return m
+}
+
+// Indom returns indom entry i.
+func (r *Reader) Indom(i int) Indom {
+	r.check(SectionIndoms, i)
+	at := r.at(SectionIndoms, i)
+	d := Indom{Index: i, Offset: at, Serial: r.u32(at), Count: int(r.u32(at + 4))}
+	d.First = r.index(SectionInstances, r.u64(at+8))
+	if d.Count == 0 {
+		d.First = 0
+	}
+	d.ShortText = r.helpText(r.u64(at + 16))
+	d.HelpText = r.helpText(r.u64(at + 24))
+	return d
+}
+
+// Instance returns instance entry i.
+func (r *Reader) Instance(i int) Instance {
+	r.check(SectionInstances, i)
+	at := r.at(SectionInstances, i)
+	in := Instance{Index: i, Offset: at, Indom: r.index(SectionIndoms, r.u64(at)), ID: int32(r.u32(at + 12))}
+	if r.hdr.Version == 1 {
+		in.Name = r.cstring(uint64(at+16), NameSizeV1)
+	} else {
+		in.Name = r.cstring(r.u64(at+16), StringSize)
+	}
+	return in
+}
+
+// Label returns label entry i.
+func (r *Reader) Label(i int) Label {
+	r.check(SectionLabels, i)
+	at := r.at(SectionLabels, i)
+	return Label{Index: i, Offset: at, Flags: LabelFlags(r.u32(at)), Identity: r.u32(at + 4),
+		Internal: int32(r.u32(at + 8)), Payload: r.cstring(uint64(at+12), LabelPayload)}
+}
+
+// Value returns value entry i. The Value reads its number or text from
+// the file's bytes each time it is asked.
+func (r *Reader) Value(i int) Value {
+	r.check(SectionValues, i)
+	at := r.at(SectionValues, i)
+	mi := r.index(SectionMetrics, r.u64(at+16))
+	v := Value{Index: i, Offset: at, Metric: mi, Instance: -1, b: r.b, big: r.big,
+		sentinel: r.hdr.Flags&FlagSentinel != 0}
+	// The type word sits 36 bytes before the end of a metric entry in every version.
+	v.Type = Type(int32(r.u32(r.at(SectionMetrics, mi) + int(r.msz) - 36)))
+	if inst := r.u64(at + 24); inst != 0 {
+		v.Instance = r.index(SectionInstances, inst)
+	}
+	return v
+}
+
+// check panics with a clear message when i is not an entry of s.
+func (r *Reader) check(s Section, i int) {
+	if i < 0 || i >= r.sect[s].count {
+		panic("mmv: " + sectionNames[s] + " index out of range")
+	}
+}
+
+// Metrics iterates over the metric entries in file order.
+func (r *Reader) Metrics() iter.Seq[Metric] {
+	return func(yield func(Metric) bool) {
+		for i := range r.NumMetrics() {
+			if !yield(r.Metric(i)) {
+				return
+			}
+		}
+	}
+}
+
+// Values iterates over the value entries in file order.
+func (r *Reader) Values() iter.Seq[Value] {
+	return func(yield func(Value) bool) {
+		for i := range r.NumValues() {
+			if !yield(r.Value(i)) {
+				return
+			}
+		}
+	}
+}
+
+// Instances iterates over the instances of indom entry d, in file order.
+func (r *Reader) Instances(d Indom) iter.Seq[Instance] {
+	return func(yield func(Instance) bool) {
+		for i := d.First; i < d.First+d.Count; i++ {
+			if !yield(r.Instance(i)) {
+				return
+			}
+		}
+	}
+}
+
+// Labels iterates over the label entries in file order.
+func (r *Reader) Labels() iter.Seq[Label] {
+	return func(yield func(Label) bool) {
+		for i := range r.NumLabels() {
+			if !yield(r.Label(i)) {
+				return
+			}
+		}
+	}
+}
+
+// IndomOf returns the indom entry of metric m; ok is false for a
+// singular metric.
+func (r *Reader) IndomOf(m Metric) (Indom, bool) {
+	if m.Singular() {
+		return Indom{}, false
+	}
+	return r.Indom(r.indomBySerial(m.Indom)), true
+}

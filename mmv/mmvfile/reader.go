@@ -1,0 +1,77 @@
+//go:build unix
+
+package mmvfile
+
+import (
+	"encoding/binary"
+	"io/fs"
+	"os"
+	"syscall"
+
+	"github.com/perfwire/perfwire/mmv"
+)
+
+// maxFile bounds the size of a file Open maps; real MMV files are a few
+// megabytes at most.
+const maxFile = 1 << 30
+
+// Mapping is an MMV file mapped shared and read-only: its Reader sees
+// the writer's value updates as they happen.
+type Mapping struct {
+	data   []byte
+	Reader mmv.Reader
+}
+
+// Open maps the file at path read-only and validates it (in little-endian
+// order when order is nil). When the writer republishes (the Reader
+// reports [mmv.Reader.Stale]), call [Mapping.Reload].
+func Open(path string, order binary.ByteOrder) (*Mapping, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	st, err := f.Stat()
+	if err != nil {
+		return nil, err
+	}
+	switch {
+	case st.Size() < mmv.HeaderSize:
+		return nil, &fs.PathError{Op: "open", Path: path,
+			Err: &mmv.ParseError{Format: "mmv", Field: "header", Offset: st.Size(), Err: mmv.ErrTruncated}}
+	case st.Size() > maxFile:
+		return nil, &fs.PathError{Op: "open", Path: path,
+			Err: &mmv.ParseError{Format: "mmv", Field: "file size", Offset: st.Size(), Err: mmv.ErrLimit}}
+	}
+	data, err := syscall.Mmap(int(f.Fd()), 0, int(st.Size()), syscall.PROT_READ, syscall.MAP_SHARED)
+	if err != nil {
+		return nil, &fs.PathError{Op: "mmap", Path: path, Err: err}
+	}
+	m := &Mapping{data: data}
+	if m.Reader, err = mmv.NewReader(data, order); err != nil {
+		syscall.Munmap(data)
+		return nil, &fs.PathError{Op: "open", Path: path, Err: err}
+	}
+	return m, nil
+}
+
+// Reload validates the mapped bytes again, after the writer changed the
+// generation in place. A writer that replaced the file needs a new Open.
+func (m *Mapping) Reload(order binary.ByteOrder) error {
+	r, err := mmv.NewReader(m.data, order)
+	if err != nil {
+		return err
+	}
+	m.Reader = r
+	return nil
+}
+
+// Close unmaps the file; the Reader must not be used afterwards.
+func (m *Mapping) Close() error {
+	if m.data == nil {
+		return nil
+	}
+	err := syscall.Munmap(m.data)
+	m.data = nil
+	return err
+}

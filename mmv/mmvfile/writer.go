@@ -1,0 +1,114 @@
+//go:build unix
+
+package mmvfile
+
+import (
+	"encoding/binary"
+	"errors"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"syscall"
+	"time"
+
+	"github.com/perfwire/perfwire/mmv"
+)
+
+// Writer is a published MMV file mapped shared and read-write.
+type Writer struct {
+	path   string
+	data   []byte
+	plan   *mmv.Plan
+	remove bool
+}
+
+// Create writes reg as a new file called name in [Dir] (see [CreatePath]).
+func Create(name string, reg *mmv.Registry) (*Writer, error) {
+	return CreatePath(filepath.Join(Dir(), name), reg)
+}
+
+// CreatePath lays reg out in a new file at path, in the host byte order,
+// and publishes it. It does what libpcp_mmv does: remove any old file,
+// create the new one exclusively with mode 0644, size it, map it shared,
+// write the metadata with g2 = 0 and store g2 = g1 last. A zero
+// reg.Gen is replaced by the current time (seconds << 32 |
+// microseconds), a zero reg.Process by this process's pid. A missing or
+// read-only directory gives an error wrapping [ErrNoDir].
+func CreatePath(path string, reg *mmv.Registry) (*Writer, error) {
+	r := *reg
+	if r.Gen == 0 {
+		now := time.Now()
+		r.Gen = uint64(now.Unix())<<32 | uint64(now.Nanosecond()/1000)
+	}
+	if r.Process == 0 {
+		r.Process = int32(os.Getpid())
+	}
+	plan, err := r.Plan()
+	if err != nil {
+		return nil, err
+	}
+	if st, err := os.Stat(filepath.Dir(path)); err != nil || !st.IsDir() {
+		return nil, &fs.PathError{Op: "create", Path: filepath.Dir(path), Err: ErrNoDir}
+	}
+	if err := os.Remove(path); err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return nil, err
+	}
+	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE|os.O_EXCL, 0o644)
+	if err != nil {
+		if errors.Is(err, fs.ErrPermission) {
+			return nil, &fs.PathError{Op: "create", Path: path, Err: ErrNoDir}
+		}
+		return nil, err
+	}
+	defer f.Close()
+	if err := f.Truncate(int64(plan.Size())); err != nil {
+		os.Remove(path)
+		return nil, err
+	}
+	data, err := syscall.Mmap(int(f.Fd()), 0, plan.Size(), syscall.PROT_READ|syscall.PROT_WRITE, syscall.MAP_SHARED)
+	if err != nil {
+		os.Remove(path)
+		return nil, &fs.PathError{Op: "mmap", Path: path, Err: err}
+	}
+	plan.Write(data, binary.NativeEndian)
+	mmv.Publish(data, binary.NativeEndian)
+	return &Writer{path: path, data: data, plan: plan, remove: r.Flags&mmv.FlagProcess != 0}, nil
+}
+
+// Path returns the file's path.
+func (w *Writer) Path() string { return w.path }
+
+// Bytes returns the shared mapping; it is invalid after Close.
+func (w *Writer) Bytes() []byte { return w.data }
+
+// Plan returns the layout the file was written with.
+func (w *Writer) Plan() *mmv.Plan { return w.plan }
+
+// Slot returns the handle on the value of metric name and instance
+// (the instance name, "" for a singular metric). Look slots up once and
+// keep them: updates through a Slot are allocation-free.
+func (w *Writer) Slot(name, instance string) (mmv.Slot, error) {
+	m, i, err := w.plan.Lookup(name, instance)
+	if err != nil {
+		return mmv.Slot{}, err
+	}
+	return w.plan.Slot(w.data, binary.NativeEndian, m, i)
+}
+
+// Close unmaps the file. Like libpcp_mmv it removes the file when the
+// registry had [mmv.FlagProcess] (its values die with the process);
+// otherwise the file stays for pmdammv to export. Slots must not be
+// used after Close.
+func (w *Writer) Close() error {
+	if w.data == nil {
+		return nil
+	}
+	err := syscall.Munmap(w.data)
+	w.data = nil
+	if w.remove {
+		if rerr := os.Remove(w.path); err == nil {
+			err = rerr
+		}
+	}
+	return err
+}

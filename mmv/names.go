@@ -1,0 +1,166 @@
+package mmv
+
+import (
+	"github.com/perfwire/perfwire/pcp"
+)
+
+// Name prefixes pmdammv puts before metric names: "mmv" for the mmv
+// agent, "pmproxy" when it runs inside pmproxy (domain 4).
+const (
+	PrefixMMV     = "mmv"
+	PrefixPMProxy = "pmproxy"
+)
+
+// AppendMetricName appends the name pmdammv exports for metric m of the
+// file called file: prefix.file.name, or prefix.name with
+// [FlagNoPrefix]. Check the result with [ValidMetricName]: pmdammv drops
+// metrics whose full name is not valid.
+func (r *Reader) AppendMetricName(b []byte, prefix, file string, m Metric) []byte {
+	b = append(b, prefix...)
+	b = append(b, '.')
+	if r.hdr.Flags&FlagNoPrefix == 0 {
+		b = append(b, file...)
+		b = append(b, '.')
+	}
+	return append(b, m.Name...)
+}
+
+// ValidMetricName reports whether pmdammv accepts a full metric name: a
+// letter first, then only letters, digits, '_' and '.'. A file name with
+// a '-' therefore invalidates every metric of the file.
+func ValidMetricName(name []byte) bool {
+	if len(name) == 0 || !isLetter(name[0]) {
+		return false
+	}
+	for _, c := range name[1:] {
+		if !isLetter(c) && !isDigit(c) && c != '_' && c != '.' {
+			return false
+		}
+	}
+	return true
+}
+
+// PMID returns the metric identifier pmdammv gives item in cluster.
+func PMID(cluster, item uint32) pcp.ID { return pcp.NewID(Domain, cluster, item) }
+
+// InDomID returns the instance domain pmdammv gives serial in cluster:
+// (cluster << 11 | serial) truncated to 22 bits, so serials of 2048 or
+// more, and clusters of 2048 or more, overlap and can collide.
+func InDomID(cluster, serial uint32) pcp.InDom {
+	return pcp.NewInDom(Domain, (cluster<<11|serial)&0x3fffff)
+}
+
+// Source is one file as pmdammv finds it: its directory entry name and
+// its validated contents.
+type Source struct {
+	Name   string
+	Reader *Reader
+}
+
+// WarningKind says which pmdammv behaviour a [Warning] is about.
+type WarningKind int
+
+// The silent collisions and losses pmdammv makes.
+const (
+	// WarnBadName: the exported name is not valid, so pmdammv drops
+	// the metric (for a bad file name, every metric of the file).
+	WarnBadName WarningKind = iota + 1
+	// WarnDuplicateName: an earlier file already exports the name with
+	// another identifier; pmdammv skips the later metric.
+	WarnDuplicateName
+	// WarnSharedCluster: two files use the same cluster. Intended for
+	// instance sharing; otherwise one file shadows the other's pmIDs.
+	WarnSharedCluster
+	// WarnInDomCollision: two different (cluster, serial) pairs map to
+	// the same 22-bit pmInDom, merging unrelated instance lists.
+	WarnInDomCollision
+	// WarnClusterLabelsLost: the file asked for cluster 0, so pmdammv
+	// picks a cluster and never matches its cluster labels.
+	WarnClusterLabelsLost
+)
+
+// Warning is one problem [Assign] found. File and Other index the
+// sources; Metric indexes a metric of File, -1 when not about one.
+type Warning struct {
+	Kind   WarningKind
+	File   int
+	Other  int
+	Metric int
+}
+
+// Assign predicts the clusters pmdammv gives files found in one
+// directory, in srcs order (pmdammv sorts the names; skips names that
+// start with '.'): a file's own cluster 1…4095 is used as is, and 0
+// takes the lowest cluster from 1 up that no earlier file uses. It also
+// returns warnings for what pmdammv would silently drop or merge. It
+// allocates and is meant for tools, not hot paths.
+func Assign(srcs []Source) (clusters []uint32, warnings []Warning) {
+	clusters = make([]uint32, len(srcs))
+	used := map[uint32]int{}
+	for i, s := range srcs {
+		c := uint32(s.Reader.hdr.Cluster)
+		if c == 0 {
+			c = 1
+			for {
+				if _, ok := used[c]; !ok {
+					break
+				}
+				c++
+			}
+			for l := range s.Reader.Labels() {
+				if l.Flags.Level() == LabelCluster {
+					warnings = append(warnings, Warning{Kind: WarnClusterLabelsLost, File: i, Other: -1, Metric: -1})
+					break
+				}
+			}
+		} else if j, ok := used[c]; ok {
+			warnings = append(warnings, Warning{Kind: WarnSharedCluster, File: i, Other: j, Metric: -1})
+		}
+		if _, ok := used[c]; !ok {
+			used[c] = i
+		}
+		clusters[i] = c
+	}
+	type owner struct {
+		file int
+		id   pcp.ID
+	}
+	names := map[string]owner{}
+	for i, s := range srcs {
+		r := s.Reader
+		for m := range r.Metrics() {
+			name := r.AppendMetricName(nil, PrefixMMV, s.Name, m)
+			id := PMID(clusters[i], m.Item)
+			if !ValidMetricName(name) {
+				warnings = append(warnings, Warning{Kind: WarnBadName, File: i, Other: -1, Metric: m.Index})
+				continue
+			}
+			if o, ok := names[string(name)]; ok && o.id != id {
+				warnings = append(warnings, Warning{Kind: WarnDuplicateName, File: i, Other: o.file, Metric: m.Index})
+				continue
+			}
+			names[string(name)] = owner{i, id}
+		}
+	}
+	type pair struct{ cluster, serial uint32 }
+	indoms := map[pcp.InDom]struct {
+		p    pair
+		file int
+	}{}
+	for i, s := range srcs {
+		for d := range s.Reader.NumIndoms() {
+			serial := s.Reader.Indom(d).Serial
+			p := pair{clusters[i], serial}
+			id := InDomID(p.cluster, p.serial)
+			if o, ok := indoms[id]; ok && o.p != p {
+				warnings = append(warnings, Warning{Kind: WarnInDomCollision, File: i, Other: o.file, Metric: -1})
+				continue
+			}
+			indoms[id] = struct {
+				p    pair
+				file int
+			}{p, i}
+		}
+	}
+	return clusters, warnings
+}

@@ -1,0 +1,487 @@
+package mmv
+
+import (
+	"encoding/binary"
+	"math"
+
+	"github.com/perfwire/perfwire/pcp"
+)
+
+// Header is the 40-byte file header.
+type Header struct {
+	Version int32
+	Gen1    uint64 // generation, written first
+	Gen2    uint64 // equals Gen1 once the writer has finished the layout
+	TOCs    int32
+	Flags   Flags
+	Process int32 // writer pid, meaningful with FlagProcess
+	Cluster int32 // requested PMID cluster; 0 lets pmdammv choose
+}
+
+// Limits bound the counts a reader accepts. Every count is also bounded
+// by the file size, so the limits only reject files that pmdammv would
+// not export anyway. The zero value means [DefaultLimits].
+type Limits struct {
+	MaxTOCs    int // TOC entries
+	MaxMetrics int // pmdammv ignores a METRICS section above 1023
+	MaxIndoms  int // pmdammv allows 4194303; metric checks scan the indoms
+	MaxLabels  int // pmdammv ignores a LABELS section above 255
+	MaxValues  int
+}
+
+// DefaultLimits are pmdammv's bounds for metrics and labels, 4096
+// indoms (each metric's indom is found by a scan) and a million values.
+var DefaultLimits = Limits{MaxTOCs: 16, MaxMetrics: MaxItem, MaxIndoms: 4096, MaxLabels: 255, MaxValues: 1 << 20}
+
+// section is one TOC entry after validation.
+type section struct {
+	off   uint64
+	count int
+	toc   int // TOC index, -1 when absent
+}
+
+// Reader is a validated view of an MMV file. It is a value: copying it is
+// cheap and copies share the bytes. Metadata (names, types, instances,
+// help, labels) is checked once by [NewReader]; values are read from the
+// bytes on every call, so a Reader over a live shared mapping sees
+// updates without being rebuilt, and [Reader.Stale] tells when the
+// writer has republished its metadata.
+type Reader struct {
+	b    []byte
+	big  bool
+	hdr  Header
+	isz  uint64 // instance entry size
+	msz  uint64 // metric entry size
+	sect [7]section
+}
+
+// probe decides a binary.ByteOrder's direction without allocating.
+var probe = [2]byte{0, 1}
+
+// isBig reports whether order is big-endian; nil means little-endian.
+func isBig(order binary.ByteOrder) bool { return order != nil && order.Uint16(probe[:]) == 1 }
+
+// NewReader validates b as an MMV file written in byte order order (nil
+// means little-endian, what every known writer produces on x86 and ARM)
+// with [DefaultLimits]. See [NewReaderLimits].
+func NewReader(b []byte, order binary.ByteOrder) (Reader, error) {
+	return NewReaderLimits(b, order, DefaultLimits)
+}
+
+// NewReaderLimits validates b as an MMV file and returns a view of it.
+// It checks everything pmdammv checks and more (see the package
+// documentation); on failure it returns a *[ParseError] wrapping one of
+// the sentinel kinds, with the section, entry and byte offset. It does
+// not allocate on success. The Reader keeps b; b must not be shrunk.
+func NewReaderLimits(b []byte, order binary.ByteOrder, lim Limits) (Reader, error) {
+	if lim == (Limits{}) {
+		lim = DefaultLimits
+	}
+	r := Reader{b: b, big: isBig(order)}
+	if len(b) < HeaderSize {
+		return Reader{}, fail("header", uint64(len(b)), ErrTruncated)
+	}
+	if string(b[:4]) != Magic {
+		return Reader{}, fail("header.magic", 0, ErrBadMagic)
+	}
+	h := &r.hdr
+	h.Version = int32(r.u32(4))
+	h.Gen1, h.Gen2 = r.u64(8), r.u64(16)
+	h.TOCs = int32(r.u32(24))
+	h.Flags = Flags(r.u32(28))
+	h.Process = int32(r.u32(32))
+	h.Cluster = int32(r.u32(36))
+	switch h.Version {
+	case 1:
+		r.isz, r.msz = InstanceSizeV1, MetricSizeV1
+	case 2, 3:
+		r.isz, r.msz = InstanceSizeV2, MetricSizeV2
+	default:
+		return Reader{}, fail("header.version", 4, ErrVersion)
+	}
+	if h.Gen1 == 0 || h.Gen1 != h.Gen2 {
+		return Reader{}, fail("header.g2", 16, ErrGeneration)
+	}
+	if h.TOCs < 2 || int(h.TOCs) > lim.MaxTOCs {
+		return Reader{}, fail("header.tocs", 24, ErrTOC)
+	}
+	if uint64(HeaderSize)+uint64(h.TOCs)*TOCEntrySize > uint64(len(b)) {
+		return Reader{}, fail("toc", HeaderSize, ErrTruncated)
+	}
+	if h.Cluster < 0 || h.Cluster > MaxCluster {
+		return Reader{}, fail("header.cluster", 36, ErrCluster)
+	}
+	if err := r.readTOC(lim); err != nil {
+		return Reader{}, err
+	}
+	if err := r.checkIndoms(); err != nil {
+		return Reader{}, err
+	}
+	if err := r.checkInstances(); err != nil {
+		return Reader{}, err
+	}
+	if err := r.checkMetrics(); err != nil {
+		return Reader{}, err
+	}
+	if err := r.checkValues(); err != nil {
+		return Reader{}, err
+	}
+	if err := r.checkLabels(); err != nil {
+		return Reader{}, err
+	}
+	return r, nil
+}
+
+// entrySize returns the size of one entry of section s in this version.
+func (r *Reader) entrySize(s Section) uint64 {
+	switch s {
+	case SectionIndoms, SectionValues:
+		return 32
+	case SectionInstances:
+		return r.isz
+	case SectionMetrics:
+		return r.msz
+	}
+	return 256
+}
+
+// sectionNames name the sections in errors, indexed by Section.
+var sectionNames = [7]string{"toc", "indoms", "instances", "metrics", "values", "strings", "labels"}
+
+// readTOC records each known section and checks it lies inside the file.
+func (r *Reader) readTOC(lim Limits) error {
+	for i := range r.sect {
+		r.sect[i].toc = -1
+	}
+	for i := 0; i < int(r.hdr.TOCs); i++ {
+		at := uint64(HeaderSize + i*TOCEntrySize)
+		typ := Section(r.u32(int(at)))
+		count := int32(r.u32(int(at) + 4))
+		off := r.u64(int(at) + 8)
+		if typ < SectionIndoms || typ > SectionLabels || typ == SectionLabels && r.hdr.Version < 3 {
+			// pmdammv ignores TOC types it does not know.
+			continue
+		}
+		s := &r.sect[typ]
+		if s.toc >= 0 {
+			return fail(entryField("toc", i, "type"), at, ErrTOC)
+		}
+		if count < 0 {
+			return fail(entryField("toc", i, "count"), at+4, ErrTOC)
+		}
+		max := lim.MaxValues
+		switch typ {
+		case SectionMetrics:
+			max = lim.MaxMetrics
+		case SectionIndoms:
+			max = lim.MaxIndoms
+		case SectionLabels:
+			max = lim.MaxLabels
+		}
+		if int(count) > max {
+			return fail(entryField("toc", i, "count"), at+4, ErrLimit)
+		}
+		size := r.entrySize(typ)
+		if off > uint64(len(r.b)) || uint64(count)*size > uint64(len(r.b))-off {
+			return fail(entryField("toc", i, "offset"), at+8, ErrBounds)
+		}
+		if count > 0 && off < HeaderSize+uint64(r.hdr.TOCs)*TOCEntrySize {
+			// An entry array overlapping the header or the TOC is no
+			// writer's layout; reading it would alias the metadata.
+			return fail(entryField("toc", i, "offset"), at+8, ErrOffset)
+		}
+		*s = section{off: off, count: int(count), toc: i}
+	}
+	if r.sect[SectionMetrics].toc < 0 {
+		return fail("toc.metrics", HeaderSize, ErrMissing)
+	}
+	if r.sect[SectionValues].toc < 0 {
+		return fail("toc.values", HeaderSize, ErrMissing)
+	}
+	return nil
+}
+
+// index returns the entry index that offset off denotes in section s, or
+// -1 when off is not the start of one of its entries.
+func (r *Reader) index(s Section, off uint64) int {
+	sec := &r.sect[s]
+	if sec.toc < 0 || off < sec.off {
+		return -1
+	}
+	d := off - sec.off
+	q, rem := divSize(d, r.entrySize(s))
+	if rem != 0 || q >= uint64(sec.count) {
+		return -1
+	}
+	return int(q)
+}
+
+// divSize divides by an entry size; the constant cases let the compiler
+// multiply instead of divide, which matters when reading many values.
+func divSize(d, size uint64) (q, rem uint64) {
+	switch size {
+	case 32:
+		q = d / 32
+	case 48:
+		q = d / 48
+	case 24:
+		q = d / 24
+	case 104:
+		q = d / 104
+	case 80:
+		q = d / 80
+	default:
+		q = d / size
+	}
+	return q, d - q*size
+}
+
+// at returns the file offset of entry i of section s.
+func (r *Reader) at(s Section, i int) int {
+	return int(r.sect[s].off + uint64(i)*r.entrySize(s))
+}
+
+// checkString verifies a string reference: 256 bytes inside the file
+// with a NUL among them. Zero means "no string" where allowZero is set.
+func (r *Reader) checkString(off uint64, allowZero bool, field func() string, at uint64) error {
+	if off == 0 && allowZero {
+		return nil
+	}
+	if off > uint64(len(r.b)) || uint64(len(r.b))-off < StringSize {
+		return fail(field(), at, ErrBounds)
+	}
+	if nul(r.b[off:off+StringSize]) < 0 {
+		return fail(field(), at, ErrString)
+	}
+	return nil
+}
+
+// nul returns the index of the first NUL in b, or -1.
+func nul(b []byte) int {
+	for i, c := range b {
+		if c == 0 {
+			return i
+		}
+	}
+	return -1
+}
+
+func (r *Reader) checkIndoms() error {
+	s := r.sect[SectionIndoms]
+	for i := 0; i < s.count; i++ {
+		at := uint64(r.at(SectionIndoms, i))
+		serial, count, first := r.u32(int(at)), r.u32(int(at)+4), r.u64(int(at)+8)
+		if serial == 0 || serial == 0xffffffff {
+			return fail(entryField("indoms", i, "serial"), at, ErrInDom)
+		}
+		if count > 0 {
+			k := r.index(SectionInstances, first)
+			if k < 0 || uint64(k)+uint64(count) > uint64(r.sect[SectionInstances].count) {
+				return fail(entryField("indoms", i, "offset"), at+8, ErrOffset)
+			}
+		}
+		for m, name := range [2]string{"shorttext", "helptext"} {
+			f := at + 16 + uint64(8*m)
+			if err := r.checkString(r.u64(int(f)), true, func() string { return entryField("indoms", i, name) }, f); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+func (r *Reader) checkInstances() error {
+	s := r.sect[SectionInstances]
+	for i := 0; i < s.count; i++ {
+		at := uint64(r.at(SectionInstances, i))
+		d := r.index(SectionIndoms, r.u64(int(at)))
+		if d < 0 {
+			return fail(entryField("instances", i, "indom"), at, ErrOffset)
+		}
+		// The instance must lie inside its indom's instance array.
+		ind := r.at(SectionIndoms, d)
+		first := r.index(SectionInstances, r.u64(ind+8))
+		if first < 0 || i < first || uint64(i) >= uint64(first)+uint64(r.u32(ind+4)) {
+			return fail(entryField("instances", i, "indom"), at, ErrInstance)
+		}
+		if r.hdr.Version == 1 {
+			if nul(r.b[at+16:at+16+NameSizeV1]) <= 0 {
+				return fail(entryField("instances", i, "name"), at+16, ErrString)
+			}
+		} else {
+			if err := r.checkString(r.u64(int(at)+16), false, func() string { return entryField("instances", i, "name") }, at+16); err != nil {
+				return err
+			}
+			if r.b[r.u64(int(at)+16)] == 0 {
+				return fail(entryField("instances", i, "name"), at+16, ErrName)
+			}
+		}
+	}
+	return nil
+}
+
+func (r *Reader) checkMetrics() error {
+	var seen [(MaxItem + 1) / 64]uint64
+	s := r.sect[SectionMetrics]
+	for i := 0; i < s.count; i++ {
+		at := uint64(r.at(SectionMetrics, i))
+		base := at
+		if r.hdr.Version == 1 {
+			if nul(r.b[at:at+NameSizeV1]) <= 0 {
+				return fail(entryField("metrics", i, "name"), at, ErrString)
+			}
+			base = at + NameSizeV1 - 8 // v1 fields follow the name array
+		} else {
+			if err := r.checkString(r.u64(int(at)), false, func() string { return entryField("metrics", i, "name") }, at); err != nil {
+				return err
+			}
+			if r.b[r.u64(int(at))] == 0 {
+				return fail(entryField("metrics", i, "name"), at, ErrName)
+			}
+		}
+		item := r.u32(int(base) + 8)
+		if item > MaxItem || seen[item/64]&(1<<(item%64)) != 0 {
+			return fail(entryField("metrics", i, "item"), base+8, ErrItem)
+		}
+		seen[item/64] |= 1 << (item % 64)
+		if !Type(int32(r.u32(int(base) + 12))).Valid() {
+			return fail(entryField("metrics", i, "type"), base+12, ErrType)
+		}
+		switch pcp.Sem(int32(r.u32(int(base) + 16))) {
+		case 0, pcp.SemCounter, pcp.SemInstant, pcp.SemDiscrete:
+		default:
+			return fail(entryField("metrics", i, "semantics"), base+16, ErrSem)
+		}
+		if serial := r.u32(int(base) + 24); serial != 0 && serial != 0xffffffff && r.indomBySerial(serial) < 0 {
+			return fail(entryField("metrics", i, "indom"), base+24, ErrInDom)
+		}
+		for m, name := range [2]string{"shorttext", "helptext"} {
+			f := base + 32 + uint64(8*m)
+			if err := r.checkString(r.u64(int(f)), true, func() string { return entryField("metrics", i, name) }, f); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// indomBySerial returns the index of the indom with the serial, or -1.
+func (r *Reader) indomBySerial(serial uint32) int {
+	for i := 0; i < r.sect[SectionIndoms].count; i++ {
+		if r.u32(r.at(SectionIndoms, i)) == serial {
+			return i
+		}
+	}
+	return -1
+}
+
+func (r *Reader) checkValues() error {
+	s := r.sect[SectionValues]
+	for i := 0; i < s.count; i++ {
+		at := uint64(r.at(SectionValues, i))
+		mi := r.index(SectionMetrics, r.u64(int(at)+16))
+		if mi < 0 {
+			return fail(entryField("values", i, "metric"), at+16, ErrOffset)
+		}
+		m := r.Metric(mi)
+		inst := r.u64(int(at) + 24)
+		if m.Indom == 0 || m.Indom == 0xffffffff {
+			if inst != 0 {
+				return fail(entryField("values", i, "instance"), at+24, ErrInstance)
+			}
+		} else {
+			k := r.index(SectionInstances, inst)
+			if k < 0 {
+				return fail(entryField("values", i, "instance"), at+24, ErrOffset)
+			}
+			d := r.index(SectionIndoms, r.u64(int(inst)))
+			if r.u32(r.at(SectionIndoms, d)) != m.Indom {
+				return fail(entryField("values", i, "instance"), at+24, ErrInstance)
+			}
+		}
+		if m.Type == TypeString {
+			if err := r.checkString(r.u64(int(at)+8), false, func() string { return entryField("values", i, "extra") }, at+8); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+func (r *Reader) checkLabels() error {
+	s := r.sect[SectionLabels]
+	for i := 0; i < s.count; i++ {
+		at := uint64(r.at(SectionLabels, i))
+		if !LabelFlags(r.u32(int(at))).valid() {
+			return fail(entryField("labels", i, "flags"), at, ErrLabel)
+		}
+		p := r.b[at+12 : at+LabelSize]
+		n := nul(p)
+		if n < 0 {
+			return fail(entryField("labels", i, "payload"), at+12, ErrString)
+		}
+		if e := checkLabel(p[:n]); e >= 0 {
+			return fail(entryField("labels", i, "payload"), at+12+uint64(e), ErrLabel)
+		}
+	}
+	return nil
+}
+
+// Header returns the file header.
+func (r *Reader) Header() Header { return r.hdr }
+
+// Bytes returns the bytes the Reader views.
+func (r *Reader) Bytes() []byte { return r.b }
+
+// Stale reports whether the writer has changed the generation since
+// NewReader validated the file: the metadata may then have moved, and
+// the caller must build a new Reader before trusting names or offsets.
+// Values read before the change are still from inside the file.
+func (r *Reader) Stale() bool {
+	return r.u64(8) != r.hdr.Gen1 || r.u64(16) != r.hdr.Gen2
+}
+
+// u32 reads a 32-bit word at off in the file's byte order.
+func (r *Reader) u32(off int) uint32 {
+	if r.big {
+		return binary.BigEndian.Uint32(r.b[off:])
+	}
+	return binary.LittleEndian.Uint32(r.b[off:])
+}
+
+// u64 reads a 64-bit word at off in the file's byte order.
+func (r *Reader) u64(off int) uint64 {
+	if r.big {
+		return binary.BigEndian.Uint64(r.b[off:])
+	}
+	return binary.LittleEndian.Uint64(r.b[off:])
+}
+
+// cstring returns the NUL-terminated text at off, at most max-1 bytes: a
+// live writer may have removed the NUL, and pmdammv then stops at the
+// field's last byte. It returns nil when off is outside the file.
+func (r *Reader) cstring(off uint64, max int) []byte {
+	if off > uint64(len(r.b)) {
+		return nil
+	}
+	s := r.b[off:]
+	if len(s) > max-1 {
+		s = s[:max-1]
+	}
+	if n := nul(s); n >= 0 {
+		s = s[:n]
+	}
+	return s[:len(s):len(s)]
+}
+
+// helpText returns the help string a reference points at, nil for 0.
+func (r *Reader) helpText(off uint64) []byte {
+	if off == 0 {
+		return nil
+	}
+	return r.cstring(off, StringSize)
+}
+
+// f32 and f64 decode IEEE bits.
+func f32(bits uint32) float64 { return float64(math.Float32frombits(bits)) }
+func f64(bits uint64) float64 { return math.Float64frombits(bits) }
