@@ -1,0 +1,127 @@
+package main
+
+/*
+#include "bench.h"
+*/
+import "C"
+
+import (
+	"math"
+	"os"
+	"unsafe"
+
+	"github.com/perfwire/perfwire/pcp"
+	"github.com/perfwire/perfwire/pduwire"
+)
+
+// sumAtom folds an extracted atom into the checksum exactly as the C side
+// does (sum_atom in c_result.c).
+func sumAtom(a pcp.Atom) uint64 {
+	switch a.Type() {
+	case pcp.Type32:
+		return uint64(int64(a.Int32()))
+	case pcp.TypeU32:
+		return uint64(a.Uint32())
+	case pcp.Type64:
+		return uint64(a.Int64())
+	case pcp.TypeU64:
+		return a.Uint64()
+	case pcp.TypeDouble:
+		return math.Float64bits(a.Float64())
+	case pcp.TypeFloat:
+		return uint64(math.Float32bits(a.Float32()))
+	case pcp.TypeString:
+		return uint64(len(a.Bytes()))
+	}
+	return 0
+}
+
+// decodeExtract parses a RESULT view and extracts every value to its own
+// type: insitu values as 32-bit integers, blocks as their block type.
+func decodeExtract(pdu []byte) uint64 {
+	r, err := pduwire.ParseResult(pdu)
+	if err != nil {
+		return 0
+	}
+	var sum uint64
+	s := r.Scan()
+	for s.Next() {
+		vs := s.ValueSet()
+		for i := range vs.Len() {
+			v := vs.Value(i)
+			var a pcp.Atom
+			if v.Block {
+				a, err = pcp.Extract(pcp.Raw{Block: v.Payload}, v.BlockType, v.BlockType)
+			} else {
+				a, err = pcp.Extract(pcp.Raw{Insitu: true, Word: v.Word}, pcp.Type32, pcp.Type32)
+			}
+			if err != nil {
+				return 0
+			}
+			sum = sum*31 + sumAtom(a)
+		}
+	}
+	return sum
+}
+
+func figResult(cfg Config) Figure {
+	pdu, err := os.ReadFile("testdata/result-1000.bin")
+	if err != nil {
+		return Figure{ID: "result", Notes: []string{err.Error()}}
+	}
+	cp := cBytes(pdu)
+	C.bench_result_setup(cp, C.int(len(pdu)))
+	f := Figure{
+		ID:       "result",
+		Title:    "RESULT decode + value extraction (testdata/result-1000.bin: 50 metrics, 1,000 values)",
+		Unit:     "PDU",
+		Bytes:    len(pdu),
+		Goal:     "perfwire ≥ 2x libpcp (aim 5x)",
+		MinRatio: 2,
+		Stats: Compare(cfg, []Side{
+			{Name: "perfwire pduwire.ParseResult + pcp.Extract", Run: func(n int) uint64 {
+				var s uint64
+				for range n {
+					s = decodeExtract(pdu)
+				}
+				return s
+			}},
+			{Name: "libpcp __pmDecodeResult + pmExtractValue (C -O2)", Peer: true, Run: func(n int) uint64 {
+				return uint64(C.bench_result(C.int(n)))
+			}},
+			{Name: "  of which libpcp PDU buffer + 15 KB memcpy (C)", NoSum: true, Run: func(n int) uint64 {
+				return uint64(C.bench_result_copyonly(C.int(n)))
+			}},
+		}),
+	}
+	checkSums(&f)
+	return f
+}
+
+func figMemcpy(cfg Config) Figure {
+	pdu, _ := os.ReadFile("testdata/result-1000.bin")
+	dst := make([]byte, len(pdu))
+	cs, cd := cBytes(pdu), cBytes(pdu)
+	f := Figure{
+		ID:    "memcpy",
+		Title: "memory-copy ceiling: one copy of the 15,396-byte RESULT",
+		Unit:  "copy",
+		Bytes: len(pdu),
+		Goal:  "ceiling for every throughput figure",
+		Stats: Compare(cfg, []Side{
+			{Name: "Go copy()", Run: func(n int) uint64 {
+				var s uint64
+				for k := range n {
+					copy(dst, pdu)
+					s += uint64(dst[k%len(dst)])
+				}
+				return s
+			}},
+			{Name: "C memcpy (-O2)", Peer: true, Run: func(n int) uint64 {
+				return uint64(C.bench_memcpy(cs, cd, C.int(len(pdu)), C.int(n)))
+			}},
+		}),
+	}
+	_ = unsafe.Pointer(nil)
+	return f
+}
