@@ -16,8 +16,8 @@ static long long thread_cpu_ns(void) {
 import "C"
 
 import (
-	"time"
 	"runtime"
+	"time"
 	"unsafe"
 )
 

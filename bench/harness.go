@@ -18,9 +18,10 @@ type Side struct {
 	// Fixed, when non-zero, is the number of operations per round for
 	// sides too slow or too external to calibrate (subprocesses, network).
 	Fixed int
-	// Timed, when set, reports the duration of its own n operations
-	// (for subprocesses that exclude their start-up); Run is then unused.
-	Timed func(n int) (time.Duration, uint64, error)
+	// Timed, when set, performs n operations and reports their CPU and
+	// wall time itself (for subprocesses, which exclude their start-up);
+	// Run is then unused.
+	Timed func(n int) (cpu, wall time.Duration, sum uint64, err error)
 	// NoSum keeps a side that does different work out of the checksum test.
 	NoSum bool
 }
@@ -32,8 +33,10 @@ type Stat struct {
 	N             int       // operations per round
 	NsPerOp       []float64 // one per round (CPU or wall time, see Figure.Wall)
 	WallPerOp     []float64 // wall time, one per round
+	CPUPerOp      []float64 // CPU time of the timing thread, one per round
 	Min, Med, Max float64
 	WallMed       float64
+	CPUMed        float64
 	GoAllocs      float64 // Go heap allocations per operation
 	GoBytes       float64 // Go heap bytes per operation
 	CAllocs       float64 // C malloc calls per operation (libpcp and our harness)
@@ -41,6 +44,7 @@ type Stat struct {
 	Sum           uint64  // checksum of one operation's reads
 	Err           string
 	NoSum         bool
+	External      bool // a subprocess: its allocations are not counted
 }
 
 // Figure is one comparison's result.
@@ -114,8 +118,8 @@ func compare(cfg Config, wall bool, sides []Side) []Stat {
 		st.Name, st.Peer, st.NoSum = s.Name, s.Peer, s.NoSum
 		switch {
 		case s.Timed != nil:
-			st.N = s.Fixed
-			_, sum, err := s.Timed(1)
+			st.N, st.External = s.Fixed, true
+			_, _, sum, err := s.Timed(1)
 			if err != nil {
 				st.Err = err.Error()
 			}
@@ -139,9 +143,7 @@ func compare(cfg Config, wall bool, sides []Side) []Stat {
 			var d, w time.Duration
 			if s.Timed != nil {
 				var err error
-				t0 := time.Now()
-				d, _, err = s.Timed(st.N)
-				w = time.Since(t0)
+				d, w, _, err = s.Timed(st.N)
 				if err != nil {
 					st.Err = err.Error()
 					continue
@@ -152,11 +154,12 @@ func compare(cfg Config, wall bool, sides []Side) []Stat {
 				s.Run(st.N)
 				d, w = threadCPU()-c0, time.Since(t0)
 			}
+			st.CPUPerOp = append(st.CPUPerOp, float64(d.Nanoseconds())/float64(st.N))
+			st.WallPerOp = append(st.WallPerOp, float64(w.Nanoseconds())/float64(st.N))
 			if wall {
 				d = w
 			}
 			st.NsPerOp = append(st.NsPerOp, float64(d.Nanoseconds())/float64(st.N))
-			st.WallPerOp = append(st.WallPerOp, float64(w.Nanoseconds())/float64(st.N))
 		}
 	}
 	for i := range stats {
@@ -166,6 +169,7 @@ func compare(cfg Config, wall bool, sides []Side) []Stat {
 		}
 		st.Min, st.Med, st.Max = summary(st.NsPerOp)
 		_, st.WallMed, _ = summary(st.WallPerOp)
+		_, st.CPUMed, _ = summary(st.CPUPerOp)
 	}
 	return stats
 }

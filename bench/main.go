@@ -78,5 +78,8 @@ var figures = []struct {
 }{
 	{"result", figResult},
 	{"events", figEvents},
+	{"labels-parse", figLabelParse},
+	{"labels-merge", figLabelMerge},
+	{"fetch", figFetch},
 	{"memcpy", figMemcpy},
 }

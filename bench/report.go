@@ -51,6 +51,9 @@ func allocs(st *Stat) string {
 	if st.N == 0 {
 		return ""
 	}
+	if st.External {
+		return "not counted"
+	}
 	if st.GoAllocs == 0 && st.GoBytes == 0 && st.CAllocs == 0 && st.CBytes == 0 {
 		return "0"
 	}
@@ -74,8 +77,8 @@ func textFigure(f *Figure) string {
 			fmt.Fprintf(&b, "   %-55s ERROR %s\n", st.Name, st.Err)
 			continue
 		}
-		fmt.Fprintf(&b, "   %-55s med %-9s min %-9s max %-9s %6s  allocs/op %s  (wall med %s)\n", st.Name,
-			human(st.Med), human(st.Min), human(st.Max), f.ratio(st), allocs(st), human(st.WallMed))
+		fmt.Fprintf(&b, "   %-55s med %-9s min %-9s max %-9s %6s  allocs/op %s  (CPU med %s, wall med %s)\n", st.Name,
+			human(st.Med), human(st.Min), human(st.Max), f.ratio(st), allocs(st), human(st.CPUMed), human(st.WallMed))
 	}
 	for _, n := range f.Notes {
 		fmt.Fprintf(&b, "   note: %s\n", n)
@@ -154,8 +157,8 @@ func report(cfg Config, quick bool, figs []Figure, total time.Duration) string {
 		if f.Wall {
 			clock = "wall time"
 		}
-		fmt.Fprintf(&b, "Times per operation are %s; the last column is the wall-time median for comparison.\n\n", clock)
-		b.WriteString("| implementation | ops/round | min | median | max | median throughput | vs peer | allocs/op (calls / bytes) | wall median |\n|---|---|---|---|---|---|---|---|---|\n")
+		fmt.Fprintf(&b, "min/median/max per operation are %s; the last two columns give both clocks' medians.\n\n", clock)
+		b.WriteString("| implementation | ops/round | min | median | max | median throughput | vs peer | allocs/op (calls / bytes) | CPU median | wall median |\n|---|---|---|---|---|---|---|---|---|---|\n")
 		for j := range f.Stats {
 			st := &f.Stats[j]
 			name := st.Name
@@ -163,11 +166,11 @@ func report(cfg Config, quick bool, figs []Figure, total time.Duration) string {
 				name += " **(peer)**"
 			}
 			if st.Err != "" {
-				fmt.Fprintf(&b, "| %s | | error: %s | | | | | | |\n", name, st.Err)
+				fmt.Fprintf(&b, "| %s | | error: %s | | | | | | | |\n", name, st.Err)
 				continue
 			}
-			fmt.Fprintf(&b, "| %s | %d | %s | %s | %s | %s | %s | %s | %s |\n", name, st.N, human(st.Min), human(st.Med),
-				human(st.Max), throughput(f.Bytes, st.Med), f.ratio(st), allocs(st), human(st.WallMed))
+			fmt.Fprintf(&b, "| %s | %d | %s | %s | %s | %s | %s | %s | %s | %s |\n", name, st.N, human(st.Min), human(st.Med),
+				human(st.Max), throughput(f.Bytes, st.Med), f.ratio(st), allocs(st), human(st.CPUMed), human(st.WallMed))
 		}
 		b.WriteString("\n")
 		for _, n := range f.Notes {
