@@ -39,7 +39,12 @@ func main() {
 			continue
 		}
 		t0 := time.Now()
-		f := fig.run(cfg)
+		var f Figure
+		if fig.id == "dlt" {
+			f = figDLT(cfg, *quick)
+		} else {
+			f = fig.run(cfg)
+		}
 		f.Elapsed = time.Since(t0)
 		figs = append(figs, f)
 		fmt.Fprint(os.Stderr, textFigure(&f))
@@ -81,5 +86,7 @@ var figures = []struct {
 	{"labels-parse", figLabelParse},
 	{"labels-merge", figLabelMerge},
 	{"fetch", figFetch},
+	{"kpi", figKPI},
+	{"dlt", nil},
 	{"memcpy", figMemcpy},
 }
