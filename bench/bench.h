@@ -28,5 +28,6 @@ uint64_t bench_fetch(int n);
 /* MMV */
 int bench_mmv_setup(const char *name);
 uint64_t bench_mmv_inc(int n);
+uint64_t bench_mmv_inc_byname(int n);
 uint64_t bench_atomic_add(int n);
 #endif

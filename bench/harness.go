@@ -24,6 +24,9 @@ type Side struct {
 	Timed func(n int) (cpu, wall time.Duration, sum uint64, err error)
 	// NoSum keeps a side that does different work out of the checksum test.
 	NoSum bool
+	// NoRatio marks a reference row (start-up cost, a component) that is
+	// not compared with the peer.
+	NoRatio bool
 }
 
 // Stat is what one side measured over all rounds.
@@ -44,6 +47,7 @@ type Stat struct {
 	Sum           uint64  // checksum of one operation's reads
 	Err           string
 	NoSum         bool
+	NoRatio       bool
 	External      bool // a subprocess: its allocations are not counted
 }
 
@@ -115,7 +119,7 @@ func compare(cfg Config, wall bool, sides []Side) []Stat {
 	stats := make([]Stat, len(sides))
 	for i, s := range sides {
 		st := &stats[i]
-		st.Name, st.Peer, st.NoSum = s.Name, s.Peer, s.NoSum
+		st.Name, st.Peer, st.NoSum, st.NoRatio = s.Name, s.Peer, s.NoSum, s.NoRatio
 		switch {
 		case s.Timed != nil:
 			st.N, st.External = s.Fixed, true

@@ -22,7 +22,7 @@ func (f *Figure) peer() *Stat {
 // ratio is how many times faster st is than the peer, by medians.
 func (f *Figure) ratio(st *Stat) string {
 	p := f.peer()
-	if p == nil || p == st || st.NoSum || p.Med == 0 || st.Med == 0 {
+	if p == nil || p == st || st.NoRatio || p.Med == 0 || st.Med == 0 {
 		return ""
 	}
 	return fmt.Sprintf("%.2fx", p.Med/st.Med)

@@ -89,7 +89,7 @@ func figResult(cfg Config) Figure {
 			{Name: "libpcp __pmDecodeResult + pmExtractValue (C -O2)", Peer: true, Run: func(n int) uint64 {
 				return uint64(C.bench_result(C.int(n)))
 			}},
-			{Name: "  of which libpcp PDU buffer + 15 KB memcpy (C)", NoSum: true, Run: func(n int) uint64 {
+			{Name: "  of which libpcp PDU buffer + 15 KB memcpy (C)", NoSum: true, NoRatio: true, Run: func(n int) uint64 {
 				return uint64(C.bench_result_copyonly(C.int(n)))
 			}},
 		}),
