@@ -6,7 +6,7 @@ FUZZTIME    ?= 5s
 LONGFUZZ    ?= 5m
 STATICCHECK := $(shell $(GO) env GOPATH)/bin/staticcheck
 
-.PHONY: demo test test-unit conformance fuzz-smoke fuzz bench wasm lint stacks-up stacks-down
+.PHONY: demo test test-unit conformance fuzz-smoke fuzz bench bench-quick bench-go wasm lint stacks-up stacks-down
 
 ## demo: decode the bundled real captures and print what they say.
 demo:
@@ -32,8 +32,17 @@ fuzz-smoke:
 fuzz:
 	bash scripts/fuzz.sh $(LONGFUZZ)
 
-## bench: all benchmarks with allocation counts.
+## bench: perfwire side by side with libpcp, python3-pcp, speed, dlt-convert
+## and naive Go on the same inputs; rewrites bench/RESULTS.md (starts pmcd).
 bench:
+	GO=$(GO) bash bench/run.sh -out RESULTS.md
+
+## bench-quick: every comparison once, briefly (CI: checks they still run).
+bench-quick:
+	GO=$(GO) bash bench/run.sh -quick
+
+## bench-go: the packages' own Go benchmarks with allocation counts.
+bench-go:
 	$(GO) test -run '^$$' -bench . -benchmem ./...
 
 ## wasm: the core packages and plugins built for GOOS=wasip1 and GOOS=js.

@@ -82,7 +82,7 @@ func figDLT(cfg Config, quick bool) Figure {
 		return c
 	}
 	data, _ := os.ReadFile(path)
-	f.Stats = Compare(cfg, []Side{
+	f.compare(cfg, false, []Side{
 		{Name: "perfwire dlt.Reader over the file", Fixed: 1, Run: scanFile},
 		{Name: "dlt-convert -c (DLT 2.18.8)", Peer: true, Fixed: 1, Timed: func(n int) (time.Duration, time.Duration, uint64, error) {
 			return dltConvert(path)

@@ -53,7 +53,7 @@ func figEvents(cfg Config) Figure {
 		return f
 	}
 	var u eventrec.Unpacker
-	f.Stats = Compare(cfg, []Side{
+	f.compare(cfg, false, []Side{
 		{Name: "perfwire eventrec.Parse + Unpacker.Unpack", Run: func(n int) uint64 {
 			var sum uint64
 			for range n {

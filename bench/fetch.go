@@ -84,7 +84,6 @@ func figFetch(cfg Config) Figure {
 		Unit:     "fetch of the 50 metrics, every value set's count read",
 		Goal:     "pmapi at least as fast as C libpcp (ratio ≥ 1), far ahead of python3-pcp",
 		MinRatio: 1,
-		Wall:     true,
 	}
 	names, err := readNames("testdata/fetch-metrics.txt")
 	if err != nil {
@@ -115,7 +114,7 @@ func figFetch(cfg Config) Figure {
 	defer py.stop()
 	// Fetches are round trips: fixed counts keep rounds short.
 	per := max(20, int(cfg.Target/(200*time.Microsecond)))
-	f.Stats = CompareWall(cfg, []Side{
+	f.compare(cfg, true, []Side{
 		{Name: "perfwire pmapi.Client.Fetch", Fixed: per, Run: func(n int) uint64 {
 			var sum uint64
 			for range n {

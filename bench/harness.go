@@ -67,6 +67,11 @@ type Figure struct {
 	// to do next; it is written by hand in misses.go.
 	Miss    string
 	Elapsed time.Duration
+	// Profile is the top of a CPU profile of the perfwire side, taken
+	// when the goal is missed.
+	Profile string
+	// profile runs the perfwire side (for profileMiss).
+	profile func(n int) uint64
 }
 
 // Config sets how long measurements take.
@@ -110,8 +115,15 @@ func measureAllocs(run func(int) uint64, n int) (goA, goB, cA, cB float64) {
 // goes first, and returns their statistics.
 func Compare(cfg Config, sides []Side) []Stat { return compare(cfg, false, sides) }
 
-// CompareWall is Compare ranking by wall time.
-func CompareWall(cfg Config, sides []Side) []Stat { return compare(cfg, true, sides) }
+// compare runs Compare (ranking by wall time when wall is set) and
+// keeps the first side for profiling.
+func (f *Figure) compare(cfg Config, wall bool, sides []Side) {
+	f.Wall = wall
+	f.Stats = compare(cfg, wall, sides)
+	if len(sides) > 0 && sides[0].Run != nil {
+		f.profile = sides[0].Run
+	}
+}
 
 func compare(cfg Config, wall bool, sides []Side) []Stat {
 	runtime.LockOSThread()

@@ -122,7 +122,7 @@ func figKPI(cfg Config) Figure {
 	}
 	f.Bytes = size
 	f.Notes = append(f.Notes, strconv.Itoa(len(payloads))+" KPI messages, "+strconv.Itoa(size)+" payload bytes per operation.")
-	f.Stats = Compare(cfg, []Side{
+	f.compare(cfg, false, []Side{
 		{Name: "perfwire dltkpi.Parse + DatasetScanner", Run: func(n int) uint64 {
 			var s uint64
 			for range n {

@@ -29,7 +29,7 @@ func figLabelParse(cfg Config) Figure {
 	f.Bytes = len(text)
 	ct := cBytes(text)
 	var set labels.Set
-	f.Stats = Compare(cfg, []Side{
+	f.compare(cfg, false, []Side{
 		{Name: "perfwire labels.Parse (reused Set)", Run: func(n int) uint64 {
 			var sum uint64
 			for range n {
@@ -75,7 +75,7 @@ func figLabelMerge(cfg Config) Figure {
 	for i := range parsed {
 		ptrs[i] = &parsed[i]
 	}
-	f.Stats = Compare(cfg, []Side{
+	f.compare(cfg, false, []Side{
 		{Name: "perfwire labels.MergeTexts (reused Set)", Run: func(n int) uint64 {
 			var sum uint64
 			for range n {

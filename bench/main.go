@@ -24,8 +24,10 @@ func main() {
 	flag.Parse()
 
 	cfg := Config{Rounds: *rounds, Target: *target}
+	profileTime := 2 * time.Second
 	if *quick {
 		cfg = Config{Rounds: 3, Target: 5 * time.Millisecond}
+		profileTime = 200 * time.Millisecond
 	}
 	if *mmvChildMode {
 		if err := mmvChild(cfg); err != nil {
@@ -54,6 +56,10 @@ func main() {
 			f = fig.run(cfg)
 		}
 		f.Elapsed = time.Since(t0)
+		if f.met() == "no" {
+			f.Profile = profileMiss(&f, profileTime)
+			f.Miss = misses[f.ID]
+		}
 		figs = append(figs, f)
 		fmt.Fprint(os.Stderr, textFigure(&f))
 	}

@@ -121,7 +121,7 @@ func mmvChild(cfg Config) error {
 	}
 	defer client.Stop()
 	var plain atomic.Uint64
-	f.Stats = Compare(cfg, []Side{
+	f.compare(cfg, false, []Side{
 		{Name: "perfwire mmv.Slot.Add(1)", NoSum: true, Run: func(n int) uint64 {
 			for range n {
 				slot.Add(1)

@@ -6,9 +6,9 @@ package main
 import "C"
 
 import (
+	"bytes"
 	"math"
 	"os"
-	"unsafe"
 
 	"github.com/perfwire/perfwire/pcp"
 	"github.com/perfwire/perfwire/pduwire"
@@ -64,6 +64,44 @@ func decodeExtract(pdu []byte) uint64 {
 	return sum
 }
 
+// decodeDirect is decodeExtract reading the values with the view's own
+// accessors instead of pcp.Extract: it shows what the conversion costs.
+func decodeDirect(pdu []byte) uint64 {
+	r, err := pduwire.ParseResult(pdu)
+	if err != nil {
+		return 0
+	}
+	var sum uint64
+	s := r.Scan()
+	for s.Next() {
+		vs := s.ValueSet()
+		for i := range vs.Len() {
+			v := vs.Value(i)
+			var x uint64
+			if !v.Block {
+				x = uint64(int64(int32(v.Word)))
+			} else {
+				switch v.BlockType {
+				case pcp.Type64, pcp.TypeU64:
+					x = v.Uint64()
+				case pcp.TypeDouble:
+					x = math.Float64bits(v.Float64())
+				case pcp.TypeString:
+					n := bytes.IndexByte(v.Payload, 0)
+					if n < 0 {
+						n = len(v.Payload)
+					}
+					x = uint64(n)
+				default:
+					return 0
+				}
+			}
+			sum = sum*31 + x
+		}
+	}
+	return sum
+}
+
 func figResult(cfg Config) Figure {
 	pdu, err := os.ReadFile("testdata/result-1000.bin")
 	if err != nil {
@@ -78,22 +116,29 @@ func figResult(cfg Config) Figure {
 		Bytes:    len(pdu),
 		Goal:     "perfwire ≥ 2x libpcp (aim 5x)",
 		MinRatio: 2,
-		Stats: Compare(cfg, []Side{
-			{Name: "perfwire pduwire.ParseResult + pcp.Extract", Run: func(n int) uint64 {
-				var s uint64
-				for range n {
-					s = decodeExtract(pdu)
-				}
-				return s
-			}},
-			{Name: "libpcp __pmDecodeResult + pmExtractValue (C -O2)", Peer: true, Run: func(n int) uint64 {
-				return uint64(C.bench_result(C.int(n)))
-			}},
-			{Name: "  of which libpcp PDU buffer + 15 KB memcpy (C)", NoSum: true, NoRatio: true, Run: func(n int) uint64 {
-				return uint64(C.bench_result_copyonly(C.int(n)))
-			}},
-		}),
 	}
+	f.compare(cfg, false, []Side{
+		{Name: "perfwire pduwire.ParseResult + pcp.Extract", Run: func(n int) uint64 {
+			var s uint64
+			for range n {
+				s = decodeExtract(pdu)
+			}
+			return s
+		}},
+		{Name: "perfwire ParseResult + typed reads of Value (no pcp.Extract)", Run: func(n int) uint64 {
+			var s uint64
+			for range n {
+				s = decodeDirect(pdu)
+			}
+			return s
+		}},
+		{Name: "libpcp __pmDecodeResult + pmExtractValue (C -O2)", Peer: true, Run: func(n int) uint64 {
+			return uint64(C.bench_result(C.int(n)))
+		}},
+		{Name: "  of which libpcp PDU buffer + 15 KB memcpy (C)", NoSum: true, NoRatio: true, Run: func(n int) uint64 {
+			return uint64(C.bench_result_copyonly(C.int(n)))
+		}},
+	})
 	checkSums(&f)
 	return f
 }
@@ -108,20 +153,19 @@ func figMemcpy(cfg Config) Figure {
 		Unit:  "copy",
 		Bytes: len(pdu),
 		Goal:  "ceiling for every throughput figure",
-		Stats: Compare(cfg, []Side{
-			{Name: "Go copy()", Run: func(n int) uint64 {
-				var s uint64
-				for k := range n {
-					copy(dst, pdu)
-					s += uint64(dst[k%len(dst)])
-				}
-				return s
-			}},
-			{Name: "C memcpy (-O2)", Peer: true, Run: func(n int) uint64 {
-				return uint64(C.bench_memcpy(cs, cd, C.int(len(pdu)), C.int(n)))
-			}},
-		}),
 	}
-	_ = unsafe.Pointer(nil)
+	f.compare(cfg, false, []Side{
+		{Name: "Go copy()", Run: func(n int) uint64 {
+			var s uint64
+			for k := range n {
+				copy(dst, pdu)
+				s += uint64(dst[k%len(dst)])
+			}
+			return s
+		}},
+		{Name: "C memcpy (-O2)", Peer: true, Run: func(n int) uint64 {
+			return uint64(C.bench_memcpy(cs, cd, C.int(len(pdu)), C.int(n)))
+		}},
+	})
 	return f
 }
