@@ -8,13 +8,14 @@
 #include "bench.h"
 
 static pmID *fpmids;
-static int fn;
+static int fn, fctx;
 
 int bench_fetch_setup(const char *host, char **names, int nnames)
 {
     int ctx = pmNewContext(PM_CONTEXT_HOST, host);
     if (ctx < 0)
 	return ctx;
+    fctx = ctx;
     fpmids = calloc(nnames, sizeof(pmID));
     fn = nnames;
     int sts = pmLookupName(nnames, (const char **)names, fpmids);
@@ -24,6 +25,9 @@ int bench_fetch_setup(const char *host, char **names, int nnames)
 uint64_t bench_fetch(int n)
 {
     uint64_t sum = 0;
+    /* libpcp's current context is per thread; cgo calls may land on any */
+    if (pmUseContext(fctx) < 0)
+	return 0;
     for (int k = 0; k < n; k++) {
 	pmResult *rp;
 	if (pmFetch(fn, fpmids, &rp) < 0)

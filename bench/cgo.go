@@ -17,6 +17,7 @@ import "C"
 
 import (
 	"runtime"
+	"syscall"
 	"time"
 	"unsafe"
 )
@@ -44,6 +45,15 @@ func cStrings(ss []string) **C.char {
 		v[i] = C.CString(s)
 	}
 	return arr
+}
+
+// processCPU returns the user+system CPU time of the whole process.
+func processCPU() time.Duration {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		return 0
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
 
 // threadCPU returns the CPU time of the calling OS thread. Rounds run

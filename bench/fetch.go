@@ -96,7 +96,7 @@ func figFetch(cfg Config) Figure {
 		f.Stats = []Stat{{Name: "perfwire pmapi", Err: "pmcd not reachable (start it: bash scripts/pcp-up.sh): " + err.Error()}}
 		return f
 	}
-	defer cl.Close()
+	f.cleanup = func() { cl.Close() }
 	ids, err := cl.LookupName(ctx, names...)
 	if err != nil {
 		f.Stats = []Stat{{Name: "perfwire pmapi", Err: err.Error()}}
@@ -111,7 +111,7 @@ func figFetch(cfg Config) Figure {
 		f.Stats = []Stat{{Name: "python3-pcp", Err: err.Error()}}
 		return f
 	}
-	defer py.stop()
+	f.cleanup = func() { cl.Close(); py.stop() }
 	// Fetches are round trips: fixed counts keep rounds short.
 	per := max(20, int(cfg.Target/(200*time.Microsecond)))
 	f.compare(cfg, true, []Side{
@@ -136,7 +136,7 @@ func figFetch(cfg Config) Figure {
 		{Name: "python3-pcp pmContext.pmFetch + pmFreeResult", Fixed: max(10, per/4), Timed: py.run},
 	})
 	f.Notes = append(f.Notes, "python3-pcp runs in its own process (fetch.py); it times its own loop, so interpreter start-up and name lookup are excluded, and its allocations are not counted.",
-		"Go and C CPU medians are the client thread's CPU per fetch; the wall time is dominated by pmcd and the sample PMDA, which all three share.")
+		"CPU medians are the client process's CPU per fetch (user+system, all threads; python: its thread's); the wall time is mostly pmcd, the sample PMDA and the loopback, which all three share.")
 	checkSums(&f)
 	return f
 }

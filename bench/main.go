@@ -60,6 +60,9 @@ func main() {
 			f.Profile = profileMiss(&f, profileTime)
 			f.Miss = misses[f.ID]
 		}
+		if f.cleanup != nil {
+			f.cleanup()
+		}
 		figs = append(figs, f)
 		fmt.Fprint(os.Stderr, textFigure(&f))
 	}
@@ -102,6 +105,7 @@ var figures = []struct {
 	{"fetch", figFetch},
 	{"kpi", figKPI},
 	{"mmv", figMMV},
+	{"mmv-read", figMMVRead},
 	{"dlt", nil},
 	{"memcpy", figMemcpy},
 }

@@ -40,6 +40,13 @@ func human(ns float64) string {
 	return fmt.Sprintf("%.3g ns", ns)
 }
 
+func rowThroughput(f *Figure, st *Stat) string {
+	if st.NoRatio {
+		return ""
+	}
+	return throughput(f.Bytes, st.Med)
+}
+
 func throughput(bytes int, ns float64) string {
 	if bytes == 0 || ns == 0 {
 		return ""
@@ -161,7 +168,7 @@ func report(cfg Config, quick bool, figs []Figure, total time.Duration) string {
 		fmt.Fprintf(&b, "Goal: %s. One operation: one %s.\n\n", f.Goal, f.Unit)
 		clock := "CPU time of the timing thread"
 		if f.Wall {
-			clock = "wall time"
+			clock = "wall time (CPU median: the process's user+system time)"
 		}
 		fmt.Fprintf(&b, "min/median/max per operation are %s; the last two columns give both clocks' medians.\n\n", clock)
 		b.WriteString("| implementation | ops/round | min | median | max | median throughput | vs peer | allocs/op (calls / bytes) | CPU median | wall median |\n|---|---|---|---|---|---|---|---|---|---|\n")
@@ -176,7 +183,7 @@ func report(cfg Config, quick bool, figs []Figure, total time.Duration) string {
 				continue
 			}
 			fmt.Fprintf(&b, "| %s | %d | %s | %s | %s | %s | %s | %s | %s | %s |\n", name, st.N, human(st.Min), human(st.Med),
-				human(st.Max), throughput(f.Bytes, st.Med), f.ratio(st), allocs(st), human(st.CPUMed), human(st.WallMed))
+				human(st.Max), rowThroughput(f, st), f.ratio(st), allocs(st), human(st.CPUMed), human(st.WallMed))
 		}
 		b.WriteString("\n")
 		for _, n := range f.Notes {

@@ -11,10 +11,15 @@ cd "$root"
 . scripts/lib.sh
 
 apt_install libpcp3-dev libpcp-mmv1 python3-pcp dlt-tools gcc
+# Stop pmcd afterwards only if this run started it: pcp-down.sh stops any
+# pmcd that some pcp-up.sh started, and others on this machine may rely on
+# a pmcd that was already running.
+running=no
+pgrep -x pmcd >/dev/null && running=yes
 bin=$(mktemp -d)
 cleanup() {
 	rm -rf "$bin"
-	bash "$root/scripts/pcp-down.sh" || true
+	if [ "$running" = no ]; then bash "$root/scripts/pcp-down.sh" || true; fi
 }
 trap cleanup EXIT
 bash scripts/pcp-up.sh
