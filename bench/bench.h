@@ -9,7 +9,7 @@ void bench_malloc_counters(uint64_t *calls, uint64_t *bytes);
 uint64_t bench_memcpy(const void *src, void *dst, int len, int n);
 
 /* RESULT decode + pmExtractValue of every value */
-int bench_result_setup(const void *pdu, int len);
+int bench_result_setup(const void *pdu, int len, int highres);
 uint64_t bench_result(int n);
 uint64_t bench_result_copyonly(int n);
 

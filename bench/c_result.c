@@ -26,15 +26,18 @@ typedef struct {
 extern int *__pmFindPDUBuf(int);
 extern int __pmUnpinPDUBuf(void *);
 extern int __pmDecodeResult(int *, bench_result_t **);
+extern int __pmDecodeHighResResult(int *, bench_result_t **);
 extern void __pmFreeResult(bench_result_t *);
 
 static const void *rpdu;
 static int rlen;
+static int (*decode)(int *, bench_result_t **);
 
-int bench_result_setup(const void *pdu, int len)
+int bench_result_setup(const void *pdu, int len, int highres)
 {
     rpdu = pdu;
     rlen = len;
+    decode = highres ? __pmDecodeHighResResult : __pmDecodeResult;
     return 0;
 }
 
@@ -64,7 +67,7 @@ uint64_t bench_result(int n)
 	pb[0] = ntohl(pb[0]);
 	pb[1] = ntohl(pb[1]);
 	pb[2] = ntohl(pb[2]);
-	if (__pmDecodeResult(pb, &res) < 0) {
+	if (decode(pb, &res) < 0) {
 	    __pmUnpinPDUBuf(pb);
 	    return 0;
 	}

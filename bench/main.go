@@ -99,6 +99,7 @@ var figures = []struct {
 	run func(Config) Figure
 }{
 	{"result", figResult},
+	{"result-highres", figResultHighres},
 	{"events", figEvents},
 	{"labels-parse", figLabelParse},
 	{"labels-merge", figLabelMerge},

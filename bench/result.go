@@ -7,6 +7,7 @@ import "C"
 
 import (
 	"bytes"
+	"encoding/binary"
 	"math"
 	"os"
 
@@ -102,16 +103,84 @@ func decodeDirect(pdu []byte) uint64 {
 	return sum
 }
 
-func figResult(cfg Config) Figure {
-	pdu, err := os.ReadFile("testdata/result-1000.bin")
+// decodeLowerBound validates with ParseResult, then walks the value sets
+// by hand over the bytes it has validated: no accessor calls, no Value or
+// Atom structs. It is not an API; it shows what the view's accessors could
+// cost at best.
+func decodeLowerBound(pdu []byte) uint64 {
+	r, err := pduwire.ParseResult(pdu)
 	if err != nil {
-		return Figure{ID: "result", Notes: []string{err.Error()}}
+		return 0
+	}
+	be32 := func(o int) uint32 { return binary.BigEndian.Uint32(pdu[o:]) }
+	off := 24
+	if r.Highres {
+		off = 32
+	}
+	var sum uint64
+	for range r.NumPMID {
+		numval := int32(be32(off + 4))
+		if numval <= 0 {
+			off += 8
+			continue
+		}
+		insitu := be32(off+8) == pduwire.ValInsitu
+		vl := off + 12
+		for j := range int(numval) {
+			w := be32(vl + 8*j + 4)
+			var x uint64
+			if insitu {
+				x = uint64(int64(int32(w)))
+			} else {
+				blk := 4 * int(w)
+				hdr := be32(blk)
+				p := pdu[blk+4 : blk+int(hdr&0xffffff)]
+				switch pcp.Type(hdr >> 24) {
+				case pcp.Type64, pcp.TypeU64, pcp.TypeDouble:
+					x = binary.BigEndian.Uint64(p)
+				case pcp.TypeString:
+					n := bytes.IndexByte(p, 0)
+					if n < 0 {
+						n = len(p)
+					}
+					x = uint64(n)
+				default:
+					return 0
+				}
+			}
+			sum = sum*31 + x
+		}
+		off = vl + 8*int(numval)
+	}
+	return sum
+}
+
+func figResult(cfg Config) Figure {
+	return resultFigure(cfg, "result", "testdata/result-1000.bin", false)
+}
+
+func figResultHighres(cfg Config) Figure {
+	return resultFigure(cfg, "result-highres", "testdata/result-1000-highres.bin", true)
+}
+
+func resultFigure(cfg Config, id, path string, highres bool) Figure {
+	pdu, err := os.ReadFile(path)
+	if err != nil {
+		return Figure{ID: id, Notes: []string{err.Error()}}
 	}
 	cp := cBytes(pdu)
-	C.bench_result_setup(cp, C.int(len(pdu)))
+	hr := C.int(0)
+	if highres {
+		hr = 1
+	}
+	C.bench_result_setup(cp, C.int(len(pdu)), hr)
+	kind, decoder := "RESULT", "__pmDecodeResult"
+	if highres {
+		kind, decoder = "HIGHRES_RESULT", "__pmDecodeHighResResult"
+	}
 	f := Figure{
-		ID:       "result",
-		Title:    "RESULT decode + value extraction (testdata/result-1000.bin: 50 metrics, 1,000 values)",
+		ID:       id,
+		Title:    kind + " decode + value extraction (" + path + ": 50 metrics, 1,000 values)",
 		Unit:     "PDU",
 		Bytes:    len(pdu),
 		Goal:     "perfwire ≥ 2x libpcp (aim 5x)",
@@ -132,7 +201,25 @@ func figResult(cfg Config) Figure {
 			}
 			return s
 		}},
-		{Name: "libpcp __pmDecodeResult + pmExtractValue (C -O2)", Peer: true, Run: func(n int) uint64 {
+		{Name: "Go lower bound: ParseResult + hand walk of the validated bytes (not an API)", Run: func(n int) uint64 {
+			var s uint64
+			for range n {
+				s = decodeLowerBound(pdu)
+			}
+			return s
+		}},
+		{Name: "  of which pduwire.ParseResult alone (validation)", NoSum: true, NoRatio: true, Run: func(n int) uint64 {
+			var s uint64
+			for range n {
+				r, err := pduwire.ParseResult(pdu)
+				if err != nil {
+					return 0
+				}
+				s += uint64(r.NumPMID)
+			}
+			return s
+		}},
+		{Name: "libpcp " + decoder + " + pmExtractValue (C -O2)", Peer: true, Run: func(n int) uint64 {
 			return uint64(C.bench_result(C.int(n)))
 		}},
 		{Name: "  of which libpcp PDU buffer + 15 KB memcpy (C)", NoSum: true, NoRatio: true, Run: func(n int) uint64 {
