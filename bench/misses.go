@@ -34,12 +34,23 @@ var misses = map[string]string{
 		"shows in the profile (mallocgc, memclr, gcBgMarkWorker). Parsing into reused Sets and calling " +
 		"labels.Merge (second row) allocates nothing and is far ahead of libpcp. Next step (labels " +
 		"owner): keep a scratch []Set in the destination Set so MergeTexts reuses it.",
-	"fetch": "A fetch is a loopback round trip through pmcd and the sample PMDA; the client's own CPU per " +
-		"fetch (CPU median column) is a small part of the wall time, so the wall-time ratio mostly " +
-		"measures pmcd and the scheduler of this shared 2-core machine. Compare the CPU medians for the " +
-		"client cost. Next step: run on an idle machine with more rounds (-rounds 31) before concluding.",
-	"kpi": "See the profile: the dataset scanner's field parsing dominates. Next step: compare " +
-		"dltkpi's own BenchmarkParseACT50 with this real-capture mix (IRQ and NEW datasets included).",
+	"fetch": "A fetch is a loopback round trip through pmcd and the sample PMDA, so wall times are noisy " +
+		"on this shared machine (see min/max), but the client CPU column shows a real gap: pmapi spends " +
+		"about twice libpcp's process CPU per fetch. The profile is almost all syscalls and futex; " +
+		"`strace -f -c` over 1,000 fetches (2 metrics, 2026-11-22) counts 7.8 syscalls per fetch for " +
+		"pmapi (read 2.9, of which 0.9 return EAGAIN; epoll_pwait 1.8; write 1; nanosleep 1; futex 0.6) " +
+		"against 5.2 for libpcp (pselect6 2, recvfrom 2, sendto 1): Go's netpoller parks the goroutine on " +
+		"EAGAIN and another thread wakes it (futex, scheduler spinning), and pduwire.Reader reads the " +
+		"12-byte header and the body with separate reads. Next steps (pmapi/pduwire owners): read into a " +
+		"buffer sized for the whole reply in one read when possible (header and body together), and try " +
+		"a blocking read through syscall.RawConn on the client's connection so a reply that is already " +
+		"there costs one read and no poller round trip; then re-run with -rounds 31 on a quiet machine.",
+	"kpi": "The ratio sits at the 5x line (4.7–5.1x over the full runs so far). The profile: " +
+		"DatasetScanner.Next and Dataset.parse take most of the time, and on this capture's mix the IRQ " +
+		"datasets go through irqEntry → field → digits, three non-inlined calls per cpuN:count entry, " +
+		"while ACT has a dedicated fast path (parseACT). The naive baseline pays 10,000 allocations per " +
+		"operation, but Go's allocator is fast at these sizes. Next step (dltkpi owner): a single-loop " +
+		"fast path for IRQ entries like parseACT's, then check BenchmarkParseACT50 against this mix.",
 	"dlt": "See the profile. Next step: check whether dlt.Reader's refills (read size) dominate.",
 	"mmv": "Both perfwire's Slot.Add and mmv_inc_value are a load and a store on the mapped value; at " +
 		"~2–3 ns the difference is the bounds check and the byte-order test of the Slot against the " +
