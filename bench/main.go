@@ -50,9 +50,12 @@ func main() {
 		}
 		t0 := time.Now()
 		var f Figure
-		if fig.id == "dlt" {
+		switch fig.id {
+		case "dlt":
 			f = figDLT(cfg, *quick)
-		} else {
+		case "memcpy-large":
+			f = figMemcpyLarge(cfg, *quick)
+		default:
 			f = fig.run(cfg)
 		}
 		f.Elapsed = time.Since(t0)
@@ -109,4 +112,5 @@ var figures = []struct {
 	{"mmv-read", figMMVRead},
 	{"dlt", nil},
 	{"memcpy", figMemcpy},
+	{"memcpy-large", nil},
 }

@@ -8,6 +8,7 @@ import "C"
 import (
 	"bytes"
 	"encoding/binary"
+	"fmt"
 	"math"
 	"os"
 
@@ -252,6 +253,42 @@ func figMemcpy(cfg Config) Figure {
 		}},
 		{Name: "C memcpy (-O2)", Peer: true, NoSum: true, Run: func(n int) uint64 {
 			return uint64(C.bench_memcpy(cs, cd, C.int(len(pdu)), C.int(n)))
+		}},
+	})
+	return f
+}
+
+// figMemcpyLarge is the ceiling for the file-sized figures (dlt): a copy
+// of a buffer as large as the DLT file, which runs from memory, not cache.
+func figMemcpyLarge(cfg Config, quick bool) Figure {
+	size := 64 << 20
+	if quick {
+		size = 4 << 20
+	}
+	src := make([]byte, size)
+	for i := range src {
+		src[i] = byte(i)
+	}
+	dst := make([]byte, size)
+	cs, cd := cBytes(src), cBytes(dst)
+	f := Figure{
+		ID:    "memcpy-large",
+		Title: fmt.Sprintf("memory-copy ceiling: one copy of %d MiB (the DLT figure's size)", size>>20),
+		Unit:  "copy",
+		Bytes: size,
+		Goal:  "ceiling for the file-sized figures",
+	}
+	f.compare(cfg, false, []Side{
+		{Name: "Go copy()", NoSum: true, Fixed: 1, Run: func(n int) uint64 {
+			var s uint64
+			for k := range n {
+				copy(dst, src)
+				s += uint64(dst[k%len(dst)])
+			}
+			return s
+		}},
+		{Name: "C memcpy (-O2)", Peer: true, NoSum: true, Fixed: 1, Run: func(n int) uint64 {
+			return uint64(C.bench_memcpy(cs, cd, C.int(size), C.int(n)))
 		}},
 	})
 	return f
