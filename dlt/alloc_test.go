@@ -65,12 +65,21 @@ func TestScanAllocs(t *testing.T) {
 	}); n != 0 {
 		t.Errorf("AppendText: %v allocations per capture", n)
 	}
+	if n := testing.AllocsPerRun(20, func() {
+		s := NewScanner(data, Options{})
+		for s.Next() {
+			buf, _ = s.Message().AppendText(buf[:0])
+		}
+	}); n != 0 {
+		t.Errorf("Message.AppendText: %v allocations per capture", n)
+	}
 	// Encoding into a buffer with room allocates nothing either.
-	out := make([]byte, 0, 256)
+	out := make([]byte, 0, 512)
 	if n := testing.AllocsPerRun(20, func() {
 		b := AppendStorageHeader(out[:0], StorageHeader{Seconds: 1})
 		m := NewBuilder(b, LogHeader(MakeID("ECU1"), MakeID("PROC"), MakeID("PROC"), LevelInfo, 1, 2))
 		m.String("ACT")
+		m.String("a string longer than the 32 bytes a conversion may keep on the stack")
 		m.Uint(42, 32)
 		m.Arg(ArgSpec{Kind: KindFloat, Bits: 64, Float: 1.5})
 		if _, err := m.Finish(); err != nil {
@@ -79,61 +88,6 @@ func TestScanAllocs(t *testing.T) {
 	}); n != 0 {
 		t.Errorf("encoder: %v allocations per message", n)
 	}
-}
-
-// BenchmarkScan scans each capture: every message and every argument.
-// MB/s is over the file size; msgs/op and allocs/op show the per-message
-// cost is allocation-free.
-func BenchmarkScan(b *testing.B) {
-	for _, c := range captures {
-		b.Run(c.name, func(b *testing.B) {
-			data := readCapture(b, c.name)
-			b.SetBytes(int64(len(data)))
-			b.ReportAllocs()
-			var msgs int
-			for b.Loop() {
-				msgs, _ = scanArgs(data)
-			}
-			b.ReportMetric(float64(msgs), "msgs/op")
-			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*msgs), "ns/msg")
-		})
-	}
-}
-
-// BenchmarkScanHeaders scans headers only, the cost of filtering on
-// APID/CTID before touching payloads.
-func BenchmarkScanHeaders(b *testing.B) {
-	data := readCapture(b, "kpi-odd")
-	proc := MakeID("PROC")
-	b.SetBytes(int64(len(data)))
-	b.ReportAllocs()
-	for b.Loop() {
-		s := NewScanner(data, Options{})
-		for s.Next() {
-			_ = s.Message().AppID() == proc
-		}
-	}
-}
-
-// BenchmarkEncode builds a dlt-kpi style ACT message with 10 datasets.
-func BenchmarkEncode(b *testing.B) {
-	out := make([]byte, 0, 1024)
-	h := LogHeader(MakeID("ECU1"), MakeID("PROC"), MakeID("PROC"), LevelInfo, 14698, 11517642)
-	var n int
-	b.ReportAllocs()
-	for b.Loop() {
-		m := NewBuilder(AppendStorageHeader(out[:0], StorageHeader{Seconds: 1795315932}), h)
-		m.String("ACT")
-		for range 10 {
-			m.String("14698;5;510;7;4598284;0")
-		}
-		o, err := m.Finish()
-		if err != nil {
-			b.Fatal(err)
-		}
-		n = len(o)
-	}
-	b.SetBytes(int64(n))
 }
 
 // TestReaderAllocs: a Reader allocates itself and its buffer once, and

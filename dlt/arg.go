@@ -33,6 +33,11 @@ func (a Arg) slice(s span) []byte {
 	return a.p[s.at:end:end]
 }
 
+// Raw returns the argument's wire bytes, from its type info word to its
+// end, for copying it unchanged into a message of the same byte order
+// ([Builder.Bytes]).
+func (a Arg) Raw() []byte { return a.p }
+
 // TypeInfo is the raw type info word.
 func (a Arg) TypeInfo() uint32 { return a.info }
 

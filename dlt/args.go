@@ -67,6 +67,22 @@ func (s *ArgScanner) Next() bool {
 		s.err = errAt("NOAR", s.base+s.off, ErrArgCount)
 		return false
 	}
+	if p := s.p[s.off:]; len(p) >= 6 && s.plainString(p) {
+		// Fast path, written into s.arg in place: a plain ASCII string
+		// (every dlt-kpi argument) that fits the payload.
+		n := int(le16(p[4:]))
+		if s.big {
+			n = int(be16(p[4:]))
+		}
+		if n <= len(p)-6 {
+			end := 6 + n
+			s.arg = Arg{p: p[:end:end], off: s.base + s.off, info: TypeString, big: s.big,
+				name: absent, unit: absent, quant: absent, fixo: absent, value: trimNUL(p, span{6, int32(n)})}
+			s.off += end
+			s.left--
+			return true
+		}
+	}
 	a, n, err := decodeArg(s.p[s.off:], s.big)
 	if err != nil {
 		s.err = errAt(err.field, s.base+s.off+err.at, err.kind)
@@ -77,6 +93,15 @@ func (s *ArgScanner) Next() bool {
 	s.left--
 	s.arg = a
 	return true
+}
+
+// plainString reports whether p starts with the type info of a plain
+// ASCII string (0x200) in the payload's byte order.
+func (s *ArgScanner) plainString(p []byte) bool {
+	if s.big {
+		return p[0] == 0 && p[1] == 0 && p[2] == 2 && p[3] == 0
+	}
+	return p[0] == 0 && p[1] == 2 && p[2] == 0 && p[3] == 0
 }
 
 // Arg returns the current argument; valid after Next returned true.
@@ -188,7 +213,7 @@ func decodeArg(p []byte, big bool) (Arg, int, *argError) {
 	}
 	k := kindOf(info)
 	size := valueSize(k, info)
-	if info&^typeKnownBits != 0 || size < 0 ||
+	if size < 0 ||
 		(info&TypeFixed != 0 && k != KindSigned && k != KindUnsigned) {
 		return Arg{}, 0, errArgType
 	}

@@ -128,7 +128,8 @@ func TestBadArgs(t *testing.T) {
 		{"string length past the end BE", 1, "00000200 ff00 4e455700", true, 0, ErrTruncated, payloadAt + 6},
 		{"string length field cut", 1, "00020000 04", false, 0, ErrTruncated, payloadAt + 4},
 		{"type info cut", 1, "0002", false, 0, ErrTruncated, payloadAt},
-		{"unknown type bit", 1, "00020400 0400 4e455700", false, 0, ErrUnsupportedType, payloadAt},
+		{"reserved bit 18 ignored, like dlt-convert", 2, "00020400 0400 4e455700", false, 1, ErrArgCount, payloadAt + 10},
+		{"reserved bit 31 alone", 1, "00000080 0400 4e455700", false, 0, ErrUnsupportedType, payloadAt},
 		{"no kind bit", 1, "01000000 00", false, 0, ErrUnsupportedType, payloadAt},
 		{"two kind bits", 1, "61000000 00", false, 0, ErrUnsupportedType, payloadAt},
 		{"array", 1, "41010000 0100 0100 00", false, 0, ErrUnsupportedType, payloadAt},
@@ -161,6 +162,13 @@ func TestBadArgs(t *testing.T) {
 					break
 				}
 				n++
+			}
+			// The scanner form reports the same.
+			as := m.ArgScanner()
+			for as.Next() {
+			}
+			if as.Err() == nil || as.Err().Error() != last.Error() || as.Remaining() != tt.noar-tt.valid {
+				t.Errorf("ArgScanner: %v, %d remaining", as.Err(), as.Remaining())
 			}
 			if n != tt.valid {
 				t.Errorf("%d valid arguments, want %d", n, tt.valid)

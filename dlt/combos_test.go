@@ -2,6 +2,7 @@ package dlt
 
 import (
 	"bytes"
+	"errors"
 	"testing"
 )
 
@@ -138,5 +139,51 @@ func TestZeroValues(t *testing.T) {
 	if TypeControl.String() != "control" || MessageType(5).String() != "" || SubtypeName(TypeLog, LevelVerbose) != "verbose" ||
 		SubtypeName(MessageType(4), 1) != "" || KindFloat.String() != "float" || Kind(99).String() != "invalid" {
 		t.Fatal("names")
+	}
+}
+
+// TestBuilderHelpers: the Builder's typed helpers write what dlt-convert
+// prints (texts per the conformance test) and fail sticky.
+func TestBuilderHelpers(t *testing.T) {
+	m := NewBuilder(nil, LogHeader(MakeID("E"), MakeID("A"), MakeID("C"), LevelInfo, 1, 2))
+	m.Bool(true)
+	m.Int(-7, 16)
+	m.Uint(300, 32)
+	m.Float(0.1, 32)
+	m.Raw([]byte{0xde, 0xad})
+	m.String("s")
+	out, err := m.Finish()
+	if err != nil {
+		t.Fatal(err)
+	}
+	msg := scanAll(t, out, Options{Framing: FramingBare})[0]
+	txt := msg.AppendPayloadText(nil)
+	if string(txt) != "1 -7 300 0.1 de'ad s" || msg.NumArgs() != 6 {
+		t.Fatalf("%q", txt)
+	}
+	m = NewBuilder(nil, LogHeader(MakeID("E"), MakeID("A"), MakeID("C"), LevelInfo, 1, 2))
+	m.Int(1, 12)
+	m.String("not written")
+	out, err = m.Finish()
+	wantErr(t, err, ErrUnsupportedType, 26)
+	if len(out) != 26 {
+		t.Fatalf("%d bytes after a failed argument", len(out))
+	}
+	m = NewBuilder(nil, Header{Extended: true, Verbose: true})
+	for range 256 {
+		m.Bool(false)
+	}
+	_, err = m.Finish()
+	wantErr(t, err, ErrLimit, 5)
+	m = NewBuilder(nil, Header{})
+	m.Raw(make([]byte, 65000))
+	m.Raw(make([]byte, 600))
+	_, err = m.Finish()
+	wantErr(t, err, ErrLimit, 2)
+	if _, err := AppendStringArg(nil, string(make([]byte, 65535)), false); !errors.Is(err, ErrLimit) {
+		t.Fatal(err)
+	}
+	if _, err := AppendArg(nil, ArgSpec{Kind: KindString, Data: make([]byte, 65535)}, false); !errors.Is(err, ErrLimit) {
+		t.Fatal(err)
 	}
 }

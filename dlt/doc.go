@@ -16,11 +16,13 @@
 // header pattern whose record validates and counts the skipped bytes.
 // [Reader] does the same over an io.Reader (a daemon connection, a
 // serial line) with a fixed-size buffer; [ConsumeMessage] decodes one
-// record for callers that manage their own buffers. [Message.Args] and [Message.ArgScanner] decode the arguments;
-// [Arg.AppendText] prints one as dlt-convert -a does. [Builder],
-// [AppendArg] and [AppendStorageHeader] encode messages that dlt-convert
-// decodes identically. Decoding failures are [*ParseError] values with
-// the input offset and one of the Err* kinds.
+// record for callers that manage their own buffers. [Message.Args] and
+// [Message.ArgScanner] decode the arguments; [Arg.AppendText] prints one
+// as dlt-convert -a does and [Message.AppendText] prints the whole
+// dlt-convert -a line. [Builder], [AppendArg] and [AppendStorageHeader]
+// encode messages that dlt-convert decodes identically. Decoding failures
+// are [*ParseError] values with the input offset and one of the Err*
+// kinds.
 //
 // Allocation and lifetime: scanning messages and decoding arguments
 // allocate nothing. A Message, an Arg and every []byte they return are
@@ -30,6 +32,13 @@
 // lazily and every length is checked against the payload that remains.
 // A Reader allocates its buffer once and its messages are valid only
 // until its next call to Next. No buffer is ever sized from the wire.
+//
+// Where this package and dlt-convert 2.18.8 differ (both checked by the
+// conformance tests): the tool decodes type infos with several kind
+// bits by a priority order, 8-bit floats as hex, and integer arrays as
+// their first element, where this package reports [ErrUnsupportedType];
+// the tool prints nothing for BIN-coded integers of 32 bits or more and
+// HEX-coded 128-bit ones, where [Arg.AppendText] prints the value.
 //
 // Adding a new argument type (for example arrays or structs):
 //

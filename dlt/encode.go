@@ -127,7 +127,11 @@ func (m *Builder) Arg(spec ArgSpec) {
 
 // String appends an ASCII string argument (libdlt's dlt_user_log_write_string).
 func (m *Builder) String(s string) {
-	m.Arg(ArgSpec{Kind: KindString, Data: []byte(s)})
+	if m.err != nil {
+		return
+	}
+	m.b, m.err = AppendStringArg(m.b, s, m.big)
+	m.args++
 }
 
 // Int appends a signed integer of 8, 16, 32, 64 or 128 bits.
@@ -140,9 +144,19 @@ func (m *Builder) Uint(v uint64, bits int) {
 	m.Arg(ArgSpec{Kind: KindUnsigned, Bits: bits, Uint: v})
 }
 
+// Bool appends a bool argument.
+func (m *Builder) Bool(v bool) { m.Arg(ArgSpec{Kind: KindBool, Bool: v}) }
+
+// Float appends a float of 16, 32, 64 or 128 bits (rounded to the
+// nearest value of that width).
+func (m *Builder) Float(v float64, bits int) { m.Arg(ArgSpec{Kind: KindFloat, Bits: bits, Float: v}) }
+
+// Raw appends a raw data argument.
+func (m *Builder) Raw(p []byte) { m.Arg(ArgSpec{Kind: KindRaw, Data: p}) }
+
 // Bytes appends the payload bytes p unchanged and counts n arguments, for
-// arguments encoded elsewhere (with [AppendArg] or copied from
-// [Arg]-level views of another message in the same byte order).
+// arguments encoded elsewhere (with [AppendArg], or [Arg.Raw] of another
+// message in the same byte order).
 func (m *Builder) Bytes(p []byte, n int) {
 	if m.err != nil {
 		return

@@ -35,8 +35,10 @@ var (
 	ErrArgCount = errors.New("dlt: fewer arguments than NOAR")
 	// ErrTrailingBytes: bytes remain after the NOAR-th argument.
 	ErrTrailingBytes = errors.New("dlt: bytes left after the last argument")
-	// ErrUnsupportedType: an argument's type info is unknown, inconsistent,
-	// or an array/struct (not decoded by this package).
+	// ErrUnsupportedType: an argument's type info has no kind bit or
+	// several, a length (TYLE) its kind does not allow, FIXP on a
+	// non-integer, or is an array/struct (not decoded by this package).
+	// Reserved bits 18-31 are ignored, as dlt-convert does.
 	ErrUnsupportedType = errors.New("dlt: unsupported argument type")
 )
 

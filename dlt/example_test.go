@@ -91,3 +91,25 @@ func ExampleParseError() {
 	// storage header 3
 	// dlt: storage header: dlt: unsupported version at offset 3
 }
+
+// Print messages as `TZ=UTC dlt-convert -a` does (the tool adds an index).
+func ExampleMessage_AppendText() {
+	data, err := os.ReadFile("testdata/kpi-odd.dlt")
+	if err != nil {
+		panic(err)
+	}
+	s := dlt.NewScanner(data, dlt.Options{})
+	var line []byte
+	for i := 0; i < 5 && s.Next(); i++ {
+		if i == 3 {
+			continue // a long GET_LOG_INFO response
+		}
+		line, _ = s.Message().AppendText(line[:0])
+		fmt.Printf("%d %s\n", i, line)
+	}
+	// Output:
+	// 0 2026/11/22 02:52:12.374134   11522717 000 ECU1 DA1- DC1- control response N 1 [service(3842), ok, 02 00 00 00 00]
+	// 1 2026/11/22 02:52:12.374243   11516306 000 ECU1 DLTD INTM log info V 1 [Daemon launched. Starting to output traces...]
+	// 2 2026/11/22 02:52:12.374248   11517633 001 ECU1 DLTD INTM log info V 1 [ApplicationID 'PROC' registered for PID 14698, Description=/proc/-filesystem logger application]
+	// 4 2026/11/22 02:52:12.374251   11517641 000 ECU1 PROC PROC log info V 2 [IRQ BEG]
+}

@@ -66,6 +66,12 @@ func checkReencode(t *testing.T, m Message) {
 		if err != nil {
 			return
 		}
+		// The scanner's in-place fast path and ConsumeArg agree.
+		c, _, err := ConsumeArg(m.Payload()[a.Offset()-m.PayloadOffset():], m.BigEndian())
+		if err != nil {
+			t.Fatalf("ConsumeArg fails where the scanner decoded: %v", err)
+		}
+		compareArgs(t, c, specOf(a))
 		specs = append(specs, specOf(a))
 	}
 	var out []byte

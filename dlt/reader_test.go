@@ -11,9 +11,9 @@ import (
 
 // scanResult is what a Scanner or Reader reports for one input.
 type scanResult struct {
-	offsets          []int
-	skipped, resyncs int
-	err              string
+	offsets               []int
+	skipped, resyncs, end int
+	err, skipErr          string
 }
 
 func scanResultOf(data []byte, opt Options) scanResult {
@@ -22,9 +22,12 @@ func scanResultOf(data []byte, opt Options) scanResult {
 	for s.Next() {
 		r.offsets = append(r.offsets, s.Message().Offset())
 	}
-	r.skipped, r.resyncs = s.Skipped(), s.Resyncs()
+	r.skipped, r.resyncs, r.end = s.Skipped(), s.Resyncs(), s.Offset()
 	if s.Err() != nil {
 		r.err = s.Err().Error()
+	}
+	if s.SkipError() != nil {
+		r.skipErr = s.SkipError().Error()
 	}
 	return r
 }
@@ -41,16 +44,19 @@ func readResultOf(t testing.TB, data []byte, src io.Reader, opt Options) scanRes
 		}
 		r.offsets = append(r.offsets, m.Offset())
 	}
-	r.skipped, r.resyncs = rd.Skipped(), rd.Resyncs()
+	r.skipped, r.resyncs, r.end = rd.Skipped(), rd.Resyncs(), rd.Offset()
 	if rd.Err() != nil {
 		r.err = rd.Err().Error()
+	}
+	if rd.SkipError() != nil {
+		r.skipErr = rd.SkipError().Error()
 	}
 	return r
 }
 
 func equalResults(a, b scanResult) bool {
-	return a.skipped == b.skipped && a.resyncs == b.resyncs && a.err == b.err &&
-		len(a.offsets) == len(b.offsets) && sameInts(a.offsets, b.offsets)
+	return a.skipped == b.skipped && a.resyncs == b.resyncs && a.err == b.err && a.skipErr == b.skipErr &&
+		(a.err != "" || a.end == b.end) && len(a.offsets) == len(b.offsets) && sameInts(a.offsets, b.offsets)
 }
 
 func sameInts(a, b []int) bool {

@@ -65,3 +65,25 @@ func TestBigEndianTwins(t *testing.T) {
 		})
 	}
 }
+
+// TestCopyRawArgs rebuilds every verbose message of a capture from its
+// arguments' Raw bytes and expects the original record.
+func TestCopyRawArgs(t *testing.T) {
+	data := readCapture(t, "kpi-odd")
+	for _, m := range scanAll(t, data, Options{}) {
+		if !m.Verbose() {
+			continue
+		}
+		b := NewBuilder(AppendStorageHeader(nil, m.StorageHeader()), headerOf(m))
+		for a, err := range m.Args() {
+			if err != nil {
+				t.Fatal(err)
+			}
+			b.Bytes(a.Raw(), 1)
+		}
+		out, err := b.Finish()
+		if err != nil || !bytes.Equal(out, m.Bytes()) {
+			t.Fatalf("message at %d: %v", m.Offset(), err)
+		}
+	}
+}

@@ -21,10 +21,11 @@ import (
 // whose LEN leads to another pattern or the end of input, and adds the
 // bytes it passed over to [Scanner.Skipped]. A record whose LEN does not
 // lead to a pattern is rejected when another valid record starts inside
-// its claimed span (a damaged length or a partly written record). With [FramingBare] there is
-// no pattern to search for, so the first corrupt record ends the scan.
+// its claimed span (a damaged length or a partly written record). With
+// [FramingBare] there is no pattern to search for, so the first corrupt
+// record ends the scan; so does any corruption with [Options.NoResync].
 // Scanning allocates nothing; the messages alias data. A Scanner is a
-// small value; copying it snapshots its position.
+// value; copying it snapshots its position.
 type Scanner struct {
 	buf     []byte
 	off     int

@@ -15,9 +15,10 @@ const (
 	TypeTrace    = 0x00002000 // TRAI
 	TypeStruct   = 0x00004000 // STRU (not decoded)
 	TypeCodeMask = 0x00038000 // SCOD
+	// Bits 18-31 are reserved. dlt-convert ignores them (checked by the
+	// conformance test), and so does this package.
 
 	typeCodeShift = 15
-	typeKnownBits = 0x0003FFFF
 	typeKindBits  = TypeBool | TypeSigned | TypeUnsigned | TypeFloat | TypeArray |
 		TypeString | TypeRaw | TypeTrace | TypeStruct
 )

@@ -2,7 +2,9 @@ package dltkpi_test
 
 import (
 	"fmt"
+	"os"
 
+	"github.com/perfwire/perfwire/dlt"
 	"github.com/perfwire/perfwire/dltkpi"
 )
 
@@ -136,4 +138,32 @@ func ExampleTracker() {
 	// Output:
 	// 15207 "busy-normal-1" shifted=false rss=3240 KiB ctx+8 io+1000 in 1000 ms
 	// 15209 "/bin/busy loop" shifted=true rss=0 KiB ctx+0 io+0 in 0 ms
+}
+
+// Reading a capture: package dlt frames the messages, PushDLT selects
+// and parses the KPI ones, the tracker keeps the table.
+func ExampleReassembler_PushDLT() {
+	data, err := os.ReadFile("testdata/kpi-odd.dlt")
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	r := dltkpi.NewReassembler(dltkpi.Limits{})
+	t := dltkpi.NewTracker(dltkpi.TrackerLimits{})
+	s := dlt.NewScanner(data, dlt.Options{})
+	for s.Next() {
+		r.PushDLT(dltkpi.Selector{}, s.Message())
+		for r.Next() {
+			t.Apply(r.Event())
+		}
+	}
+	st := r.Stats()
+	fmt.Println("KPI messages:", st.Messages, "other:", st.Skipped)
+	fmt.Println("NEW groups:", st.Groups[dltkpi.KindNEW], "CHK groups:", st.Groups[dltkpi.KindCHK], "fragments:", st.Fragments)
+	p, _ := t.Process(14698)
+	fmt.Printf("%d %s\n", p.PID, p.Cmd)
+	// Output:
+	// KPI messages: 447 other: 5
+	// NEW groups: 26 CHK groups: 26 fragments: 13
+	// 14698 /usr/bin/dlt-kpi
 }

@@ -1,8 +1,11 @@
 package dltkpi
 
 import (
+	"bytes"
 	"errors"
 	"os"
+	"slices"
+	"strconv"
 	"testing"
 
 	"github.com/perfwire/perfwire/dlt"
@@ -49,5 +52,65 @@ func TestFromDLT(t *testing.T) {
 		if st := r.Stats(); st != want || open != wantOpen {
 			t.Errorf("%s: stats %+v\nwant %+v", name, r.Stats(), want)
 		}
+	}
+}
+
+// TestFromDLTBigEndian: a KPI message from a big-endian target (MSBF)
+// built with dlt's encoder parses like its little-endian twin; messages
+// of another context or non-verbose ones are not KPI.
+func TestFromDLTBigEndian(t *testing.T) {
+	build := func(h dlt.Header, args ...string) dlt.Message {
+		b := dlt.NewBuilder(nil, h)
+		for _, a := range args {
+			b.String(a)
+		}
+		rec, err := b.Finish()
+		if err != nil {
+			t.Fatal(err)
+		}
+		m, _, err := dlt.ConsumeMessage(rec, dlt.Options{Framing: dlt.FramingBare})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return m
+	}
+	h := dlt.LogHeader(dlt.MakeID("ECU1"), DefaultAppID, DefaultContextID, dlt.LevelInfo, 14698, 11727820)
+	h.Counter = 111
+	le := build(h, "IRQ", "LOC;cpu0:350458;cpu1:343627;", "ERR;cpu0:0;")
+	h.BigEndian = true
+	be := build(h, "IRQ", "LOC;cpu0:350458;cpu1:343627;", "ERR;cpu0:0;")
+	if bytes.Equal(le.Payload(), be.Payload()) {
+		t.Fatal("big-endian twin has the same payload")
+	}
+	var got [2][]string
+	for i, m := range []dlt.Message{le, be} {
+		km, src, err := FromDLT(m)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if src.SEID != 14698 || src.TMSP != 11727820 || src.MCNT != 111 || src.NOAR != 3 || src.ECU != dlt.MakeID("ECU1") {
+			t.Errorf("source %+v", src)
+		}
+		for d, err := range km.All() {
+			if err != nil {
+				t.Fatal(err)
+			}
+			got[i] = append(got[i], string(d.IRQ)+":"+strconv.Itoa(d.CPUs))
+		}
+	}
+	if !slices.Equal(got[0], got[1]) || len(got[0]) != 2 {
+		t.Errorf("LE %v, BE %v", got[0], got[1])
+	}
+	other := dlt.LogHeader(dlt.MakeID("ECU1"), dlt.MakeID("SYS"), dlt.MakeID("PROC"), dlt.LevelInfo, 1, 1)
+	if _, _, err := FromDLT(build(other, "NEW", "BEG")); !errors.Is(err, ErrNotKPI) {
+		t.Errorf("other APID: %v", err)
+	}
+	sel := Selector{AppID: dlt.MakeID("SYS"), ContextID: dlt.MakeID("PROC")}
+	if m, _, err := sel.FromDLT(build(other, "NEW", "BEG")); err != nil || m.Sync != SyncBegin {
+		t.Errorf("selector for SYS/PROC: %v", err)
+	}
+	h.Verbose = false
+	if _, _, err := FromDLT(build(h)); !errors.Is(err, ErrNotKPI) {
+		t.Errorf("non-verbose: %v", err)
 	}
 }

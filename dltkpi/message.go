@@ -279,3 +279,10 @@ func (s *DatasetScanner) Next() bool {
 // error (ErrSyntax or ErrRange in a *ParseError whose offset counts from
 // the start of the payload).
 func (s *DatasetScanner) Dataset() (Dataset, error) { return s.d, s.err }
+
+// Clone returns a copy of m whose payload no longer aliases the caller's
+// buffer.
+func (m Message) Clone() Message {
+	m.payload = append([]byte(nil), m.payload...)
+	return m
+}

@@ -213,3 +213,30 @@ func TestMalformedDatasetOffset(t *testing.T) {
 		t.Errorf("datasets %v", pids)
 	}
 }
+
+// TestClones: clones survive the caller overwriting its buffer.
+func TestClones(t *testing.T) {
+	buf := payload("NEW", "15178;14985;semi;colon;;name;1")
+	m, err := Parse(buf)
+	if err != nil {
+		t.Fatal(err)
+	}
+	mc := m.Clone()
+	r := NewReassembler(Limits{})
+	r.Push(Source{}, m)
+	if !r.Next() {
+		t.Fatal("no event")
+	}
+	ev := r.Event().Clone()
+	for i := range buf {
+		buf[i] = 'X'
+	}
+	for d := range mc.All() {
+		if d.PID != 15178 || string(d.Cmd) != "semi;colon;;name;1" {
+			t.Errorf("message clone: %+v", d)
+		}
+	}
+	if string(ev.Dataset.Cmd) != "semi;colon;;name;1" || string(ev.Dataset.Raw) != "15178;14985;semi;colon;;name;1" {
+		t.Errorf("event clone: %q", ev.Dataset.Raw)
+	}
+}

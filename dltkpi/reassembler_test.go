@@ -1,6 +1,7 @@
 package dltkpi
 
 import (
+	"errors"
 	"testing"
 )
 
@@ -97,5 +98,34 @@ func TestReassemblerFlood(t *testing.T) {
 	_, st, _ = replay(t, "kpi-huge-argv0", Limits{MaxGroupDatasets: 10})
 	if st.Aborted == 0 || st.Orphans == 0 {
 		t.Errorf("MaxGroupDatasets 10: aborted %d, orphans %d", st.Aborted, st.Orphans)
+	}
+}
+
+// TestReassemblerRejectKeepsCounter: a message of the KPI context that
+// does not parse is reported, and the next one is not a counter gap.
+func TestReassemblerRejectKeepsCounter(t *testing.T) {
+	r := NewReassembler(Limits{})
+	src := Source{SEID: 3, MCNT: 10}
+	r.PushPayload(src, payload("NEW", "BEG"), false)
+	src.MCNT++
+	r.PushPayload(src, payload("XYZ", "1"), false)
+	var kinds []EventType
+	for r.Next() {
+		kinds = append(kinds, r.Event().Type)
+		if !errors.Is(r.Event().Err, ErrUnknownKind) {
+			t.Errorf("invalid event error %v", r.Event().Err)
+		}
+	}
+	src.MCNT++
+	r.PushPayload(src, payload("NEW", "1;0;init"), false)
+	src.MCNT++
+	r.PushPayload(src, payload("NEW", "END"), false)
+	var end Event
+	for r.Next() {
+		end = r.Event()
+	}
+	st := r.Stats()
+	if len(kinds) != 1 || kinds[0] != EventInvalid || st.Invalid != 1 || st.McntGaps != 0 || !end.Group.Complete {
+		t.Errorf("events %v, stats %+v, end %+v", kinds, st, end)
 	}
 }

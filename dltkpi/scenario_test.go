@@ -50,6 +50,10 @@ func TestTrackerACTAbsence(t *testing.T) {
 	if p := f.proc(t, 10); p.CPU != 0 || p.RSS != 400 {
 		t.Errorf("omitted pid: cpu %d rss %d, want 0 and 400", p.CPU, p.RSS)
 	}
+	f.group(15000, "ACT", "10;1500;400;3;50;0") // more than the whole machine
+	if f.t.Stats().CPUOver1000 != 1 {
+		t.Errorf("cpu 1500 not flagged: %+v", f.t.Stats())
+	}
 	if p := f.proc(t, 11); p.CPU != 495 || !p.HasDelta || p.CtxDelta != 4 || p.IODelta != 200 || p.Interval != 10000 {
 		t.Errorf("listed pid: %+v", p)
 	}

@@ -2,116 +2,8 @@ package dltkpi
 
 import (
 	"bytes"
-	"math"
 	"slices"
 )
-
-// CmdKind classifies a command string by the fallback dlt-kpi used
-// (spec §3.1, §8).
-type CmdKind uint8
-
-// Command kinds.
-const (
-	CmdUnknown CmdKind = iota // no NEW or CHK seen yet (known from ACT only)
-	CmdArgv0                  // argv[0] up to its first NUL
-	CmdComm                   // "(comm)": argv[0] was empty
-	CmdCommCut                // "(comm" cut at whitespace: comm contains whitespace
-	CmdNull                   // "(null)": the command line could not be read
-)
-
-var cmdKindNames = [...]string{"unknown", "argv0", "comm", "comm-cut", "null"}
-
-// String names the kind.
-func (c CmdKind) String() string {
-	if int(c) < len(cmdKindNames) {
-		return cmdKindNames[c]
-	}
-	return ""
-}
-
-// ClassifyCmd returns the kind of a NEW/CHK command.
-func ClassifyCmd(cmd []byte) CmdKind {
-	switch {
-	case string(cmd) == "(null)":
-		return CmdNull
-	case len(cmd) > 0 && cmd[0] == '(':
-		if cmd[len(cmd)-1] == ')' {
-			return CmdComm
-		}
-		return CmdCommCut
-	case len(cmd) == 0:
-		return CmdUnknown
-	}
-	return CmdArgv0
-}
-
-// Process is one row of the tracker's process table. Byte fields are the
-// tracker's own copies.
-type Process struct {
-	PID  int32
-	PPID int32
-	// PPIDKnown is false for processes known only from CHK or ACT.
-	PPIDKnown bool
-	Cmd       []byte
-	CmdKind   CmdKind
-	// Partial: the command is the prefix of a fragment; no complete NEW
-	// or CHK dataset for this pid has arrived (dlt-kpi's flood, §5.2).
-	Partial bool
-	// StatShifted: the comm contains whitespace, so dlt-kpi read the
-	// wrong /proc/<pid>/stat fields: ppid is 0 and the ACT values (RSS
-	// is really the virtual size in bytes) are not to be trusted (§5.4).
-	StatShifted bool
-	// FirstSeen and LastSeen are TMSP values (0.1 ms).
-	FirstSeen, LastSeen uint32
-
-	// HasACT: at least one ACT sample arrived; ACTTime is the latest's TMSP.
-	HasACT  bool
-	ACTTime uint32
-	// CPU is the per-mille of the machine in the latest interval; a
-	// complete ACT group that does not list the pid sets it to 0.
-	CPU uint64
-	// RSS is the resident set size in pages (see RSSBytes); it is kept,
-	// not zeroed, when an ACT group omits the pid.
-	RSS int64
-	// Ctx and IO are the latest cumulative counters; IOWait is per-mille.
-	Ctx    int64
-	IO     uint64
-	IOWait uint64
-	// HasDelta: CtxDelta and IODelta hold the growth of Ctx and IO between
-	// the last two ACT samples, which lie Interval TMSP units apart. A
-	// counter that went backwards clears HasDelta.
-	HasDelta bool
-	CtxDelta int64
-	IODelta  uint64
-	Interval uint32
-
-	actGen, chkGen uint32
-	ending         bool
-}
-
-// RSSBytes converts RSS from pages to bytes for a page size (dlt-kpi
-// does not send it; 4096 on x86-64).
-func (p *Process) RSSBytes(pageSize int64) int64 { return p.RSS * pageSize }
-
-// IRQRate is the latest interval of one interrupt on one CPU.
-type IRQRate struct {
-	Name  string
-	CPU   int
-	Count int64 // cumulative since boot
-	// HasDelta: Delta interrupts happened in the Interval TMSP units
-	// (0.1 ms) between the last two good IRQ groups.
-	HasDelta bool
-	Delta    int64
-	Interval uint32
-}
-
-// PerSecond returns Delta per second, or 0 without a delta.
-func (r IRQRate) PerSecond() float64 {
-	if !r.HasDelta || r.Interval == 0 {
-		return 0
-	}
-	return float64(r.Delta) * 10000 / float64(r.Interval)
-}
 
 // TrackerLimits bound the tracker's memory. Zero fields take the
 // defaults of DefaultTrackerLimits.
@@ -143,21 +35,11 @@ type TrackerStats struct {
 	Dropped       int // datasets dropped for TrackerLimits
 	SuspectIRQ    int // IRQ groups not applied (spec §5.3)
 	Malformed     int // malformed datasets seen
-	Resets        int // session changes
-}
-
-type irqState struct {
-	counts   []int64
-	deltas   []int64
-	valid    []bool
-	lastT    uint32 // TMSP of the latest applied sample
-	interval uint32 // TMSP units between the last two samples
-	seen     bool
-}
-
-type irqRow struct {
-	name   []byte
-	counts []int64
+	// CPUOver1000 counts ACT samples above 1000 per mille: dlt-kpi
+	// undercounted the CPUs (it reads only 4 KiB of /proc/cpuinfo, spec
+	// §3.3), so the CPU values of that stream are too large.
+	CPUOver1000 int
+	Resets      int // session changes
 }
 
 type groupState struct {
@@ -167,7 +49,9 @@ type groupState struct {
 }
 
 // Tracker maintains the process table and interrupt rates a viewer
-// shows, from reassembler events (spec §8). It copies what it keeps.
+// shows, from reassembler events (spec §8), for one dlt-kpi: a new
+// session (dlt-kpi restarted) resets it; streams from several ECUs need
+// one Tracker each. It copies what it keeps.
 // Groups may arrive late, interleaved or not at all: only complete
 // groups are used to infer absences. A Tracker is not safe for
 // concurrent use.
@@ -241,26 +125,6 @@ func (t *Tracker) Processes() []Process {
 		out = append(out, *p)
 	}
 	slices.SortFunc(out, func(a, b Process) int { return int(a.PID) - int(b.PID) })
-	return out
-}
-
-// IRQs returns every interrupt's per-CPU state, by name then CPU.
-func (t *Tracker) IRQs() []IRQRate {
-	var out []IRQRate
-	for name, st := range t.irqs {
-		for i, c := range st.counts {
-			out = append(out, IRQRate{Name: name, CPU: i, Count: c, HasDelta: st.valid[i], Delta: st.deltas[i], Interval: st.interval})
-		}
-	}
-	slices.SortFunc(out, func(a, b IRQRate) int {
-		if a.Name != b.Name {
-			if a.Name < b.Name {
-				return -1
-			}
-			return 1
-		}
-		return a.CPU - b.CPU
-	})
 	return out
 }
 
@@ -408,6 +272,9 @@ func (t *Tracker) dataset(ev Event) {
 				p.CtxDelta, p.IODelta = d.Ctx-p.Ctx, d.IO-p.IO
 			}
 		}
+		if d.CPU > 1000 {
+			t.stats.CPUOver1000++
+		}
 		p.HasACT, p.ACTTime, p.LastSeen = true, now, now
 		p.CPU, p.RSS, p.Ctx, p.IO, p.IOWait = d.CPU, d.RSS, d.Ctx, d.IO, d.IOWait
 		if inGroup {
@@ -434,15 +301,6 @@ func (t *Tracker) dataset(ev Event) {
 			t.applyIRQ(d.IRQ, t.scratch, now)
 		}
 	}
-}
-
-func goodCounts(c []int64) bool {
-	for _, n := range c {
-		if n < 0 || n == math.MaxInt64 {
-			return false
-		}
-	}
-	return true
 }
 
 func (t *Tracker) tomb(pid int32, now uint32) {
@@ -528,35 +386,4 @@ func (t *Tracker) groupEnd(k Kind, g Group, complete bool) {
 		}
 		t.rows = t.rows[:0]
 	}
-}
-
-func (t *Tracker) applyIRQ(name []byte, counts []int64, now uint32) {
-	st, ok := t.irqs[string(name)]
-	if !ok {
-		if len(t.irqs) >= t.limits.MaxIRQs {
-			t.stats.Dropped++
-			return
-		}
-		st = &irqState{}
-		t.irqs[string(name)] = st
-	}
-	if st.seen && int32(now-st.lastT) <= 0 {
-		t.stats.Stale++
-		return
-	}
-	n := len(counts)
-	if len(st.deltas) != n { // the CPU count of a row rarely changes
-		st.deltas, st.valid = make([]int64, n), make([]bool, n)
-	}
-	for i, c := range counts {
-		st.valid[i], st.deltas[i] = false, 0
-		if st.seen && i < len(st.counts) && c >= st.counts[i] {
-			st.valid[i], st.deltas[i] = true, c-st.counts[i]
-		}
-	}
-	if st.seen {
-		st.interval = now - st.lastT
-	}
-	st.counts = append(st.counts[:0], counts...)
-	st.lastT, st.seen = now, true
 }

@@ -82,7 +82,7 @@ func TestAllocs(t *testing.T) {
 	r, _ := mmv.NewReader(b, binary.NativeEndian)
 	dump := testing.AllocsPerRun(20, func() {
 		buf = mmv.AppendDump(buf[:0], &r, "x", 0)
-		buf = mmv.AppendUnits(buf, pcp.Units(0x1f023000))
+		buf, _ = pcp.Units(0x1f023000).AppendText(buf)
 	})
 	if dump != 0 {
 		t.Errorf("dump into a large buffer: %v allocs per run, want 0", dump)

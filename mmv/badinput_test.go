@@ -268,3 +268,29 @@ func bytes64(c byte) []byte {
 	}
 	return b
 }
+
+// TestPackedStrings follows qa/1552: string references are arbitrary
+// byte offsets, valid while offset + 256 fits in the file.
+func TestPackedStrings(t *testing.T) {
+	b := append([]byte(nil), readFile(t, "testdata/lab/sample2.mmv")...)
+	metrics, _, _ := tocEntry(t, b, mmv.SectionMetrics)
+	// Instance 1's name is "green" in the first slots; point metric 0's
+	// name at its second byte, and its help at the last 256 bytes.
+	inst1 := le.Uint64(b[int(tocOff(t, b, mmv.SectionInstances))+mmv.InstanceSizeV2+16:])
+	le.PutUint64(b[metrics:], inst1+1)
+	copy(b[len(b)-256:], "tail help\x00")
+	le.PutUint64(b[metrics+40:], uint64(len(b)-256))
+	r, err := mmv.NewReader(b, nil)
+	if err != nil {
+		t.Fatalf("packed strings rejected: %v", err)
+	}
+	m := r.Metric(0)
+	if string(m.Name) != "reen" || string(m.HelpText) != "tail help" {
+		t.Errorf("name %q help %q", m.Name, m.HelpText)
+	}
+}
+
+func tocOff(t *testing.T, b []byte, s mmv.Section) uint64 {
+	off, _, _ := tocEntry(t, b, s)
+	return off
+}

@@ -123,3 +123,23 @@ func BenchmarkWrite(b *testing.B) {
 		mmv.Publish(data, nil)
 	}
 }
+
+// BenchmarkReadAllWords re-reads the 10,000 value words of a file whose
+// metadata a poller resolved once.
+func BenchmarkReadAllWords(b *testing.B) {
+	data := bigFile(b)
+	r, err := mmv.NewReader(data, nil)
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.SetBytes(int64(r.NumValues() * mmv.ValueSize))
+	b.ReportAllocs()
+	var sum uint64
+	for b.Loop() {
+		for i := range r.NumValues() {
+			v, _ := r.Words(i)
+			sum += v
+		}
+	}
+	_ = sum
+}

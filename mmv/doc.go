@@ -1,9 +1,39 @@
 // Package mmv reads and writes MMV files: the memory-mapped metric values
-// that applications share with PCP's pmdammv.
+// that applications share with PCP's mmv agent (pmdammv, domain 70).
 //
-// An MMV file is a header followed by a table of contents pointing at
-// sections of fixed-size records: instance domains, instances, metrics,
-// values and strings. Versions 1, 2 and 3 differ in name lengths and in
-// where names live. Offsets are byte offsets from the start of the file;
-// the writer's generation numbers tell readers when the layout is stable.
+// An MMV file is a 40-byte header ("MMV\0", version, generation numbers
+// g1 and g2, flags, writer pid, PMID cluster), a table of contents, and
+// sections of fixed-size entries found only through 64-bit offsets:
+// instance domains, instances, metrics, values, 256-byte strings and, in
+// version 3, labels. Version 1 keeps metric and instance names inline (at
+// most 63 bytes), version 2 moves them to the strings section, version 3
+// adds labels. A writer stores g1, lays out the metadata, and stores g2 =
+// g1 last; readers ignore a file whose generations differ. Values are
+// then updated in place with plain stores and read without locks. Files
+// are in the writer's byte order, so every entry point takes a
+// binary.ByteOrder (nil means little-endian, what every known writer
+// produces in practice).
+//
+// [NewReader] validates a whole file once: everything pmdammv checks,
+// plus every string reference (offset + 256 inside the file and a NUL),
+// every entry offset (pointing at an entry of the right section), items
+// (unique, at most 1023), types, semantics, indoms and label payloads.
+// Failures are *[ParseError] values wrapping a sentinel such as
+// [ErrBounds], with the section, entry and byte offset. [Registry.Plan]
+// lays out a file the way libpcp_mmv does, choosing the lowest version
+// that fits, and refuses what pmdammv would silently drop. [Plan.Slot]
+// gives allocation-free handles for value updates; [AppendDump] prints
+// mmvdump's text; [AppendMetricName], [PMID], [InDomID] and [Assign]
+// predict pmdammv's names and numbers. Package mmvfile maps files for
+// live writing and reading; this package has no os or mmap code and
+// builds for WebAssembly.
+//
+// Allocation and lifetime: NewReader, every Reader and Value accessor,
+// slot updates and AppendDump (given room) allocate nothing. Names, help
+// texts, label payloads and string values are sub-slices of the bytes
+// given to NewReader, valid while those bytes are; copy them to keep
+// them. Values are read from the bytes on every call, so a Reader over a
+// live mapping sees updates; when [Reader.Stale] reports a new
+// generation, build a new Reader. Registry.Plan, Assign and AppendFile
+// allocate.
 package mmv

@@ -156,8 +156,12 @@ func (r *Reader) dumpInstances(b []byte) []byte {
 	sec := r.sect[SectionInstances]
 	for i := range sec.count {
 		in := r.Instance(i)
+		serial := uint32(0)
+		if in.Indom >= 0 {
+			serial = r.Indom(in.Indom).Serial
+		}
 		// mmvdump steps by the v1 entry size whatever the version.
-		b = entryHead(b, uint64(r.Indom(in.Indom).Serial), sec.off+uint64(i)*InstanceSizeV1)
+		b = entryHead(b, uint64(serial), sec.off+uint64(i)*InstanceSizeV1)
 		b = append(b, "instance = "...)
 		b = appendInst(b, in)
 		b = append(b, '\n')
@@ -193,7 +197,7 @@ func (r *Reader) dumpMetrics(b []byte) []byte {
 		b = append(b, "), pad=0x"...)
 		b = strconv.AppendUint(b, uint64(m.Pad), 16)
 		b = append(b, "\n       units="...)
-		b = AppendUnits(b, m.Units)
+		b, _ = m.Units.AppendText(b)
 		b = append(b, '\n')
 		if m.Singular() {
 			b = append(b, "       (no indom)\n"...)
@@ -210,6 +214,9 @@ func (r *Reader) dumpMetrics(b []byte) []byte {
 
 func (r *Reader) dumpValues(b []byte, now int64) []byte {
 	for v := range r.Values() {
+		if v.Metric < 0 {
+			continue
+		}
 		m := r.Metric(v.Metric)
 		b = entryHead(b, uint64(m.Item), uint64(v.Offset))
 		b = append(b, m.Name...)

@@ -40,7 +40,7 @@ type Indom struct {
 type Instance struct {
 	Index  int
 	Offset int
-	Indom  int   // index of the owning indom entry
+	Indom  int   // index of the owning indom entry; -1 if rewritten after validation
 	ID     int32 // internal instance identifier
 	Name   []byte
 }
@@ -103,8 +103,9 @@ func (r *Reader) Indom(i int) Indom {
 	at := r.at(SectionIndoms, i)
 	d := Indom{Index: i, Offset: at, Serial: r.u32(at), Count: int(r.u32(at + 4))}
 	d.First = r.index(SectionInstances, r.u64(at+8))
-	if d.Count == 0 {
-		d.First = 0
+	if d.Count == 0 || d.First < 0 || d.First+d.Count > r.NumInstances() {
+		// Only a writer that rewrote the entry after validation gets here.
+		d.First, d.Count = 0, 0
 	}
 	d.ShortText = r.helpText(r.u64(at + 16))
 	d.HelpText = r.helpText(r.u64(at + 24))
@@ -133,13 +134,19 @@ func (r *Reader) Label(i int) Label {
 }
 
 // Value returns value entry i. The Value reads its number or text from
-// the file's bytes each time it is asked.
+// the file's bytes each time it is asked. If a writer rewrote the entry's
+// metric offset after validation (without a new generation), Metric is
+// -1 and Type is TypeNoSupport; callers that index metrics must check.
 func (r *Reader) Value(i int) Value {
 	r.check(SectionValues, i)
 	at := r.at(SectionValues, i)
 	mi := r.index(SectionMetrics, r.u64(at+16))
-	v := Value{Index: i, Offset: at, Metric: mi, Instance: -1, b: r.b, big: r.big,
+	v := Value{Index: i, Offset: at, Metric: mi, Instance: -1, Type: TypeNoSupport, b: r.b, big: r.big,
 		sentinel: r.hdr.Flags&FlagSentinel != 0}
+	if mi < 0 {
+		// The entry was rewritten after validation: no metric, no value.
+		return v
+	}
 	// The type word sits 36 bytes before the end of a metric entry in every version.
 	v.Type = Type(int32(r.u32(r.at(SectionMetrics, mi) + int(r.msz) - 36)))
 	if inst := r.u64(at + 24); inst != 0 {
@@ -200,10 +207,20 @@ func (r *Reader) Labels() iter.Seq[Label] {
 }
 
 // IndomOf returns the indom entry of metric m; ok is false for a
-// singular metric.
+// singular metric (or an indom that vanished after validation).
 func (r *Reader) IndomOf(m Metric) (Indom, bool) {
-	if m.Singular() {
+	d := r.indomBySerial(m.Indom)
+	if m.Singular() || d < 0 {
 		return Indom{}, false
 	}
-	return r.Indom(r.indomBySerial(m.Indom)), true
+	return r.Indom(d), true
+}
+
+// Words returns the value and extra words of value entry i straight from
+// the bytes, for pollers that resolved metrics and instances once (with
+// [Reader.Value]) and then only re-read numbers: no offset lookups.
+func (r *Reader) Words(i int) (value uint64, extra int64) {
+	r.check(SectionValues, i)
+	at := r.at(SectionValues, i)
+	return r.u64(at), int64(r.u64(at + 8))
 }

@@ -171,6 +171,10 @@ func FuzzReader(f *testing.F) {
 
 // checkReader is FuzzReader's body.
 func checkReader(t *testing.T, b []byte) {
+	if r, err := mmv.NewReaderLimits(b, binary.BigEndian, mmv.Limits{RepeatedItems: true}); err == nil {
+		_ = mmv.AppendDump(nil, &r, "fuzz", 0)
+		_, _ = mmv.Assign([]mmv.Source{{Name: "f", Reader: &r}})
+	}
 	{
 		r, err := mmv.NewReader(b, nil)
 		if err != nil {

@@ -45,6 +45,12 @@ func jsonValue(p []byte, i, depth int) (int, bool) {
 		for i++; i < len(p); i++ {
 			switch p[i] {
 			case '\\':
+				if !validEscape(p, i) {
+					return i, false
+				}
+				if p[i+1] == 'u' {
+					i += 4
+				}
 				i++
 			case '"':
 				return i + 1, true
@@ -97,6 +103,28 @@ func jsonValue(p []byte, i, depth int) (int, bool) {
 		}
 	}
 	return i, false
+}
+
+// validEscape reports whether the backslash at p[i] starts a JSON escape.
+func validEscape(p []byte, i int) bool {
+	if i+1 >= len(p) {
+		return false
+	}
+	switch p[i+1] {
+	case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
+		return true
+	case 'u':
+		if i+6 > len(p) {
+			return false
+		}
+		for _, c := range p[i+2 : i+6] {
+			if !isDigit(c) && (c|0x20 < 'a' || c|0x20 > 'f') {
+				return false
+			}
+		}
+		return true
+	}
+	return false
 }
 
 // jsonNumber parses a JSON number at i.

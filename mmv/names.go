@@ -77,6 +77,9 @@ const (
 	// WarnClusterLabelsLost: the file asked for cluster 0, so pmdammv
 	// picks a cluster and never matches its cluster labels.
 	WarnClusterLabelsLost
+	// WarnRepeatedItem: the metric repeats an earlier item of its file
+	// (read with Limits.RepeatedItems); pmdammv drops it.
+	WarnRepeatedItem
 )
 
 // Warning is one problem [Assign] found. File and Other index the
@@ -128,7 +131,14 @@ func Assign(srcs []Source) (clusters []uint32, warnings []Warning) {
 	names := map[string]owner{}
 	for i, s := range srcs {
 		r := s.Reader
+		var items [(MaxItem + 1) / 64]uint64
 		for m := range r.Metrics() {
+			item := m.Item & MaxItem // validated ≤ 1023 unless rewritten since
+			if items[item/64]&(1<<(item%64)) != 0 {
+				warnings = append(warnings, Warning{Kind: WarnRepeatedItem, File: i, Other: -1, Metric: m.Index})
+				continue
+			}
+			items[item/64] |= 1 << (item % 64)
 			name := r.AppendMetricName(nil, PrefixMMV, s.Name, m)
 			id := PMID(clusters[i], m.Item)
 			if !ValidMetricName(name) {

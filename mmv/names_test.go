@@ -1,6 +1,7 @@
 package mmv_test
 
 import (
+	"errors"
 	"testing"
 
 	"github.com/perfwire/perfwire/mmv"
@@ -98,4 +99,24 @@ func equal(a, b []uint32) bool {
 		}
 	}
 	return true
+}
+
+// TestRepeatedItems reads a file with two metrics on item 1 (like
+// qa/src/mmv2_simple.c): an error by default, accepted with
+// Limits.RepeatedItems, and then reported by Assign.
+func TestRepeatedItems(t *testing.T) {
+	b := append([]byte(nil), readFile(t, "testdata/lab/sample2.mmv")...)
+	off, _, _ := tocEntry(t, b, mmv.SectionMetrics)
+	le.PutUint32(b[off+mmv.MetricSizeV2+8:], 1) // metric 1 takes metric 0's item
+	if _, err := mmv.NewReader(b, nil); !errors.Is(err, mmv.ErrItem) {
+		t.Fatalf("default: %v", err)
+	}
+	r, err := mmv.NewReaderLimits(b, nil, mmv.Limits{RepeatedItems: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, warnings := mmv.Assign([]mmv.Source{{Name: "x", Reader: &r}})
+	if len(warnings) != 1 || warnings[0].Kind != mmv.WarnRepeatedItem || warnings[0].Metric != 1 {
+		t.Errorf("warnings %+v", warnings)
+	}
 }

@@ -18,15 +18,20 @@ type Header struct {
 	Cluster int32 // requested PMID cluster; 0 lets pmdammv choose
 }
 
-// Limits bound the counts a reader accepts. Every count is also bounded
-// by the file size, so the limits only reject files that pmdammv would
-// not export anyway. The zero value means [DefaultLimits].
+// Limits bound the counts a reader accepts, and relax one check. Every
+// count is also bounded by the file size, so the limits only reject
+// files that pmdammv would not export anyway. A Limits whose counts are all zero means
+// [DefaultLimits] (keeping RepeatedItems).
 type Limits struct {
 	MaxTOCs    int // TOC entries
 	MaxMetrics int // pmdammv ignores a METRICS section above 1023
 	MaxIndoms  int // pmdammv allows 4194303; metric checks scan the indoms
 	MaxLabels  int // pmdammv ignores a LABELS section above 255
 	MaxValues  int
+	// RepeatedItems accepts a metric whose item repeats an earlier one
+	// in the file, as pmdammv does (it drops the later metric; [Assign]
+	// warns). By default a repeated item is an [ErrItem] error.
+	RepeatedItems bool
 }
 
 // DefaultLimits are pmdammv's bounds for metrics and labels, 4096
@@ -74,8 +79,10 @@ func NewReader(b []byte, order binary.ByteOrder) (Reader, error) {
 // the sentinel kinds, with the section, entry and byte offset. It does
 // not allocate on success. The Reader keeps b; b must not be shrunk.
 func NewReaderLimits(b []byte, order binary.ByteOrder, lim Limits) (Reader, error) {
-	if lim == (Limits{}) {
+	if lim.MaxTOCs == 0 && lim.MaxMetrics == 0 && lim.MaxIndoms == 0 && lim.MaxLabels == 0 && lim.MaxValues == 0 {
+		repeat := lim.RepeatedItems
 		lim = DefaultLimits
+		lim.RepeatedItems = repeat
 	}
 	r := Reader{b: b, big: isBig(order)}
 	if len(b) < HeaderSize {
@@ -120,7 +127,7 @@ func NewReaderLimits(b []byte, order binary.ByteOrder, lim Limits) (Reader, erro
 	if err := r.checkInstances(); err != nil {
 		return Reader{}, err
 	}
-	if err := r.checkMetrics(); err != nil {
+	if err := r.checkMetrics(lim.RepeatedItems); err != nil {
 		return Reader{}, err
 	}
 	if err := r.checkValues(); err != nil {
@@ -320,7 +327,7 @@ func (r *Reader) checkInstances() error {
 	return nil
 }
 
-func (r *Reader) checkMetrics() error {
+func (r *Reader) checkMetrics(repeatOK bool) error {
 	var seen [(MaxItem + 1) / 64]uint64
 	s := r.sect[SectionMetrics]
 	for i := 0; i < s.count; i++ {
@@ -340,7 +347,7 @@ func (r *Reader) checkMetrics() error {
 			}
 		}
 		item := r.u32(int(base) + 8)
-		if item > MaxItem || seen[item/64]&(1<<(item%64)) != 0 {
+		if item > MaxItem || seen[item/64]&(1<<(item%64)) != 0 && !repeatOK {
 			return fail(entryField("metrics", i, "item"), base+8, ErrItem)
 		}
 		seen[item/64] |= 1 << (item % 64)
@@ -383,9 +390,12 @@ func (r *Reader) checkValues() error {
 		if mi < 0 {
 			return fail(entryField("values", i, "metric"), at+16, ErrOffset)
 		}
-		m := r.Metric(mi)
+		// Only the metric's indom and type matter here; decoding the
+		// whole entry (names, help) per value would dominate the cost.
+		mbase := r.at(SectionMetrics, mi) + int(r.msz) - 48
+		serial, typ := r.u32(mbase+24), Type(int32(r.u32(mbase+12)))
 		inst := r.u64(int(at) + 24)
-		if m.Indom == 0 || m.Indom == 0xffffffff {
+		if serial == 0 || serial == 0xffffffff {
 			if inst != 0 {
 				return fail(entryField("values", i, "instance"), at+24, ErrInstance)
 			}
@@ -395,11 +405,11 @@ func (r *Reader) checkValues() error {
 				return fail(entryField("values", i, "instance"), at+24, ErrOffset)
 			}
 			d := r.index(SectionIndoms, r.u64(int(inst)))
-			if r.u32(r.at(SectionIndoms, d)) != m.Indom {
+			if r.u32(r.at(SectionIndoms, d)) != serial {
 				return fail(entryField("values", i, "instance"), at+24, ErrInstance)
 			}
 		}
-		if m.Type == TypeString {
+		if typ == TypeString {
 			if err := r.checkString(r.u64(int(at)+8), false, func() string { return entryField("values", i, "extra") }, at+8); err != nil {
 				return err
 			}

@@ -126,6 +126,15 @@ func (reg *Registry) Plan() (*Plan, error) {
 	if reg.Cluster > MaxCluster {
 		return nil, regErr("cluster", ErrCluster)
 	}
+	// Counts pmdammv (or our reader's defaults) would not accept.
+	switch lim := DefaultLimits; {
+	case len(reg.Metrics) > lim.MaxMetrics:
+		return nil, regErr("metrics", ErrLimit)
+	case len(reg.Indoms) > lim.MaxIndoms:
+		return nil, regErr("indoms", ErrLimit)
+	case len(reg.Labels) > lim.MaxLabels:
+		return nil, regErr("labels", ErrLimit)
+	}
 	long := false
 	for i, d := range reg.Indoms {
 		if d.Serial == 0 || d.Serial == 0xffffffff {
@@ -139,7 +148,8 @@ func (reg *Registry) Plan() (*Plan, error) {
 		if len(d.ShortText) >= StringSize || len(d.HelpText) >= StringSize {
 			return nil, regErr(entryField("indoms", i, "help"), ErrTooLong)
 		}
-		for k, in := range d.Instances {
+		ids, names := make(map[int32]bool, len(d.Instances)), make(map[string]bool, len(d.Instances))
+		for _, in := range d.Instances {
 			if in.Name == "" || nul([]byte(in.Name)) >= 0 {
 				return nil, regErr(entryField("indoms", i, "instance name"), ErrName)
 			}
@@ -147,11 +157,10 @@ func (reg *Registry) Plan() (*Plan, error) {
 				return nil, regErr(entryField("indoms", i, "instance name"), ErrTooLong)
 			}
 			long = long || len(in.Name) >= NameSizeV1
-			for _, o := range d.Instances[:k] {
-				if o.ID == in.ID || o.Name == in.Name {
-					return nil, regErr(entryField("indoms", i, "instance"), ErrInstance)
-				}
+			if ids[in.ID] || names[in.Name] {
+				return nil, regErr(entryField("indoms", i, "instance"), ErrInstance)
 			}
+			ids[in.ID], names[in.Name] = true, true
 		}
 	}
 	var seen [(MaxItem + 1) / 64]uint64
@@ -193,6 +202,9 @@ func (reg *Registry) Plan() (*Plan, error) {
 			p.nval[i] = len(reg.Indoms[p.dindex[i]].Instances)
 		}
 		p.nvals += p.nval[i]
+		if p.nvals > DefaultLimits.MaxValues {
+			return nil, regErr("values", ErrLimit)
+		}
 	}
 	for i, l := range reg.Labels {
 		if !l.Flags.valid() || !validName(l.Name, false) {

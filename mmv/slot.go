@@ -15,10 +15,12 @@ import (
 // goroutines (Add is a load then a store); serialise them or give each
 // goroutine its own metric.
 type Slot struct {
-	b   []byte
-	off int
-	typ Type
-	big bool
+	b    []byte
+	off  int
+	typ  Type
+	big  bool
+	le64 bool   // a little-endian 64-bit integer: Add's inlinable fast path
+	word []byte // the 8-byte value word, for the fast path
 }
 
 // Type returns the metric type of the slot.
@@ -62,21 +64,17 @@ func (s Slot) store32(v uint32) {
 // converted delta; ELAPSED adds microseconds to the accumulated time.
 // On a STRING slot it does nothing.
 func (s Slot) Add(delta int64) {
-	if s.typ == TypeU64 || s.typ == TypeI64 {
-		// The counter fast path: one window, one load, one store.
-		w := s.b[s.off : s.off+8 : s.off+8]
-		if s.big {
-			binary.BigEndian.PutUint64(w, binary.BigEndian.Uint64(w)+uint64(delta))
-		} else {
-			binary.LittleEndian.PutUint64(w, binary.LittleEndian.Uint64(w)+uint64(delta))
-		}
+	if s.le64 {
+		// The counter fast path, small enough to inline: one window, one
+		// load, one store.
+		binary.LittleEndian.PutUint64(s.word, binary.LittleEndian.Uint64(s.word)+uint64(delta))
 		return
 	}
-	s.add(delta)
+	s.slowAdd(delta)
 }
 
-// add is Add for the types off the counter fast path.
-func (s Slot) add(delta int64) {
+// slowAdd is Add for the slots off the counter fast path.
+func (s *Slot) slowAdd(delta int64) {
 	switch s.typ {
 	case TypeI32, TypeU32:
 		s.store32(s.load32() + uint32(delta))
@@ -211,8 +209,10 @@ func (p *Plan) Slot(b []byte, order binary.ByteOrder, metric, inst int) (Slot, e
 	if len(b) < p.size {
 		return Slot{}, ErrTruncated
 	}
-	return Slot{b: b[:p.size:p.size], off: p.values + (p.first[metric]+inst)*ValueSize,
-		typ: p.reg.Metrics[metric].Type, big: isBig(order)}, nil
+	typ, big := p.reg.Metrics[metric].Type, isBig(order)
+	off := p.values + (p.first[metric]+inst)*ValueSize
+	return Slot{b: b[:p.size:p.size], off: off, typ: typ, big: big,
+		le64: !big && (typ == TypeI64 || typ == TypeU64), word: b[off : off+8 : off+8]}, nil
 }
 
 // Lookup returns the position of the metric called name in

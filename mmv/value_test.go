@@ -193,11 +193,46 @@ func TestStale(t *testing.T) {
 	if v := valueOf(t, b, nil, "u32"); v.Uint() != 3 {
 		t.Fatalf("live value %d", v.Uint())
 	}
+	if w, extra := r.Words(1); w != 3 || extra != 0 {
+		t.Fatalf("Words(1) = %d, %d", w, extra)
+	}
 	mmv.Republish(b, nil, 99)
 	if !r.Stale() {
 		t.Fatal("republish not noticed")
 	}
 	if _, err := mmv.NewReader(b, nil); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// TestMutatedAfterValidation scribbles over a validated file, as a
+// hostile or broken writer sharing the mapping could: every accessor
+// and the dump must stay inside the bytes and never panic.
+func TestMutatedAfterValidation(t *testing.T) {
+	orig := readFile(t, "testdata/lab/sample3.mmv")
+	seed := uint64(1)
+	for round := range 200 {
+		b := append([]byte(nil), orig...)
+		r, err := mmv.NewReader(b, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for range 1 + round%40 {
+			seed = seed*6364136223846793005 + 1442695040888963407
+			at := int(seed>>33) % len(b)
+			b[at] ^= byte(seed >> 13)
+		}
+		_ = mmv.AppendDump(nil, &r, "x", 1)
+		for m := range r.Metrics() {
+			if d, ok := r.IndomOf(m); ok {
+				for in := range r.Instances(d) {
+					_ = in.Name
+				}
+			}
+		}
+		for v := range r.Values() {
+			_, _, _, _ = v.Int(), v.Float(), v.Text(), v.Missing()
+		}
+		_, _ = mmv.Assign([]mmv.Source{{Name: "x", Reader: &r}})
 	}
 }

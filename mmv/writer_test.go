@@ -188,3 +188,40 @@ func TestVersionChoice(t *testing.T) {
 		}
 	}
 }
+
+func TestRegistryLimits(t *testing.T) {
+	reg := &mmv.Registry{Gen: 1}
+	for i := range 1024 {
+		reg.Metrics = append(reg.Metrics, mmv.MetricDef{Name: "m" + itoa(i), Item: uint32(i), Type: mmv.TypeU32, Sem: pcp.SemCounter})
+	}
+	if _, err := reg.Plan(); !errors.Is(err, mmv.ErrLimit) {
+		t.Errorf("1024 metrics: %v", err)
+	}
+	reg.Metrics = reg.Metrics[:1023]
+	p, err := reg.Plan()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := mmv.NewReader(p.AppendFile(nil, nil), nil); err != nil {
+		t.Errorf("1023 metrics rejected by the reader: %v", err)
+	}
+	reg = sampleRegistry(3, false)
+	for len(reg.Labels) <= 255 {
+		reg.Labels = append(reg.Labels, reg.Labels[0])
+	}
+	if _, err := reg.Plan(); !errors.Is(err, mmv.ErrLimit) {
+		t.Errorf("256 labels: %v", err)
+	}
+	for _, v := range []string{`"a\qb"`, `"\u12"`, `"\u12g4"`} {
+		reg := sampleRegistry(3, false)
+		reg.Labels[0].Value = v
+		if _, err := reg.Plan(); !errors.Is(err, mmv.ErrLabel) {
+			t.Errorf("label value %s: %v", v, err)
+		}
+	}
+	reg = sampleRegistry(3, false)
+	reg.Labels[0].Value = `"tab\there \u00e9 \"q\""`
+	if _, err := reg.Plan(); err != nil {
+		t.Errorf("escapes: %v", err)
+	}
+}

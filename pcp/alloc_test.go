@@ -35,11 +35,19 @@ func TestConvScaleAllocs(t *testing.T) {
 	}
 }
 
-func TestUnitsAppendTextAllocs(t *testing.T) {
-	buf := make([]byte, 0, 64)
+func TestAppendTextAllocs(t *testing.T) {
+	buf := make([]byte, 0, 128)
 	u := Units(0x1e013000)
-	n := testing.AllocsPerRun(200, func() { buf, _ = u.AppendText(buf[:0]) })
+	d := Desc{ID: NewID(29, 0, 5), Type: TypeU64, InDom: NewInDom(29, 1), Sem: SemCounter, Units: u}
+	atoms := []Atom{AtomFloat64(1.75), AtomInt64(-1234567890123), AtomString([]byte("hullo world!")), AtomAggregate([]byte("hullo world!"))}
+	n := testing.AllocsPerRun(200, func() {
+		buf, _ = u.AppendText(buf[:0])
+		buf, _ = d.AppendText(buf[:0])
+		for _, a := range atoms {
+			buf, _ = a.AppendText(buf[:0])
+		}
+	})
 	if n != 0 {
-		t.Errorf("Units.AppendText allocates %v times per run", n)
+		t.Errorf("AppendText allocates %v times per run", n)
 	}
 }

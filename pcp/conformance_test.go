@@ -97,11 +97,38 @@ func TestConformanceLibpcpUnits(t *testing.T) {
 		cmds2 = append(cmds2, "desc "+strconv.Itoa(int(d.Type))+" "+strconv.FormatUint(uint64(d.InDom), 16)+" "+
 			strconv.Itoa(int(d.Sem))+" "+strconv.FormatUint(uint64(d.Units), 16))
 	}
+	atoms := make(map[int]Atom)
+	for range 600 {
+		typ := conformanceTypes[rng.IntN(8)]
+		v := rng.Uint64() >> rng.IntN(64)
+		var a Atom
+		var raw []byte
+		switch typ.Size() {
+		case 4:
+			a = Atom{typ: typ, num: v & 0xffffffff}
+			raw = []byte{byte(v >> 24), byte(v >> 16), byte(v >> 8), byte(v)}
+		case 8:
+			a = Atom{typ: typ, num: v}
+			for i := 56; i >= 0; i -= 8 {
+				raw = append(raw, byte(v>>i))
+			}
+		default:
+			raw = make([]byte, rng.IntN(50))
+			for i := range raw {
+				raw[i] = byte(' ' + rng.IntN(95)) // printable: one answer per line
+			}
+			a = Atom{typ: typ, buf: raw}
+		}
+		atoms[len(cmds2)] = a
+		cmds2 = append(cmds2, "atom "+strconv.Itoa(int(typ))+" "+hex.EncodeToString(raw))
+	}
 	for i, want := range libpcp(t, cmds2) {
 		f := strings.Fields(cmds2[i])
 		n, _ := strconv.Atoi(f[1])
 		var got string
 		switch f[0] {
+		case "atom":
+			got = atoms[i].String()
 		case "desc":
 			got = strings.ReplaceAll(strings.TrimSuffix(descs[i].String(), "\n"), "\n", "|")
 		case "type":

@@ -10,7 +10,7 @@
 // and their scales. [ID], [InDom] and [Units] keep exactly those words, so
 // they can be copied to and from PDUs, MMV files and event records without
 // translation, and print the same text libpcp 6.0.3 prints (pmIDStr,
-// pmInDomStr, pmUnitsStr, pmTypeStr, pmSemStr). A value travels either in
+// pmInDomStr, pmUnitsStr, pmTypeStr, pmSemStr, pmPrintDesc, pmAtomStr). A value travels either in
 // a 32-bit insitu word or in a value block; [Extract] turns either into an
 // [Atom] of the type the caller wants, with pmExtractValue's rules, and
 // [ConvScale] rescales it as pmConvScale does. [Code] is a status word:

@@ -62,6 +62,9 @@ func FuzzExtract(f *testing.F) {
 		if a.Type() != out {
 			t.Fatalf("asked for %v, got %v", out, a.Type())
 		}
+		if txt, _ := a.AppendText([]byte("x")); string(txt) != "x"+a.String() || len(txt) == 1 {
+			t.Fatalf("AppendText %q, String %q", txt, a.String())
+		}
 		// Same-type extraction re-encodes to the input bytes.
 		if in == out {
 			switch {

@@ -81,6 +81,17 @@ func text() []string {
 	}
 	cmds = append(cmds, "desc 255 07400001 3 1f023000", "desc 0 0740000a 1 00000000",
 		"desc 5 11833809 4 01001000", "desc 3 fffffffe 3 fff00000", "desc 1 00000000 -1 00000100")
+	for _, w := range values64() {
+		cmds = append(cmds, fmt.Sprintf("atom 2 %016x", w), fmt.Sprintf("atom 3 %016x", w), fmt.Sprintf("atom 5 %016x", w))
+	}
+	for _, w := range values32() {
+		cmds = append(cmds, fmt.Sprintf("atom 0 %08x", w), fmt.Sprintf("atom 1 %08x", w), fmt.Sprintf("atom 4 %08x", w))
+	}
+	for _, n := range []int{0, 1, 3, 4, 5, 11, 12, 13, 36, 37, 38, 39, 60} {
+		s := strings.Repeat("4a", n)
+		cmds = append(cmds, "atom 6 "+s, "atom 7 "+s)
+	}
+	cmds = append(cmds, "atom 6 410042", "atom 7 00ff7f80", "atom 6 e282ac")
 	for _, c := range []int64{1, 5, 12, 12345, 2147483647, 0, -1, -12362, -21344, -21345, -22345, -2147483648} {
 		cmds = append(cmds, fmt.Sprintf("err %d", c))
 	}

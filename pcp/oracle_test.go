@@ -89,6 +89,18 @@ func answerOf(a Atom, err error) string {
 	return "ok ?"
 }
 
+// atomFromHex builds an atom from the oracle's notation: big-endian bits
+// of a fixed-size value, or the bytes of a STRING or AGGREGATE.
+func atomFromHex(t Type, raw []byte) Atom {
+	switch t.Size() {
+	case 4:
+		return Atom{typ: t, num: uint64(be32(raw))}
+	case 8:
+		return Atom{typ: t, num: be64(raw)}
+	}
+	return Atom{typ: t, buf: raw}
+}
+
 func TestUnitsStringLibpcp(t *testing.T) {
 	for _, l := range readOracle(t, "libpcp-units.txt") {
 		u := Units(mustHex32(t, l.fields[1]))
@@ -103,6 +115,12 @@ func TestTypeSemErrTextLibpcp(t *testing.T) {
 		n := mustInt(t, l.fields[1])
 		var got string
 		switch l.fields[0] {
+		case "atom":
+			var raw []byte
+			if len(l.fields) > 2 {
+				raw, _ = hex.DecodeString(l.fields[2])
+			}
+			got = atomFromHex(Type(n), raw).String()
 		case "desc":
 			d := Desc{Type: Type(n), InDom: InDom(mustHex32(t, l.fields[2])),
 				Sem: Sem(mustInt(t, l.fields[3])), Units: Units(mustHex32(t, l.fields[4]))}

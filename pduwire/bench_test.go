@@ -170,3 +170,29 @@ func BenchmarkDecodeCaptures(b *testing.B) {
 		}
 	}
 }
+
+// TestDecodeReuseAllocs: decoding every captured PDU into a reused
+// message of its type allocates nothing once the slices have grown.
+func TestDecodeReuseAllocs(t *testing.T) {
+	msgs := map[pduwire.Type]pduwire.Message{}
+	n := 0
+	for _, conv := range captures(t) {
+		for _, dir := range []string{"client", "server"} {
+			for _, p := range loadStream(t, conv, dir).pdus {
+				m := msgs[p.Header.Type]
+				if m == nil {
+					m = pduwire.New(p.Header.Type)
+					msgs[p.Header.Type] = m
+				}
+				if err := m.UnmarshalBinary(p.Bytes); err != nil {
+					t.Fatal(err)
+				}
+				if a := testing.AllocsPerRun(5, func() { _ = m.UnmarshalBinary(p.Bytes) }); a != 0 {
+					t.Errorf("%s %s %v @%d: %v allocs", conv, dir, p.Header.Type, p.Offset, a)
+				}
+				n++
+			}
+		}
+	}
+	t.Logf("%d PDUs of %d types", n, len(msgs))
+}

@@ -106,7 +106,7 @@ func TestConformancePmcdFetch(t *testing.T) {
 	}
 	wantTypes := []pcp.Type{pcp.Type32, pcp.Type32, pcp.Type32, pcp.TypeString, pcp.TypeDouble}
 	for i, d := range descs.Descs {
-		if d.PMID != ids.PMIDs[i] || d.Type != wantTypes[i] {
+		if d.ID != ids.PMIDs[i] || d.Type != wantTypes[i] {
 			t.Errorf("%s: desc %+v", names[i], d)
 		}
 	}

@@ -5,17 +5,12 @@ import (
 	"github.com/perfwire/perfwire/pcp"
 )
 
-// Desc is a metric descriptor (pmDesc) as it travels: 20 bytes.
-type Desc struct {
-	PMID  pcp.ID
-	Type  pcp.Type
-	InDom pcp.InDom // pcp.InDomNull for singular metrics
-	Sem   pcp.Sem
-	Units pcp.Units
-}
+// Desc is a metric descriptor (pmDesc), 20 bytes on the wire. It is the
+// pcp package's type, so descriptors move between packages unconverted.
+type Desc = pcp.Desc
 
 func appendDesc(b []byte, d Desc) []byte {
-	b = wire.AppendU32BE(b, uint32(d.PMID))
+	b = wire.AppendU32BE(b, uint32(d.ID))
 	b = wire.AppendU32BE(b, uint32(d.Type))
 	b = wire.AppendU32BE(b, uint32(d.InDom))
 	b = wire.AppendU32BE(b, uint32(d.Sem))
@@ -24,7 +19,7 @@ func appendDesc(b []byte, d Desc) []byte {
 
 func readDesc(b []byte, off int) Desc {
 	return Desc{
-		PMID:  pcp.ID(be32(b, off)),
+		ID:    pcp.ID(be32(b, off)),
 		Type:  pcp.Type(int32(be32(b, off+4))),
 		InDom: pcp.InDom(be32(b, off+8)),
 		Sem:   pcp.Sem(int32(be32(b, off+12))),

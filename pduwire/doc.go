@@ -9,12 +9,18 @@
 // the start of the PDU. [Splitter] (over a []byte) and [Reader] (over an
 // io.Reader) cut a stream into PDUs, checking 12 ≤ len ≤ limit before a
 // body byte is read. Each PDU type has an owned message type implementing
-// [Message]: Append encodes exactly the bytes libpcp emits (pad bytes are
-// 0 where libpcp writes '~'), UnmarshalBinary decodes a whole PDU with
+// [Message]: Append encodes exactly the bytes libpcp emits, except that
+// pad bytes are 0 where libpcp writes '~' (0x7e): the pad after a
+// length-prefixed string (INSTANCE_REQ, INSTANCE, TEXT, PMNS_NAMES,
+// PMNS_CHILD/TRAVERSE names), after a value block's payload, and at the
+// end of LOG_STATUS; decoders ignore pad content. UnmarshalBinary decodes
+// a whole PDU with
 // libpcp's (hardened, 6.3.1+) length rules. [ParseResult] validates a
 // RESULT once and returns a [Result] view whose value sets and values can
 // then be walked without errors or allocations. The connection handshake
-// is data: [ParseServerHello], [ClientFlags], [AppendClientCreds].
+// is data: [ParseServerHello], [ClientFlags], [AppendClientCreds]. For
+// PDUs without a message type, [Builder] reserves the header and
+// back-patches len; [ConsumeHeader] reads one.
 //
 // Allocation and lifetime: the framers, [ParseResult] and the [Result]
 // walk allocate nothing (ParseResult allocates one small bitmap only for

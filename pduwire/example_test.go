@@ -79,6 +79,6 @@ func ExampleDecode() {
 		return
 	}
 	d := m.(*pduwire.DescPDU).Desc
-	fmt.Println(m.Type(), d.PMID, d.InDom, d.Type == pcp.Type32)
+	fmt.Println(m.Type(), d.ID, d.InDom, d.Type == pcp.Type32)
 	// Output: DESC 29.0.5 29.1 true
 }

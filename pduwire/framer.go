@@ -1,6 +1,7 @@
 package pduwire
 
 import (
+	"encoding/binary"
 	"iter"
 )
 
@@ -28,9 +29,9 @@ type PDU struct {
 // checkFrame validates a header read at stream offset off against limit.
 func checkFrame(hdr []byte, off int64, limit uint32) (Header, error) {
 	h := Header{
-		Len:  u32(hdr),
-		Type: Type(u32(hdr[4:])),
-		From: int32(u32(hdr[8:])),
+		Len:  binary.BigEndian.Uint32(hdr),
+		Type: Type(binary.BigEndian.Uint32(hdr[4:])),
+		From: int32(binary.BigEndian.Uint32(hdr[8:])),
 	}
 	switch {
 	case h.Len < HeaderLen:

@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/perfwire/perfwire/pcp"
 	"github.com/perfwire/perfwire/pduwire"
 )
 
@@ -147,7 +148,7 @@ func FuzzServerHello(f *testing.F) {
 		if (err == nil) != (eerr == nil && e.Extended) {
 			t.Fatalf("hello %v / error %v extended=%v", err, eerr, e.Extended)
 		}
-		if err == nil && h.Status != pduwire.FromV1(e.Code) {
+		if err == nil && h.Status != int32(pcp.FromV1(e.Code)) {
 			t.Fatalf("status %d for code %d", h.Status, e.Code)
 		}
 	})

@@ -1,5 +1,7 @@
 package pduwire
 
+import "github.com/perfwire/perfwire/pcp"
+
 // PDU_FLAG_* bits of the features word and of CREDS (spec §5.2).
 const (
 	FlagSecure    = 0x0001
@@ -55,31 +57,6 @@ func (f Features) DescIDs() bool { return f.Flags()&FlagDescs != 0 }
 // Labels reports whether the server takes LABEL_REQ.
 func (f Features) Labels() bool { return f.Flags()&FlagLabels != 0 }
 
-// V1 error numbering of the handshake status (spec §7.2).
-const (
-	errBase  = 12345
-	v1Base   = 1000
-	pmErrMin = -errBase
-)
-
-// FromV1 translates a handshake status from the V1 numbering: codes at or
-// below −1000 become code − 12345 + 1000; others pass unchanged.
-func FromV1(code int32) int32 {
-	if code <= -v1Base {
-		return code - errBase + v1Base
-	}
-	return code
-}
-
-// ToV1 translates a status to the V1 numbering for the handshake: codes at
-// or below −12345 become code + 12345 − 1000.
-func ToV1(code int32) int32 {
-	if code <= pmErrMin {
-		return code + errBase - v1Base
-	}
-	return code
-}
-
 // ServerHello is pmcd's first PDU, decoded.
 type ServerHello struct {
 	// Status is the server's verdict, translated from V1 numbering: 0 to
@@ -103,13 +80,13 @@ func ParseServerHello(pdu []byte) (ServerHello, error) {
 	if !e.Extended {
 		return ServerHello{}, fail("ERROR.len", 0, ErrLength)
 	}
-	return ServerHello{Status: FromV1(e.Code), Features: Features(e.Datum)}, nil
+	return ServerHello{Status: int32(pcp.FromV1(e.Code)), Features: Features(e.Datum)}, nil
 }
 
 // AppendServerHello appends the 20-byte ERROR a server sends on accept,
 // translating status to V1 numbering.
 func AppendServerHello(b []byte, status int32, f Features) []byte {
-	m := ErrorPDU{Code: ToV1(status), Extended: true, Datum: uint32(f)}
+	m := ErrorPDU{Code: pcp.ToV1(pcp.Code(status)), Extended: true, Datum: uint32(f)}
 	return m.Append(b, 0)
 }
 

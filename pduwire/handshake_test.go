@@ -1,6 +1,7 @@
 package pduwire_test
 
 import (
+	"encoding/binary"
 	"errors"
 	"testing"
 
@@ -47,8 +48,8 @@ func TestHandshake(t *testing.T) {
 		if err != nil || h.Status != code {
 			t.Errorf("V1 %d: status %d, %v; want %d", v1, h.Status, err, code)
 		}
-		if pduwire.ToV1(code) != v1 {
-			t.Errorf("ToV1(%d) = %d, want %d", code, pduwire.ToV1(code), v1)
+		if got := pduwire.AppendServerHello(nil, code, 0); int32(binary.BigEndian.Uint32(got[12:])) != v1 {
+			t.Errorf("AppendServerHello(%d) sends status % x, want %d", code, got[12:16], v1)
 		}
 	}
 	// Unknown feature bits are reported, not rejected.

@@ -1,6 +1,7 @@
 package pduwire
 
 import (
+	"encoding/binary"
 	"github.com/perfwire/perfwire/internal/wire"
 )
 
@@ -24,9 +25,9 @@ func ConsumeHeader(b []byte) (Header, int, error) {
 		return Header{}, 0, fail("header", len(b), ErrTruncated)
 	}
 	h := Header{
-		Len:  u32(b),
-		Type: Type(u32(b[4:])),
-		From: int32(u32(b[8:])),
+		Len:  binary.BigEndian.Uint32(b),
+		Type: Type(binary.BigEndian.Uint32(b[4:])),
+		From: int32(binary.BigEndian.Uint32(b[8:])),
 	}
 	if h.Len < HeaderLen {
 		return h, 0, fail("header.len", 0, ErrHeaderLen)
@@ -80,16 +81,4 @@ func open(pdu []byte, name string, want ...Type) (Header, wire.Cursor, error) {
 }
 
 // be32 reads the big-endian word at off; callers have checked bounds.
-func be32(b []byte, off int) uint32 { return u32(b[off:]) }
-
-// The big-endian loads below stand in for encoding/binary, whose package
-// also pulls reflect into wasm builds. Callers check bounds first.
-
-func u16(b []byte) uint16 { _ = b[1]; return uint16(b[0])<<8 | uint16(b[1]) }
-
-func u32(b []byte) uint32 {
-	_ = b[3]
-	return uint32(b[0])<<24 | uint32(b[1])<<16 | uint32(b[2])<<8 | uint32(b[3])
-}
-
-func u64(b []byte) uint64 { _ = b[7]; return uint64(u32(b))<<32 | uint64(u32(b[4:])) }
+func be32(b []byte, off int) uint32 { return binary.BigEndian.Uint32(b[off:]) }

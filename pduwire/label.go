@@ -1,6 +1,7 @@
 package pduwire
 
 import (
+	"encoding/binary"
 	"github.com/perfwire/perfwire/internal/wire"
 )
 
@@ -167,11 +168,11 @@ func (m *Label) UnmarshalBinary(pdu []byte) error {
 				return fail("LABEL.label", lo, ErrTruncated)
 			}
 			l := LabelEntry{
-				Name:     u16(raw),
+				Name:     binary.BigEndian.Uint16(raw),
 				NameLen:  raw[2],
 				Flags:    raw[3],
-				Value:    u16(raw[4:]),
-				ValueLen: u16(raw[6:]),
+				Value:    binary.BigEndian.Uint16(raw[4:]),
+				ValueLen: binary.BigEndian.Uint16(raw[6:]),
 			}
 			if int(l.Name)+int(l.NameLen) > int(jl) || int(l.Value)+int(l.ValueLen) > int(jl) {
 				return fail("LABEL.label", lo, ErrField)

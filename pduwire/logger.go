@@ -1,6 +1,7 @@
 package pduwire
 
 import (
+	"encoding/binary"
 	"github.com/perfwire/perfwire/internal/wire"
 	"github.com/perfwire/perfwire/pcp"
 )
@@ -192,7 +193,7 @@ func (m *LogStatusV2) UnmarshalBinary(pdu []byte) error {
 		t.Sec, t.Frac = int64(int32(be32(pdu, 16+8*i))), int32(be32(pdu, 20+8*i))
 	}
 	m.State, m.Vol = int32(be32(pdu, 40)), int32(be32(pdu, 44))
-	m.Size = int64(u64(pdu[48:]))
+	m.Size = int64(binary.BigEndian.Uint64(pdu[48:]))
 	copy(m.Host[:], pdu[56:])
 	copy(m.FQDN[:], pdu[120:])
 	copy(m.PMCDTZ[:], pdu[184:])
@@ -249,10 +250,10 @@ func (m *LogStatus) UnmarshalBinary(pdu []byte) error {
 	}
 	ts := [...]*LogTime{&m.Start, &m.Last, &m.Now}
 	for i, t := range ts {
-		t.Sec, t.Frac = int64(u64(pdu[12+12*i:])), int32(be32(pdu, 20+12*i))
+		t.Sec, t.Frac = int64(binary.BigEndian.Uint64(pdu[12+12*i:])), int32(be32(pdu, 20+12*i))
 	}
 	m.State, m.Vol = int32(be32(pdu, 48)), int32(be32(pdu, 52))
-	m.Size = int64(u64(pdu[56:]))
+	m.Size = int64(binary.BigEndian.Uint64(pdu[56:]))
 	off := 88
 	for i := range m.Strings {
 		n := int32(be32(pdu, 64+4*i))

@@ -112,10 +112,10 @@ func loadConversation(t *testing.T, conv string) *conversation {
 		}
 		switch r := rep.(type) {
 		case *pduwire.DescPDU:
-			c.descs[r.Desc.PMID] = r.Desc
+			c.descs[r.Desc.ID] = r.Desc
 		case *pduwire.Descs:
 			for _, d := range r.Descs {
-				c.descs[d.PMID] = d
+				c.descs[d.ID] = d
 			}
 		case *pduwire.ResultData:
 			c.results = append(c.results, r)

@@ -245,7 +245,7 @@ func describe(m pduwire.Message, from int32) (string, bool) {
 		return "attr=" + strconv.Itoa(int(m.Attr)) + " vlen=" + strconv.Itoa(len(m.Value)) + ` value="` + string(m.Value) + `"`, true
 	case *pduwire.DescPDU:
 		d := m.Desc
-		return "desc: pmid==" + d.PMID.String() + " type=" + qaTypeNames[d.Type] + " indom=" + d.InDom.String() +
+		return "desc: pmid==" + d.ID.String() + " type=" + qaTypeNames[d.Type] + " indom=" + d.InDom.String() +
 			" semantics=" + qaSemNames[d.Sem] + " units=", false
 	case *pduwire.DescIDs:
 		return idsText(m.PMIDs), true

@@ -1,6 +1,7 @@
 package pduwire
 
 import (
+	"encoding/binary"
 	"iter"
 	"math"
 
@@ -49,8 +50,8 @@ func ParseResult(pdu []byte) (Result, error) {
 			return Result{}, fail("HIGHRES_RESULT", len(pdu), ErrTruncated)
 		}
 		numpmid = int32(be32(pdu, 12))
-		r.Sec = int64(u64(pdu[16:]))
-		r.Nsec = int64(u64(pdu[24:]))
+		r.Sec = int64(binary.BigEndian.Uint64(pdu[16:]))
+		r.Nsec = int64(binary.BigEndian.Uint64(pdu[24:]))
 		r.recOff = 32
 		numOff = 12
 	} else {
@@ -190,7 +191,7 @@ func checkBlock(blk []byte, off int, t pcp.Type) error {
 			return fail("value.vlen", off, ErrValueBlock)
 		}
 	case pcp.TypeEvent, pcp.TypeHighresEvent:
-		return checkEvents(blk, off, t == pcp.TypeHighresEvent)
+		return checkEvents(blk, off, t)
 	}
 	return nil
 }
@@ -267,7 +268,7 @@ func (vs ValueSet) Value(i int) Value {
 		panic("pduwire: ValueSet.Value index out of range")
 	}
 	o := vs.vlist + 8*i
-	v := Value{Inst: int32(u32(vs.pdu[o:])), Word: u32(vs.pdu[o+4:])}
+	v := Value{Inst: int32(binary.BigEndian.Uint32(vs.pdu[o:])), Word: binary.BigEndian.Uint32(vs.pdu[o+4:])}
 	if vs.ValFmt != ValInsitu {
 		v.block(vs.pdu)
 	}
@@ -278,7 +279,7 @@ func (vs ValueSet) Value(i int) Value {
 // checked the pointer and the block's bounds.
 func (v *Value) block(pdu []byte) {
 	start := 4 * int(v.Word)
-	hdr := u32(pdu[start:])
+	hdr := binary.BigEndian.Uint32(pdu[start:])
 	end := start + int(hdr&0xffffff)
 	v.Block = true
 	v.BlockType = pcp.Type(hdr >> 24)
@@ -311,10 +312,10 @@ type Value struct {
 // zero-extended insitu word.
 func (v Value) Uint64() uint64 {
 	if v.Block && len(v.Payload) == 8 {
-		return u64(v.Payload)
+		return binary.BigEndian.Uint64(v.Payload)
 	}
 	if v.Block && len(v.Payload) >= 4 {
-		return uint64(u32(v.Payload))
+		return uint64(binary.BigEndian.Uint32(v.Payload))
 	}
 	return uint64(v.Word)
 }
@@ -323,7 +324,7 @@ func (v Value) Uint64() uint64 {
 // FLOAT bits (the legacy encoding), by size.
 func (v Value) Float64() float64 {
 	if v.Block && len(v.Payload) == 8 {
-		return math.Float64frombits(u64(v.Payload))
+		return math.Float64frombits(binary.BigEndian.Uint64(v.Payload))
 	}
 	return float64(math.Float32frombits(uint32(v.Uint64())))
 }

@@ -9,6 +9,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/perfwire/perfwire/pcp"
 	"github.com/perfwire/perfwire/pduwire"
 )
 
@@ -94,8 +95,8 @@ func (c *Client) handshake(ctx context.Context) error {
 	if err := hello.UnmarshalBinary(p.Bytes); err != nil || !hello.Extended {
 		return &protocolError{what: "bad handshake ERROR PDU", err: err}
 	}
-	if code := pduwire.FromV1(hello.Code); code < 0 {
-		return &ServerError{Op: "connect", Code: code}
+	if code := pcp.FromV1(hello.Code); code < 0 {
+		return &ServerError{Op: "connect", Code: pcp.Code(int32(code))}
 	}
 	c.features = pduwire.Features(hello.Datum)
 	c.out = pduwire.AppendClientCreds(c.out[:0], int32(os.Getpid()), pduwire.ClientFlags(c.features))
@@ -139,6 +140,9 @@ func (c *Client) arm(ctx context.Context) func() {
 		deadline = d
 	}
 	c.conn.SetDeadline(deadline)
+	if ctx.Done() == nil { // never cancelled: keep the fetch loop allocation-free
+		return func() {}
+	}
 	stop := context.AfterFunc(ctx, func() { c.conn.SetDeadline(time.Unix(1, 0)) })
 	return func() { stop() }
 }
@@ -197,7 +201,7 @@ func (c *Client) reply(ctx context.Context, op string, want ...pduwire.Type) (pd
 			if e.Code == 0 {
 				return p, c.fail(&protocolError{what: op + ": unexpected ERROR(0)"})
 			}
-			return p, &ServerError{Op: op, Code: e.Code}
+			return p, &ServerError{Op: op, Code: pcp.Code(e.Code)}
 		}
 		for _, w := range want {
 			if p.Header.Type == w {

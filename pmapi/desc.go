@@ -29,7 +29,7 @@ func (c *Client) LookupDescs(ctx context.Context, ids ...pcp.ID) ([]pduwire.Desc
 		for i, id := range ids {
 			d, err := c.descReq(ctx, id)
 			if _, ok := err.(*ServerError); ok {
-				d = pduwire.Desc{PMID: pcp.IDNull}
+				d = pduwire.Desc{ID: pcp.IDNull}
 			} else if err != nil {
 				return nil, err
 			}

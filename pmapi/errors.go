@@ -2,7 +2,8 @@ package pmapi
 
 import (
 	"errors"
-	"strconv"
+
+	"github.com/perfwire/perfwire/pcp"
 )
 
 var (
@@ -15,15 +16,19 @@ var (
 )
 
 // ServerError is a negative status pmcd sent for a request: a PM_ERR_*
-// code or the −errno of pmcd's host.
+// code or the −errno of pmcd's host. It unwraps to the pcp.Code, so
+// errors.Is(err, pcp.ErrPermission) works.
 type ServerError struct {
 	Op   string // the request, e.g. "fetch"
-	Code int32
+	Code pcp.Code
 }
 
 func (e *ServerError) Error() string {
-	return "pmapi: " + e.Op + ": pmcd returned error " + strconv.Itoa(int(e.Code))
+	return "pmapi: " + e.Op + ": " + e.Code.Message()
 }
+
+// Unwrap returns the PCP error code.
+func (e *ServerError) Unwrap() error { return e.Code }
 
 // protocolError wraps ErrProtocol with what was wrong.
 type protocolError struct {

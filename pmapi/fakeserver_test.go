@@ -105,8 +105,8 @@ func TestFakeServerMisbehaviour(t *testing.T) {
 }
 
 func TestFakeServerHandshake(t *testing.T) {
-	refuse := (&pduwire.ErrorPDU{Code: pduwire.ToV1(-12388), Extended: true}).Append(nil, 0) // PM_ERR_CONNLIMIT
-	short := (&pduwire.ErrorPDU{Code: 0}).Append(nil, 0)                                     // 16 bytes, no features
+	refuse := (&pduwire.ErrorPDU{Code: pcp.ToV1(pcp.ErrConnLimit), Extended: true}).Append(nil, 0) // PM_ERR_CONNLIMIT
+	short := (&pduwire.ErrorPDU{Code: 0}).Append(nil, 0)                                           // 16 bytes, no features
 	for name, tc := range map[string]struct {
 		greeting []byte
 		want     error
@@ -141,7 +141,7 @@ func TestFakeServerHandshake(t *testing.T) {
 				t.Fatalf("err = %v, want %v", err, tc.want)
 			}
 			var se *ServerError
-			if name == "refused" && (!errors.As(err, &se) || se.Code != -12388) {
+			if name == "refused" && (!errors.As(err, &se) || !errors.Is(err, pcp.ErrConnLimit)) {
 				t.Fatalf("refusal not reported as PM_ERR_CONNLIMIT: %v", err)
 			}
 		})

@@ -10,29 +10,59 @@ import (
 // Fetch asks pmcd for the current values of the metrics (pmFetch), with a
 // HIGHRES_FETCH when pmcd supports it. The result is a validated view of
 // the reply: it aliases the client's receive buffer and is valid until the
-// next call on this Client; copy what you keep (pduwire.Result.AppendTo).
-// A metric that failed has a value set with a negative NumVal, as libpcp
-// reports it; the call itself fails only when the whole fetch does.
+// next call on this Client from any goroutine. Goroutines sharing a Client
+// use FetchBuf. A metric that failed has a value set with a negative
+// NumVal, as libpcp reports it; the call itself fails only when the whole
+// fetch does.
 func (c *Client) Fetch(ctx context.Context, ids ...pcp.ID) (pduwire.Result, error) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if err := c.ensureProfile(ctx); err != nil {
+	pdu, err := c.fetch(ctx, ids)
+	if err != nil {
 		return pduwire.Result{}, err
+	}
+	return pduwire.ParseResult(pdu)
+}
+
+// FetchBuf is Fetch with the reply copied into buf (grown when too small)
+// before the client is released: the returned view aliases the returned
+// buffer, not the client's, so it stays valid while other goroutines use
+// the Client and until the caller reuses the buffer. Passing the returned
+// buffer back in makes a steady fetch loop allocation-free.
+func (c *Client) FetchBuf(ctx context.Context, buf []byte, ids ...pcp.ID) (pduwire.Result, []byte, error) {
+	c.mu.Lock()
+	pdu, err := c.fetch(ctx, ids)
+	if err == nil {
+		buf = append(buf[:0], pdu...)
+	}
+	c.mu.Unlock()
+	if err != nil {
+		return pduwire.Result{}, buf, err
+	}
+	r, err := pduwire.ParseResult(buf)
+	return r, buf, err
+}
+
+// fetch runs one fetch exchange and returns the validated reply PDU. The
+// caller holds c.mu.
+func (c *Client) fetch(ctx context.Context, ids []pcp.ID) ([]byte, error) {
+	if err := c.ensureProfile(ctx); err != nil {
+		return nil, err
 	}
 	req := pduwire.Fetch{Highres: c.features.HighresFetch(), PMIDs: ids}
 	c.out = req.Append(c.out[:0], 0)
 	p, err := c.exchange(ctx, "fetch", pduwire.TypeResult, pduwire.TypeHighresResult)
 	if err != nil {
-		return pduwire.Result{}, err
+		return nil, err
 	}
 	r, err := pduwire.ParseResult(p.Bytes)
 	if err != nil {
-		return pduwire.Result{}, c.fail(&protocolError{what: "fetch reply", err: err})
+		return nil, c.fail(&protocolError{what: "fetch reply", err: err})
 	}
 	if r.NumPMID != len(ids) {
-		return pduwire.Result{}, c.fail(&protocolError{what: "fetch reply has a different number of value sets"})
+		return nil, c.fail(&protocolError{what: "fetch reply has a different number of value sets"})
 	}
-	return r, nil
+	return p.Bytes, nil
 }
 
 // SetProfile replaces the instance profile of the client's context
@@ -88,7 +118,7 @@ func (c *Client) Store(ctx context.Context, sets []pduwire.ValueSetData) error {
 		return err
 	}
 	if e.Code != 0 {
-		return &ServerError{Op: "store", Code: e.Code}
+		return &ServerError{Op: "store", Code: pcp.Code(e.Code)}
 	}
 	return nil
 }

@@ -27,7 +27,7 @@ func (c *Client) LookupName(ctx context.Context, names ...string) ([]pcp.ID, err
 		return nil, err
 	}
 	if ids.Status < 0 {
-		return nil, &ServerError{Op: "lookup name", Code: ids.Status}
+		return nil, &ServerError{Op: "lookup name", Code: pcp.Code(ids.Status)}
 	}
 	if len(ids.PMIDs) != len(names) {
 		return nil, c.fail(&protocolError{what: "lookup name: reply has a different number of pmIDs"})
@@ -85,7 +85,7 @@ func (c *Client) names(ctx context.Context, op string) ([]string, []int32, error
 		return nil, nil, err
 	}
 	if m.Status < 0 {
-		return nil, nil, &ServerError{Op: op, Code: m.Status}
+		return nil, nil, &ServerError{Op: op, Code: pcp.Code(m.Status)}
 	}
 	out := make([]string, len(m.Names))
 	for i, n := range m.Names {

@@ -77,7 +77,7 @@ func TestConformanceNamesAndDescs(t *testing.T) {
 		if !ok {
 			// pminfo -d leaves out metrics whose descriptor pmcd cannot
 			// give; LookupDescs must report the same as a null entry.
-			if descs[i].PMID != pcp.IDNull {
+			if descs[i].ID != pcp.IDNull {
 				t.Errorf("%s: not described by pminfo, but LookupDescs gave %+v", n, descs[i])
 			}
 			continue
@@ -85,7 +85,7 @@ func TestConformanceNamesAndDescs(t *testing.T) {
 		if ids[i].String() != w[0] {
 			t.Errorf("%s: pmID %s, pminfo %s", n, ids[i], w[0])
 		}
-		if got := "0x" + strconv.FormatUint(uint64(descs[i].InDom), 16); got != w[1] || descs[i].PMID != ids[i] {
+		if got := "0x" + strconv.FormatUint(uint64(descs[i].InDom), 16); got != w[1] || descs[i].ID != ids[i] {
 			t.Errorf("%s: desc %+v, pminfo indom %s", n, descs[i], w[1])
 		}
 		// A pmID may have several names (sample.secret.* aliases pmcd
@@ -213,10 +213,59 @@ func TestConformanceFetchAndStore(t *testing.T) {
 	err = c.Store(ctx, []pduwire.ValueSetData{{PMID: ids[0], ValFmt: pduwire.ValInsitu,
 		Values: []pduwire.ValueData{{Inst: pcp.InNull, Word: 5}}}})
 	var se *ServerError
-	if !errors.As(err, &se) || se.Code != -12387 { // PM_ERR_PERMISSION, as pmstore reports it
+	if !errors.As(err, &se) || !errors.Is(err, pcp.ErrPermission) { // as pmstore reports it
 		t.Errorf("store to read-only %s: %v, want PM_ERR_PERMISSION", names[0], err)
 	}
 	if out, _ := exec.Command("pmstore", "-h", "127.0.0.1", names[0], "5").CombinedOutput(); !strings.Contains(string(out), "No permission") {
 		t.Errorf("pmstore on %s says %q; the oracle no longer refuses", names[0], out)
 	}
+}
+
+// TestConformanceLabels merges the labels of every metric and instance of
+// the four PMDAs and compares them with pminfo -l.
+func TestConformanceLabels(t *testing.T) {
+	c := dial(t)
+	ctx := context.Background()
+	out := pminfo(t, append([]string{"-l"}, roots...)...)
+	metricRe := regexp.MustCompile(`(?m)^(\S+)\n    labels (\{.*\})$`)
+	instRe := regexp.MustCompile(`^    inst \[(-?\d+) or "[^"]*"\] labels (\{.*\})$`)
+	blocks := strings.Split(out, "\n\n")
+	checked, insts := 0, 0
+	for _, b := range blocks {
+		m := metricRe.FindStringSubmatch(strings.TrimSpace(b))
+		if m == nil {
+			continue
+		}
+		ids, err := c.LookupName(ctx, m[1])
+		if err != nil {
+			t.Fatal(err)
+		}
+		d, err := c.LookupDesc(ctx, ids[0])
+		if err != nil {
+			t.Fatal(err)
+		}
+		ml, err := c.MetricLabels(ctx, d)
+		if err != nil {
+			t.Fatalf("%s: %v", m[1], err)
+		}
+		if got := string(ml.Metric.JSON); got != m[2] {
+			t.Errorf("%s: labels %s, pminfo %s", m[1], got, m[2])
+		}
+		checked++
+		for _, line := range strings.Split(b, "\n") {
+			im := instRe.FindStringSubmatch(line)
+			if im == nil {
+				continue
+			}
+			inst, _ := strconv.Atoi(im[1])
+			if got := string(ml.ForInstance(int32(inst)).JSON); got != im[2] {
+				t.Errorf("%s inst %d: labels %s, pminfo %s", m[1], inst, got, im[2])
+			}
+			insts++
+		}
+	}
+	if checked < 100 || insts < 100 {
+		t.Fatalf("compared only %d metrics and %d instances", checked, insts)
+	}
+	t.Logf("%d metrics and %d instances match pminfo -l", checked, insts)
 }

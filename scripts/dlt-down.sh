@@ -18,5 +18,15 @@ stop() {
 	fi
 	rm -f "$f"
 }
-stop dlt-kpi
+# The dlt-kpi restart loop leads its own session: end the loop and
+# dlt-kpi together.
+if [ -f "$STATE/dlt-kpi-loop.pid" ]; then
+	pid=$(cat "$STATE/dlt-kpi-loop.pid")
+	if tr '\0' ' ' <"/proc/$pid/cmdline" 2>/dev/null | grep -q perfwire-dlt-kpi-loop; then
+		log "stopping dlt-kpi and its restart loop ($pid)"
+		kill -- -"$pid" 2>/dev/null || kill "$pid" 2>/dev/null || true
+		wait_for 10 sh -c "! pgrep -x dlt-kpi" || pkill -9 -s "$pid" 2>/dev/null || true
+	fi
+	rm -f "$STATE/dlt-kpi-loop.pid"
+fi
 stop dlt-daemon

@@ -6,7 +6,7 @@ set -euo pipefail
 cd "$(dirname "$0")"
 . ./lib.sh
 
-apt_install dlt-daemon dlt-tools
+apt_install dlt-daemon dlt-tools procps iproute2
 v=$(dpkg-query -W -f='${Version}' dlt-daemon)
 case "$v" in 2.18.8*) ;; *) log "WARNING: dlt-daemon $v, the oracles were recorded with 2.18.8" ;; esac
 
@@ -33,9 +33,28 @@ if ! pgrep -x dlt-daemon >/dev/null; then
 fi
 wait_for 20 listening || die "dlt-daemon does not listen on 3490: $(tail -5 "$STATE/dlt-daemon.log" 2>/dev/null)"
 
-if ! pgrep -x dlt-kpi >/dev/null; then
-	log "starting dlt-kpi"
-	start_bg dlt-kpi
+# dlt-kpi 2.18.8 tokenises with strtok from three threads (dlt-kpi.md
+# §5.3); now and then that corrupts its heap and it aborts ("corrupted
+# double-linked list" was seen here after ~40 minutes). A test run needs it
+# alive, so it runs under a restart loop that logs every exit.
+#
+# Its message buffer is raised from libdlt's 1390 bytes: a process whose
+# command line does not fit makes dlt-kpi re-send that NEW dataset for
+# ever and never log STP or ACT again (dlt-kpi.md §5.2), and this
+# machine's own tooling runs with 1.4 KB command lines. 8 KiB fits real
+# command lines while no kind comes near the 255 datasets per message at
+# which the 8-bit argument count would wrap.
+buf=${PERFWIRE_DLT_MSG_BUF_LEN:-8192}
+if ! pgrep -f perfwire-dlt-kpi-loop >/dev/null; then
+	if pgrep -x dlt-kpi >/dev/null; then
+		log "dlt-kpi already runs outside our loop; leaving it alone"
+	else
+		log "starting dlt-kpi (restarted if it dies)"
+		(cd /tmp && DLT_LOG_MSG_BUF_LEN=$buf setsid bash -c 'while :; do dlt-kpi; echo "dlt-kpi exited with status $? at $(date -u +%T)"; sleep 1; done' \
+			perfwire-dlt-kpi-loop </dev/null >"$STATE/dlt-kpi.log" 2>&1 &)
+		wait_for 10 pgrep -f perfwire-dlt-kpi-loop || die "the dlt-kpi loop did not start"
+		pgrep -o -f perfwire-dlt-kpi-loop >"$STATE/dlt-kpi-loop.pid"
+	fi
 fi
 
 # dlt-kpi logs under the application id PROC; one such line proves the

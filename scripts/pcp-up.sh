@@ -7,9 +7,10 @@ set -euo pipefail
 cd "$(dirname "$0")"
 . ./lib.sh
 
-# pcp brings pmcd, pminfo, pmerr, mmvdump and python3-pcp; the PMDA Install
+# pcp brings pmcd, pminfo, pmerr, mmvdump and python3-pcp; procps brings
+# pgrep, which this script and the PMDA Install scripts use. The Install
 # scripts compile simple and trivial, which needs the headers, make and gcc.
-apt_install pcp libpcp3-dev libpcp-pmda3-dev make gcc
+apt_install pcp libpcp3-dev libpcp-pmda3-dev make gcc procps
 v=$(dpkg-query -W -f='${Version}' pcp)
 case "$v" in 6.0.3*) ;; *) log "WARNING: pcp $v, the oracles were recorded with 6.0.3" ;; esac
 

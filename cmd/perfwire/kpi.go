@@ -18,9 +18,17 @@ import (
 const kpiUsage = `usage: perfwire kpi [--json | --summary] [--page-size N] FILE.dlt...
 
 Decodes the dlt-kpi messages (APID/CTID PROC/PROC) of DLT files, in order,
-through the group reassembler and the process tracker. By default prints
-the final process table; --json prints one JSON object per KPI message;
---summary prints one JSON object with message, dataset and group counts.`
+through the group reassembler and the process tracker.
+
+  (default)  the final process table: PID, PPID, CPU per mille, RSS in KiB
+             (pages × --page-size), context switches and I/O bytes in the
+             last ACT interval, flags (S: comm with whitespace, ACT values
+             unreliable; P: command known only from a truncated fragment;
+             N: unreadable command line) and the command, escaped
+  --json     one object per KPI message: time (DLT timestamp, ECU uptime
+             in s), kind, sync ("BEG", "END" or ""), datasets
+  --summary  one object: messages, datasets and groups per identifier,
+             truncated, open_groups, skipped_bytes`
 
 // runKPI implements `perfwire kpi`.
 func runKPI(args []string, stdout io.Writer) error {

@@ -32,7 +32,7 @@ var commands = []command{
 	{"pdu", "decode a raw stream of PCP PDUs as JSON lines", runPDU},
 	{"pm", "query a live pmcd (names, descriptors, values)", runPM},
 	{"labels", "parse, canonicalise and merge PCP label sets", runLabels},
-	{"mmv", "dump or write MMV metric files", runMMV},
+	{"mmv", "read MMV metric files (JSON, or mmvdump text)", runMMV},
 	{"ltt", "read old LTT traces", runLTT},
 }
 

@@ -13,6 +13,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/perfwire/perfwire/eventrec"
 	"github.com/perfwire/perfwire/pcp"
 	"github.com/perfwire/perfwire/pduwire"
 )
@@ -156,8 +157,8 @@ func desc(d pduwire.Desc) obj {
 	if sem == "" {
 		sem = strconv.Itoa(int(d.Sem))
 	}
-	return obj{}.add("pmid", d.PMID.String()).add("type", typeName(d.Type)).add("indom", d.InDom.String()).
-		add("sem", sem).add("units", hex32(uint32(d.Units)))
+	return obj{}.add("pmid", d.ID.String()).add("type", typeName(d.Type)).add("indom", d.InDom.String()).
+		add("sem", sem).add("units", d.Units.String())
 }
 
 // number renders a float so that JSON can carry NaN and infinities.
@@ -188,10 +189,62 @@ func value(v pduwire.ValueData, fmt uint8) obj {
 		return o.add("value", number(float64(math.Float32frombits(binary.BigEndian.Uint32(p)))))
 	case v.BlockType == pcp.TypeString:
 		return o.add("value", strings.TrimSuffix(string(p), "\x00"))
-	case (v.BlockType == pcp.TypeEvent || v.BlockType == pcp.TypeHighresEvent) && len(p) >= 4:
-		return o.add("nrecords", int32(binary.BigEndian.Uint32(p))).add("hex", hex.EncodeToString(p))
+	case v.BlockType == pcp.TypeEvent || v.BlockType == pcp.TypeHighresEvent:
+		return o.add("records", events(v))
 	}
 	return o.add("hex", hex.EncodeToString(p))
+}
+
+// events decodes an event-record array value into its records; the
+// RESULT was validated by pduwire, so parsing cannot fail here.
+func events(v pduwire.ValueData) []obj {
+	blk := binary.BigEndian.AppendUint32(nil, uint32(v.BlockType)<<24|uint32(len(v.Payload)+4))
+	a, err := eventrec.ParseOptions(append(blk, v.Payload...), eventrec.Options{Type: v.BlockType, Lenient: true})
+	if err != nil {
+		return []obj{obj{}.add("error", err.Error())}
+	}
+	recs := []obj{}
+	for r := range a.Records() {
+		o := obj{}.add("sec", r.Seconds()).add("nsec", r.Nanoseconds()).add("flags", r.Flags().String())
+		if n, ok := r.Missed(); ok {
+			recs = append(recs, o.add("missed", n))
+			continue
+		}
+		params := []obj{}
+		for p := range r.Params() {
+			params = append(params, obj{}.add("pmid", p.ID.String()).add("type", typeName(p.Type)).add("value", paramValue(p)))
+		}
+		recs = append(recs, o.add("params", params))
+	}
+	return recs
+}
+
+// paramValue is an event parameter as a JSON value of its type.
+func paramValue(p eventrec.Param) any {
+	switch p.Type {
+	case pcp.Type32:
+		v, _ := p.Int32()
+		return v
+	case pcp.TypeU32:
+		v, _ := p.Uint32()
+		return v
+	case pcp.Type64:
+		v, _ := p.Int64()
+		return v
+	case pcp.TypeU64:
+		v, _ := p.Uint64()
+		return v
+	case pcp.TypeFloat:
+		v, _ := p.Float32()
+		return number(float64(v))
+	case pcp.TypeDouble:
+		v, _ := p.Float64()
+		return number(v)
+	case pcp.TypeString:
+		v, _ := p.Text()
+		return string(v)
+	}
+	return hex.EncodeToString(p.Value)
 }
 
 // body returns the decoded fields of m with snake_case names.
@@ -202,7 +255,7 @@ func body(m pduwire.Message) obj {
 		o = o.add("code", m.Code)
 		if m.Extended {
 			f := pduwire.Features(m.Datum)
-			o = o.add("datum", hex32(m.Datum)).add("handshake_status", pduwire.FromV1(m.Code)).
+			o = o.add("datum", hex32(m.Datum)).add("handshake_status", int32(pcp.FromV1(m.Code))).
 				add("version", f.Version()).add("features", hex32(uint32(f.Flags())))
 		}
 	case *pduwire.ResultData:

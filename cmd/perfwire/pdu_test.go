@@ -5,8 +5,10 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
+	"time"
 )
 
 const captureDir = "../../pduwire/testdata/captures/"
@@ -118,5 +120,72 @@ func TestPDUUsage(t *testing.T) {
 	}
 	if code := run([]string{"pdu", "-h"}, &out, &errb); code != 0 || !strings.Contains(out.String(), "usage: perfwire pdu") {
 		t.Errorf("-h: exit %d, %q", code, out.String())
+	}
+}
+
+// Event arrays in a RESULT print as records; their counts and first/last
+// timestamps must be what pminfo printed for the same bytes (conv05).
+func TestPDUEventRecordsMatchPminfo(t *testing.T) {
+	oracle, err := os.ReadFile(captureDir + "conv05.out.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out, errb bytes.Buffer
+	if code := run([]string{"pdu", captureDir + "conv05.server.bin"}, &out, &errb); code != 0 {
+		t.Fatalf("exit %d: %s", code, errb.String())
+	}
+	type rec struct {
+		Sec, Nsec int64
+		Missed    *int32
+	}
+	type pdu struct {
+		Type      string
+		ValueSets []struct {
+			Values []struct {
+				Inst    int32
+				Type    string
+				Records []rec
+			}
+		} `json:"value_sets"`
+	}
+	checked := 0
+	for _, line := range strings.Split(strings.TrimSpace(out.String()), "\n") {
+		var p pdu
+		if err := json.Unmarshal([]byte(line), &p); err != nil {
+			t.Fatal(err)
+		}
+		for _, vs := range p.ValueSets {
+			for _, v := range vs.Values {
+				if v.Type != "event" && v.Type != "highres_event" {
+					continue
+				}
+				// pminfo: [N event records timestamps HH:MM:SS.frac...HH:MM:SS.frac],
+				// milliseconds for event, nanoseconds for highres_event.
+				stamp := func(r rec) string {
+					s := time.Unix(r.Sec, r.Nsec).UTC().Format("15:04:05.000")
+					if v.Type == "highres_event" {
+						s = time.Unix(r.Sec, r.Nsec).UTC().Format("15:04:05.000000000")
+					}
+					return s
+				}
+				n := len(v.Records)
+				var want string
+				switch n {
+				case 0:
+					want = "[0 event records]"
+				case 1:
+					want = "[1 event record timestamp " + stamp(v.Records[0]) + "]"
+				default:
+					want = "[" + strconv.Itoa(n) + " event records timestamps " + stamp(v.Records[0]) + "..." + stamp(v.Records[n-1]) + "]"
+				}
+				if !strings.Contains(string(oracle), "] value "+want+"\n") {
+					t.Errorf("instance %d (%s): %s not in pminfo's output", v.Inst, v.Type, want)
+				}
+				checked++
+			}
+		}
+	}
+	if checked != 4 {
+		t.Fatalf("checked %d event arrays, conv05 holds 4", checked)
 	}
 }

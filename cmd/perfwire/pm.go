@@ -25,22 +25,13 @@ commands:
   names [PREFIX]        leaf metric names below PREFIX (all when omitted)
   desc METRIC...        descriptors, as pminfo -d
   fetch METRIC...       current values, as pminfo -f
-  labels METRIC...      label sets at every level, as pmcd sends them
+  labels METRIC...      merged labels of metrics and instances, as pminfo -l
   indom METRIC          the metric's instances
   text METRIC...        one-line and full help text, as pminfo -t -T
   store METRIC VALUE    store a value, as pmstore
 
 HOST is host[:port] (default 127.0.0.1:44321), local: for the unix socket,
 or a socket path.`
-
-// pmTypeText are the phrases pminfo -d prints for each type.
-var pmTypeText = map[pcp.Type]string{
-	pcp.TypeNoSupport: "Not Supported", pcp.Type32: "32-bit int", pcp.TypeU32: "32-bit unsigned int",
-	pcp.Type64: "64-bit int", pcp.TypeU64: "64-bit unsigned int", pcp.TypeFloat: "float",
-	pcp.TypeDouble: "double", pcp.TypeString: "string", pcp.TypeAggregate: "aggregate",
-	pcp.TypeAggregateStatic: "static aggregate", pcp.TypeEvent: "event record array",
-	pcp.TypeHighresEvent: "highres event record array",
-}
 
 func runPM(args []string, stdout io.Writer) error {
 	fs := flag.NewFlagSet("pm", flag.ContinueOnError)
@@ -143,7 +134,7 @@ func (p *pmPrinter) each(cmd string, args []string) error {
 		// Instance names first: the fetch result aliases the client's
 		// receive buffer, which the next request reuses.
 		for _, d := range descs {
-			if d.PMID != pcp.IDNull {
+			if d.ID != pcp.IDNull {
 				if _, err := p.instances(d.InDom); err != nil {
 					return err
 				}
@@ -159,7 +150,7 @@ func (p *pmPrinter) each(cmd string, args []string) error {
 	}
 	for i, n := range names {
 		d := descs[i]
-		if d.PMID == pcp.IDNull {
+		if d.ID == pcp.IDNull {
 			fmt.Fprintf(p.w, "%s: no descriptor\n", n)
 			continue
 		}
@@ -181,21 +172,13 @@ func (p *pmPrinter) each(cmd string, args []string) error {
 	return nil
 }
 
-func unitsText(u pcp.Units) string {
-	if s := u.String(); s != "" {
-		return s
-	}
-	return "none"
-}
-
 func (p *pmPrinter) desc(name string, d pduwire.Desc) {
 	if p.json {
-		p.emit(map[string]any{"name": name, "pmid": d.PMID.String(), "type": d.Type.String(),
+		p.emit(map[string]any{"name": name, "pmid": d.ID.String(), "type": d.Type.String(),
 			"indom": d.InDom.String(), "sem": d.Sem.String(), "units": d.Units.String()})
 		return
 	}
-	fmt.Fprintf(p.w, "\n%s\n    Data Type: %s  InDom: %s 0x%x\n    Semantics: %s  Units: %s\n",
-		name, pmTypeText[d.Type], d.InDom, uint32(d.InDom), d.Sem, unitsText(d.Units))
+	fmt.Fprintf(p.w, "\n%s\n%s", name, d)
 }
 
 func (p *pmPrinter) instances(indom pcp.InDom) (map[int32]string, error) {
@@ -233,11 +216,11 @@ func (p *pmPrinter) indom(name string, d pduwire.Desc) error {
 }
 
 func (p *pmPrinter) text(name string, d pduwire.Desc) error {
-	one, err := p.c.LookupText(p.ctx, d.PMID, false)
+	one, err := p.c.LookupText(p.ctx, d.ID, false)
 	if err != nil {
 		return err
 	}
-	help, err := p.c.LookupText(p.ctx, d.PMID, true)
+	help, err := p.c.LookupText(p.ctx, d.ID, true)
 	if err != nil {
 		return err
 	}
@@ -249,37 +232,34 @@ func (p *pmPrinter) text(name string, d pduwire.Desc) error {
 	return nil
 }
 
+// labels prints the metric's merged labels and each instance's, as
+// pminfo -l does.
 func (p *pmPrinter) labels(name string, d pduwire.Desc) error {
-	type level struct {
-		kind  int32
-		ident uint32
-		name  string
+	ml, err := p.c.MetricLabels(p.ctx, d)
+	if err != nil {
+		return err
 	}
-	levels := []level{
-		{pduwire.LabelContext, uint32(pcp.IDNull), "context"},
-		{pduwire.LabelDomain, d.PMID.Domain(), "domain"},
-		{pduwire.LabelCluster, uint32(d.PMID), "cluster"},
-		{pduwire.LabelItem, uint32(d.PMID), "item"},
-	}
+	var insts []pmapi.Instance
 	if d.InDom != pcp.InDomNull {
-		levels = append(levels, level{pduwire.LabelInDom, uint32(d.InDom), "indom"},
-			level{pduwire.LabelInstances, uint32(d.InDom), "instances"})
-	}
-	if !p.json {
-		fmt.Fprintf(p.w, "\n%s\n", name)
-	}
-	for _, l := range levels {
-		sets, err := p.c.LookupLabels(p.ctx, l.kind, l.ident)
-		if err != nil {
+		if insts, err = p.c.GetInDom(p.ctx, d.InDom); err != nil {
 			return err
 		}
-		for _, s := range sets {
-			if p.json {
-				p.emit(map[string]any{"name": name, "level": l.name, "inst": s.Inst, "labels": json.RawMessage(s.JSON)})
-			} else if s.JSON != "{}" && s.JSON != "" {
-				fmt.Fprintf(p.w, "    %s %s\n", l.name, s.JSON)
+	}
+	if p.json {
+		o := map[string]any{"name": name, "labels": json.RawMessage(ml.Metric.JSON)}
+		if insts != nil {
+			var list []map[string]any
+			for _, in := range insts {
+				list = append(list, map[string]any{"inst": in.Inst, "name": in.Name, "labels": json.RawMessage(ml.ForInstance(in.Inst).JSON)})
 			}
+			o["instances"] = list
 		}
+		p.emit(o)
+		return nil
+	}
+	fmt.Fprintf(p.w, "\n%s\n    labels %s\n", name, ml.Metric.JSON)
+	for _, in := range insts {
+		fmt.Fprintf(p.w, "    inst [%d or %q] labels %s\n", in.Inst, in.Name, ml.ForInstance(in.Inst).JSON)
 	}
 	return nil
 }
@@ -319,7 +299,7 @@ func (p *pmPrinter) fetch(names []string, descs []pduwire.Desc, r *pduwire.Resul
 			}
 		}
 		if p.json {
-			p.emit(map[string]any{"name": name, "pmid": d.PMID.String(), "type": d.Type.String(), "values": values})
+			p.emit(map[string]any{"name": name, "pmid": d.ID.String(), "type": d.Type.String(), "values": values})
 		}
 	}
 	return nil
@@ -388,7 +368,7 @@ func (p *pmPrinter) store(name, value string) error {
 	if err := p.c.Store(p.ctx, []pduwire.ValueSetData{{PMID: ids[0], ValFmt: uint8(fmtv), Values: []pduwire.ValueData{vd}}}); err != nil {
 		var se *pmapi.ServerError
 		if errors.As(err, &se) {
-			return fmt.Errorf("%s: %s", name, pcp.Code(se.Code).Message())
+			return fmt.Errorf("%s: %s", name, se.Code.Message())
 		}
 		return err
 	}

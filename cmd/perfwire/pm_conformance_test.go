@@ -53,6 +53,19 @@ func TestConformancePmFetch(t *testing.T) {
 	}
 }
 
+// perfwire pm labels prints what pminfo -l prints.
+func TestConformancePmLabels(t *testing.T) {
+	for _, m := range []string{"sample.colour", "sample.long", "simple", "trivial", "sample.event", "mmv.control"} {
+		got, code := runCLI(t, "pm", "labels", m)
+		if code != 0 {
+			t.Fatalf("pm labels %s: exit %d: %s", m, code, got)
+		}
+		if want := pmOracle(t, "pminfo", "-l", m); got != want {
+			t.Errorf("pm labels %s:\n%s\npminfo -l:\n%s", m, got, want)
+		}
+	}
+}
+
 // perfwire pm store changes the value pminfo then reads, and reports a
 // refused store as an input error with pmstore's message.
 func TestConformancePmStore(t *testing.T) {

@@ -61,6 +61,12 @@ func CreatePath(path string, reg *mmv.Registry) (*Writer, error) {
 		return nil, err
 	}
 	defer f.Close()
+	// The mode must survive a restrictive umask: pmcd's agent runs as
+	// another user and needs to read the file.
+	if err := f.Chmod(0o644); err != nil {
+		os.Remove(path)
+		return nil, err
+	}
 	if err := f.Truncate(int64(plan.Size())); err != nil {
 		os.Remove(path)
 		return nil, err

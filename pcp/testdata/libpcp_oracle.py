@@ -6,6 +6,8 @@
 #   extract FMT IN OUT HEX   -> pmExtractValue; FMT 0 = insitu (HEX is the
 #                               32-bit word), 1 = value block (HEX is the
 #                               big-endian payload as it travels)
+#   atom TYPE HEX            -> pmAtomStr_r of a value given as in extract
+#                               answers (big-endian bits, or the bytes)
 #   desc TYPE INDOMHEX SEM UNITSHEX -> pmPrintDesc output, lines joined by "|"
 #   conv TYPE HEXVAL INUNITS OUTUNITS -> pmConvScale, run in a forked child
 #                               because some unit pairs make libpcp divide
@@ -63,6 +65,24 @@ def desc(t, indom, sem, units):
     os.close(rd)
     return "|".join(out.rstrip("\n").split("\n"))
 
+def atom(t, data):
+    a = pmapi.pmAtomValue()
+    keep = None
+    if t in (0, 1, 2, 3, 4, 5):
+        raw = data[::-1]
+        ctypes.memmove(ctypes.byref(a), raw, len(raw))
+    elif t == 6:
+        keep = ctypes.create_string_buffer(data)
+        a.cp = ctypes.cast(keep, ctypes.c_char_p)
+    else:
+        keep = ctypes.create_string_buffer(4 + len(data))
+        struct.pack_into("<I", keep, 0, (t & 0xff) << 24 | (4 + len(data)))
+        keep[4:] = data
+        a.vp = ctypes.cast(keep, ctypes.c_void_p)
+    buf = ctypes.create_string_buffer(512)
+    L.pmAtomStr_r(ctypes.byref(a), t, buf, 512)
+    return buf.value.decode("utf-8", "replace")
+
 def extract(fmt, tin, tout, data):
     v = pmapi.pmValue()
     keep = None
@@ -108,6 +128,8 @@ for line in sys.stdin:
         r = text(L.pmSemStr_r, int(f[1]))
     elif f[0] == "err":
         r = text(L.pmErrStr_r, int(f[1]))
+    elif f[0] == "atom":
+        r = atom(int(f[1]), bytes.fromhex(f[2] if len(f) > 2 else ""))
     elif f[0] == "desc":
         r = desc(int(f[1]), int(f[2], 16), int(f[3]), int(f[4], 16))
     elif f[0] == "extract":

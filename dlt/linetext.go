@@ -1,0 +1,189 @@
+package dlt
+
+import "strconv"
+
+// Names dlt-convert prints for control service ids 1-20 and for the
+// status byte of control responses (empty: printed as hex).
+var (
+	serviceNames = [...]string{"", "set_log_level", "set_trace_status", "get_log_info",
+		"get_default_log_level", "store_config", "reset_to_factory_default",
+		"set_com_interface_status", "set_com_interface_max_bandwidth", "set_verbose_mode",
+		"set_message_filtering", "set_timing_packets", "get_local_time", "use_ecu_id",
+		"use_session_id", "use_timestamp", "use_extended_header", "set_default_log_level",
+		"set_default_trace_status", "get_software_version", "message_buffer_overflow"}
+	statusNames = [...]string{"ok", "not_supported", "error", "perm_denied", "warning", "", "", "", "no_matching_context_id"}
+)
+
+// AppendText appends the message as one line of `dlt-convert -a` (DLT
+// 2.18.8) with TZ=UTC, without the leading index and without a newline:
+//
+//	2026/11/22 02:52:12.374270   11517794 008 ECU1 PROC PROC log info V 2 [NEW BEG]
+//
+// The date and time come from the storage header (the Unix epoch without
+// one); the timestamp is right-aligned in 10 columns or "----------";
+// the counter has at least 3 digits; ids are padded with '-'; a message
+// without extended header shows "--- --- N -". The payload in brackets is
+// [Message.AppendPayloadText]. The tool cuts lines at its 10,024-byte
+// text buffer; this does not. It never fails.
+func (m Message) AppendText(b []byte) ([]byte, error) {
+	sh := m.StorageHeader()
+	b = appendDateTime(b, sh.Seconds)
+	b = append(b, '.')
+	us := sh.Microseconds
+	if us < 0 {
+		b = append(b, '-')
+		us = -us
+	}
+	b = appendPadded(b, uint64(us), 6, '0')
+	b = append(b, ' ')
+	if ts, ok := m.Timestamp(); ok {
+		b = appendPadded(b, uint64(ts), 10, ' ')
+	} else {
+		b = append(b, "----------"...)
+	}
+	b = append(b, ' ')
+	b = appendPadded(b, uint64(m.Counter()), 3, '0')
+	b = append(b, ' ')
+	b = appendDashedID(b, m.ECU())
+	b = append(b, ' ')
+	b = appendDashedID(b, m.AppID())
+	b = append(b, ' ')
+	b = appendDashedID(b, m.ContextID())
+	if !m.HasExtendedHeader() {
+		b = append(b, " --- --- N -"...)
+	} else {
+		b = append(b, ' ')
+		b = append(b, m.Type().String()...)
+		b = append(b, ' ')
+		b = append(b, SubtypeName(m.Type(), m.Subtype())...)
+		if m.Verbose() {
+			b = append(b, " V "...)
+		} else {
+			b = append(b, " N "...)
+		}
+		b = strconv.AppendInt(b, int64(m.NumArgs()), 10)
+	}
+	b = append(b, " ["...)
+	b = m.AppendPayloadText(b)
+	return append(b, ']'), nil
+}
+
+// AppendPayloadText appends the payload as dlt-convert -a shows it
+// between the brackets:
+//
+//   - verbose: the arguments' [Arg.AppendText] joined by single spaces,
+//     up to the first argument that fails to decode (followed by the
+//     space the tool prints before trying it);
+//   - control: the service name (ids 1-20; otherwise "service(N)", or
+//     nothing for time messages), then for responses the status name
+//     (or its hex value), then the remaining bytes in hex;
+//   - other non-verbose: the message id in decimal, ", ", the rest in hex.
+//
+// A non-verbose payload shorter than 4 bytes counts as message id 0 with
+// no data, as the tool does.
+func (m Message) AppendPayloadText(b []byte) []byte {
+	if m.Verbose() {
+		s := m.ArgScanner()
+		i := 0
+		for ; s.Next(); i++ {
+			if i > 0 {
+				b = append(b, ' ')
+			}
+			b, _ = s.arg.AppendText(b)
+		}
+		// The tool writes the separator before it tries the next
+		// argument, so a failure after the first leaves a space.
+		if i > 0 && s.Remaining() > 0 {
+			b = append(b, ' ')
+		}
+		return b
+	}
+	id, ok := m.MessageID()
+	var rest []byte
+	if ok {
+		rest = m.Payload()[4:]
+	}
+	if m.Type() != TypeControl || !m.HasExtendedHeader() {
+		b = strconv.AppendUint(b, uint64(id), 10)
+		b = append(b, ", "...)
+		return appendHexBytes(b, rest, ' ')
+	}
+	switch {
+	case id > 0 && id < uint32(len(serviceNames)):
+		b = append(b, serviceNames[id]...)
+	case m.Subtype() == ControlTime:
+	default:
+		b = append(b, "service("...)
+		b = strconv.AppendUint(b, uint64(id), 10)
+		b = append(b, ')')
+	}
+	if len(rest) == 0 {
+		return b
+	}
+	b = append(b, ", "...)
+	if m.Subtype() == ControlResponse {
+		if st := rest[0]; int(st) < len(statusNames) && statusNames[st] != "" {
+			b = append(b, statusNames[st]...)
+		} else {
+			b = appendHexBytes(b, rest[:1], ' ')
+		}
+		rest = rest[1:]
+		if len(rest) == 0 {
+			return b
+		}
+		b = append(b, ", "...)
+	}
+	return appendHexBytes(b, rest, ' ')
+}
+
+// appendDashedID appends an id in 4 columns, '-' from its first NUL on.
+func appendDashedID(b []byte, id ID) []byte {
+	n := id.Len()
+	b = append(b, id[:n]...)
+	return append(b, "----"[n:]...)
+}
+
+// appendPadded appends v in decimal, left-padded with pad to width.
+func appendPadded(b []byte, v uint64, width int, pad byte) []byte {
+	var d [20]byte
+	s := strconv.AppendUint(d[:0], v, 10)
+	for i := len(s); i < width; i++ {
+		b = append(b, pad)
+	}
+	return append(b, s...)
+}
+
+// appendDateTime appends secs since the Unix epoch as UTC
+// "YYYY/MM/DD HH:MM:SS", using the days-to-civil conversion of the
+// proleptic Gregorian calendar (no time package in the core).
+func appendDateTime(b []byte, secs uint32) []byte {
+	days := int64(secs / 86400)
+	rem := secs % 86400
+	// Shift the epoch to 0000-03-01 so that leap days end each 400-year era.
+	z := days + 719468
+	era := z / 146097
+	doe := z - era*146097                                  // day of era
+	yoe := (doe - doe/1460 + doe/36524 - doe/146096) / 365 // year of era
+	doy := doe - (365*yoe + yoe/4 - yoe/100)               // day of year from March 1
+	mp := (5*doy + 2) / 153                                // month from March
+	day := doy - (153*mp+2)/5 + 1
+	month := mp + 3
+	if month > 12 {
+		month -= 12
+	}
+	year := yoe + era*400
+	if month <= 2 {
+		year++
+	}
+	b = appendPadded(b, uint64(year), 4, '0')
+	b = append(b, '/')
+	b = appendPadded(b, uint64(month), 2, '0')
+	b = append(b, '/')
+	b = appendPadded(b, uint64(day), 2, '0')
+	b = append(b, ' ')
+	b = appendPadded(b, uint64(rem/3600), 2, '0')
+	b = append(b, ':')
+	b = appendPadded(b, uint64(rem/60%60), 2, '0')
+	b = append(b, ':')
+	return appendPadded(b, uint64(rem%60), 2, '0')
+}

@@ -1,0 +1,102 @@
+package dltkpi
+
+import (
+	"math"
+	"slices"
+	"strings"
+)
+
+// IRQRate is the latest interval of one interrupt on one CPU.
+type IRQRate struct {
+	Name  string
+	CPU   int
+	Count int64 // cumulative since boot
+	// HasDelta: Delta interrupts happened in the Interval TMSP units
+	// (0.1 ms) between the last two good IRQ groups.
+	HasDelta bool
+	Delta    int64
+	Interval uint32
+}
+
+// PerSecond returns Delta per second, or 0 without a delta.
+func (r IRQRate) PerSecond() float64 {
+	if !r.HasDelta || r.Interval == 0 {
+		return 0
+	}
+	return float64(r.Delta) * 10000 / float64(r.Interval)
+}
+
+// irqState is what the tracker keeps per interrupt name: the counts of
+// the last good sample and the deltas to the one before, per CPU.
+type irqState struct {
+	counts   []int64
+	deltas   []int64
+	valid    []bool
+	lastT    uint32 // TMSP of the latest applied sample
+	interval uint32 // TMSP units between the last two samples
+	seen     bool
+}
+
+// irqRow is one row of the open IRQ group, copied until the group's
+// END shows whether it can be trusted.
+type irqRow struct {
+	name   []byte
+	counts []int64
+}
+
+// IRQs returns every interrupt's per-CPU state, by name then CPU.
+func (t *Tracker) IRQs() []IRQRate {
+	var out []IRQRate
+	for name, st := range t.irqs {
+		for i, c := range st.counts {
+			out = append(out, IRQRate{Name: name, CPU: i, Count: c, HasDelta: st.valid[i], Delta: st.deltas[i], Interval: st.interval})
+		}
+	}
+	slices.SortFunc(out, func(a, b IRQRate) int {
+		if c := strings.Compare(a.Name, b.Name); c != 0 {
+			return c
+		}
+		return a.CPU - b.CPU
+	})
+	return out
+}
+
+func goodCounts(c []int64) bool {
+	for _, n := range c {
+		if n < 0 || n == math.MaxInt64 {
+			return false
+		}
+	}
+	return true
+}
+
+func (t *Tracker) applyIRQ(name []byte, counts []int64, now uint32) {
+	st, ok := t.irqs[string(name)]
+	if !ok {
+		if len(t.irqs) >= t.limits.MaxIRQs {
+			t.stats.Dropped++
+			return
+		}
+		st = &irqState{}
+		t.irqs[string(name)] = st
+	}
+	if st.seen && int32(now-st.lastT) <= 0 {
+		t.stats.Stale++
+		return
+	}
+	n := len(counts)
+	if len(st.deltas) != n { // the CPU count of a row rarely changes
+		st.deltas, st.valid = make([]int64, n), make([]bool, n)
+	}
+	for i, c := range counts {
+		st.valid[i], st.deltas[i] = false, 0
+		if st.seen && i < len(st.counts) && c >= st.counts[i] {
+			st.valid[i], st.deltas[i] = true, c-st.counts[i]
+		}
+	}
+	if st.seen {
+		st.interval = now - st.lastT
+	}
+	st.counts = append(st.counts[:0], counts...)
+	st.lastT, st.seen = now, true
+}

@@ -1,0 +1,137 @@
+package ltt
+
+// MaxHeartbeats bounds the heartbeats the writer inserts into one gap
+// between events (a gap of about 2^48 cycles, days at GHz rates), so a
+// wrong cycle count cannot make it write gigabytes.
+const MaxHeartbeats = 1 << 16
+
+// Clock maps a 64-bit cycle count to wall-clock seconds and nanoseconds;
+// the writer calls it for every block record.
+type Clock func(cycles uint64) (seconds, nanoseconds uint32)
+
+// Writer builds a tracefile in the v2 core profile: fixed-size blocks,
+// each with block_start at 0, packed events, block_end, zero fill and the
+// v2 trailer (the count of unused bytes). It never splits an event
+// across blocks and inserts a time_heartbeat whenever the next event is
+// 2^32 cycles or more after the previous one, so readers see every wrap.
+//
+//	w := r.NewWriter(nil)
+//	err := w.Event(id, cycles, payload)
+//	file := w.Close()
+type Writer struct {
+	r       *Reader
+	clock   Clock
+	out     []byte
+	block   int // start of the open block in out, -1 when none is open
+	blockID uint32
+	last    uint64
+	hb      [20]byte // scratch for heartbeat payloads (a stamp is 20 bytes)
+}
+
+// NewWriter returns a writer using r's byte order, data model, block size
+// and event types. A nil clock treats cycles as nanoseconds since the
+// epoch.
+func (r *Reader) NewWriter(clock Clock) *Writer {
+	if clock == nil {
+		clock = func(c uint64) (uint32, uint32) { return uint32(c / 1e9), uint32(c % 1e9) }
+	}
+	return &Writer{r: r, clock: clock, block: -1}
+}
+
+// Event appends one event. payload must be exactly one value of the
+// event's type in the trace's layout (build it with the Layout Append
+// helpers). It fails with [ErrUnknownEvent] for an id without a type or
+// for block_start/block_end (the writer owns those), [ErrUnion] for a
+// payload with a union unless Config.WriteUnions is set, [ErrPayload] when
+// the payload does not match the type, [ErrCycles] when cycles is below
+// the previous event's, [ErrLimit] when the gap would need more than
+// [MaxHeartbeats] heartbeats, and [ErrEventTooLarge] when the event cannot fit
+// in an empty block.
+func (w *Writer) Event(id uint16, cycles uint64, payload []byte) error {
+	et := w.r.EventType(id)
+	if et == nil || id == IDBlockStart || id == IDBlockEnd {
+		return errAt("event id", int(id), ErrUnknownEvent)
+	}
+	if et.union && !w.r.cfg.WriteUnions {
+		return errAt(et.Def.Name, 0, ErrUnion)
+	}
+	if n := w.r.layout.sizeOf(et.Def.Type, payload); n != len(payload) {
+		return errAt(et.Def.Name, len(payload), ErrPayload)
+	}
+	if headerSize+len(payload) > w.r.cfg.BlockSize-blockOverhead {
+		return errAt(et.Def.Name, len(payload), ErrEventTooLarge)
+	}
+	if w.block >= 0 && cycles < w.last {
+		return errAt("cycles", int(id), ErrCycles)
+	}
+	if w.block >= 0 && w.r.EventType(IDTimeHeartbeat) != nil && cycles-w.last > 0xffffffff {
+		if (cycles-w.last)/0xffffffff > MaxHeartbeats {
+			return errAt("cycles", int(id), ErrLimit)
+		}
+		for cycles-w.last > 0xffffffff {
+			c := w.last + 0xffffffff
+			p := w.r.layout.appendStamp(w.hb[:0], Stamp{Cycles: c})
+			w.put(IDTimeHeartbeat, c, p[:16])
+		}
+	}
+	w.put(id, cycles, payload)
+	return nil
+}
+
+// put appends an event that is known to fit in an empty block, opening
+// and closing blocks as needed.
+func (w *Writer) put(id uint16, cycles uint64, payload []byte) {
+	bs := w.r.cfg.BlockSize
+	room := bs - blockRecSize - trailerSize
+	if w.block >= 0 && len(w.out)-w.block+headerSize+len(payload) > room {
+		w.closeBlock()
+	}
+	if w.block < 0 {
+		w.openBlock(cycles)
+	}
+	l := w.r.layout
+	w.out = l.appendN(w.out, 2, uint64(id))
+	w.out = l.appendN(w.out, 4, uint64(uint32(cycles)))
+	w.out = append(w.out, payload...)
+	w.last = cycles
+}
+
+func (w *Writer) stamp(c uint64) Stamp {
+	s, ns := w.clock(c)
+	return Stamp{Seconds: s, Nanoseconds: ns, Cycles: c, BlockID: w.blockID}
+}
+
+func (w *Writer) openBlock(cycles uint64) {
+	l := w.r.layout
+	w.block = len(w.out)
+	w.out = l.appendN(w.out, 2, IDBlockStart)
+	w.out = l.appendN(w.out, 4, uint64(uint32(cycles)))
+	w.out = l.appendStamp(w.out, w.stamp(cycles))
+	w.last = cycles
+}
+
+// closeBlock writes block_end at the last event's cycles, the zero fill
+// and the v2 trailer.
+func (w *Writer) closeBlock() {
+	l := w.r.layout
+	w.out = l.appendN(w.out, 2, IDBlockEnd)
+	w.out = l.appendN(w.out, 4, uint64(uint32(w.last)))
+	w.out = l.appendStamp(w.out, w.stamp(w.last))
+	unused := w.r.cfg.BlockSize - trailerSize - (len(w.out) - w.block)
+	for range unused {
+		w.out = append(w.out, 0)
+	}
+	w.out = l.appendN(w.out, 4, uint64(unused))
+	w.block = -1
+	w.blockID++
+}
+
+// Close ends the open block, if any, and returns the tracefile. A writer
+// that received no event returns an empty file, like LTT's control files.
+// The writer must not be used afterwards.
+func (w *Writer) Close() []byte {
+	if w.block >= 0 {
+		w.closeBlock()
+	}
+	return w.out
+}

@@ -1,0 +1,51 @@
+package mmvfile
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/perfwire/perfwire/mmv"
+)
+
+// ErrProcessGone reports a file with mmv.FlagProcess whose writer pid no
+// longer exists: pmdammv skips it.
+var ErrProcessGone = errors.New("mmvfile: writer process is gone")
+
+// Found is one directory entry as pmdammv would consider it.
+type Found struct {
+	Name   string     // the directory entry, used in metric names
+	Reader mmv.Reader // valid when Err is nil
+	Err    error      // why pmdammv (or our stricter reader) skips it
+}
+
+// Scan reads the files of dir the way pmdammv discovers them: entries
+// sorted by name, names starting with '.' skipped, regular files only.
+// Each file is read into memory (not mapped) and validated in byte
+// order nil (little-endian) with lim; a file with mmv.FlagProcess whose
+// pid is gone gets [ErrProcessGone]. Pass the valid ones to mmv.Assign
+// to predict names and numbers. It fails only when dir cannot be read.
+func Scan(dir string, lim mmv.Limits) ([]Found, error) {
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return nil, err
+	}
+	var found []Found
+	for _, e := range entries { // os.ReadDir sorts by name
+		if strings.HasPrefix(e.Name(), ".") || !e.Type().IsRegular() {
+			continue
+		}
+		f := Found{Name: e.Name()}
+		b, err := os.ReadFile(filepath.Join(dir, e.Name()))
+		if err == nil {
+			f.Reader, err = mmv.NewReaderLimits(b, nil, lim)
+		}
+		if err == nil && !ProcessAlive(f.Reader.Header()) {
+			err = ErrProcessGone
+		}
+		f.Err = err
+		found = append(found, f)
+	}
+	return found, nil
+}
