@@ -35,16 +35,17 @@ var misses = map[string]string{
 		"labels.Merge (second row) allocates nothing and is far ahead of libpcp. Next step (labels " +
 		"owner): keep a scratch []Set in the destination Set so MergeTexts reuses it.",
 	"fetch": "A fetch is a loopback round trip through pmcd and the sample PMDA, so wall times are noisy " +
-		"on this shared machine (see min/max), but the client CPU column shows a real gap: pmapi spends " +
-		"about twice libpcp's process CPU per fetch. The profile is almost all syscalls and futex; " +
-		"`strace -f -c` over 1,000 fetches (2 metrics, 2026-11-22) counts 7.8 syscalls per fetch for " +
-		"pmapi (read 2.9, of which 0.9 return EAGAIN; epoll_pwait 1.8; write 1; nanosleep 1; futex 0.6) " +
-		"against 5.2 for libpcp (pselect6 2, recvfrom 2, sendto 1): Go's netpoller parks the goroutine on " +
-		"EAGAIN and another thread wakes it (futex, scheduler spinning), and pduwire.Reader reads the " +
-		"12-byte header and the body with separate reads. Next steps (pmapi/pduwire owners): read into a " +
-		"buffer sized for the whole reply in one read when possible (header and body together), and try " +
-		"a blocking read through syscall.RawConn on the client's connection so a reply that is already " +
-		"there costs one read and no poller round trip; then re-run with -rounds 31 on a quiet machine.",
+		"on this shared machine (see min/max and the quick runs, where the ratio swings either way); the " +
+		"client CPU column is steadier and shows pmapi spending more process CPU per fetch than libpcp. " +
+		"The profile is almost all syscalls and futex. `strace -f -c` over 1,000 fetches (2 metrics, " +
+		"2026-11-22) counts 5.3–7.8 syscalls per fetch for pmapi depending on load (read 2.4–2.9, of which " +
+		"0.4–0.9 return EAGAIN; epoll_pwait 0.8–1.8; write 1; nanosleep 0.4–1; futex 0.2–0.6) against a " +
+		"steady 5.2 for libpcp (pselect6 2, recvfrom 2, sendto 1): when the reply is not there yet, Go's " +
+		"netpoller parks the goroutine and another thread wakes it (epoll, futex, scheduler spinning), and " +
+		"pduwire.Reader reads the 12-byte header and the body with separate reads. Next steps " +
+		"(pmapi/pduwire owners): read header and body together when the buffer allows, and try a " +
+		"blocking read through syscall.RawConn on the client's connection so a waiting client costs no " +
+		"poller round trip; then re-run with -rounds 31 on a quiet machine.",
 	"kpi": "The ratio sits at the 5x line (4.7–5.1x over the full runs so far). The profile: " +
 		"DatasetScanner.Next and Dataset.parse take most of the time, and on this capture's mix the IRQ " +
 		"datasets go through irqEntry → field → digits, three non-inlined calls per cpuN:count entry, " +
@@ -52,11 +53,10 @@ var misses = map[string]string{
 		"operation, but Go's allocator is fast at these sizes. Next step (dltkpi owner): a single-loop " +
 		"fast path for IRQ entries like parseACT's, then check BenchmarkParseACT50 against this mix.",
 	"dlt": "See the profile. Next step: check whether dlt.Reader's refills (read size) dominate.",
-	"mmv": "Both perfwire's Slot.Add and mmv_inc_value are a load and a store on the mapped value, and " +
-		"both are a real call per increment: `go build -gcflags=-m` shows Slot.Add is not inlined (the " +
-		"byte-order branch and the out-of-line path for other types put it over the budget), and the " +
-		"6-word Slot receiver is passed each time, while libpcp_mmv pays a PLT call and a switch on the " +
-		"type. At ~2–3 ns the two are within the run-to-run spread. Both beat a plain atomic add because " +
-		"neither is atomic (MMV expects one writer per value). Next step (mmv owner): a Counter handle " +
-		"fixed to native-order U64 (a *uint64-sized window checked once) whose Add inlines to one add.",
+	"mmv": "Slot.Add's counter fast path inlines to one load, add and store on the mapped word " +
+		"(`go build -gcflags=-m ./mmv`: can inline Slot.Add), while mmv_inc_value is a PLT call plus a " +
+		"switch on the type; at 1–3 ns per update a miss here is run-to-run spread on this shared machine " +
+		"(compare min/max). Both beat a plain atomic add because neither is atomic (MMV expects one writer " +
+		"per value). Next step: re-run with -rounds 31; if it persists, profile with perf stat on an idle " +
+		"machine.",
 }
