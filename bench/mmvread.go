@@ -55,7 +55,7 @@ func figMMVRead(cfg Config) Figure {
 	f := Figure{
 		ID:       "mmv-read",
 		Title:    "MMV file read (10 counters × 1,000 instances: 10,000 values)",
-		Unit:     "validate the file and print every entry as mmvdump does",
+		Unit:     "validation of the file and mmvdump-style print of every entry",
 		Goal:     "perfwire ahead of PCP's mmvdump (libpcp's MMV reader) on the same file",
 		MinRatio: 1,
 	}
