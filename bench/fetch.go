@@ -38,11 +38,20 @@ type pyFetcher struct {
 	cmd *exec.Cmd
 	in  *bufio.Writer
 	out *bufio.Scanner
+	// mallocs and mbytes are the counted allocations of the last run
+	// (only with the counting shim preloaded).
+	mallocs, mbytes uint64
 }
 
-func startPy() (*pyFetcher, error) {
+// startPy starts fetch.py; with shim set (a shared object built from
+// c_alloc.c) every allocation of the interpreter goes through malloc and
+// is counted.
+func startPy(shim string) (*pyFetcher, error) {
 	cmd := exec.Command("/usr/bin/python3", "fetch.py", "127.0.0.1", "testdata/fetch-metrics.txt")
 	cmd.Stderr = os.Stderr
+	if shim != "" {
+		cmd.Env = append(os.Environ(), "LD_PRELOAD="+shim, "PYTHONMALLOC=malloc", "PERFWIRE_BENCH_COUNT_MALLOC=1")
+	}
 	w, err := cmd.StdinPipe()
 	if err != nil {
 		return nil, err
@@ -66,7 +75,7 @@ func (p *pyFetcher) run(n int) (cpu, wall time.Duration, sum uint64, err error) 
 		return 0, 0, 0, fmt.Errorf("python3-pcp fetch loop exited: %v", p.out.Err())
 	}
 	var c, w int64
-	if _, err := fmt.Sscan(p.out.Text(), &c, &w, &sum); err != nil {
+	if _, err := fmt.Sscan(p.out.Text(), &c, &w, &sum, &p.mallocs, &p.mbytes); err != nil {
 		return 0, 0, 0, err
 	}
 	return time.Duration(c), time.Duration(w), sum, nil
@@ -106,7 +115,7 @@ func figFetch(cfg Config) Figure {
 		f.Stats = []Stat{{Name: "libpcp", Err: fmt.Sprintf("libpcp context or lookup failed: %d", rc)}}
 		return f
 	}
-	py, err := startPy()
+	py, err := startPy("")
 	if err != nil {
 		f.Stats = []Stat{{Name: "python3-pcp", Err: err.Error()}}
 		return f
@@ -135,8 +144,42 @@ func figFetch(cfg Config) Figure {
 		}},
 		{Name: "python3-pcp pmContext.pmFetch + pmFreeResult", Fixed: max(10, per/4), Timed: py.run},
 	})
-	f.Notes = append(f.Notes, "python3-pcp runs in its own process (fetch.py); it times its own loop, so interpreter start-up and name lookup are excluded, and its allocations are not counted.",
+	if calls, bytes, err := pyAllocs(per); err == nil {
+		st := &f.Stats[2]
+		st.CAllocs, st.CBytes = calls, bytes
+	} else {
+		f.Notes = append(f.Notes, "python3-pcp allocations not counted: "+err.Error())
+	}
+	f.Notes = append(f.Notes, "python3-pcp runs in its own process (fetch.py); it times its own loop, so interpreter start-up and name lookup are excluded. "+
+		"Its allocations are counted in a separate untimed run with c_alloc.c preloaded and PYTHONMALLOC=malloc (so Python objects go through malloc too).",
 		"CPU medians are the client process's CPU per fetch (user+system, all threads; python: its thread's); the wall time is mostly pmcd, the sample PMDA and the loopback, which all three share.")
 	checkSums(&f)
 	return f
+}
+
+// pyAllocs builds the counting malloc as a shared object, runs fetch.py
+// with it preloaded for n fetches and returns malloc calls and bytes per
+// fetch.
+func pyAllocs(n int) (calls, bytes float64, err error) {
+	dir, err := os.MkdirTemp("", "perfwire-bench-shim-")
+	if err != nil {
+		return 0, 0, err
+	}
+	defer os.RemoveAll(dir)
+	shim := dir + "/countmalloc.so"
+	if out, err := exec.Command("gcc", "-O2", "-shared", "-fPIC", "-o", shim, "c_alloc.c").CombinedOutput(); err != nil {
+		return 0, 0, fmt.Errorf("building the malloc shim: %v: %s", err, out)
+	}
+	py, err := startPy(shim)
+	if err != nil {
+		return 0, 0, err
+	}
+	defer py.stop()
+	if _, _, _, err := py.run(1); err != nil { // warm up: imports, first results
+		return 0, 0, err
+	}
+	if _, _, _, err := py.run(n); err != nil {
+		return 0, 0, err
+	}
+	return float64(py.mallocs) / float64(n), float64(py.mbytes) / float64(n), nil
 }

@@ -2,14 +2,29 @@
 
 argv: host, metric-list file. Then one request per stdin line, n: do n
 fetches (pmFetch, count every value set's values, pmFreeResult) and answer
-"<thread CPU ns> <wall ns> <values in the last fetch>". Start-up and
+"<thread CPU ns> <wall ns> <values in the last fetch> <malloc calls>
+<malloc bytes>" (the last two are zero unless the harness's counting
+malloc is preloaded). Start-up and
 name lookup are outside the timed loop.
 """
+import ctypes
+import os
 import sys
 import time
 
 from pcp import pmapi
 import cpmapi as c_api
+
+
+def malloc_counters():
+    """Calls and bytes counted by the harness's malloc shim, when it is
+    preloaded (LD_PRELOAD, with PYTHONMALLOC=malloc so that every Python
+    object goes through malloc); zeros otherwise."""
+    if "PERFWIRE_BENCH_COUNT_MALLOC" not in os.environ:
+        return 0, 0
+    calls, nbytes = ctypes.c_uint64(), ctypes.c_uint64()
+    ctypes.CDLL(None).bench_malloc_counters(ctypes.byref(calls), ctypes.byref(nbytes))
+    return calls.value, nbytes.value
 
 
 def main():
@@ -20,6 +35,7 @@ def main():
     pmids = ctx.pmLookupName(names)
     for line in sys.stdin:
         n = int(line)
+        m0 = malloc_counters()
         c0, w0 = time.thread_time_ns(), time.perf_counter_ns()
         total = 0
         for _ in range(n):
@@ -29,7 +45,8 @@ def main():
                 total += max(r.contents.get_numval(i), 0)
             ctx.pmFreeResult(r)
         c1, w1 = time.thread_time_ns(), time.perf_counter_ns()
-        print(c1 - c0, w1 - w0, total, flush=True)
+        m1 = malloc_counters()
+        print(c1 - c0, w1 - w0, total, m1[0] - m0[0], m1[1] - m0[1], flush=True)
 
 
 main()

@@ -58,7 +58,7 @@ func allocs(st *Stat) string {
 	if st.N == 0 {
 		return ""
 	}
-	if st.External {
+	if st.External && st.CAllocs == 0 {
 		return "not counted"
 	}
 	if st.GoAllocs == 0 && st.GoBytes == 0 && st.CAllocs == 0 && st.CBytes == 0 {
@@ -133,6 +133,7 @@ func report(cfg Config, quick bool, figs []Figure, total time.Duration) string {
 	fmt.Fprintf(&b, "- date: %s\n", time.Now().UTC().Format(time.RFC3339))
 	fmt.Fprintf(&b, "- CPU: %s, %d logical CPUs (shared with other jobs; figures are noisy, ratios are what matter)\n", cpuModel(), runtime.NumCPU())
 	fmt.Fprintf(&b, "- kernel: %s\n", cmdOut("uname", "-sr"))
+	fmt.Fprintf(&b, "- perfwire: commit %s%s\n", cmdOut("git", "rev-parse", "--short", "HEAD"), dirty())
 	fmt.Fprintf(&b, "- Go: %s %s/%s\n", runtime.Version(), runtime.GOOS, runtime.GOARCH)
 	fmt.Fprintf(&b, "- C compiler: %s (cgo, `-O2`)\n", firstLine(cmdOut("gcc", "--version")))
 	fmt.Fprintf(&b, "- libpcp3 %s, libpcp-mmv1 %s, python3-pcp %s (%s)\n", dpkgVersion("libpcp3"),
@@ -229,4 +230,14 @@ func (f *Figure) met() string {
 		return "yes"
 	}
 	return "no"
+}
+
+// dirty notes uncommitted changes outside RESULTS.md, which the figures
+// then do not come from.
+func dirty() string {
+	out, err := exec.Command("git", "status", "--porcelain", "--", "..", ":!RESULTS.md").Output()
+	if err != nil || len(strings.TrimSpace(string(out))) == 0 {
+		return ""
+	}
+	return " (with uncommitted changes)"
 }
