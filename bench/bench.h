@@ -15,7 +15,7 @@ uint64_t bench_result_copyonly(int n);
 
 /* event array unpack */
 int bench_events_setup(const void *pdu, int len, int highres);
-uint64_t bench_events(int n);
+uint64_t bench_events(int handle, int n);
 
 /* labels */
 uint64_t bench_label_parse(const char *json, int len, int n);

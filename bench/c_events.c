@@ -19,19 +19,27 @@ typedef struct {
     pmValueSet *vset[1];
 } bench_hrresult_t;
 extern int *__pmFindPDUBuf(int);
+extern int __pmDecodeResult(int *, bench_hrresult_t **);
 extern int __pmDecodeHighResResult(int *, bench_hrresult_t **);
 
-static bench_hrresult_t *evres;
+/* decoded PDUs, kept (and their buffers pinned) for the whole run */
+static bench_hrresult_t *evres[8];
+static int nevres;
 
+/* bench_events_setup decodes one PDU and returns its handle. Only the
+ * value sets are used, which both result layouts place alike. */
 int bench_events_setup(const void *pdu, int len, int highres)
 {
     int *pb = __pmFindPDUBuf(len);
-    (void)highres;
+    int sts;
+    if (nevres == 8)
+	return -1;
     memcpy(pb, pdu, len);
     pb[0] = ntohl(pb[0]);
     pb[1] = ntohl(pb[1]);
     pb[2] = ntohl(pb[2]);
-    return __pmDecodeHighResResult(pb, &evres); /* kept (and pinned) for the whole run */
+    sts = highres ? __pmDecodeHighResResult(pb, &evres[nevres]) : __pmDecodeResult(pb, &evres[nevres]);
+    return sts < 0 ? sts : nevres++;
 }
 
 static uint64_t sum_vset(uint64_t sum, const pmValueSet *vs)
@@ -46,13 +54,14 @@ static uint64_t sum_vset(uint64_t sum, const pmValueSet *vs)
     return sum;
 }
 
-uint64_t bench_events(int n)
+uint64_t bench_events(int h, int n)
 {
     uint64_t sum = 0;
+    bench_hrresult_t *res = evres[h];
     for (int k = 0; k < n; k++) {
 	sum = 0;
-	for (int i = 0; i < evres->numpmid; i++) {
-	    pmValueSet *vs = evres->vset[i];
+	for (int i = 0; i < res->numpmid; i++) {
+	    pmValueSet *vs = res->vset[i];
 	    if (vs->numval <= 0 || vs->valfmt == PM_VAL_INSITU)
 		continue;
 	    for (int j = 0; j < vs->numval; j++) {

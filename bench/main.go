@@ -104,6 +104,7 @@ var figures = []struct {
 	{"result", figResult},
 	{"result-highres", figResultHighres},
 	{"events", figEvents},
+	{"events-100", figEvents100},
 	{"labels-parse", figLabelParse},
 	{"labels-merge", figLabelMerge},
 	{"fetch", figFetch},

@@ -141,6 +141,7 @@ func report(cfg Config, quick bool, figs []Figure, total time.Duration) string {
 	fmt.Fprintf(&b, "- pmcd: %s\n", dpkgVersion("pcp"))
 	fmt.Fprintf(&b, "- dlt-convert: dlt-daemon %s\n", dpkgVersion("dlt-daemon"))
 	fmt.Fprintf(&b, "- speed: %s\n", speedVersion)
+	fmt.Fprintf(&b, "- command: `%s`\n", strings.Join(append([]string{"perfwire-bench"}, os.Args[1:]...), " "))
 	fmt.Fprintf(&b, "- mode: %s; %d rounds per side, about %s per round; whole run %s\n\n",
 		map[bool]string{true: "quick", false: "full"}[quick], cfg.Rounds, cfg.Target, total.Round(time.Second))
 	b.WriteString("## Reproduce\n\n```\nmake bench          # full run, rewrites bench/RESULTS.md (needs pmcd: scripts/pcp-up.sh)\n")
