@@ -5,6 +5,7 @@ import (
 	"iter"
 	"math"
 
+	"github.com/perfwire/perfwire/eventrec"
 	"github.com/perfwire/perfwire/pcp"
 )
 
@@ -284,6 +285,18 @@ func (v *Value) block(pdu []byte) {
 	v.Block = true
 	v.BlockType = pcp.Type(hdr >> 24)
 	v.Payload = pdu[start+4 : end : end]
+	v.blk, v.off = pdu[start:end:end], start
+}
+
+// Events returns the event record array of a PM_TYPE_EVENT or
+// PM_TYPE_HIGHRES_EVENT value as a view into the PDU (see package
+// eventrec). ParseResult has validated it, so this fails only for a value
+// that is not an event array (ErrEvent).
+func (v Value) Events() (eventrec.Array, error) {
+	if v.BlockType != pcp.TypeEvent && v.BlockType != pcp.TypeHighresEvent {
+		return eventrec.Array{}, fail("value.events", v.off, ErrEvent)
+	}
+	return eventrec.ParseOptions(v.blk, eventrec.Options{Type: v.BlockType, Lenient: true, Base: v.off})
 }
 
 // Values iterates over the values of vs.
@@ -306,6 +319,9 @@ type Value struct {
 	Block     bool
 	BlockType pcp.Type // the block header's vtype
 	Payload   []byte   // the block after its header word, vlen − 4 bytes
+
+	blk []byte // the whole block, header word included, for Events
+	off int    // its offset in the PDU
 }
 
 // Uint64 returns a 64-bit block payload (64, U64, DOUBLE bits) or the

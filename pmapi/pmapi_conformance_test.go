@@ -269,3 +269,235 @@ func TestConformanceLabels(t *testing.T) {
 	}
 	t.Logf("%d metrics and %d instances match pminfo -l", checked, insts)
 }
+
+// pminfoBlocks splits pminfo output into metric blocks: name -> the
+// lines after the name line.
+func pminfoBlocks(out string) map[string]string {
+	blocks := map[string]string{}
+	for _, b := range strings.Split(out, "\n\n") {
+		name, rest, ok := strings.Cut(strings.Trim(b, "\n"), "\n")
+		if ok {
+			blocks[name] = rest
+		}
+	}
+	return blocks
+}
+
+// pminfoHelp reads pminfo -T output: a blank line, the metric name, a
+// "Help:" line, then the text, which may itself hold blank lines.
+func pminfoHelp(out string) map[string]string {
+	help := map[string]string{}
+	lines := strings.Split(out, "\n")
+	name, start := "", 0
+	flush := func(end int) {
+		if name != "" {
+			help[name] = strings.Trim(strings.Join(lines[start:end], "\n"), "\n")
+		}
+	}
+	for i := 1; i+1 < len(lines); i++ {
+		if lines[i-1] == "" && lines[i+1] == "Help:" && !strings.Contains(lines[i], " ") {
+			flush(i - 1)
+			name, start = lines[i], i+2
+		}
+	}
+	flush(len(lines))
+	return help
+}
+
+// allMetrics returns every leaf name of the four PMDAs with its descriptor.
+func allMetrics(t *testing.T, c *Client) ([]string, []pcp.Desc) {
+	ctx := context.Background()
+	var names []string
+	for _, r := range roots {
+		n, err := c.Traverse(ctx, r)
+		if err != nil {
+			t.Fatal(err)
+		}
+		names = append(names, n...)
+	}
+	ids, err := c.LookupName(ctx, names...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	descs, err := c.LookupDescs(ctx, ids...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return names, descs
+}
+
+// TestConformanceEveryDescAndHelp compares the full descriptor (type,
+// instance domain, semantics, units) and the full help text of every
+// metric with pminfo -d and pminfo -T.
+func TestConformanceEveryDescAndHelp(t *testing.T) {
+	c := dial(t)
+	ctx := context.Background()
+	names, descs := allMetrics(t, c)
+	wantDesc := pminfoBlocks(pminfo(t, append([]string{"-d"}, roots...)...))
+	wantHelp := pminfoHelp(pminfo(t, append([]string{"-T"}, roots...)...))
+	nd, nh := 0, 0
+	for i, n := range names {
+		if descs[i].ID == pcp.IDNull {
+			continue // pminfo reports these on stderr
+		}
+		// pminfo may print another metric's error right after a block, and
+		// for NOSUPPORT it prints the whole descriptor where libpcp's
+		// pmPrintDesc (our String) stops after the type.
+		lines := strings.SplitN(wantDesc[n], "\n", 3)
+		want := strings.Join(lines[:min(2, len(lines))], "\n")
+		got := strings.TrimSuffix(descs[i].String(), "\n")
+		if descs[i].Type == pcp.TypeNoSupport {
+			want = want[:min(len(want), len(got))]
+		}
+		if got != want {
+			t.Errorf("%s: descriptor\n%s\npminfo -d:\n%s", n, got, want)
+		}
+		nd++
+		want, ok := wantHelp[n]
+		if !ok {
+			continue // no help text: pminfo prints an error instead
+		}
+		got, err := c.LookupText(ctx, descs[i].ID, true)
+		if err != nil {
+			t.Errorf("%s: help: %v", n, err)
+		} else if strings.Trim(got, "\n") != want {
+			t.Errorf("%s: help\n%q\npminfo -T:\n%q", n, got, want)
+		}
+		nh++
+	}
+	if nd < 150 || nh < 150 {
+		t.Fatalf("compared only %d descriptors and %d help texts", nd, nh)
+	}
+	t.Logf("%d descriptors and %d help texts match pminfo", nd, nh)
+}
+
+// TestConformanceEveryInstance compares, for every metric, the instances
+// of a fetch and their names with pmprobe -i -I (which prints "?N" for an
+// instance number, and again for a name the instance domain lacks).
+func TestConformanceEveryInstance(t *testing.T) {
+	c := dial(t)
+	ctx := context.Background()
+	names, descs := allMetrics(t, c)
+	out, err := exec.Command("pmprobe", append([]string{"-h", "127.0.0.1", "-i", "-I"}, names...)...).Output()
+	if err != nil {
+		t.Fatalf("pmprobe: %v", err)
+	}
+	want := map[string]string{}
+	for _, line := range strings.Split(strings.TrimSpace(string(out)), "\n") {
+		name, rest, _ := strings.Cut(line, " ")
+		want[name] = rest
+	}
+	// Instances that come and go between two fetches (simple.now follows
+	// the clock, sample.dynamic.* change on their own) are compared only
+	// when pmprobe and we saw the same ones twice in a row.
+	probe := func(n string, d pcp.Desc) string {
+		r, err := c.Fetch(ctx, d.ID)
+		if err != nil {
+			t.Fatalf("%s: fetch: %v", n, err)
+		}
+		var insts []int32
+		var numval int32
+		for vs := range r.ValueSets() {
+			numval = vs.NumVal
+			for v := range vs.Values() {
+				insts = append(insts, v.Inst)
+			}
+		}
+		if numval <= 0 {
+			return strconv.Itoa(int(numval))
+		}
+		parts := []string{strconv.Itoa(len(insts))}
+		for _, in := range insts {
+			if d.InDom == pcp.InDomNull {
+				parts = append(parts, "PM_IN_NULL", "PM_IN_NULL")
+				continue
+			}
+			name, err := c.NameInDom(ctx, d.InDom, in)
+			if err != nil {
+				name = "?" + strconv.Itoa(int(in))
+			} else {
+				name = strconv.Quote(name)
+			}
+			parts = append(parts, "?"+strconv.Itoa(int(in)), name)
+		}
+		return strings.Join(parts, " ")
+	}
+	checked := 0
+	for i, n := range names {
+		if descs[i].ID == pcp.IDNull {
+			continue
+		}
+		w, ok := want[n]
+		if !ok {
+			t.Errorf("%s: not reported by pmprobe", n)
+			continue
+		}
+		if numval, _, _ := strings.Cut(w, " "); strings.HasPrefix(numval, "-") {
+			w = numval // pmprobe adds the error text
+		}
+		if got := probe(n, descs[i]); got != w {
+			again, err := exec.Command("pmprobe", "-h", "127.0.0.1", "-i", "-I", n).Output()
+			if err == nil && strings.TrimSpace(string(again)) != n+" "+w {
+				continue // this metric's instances changed meanwhile
+			}
+			t.Errorf("%s: instances %s, pmprobe %s", n, got, w)
+		}
+		checked++
+	}
+	if checked < 150 {
+		t.Fatalf("compared only %d metrics", checked)
+	}
+	t.Logf("instances of %d metrics match pmprobe -i -I", checked)
+}
+
+// TestConformanceFetchEvents fetches the sample PMDA's event metrics
+// several times and decodes every array in place: records carry recent
+// timestamps, and every parameter is one of the sample.event.* metrics
+// pmcd names.
+func TestConformanceFetchEvents(t *testing.T) {
+	c := dial(t)
+	ctx := context.Background()
+	ids, err := c.LookupName(ctx, "sample.event.records", "sample.event.highres_records")
+	if err != nil {
+		t.Fatal(err)
+	}
+	names := map[pcp.ID]string{}
+	records := 0
+	for range 6 {
+		// FetchBuf: the NameID calls below would end a Fetch view.
+		r, _, err := c.FetchBuf(ctx, nil, ids...)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for vs := range r.ValueSets() {
+			for v := range vs.Values() {
+				a, err := v.Events()
+				if err != nil {
+					t.Fatalf("%s inst %d: %v", vs.PMID, v.Inst, err)
+				}
+				for rec := range a.Records() {
+					records++
+					if _, missed := rec.Missed(); missed {
+						continue
+					}
+					if age := time.Since(time.Unix(rec.Seconds(), rec.Nanoseconds())); age < -time.Minute || age > time.Hour {
+						t.Errorf("%s: record stamped %v ago", vs.PMID, age)
+					}
+					for p := range rec.Params() {
+						if _, ok := names[p.ID]; !ok {
+							n, err := c.NameID(ctx, p.ID)
+							if err != nil || len(n) == 0 || !strings.HasPrefix(n[0], "sample.event.") {
+								t.Errorf("parameter %s named %q, %v", p.ID, n, err)
+							}
+							names[p.ID] = strings.Join(n, ",")
+						}
+					}
+				}
+			}
+		}
+	}
+	if records == 0 || len(names) < 2 {
+		t.Fatalf("6 fetches gave %d records with %d parameter metrics", records, len(names))
+	}
+	t.Logf("%d records, parameters from %d metrics", records, len(names))
+}

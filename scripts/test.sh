@@ -14,4 +14,7 @@ trap cleanup EXIT
 bash scripts/pcp-up.sh
 bash scripts/dlt-up.sh
 
-go test -count=1 -tags conformance "$@" ./...
+# -json feeds internal/testsum, which prints the usual output and ends
+# with "N passed, N failed, N skipped" for the whole module.
+go build -o "${TMPDIR:-/tmp}/perfwire-testsum" ./internal/testsum
+go test -count=1 -tags conformance -json "$@" ./... | "${TMPDIR:-/tmp}/perfwire-testsum"

@@ -178,7 +178,15 @@ func (p *pmPrinter) desc(name string, d pduwire.Desc) {
 			"indom": d.InDom.String(), "sem": d.Sem.String(), "units": d.Units.String()})
 		return
 	}
-	fmt.Fprintf(p.w, "\n%s\n%s", name, d)
+	text := d.String()
+	if d.Type == pcp.TypeNoSupport {
+		// pminfo prints the whole descriptor where libpcp's pmPrintDesc
+		// (pcp.Desc) stops after "Not Supported".
+		full := d
+		full.Type = pcp.Type32
+		text = strings.Replace(full.String(), "32-bit int", "Not Supported", 1)
+	}
+	fmt.Fprintf(p.w, "\n%s\n%s", name, text)
 }
 
 func (p *pmPrinter) instances(indom pcp.InDom) (map[int32]string, error) {

@@ -28,7 +28,7 @@ func runCLI(t *testing.T, args ...string) (string, int) {
 // perfwire pm desc prints what pminfo -d prints, for every metric of the
 // four PMDAs whose descriptor pmcd can give.
 func TestConformancePmDesc(t *testing.T) {
-	for _, root := range []string{"sample.long", "sample.colour", "simple", "trivial", "mmv.control", "sample.ulonglong", "sample.float", "sample.string"} {
+	for _, root := range []string{"sample.long", "sample.colour", "simple", "trivial", "mmv.control", "sample.ulonglong", "sample.float", "sample.string", "sample.bad.nosupport"} {
 		got, code := runCLI(t, "pm", "desc", root)
 		if code != 0 {
 			t.Fatalf("pm desc %s: exit %d: %s", root, code, got)
