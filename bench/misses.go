@@ -12,8 +12,8 @@ var misses = map[string]string{
 		"inlined (over the inlining budget), so each of the 1,000 values pays two calls whose arguments " +
 		"and multi-word results are spilled to the stack and zeroed: Atom+error is 7 words, and Value has " +
 		"been 11 words since it carries the whole block for Value.Events (29675ba), more than Go's 9 " +
-		"integer result registers, so it is now returned through memory (this figure went from ~49 to " +
-		"~56 µs with that change); " +
+		"integer result registers, so it is now returned through memory (an A/B run against the " +
+		"7-word Value showed no difference beyond this machine's noise); " +
 		"-disasm shows Value re-slicing the PDU and re-checking bounds that ParseResult already proved, " +
 		"and the flat time sits at the call sites, at `return v` and at `switch a.Type()`. The row " +
 		"without pcp.Extract shows the conversion alone costs about half. libpcp, although it mallocs " +
