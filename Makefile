@@ -6,7 +6,7 @@ FUZZTIME    ?= 5s
 LONGFUZZ    ?= 5m
 STATICCHECK := $(shell $(GO) env GOPATH)/bin/staticcheck
 
-.PHONY: demo test test-unit conformance fuzz-smoke fuzz bench bench-quick bench-go wasm lint stacks-up stacks-down
+.PHONY: demo test test-unit conformance fuzz-smoke fuzz bench bench-quick bench-go wasm web demo-web lint stacks-up stacks-down
 
 ## demo: decode the bundled real captures and print what they say.
 demo:
@@ -45,10 +45,27 @@ bench-quick:
 bench-go:
 	$(GO) test -run '^$$' -bench . -benchmem ./...
 
-## wasm: the core packages and plugins built for GOOS=wasip1 and GOOS=js.
+## wasm: the core packages for GOOS=wasip1 and GOOS=js; in bin/ the plugin modules (js also KPI-only) and the runtime+msgp baselines, with sizes.
 wasm:
 	GOOS=wasip1 GOARCH=wasm $(GO) build ./pcp/... ./pduwire/... ./labels/... ./eventrec/... ./mmv/... ./dlt/... ./dltkpi/... ./ltt/...
 	GOOS=js GOARCH=wasm $(GO) build ./pcp/... ./pduwire/... ./labels/... ./eventrec/... ./mmv/... ./dlt/... ./dltkpi/... ./ltt/...
+	mkdir -p bin
+	GOOS=wasip1 GOARCH=wasm $(GO) build -buildmode=c-shared -trimpath -ldflags='-s -w' -o bin/perfwire.wasm ./wasm/plugin
+	GOOS=js GOARCH=wasm $(GO) build -trimpath -ldflags='-s -w' -o bin/perfwire-js.wasm ./wasm/js
+	GOOS=js GOARCH=wasm $(GO) build -tags kpionly -trimpath -ldflags='-s -w' -o bin/perfwire-js-kpi.wasm ./wasm/js
+	GOOS=wasip1 GOARCH=wasm $(GO) build -buildmode=c-shared -trimpath -ldflags='-s -w' -o bin/baseline.wasm ./wasm/plugin/baseline
+	GOOS=js GOARCH=wasm $(GO) build -trimpath -ldflags='-s -w' -o bin/baseline-js.wasm ./wasm/plugin/baseline
+	@for f in bin/perfwire.wasm bin/baseline.wasm bin/perfwire-js.wasm bin/perfwire-js-kpi.wasm bin/baseline-js.wasm; do \
+		printf '%-26s %9d bytes raw %8d gzip -9\n' $$f $$(wc -c <$$f) $$(gzip -9c $$f | wc -c); done
+
+## web: the static dlt-kpi viewer in wasm/web/dist (installs Chromium and the npm packages it needs).
+web:
+	bash scripts/web-deps.sh
+	bash scripts/web-build.sh
+
+## demo-web: builds the viewer and serves it on http://127.0.0.1:8088/ (open a .dlt, e.g. wasm/testdata/kpi-odd.dlt).
+demo-web: web
+	$(GO) run ./wasm/web/serve -addr 127.0.0.1:8088 -dir wasm/web/dist
 
 ## lint: gofmt, go vet and staticcheck.
 lint: $(STATICCHECK)

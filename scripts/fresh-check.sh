@@ -10,7 +10,11 @@ cd "$(dirname "$0")"
 F=${1:-/var/tmp/perfwire-fresh}
 export DEBIAN_FRONTEND=noninteractive
 command -v debootstrap >/dev/null || apt-get install -y -q debootstrap
-[ -x "$F/bin/bash" ] || debootstrap --variant=minbase bookworm "$F" "${DEBIAN_MIRROR:?set DEBIAN_MIRROR to a Debian mirror}"
+# The mirror is the one this machine's apt already uses.
+mirror=$(sed -n 's/^URIs: *\([^ ]*\/debian\)$/\1/p' /etc/apt/sources.list.d/*.sources 2>/dev/null | head -1)
+[ -n "$mirror" ] || mirror=$(awk '$1 == "deb" && $2 ~ /\/debian$/ {print $2; exit}' /etc/apt/sources.list 2>/dev/null)
+[ -n "$mirror" ] || { echo "no Debian mirror in the apt configuration" >&2; exit 1; }
+[ -x "$F/bin/bash" ] || debootstrap --variant=minbase bookworm "$F" "$mirror"
 mountpoint -q "$F/dev" || mount --bind /dev "$F/dev"
 trap 'umount "$F/dev" 2>/dev/null || true' EXIT
 cp /etc/resolv.conf "$F/etc/resolv.conf"

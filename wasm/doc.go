@@ -1,7 +1,16 @@
-// Package wasm holds the WebAssembly viewer-plugin builds of perfwire and
-// the documentation of their ABI.
+// Package wasm holds the WebAssembly builds of perfwire and the
+// documentation of their ABI (ABI.md).
 //
-// A plugin is a wasip1 reactor or a js/wasm module that exports functions
-// taking a byte range of the host's input in linear memory and returning
-// decoded results; the host copies results before its next call.
+// wasm/abi implements the calls and their MessagePack result types (msgp
+// generated code) once, natively testable; wasm/plugin exports them from a
+// GOOS=wasip1 c-shared reactor with handle-based memory, wasm/js from a
+// GOOS=js module on globalThis.perfwire; wasm/web is a static dlt-kpi
+// viewer that runs the js module in a Worker. Hosts copy results out of
+// linear memory before their next call; the module never keeps views of
+// host input beyond a call, except a KPI session's own reference.
+//
+// The wasip1 module's tests run it in wazero and compare every export
+// with the same call compiled natively, on the real captures in testdata;
+// the js module is checked in Node and the viewer in headless Chromium
+// (conformance tests).
 package wasm

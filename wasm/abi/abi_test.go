@@ -1,0 +1,53 @@
+package abi
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/tinylib/msgp/msgp"
+)
+
+func TestMergeLabelsLimits(t *testing.T) {
+	in := msgp.AppendArrayHeader(nil, MaxLabelSets+1)
+	for range MaxLabelSets + 1 {
+		in = msgp.AppendString(in, `{"a":1}`)
+	}
+	if r := MergeLabels(in); r.Error == nil || r.Error.Kind != ErrLimit.Error() {
+		t.Errorf("%d sets: error %+v", MaxLabelSets+1, r.Error)
+	}
+	in = msgp.AppendArrayHeader(nil, 2)
+	in = msgp.AppendString(in, `{"a":1}`)
+	in = msgp.AppendInt(in, 7)
+	if r := MergeLabels(in); r.Error == nil || r.Error.Kind != ErrBadInput.Error() {
+		t.Errorf("an int among the sets: error %+v", r.Error)
+	}
+	in = msgp.AppendArrayHeader(nil, 2)
+	in = msgp.AppendBytes(in, []byte(`{"a":1,"b":2}`))
+	in = msgp.AppendString(in, `{"a":3}`)
+	if r := MergeLabels(in); r.Error != nil || r.JSON != `{"a":3,"b":2}` {
+		t.Errorf("bin and str sets: %q, %+v", r.JSON, r.Error)
+	}
+}
+
+// TestStepAfterDone: a finished session keeps answering Done, with no
+// samples and the same offset, and its table does not change.
+func TestStepAfterDone(t *testing.T) {
+	in, err := os.ReadFile(filepath.Join("..", "testdata", "excerpt-irq-strtok-race.dlt"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := NewKPISession(in)
+	st := s.Step(0)
+	if !st.Done || st.Offset != len(in) || st.Total != len(in) || st.Error != nil {
+		t.Fatalf("one step over everything: %+v", st)
+	}
+	tb := s.Table()
+	t1, _ := tb.MarshalMsg(nil)
+	again := s.Step(10)
+	tb = s.Table()
+	t2, _ := tb.MarshalMsg(nil)
+	if !again.Done || len(again.Samples) != 0 || again.Offset != st.Offset || string(t1) != string(t2) {
+		t.Errorf("step after done: %+v", again)
+	}
+}

@@ -1,0 +1,201 @@
+package abi
+
+import (
+	"github.com/perfwire/perfwire/dlt"
+	"github.com/perfwire/perfwire/dltkpi"
+)
+
+// DecodeKPI decodes the dlt-kpi messages of a DLT byte stream (a .dlt
+// file's bytes), stopping after max messages when max > 0. Messages that
+// are not KPI messages are passed over.
+func DecodeKPI(in []byte, max int) KPIMessages {
+	res := KPIMessages{Messages: []KPIMessage{}}
+	s := dlt.NewScanner(in, dlt.Options{})
+	var sel dltkpi.Selector
+	for (max <= 0 || len(res.Messages) < max) && s.Next() {
+		km, src, err := sel.FromDLT(s.Message())
+		if err != nil {
+			continue
+		}
+		res.Messages = append(res.Messages, kpiMessage(km, src))
+	}
+	res.Offset = s.Offset()
+	res.More = res.Offset < len(in) && s.Err() == nil && max > 0 && len(res.Messages) == max
+	res.Skipped = s.Skipped()
+	res.Error = errorOf(s.Err())
+	return res
+}
+
+func kpiMessage(m dltkpi.Message, src dltkpi.Source) KPIMessage {
+	km := KPIMessage{TMSP: src.TMSP, Kind: m.Kind.String(), Datasets: []KPIDataset{}}
+	if m.Sync != dltkpi.SyncNone {
+		km.Sync = m.Sync.String()
+	}
+	for d, err := range m.All() {
+		var o KPIDataset
+		switch {
+		case d.Truncated:
+			o.Truncated, o.Raw = true, clone(d.Raw)
+		case err != nil:
+			o.Error, o.Raw = err.Error(), clone(d.Raw)
+		default:
+			o.PID, o.PPID, o.Cmd = d.PID, d.PPID, clone(d.Cmd)
+			o.CPU, o.RSS, o.Ctx, o.IO, o.IOWait = d.CPU, d.RSS, d.Ctx, d.IO, d.IOWait
+			if d.Kind == dltkpi.KindIRQ {
+				o.IRQ = clone(d.IRQ)
+				o.Counts = make([]int64, 0, d.CPUs)
+				for c := range d.Counts() {
+					o.Counts = append(o.Counts, c.Count)
+				}
+			}
+		}
+		km.Datasets = append(km.Datasets, o)
+	}
+	return km
+}
+
+// clone copies b, keeping nil for an empty view so omitempty drops it.
+func clone(b []byte) []byte {
+	if len(b) == 0 {
+		return nil
+	}
+	return append([]byte(nil), b...)
+}
+
+// KPISession decodes one DLT capture step by step through dltkpi's
+// reassembler and tracker, as `perfwire kpi` does, so a host can show
+// progress and the process table while a large capture is decoded.
+type KPISession struct {
+	in      []byte
+	s       dlt.Scanner
+	sel     dltkpi.Selector
+	r       *dltkpi.Reassembler
+	t       *dltkpi.Tracker
+	open    int // groups still open when the input ended
+	done    bool
+	err     error
+	samples []CPUSample
+	actPIDs []int32 // pids listed by the open ACT group
+
+	// A stream session (NewKPIStream) has no whole input: bytes arrive
+	// with Feed and wait in pending until their record is complete.
+	stream   bool
+	opt      dlt.Options
+	pending  []byte
+	consumed int // stream bytes before pending[0]
+	fed      int
+	skipped  int
+}
+
+// NewKPISession starts a session over in, which it keeps (the caller must
+// not modify it while the session lives).
+func NewKPISession(in []byte) *KPISession {
+	return &KPISession{
+		in: in,
+		s:  dlt.NewScanner(in, dlt.Options{}),
+		r:  dltkpi.NewReassembler(dltkpi.Limits{}),
+		t:  dltkpi.NewTracker(dltkpi.TrackerLimits{}),
+	}
+}
+
+// Step reads up to max DLT messages (all when max ≤ 0) and returns the
+// progress and the CPU samples of the ACT groups that ended meanwhile.
+// At the end of the input it flushes the reassembler; later steps return
+// Done again with no samples. A framing error the scanner cannot get
+// past ends the session with that error; what came before it is kept.
+func (k *KPISession) Step(max int) KPIStep {
+	k.samples = k.samples[:0]
+	if k.stream {
+		return k.progress(errBadMode)
+	}
+	for n := 0; !k.done && (max <= 0 || n < max); n++ {
+		if !k.s.Next() {
+			k.err = k.s.Err()
+			k.open = k.r.OpenGroups()
+			k.r.Flush()
+			k.drain()
+			k.done = true
+			break
+		}
+		k.r.PushDLT(k.sel, k.s.Message())
+		k.drain()
+	}
+	return k.progress(nil)
+}
+
+// drain applies the reassembler's events to the tracker and, when an ACT
+// group ends, samples the tracker's CPU for the pids that group listed.
+func (k *KPISession) drain() {
+	for k.r.Next() {
+		ev := k.r.Event()
+		k.t.Apply(ev)
+		if ev.Kind != dltkpi.KindACT {
+			continue
+		}
+		switch ev.Type {
+		case dltkpi.EventGroupBegin, dltkpi.EventGroupAborted:
+			k.actPIDs = k.actPIDs[:0]
+		case dltkpi.EventDataset:
+			if !ev.Orphan && ev.Err == nil && !ev.Dataset.Truncated {
+				k.actPIDs = append(k.actPIDs, ev.Dataset.PID)
+			}
+		case dltkpi.EventGroupEnd:
+			k.samples = append(k.samples, k.sample(ev.Source.TMSP))
+			k.actPIDs = k.actPIDs[:0]
+		}
+	}
+}
+
+// sample reads the CPU the tracker now holds for the pids of the ACT
+// group that just ended. Looking pids up one by one, instead of copying
+// and sorting the whole table per group, keeps a step cheap.
+func (k *KPISession) sample(tmsp uint32) CPUSample {
+	s := CPUSample{TMSP: tmsp, PIDs: make([]int32, 0, len(k.actPIDs)), CPU: make([]uint64, 0, len(k.actPIDs))}
+	for _, pid := range k.actPIDs {
+		if p, ok := k.t.Process(pid); ok && p.HasACT {
+			s.PIDs = append(s.PIDs, p.PID)
+			s.CPU = append(s.CPU, p.CPU)
+		}
+	}
+	return s
+}
+
+// Table returns the tracker's current process table, interrupt rates and
+// counters.
+func (k *KPISession) Table() KPITable {
+	res := KPITable{Error: errorOf(k.err), Processes: []KPIProcess{}, IRQs: []KPIIRQ{}}
+	for _, p := range k.t.Processes() {
+		res.Processes = append(res.Processes, KPIProcess{
+			PID: p.PID, PPID: p.PPID, PPIDKnown: p.PPIDKnown, Cmd: clone(p.Cmd),
+			CmdKind: p.CmdKind.String(), Partial: p.Partial, StatShifted: p.StatShifted,
+			FirstSeen: p.FirstSeen, LastSeen: p.LastSeen, HasACT: p.HasACT,
+			CPU: p.CPU, RSS: p.RSS, Ctx: p.Ctx, IO: p.IO, IOWait: p.IOWait,
+			HasDelta: p.HasDelta, CtxDelta: p.CtxDelta, IODelta: p.IODelta, Interval: p.Interval,
+		})
+	}
+	for _, q := range k.t.IRQs() {
+		res.IRQs = append(res.IRQs, KPIIRQ{
+			Name: q.Name, CPU: q.CPU, Count: q.Count, HasDelta: q.HasDelta,
+			Delta: q.Delta, Interval: q.Interval, PerSecond: q.PerSecond(),
+		})
+	}
+	rs, ts := k.r.Stats(), k.t.Stats()
+	open := k.open
+	if !k.done {
+		open = k.r.OpenGroups()
+	}
+	skipped := k.s.Skipped()
+	if k.stream {
+		skipped = k.skipped
+	}
+	res.Stats = KPIStats{
+		Messages: rs.Messages, Fragments: rs.Fragments, Malformed: rs.Malformed,
+		OpenGroups: open, Skipped: skipped,
+		InferredStops: ts.InferredStops, SuspectIRQ: ts.SuspectIRQ, Replaced: ts.Replaced,
+	}
+	for _, kind := range dltkpi.Kinds {
+		res.Stats.Datasets = append(res.Stats.Datasets, rs.Datasets[kind])
+		res.Stats.Groups = append(res.Stats.Groups, rs.Groups[kind])
+	}
+	return res
+}

@@ -1,0 +1,102 @@
+package abi
+
+import (
+	"bytes"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"slices"
+	"testing"
+
+	"github.com/perfwire/perfwire/dlt"
+)
+
+// TestKPIStreamMatchesCapture feeds each capture in random pieces and
+// expects the same samples and the same table as a session over the
+// whole capture.
+func TestKPIStreamMatchesCapture(t *testing.T) {
+	for _, name := range []string{"kpi-odd.dlt", "excerpt-irq-strtok-race.dlt", "kpi-huge-argv0.dlt"} {
+		in, err := os.ReadFile(filepath.Join("..", "testdata", name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		whole := NewKPISession(in)
+		st := whole.Step(0)
+		want := whole.Table()
+		wantBytes, _ := want.MarshalMsg(nil)
+
+		rng := rand.New(rand.NewPCG(1, uint64(len(in))))
+		s := NewKPIStream(dlt.FramingStorage)
+		var samples []CPUSample
+		for off := 0; off < len(in); {
+			n := min(1+rng.IntN(3000), len(in)-off)
+			step := s.Feed(in[off : off+n])
+			samples = append(samples, step.Samples...)
+			off += n
+			if step.Total != off || step.Offset > off || step.Error != nil {
+				t.Fatalf("%s: after %d bytes: %+v", name, off, step)
+			}
+		}
+		end := s.End()
+		samples = append(samples, end.Samples...)
+		if !end.Done || end.Offset != len(in) || end.Error != nil {
+			t.Errorf("%s: end %+v", name, end)
+		}
+		got := s.Table()
+		gotBytes, _ := got.MarshalMsg(nil)
+		if !bytes.Equal(gotBytes, wantBytes) {
+			t.Errorf("%s: streamed table differs from the capture session's", name)
+		}
+		if len(samples) != len(st.Samples) || !slices.EqualFunc(samples, st.Samples, func(a, b CPUSample) bool {
+			return a.TMSP == b.TMSP && slices.Equal(a.PIDs, b.PIDs) && slices.Equal(a.CPU, b.CPU)
+		}) {
+			t.Errorf("%s: %d streamed samples, %d from the capture", name, len(samples), len(st.Samples))
+		}
+	}
+}
+
+// TestKPIStreamDamage: garbage between records is skipped and counted, a
+// record cut by the end is reported as truncated at its stream offset,
+// and calls of the wrong kind say so.
+func TestKPIStreamDamage(t *testing.T) {
+	in, err := os.ReadFile(filepath.Join("..", "testdata", "excerpt-irq-strtok-race.dlt"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	junk := []byte("garbage!")
+	s := NewKPIStream(dlt.FramingStorage)
+	s.Feed(junk)
+	s.Feed(in[:len(in)-5])
+	end := s.End()
+	if end.Error == nil || end.Error.Kind != errorOf(errBadPatternOf(t)).Kind {
+		t.Errorf("first error %+v, want the bad pattern at 0", end.Error)
+	}
+	tb := s.Table()
+	whole := NewKPISession(in)
+	whole.Step(0)
+	if tb.Stats.Skipped == 0 || tb.Stats.Messages >= whole.Table().Stats.Messages+1 {
+		t.Errorf("stats %+v", tb.Stats)
+	}
+	if st := s.Step(1); st.Error == nil || st.Error.Kind != errBadMode.Error() {
+		t.Errorf("Step on a stream: %+v", st.Error)
+	}
+	if st := whole.Feed(in); st.Error == nil || st.Error.Kind != errBadMode.Error() {
+		t.Errorf("Feed on a capture session: %+v", st.Error)
+	}
+
+	// Cut at the end only: truncated, with the cut record's offset.
+	s = NewKPIStream(dlt.FramingStorage)
+	s.Feed(in[:len(in)-5])
+	end = s.End()
+	if end.Error == nil || end.Error.Kind != dlt.ErrTruncated.Error() || end.Error.Offset <= 0 || end.Error.Offset >= int64(len(in)) {
+		t.Errorf("cut stream: %+v", end.Error)
+	}
+}
+
+func errBadPatternOf(t *testing.T) error {
+	_, _, err := dlt.ConsumeMessage([]byte("garbage!"), dlt.Options{})
+	if err == nil {
+		t.Fatal("garbage decoded")
+	}
+	return err
+}

@@ -1,0 +1,62 @@
+package abi
+
+import (
+	"github.com/perfwire/perfwire/labels"
+	"github.com/tinylib/msgp/msgp"
+)
+
+// MaxLabelSets bounds the sets one labels_merge call takes.
+const MaxLabelSets = 64
+
+// CanonLabels parses one label set (JSON text) and returns it in the
+// canonical form libpcp produces: sorted, flattened, no white space.
+func CanonLabels(in []byte) LabelSet {
+	var s labels.Set
+	if err := labels.Parse(&s, in, nil); err != nil {
+		return LabelSet{Error: errorOf(err), Labels: []Label{}}
+	}
+	return labelSet(&s)
+}
+
+// MergeLabels merges label sets given as a MessagePack array of JSON
+// texts (str or bin), ordered from the lowest hierarchy level (context)
+// to the highest (instances): on equal names the later set wins.
+func MergeLabels(in []byte) LabelSet {
+	n, rest, err := msgp.ReadArrayHeaderBytes(in)
+	if err != nil || n > MaxLabelSets {
+		if err == nil {
+			err = ErrLimit
+		} else {
+			err = ErrBadInput
+		}
+		return LabelSet{Error: errorOf(err), Labels: []Label{}}
+	}
+	texts := make([][]byte, 0, n)
+	for range n {
+		var t []byte
+		if msgp.NextType(rest) == msgp.StrType {
+			var s []byte
+			s, rest, err = msgp.ReadStringZC(rest)
+			t = s
+		} else {
+			t, rest, err = msgp.ReadBytesZC(rest)
+		}
+		if err != nil {
+			return LabelSet{Error: errorOf(ErrBadInput), Labels: []Label{}}
+		}
+		texts = append(texts, t)
+	}
+	var s labels.Set
+	if err := labels.MergeTexts(&s, texts, nil); err != nil {
+		return LabelSet{Error: errorOf(err), Labels: []Label{}}
+	}
+	return labelSet(&s)
+}
+
+func labelSet(s *labels.Set) LabelSet {
+	res := LabelSet{JSON: string(s.JSON), Labels: make([]Label, 0, s.Len())}
+	for p := range s.All() {
+		res.Labels = append(res.Labels, Label{Name: string(p.Name), Value: string(p.Value), Flags: uint8(p.Flags)})
+	}
+	return res
+}

@@ -1,0 +1,123 @@
+//go:build conformance
+
+package main
+
+import (
+	"bytes"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/perfwire/perfwire/wasm/abi"
+	"github.com/tinylib/msgp/msgp"
+)
+
+// TestConformanceNodeJS builds the GOOS=js module, runs every call in
+// Node with Go's wasm_exec.js, and compares each result with the native
+// call's bytes.
+func TestConformanceNodeJS(t *testing.T) {
+	node, err := exec.LookPath("node")
+	if err != nil {
+		t.Fatal("node is required for the js/wasm test: ", err)
+	}
+	goroot, err := exec.Command("go", "env", "GOROOT").Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	mod := filepath.Join(dir, "perfwire-js.wasm")
+	build := exec.Command("go", "build", "-trimpath", "-ldflags=-s -w", "-o", mod, ".")
+	build.Env = append(os.Environ(), "GOOS=js", "GOARCH=wasm")
+	if out, err := build.CombinedOutput(); err != nil {
+		t.Fatalf("build: %v\n%s", err, out)
+	}
+	outdir := filepath.Join(dir, "out")
+	if err := os.Mkdir(outdir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	wasmExec := filepath.Join(strings.TrimSpace(string(goroot)), "lib", "wasm", "wasm_exec.js")
+	run := exec.Command(node, "run_node.mjs", wasmExec, mod, filepath.Join("..", "testdata"), outdir)
+	if out, err := run.CombinedOutput(); err != nil {
+		t.Fatalf("node: %v\n%s", err, out)
+	}
+	read := func(name string) []byte {
+		t.Helper()
+		b, err := os.ReadFile(filepath.Join(outdir, name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return b
+	}
+	same := func(name string, m msgp.Marshaler) {
+		t.Helper()
+		want, err := m.MarshalMsg(nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := read(name); !bytes.Equal(got, want) {
+			t.Errorf("%s: js result (%d bytes) differs from native (%d bytes)", name, len(got), len(want))
+		}
+	}
+
+	if v := string(read("abi_version")); v != strconv.Itoa(abi.Version) {
+		t.Errorf("abiVersion = %s", v)
+	}
+	for _, name := range []string{"kpi-odd.dlt", "excerpt-irq-strtok-race.dlt", "kpi-huge-argv0.dlt"} {
+		in, err := os.ReadFile(filepath.Join("..", "testdata", name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		d := abi.DecodeKPI(in, 0)
+		same(name+".decode", &d)
+		s := abi.NewKPISession(in)
+		for i := 0; ; i++ {
+			st := s.Step(37)
+			same(name+".step"+strconv.Itoa(i), &st)
+			if st.Done {
+				if _, err := os.Stat(filepath.Join(outdir, name+".step"+strconv.Itoa(i+1))); err == nil {
+					t.Errorf("%s: js stepped past the end", name)
+				}
+				break
+			}
+		}
+		tb := s.Table()
+		same(name+".table", &tb)
+		stream := abi.NewKPIStream(0)
+		for off, i := 0, 0; off < len(in); off, i = off+1000, i+1 {
+			f := stream.Feed(in[off:min(off+1000, len(in))])
+			same(name+".feed"+strconv.Itoa(i), &f)
+		}
+		end := stream.End()
+		same(name+".end", &end)
+		same(name+".closed", abi.Failure(abi.ErrBadHandle))
+	}
+	text, err := os.ReadFile(filepath.Join("..", "testdata", "parse-10.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := abi.CanonLabels(bytes.TrimSpace(text))
+	same("labels.canon", &c)
+	ev, err := os.ReadFile(filepath.Join("..", "testdata", "conv05.pdu0.HIGHRES_RESULT.29.0.139.inst0.HIGHRES_EVENT.bin"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	e := abi.DecodeEvents(ev)
+	same("events.decode", &e)
+	pdus, err := os.ReadFile(filepath.Join("..", "testdata", "conv01.server.bin"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := abi.DecodePDUs(pdus)
+	same("pdu.decode", &p)
+	img, err := os.ReadFile(filepath.Join("..", "testdata", "sample2.mmv"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := abi.ReadMMV(img, false)
+	same("mmv.read", &m)
+	bad := abi.DecodeEvents(nil)
+	same("bad.decode", &bad)
+}

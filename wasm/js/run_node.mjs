@@ -1,0 +1,58 @@
+// Loads the GOOS=js module in Node with Go's wasm_exec.js and writes the
+// raw MessagePack result of every call to OUTDIR, for the Go test to
+// compare with the native results.
+//
+//   node run_node.mjs WASM_EXEC_JS MODULE.wasm TESTDATA OUTDIR
+import { readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { createRequire } from "node:module";
+
+const [wasmExec, modulePath, testdata, outdir] = process.argv.slice(2);
+createRequire(import.meta.url)(wasmExec); // defines globalThis.Go
+
+const go = new Go();
+const { instance } = await WebAssembly.instantiate(readFileSync(modulePath), go.importObject);
+go.run(instance); // main installs globalThis.perfwire, then waits
+const pw = globalThis.perfwire;
+if (!pw) throw new Error("perfwire global missing");
+
+const out = (name, u8) => {
+	if (!(u8 instanceof Uint8Array)) throw new Error(name + ": not a Uint8Array");
+	writeFileSync(join(outdir, name), u8);
+};
+const input = (name) => new Uint8Array(readFileSync(join(testdata, name)));
+
+// isDone finds the MessagePack pair "done": true (fixstr, 0xc3) in a
+// step result, which needs no MessagePack library.
+const doneKey = [0xa4, ...new TextEncoder().encode("done"), 0xc3];
+const isDone = (u8) => u8.some((_, i) => doneKey.every((b, j) => u8[i + j] === b));
+
+writeFileSync(join(outdir, "abi_version"), String(pw.abiVersion));
+for (const name of ["kpi-odd.dlt", "excerpt-irq-strtok-race.dlt", "kpi-huge-argv0.dlt"]) {
+	const data = input(name);
+	out(name + ".decode", pw.kpiDecode(data, 0));
+	const s = pw.kpiOpen(data);
+	const steps = [];
+	for (let i = 0; i < 100000; i++) {
+		const r = pw.kpiStep(s, 37);
+		steps.push(r);
+		if (isDone(r)) break;
+	}
+	steps.forEach((r, i) => out(`${name}.step${i}`, r));
+	out(name + ".table", pw.kpiTable(s));
+	const st = pw.kpiStream(0);
+	for (let off = 0, i = 0; off < data.length; off += 1000, i++) {
+		out(`${name}.feed${i}`, pw.kpiFeed(st, data.subarray(off, off + 1000)));
+	}
+	out(name + ".end", pw.kpiEnd(st));
+	pw.kpiClose(st);
+	pw.kpiClose(s);
+	out(name + ".closed", pw.kpiTable(s));
+}
+const enc = new TextEncoder();
+out("labels.canon", pw.labelsCanon(enc.encode(readFileSync(join(testdata, "parse-10.json"), "utf8").trim())));
+out("events.decode", pw.eventsDecode(input("conv05.pdu0.HIGHRES_RESULT.29.0.139.inst0.HIGHRES_EVENT.bin")));
+out("pdu.decode", pw.pduDecode(input("conv01.server.bin")));
+out("mmv.read", pw.mmvRead(input("sample2.mmv"), 0));
+out("bad.decode", pw.eventsDecode("not bytes"));
+console.log("node: all calls returned");
