@@ -1,5 +1,7 @@
 package labels
 
+import "bytes"
+
 // finish sorts the index of a freshly written set by name, rejects
 // duplicate names and, unless keepOrder, rewrites the JSON in sorted
 // canonical form. s.src holds each entry's input offset for errors.
@@ -10,13 +12,13 @@ func (s *Set) finish(keepOrder bool, field string) error {
 	for i := 1; i < len(idx); i++ {
 		l, o := idx[i], src[i]
 		name := s.name(l)
-		if compare(s.name(idx[i-1]), name) < 0 {
+		if bytes.Compare(s.name(idx[i-1]), name) < 0 {
 			continue
 		}
 		lo, hi := 0, i
 		for lo < hi {
 			m := int(uint(lo+hi) >> 1)
-			if compare(s.name(idx[m]), name) <= 0 {
+			if bytes.Compare(s.name(idx[m]), name) <= 0 {
 				lo = m + 1
 			} else {
 				hi = m
@@ -27,7 +29,7 @@ func (s *Set) finish(keepOrder bool, field string) error {
 		idx[lo], src[lo] = l, o
 	}
 	for i := 1; i < len(idx); i++ {
-		if compare(s.name(idx[i-1]), s.name(idx[i])) == 0 {
+		if bytes.Compare(s.name(idx[i-1]), s.name(idx[i])) == 0 {
 			return errAt(field, int(max(src[i-1], src[i])), ErrDuplicate)
 		}
 	}

@@ -1,5 +1,7 @@
 package labels
 
+import "bytes"
+
 // Filter decides whether Merge keeps a label; it returns false to drop it.
 // Merge calls it once per label about to be written, but libpcp calls its
 // filters several times for the same label, so filters meant for both
@@ -42,7 +44,7 @@ func Merge(dst *Set, sets []*Set, keep Filter) error {
 				best, bestName = k, n
 				continue
 			}
-			if c := compare(n, bestName); c <= 0 {
+			if c := bytes.Compare(n, bestName); c <= 0 {
 				best, bestName = k, n // a later set wins a tie
 			}
 		}
@@ -51,7 +53,7 @@ func Merge(dst *Set, sets []*Set, keep Filter) error {
 		}
 		p := sets[best].At(heads[best])
 		for k, s := range sets {
-			if s != nil && heads[k] < len(s.Index) && compare(s.name(s.Index[heads[k]]), bestName) == 0 {
+			if s != nil && heads[k] < len(s.Index) && bytes.Compare(s.name(s.Index[heads[k]]), bestName) == 0 {
 				heads[k]++
 			}
 		}

@@ -1,6 +1,7 @@
 package labels
 
 import (
+	"bytes"
 	"strconv"
 	"strings"
 	"testing"
@@ -54,7 +55,7 @@ func checkIndex(t *testing.T, s *Set) {
 			int(l.ValueOff) != int(l.NameOff)+int(l.NameLen)+2 {
 			t.Errorf("%s: entry %d %+v does not frame its name", s.JSON, i, l)
 		}
-		if i > 0 && compare(s.name(s.Index[i-1]), s.name(l)) >= 0 {
+		if i > 0 && bytes.Compare(s.name(s.Index[i-1]), s.name(l)) >= 0 {
 			t.Errorf("%s: index not sorted at %d", s.JSON, i)
 		}
 	}

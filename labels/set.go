@@ -144,41 +144,14 @@ func (s *Set) Equal(t *Set) bool {
 	return true
 }
 
-// compare orders names byte-wise, a prefix before any longer name.
-func compare(a, b []byte) int {
-	n := min(len(a), len(b))
-	for i := 0; i < n; i++ {
-		if a[i] != b[i] {
-			if a[i] < b[i] {
-				return -1
-			}
-			return 1
-		}
-	}
-	switch {
-	case len(a) < len(b):
-		return -1
-	case len(a) > len(b):
-		return 1
-	}
-	return 0
-}
-
-// compareStr is compare with a string right-hand side, without converting.
+// compareStr orders a name against a string byte-wise, a prefix before
+// any longer name, as bytes.Compare does; comparing through string(a)
+// does not copy a.
 func compareStr(a []byte, b string) int {
-	n := min(len(a), len(b))
-	for i := 0; i < n; i++ {
-		if a[i] != b[i] {
-			if a[i] < b[i] {
-				return -1
-			}
-			return 1
-		}
-	}
 	switch {
-	case len(a) < len(b):
+	case string(a) < b:
 		return -1
-	case len(a) > len(b):
+	case string(a) > b:
 		return 1
 	}
 	return 0

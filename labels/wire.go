@@ -1,6 +1,9 @@
 package labels
 
-import "encoding/binary"
+import (
+	"bytes"
+	"encoding/binary"
+)
 
 // IndexEntrySize is the size of one label index entry in LABEL PDUs and
 // archive label records.
@@ -104,7 +107,7 @@ func (s *Set) decodeWire(json, index []byte, v Verify) error {
 		if !validName(name, Relaxed, true) {
 			return errAt("label.name", i*IndexEntrySize, ErrIndex)
 		}
-		if i > 0 && compare(s.name(s.Index[i-1]), name) >= 0 {
+		if i > 0 && bytes.Compare(s.name(s.Index[i-1]), name) >= 0 {
 			return errAt("label.name", i*IndexEntrySize, ErrIndex)
 		}
 		s.spans = append(s.spans, uint32(l.NameOff)<<16|uint32(l.NameLen), uint32(l.ValueOff)<<16|uint32(l.ValueLen))
