@@ -74,6 +74,12 @@ type Figure struct {
 	profile func(n int) uint64
 	// cleanup, if set, releases what the sides use (after profiling).
 	cleanup func()
+	// SubMiss lists the parts of a compound goal (against a second peer)
+	// that were missed; the summary then says "partly".
+	SubMiss []string
+	// SubMissProfiled says the figure's miss analysis and profile explain
+	// the SubMiss too (so they are printed for "partly").
+	SubMissProfiled bool
 }
 
 // Config sets how long measurements take.

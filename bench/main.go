@@ -59,7 +59,7 @@ func main() {
 			f = fig.run(cfg)
 		}
 		f.Elapsed = time.Since(t0)
-		if f.met() == "no" {
+		if m := f.met(); m == "no" || m == "partly" && f.SubMissProfiled {
 			f.Profile = profileMiss(&f, profileTime)
 			f.Miss = misses[f.ID]
 		}

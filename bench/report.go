@@ -195,13 +195,23 @@ func report(cfg Config, quick bool, figs []Figure, total time.Duration) string {
 		for _, n := range f.Notes {
 			fmt.Fprintf(&b, "- %s\n", n)
 		}
-		if f.met() == "no" {
+		for _, m := range f.SubMiss {
+			fmt.Fprintf(&b, "\n**Part of the goal missed.** %s\n", m)
+		}
+
+		switch f.met() {
+		case "no":
 			b.WriteString("\n**Goal missed.**")
 			if f.Miss != "" {
 				b.WriteString(" " + f.Miss)
 			}
 			b.WriteString("\n\n")
 			b.WriteString(f.Profile)
+		case "partly":
+			if f.SubMissProfiled {
+				b.WriteString("\n" + f.Miss + "\n\n")
+				b.WriteString(f.Profile)
+			}
 		}
 		b.WriteString("\n")
 	}
@@ -228,6 +238,9 @@ func (f *Figure) met() string {
 		return "n/a"
 	}
 	if p.Med/st.Med >= f.MinRatio {
+		if len(f.SubMiss) > 0 {
+			return "partly"
+		}
 		return "yes"
 	}
 	return "no"
