@@ -51,7 +51,7 @@ var misses = map[string]string{
 		"(pmapi/pduwire owners): read header and body together when the buffer allows, and try a " +
 		"blocking read through syscall.RawConn on the client's connection so a waiting client costs no " +
 		"poller round trip; then re-run with -rounds 31 on a quiet machine.",
-	"kpi": "The ratio sits at the 5x line (4.7–5.1x over the full runs so far). The profile: " +
+	"kpi": "The ratio sits around the 5x line (4.3–5.2x over the full runs so far). The profile: " +
 		"DatasetScanner.Next and Dataset.parse take most of the time, and on this capture's mix the IRQ " +
 		"datasets go through irqEntry → field → digits, three non-inlined calls per cpuN:count entry, " +
 		"while ACT has a dedicated fast path (parseACT). The naive baseline pays 10,000 allocations per " +
