@@ -6,7 +6,7 @@ FUZZTIME    ?= 2s
 LONGFUZZ    ?= 10m
 STATICCHECK := $(shell $(GO) env GOPATH)/bin/staticcheck
 
-.PHONY: demo test test-unit conformance fuzz-smoke fuzz fuzz-diff bench wasm web demo-web lint stacks-up stacks-down
+.PHONY: demo test test-unit conformance fuzz-smoke fuzz fuzz-diff bench bench-quick bench-go wasm web demo-web lint stacks-up stacks-down
 
 ## demo: decode the bundled real captures and print what they say.
 demo:
@@ -39,8 +39,17 @@ fuzz-diff:
 		CGO_ENABLED=1 $(GO) test -run '^$$' -fuzz "^$$f\$$" -fuzztime $(or $(DIFFTIME),30s) -fuzzminimizetime 5s . || exit 1; \
 	done
 
-## bench: all benchmarks with allocation counts.
+## bench: perfwire side by side with libpcp, python3-pcp, speed, dlt-convert
+## and naive Go on the same inputs; rewrites bench/RESULTS.md (starts pmcd).
 bench:
+	GO=$(GO) bash bench/run.sh -out RESULTS.md
+
+## bench-quick: every comparison once, briefly (CI: checks they still run).
+bench-quick:
+	GO=$(GO) bash bench/run.sh -quick
+
+## bench-go: the packages' own Go benchmarks with allocation counts.
+bench-go:
 	$(GO) test -run '^$$' -bench . -benchmem ./...
 
 ## wasm: the core packages for GOOS=wasip1 and GOOS=js; in bin/ the plugin modules (js also KPI-only) and the runtime+msgp baselines, with sizes.

@@ -1,13 +1,19 @@
 #!/usr/bin/env bash
 # Starts the real PCP and DLT stacks, runs every test (conformance tests
-# included, they are built with the `conformance` tag) and stops only what
-# it started, whatever the outcome. Extra arguments go to `go test`.
+# included, they are built with the `conformance` tag) and the quick
+# side-by-side benchmark check, then stops what this run started,
+# whatever the outcome. Extra arguments go to `go test`.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
+# Stop only what this run starts: a pmcd or dlt-daemon that already runs
+# may serve someone else on this machine.
+pcp_was_up=no dlt_was_up=no
+pgrep -x pmcd >/dev/null && pcp_was_up=yes
+pgrep -x dlt-daemon >/dev/null && dlt_was_up=yes
 cleanup() {
-	bash scripts/dlt-down.sh || true
-	bash scripts/pcp-down.sh || true
+	[ "$dlt_was_up" = yes ] || bash scripts/dlt-down.sh || true
+	[ "$pcp_was_up" = yes ] || bash scripts/pcp-down.sh || true
 }
 trap cleanup EXIT
 
@@ -20,3 +26,8 @@ bash scripts/web-deps.sh
 # with "N passed, N failed, N skipped" for the whole module.
 go build -o "${TMPDIR:-/tmp}/perfwire-testsum" ./internal/testsum
 go test -count=1 -tags conformance -json "$@" ./... | "${TMPDIR:-/tmp}/perfwire-testsum"
+
+# Every peer comparison once, briefly: they must still build and agree.
+if [ $# -eq 0 ]; then
+	bash bench/run.sh -quick
+fi

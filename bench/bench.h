@@ -1,0 +1,33 @@
+/* Entry points of the C side of the benchmarks (our own code). */
+#ifndef PERFWIRE_BENCH_H
+#define PERFWIRE_BENCH_H
+#include <stdint.h>
+
+void bench_malloc_counters(uint64_t *calls, uint64_t *bytes);
+
+/* memory-copy ceiling */
+uint64_t bench_memcpy(const void *src, void *dst, int len, int n);
+
+/* RESULT decode + pmExtractValue of every value */
+int bench_result_setup(const void *pdu, int len, int highres);
+uint64_t bench_result(int n);
+uint64_t bench_result_copyonly(int n);
+
+/* event array unpack */
+int bench_events_setup(const void *pdu, int len, int highres);
+uint64_t bench_events(int handle, int n);
+
+/* labels */
+uint64_t bench_label_parse(const char *json, int len, int n);
+uint64_t bench_label_merge(char **texts, int ntexts, int n);
+
+/* live fetch */
+int bench_fetch_setup(const char *host, char **names, int nnames);
+uint64_t bench_fetch(int n);
+
+/* MMV */
+int bench_mmv_setup(const char *name);
+uint64_t bench_mmv_inc(int n);
+uint64_t bench_mmv_inc_byname(int n);
+uint64_t bench_atomic_add(int n);
+#endif

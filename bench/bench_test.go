@@ -1,0 +1,37 @@
+package main
+
+import (
+	"os"
+	"testing"
+
+	"github.com/perfwire/perfwire/pduwire"
+)
+
+// The Go halves of the figures as ordinary benchmarks, for profiling
+// (go test -run '^$' -bench . -cpuprofile cpu.out).
+
+func BenchmarkDecodeExtract(b *testing.B) {
+	pdu, err := os.ReadFile("testdata/result-1000.bin")
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.SetBytes(int64(len(pdu)))
+	b.ReportAllocs()
+	for b.Loop() {
+		decodeExtract(pdu)
+	}
+}
+
+func BenchmarkParseResultOnly(b *testing.B) {
+	pdu, err := os.ReadFile("testdata/result-1000.bin")
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.SetBytes(int64(len(pdu)))
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := pduwire.ParseResult(pdu); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

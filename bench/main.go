@@ -1,0 +1,117 @@
+// Command bench times perfwire against libpcp, python3-pcp, speed,
+// dlt-convert and naive Go on the same inputs in the same run, and
+// writes the figures as Markdown (bench/RESULTS.md in full mode).
+//
+//	go run . -quick            # every comparison runs once, briefly
+//	go run . -out RESULTS.md   # the full measurement
+package main
+
+import (
+	"flag"
+	"fmt"
+	"os"
+	"strings"
+	"time"
+)
+
+func main() {
+	quick := flag.Bool("quick", false, "check that every comparison runs (few short rounds)")
+	out := flag.String("out", "", "write the Markdown report here (default: stdout only)")
+	only := flag.String("only", "", "comma-separated figure ids to run (default: all)")
+	rounds := flag.Int("rounds", 11, "rounds per side in full mode")
+	target := flag.Duration("target", 100*time.Millisecond, "time per round per side in full mode")
+	mmvChildMode := flag.Bool("mmv-child", false, "internal: run the MMV figure (in a child with its own PCP_CONF)")
+	flag.Parse()
+
+	cfg := Config{Rounds: *rounds, Target: *target}
+	profileTime := 2 * time.Second
+	if *quick {
+		cfg = Config{Rounds: 3, Target: 5 * time.Millisecond}
+		profileTime = 200 * time.Millisecond
+	}
+	if *mmvChildMode {
+		if err := mmvChild(cfg); err != nil {
+			fmt.Fprintln(os.Stderr, "mmv child:", err)
+			os.Exit(1)
+		}
+		return
+	}
+	want := map[string]bool{}
+	for id := range strings.SplitSeq(*only, ",") {
+		if id != "" {
+			want[id] = true
+		}
+	}
+	var figs []Figure
+	start := time.Now()
+	for _, fig := range figures {
+		if len(want) > 0 && !want[fig.id] {
+			continue
+		}
+		t0 := time.Now()
+		var f Figure
+		switch fig.id {
+		case "dlt":
+			f = figDLT(cfg, *quick)
+		case "memcpy-large":
+			f = figMemcpyLarge(cfg, *quick)
+		default:
+			f = fig.run(cfg)
+		}
+		f.Elapsed = time.Since(t0)
+		if m := f.met(); m == "no" || m == "partly" && f.SubMissProfiled {
+			f.Profile = profileMiss(&f, profileTime)
+			f.Miss = misses[f.ID]
+		}
+		if f.cleanup != nil {
+			f.cleanup()
+		}
+		figs = append(figs, f)
+		fmt.Fprint(os.Stderr, textFigure(&f))
+	}
+	rep := report(cfg, *quick, figs, time.Since(start))
+	if *out != "" {
+		if err := os.WriteFile(*out, []byte(rep), 0o644); err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			os.Exit(1)
+		}
+	}
+	failed := false
+	for _, f := range figs {
+		for _, st := range f.Stats {
+			if st.Err != "" || len(st.NsPerOp) == 0 {
+				fmt.Fprintf(os.Stderr, "FAIL %s / %s: %s\n", f.ID, st.Name, st.Err)
+				failed = true
+			}
+		}
+		for _, n := range f.Notes {
+			if strings.HasPrefix(n, "checksum differs") {
+				fmt.Fprintf(os.Stderr, "FAIL %s: %s\n", f.ID, n)
+				failed = true
+			}
+		}
+	}
+	if failed {
+		os.Exit(1)
+	}
+}
+
+// figures are the comparisons in the priority order.
+var figures = []struct {
+	id  string
+	run func(Config) Figure
+}{
+	{"result", figResult},
+	{"result-highres", figResultHighres},
+	{"events", figEvents},
+	{"events-100", figEvents100},
+	{"labels-parse", figLabelParse},
+	{"labels-merge", figLabelMerge},
+	{"fetch", figFetch},
+	{"kpi", figKPI},
+	{"mmv", figMMV},
+	{"mmv-read", figMMVRead},
+	{"dlt", nil},
+	{"memcpy", figMemcpy},
+	{"memcpy-large", nil},
+}
