@@ -41,7 +41,7 @@ func (r *Reader) Next() (PDU, error) {
 		r.buf = make([]byte, HeaderLen, 512)
 	}
 	hdr := r.buf[:HeaderLen]
-	if n, err := io.ReadFull(r.r, hdr); err != nil {
+	if n, err := r.readFull(hdr); err != nil {
 		if n == 0 && err == io.EOF {
 			return PDU{}, io.EOF
 		}
@@ -61,7 +61,7 @@ func (r *Reader) Next() (PDU, error) {
 			buf = grown
 		}
 		chunk := buf[len(buf) : len(buf)+want]
-		if _, err := io.ReadFull(r.r, chunk); err != nil {
+		if _, err := r.readFull(chunk); err != nil {
 			r.buf = buf
 			return PDU{}, r.readErr("body", err)
 		}
@@ -71,6 +71,35 @@ func (r *Reader) Next() (PDU, error) {
 	p := PDU{Offset: r.off, Header: h, Bytes: buf[:n:n]}
 	r.off += int64(n)
 	return p, nil
+}
+
+// maxEmptyReads is how many (0, nil) reads in a row readFull tolerates, as
+// bufio does: a source that never makes progress must not hold Next.
+const maxEmptyReads = 100
+
+// readFull is io.ReadFull, except that a run of empty reads ends with
+// io.ErrNoProgress instead of spinning for ever.
+func (r *Reader) readFull(b []byte) (int, error) {
+	n, empty := 0, 0
+	for n < len(b) {
+		m, err := r.r.Read(b[n:])
+		n += m
+		switch {
+		case n == len(b):
+			return n, nil
+		case err == io.EOF && n > 0:
+			return n, io.ErrUnexpectedEOF
+		case err != nil:
+			return n, err
+		case m == 0:
+			if empty++; empty >= maxEmptyReads {
+				return n, io.ErrNoProgress
+			}
+		default:
+			empty = 0
+		}
+	}
+	return n, nil
 }
 
 // readErr turns a short read into ErrTruncated at the current PDU.

@@ -66,8 +66,10 @@ func (m *Text) UnmarshalBinary(pdu []byte) error {
 	if err := atLeast(pdu, "TEXT", 20); err != nil {
 		return err
 	}
+	// libpcp 6.0.3 needs only the text itself inside len, not its final
+	// pad (found by the differential fuzzer, fuzz/RESULTS.md F2).
 	n := int32(be32(pdu, 16))
-	if n < 0 || uint64(wire.Pad4(int(n))) > uint64(len(pdu)-20) {
+	if n < 0 || uint64(n) > uint64(len(pdu)-20) {
 		return fail("TEXT.buflen", 16, ErrCount)
 	}
 	m.Ident = be32(pdu, 12)

@@ -124,9 +124,6 @@ func explained(kind int, b []byte, ours, theirs string) string {
 	case errors.Is(err, pduwire.ErrLength) && len(b) > fixedLen[pduwire.Type(binary.BigEndian.Uint32(b[4:]))] &&
 		fixedLen[pduwire.Type(binary.BigEndian.Uint32(b[4:]))] > 0:
 		return "D3: perfwire requires a request PDU's exact length (spec §4.17, PCP 7.2.1); libpcp 6.0.3 ignores extra bytes"
-	case errors.Is(err, pduwire.ErrCount) && binary.BigEndian.Uint32(b[4:]) == uint32(pduwire.TypeText) &&
-		len(b) >= 20 && uint64(len(b)) >= 20+uint64(binary.BigEndian.Uint32(b[16:])):
-		return "F2 (perfwire bug, reported): TEXT whose buffer lacks its final pad; libpcp accepts len = 20 + buflen"
 	}
 	return ""
 }
