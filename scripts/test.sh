@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Starts the real PCP and DLT stacks, runs every test (conformance tests
-# included, they are built with the `conformance` tag) and the quick
-# side-by-side benchmark check, then stops what this run started,
+# included, they are built with the `conformance` tag), the quick
+# side-by-side benchmark check and a short run of every fuzz target, then
+# stops what this run started,
 # whatever the outcome. Extra arguments go to `go test`.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -27,7 +28,9 @@ bash scripts/web-deps.sh
 go build -o "${TMPDIR:-/tmp}/perfwire-testsum" ./internal/testsum
 go test -count=1 -tags conformance -json "$@" ./... | "${TMPDIR:-/tmp}/perfwire-testsum"
 
-# Every peer comparison once, briefly: they must still build and agree.
+# With no test filter given: every peer comparison once, briefly (they must
+# still build and agree), then every fuzz target for a few seconds.
 if [ $# -eq 0 ]; then
 	bash bench/run.sh -quick
+	bash scripts/fuzz.sh "${FUZZTIME:-2s}"
 fi
