@@ -129,6 +129,7 @@ func report(cfg Config, quick bool, figs []Figure, total time.Duration) string {
 	b.WriteString("peer median ÷ side median (higher is faster than the peer). Allocations per operation are\n")
 	b.WriteString("counted in one extra round: Go heap (runtime.MemStats) and C malloc calls/bytes (the harness\n")
 	b.WriteString("binary interposes malloc, so libpcp's allocations are counted too).\n\n")
+	b.WriteString("Each package's own benchmarks (decoder throughput and allocations, `go test -bench`) are in [PACKAGES.md](PACKAGES.md).\n\n")
 	b.WriteString("## Machine and versions\n\n")
 	fmt.Fprintf(&b, "- date: %s\n", time.Now().UTC().Format(time.RFC3339))
 	fmt.Fprintf(&b, "- CPU: %s, %d logical CPUs (shared with other jobs; figures are noisy, ratios are what matter)\n", cpuModel(), runtime.NumCPU())
