@@ -29,7 +29,7 @@ func (s *Set) finish(keepOrder bool, field string) error {
 		idx[lo], src[lo] = l, o
 	}
 	for i := 1; i < len(idx); i++ {
-		if bytes.Compare(s.name(idx[i-1]), s.name(idx[i])) == 0 {
+		if bytes.Equal(s.name(idx[i-1]), s.name(idx[i])) {
 			return errAt(field, int(max(src[i-1], src[i])), ErrDuplicate)
 		}
 	}

@@ -53,7 +53,7 @@ func Merge(dst *Set, sets []*Set, keep Filter) error {
 		}
 		p := sets[best].At(heads[best])
 		for k, s := range sets {
-			if s != nil && heads[k] < len(s.Index) && bytes.Compare(s.name(s.Index[heads[k]]), bestName) == 0 {
+			if s != nil && heads[k] < len(s.Index) && bytes.Equal(s.name(s.Index[heads[k]]), bestName) {
 				heads[k]++
 			}
 		}
