@@ -155,6 +155,11 @@ func (c *Client) wireErr(ctx context.Context, err error) error {
 	if ctx.Err() != nil {
 		return ctx.Err()
 	}
+	// The connection deadline is the context's when that comes first, and
+	// the socket may time out a moment before ctx.Err() turns non-nil.
+	if d, ok := ctx.Deadline(); ok && errors.Is(err, os.ErrDeadlineExceeded) && !time.Now().Before(d) {
+		return context.DeadlineExceeded
+	}
 	if _, ok := errors.AsType[*pduwire.ParseError](err); ok {
 		return &protocolError{what: "bad PDU from pmcd", err: err}
 	}
