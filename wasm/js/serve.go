@@ -19,6 +19,18 @@ var (
 	errInternal = errors.New("abi: internal error")
 )
 
+// withSession wraps a call on the session whose handle is the first
+// argument; an unknown handle is an error result, not an exception.
+func withSession(call func(s *abi.KPISession, a []js.Value) msgp.Marshaler) js.Func {
+	return fn(func(a []js.Value) msgp.Marshaler {
+		s, ok := sessions[intArg(a, 0)]
+		if !ok {
+			return abi.Failure(abi.ErrBadHandle)
+		}
+		return call(s, a)
+	})
+}
+
 // serve installs globalThis.perfwire and blocks; the calls run on the
 // JavaScript event loop.
 func serve() {
@@ -33,19 +45,11 @@ func serve() {
 		sessions[last] = abi.NewKPISession(bytesArg(a, 0))
 		return last
 	}))
-	o.Set("kpiStep", fn(func(a []js.Value) msgp.Marshaler {
-		s, ok := sessions[intArg(a, 0)]
-		if !ok {
-			return abi.Failure(abi.ErrBadHandle)
-		}
+	o.Set("kpiStep", withSession(func(s *abi.KPISession, a []js.Value) msgp.Marshaler {
 		r := s.Step(intArg(a, 1))
 		return &r
 	}))
-	o.Set("kpiTable", fn(func(a []js.Value) msgp.Marshaler {
-		s, ok := sessions[intArg(a, 0)]
-		if !ok {
-			return abi.Failure(abi.ErrBadHandle)
-		}
+	o.Set("kpiTable", withSession(func(s *abi.KPISession, a []js.Value) msgp.Marshaler {
 		r := s.Table()
 		return &r
 	}))
@@ -54,19 +58,11 @@ func serve() {
 		sessions[last] = abi.NewKPIStream(dlt.Framing(min(intArg(a, 0), 255)))
 		return last
 	}))
-	o.Set("kpiFeed", fn(func(a []js.Value) msgp.Marshaler {
-		s, ok := sessions[intArg(a, 0)]
-		if !ok {
-			return abi.Failure(abi.ErrBadHandle)
-		}
+	o.Set("kpiFeed", withSession(func(s *abi.KPISession, a []js.Value) msgp.Marshaler {
 		r := s.Feed(bytesArg(a, 1))
 		return &r
 	}))
-	o.Set("kpiEnd", fn(func(a []js.Value) msgp.Marshaler {
-		s, ok := sessions[intArg(a, 0)]
-		if !ok {
-			return abi.Failure(abi.ErrBadHandle)
-		}
+	o.Set("kpiEnd", withSession(func(s *abi.KPISession, a []js.Value) msgp.Marshaler {
 		r := s.End()
 		return &r
 	}))
