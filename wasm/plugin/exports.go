@@ -104,13 +104,21 @@ func kpiOpen(in uint32) uint32 {
 	return h
 }
 
-//go:wasmexport kpi_step
-func kpiStep(s, max uint32) uint32 {
+// sessionResult runs call on the KPI session with handle s; an unknown
+// handle gives the bad-handle error result.
+func sessionResult(s uint32, call func(k *abi.KPISession) msgp.Marshaler) uint32 {
 	return result(func() msgp.Marshaler {
 		k, ok := sessions[s]
 		if !ok {
 			return badHandle()
 		}
+		return call(k)
+	})
+}
+
+//go:wasmexport kpi_step
+func kpiStep(s, max uint32) uint32 {
+	return sessionResult(s, func(k *abi.KPISession) msgp.Marshaler {
 		r := k.Step(int(max))
 		return &r
 	})
@@ -118,11 +126,7 @@ func kpiStep(s, max uint32) uint32 {
 
 //go:wasmexport kpi_table
 func kpiTable(s uint32) uint32 {
-	return result(func() msgp.Marshaler {
-		k, ok := sessions[s]
-		if !ok {
-			return badHandle()
-		}
+	return sessionResult(s, func(k *abi.KPISession) msgp.Marshaler {
 		r := k.Table()
 		return &r
 	})
@@ -216,11 +220,7 @@ func kpiFeed(s, in uint32) uint32 {
 
 //go:wasmexport kpi_end
 func kpiEnd(s uint32) uint32 {
-	return result(func() msgp.Marshaler {
-		k, ok := sessions[s]
-		if !ok {
-			return badHandle()
-		}
+	return sessionResult(s, func(k *abi.KPISession) msgp.Marshaler {
 		r := k.End()
 		return &r
 	})
