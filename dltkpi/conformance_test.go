@@ -46,7 +46,7 @@ func procTruth(pid int) (truthProc, error) {
 // scanLive reads what dlt-receive has written so far: the parsed KPI
 // messages (a record still being written at the end is left out) and
 // whether every pid in want appeared in a dataset of kind k.
-func scanLive(t *testing.T, file string, k Kind, want map[int32]bool) bool {
+func scanLive(t *testing.T, file string, k Kind, want map[int32]bool, keep func(Dataset) bool) bool {
 	data, err := os.ReadFile(file)
 	if err != nil {
 		return false
@@ -59,7 +59,7 @@ func scanLive(t *testing.T, file string, k Kind, want map[int32]bool) bool {
 			continue
 		}
 		for d, err := range m.All() {
-			if err == nil && !d.Truncated {
+			if err == nil && !d.Truncated && (keep == nil || keep(d)) {
 				seen[d.PID] = true
 			}
 		}
@@ -152,24 +152,26 @@ func TestConformanceDltKpiLive(t *testing.T) {
 		p.truth.label = p.label
 	}
 	// dlt-kpi scans every process_interval (1 s in the shipped config):
-	// wait for the NEW datasets, let ACT sample the busy loop, stop the
-	// processes and wait for their STP.
-	wait := func(k Kind, what string) {
+	// wait for the NEW datasets, for an ACT dataset with CPU time for the
+	// busy loop (how many intervals that takes depends on the machine's
+	// load), stop the processes and wait for their STP.
+	wait := func(k Kind, what string, want map[int32]bool, keep func(Dataset) bool) {
 		deadline := time.Now().Add(20 * time.Second)
-		for !scanLive(t, file, k, want) {
+		for !scanLive(t, file, k, want, keep) {
 			if time.Now().After(deadline) {
 				t.Fatalf("no %s for every test process within 20 s", what)
 			}
 			time.Sleep(500 * time.Millisecond)
 		}
 	}
-	wait(KindNEW, "NEW")
-	time.Sleep(2500 * time.Millisecond)
+	wait(KindNEW, "NEW", want, nil)
+	busy := procs[len(procs)-1].cmd.Process.Pid
+	wait(KindACT, "ACT with CPU time", map[int32]bool{int32(busy): true}, func(d Dataset) bool { return d.CPU > 0 })
 	for _, p := range procs {
 		p.cmd.Process.Kill()
 		p.cmd.Wait()
 	}
-	wait(KindSTP, "STP")
+	wait(KindSTP, "STP", want, nil)
 	time.Sleep(500 * time.Millisecond)
 	rec.Process.Kill()
 	rec.Wait()
