@@ -29,7 +29,8 @@ func pmcdFetch(t *testing.T, metric string) string {
 func waitFor(t *testing.T, metric, want string) string {
 	t.Helper()
 	var out string
-	for range 50 {
+	// 20 s: a loaded CI machine can take a while to schedule pmdammv.
+	for deadline := time.Now().Add(20 * time.Second); time.Now().Before(deadline); {
 		out, _ = tryFetch(metric)
 		if strings.Contains(out, want) {
 			return out
