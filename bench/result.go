@@ -51,12 +51,11 @@ func decodeExtract(pdu []byte) uint64 {
 		vs := s.ValueSet()
 		for i := range vs.Len() {
 			v := vs.Value(i)
-			var a pcp.Atom
-			if v.Block {
-				a, err = pcp.Extract(pcp.Raw{Block: v.Payload}, v.BlockType, v.BlockType)
-			} else {
-				a, err = pcp.Extract(pcp.Raw{Insitu: true, Word: v.Word}, pcp.Type32, pcp.Type32)
+			t := pcp.Type32 // no descriptor here: insitu values as 32-bit
+			if v.Block() {
+				t = v.BlockType()
 			}
+			a, err := pcp.Extract(v.Raw(), t, t)
 			if err != nil {
 				return 0
 			}
@@ -80,18 +79,18 @@ func decodeDirect(pdu []byte) uint64 {
 		for i := range vs.Len() {
 			v := vs.Value(i)
 			var x uint64
-			if !v.Block {
+			if !v.Block() {
 				x = uint64(int64(int32(v.Word)))
 			} else {
-				switch v.BlockType {
+				switch v.BlockType() {
 				case pcp.Type64, pcp.TypeU64:
 					x = v.Uint64()
 				case pcp.TypeDouble:
 					x = math.Float64bits(v.Float64())
 				case pcp.TypeString:
-					n := bytes.IndexByte(v.Payload, 0)
+					n := bytes.IndexByte(v.Payload(), 0)
 					if n < 0 {
-						n = len(v.Payload)
+						n = len(v.Payload())
 					}
 					x = uint64(n)
 				default:

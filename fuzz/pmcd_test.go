@@ -120,14 +120,14 @@ func checkResultEvents(t *testing.T, pdu []byte) {
 		for i := range vs.Len() {
 			v := vs.Value(i)
 			_, _ = v.Uint64(), v.Float64()
-			if !v.Block || (v.BlockType != pcp.TypeEvent && v.BlockType != pcp.TypeHighresEvent) {
+			if !v.Block() || (v.BlockType() != pcp.TypeEvent && v.BlockType() != pcp.TypeHighresEvent) {
 				continue
 			}
 			// Rebuild the block with its type/length word, which is
 			// what eventrec parses.
-			block = binary.BigEndian.AppendUint32(block[:0], uint32(v.BlockType)<<24|uint32(len(v.Payload)+4))
-			block = append(block, v.Payload...)
-			a, err := eventrec.ParseValue(uint32(vs.ValFmt), block, eventrec.Options{Type: v.BlockType, Lenient: true})
+			block = binary.BigEndian.AppendUint32(block[:0], uint32(v.BlockType())<<24|uint32(len(v.Payload())+4))
+			block = append(block, v.Payload()...)
+			a, err := eventrec.ParseValue(uint32(vs.ValFmt), block, eventrec.Options{Type: v.BlockType(), Lenient: true})
 			if err != nil {
 				t.Fatalf("pduwire accepted an event array that eventrec rejects: %v\n% x", err, block)
 			}

@@ -211,7 +211,7 @@ func FuzzPMCDGenerated(f *testing.F) {
 		i := 0
 		for vs := range r.ValueSets() {
 			v := vs.Value(0)
-			if !bytes.Equal(v.Payload, arrays[i][4:]) {
+			if !bytes.Equal(v.Payload(), arrays[i][4:]) {
 				t.Fatalf("event array %d changed on the wire", i)
 			}
 			a, err := eventrec.Parse(arrays[i])

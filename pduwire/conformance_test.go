@@ -3,6 +3,8 @@
 package pduwire_test
 
 import (
+	"encoding/binary"
+	"math"
 	"net"
 	"os"
 	"os/exec"
@@ -125,7 +127,7 @@ func TestConformancePmcdFetch(t *testing.T) {
 			case pcp.TypeString:
 				vals = append(vals, strings.TrimSuffix(string(v.Payload), "\x00"))
 			case pcp.TypeDouble:
-				vals = append(vals, strconv.FormatFloat(pduwire.Value{Block: true, Payload: v.Payload}.Float64(), 'g', -1, 64))
+				vals = append(vals, strconv.FormatFloat(math.Float64frombits(binary.BigEndian.Uint64(v.Payload)), 'g', -1, 64))
 			default:
 				vals = append(vals, strconv.Itoa(int(int32(v.Word))))
 			}

@@ -167,7 +167,7 @@ func (r *Result) checkOverlap(recEnd int) error {
 		for j := 0; j < vs.Len(); j++ {
 			v := vs.Value(j)
 			start := 4 * int(v.Word)
-			end := start + (len(v.Payload)+4+3)&^3
+			end := start + (len(v.blk)+3)&^3
 			for w := (start - recEnd) / 4; w < (end-recEnd)/4; w++ {
 				if seen[w/64]&(1<<(w%64)) != 0 {
 					return fail("value.index", vs.vlist+8*j+4, ErrOverlap)
@@ -225,6 +225,8 @@ func (s *ValueSetScanner) Next() bool {
 	if vs.NumVal > 0 {
 		vs.ValFmt = uint8(be32(p, s.off+8))
 		vs.vlist = s.off + 12
+		end := vs.vlist + 8*int(vs.NumVal)
+		vs.vl = p[vs.vlist:end:end]
 		s.off += 12 + 8*int(vs.NumVal)
 	} else {
 		s.off += 8
@@ -251,7 +253,8 @@ func (r *Result) ValueSets() iter.Seq[ValueSet] {
 // ValueSet is one metric's values in a [Result].
 type ValueSet struct {
 	pdu   []byte
-	vlist int
+	vl    []byte // the NumVal (inst, value) pairs
+	vlist int    // vl's offset in the PDU
 	PMID  pcp.ID
 	// NumVal is the number of values when positive, 0 for none, and a
 	// negative PM_ERR_* code when the metric failed.
@@ -263,29 +266,23 @@ type ValueSet struct {
 func (vs ValueSet) Len() int { return int(max(vs.NumVal, 0)) }
 
 // Value returns the i'th value, 0 ≤ i < Len(); it panics otherwise, like
-// a slice index.
+// a slice index. It is small enough to inline, and [Value] small enough to
+// live in registers, so walking a value set costs a few loads per value.
 func (vs ValueSet) Value(i int) Value {
-	if uint(i) >= uint(vs.NumVal) { // a negative NumVal is a huge uint
-		panic("pduwire: ValueSet.Value index out of range")
-	}
-	o := vs.vlist + 8*i
-	v := Value{Inst: int32(binary.BigEndian.Uint32(vs.pdu[o:])), Word: binary.BigEndian.Uint32(vs.pdu[o+4:])}
+	e := vs.vl[8*i:][:8] // vl has no spare capacity: i ≥ NumVal panics
+	v := Value{Inst: int32(binary.BigEndian.Uint32(e)), Word: binary.BigEndian.Uint32(e[4:])}
 	if vs.ValFmt != ValInsitu {
-		v.block(vs.pdu)
+		v.blk = block(vs.pdu, v.Word)
 	}
 	return v
 }
 
-// block fills in the block fields of a pointer value; ParseResult has
-// checked the pointer and the block's bounds.
-func (v *Value) block(pdu []byte) {
-	start := 4 * int(v.Word)
-	hdr := binary.BigEndian.Uint32(pdu[start:])
-	end := start + int(hdr&0xffffff)
-	v.Block = true
-	v.BlockType = pcp.Type(hdr >> 24)
-	v.Payload = pdu[start+4 : end : end]
-	v.blk, v.off = pdu[start:end:end], start
+// block returns the value block at word index w, header word included;
+// ParseResult has checked the pointer and the block's bounds.
+func block(pdu []byte, w uint32) []byte {
+	start := 4 * int(w)
+	end := start + int(be32(pdu, start)&0xffffff)
+	return pdu[start:end:end]
 }
 
 // Events returns the event record array of a PM_TYPE_EVENT or
@@ -293,10 +290,11 @@ func (v *Value) block(pdu []byte) {
 // eventrec). ParseResult has validated it, so this fails only for a value
 // that is not an event array (ErrEvent).
 func (v Value) Events() (eventrec.Array, error) {
-	if v.BlockType != pcp.TypeEvent && v.BlockType != pcp.TypeHighresEvent {
-		return eventrec.Array{}, fail("value.events", v.off, ErrEvent)
+	t := v.BlockType()
+	if t != pcp.TypeEvent && t != pcp.TypeHighresEvent {
+		return eventrec.Array{}, fail("value.events", 4*int(v.Word), ErrEvent)
 	}
-	return eventrec.ParseOptions(v.blk, eventrec.Options{Type: v.BlockType, Lenient: true, Base: v.off})
+	return eventrec.ParseOptions(v.blk, eventrec.Options{Type: t, Lenient: true, Base: 4 * int(v.Word)})
 }
 
 // Values iterates over the values of vs.
@@ -311,27 +309,50 @@ func (vs ValueSet) Values() iter.Seq[Value] {
 }
 
 // Value is one instance's value. For an insitu value Word is the value
-// itself; for a block it is the block's word index and BlockType and
-// Payload describe the block (Payload aliases the PDU).
+// itself; for a value block it is the block's word index in the PDU, and
+// [Value.BlockType] and [Value.Payload] describe the block (a view of the
+// PDU). Value is 32 bytes on purpose: the compiler keeps a struct that
+// small in registers, where a larger one is copied through memory on
+// every call.
 type Value struct {
-	Inst      int32 // instance number, pcp.InNull for singular metrics
-	Word      uint32
-	Block     bool
-	BlockType pcp.Type // the block header's vtype
-	Payload   []byte   // the block after its header word, vlen − 4 bytes
+	Inst int32  // instance number, pcp.InNull for singular metrics
+	Word uint32 // the insitu value, or the block's word index
+	blk  []byte // the whole value block, header word included; nil for insitu
+}
 
-	blk []byte // the whole block, header word included, for Events
-	off int    // its offset in the PDU
+// Block reports whether the value is a value block (DPTR or SPTR), not
+// an insitu word.
+func (v Value) Block() bool { return v.blk != nil }
+
+// BlockType is the block header's vtype (0 for an insitu value).
+func (v Value) BlockType() pcp.Type {
+	if len(v.blk) < 4 {
+		return 0
+	}
+	return pcp.Type(v.blk[0])
+}
+
+// Payload is the block after its header word, vlen − 4 bytes (nil for an
+// insitu value).
+func (v Value) Payload() []byte {
+	if len(v.blk) < 4 {
+		return nil
+	}
+	return v.blk[4:]
+}
+
+// Raw returns the value in the form [pcp.Extract] takes.
+func (v Value) Raw() pcp.Raw {
+	return pcp.Raw{Insitu: v.blk == nil, Word: v.Word, Block: v.Payload()}
 }
 
 // Uint64 returns a 64-bit block payload (64, U64, DOUBLE bits) or the
 // zero-extended insitu word.
 func (v Value) Uint64() uint64 {
-	if v.Block && len(v.Payload) == 8 {
-		return binary.BigEndian.Uint64(v.Payload)
-	}
-	if v.Block && len(v.Payload) >= 4 {
-		return uint64(binary.BigEndian.Uint32(v.Payload))
+	if p := v.Payload(); len(p) == 8 {
+		return binary.BigEndian.Uint64(p)
+	} else if len(p) >= 4 {
+		return uint64(binary.BigEndian.Uint32(p))
 	}
 	return uint64(v.Word)
 }
@@ -339,8 +360,8 @@ func (v Value) Uint64() uint64 {
 // Float64 interprets the value as DOUBLE block, FLOAT block, or insitu
 // FLOAT bits (the legacy encoding), by size.
 func (v Value) Float64() float64 {
-	if v.Block && len(v.Payload) == 8 {
-		return math.Float64frombits(binary.BigEndian.Uint64(v.Payload))
+	if p := v.Payload(); len(p) == 8 {
+		return math.Float64frombits(binary.BigEndian.Uint64(p))
 	}
 	return float64(math.Float32frombits(uint32(v.Uint64())))
 }

@@ -136,8 +136,8 @@ func (r *Result) AppendTo(m *ResultData) {
 		for j := range vs.Len() {
 			v := vs.Value(j)
 			vd := ValueData{Inst: v.Inst, Word: v.Word}
-			if v.Block {
-				vd.Word, vd.BlockType, vd.Payload = 0, v.BlockType, v.Payload
+			if v.Block() {
+				vd.Word, vd.BlockType, vd.Payload = 0, v.BlockType(), v.Payload()
 			}
 			d.Values = append(d.Values, vd)
 		}

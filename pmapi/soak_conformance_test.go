@@ -148,8 +148,8 @@ func TestConformanceConcurrent(t *testing.T) {
 				var got []string
 				for vs := range r.ValueSets() {
 					v := vs.Value(0)
-					if v.Block {
-						got = append(got, string(v.Payload))
+					if v.Block() {
+						got = append(got, string(v.Payload()))
 					} else {
 						got = append(got, strconv.Itoa(int(v.Word)))
 					}

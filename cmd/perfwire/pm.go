@@ -365,7 +365,7 @@ func (p *pmPrinter) store(name, value string) error {
 	for vs := range old.ValueSets() {
 		if vs.Len() == 1 {
 			v := vs.Value(0)
-			oldText, _ = formatValue(pcp.Raw{Insitu: !v.Block, Word: v.Word, Block: v.Payload}, d.Type)
+			oldText, _ = formatValue(v.Raw(), d.Type)
 		}
 	}
 	vd.Inst = pcp.InNull

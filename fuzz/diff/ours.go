@@ -258,17 +258,17 @@ func (t *text) result(r *pduwire.Result) {
 		t.put("S ", hex32(uint32(vs.PMID)), " ", strconv.Itoa(int(vs.NumVal)), " ", strconv.Itoa(valfmt), "\n")
 		for i := range vs.Len() {
 			v := vs.Value(i)
-			if !v.Block {
+			if !v.Block() {
 				t.put("I ", strconv.Itoa(int(v.Inst)), " ", hex32(v.Word), "\n")
 				continue
 			}
 			t.put("B ", strconv.Itoa(int(v.Inst)))
-			if v.BlockType == pcp.TypeEvent || v.BlockType == pcp.TypeHighresEvent {
-				t.put(" ", strconv.Itoa(int(v.BlockType)), " ", strconv.Itoa(len(v.Payload)+4), "\n")
+			if v.BlockType() == pcp.TypeEvent || v.BlockType() == pcp.TypeHighresEvent {
+				t.put(" ", strconv.Itoa(int(v.BlockType())), " ", strconv.Itoa(len(v.Payload())+4), "\n")
 				t.events(uint32(vs.ValFmt), v)
 				continue
 			}
-			t.block(v.BlockType, v.Payload)
+			t.block(v.BlockType(), v.Payload())
 			t.put("\n")
 		}
 	}
@@ -291,9 +291,9 @@ func (t *text) block(typ pcp.Type, p []byte) {
 // events writes the unpacked records of an event array value, as
 // pmUnpackEventRecords / pmUnpackHighResEventRecords produce them.
 func (t *text) events(valfmt uint32, v pduwire.Value) {
-	blk := binary.BigEndian.AppendUint32(nil, uint32(v.BlockType)<<24|uint32(len(v.Payload)+4))
-	blk = append(blk, v.Payload...)
-	a, err := eventrec.ParseValue(valfmt, blk, eventrec.Options{Type: v.BlockType, Lenient: true})
+	blk := binary.BigEndian.AppendUint32(nil, uint32(v.BlockType())<<24|uint32(len(v.Payload())+4))
+	blk = append(blk, v.Payload()...)
+	a, err := eventrec.ParseValue(valfmt, blk, eventrec.Options{Type: v.BlockType(), Lenient: true})
 	if err != nil {
 		t.put("U ERR\n")
 		return
