@@ -12,7 +12,7 @@ import (
 // AGGREGATE as "[type=AGGREGATE len=N]" and its first 12 bytes in hex,
 // grouped by four, then " ..." if there are more. It never fails.
 func (a Atom) AppendText(b []byte) ([]byte, error) {
-	switch a.typ {
+	switch a.Type() {
 	case Type32:
 		return strconv.AppendInt(b, int64(a.Int32()), 10), nil
 	case TypeU32:

@@ -105,10 +105,10 @@ func TestConformanceLibpcpUnits(t *testing.T) {
 		var raw []byte
 		switch typ.Size() {
 		case 4:
-			a = Atom{typ: typ, num: v & 0xffffffff}
+			a = testAtom(typ, v&0xffffffff, nil)
 			raw = []byte{byte(v >> 24), byte(v >> 16), byte(v >> 8), byte(v)}
 		case 8:
-			a = Atom{typ: typ, num: v}
+			a = testAtom(typ, v, nil)
 			for i := 56; i >= 0; i -= 8 {
 				raw = append(raw, byte(v>>i))
 			}
@@ -117,7 +117,7 @@ func TestConformanceLibpcpUnits(t *testing.T) {
 			for i := range raw {
 				raw[i] = byte(' ' + rng.IntN(95)) // printable: one answer per line
 			}
-			a = Atom{typ: typ, buf: raw}
+			a = testAtom(typ, 0, raw)
 		}
 		atoms[len(cmds2)] = a
 		cmds2 = append(cmds2, "atom "+strconv.Itoa(int(typ))+" "+hex.EncodeToString(raw))
@@ -208,13 +208,13 @@ func TestConformanceLibpcpConvScale(t *testing.T) {
 		var b [8]byte
 		switch typ.Size() {
 		case 4:
-			a = Atom{typ: typ, num: v & 0xffffffff}
+			a = testAtom(typ, v&0xffffffff, nil)
 			binary.BigEndian.PutUint32(b[:], uint32(v))
 		case 8:
-			a = Atom{typ: typ, num: v}
+			a = testAtom(typ, v, nil)
 			binary.BigEndian.PutUint64(b[:], v)
 		default:
-			a = Atom{typ: typ, buf: b[:0]}
+			a = testAtom(typ, 0, b[:0])
 		}
 		inputs = append(inputs, input{a, in, out})
 		cmds = append(cmds, "conv "+strconv.Itoa(int(typ))+" "+hex.EncodeToString(b[:max(typ.Size(), 1)])+" "+

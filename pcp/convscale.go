@@ -53,7 +53,7 @@ func ConvScale(a Atom, in, out Units) (Atom, error) {
 		mult /= div
 		div = 1
 	}
-	switch a.typ {
+	switch a.Type() {
 	case Type32:
 		return AtomInt32(int32((int64(a.Int32())*mult + div/2) / div)), nil
 	case TypeU32:

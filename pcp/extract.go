@@ -1,6 +1,9 @@
 package pcp
 
-import "math"
+import (
+	"encoding/binary"
+	"math"
+)
 
 // Raw is one value as it travels in a value set: either the 32-bit insitu
 // word (valfmt INSITU) or the payload of a value block (valfmt DPTR or
@@ -31,6 +34,21 @@ type Raw struct {
 // 32 bits, or the integer-indefinite value. Extract never allocates; the
 // atom of a STRING or AGGREGATE aliases r.Block.
 func Extract(r Raw, in, out Type) (Atom, error) {
+	// The common case, a value read as its own type, is small enough to
+	// inline, so the caller gets the atom without a call or a copy.
+	if in == out {
+		if r.Insitu && uint32(in) <= uint32(TypeU32) {
+			return number(in, uint64(r.Word)), nil
+		}
+		if len(r.Block) == 8 && !r.Insitu && in != TypeFloat && uint32(in-Type64) <= uint32(TypeDouble-Type64) {
+			return number(in, binary.BigEndian.Uint64(r.Block)), nil
+		}
+	}
+	return extract(r, in, out)
+}
+
+// extract is Extract's general path.
+func extract(r Raw, in, out Type) (Atom, error) {
 	if r.Insitu {
 		switch in {
 		case Type32, TypeUnknown:
@@ -158,7 +176,7 @@ const (
 // a plain copy in libpcp, so a signalling NaN keeps its bits.
 func fromFloat32(bits uint32, out Type) (Atom, error) {
 	if out == TypeFloat {
-		return Atom{typ: TypeFloat, num: uint64(bits)}, nil
+		return number(TypeFloat, uint64(bits)), nil
 	}
 	return fromFloat(float64(math.Float32frombits(bits)), true, out)
 }

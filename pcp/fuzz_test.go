@@ -110,10 +110,11 @@ func FuzzConvScale(f *testing.F) {
 		f.Add(byte(mustInt(f, l.fields[1])), v, mustHex32(f, l.fields[3]), mustHex32(f, l.fields[4]))
 	}
 	f.Fuzz(func(t *testing.T, typ byte, v uint64, in, out uint32) {
-		a := Atom{typ: fuzzTypes[int(typ)%8], num: v}
-		if a.typ.Size() == 4 {
-			a.num &= math.MaxUint32
+		at := fuzzTypes[int(typ)%8]
+		if at.Size() == 4 {
+			v &= math.MaxUint32
 		}
+		a := testAtom(at, v, nil)
 		res, err := ConvScale(a, Units(in), Units(out))
 		if err != nil {
 			if !errors.Is(err, ErrConv) && !errors.Is(err, ErrUnit) {

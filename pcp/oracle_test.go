@@ -94,11 +94,20 @@ func answerOf(a Atom, err error) string {
 func atomFromHex(t Type, raw []byte) Atom {
 	switch t.Size() {
 	case 4:
-		return Atom{typ: t, num: uint64(be32(raw))}
+		return testAtom(t, uint64(be32(raw)), nil)
 	case 8:
-		return Atom{typ: t, num: be64(raw)}
+		return testAtom(t, be64(raw), nil)
 	}
-	return Atom{typ: t, buf: raw}
+	return testAtom(t, 0, raw)
+}
+
+// testAtom builds an atom of any type from its parts, as the package's
+// constructors would.
+func testAtom(t Type, num uint64, buf []byte) Atom {
+	if t >= Type32 && t <= TypeDouble {
+		return number(t, num)
+	}
+	return Atom{num: uint64(t), buf: buf}
 }
 
 func TestUnitsStringLibpcp(t *testing.T) {

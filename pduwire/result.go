@@ -80,11 +80,7 @@ func (r *Result) validate() error {
 	pdu := r.pdu
 	n := uint64(len(pdu))
 	off := r.recOff
-	var nptr int
-	var sum uint64
-	minStart := uint64(math.MaxUint64)
-	ordered := true
-	var prevEnd uint64
+	t := tiling{minStart: math.MaxUint64, ordered: true}
 	for i := 0; i < r.NumPMID; i++ {
 		if uint64(off)+8 > n {
 			return fail("valueset", off, ErrTruncated)
@@ -109,45 +105,76 @@ func (r *Result) validate() error {
 		if valfmt == ValInsitu {
 			continue
 		}
-		for j := 0; j < int(numval); j++ {
-			wo := vp + 8*j + 4
-			start := 4 * uint64(be32(pdu, wo))
-			if be32(pdu, wo) > math.MaxInt32 || start+4 > n {
-				return fail("value.index", wo, ErrValueBlock)
-			}
-			hdr := be32(pdu, int(start))
-			vlen := uint64(hdr & 0xffffff)
-			if vlen < 4 || vlen > n-start {
-				return fail("value.vlen", int(start), ErrValueBlock)
-			}
-			if err := checkBlock(pdu[start:start+vlen], int(start), pcp.Type(hdr>>24)); err != nil {
-				return err
-			}
-			nptr++
-			size := (vlen + 3) &^ 3
-			sum += size
-			minStart = min(minStart, start)
-			if start < prevEnd {
-				ordered = false
-			}
-			prevEnd = start + size
+		if err := t.add(pdu, pdu[vp:off], vp); err != nil {
+			return err
 		}
 	}
-	if nptr == 0 {
+	if t.nptr == 0 {
 		if uint64(off) != n {
 			return fail("RESULT", off, ErrTrailing)
 		}
 		return nil
 	}
-	if minStart != uint64(off) {
+	if t.minStart != uint64(off) {
 		return fail("value.index", off, ErrContiguity)
 	}
-	if sum != n-uint64(off) {
+	if t.sum != n-uint64(off) {
 		return fail("value blocks", off, ErrContiguity)
 	}
-	if !ordered {
+	if !t.ordered {
 		return r.checkOverlap(off)
 	}
+	return nil
+}
+
+// tiling accumulates what validate needs to prove that the value blocks
+// tile the bytes after the records: their count, total padded size,
+// lowest start, and whether they came in address order.
+type tiling struct {
+	nptr     int
+	sum      uint64
+	minStart uint64
+	prevEnd  uint64
+	ordered  bool
+}
+
+// add checks the block of every pointer value in vl (one value set's
+// list, at PDU offset vp) and adds it to the tiling. The loop keeps its
+// state in locals and walks vl by re-slicing, which keeps it in registers.
+func (t *tiling) add(pdu, vl []byte, vp int) error {
+	n := uint64(len(pdu))
+	sum, minStart, prevEnd, ordered := t.sum, t.minStart, t.prevEnd, t.ordered
+	t.nptr += len(vl) / 8
+	for wo := vp + 4; len(vl) >= 8; wo += 8 {
+		w := binary.BigEndian.Uint32(vl[4:8])
+		vl = vl[8:]
+		start := 4 * uint64(w)
+		if w > math.MaxInt32 || start+4 > n {
+			return fail("value.index", wo, ErrValueBlock)
+		}
+		hdr := binary.BigEndian.Uint32(pdu[start : start+4])
+		vlen := uint64(hdr & 0xffffff)
+		if vlen < 4 || vlen > n-start {
+			return fail("value.vlen", int(start), ErrValueBlock)
+		}
+		// §4.8 rule 7 (fixed-size payloads) by table, so the common
+		// blocks cost no call; event arrays get pcp-events.md §6.2.
+		typ := uint8(hdr >> 24)
+		if want := fixedVlen[typ]; want != 0 && vlen != uint64(want) {
+			return fail("value.vlen", int(start), ErrValueBlock)
+		}
+		if typ == uint8(pcp.TypeEvent) || typ == uint8(pcp.TypeHighresEvent) {
+			if err := checkEvents(pdu[start:start+vlen], int(start), pcp.Type(typ)); err != nil {
+				return err
+			}
+		}
+		size := (vlen + 3) &^ 3
+		sum += size
+		minStart = min(minStart, start)
+		ordered = ordered && start >= prevEnd
+		prevEnd = start + size
+	}
+	t.sum, t.minStart, t.prevEnd, t.ordered = sum, minStart, prevEnd, ordered
 	return nil
 }
 
@@ -179,23 +206,9 @@ func (r *Result) checkOverlap(recEnd int) error {
 	return nil
 }
 
-// checkBlock enforces §4.8 rule 7 and, for event arrays, pcp-events.md
-// §6.2. blk is the whole block (header word included), at PDU offset off.
-func checkBlock(blk []byte, off int, t pcp.Type) error {
-	switch t {
-	case pcp.Type64, pcp.TypeU64, pcp.TypeDouble:
-		if len(blk) != 12 {
-			return fail("value.vlen", off, ErrValueBlock)
-		}
-	case pcp.TypeFloat:
-		if len(blk) != 8 {
-			return fail("value.vlen", off, ErrValueBlock)
-		}
-	case pcp.TypeEvent, pcp.TypeHighresEvent:
-		return checkEvents(blk, off, t)
-	}
-	return nil
-}
+// fixedVlen is the exact vlen (header word included) of the value blocks
+// whose type has a fixed size, 0 for the others (spec §4.8 rule 7).
+var fixedVlen = [256]uint8{pcp.Type64: 12, pcp.TypeU64: 12, pcp.TypeDouble: 12, pcp.TypeFloat: 8}
 
 // Scan returns a scanner over the value sets, the allocation-free way to
 // walk a result:
@@ -268,7 +281,7 @@ func (vs ValueSet) Len() int { return int(max(vs.NumVal, 0)) }
 // Value returns the i'th value, 0 ≤ i < Len(); it panics otherwise, like
 // a slice index. It is small enough to inline, and [Value] small enough to
 // live in registers, so walking a value set costs a few loads per value.
-func (vs ValueSet) Value(i int) Value {
+func (vs *ValueSet) Value(i int) Value {
 	e := vs.vl[8*i:][:8] // vl has no spare capacity: i ≥ NumVal panics
 	v := Value{Inst: int32(binary.BigEndian.Uint32(e)), Word: binary.BigEndian.Uint32(e[4:])}
 	if vs.ValFmt != ValInsitu {
