@@ -3,6 +3,7 @@ package pduwire_test
 import (
 	"bufio"
 	"bytes"
+	"errors"
 	"io"
 	"os"
 	"path/filepath"
@@ -165,6 +166,62 @@ func TestCapturesReader(t *testing.T) {
 			}
 		}
 	}
+}
+
+// TestCapturesReaderBuffers reads each server stream through a source
+// that returns whatever the Reader's buffer has room for, and after every
+// few Read calls a timeout error (as a connection with a deadline does),
+// and expects the splitter's PDUs with fewer Read calls than PDUs: a PDU
+// that has arrived whole costs one read, header and body together, and a
+// failed read loses nothing.
+func TestCapturesReaderBuffers(t *testing.T) {
+	for _, conv := range captures(t) {
+		s := loadStream(t, conv, "server")
+		src := &flaky{b: s.data}
+		r := pduwire.NewReader(src, pduwire.DefaultClientLimit)
+		for i := 0; ; {
+			p, err := r.Next()
+			if errors.Is(err, errFlaky) {
+				continue
+			}
+			if err != nil {
+				if i != len(s.pdus) || err != io.EOF {
+					t.Fatalf("%s: stopped after %d PDUs: %v", conv, i, err)
+				}
+				break
+			}
+			if !bytes.Equal(p.Bytes, s.pdus[i].Bytes) || p.Offset != s.pdus[i].Offset {
+				t.Fatalf("%s PDU %d differs", conv, i)
+			}
+			i++
+		}
+		if len(s.pdus) > 4 && src.reads >= len(s.pdus) {
+			t.Errorf("%s: %d reads for %d PDUs", conv, src.reads, len(s.pdus))
+		}
+	}
+}
+
+var errFlaky = errors.New("i/o timeout")
+
+// flaky is an io.Reader that fills as much of p as it can, but every
+// third call fails with errFlaky instead (and returns nothing).
+type flaky struct {
+	b     []byte
+	calls int
+	reads int // calls that returned bytes
+}
+
+func (r *flaky) Read(p []byte) (int, error) {
+	if r.calls++; r.calls%3 == 0 {
+		return 0, errFlaky
+	}
+	if len(r.b) == 0 {
+		return 0, io.EOF
+	}
+	n := copy(p, r.b)
+	r.b = r.b[n:]
+	r.reads++
+	return n, nil
 }
 
 // trickle is an io.Reader that returns at most n bytes per Read.

@@ -1,9 +1,6 @@
 package pduwire
 
-import (
-	"errors"
-	"io"
-)
+import "io"
 
 // readChunk bounds how much buffer a Reader adds ahead of bytes actually
 // received, so that a len near the limit announced by a peer that then
@@ -11,14 +8,20 @@ import (
 const readChunk = 64 << 10
 
 // Reader reads whole PDUs from a byte stream such as a TCP connection.
-// Partial reads are normal; a PDU may begin at any offset. Each header is
-// validated (12 ≤ len ≤ limit, type ≥ 0) before any body byte is read,
-// and the buffer grows only as body bytes arrive. Deadlines are the
-// caller's business (set them on the connection).
+// Partial reads are normal; a PDU may begin at any offset. The Reader
+// buffers: one read takes whatever the buffer has room for, so a PDU that
+// has arrived whole costs one system call, header and body together, and
+// bytes of the next PDU wait in the buffer. Each header is validated
+// (12 ≤ len ≤ limit, type ≥ 0) before the buffer grows for its body, and
+// it grows only as body bytes arrive. Deadlines are the caller's business
+// (set them on the connection); after a read error the bytes received so
+// far stay buffered, so a later Next resumes the same PDU.
 type Reader struct {
 	r     io.Reader
 	limit uint32
-	buf   []byte
+	buf   []byte // buf[:end] has been read; buf[:start] was handed out
+	start int
+	end   int
 	off   int64
 }
 
@@ -37,75 +40,64 @@ func (r *Reader) Offset() int64 { return r.off }
 // [ErrHeaderLen], [ErrLimit] or [ErrType] as a [*ParseError] with the
 // stream offset. Other read errors are returned as they are.
 func (r *Reader) Next() (PDU, error) {
-	if cap(r.buf) < HeaderLen {
-		r.buf = make([]byte, HeaderLen, 512)
+	if r.start > 0 {
+		// The previous PDU's view dies now: move what follows it to the
+		// front (usually nothing, for request/response traffic).
+		r.end = copy(r.buf, r.buf[r.start:r.end])
+		r.start = 0
 	}
-	hdr := r.buf[:HeaderLen]
-	if n, err := r.readFull(hdr); err != nil {
-		if n == 0 && err == io.EOF {
-			return PDU{}, io.EOF
-		}
-		return PDU{}, r.readErr("header", err)
+	if cap(r.buf) < 512 {
+		r.buf = make([]byte, 512)
 	}
-	h, err := checkFrame(hdr, r.off, r.limit)
+	if err := r.fill(HeaderLen, "header"); err != nil {
+		return PDU{}, err
+	}
+	h, err := checkFrame(r.buf[:HeaderLen], r.off, r.limit)
 	if err != nil {
 		return PDU{}, err
 	}
 	n := int(h.Len)
-	buf := r.buf[:HeaderLen]
-	for len(buf) < n {
-		want := min(n-len(buf), max(cap(buf)-len(buf), readChunk))
-		if cap(buf)-len(buf) < want {
-			grown := make([]byte, len(buf), len(buf)+want)
-			copy(grown, buf)
-			buf = grown
-		}
-		chunk := buf[len(buf) : len(buf)+want]
-		if _, err := r.readFull(chunk); err != nil {
-			r.buf = buf
-			return PDU{}, r.readErr("body", err)
-		}
-		buf = buf[:len(buf)+want]
+	if err := r.fill(n, "body"); err != nil {
+		return PDU{}, err
 	}
-	r.buf = buf
-	p := PDU{Offset: r.off, Header: h, Bytes: buf[:n:n]}
+	r.start = n
+	p := PDU{Offset: r.off, Header: h, Bytes: r.buf[:n:n]}
 	r.off += int64(n)
 	return p, nil
 }
 
-// maxEmptyReads is how many (0, nil) reads in a row readFull tolerates, as
-// bufio does: a source that never makes progress must not hold Next.
-const maxEmptyReads = 100
-
-// readFull is io.ReadFull, except that a run of empty reads ends with
-// io.ErrNoProgress instead of spinning for ever.
-func (r *Reader) readFull(b []byte) (int, error) {
-	n, empty := 0, 0
-	for n < len(b) {
-		m, err := r.r.Read(b[n:])
-		n += m
+// fill reads until the buffer holds at least n bytes, growing it by at
+// most readChunk beyond what has arrived.
+func (r *Reader) fill(n int, field string) error {
+	empty := 0
+	for r.end < n {
+		if r.end == len(r.buf) {
+			grown := make([]byte, min(n, r.end+readChunk))
+			copy(grown, r.buf[:r.end])
+			r.buf = grown
+		}
+		m, err := r.r.Read(r.buf[r.end:])
+		r.end += m
 		switch {
-		case n == len(b):
-			return n, nil
-		case err == io.EOF && n > 0:
-			return n, io.ErrUnexpectedEOF
+		case r.end >= n:
+			return nil
+		case err == io.EOF && r.end == 0:
+			return io.EOF
+		case err == io.EOF:
+			return &ParseError{Format: "pduwire", Field: field, Offset: r.off, Err: ErrTruncated}
 		case err != nil:
-			return n, err
+			return err
 		case m == 0:
 			if empty++; empty >= maxEmptyReads {
-				return n, io.ErrNoProgress
+				return io.ErrNoProgress
 			}
 		default:
 			empty = 0
 		}
 	}
-	return n, nil
+	return nil
 }
 
-// readErr turns a short read into ErrTruncated at the current PDU.
-func (r *Reader) readErr(field string, err error) error {
-	if errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) {
-		return &ParseError{Format: "pduwire", Field: field, Offset: r.off, Err: ErrTruncated}
-	}
-	return err
-}
+// maxEmptyReads is how many (0, nil) reads in a row fill tolerates, as
+// bufio does: a source that never makes progress must not hold Next.
+const maxEmptyReads = 100

@@ -24,7 +24,7 @@ func hello(t *testing.T) []byte {
 
 // fakePmcd accepts one connection, reads the client's CREDS, then runs
 // script: a misbehaving server under the test's control.
-func fakePmcd(t *testing.T, greeting []byte, script func(conn net.Conn)) string {
+func fakePmcd(t *testing.T, greeting []byte, script func(conn *fakeConn)) string {
 	t.Helper()
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
@@ -42,14 +42,21 @@ func fakePmcd(t *testing.T, greeting []byte, script func(conn net.Conn)) string 
 		if p, err := r.Next(); err != nil || p.Header.Type != pduwire.TypeCreds {
 			return
 		}
-		script(conn)
+		script(&fakeConn{conn, r})
 	}()
 	return ln.Addr().String()
 }
 
+// fakeConn is the fake pmcd's side of a connection, with the one Reader
+// that must read all of it (a Reader buffers ahead).
+type fakeConn struct {
+	net.Conn
+	r *pduwire.Reader
+}
+
 // readRequest consumes one client PDU.
-func readRequest(conn net.Conn) {
-	pduwire.NewReader(conn, pduwire.DefaultServerLimit).Next()
+func readRequest(conn *fakeConn) {
+	conn.r.Next()
 }
 
 func TestFakeServerMisbehaviour(t *testing.T) {
@@ -73,7 +80,7 @@ func TestFakeServerMisbehaviour(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			addr := fakePmcd(t, hello(t), func(conn net.Conn) {
+			addr := fakePmcd(t, hello(t), func(conn *fakeConn) {
 				readRequest(conn) // PROFILE
 				readRequest(conn) // HIGHRES_FETCH
 				if tc.reply != nil {
@@ -152,7 +159,7 @@ func TestFakeServerHandshake(t *testing.T) {
 func TestFakeServerStateChange(t *testing.T) {
 	res := (&pduwire.ResultData{Highres: true, Sec: 1, Sets: []pduwire.ValueSetData{{PMID: pcp.NewID(29, 0, 10),
 		Values: []pduwire.ValueData{{Inst: pcp.InNull, Word: 1}}}}}).Append(nil, 0)
-	addr := fakePmcd(t, hello(t), func(conn net.Conn) {
+	addr := fakePmcd(t, hello(t), func(conn *fakeConn) {
 		readRequest(conn)
 		readRequest(conn)
 		conn.Write((&pduwire.ErrorPDU{Code: 0x8}).Append(nil, 0))  // PMCD_LABEL_CHANGE
