@@ -6,24 +6,22 @@ package main
 // reading such profiles (go tool pprof -list/-disasm on
 // bench/profiles/<id>.pprof) and must be revised when the code changes.
 var misses = map[string]string{
-	"result": "Read the rows top to bottom: ParseResult alone (validation) is a fraction of the total, " +
-		"and a hand-written walk over the bytes it validated (the lower-bound row) adds little to it, so " +
-		"the time goes to the per-value accessors. `pduwire.ValueSet.Value` and `pcp.Extract` are not " +
-		"inlined (over the inlining budget), so each of the 1,000 values pays two calls whose arguments " +
-		"and multi-word results are spilled to the stack and zeroed: Atom+error is 7 words, and Value has " +
-		"been 11 words since it carries the whole block for Value.Events (29675ba), more than Go's 9 " +
-		"integer result registers, so it is now returned through memory (an A/B run against the " +
-		"7-word Value showed no difference beyond this machine's noise); " +
-		"-disasm shows Value re-slicing the PDU and re-checking bounds that ParseResult already proved, " +
-		"and the flat time sits at the call sites, at `return v` and at `switch a.Type()`. The row " +
-		"without pcp.Extract shows the conversion alone costs about half. libpcp, although it mallocs " +
-		"~106 times per PDU and copies every string, runs one tight loop per value set. " +
-		"Next steps (pduwire and pcp owners): an inlinable value scanner over a value set (running " +
-		"offset, no per-call re-slicing, block lookup only for pointer formats), and an inlinable " +
-		"same-type fast path in pcp.Extract (in == out needs no conversion switch); that reaches the " +
-		"lower-bound row at best (under 2x in the runs so far). Beyond it, 2x needs both that walk and " +
-		"ParseResult's validation pass (pointer, block and tiling checks per value) to shrink: each is " +
-		"about a quarter to a third of libpcp's whole time.",
+	"result": "Read the rows top to bottom. On 2026-11-22 the profile showed the time going not to " +
+		"decoding but to copies: pduwire.Value (11 words) and pcp.Atom (40 bytes) were larger than the " +
+		"32 bytes the Go compiler keeps in registers, so each call returning or taking one copied it " +
+		"through memory with 16-byte moves straddling narrower stores, a store-forwarding stall each " +
+		"(-disasm put the flat time on those moves). Value is now 32 bytes and inlines, Atom is 32 " +
+		"bytes with the same API, Extract has a same-type fast path, and ParseResult checks fixed-size " +
+		"blocks by table in a register-resident loop: ParseResult + Extract went from 42.6 to about " +
+		"8.4 µs (0.24x -> about 1.25x), typed reads of Value from 20.4 to about 5.6 µs (about 1.9x), " +
+		"ParseResult alone from 2.9 to 1.6 µs. What remains between the Extract row and the typed-read " +
+		"row is one call per value: pcp.Extract is over the inlining budget (any fallback call costs " +
+		"the inliner 57 of its 80), so each of the 1,000 values pays a call with Raw and two types in " +
+		"and Atom plus error out, about 3 ns. libpcp, although it mallocs ~106 times per PDU and copies " +
+		"every string, runs one tight loop per value set. Next steps (pduwire and pcp owners): an " +
+		"extraction loop over a whole value set (one call per set, not per value, e.g. a pduwire " +
+		"ValueSet method that extracts into a caller's []pcp.Atom), which the lower-bound row " +
+		"(about 2.3x) shows can reach the goal; then trim the value walk towards that row.",
 	"result-highres": "Same code path and same cause as the RESULT figure above (only the header differs).",
 	"events": "The arrays are tiny (8–96 bytes, 1–3 records), so the figure is dominated by fixed costs: " +
 		"eventrec.Parse validates the whole array before Unpack walks it a second time, and both walks " +
@@ -40,17 +38,22 @@ var misses = map[string]string{
 		"labels.Merge (second row) allocates nothing and is far ahead of libpcp. Next step (labels " +
 		"owner): keep a scratch []Set in the destination Set so MergeTexts reuses it.",
 	"fetch": "A fetch is a loopback round trip through pmcd and the sample PMDA, so wall times are noisy " +
-		"on this shared machine (see min/max and the quick runs, where the ratio swings either way); the " +
-		"client CPU column is steadier and shows pmapi spending more process CPU per fetch than libpcp. " +
-		"The profile is almost all syscalls and futex. `strace -f -c` over 1,000 fetches (2 metrics, " +
-		"2026-11-22) counts 5.3–7.8 syscalls per fetch for pmapi depending on load (read 2.4–2.9, of which " +
-		"0.4–0.9 return EAGAIN; epoll_pwait 0.8–1.8; write 1; nanosleep 0.4–1; futex 0.2–0.6) against a " +
-		"steady 5.2 for libpcp (pselect6 2, recvfrom 2, sendto 1): when the reply is not there yet, Go's " +
-		"netpoller parks the goroutine and another thread wakes it (epoll, futex, scheduler spinning), and " +
-		"pduwire.Reader reads the 12-byte header and the body with separate reads. Next steps " +
-		"(pmapi/pduwire owners): read header and body together when the buffer allows, and try a " +
-		"blocking read through syscall.RawConn on the client's connection so a waiting client costs no " +
-		"poller round trip; then re-run with -rounds 31 on a quiet machine.",
+		"on this shared machine (see min/max); the client CPU column is steadier. Two changes of " +
+		"2026-11-22 cut pmapi's CPU per fetch: pduwire.Reader now buffers (one read per PDU that has " +
+		"arrived whole, where it used to read header and body separately), and Dial's WithBlockingIO " +
+		"option reads with blocking system calls on the socket, as libpcp does, instead of parking the " +
+		"goroutine in Go's network poller (the default row): about 61 -> 40 µs of client CPU per fetch " +
+		"against libpcp's 27. `strace -f -c` over 3,000 fetches of the 50 metrics counts, per fetch, " +
+		"read 1, write 1, epoll_pwait 1 and nanosleep 0.85 for the blocking client (the default client: " +
+		"read 1.4, of which 0.4 return EAGAIN, epoll_pwait 0.6, nanosleep 0.8, futex 0.17), against " +
+		"libpcp's pselect6 2, recvfrom 2, sendto 1. What remains is the Go runtime around a blocking " +
+		"system call: sysmon (the nanosleeps) retakes the processor of a thread blocked for more than " +
+		"20 µs, another thread polls the network meanwhile (epoll_pwait), and the returning thread " +
+		"reacquires a processor. Avoiding that would mean a raw system call that keeps the processor " +
+		"while it waits, stalling the caller's other goroutines for up to the timeout: not something a " +
+		"library may do. Next step: measure on a quiet machine with -rounds 31 (here the 0.88x sits " +
+		"within the run-to-run spread of the wall times), and see whether a pmcd unix-socket " +
+		"connection (Dial(\"local:\")) narrows the gap for both.",
 	"kpi": "The ratio sits around the 5x line (4.3–5.2x over the full runs so far). The profile: " +
 		"DatasetScanner.Next and Dataset.parse take most of the time, and on this capture's mix the IRQ " +
 		"datasets go through irqEntry → field → digits, three non-inlined calls per cpuN:count entry, " +

@@ -78,34 +78,85 @@ func TestFakeServerMisbehaviour(t *testing.T) {
 		{"wrong PDU type", wrongType, false, ErrProtocol},
 		{"bad RESULT body", badResult, false, ErrProtocol},
 	}
-	for _, tc := range tests {
-		t.Run(tc.name, func(t *testing.T) {
-			addr := fakePmcd(t, hello(t), func(conn *fakeConn) {
-				readRequest(conn) // PROFILE
-				readRequest(conn) // HIGHRES_FETCH
-				if tc.reply != nil {
-					conn.Write(tc.reply)
+	for _, mode := range ioModes {
+		for _, tc := range tests {
+			t.Run(mode.name+"/"+tc.name, func(t *testing.T) {
+				addr := fakePmcd(t, hello(t), func(conn *fakeConn) {
+					readRequest(conn) // PROFILE
+					readRequest(conn) // HIGHRES_FETCH
+					if tc.reply != nil {
+						conn.Write(tc.reply)
+					}
+					if !tc.close {
+						time.Sleep(2 * time.Second)
+					}
+				})
+				ctx, cancel := context.WithTimeout(context.Background(), 500*time.Millisecond)
+				defer cancel()
+				c, err := Dial(ctx, addr, mode.opts...)
+				if err != nil {
+					t.Fatal(err)
 				}
-				if !tc.close {
-					time.Sleep(2 * time.Second)
+				defer c.Close()
+				_, err = c.Fetch(ctx, pcp.NewID(29, 0, 10))
+				if err == nil {
+					t.Fatal("fetch from a misbehaving server succeeded")
+				}
+				if tc.want != nil && !errors.Is(err, tc.want) {
+					t.Fatalf("err = %v, want %v", err, tc.want)
+				}
+				if _, err := c.Fetch(context.Background(), pcp.NewID(29, 0, 10)); !errors.Is(err, ErrClosed) {
+					t.Fatalf("after a failed exchange the client still talks: %v", err)
 				}
 			})
-			ctx, cancel := context.WithTimeout(context.Background(), 500*time.Millisecond)
-			defer cancel()
-			c, err := Dial(ctx, addr)
+		}
+	}
+}
+
+// ioModes are the two ways a Client does I/O; the fake-server tests run
+// in both.
+var ioModes = []struct {
+	name string
+	opts []Option
+}{{"poller", nil}, {"blocking", []Option{WithBlockingIO()}}}
+
+// TestFakeServerSilentTimeouts: against a pmcd that never answers, the
+// client timeout and a cancelled context each end the request on time,
+// in both I/O modes.
+func TestFakeServerSilentTimeouts(t *testing.T) {
+	for _, mode := range ioModes {
+		t.Run(mode.name+"/timeout", func(t *testing.T) {
+			addr := fakePmcd(t, hello(t), func(conn *fakeConn) { time.Sleep(3 * time.Second) })
+			c, err := Dial(context.Background(), addr, append(mode.opts, WithTimeout(300*time.Millisecond))...)
 			if err != nil {
 				t.Fatal(err)
 			}
 			defer c.Close()
+			start := time.Now()
+			_, err = c.Fetch(context.Background(), pcp.NewID(29, 0, 10))
+			if !errors.Is(err, os.ErrDeadlineExceeded) {
+				t.Fatalf("err = %v, want a deadline error", err)
+			}
+			if d := time.Since(start); d < 250*time.Millisecond || d > 2*time.Second {
+				t.Fatalf("timed out after %v, the timeout is 300ms", d)
+			}
+		})
+		t.Run(mode.name+"/cancel", func(t *testing.T) {
+			addr := fakePmcd(t, hello(t), func(conn *fakeConn) { time.Sleep(3 * time.Second) })
+			c, err := Dial(context.Background(), addr, mode.opts...)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer c.Close()
+			ctx, cancel := context.WithCancel(context.Background())
+			time.AfterFunc(200*time.Millisecond, cancel)
+			start := time.Now()
 			_, err = c.Fetch(ctx, pcp.NewID(29, 0, 10))
-			if err == nil {
-				t.Fatal("fetch from a misbehaving server succeeded")
+			if !errors.Is(err, context.Canceled) {
+				t.Fatalf("err = %v, want context.Canceled", err)
 			}
-			if tc.want != nil && !errors.Is(err, tc.want) {
-				t.Fatalf("err = %v, want %v", err, tc.want)
-			}
-			if _, err := c.Fetch(context.Background(), pcp.NewID(29, 0, 10)); !errors.Is(err, ErrClosed) {
-				t.Fatalf("after a failed exchange the client still talks: %v", err)
+			if d := time.Since(start); d > 2*time.Second {
+				t.Fatalf("cancellation took %v", d)
 			}
 		})
 	}

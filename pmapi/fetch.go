@@ -94,7 +94,7 @@ func (c *Client) sendProfile(ctx context.Context, p *pduwire.Profile) error {
 	stop := c.arm(ctx)
 	defer stop()
 	c.out = p.Append(c.out[:0], 0)
-	if _, err := c.conn.Write(c.out); err != nil {
+	if _, err := c.rw.Write(c.out); err != nil {
 		return c.wireErr(ctx, err)
 	}
 	c.profile = true

@@ -26,11 +26,11 @@ func pminfo(t *testing.T, args ...string) string {
 	return string(out)
 }
 
-func dial(t *testing.T) *Client {
+func dial(t *testing.T, opts ...Option) *Client {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
-	c, err := Dial(ctx, "127.0.0.1:44321")
+	c, err := Dial(ctx, "127.0.0.1:44321", opts...)
 	if err != nil {
 		t.Fatalf("Dial (is pmcd up? scripts/pcp-up.sh): %v", err)
 	}
@@ -170,7 +170,18 @@ func TestConformanceInstances(t *testing.T) {
 // pminfo -f, stores into sample.write_me and reads it back with pminfo,
 // and checks that a read-only metric refuses a store.
 func TestConformanceFetchAndStore(t *testing.T) {
-	c := dial(t)
+	for _, mode := range ioModes {
+		t.Run(mode.name, func(t *testing.T) {
+			c := dial(t, mode.opts...)
+			if (c.blk != nil) != (len(mode.opts) > 0) {
+				t.Fatalf("blocking I/O is %v", c.blk != nil)
+			}
+			fetchAndStore(t, c)
+		})
+	}
+}
+
+func fetchAndStore(t *testing.T, c *Client) {
 	ctx := context.Background()
 	names := []string{"sample.long.one", "sample.long.ten", "sample.long.hundred", "sample.long.million", "sample.ulong.ten"}
 	ids, err := c.LookupName(ctx, names...)

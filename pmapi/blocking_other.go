@@ -1,0 +1,11 @@
+//go:build !(linux || darwin || freebsd || netbsd || openbsd)
+
+package pmapi
+
+import (
+	"net"
+	"time"
+)
+
+// newBlocking is not supported here: WithBlockingIO has no effect.
+func newBlocking(net.Conn, time.Duration) blockingIO { return nil }
