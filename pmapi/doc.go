@@ -19,6 +19,12 @@
 // return ErrClosed. Errors pmcd reports for a request are returned as
 // *ServerError values carrying the PM_ERR_* code.
 //
+// By default the connection's I/O goes through Go's network poller, like
+// any net.Conn. A program that fetches in a tight loop can Dial with
+// WithBlockingIO, which reads and writes with blocking system calls as
+// libpcp does: markedly less CPU per request, for an OS thread held while
+// pmcd answers.
+//
 // Results that alias received bytes (the Fetch result view) are valid
 // until the next call on the same Client; Clone them to keep them.
 package pmapi
