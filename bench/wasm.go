@@ -45,15 +45,18 @@ func figWasm(cfg Config) Figure {
 			"with wazero's side copying the input in and the result out",
 		Goal: "each full module (wasip1, js) adds at most 400 KB (raw) to the runtime+msgp baseline",
 	}
+	// A setup failure is an error row, which fails the run (main).
+	fail := func(msg string) Figure {
+		f.Stats = append(f.Stats, Stat{Name: "wasm figure setup", Err: msg})
+		return f
+	}
 	root, err := repoRoot()
 	if err != nil {
-		f.Notes = append(f.Notes, err.Error())
-		return f
+		return fail(err.Error())
 	}
 	// The modules exactly as the Makefile builds them.
 	if out, err := exec.Command("make", "-C", root, "--no-print-directory", "wasm").CombinedOutput(); err != nil {
-		f.Notes = append(f.Notes, fmt.Sprintf("make wasm: %v: %s", err, lastLines(out, 5)))
-		return f
+		return fail(fmt.Sprintf("make wasm: %v: %s", err, lastLines(out, 5)))
 	}
 	var md strings.Builder
 	var deltas []string
@@ -65,13 +68,11 @@ func figWasm(cfg Config) Figure {
 	for _, p := range wasmPairs {
 		m, err := moduleSize(filepath.Join(root, "bin", p.module))
 		if err != nil {
-			f.Notes = append(f.Notes, err.Error())
-			return f
+			return fail(err.Error())
 		}
 		b, err := moduleSize(filepath.Join(root, "bin", p.baseline))
 		if err != nil {
-			f.Notes = append(f.Notes, err.Error())
-			return f
+			return fail(err.Error())
 		}
 		goal := "(not a goal)"
 		if p.budget {
@@ -87,26 +88,23 @@ func figWasm(cfg Config) Figure {
 	f.Verdict = map[bool]string{true: "yes", false: "no"}[met]
 	md.WriteString("\n")
 	if err := wasmAttribution(root, &md); err != nil {
-		f.Notes = append(f.Notes, "attribution: "+err.Error())
+		return fail("attribution: " + err.Error())
 	}
 	f.Markdown = md.String()
 
 	// Throughput: the wasip1 module in wazero against the same call natively.
 	mod, err := os.ReadFile(filepath.Join(root, "bin", "perfwire.wasm"))
 	if err != nil {
-		f.Notes = append(f.Notes, err.Error())
-		return f
+		return fail(err.Error())
 	}
 	in, err := os.ReadFile(filepath.Join(root, wasmCapture))
 	if err != nil {
-		f.Notes = append(f.Notes, err.Error())
-		return f
+		return fail(err.Error())
 	}
 	f.Bytes = len(in)
 	h, err := newWasmHost(mod)
 	if err != nil {
-		f.Notes = append(f.Notes, "wazero: "+err.Error())
-		return f
+		return fail("wazero: " + err.Error())
 	}
 	f.cleanup = h.close
 	f.Stats = compare(cfg, false, []Side{
