@@ -65,16 +65,15 @@ var misses = map[string]string{
 		"per value). Next step: re-run with -rounds 31; if it persists, profile with perf stat on an idle " +
 		"machine.",
 	"wasm": "Not reachable while one module carries every call the issue requires: the decoders themselves " +
-		"are the cost, not stray dependencies (the table above has no fmt, reflect, strconv or unicode rows: " +
+		"are the cost, not stray dependencies (the per-package table has no fmt, reflect, strconv or unicode rows: " +
 		"msgp already links them into the baseline). Go's wasm backend emits about twice the code of amd64 " +
 		"for the same functions (every call site is a resume point that spills the live values), and the data " +
 		"section grows with the code (pclntab: every function's name and pc tables, plus type descriptors), " +
-		"so each KB of function body costs about 1.45 KB of module. Built alone over the baseline (throw-away " +
-		"mains calling one group of calls, wasip1, -s -w), the KPI calls add about 320 KB (dltkpi's reassembler " +
-		"and tracker, the DLT scanner, their result types), pdu_decode about 220 KB (a decoder per PDU type), " +
-		"mmv_read about 190 KB (reader, validation of every section), labels_canon/merge about 125 KB (the " +
-		"JSONB parser, canonicaliser and merge) and events_decode about 95 KB; the KPI calls alone nearly fill " +
-		"the budget, which the viewer's kpionly module does meet. The msgp code generated for the 24 result " +
+		"so each KB of function body costs about 1.45 KB of module. Built alone (the calls-alone table above), " +
+		"the KPI calls add over 300 KB (dltkpi's reassembler and tracker, the DLT scanner, their result types), " +
+		"pdu_decode and mmv_read about 200 KB each (a decoder per PDU type; the MMV reader and its validation of " +
+		"every section), labels about 125 KB (JSONB parser, canonicaliser, merge), events_decode about 90 KB: the " +
+		"KPI calls alone nearly fill the budget, which the viewer's kpionly module does meet. The msgp code generated for the 24 result " +
 		"types is about 90 KB of wasm/abi; msgp has no option that makes it smaller (rewriting its byte-by-byte " +
 		"key appends as string appends made the module 17 KB larger). Cut so far: mmv_read no longer carries the " +
 		"mmvdump text formatter (ABI 2: -41 KB), PDU bodies decode into concrete types so that pduwire.Message " +

@@ -90,6 +90,13 @@ func figWasm(cfg Config) Figure {
 	if err := wasmAttribution(root, &md); err != nil {
 		return fail("attribution: " + err.Error())
 	}
+	base, err := moduleSize(filepath.Join(root, "bin", "baseline.wasm"))
+	if err != nil {
+		return fail(err.Error())
+	}
+	if err := wasmCallCosts(root, base.raw, &md); err != nil {
+		return fail("calls alone: " + err.Error())
+	}
 	f.Markdown = md.String()
 
 	// Throughput: the wasip1 module in wazero against the same call natively.
