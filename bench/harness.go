@@ -80,6 +80,13 @@ type Figure struct {
 	// SubMissProfiled says the figure's miss analysis and profile explain
 	// the SubMiss too (so they are printed for "partly").
 	SubMissProfiled bool
+	// Verdict, when set, is the met column for a goal that is not a
+	// speed ratio (the wasm figure's size budget).
+	Verdict string
+	// SummaryNote, when set, replaces the ratio in the summary table.
+	SummaryNote string
+	// Markdown is written after the figure's table (generated tables).
+	Markdown string
 }
 
 // Config sets how long measurements take.

@@ -114,4 +114,5 @@ var figures = []struct {
 	{"dlt", nil},
 	{"memcpy", figMemcpy},
 	{"memcpy-large", nil},
+	{"wasm", figWasm},
 }

@@ -156,6 +156,9 @@ func report(cfg Config, quick bool, figs []Figure, total time.Duration) string {
 		if st != nil {
 			r = f.ratio(st)
 		}
+		if f.SummaryNote != "" {
+			r = f.SummaryNote
+		}
 		fmt.Fprintf(&b, "| %s | %s | %s | %s |\n", f.ID, f.Goal, r, f.met())
 	}
 	b.WriteString("\n")
@@ -196,6 +199,9 @@ func report(cfg Config, quick bool, figs []Figure, total time.Duration) string {
 		for _, n := range f.Notes {
 			fmt.Fprintf(&b, "- %s\n", n)
 		}
+		if f.Markdown != "" {
+			b.WriteString("\n" + f.Markdown)
+		}
 		for _, m := range f.SubMiss {
 			fmt.Fprintf(&b, "\n**Part of the goal missed.** %s\n", m)
 		}
@@ -234,6 +240,9 @@ func (f *Figure) ours() *Stat {
 
 // met compares the perfwire/peer median ratio with the figure's minimum.
 func (f *Figure) met() string {
+	if f.Verdict != "" {
+		return f.Verdict
+	}
 	st, p := f.ours(), f.peer()
 	if f.MinRatio == 0 || st == nil || p == nil || st.Med == 0 || p.Med == 0 {
 		return "n/a"

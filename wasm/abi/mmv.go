@@ -7,8 +7,9 @@ import (
 )
 
 // ReadMMV validates an MMV file image (little-endian, or big-endian when
-// bigEndian is set) and returns its metadata, its values as they are now,
-// and mmvdump's text for it.
+// bigEndian is set) and returns its entries and its values as they are
+// now. mmvdump's text layout is left to the host (natively,
+// mmv.AppendDump): the plugin carries the content, not the formatter.
 func ReadMMV(in []byte, bigEndian bool) MMVFile {
 	var order binary.ByteOrder = binary.LittleEndian
 	if bigEndian {
@@ -16,14 +17,16 @@ func ReadMMV(in []byte, bigEndian bool) MMVFile {
 	}
 	r, err := mmv.NewReader(in, order)
 	if err != nil {
-		return MMVFile{Error: errorOf(err), Metrics: []MMVMetric{}, Instances: []MMVInstance{}, Values: []MMVValue{}}
+		return MMVFile{Error: errorOf(err), Metrics: []MMVMetric{}, Indoms: []MMVIndom{}, Instances: []MMVInstance{}, Values: []MMVValue{}, Labels: []MMVLabel{}}
 	}
 	h := r.Header()
 	res := MMVFile{
 		Version: h.Version, Gen: h.Gen1, Flags: uint32(h.Flags), Process: h.Process, Cluster: h.Cluster,
 		Metrics:   make([]MMVMetric, 0, r.NumMetrics()),
+		Indoms:    make([]MMVIndom, 0, r.NumIndoms()),
 		Instances: make([]MMVInstance, 0, r.NumInstances()),
 		Values:    make([]MMVValue, 0, r.NumValues()),
+		Labels:    make([]MMVLabel, 0, r.NumLabels()),
 	}
 	for m := range r.Metrics() {
 		res.Metrics = append(res.Metrics, MMVMetric{
@@ -31,6 +34,10 @@ func ReadMMV(in []byte, bigEndian bool) MMVFile {
 			Sem: uint32(m.Sem), Units: uint32(m.Units), Indom: m.Indom,
 			ShortText: string(m.ShortText), HelpText: string(m.HelpText),
 		})
+	}
+	for i := range r.NumIndoms() {
+		d := r.Indom(i)
+		res.Indoms = append(res.Indoms, MMVIndom{Serial: d.Serial, Count: d.Count, ShortText: string(d.ShortText), HelpText: string(d.HelpText)})
 	}
 	for i := range r.NumInstances() {
 		in := r.Instance(i)
@@ -63,6 +70,8 @@ func ReadMMV(in []byte, bigEndian bool) MMVFile {
 		}
 		res.Values = append(res.Values, mv)
 	}
-	res.Dump = string(mmv.AppendDump(nil, &r, "", 0))
+	for l := range r.Labels() {
+		res.Labels = append(res.Labels, MMVLabel{Flags: uint32(l.Flags), Identity: l.Identity, Internal: l.Internal, JSON: string(l.Payload)})
+	}
 	return res
 }

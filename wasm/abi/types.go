@@ -5,7 +5,7 @@ package abi
 // Version is the ABI number hosts query with abi_version (wasip1) or
 // perfwire.abiVersion (js). It grows when an export or a result schema
 // changes incompatibly; adding a key to a result map does not change it.
-const Version = 1
+const Version = 2
 
 // Error is a failed call's error, carried in the result's "error" key
 // (nil when the call succeeded). Kind is the text of the sentinel error the
@@ -210,11 +210,10 @@ type MMVFile struct {
 	Process   int32         `msg:"process"`
 	Cluster   int32         `msg:"cluster"`
 	Metrics   []MMVMetric   `msg:"metrics"`
+	Indoms    []MMVIndom    `msg:"indoms"`
 	Instances []MMVInstance `msg:"instances"`
 	Values    []MMVValue    `msg:"values"`
-	// Dump is the text PCP 6.0.3's mmvdump prints for the file (its
-	// "MMV file" line names no file).
-	Dump string `msg:"dump"`
+	Labels    []MMVLabel    `msg:"labels"` // version 3 files only
 }
 
 // MMVMetric is one metric entry.
@@ -228,6 +227,22 @@ type MMVMetric struct {
 	Indom     uint32 `msg:"indom"` // serial; 0 or 0xffffffff when singular
 	ShortText string `msg:"shorttext"`
 	HelpText  string `msg:"helptext"`
+}
+
+// MMVIndom is one instance-domain entry.
+type MMVIndom struct {
+	Serial    uint32 `msg:"serial"`
+	Count     int    `msg:"count"` // number of instances
+	ShortText string `msg:"shorttext"`
+	HelpText  string `msg:"helptext"`
+}
+
+// MMVLabel is one label entry of a version 3 file.
+type MMVLabel struct {
+	Flags    uint32 `msg:"flags"`    // PCP label flags: the level bit, optional
+	Identity uint32 `msg:"identity"` // cluster, indom serial or item, by level
+	Internal int32  `msg:"internal"` // instance id for an instance label, else -1
+	JSON     string `msg:"json"`     // the payload, {"name":value}
 }
 
 // MMVInstance is one instance entry.

@@ -2114,9 +2114,9 @@ func (z *LabelSet) Msgsize() (s int) {
 // MarshalMsg implements msgp.Marshaler
 func (z *MMVFile) MarshalMsg(b []byte) (o []byte, err error) {
 	o = msgp.Require(b, z.Msgsize())
-	// map header, size 10
+	// map header, size 11
 	// string "error"
-	o = append(o, 0x8a, 0xa5, 0x65, 0x72, 0x72, 0x6f, 0x72)
+	o = append(o, 0x8b, 0xa5, 0x65, 0x72, 0x72, 0x6f, 0x72)
 	if z.Error == nil {
 		o = msgp.AppendNil(o)
 	} else {
@@ -2151,34 +2151,51 @@ func (z *MMVFile) MarshalMsg(b []byte) (o []byte, err error) {
 			return
 		}
 	}
+	// string "indoms"
+	o = append(o, 0xa6, 0x69, 0x6e, 0x64, 0x6f, 0x6d, 0x73)
+	o = msgp.AppendArrayHeader(o, uint32(len(z.Indoms)))
+	for za0002 := range z.Indoms {
+		o, err = z.Indoms[za0002].MarshalMsg(o)
+		if err != nil {
+			err = msgp.WrapError(err, "Indoms", za0002)
+			return
+		}
+	}
 	// string "instances"
 	o = append(o, 0xa9, 0x69, 0x6e, 0x73, 0x74, 0x61, 0x6e, 0x63, 0x65, 0x73)
 	o = msgp.AppendArrayHeader(o, uint32(len(z.Instances)))
-	for za0002 := range z.Instances {
+	for za0003 := range z.Instances {
 		// map header, size 3
 		// string "indom"
 		o = append(o, 0x83, 0xa5, 0x69, 0x6e, 0x64, 0x6f, 0x6d)
-		o = msgp.AppendUint32(o, z.Instances[za0002].Indom)
+		o = msgp.AppendUint32(o, z.Instances[za0003].Indom)
 		// string "id"
 		o = append(o, 0xa2, 0x69, 0x64)
-		o = msgp.AppendInt32(o, z.Instances[za0002].ID)
+		o = msgp.AppendInt32(o, z.Instances[za0003].ID)
 		// string "name"
 		o = append(o, 0xa4, 0x6e, 0x61, 0x6d, 0x65)
-		o = msgp.AppendString(o, z.Instances[za0002].Name)
+		o = msgp.AppendString(o, z.Instances[za0003].Name)
 	}
 	// string "values"
 	o = append(o, 0xa6, 0x76, 0x61, 0x6c, 0x75, 0x65, 0x73)
 	o = msgp.AppendArrayHeader(o, uint32(len(z.Values)))
-	for za0003 := range z.Values {
-		o, err = z.Values[za0003].MarshalMsg(o)
+	for za0004 := range z.Values {
+		o, err = z.Values[za0004].MarshalMsg(o)
 		if err != nil {
-			err = msgp.WrapError(err, "Values", za0003)
+			err = msgp.WrapError(err, "Values", za0004)
 			return
 		}
 	}
-	// string "dump"
-	o = append(o, 0xa4, 0x64, 0x75, 0x6d, 0x70)
-	o = msgp.AppendString(o, z.Dump)
+	// string "labels"
+	o = append(o, 0xa6, 0x6c, 0x61, 0x62, 0x65, 0x6c, 0x73)
+	o = msgp.AppendArrayHeader(o, uint32(len(z.Labels)))
+	for za0005 := range z.Labels {
+		o, err = z.Labels[za0005].MarshalMsg(o)
+		if err != nil {
+			err = msgp.WrapError(err, "Labels", za0005)
+			return
+		}
+	}
 	return
 }
 
@@ -2266,84 +2283,116 @@ func (z *MMVFile) UnmarshalMsg(bts []byte) (o []byte, err error) {
 					return
 				}
 			}
-		case "instances":
+		case "indoms":
 			var zb0003 uint32
 			zb0003, bts, err = msgp.ReadArrayHeaderBytes(bts)
+			if err != nil {
+				err = msgp.WrapError(err, "Indoms")
+				return
+			}
+			if cap(z.Indoms) >= int(zb0003) {
+				z.Indoms = (z.Indoms)[:zb0003]
+			} else {
+				z.Indoms = make([]MMVIndom, zb0003)
+			}
+			for za0002 := range z.Indoms {
+				bts, err = z.Indoms[za0002].UnmarshalMsg(bts)
+				if err != nil {
+					err = msgp.WrapError(err, "Indoms", za0002)
+					return
+				}
+			}
+		case "instances":
+			var zb0004 uint32
+			zb0004, bts, err = msgp.ReadArrayHeaderBytes(bts)
 			if err != nil {
 				err = msgp.WrapError(err, "Instances")
 				return
 			}
-			if cap(z.Instances) >= int(zb0003) {
-				z.Instances = (z.Instances)[:zb0003]
+			if cap(z.Instances) >= int(zb0004) {
+				z.Instances = (z.Instances)[:zb0004]
 			} else {
-				z.Instances = make([]MMVInstance, zb0003)
+				z.Instances = make([]MMVInstance, zb0004)
 			}
-			for za0002 := range z.Instances {
-				var zb0004 uint32
-				zb0004, bts, err = msgp.ReadMapHeaderBytes(bts)
+			for za0003 := range z.Instances {
+				var zb0005 uint32
+				zb0005, bts, err = msgp.ReadMapHeaderBytes(bts)
 				if err != nil {
-					err = msgp.WrapError(err, "Instances", za0002)
+					err = msgp.WrapError(err, "Instances", za0003)
 					return
 				}
-				for zb0004 > 0 {
-					zb0004--
+				for zb0005 > 0 {
+					zb0005--
 					field, bts, err = msgp.ReadMapKeyZC(bts)
 					if err != nil {
-						err = msgp.WrapError(err, "Instances", za0002)
+						err = msgp.WrapError(err, "Instances", za0003)
 						return
 					}
 					switch msgp.UnsafeString(field) {
 					case "indom":
-						z.Instances[za0002].Indom, bts, err = msgp.ReadUint32Bytes(bts)
+						z.Instances[za0003].Indom, bts, err = msgp.ReadUint32Bytes(bts)
 						if err != nil {
-							err = msgp.WrapError(err, "Instances", za0002, "Indom")
+							err = msgp.WrapError(err, "Instances", za0003, "Indom")
 							return
 						}
 					case "id":
-						z.Instances[za0002].ID, bts, err = msgp.ReadInt32Bytes(bts)
+						z.Instances[za0003].ID, bts, err = msgp.ReadInt32Bytes(bts)
 						if err != nil {
-							err = msgp.WrapError(err, "Instances", za0002, "ID")
+							err = msgp.WrapError(err, "Instances", za0003, "ID")
 							return
 						}
 					case "name":
-						z.Instances[za0002].Name, bts, err = msgp.ReadStringBytes(bts)
+						z.Instances[za0003].Name, bts, err = msgp.ReadStringBytes(bts)
 						if err != nil {
-							err = msgp.WrapError(err, "Instances", za0002, "Name")
+							err = msgp.WrapError(err, "Instances", za0003, "Name")
 							return
 						}
 					default:
 						bts, err = msgp.Skip(bts)
 						if err != nil {
-							err = msgp.WrapError(err, "Instances", za0002)
+							err = msgp.WrapError(err, "Instances", za0003)
 							return
 						}
 					}
 				}
 			}
 		case "values":
-			var zb0005 uint32
-			zb0005, bts, err = msgp.ReadArrayHeaderBytes(bts)
+			var zb0006 uint32
+			zb0006, bts, err = msgp.ReadArrayHeaderBytes(bts)
 			if err != nil {
 				err = msgp.WrapError(err, "Values")
 				return
 			}
-			if cap(z.Values) >= int(zb0005) {
-				z.Values = (z.Values)[:zb0005]
+			if cap(z.Values) >= int(zb0006) {
+				z.Values = (z.Values)[:zb0006]
 			} else {
-				z.Values = make([]MMVValue, zb0005)
+				z.Values = make([]MMVValue, zb0006)
 			}
-			for za0003 := range z.Values {
-				bts, err = z.Values[za0003].UnmarshalMsg(bts)
+			for za0004 := range z.Values {
+				bts, err = z.Values[za0004].UnmarshalMsg(bts)
 				if err != nil {
-					err = msgp.WrapError(err, "Values", za0003)
+					err = msgp.WrapError(err, "Values", za0004)
 					return
 				}
 			}
-		case "dump":
-			z.Dump, bts, err = msgp.ReadStringBytes(bts)
+		case "labels":
+			var zb0007 uint32
+			zb0007, bts, err = msgp.ReadArrayHeaderBytes(bts)
 			if err != nil {
-				err = msgp.WrapError(err, "Dump")
+				err = msgp.WrapError(err, "Labels")
 				return
+			}
+			if cap(z.Labels) >= int(zb0007) {
+				z.Labels = (z.Labels)[:zb0007]
+			} else {
+				z.Labels = make([]MMVLabel, zb0007)
+			}
+			for za0005 := range z.Labels {
+				bts, err = z.Labels[za0005].UnmarshalMsg(bts)
+				if err != nil {
+					err = msgp.WrapError(err, "Labels", za0005)
+					return
+				}
 			}
 		default:
 			bts, err = msgp.Skip(bts)
@@ -2369,15 +2418,101 @@ func (z *MMVFile) Msgsize() (s int) {
 	for za0001 := range z.Metrics {
 		s += z.Metrics[za0001].Msgsize()
 	}
+	s += 7 + msgp.ArrayHeaderSize
+	for za0002 := range z.Indoms {
+		s += z.Indoms[za0002].Msgsize()
+	}
 	s += 10 + msgp.ArrayHeaderSize
-	for za0002 := range z.Instances {
-		s += 1 + 6 + msgp.Uint32Size + 3 + msgp.Int32Size + 5 + msgp.StringPrefixSize + len(z.Instances[za0002].Name)
+	for za0003 := range z.Instances {
+		s += 1 + 6 + msgp.Uint32Size + 3 + msgp.Int32Size + 5 + msgp.StringPrefixSize + len(z.Instances[za0003].Name)
 	}
 	s += 7 + msgp.ArrayHeaderSize
-	for za0003 := range z.Values {
-		s += z.Values[za0003].Msgsize()
+	for za0004 := range z.Values {
+		s += z.Values[za0004].Msgsize()
 	}
-	s += 5 + msgp.StringPrefixSize + len(z.Dump)
+	s += 7 + msgp.ArrayHeaderSize
+	for za0005 := range z.Labels {
+		s += z.Labels[za0005].Msgsize()
+	}
+	return
+}
+
+// MarshalMsg implements msgp.Marshaler
+func (z *MMVIndom) MarshalMsg(b []byte) (o []byte, err error) {
+	o = msgp.Require(b, z.Msgsize())
+	// map header, size 4
+	// string "serial"
+	o = append(o, 0x84, 0xa6, 0x73, 0x65, 0x72, 0x69, 0x61, 0x6c)
+	o = msgp.AppendUint32(o, z.Serial)
+	// string "count"
+	o = append(o, 0xa5, 0x63, 0x6f, 0x75, 0x6e, 0x74)
+	o = msgp.AppendInt(o, z.Count)
+	// string "shorttext"
+	o = append(o, 0xa9, 0x73, 0x68, 0x6f, 0x72, 0x74, 0x74, 0x65, 0x78, 0x74)
+	o = msgp.AppendString(o, z.ShortText)
+	// string "helptext"
+	o = append(o, 0xa8, 0x68, 0x65, 0x6c, 0x70, 0x74, 0x65, 0x78, 0x74)
+	o = msgp.AppendString(o, z.HelpText)
+	return
+}
+
+// UnmarshalMsg implements msgp.Unmarshaler
+func (z *MMVIndom) UnmarshalMsg(bts []byte) (o []byte, err error) {
+	var field []byte
+	_ = field
+	var zb0001 uint32
+	zb0001, bts, err = msgp.ReadMapHeaderBytes(bts)
+	if err != nil {
+		err = msgp.WrapError(err)
+		return
+	}
+	for zb0001 > 0 {
+		zb0001--
+		field, bts, err = msgp.ReadMapKeyZC(bts)
+		if err != nil {
+			err = msgp.WrapError(err)
+			return
+		}
+		switch msgp.UnsafeString(field) {
+		case "serial":
+			z.Serial, bts, err = msgp.ReadUint32Bytes(bts)
+			if err != nil {
+				err = msgp.WrapError(err, "Serial")
+				return
+			}
+		case "count":
+			z.Count, bts, err = msgp.ReadIntBytes(bts)
+			if err != nil {
+				err = msgp.WrapError(err, "Count")
+				return
+			}
+		case "shorttext":
+			z.ShortText, bts, err = msgp.ReadStringBytes(bts)
+			if err != nil {
+				err = msgp.WrapError(err, "ShortText")
+				return
+			}
+		case "helptext":
+			z.HelpText, bts, err = msgp.ReadStringBytes(bts)
+			if err != nil {
+				err = msgp.WrapError(err, "HelpText")
+				return
+			}
+		default:
+			bts, err = msgp.Skip(bts)
+			if err != nil {
+				err = msgp.WrapError(err)
+				return
+			}
+		}
+	}
+	o = bts
+	return
+}
+
+// Msgsize returns an upper bound estimate of the number of bytes occupied by the serialized message
+func (z *MMVIndom) Msgsize() (s int) {
+	s = 1 + 7 + msgp.Uint32Size + 6 + msgp.IntSize + 10 + msgp.StringPrefixSize + len(z.ShortText) + 9 + msgp.StringPrefixSize + len(z.HelpText)
 	return
 }
 
@@ -2448,6 +2583,85 @@ func (z *MMVInstance) UnmarshalMsg(bts []byte) (o []byte, err error) {
 // Msgsize returns an upper bound estimate of the number of bytes occupied by the serialized message
 func (z MMVInstance) Msgsize() (s int) {
 	s = 1 + 6 + msgp.Uint32Size + 3 + msgp.Int32Size + 5 + msgp.StringPrefixSize + len(z.Name)
+	return
+}
+
+// MarshalMsg implements msgp.Marshaler
+func (z *MMVLabel) MarshalMsg(b []byte) (o []byte, err error) {
+	o = msgp.Require(b, z.Msgsize())
+	// map header, size 4
+	// string "flags"
+	o = append(o, 0x84, 0xa5, 0x66, 0x6c, 0x61, 0x67, 0x73)
+	o = msgp.AppendUint32(o, z.Flags)
+	// string "identity"
+	o = append(o, 0xa8, 0x69, 0x64, 0x65, 0x6e, 0x74, 0x69, 0x74, 0x79)
+	o = msgp.AppendUint32(o, z.Identity)
+	// string "internal"
+	o = append(o, 0xa8, 0x69, 0x6e, 0x74, 0x65, 0x72, 0x6e, 0x61, 0x6c)
+	o = msgp.AppendInt32(o, z.Internal)
+	// string "json"
+	o = append(o, 0xa4, 0x6a, 0x73, 0x6f, 0x6e)
+	o = msgp.AppendString(o, z.JSON)
+	return
+}
+
+// UnmarshalMsg implements msgp.Unmarshaler
+func (z *MMVLabel) UnmarshalMsg(bts []byte) (o []byte, err error) {
+	var field []byte
+	_ = field
+	var zb0001 uint32
+	zb0001, bts, err = msgp.ReadMapHeaderBytes(bts)
+	if err != nil {
+		err = msgp.WrapError(err)
+		return
+	}
+	for zb0001 > 0 {
+		zb0001--
+		field, bts, err = msgp.ReadMapKeyZC(bts)
+		if err != nil {
+			err = msgp.WrapError(err)
+			return
+		}
+		switch msgp.UnsafeString(field) {
+		case "flags":
+			z.Flags, bts, err = msgp.ReadUint32Bytes(bts)
+			if err != nil {
+				err = msgp.WrapError(err, "Flags")
+				return
+			}
+		case "identity":
+			z.Identity, bts, err = msgp.ReadUint32Bytes(bts)
+			if err != nil {
+				err = msgp.WrapError(err, "Identity")
+				return
+			}
+		case "internal":
+			z.Internal, bts, err = msgp.ReadInt32Bytes(bts)
+			if err != nil {
+				err = msgp.WrapError(err, "Internal")
+				return
+			}
+		case "json":
+			z.JSON, bts, err = msgp.ReadStringBytes(bts)
+			if err != nil {
+				err = msgp.WrapError(err, "JSON")
+				return
+			}
+		default:
+			bts, err = msgp.Skip(bts)
+			if err != nil {
+				err = msgp.WrapError(err)
+				return
+			}
+		}
+	}
+	o = bts
+	return
+}
+
+// Msgsize returns an upper bound estimate of the number of bytes occupied by the serialized message
+func (z *MMVLabel) Msgsize() (s int) {
+	s = 1 + 6 + msgp.Uint32Size + 9 + msgp.Uint32Size + 9 + msgp.Int32Size + 5 + msgp.StringPrefixSize + len(z.JSON)
 	return
 }
 

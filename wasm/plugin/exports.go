@@ -14,29 +14,92 @@ import (
 // none, and a trap would take the host's instance down with it.
 var errInternal = errors.New("abi: internal error")
 
-// result marshals the value f returns into a new buffer and returns its
-// handle. A panic inside f becomes an error result instead of a trap.
-func result(f func() msgp.Marshaler) (h uint32) {
+// op names the call an export makes. Every call goes through one
+// dispatch switch rather than a closure per export: closures, each with
+// its own deferred recover, cost the module about 8 KB.
+type op uint8
+
+const (
+	opKPIDecode op = iota
+	opLabelsCanon
+	opLabelsMerge
+	opEventsDecode
+	opPDUDecode
+	opMMVRead
+	// The session calls: h is a session handle.
+	opKPIStep
+	opKPITable
+	opKPIFeed
+	opKPIEnd
+)
+
+// call runs o on handle h with argument arg, marshals the result into a
+// new buffer and returns its handle. A panic becomes an error result
+// instead of a trap.
+func call(o op, h, arg uint32) (r uint32) {
 	defer func() {
 		if recover() != nil {
 			b, _ := abi.Failure(errInternal).MarshalMsg(nil)
-			h = keep(b)
+			r = keep(b)
 		}
 	}()
-	b, err := f().MarshalMsg(nil)
+	b, err := dispatch(o, h, arg).MarshalMsg(nil)
 	if err != nil {
 		b, _ = abi.Failure(err).MarshalMsg(nil)
 	}
 	return keep(b)
 }
 
-// input returns the bytes of buffer h.
-func input(h uint32) ([]byte, bool) {
+// dispatch makes call o; an unknown buffer or session handle gives the
+// bad-handle error result.
+func dispatch(o op, h, arg uint32) msgp.Marshaler {
+	if o >= opKPIStep {
+		k, ok := sessions[h]
+		if !ok {
+			return abi.Failure(abi.ErrBadHandle)
+		}
+		switch o {
+		case opKPIStep:
+			r := k.Step(int(arg))
+			return &r
+		case opKPITable:
+			r := k.Table()
+			return &r
+		case opKPIEnd:
+			r := k.End()
+			return &r
+		}
+		b, ok := buffers[arg]
+		if !ok {
+			return abi.Failure(abi.ErrBadHandle)
+		}
+		r := k.Feed(b)
+		return &r
+	}
 	b, ok := buffers[h]
-	return b, ok
+	if !ok {
+		return abi.Failure(abi.ErrBadHandle)
+	}
+	switch o {
+	case opKPIDecode:
+		r := abi.DecodeKPI(b, int(arg))
+		return &r
+	case opLabelsCanon:
+		r := abi.CanonLabels(b)
+		return &r
+	case opLabelsMerge:
+		r := abi.MergeLabels(b)
+		return &r
+	case opEventsDecode:
+		r := abi.DecodeEvents(b)
+		return &r
+	case opPDUDecode:
+		r := abi.DecodePDUs(b)
+		return &r
+	}
+	r := abi.ReadMMV(b, arg&1 != 0)
+	return &r
 }
-
-func badHandle() msgp.Marshaler { return abi.Failure(abi.ErrBadHandle) }
 
 //go:wasmexport abi_version
 func abiVersion() uint32 { return abi.Version }
@@ -78,16 +141,7 @@ func free(h uint32) {
 }
 
 //go:wasmexport kpi_decode
-func kpiDecode(in, max uint32) uint32 {
-	return result(func() msgp.Marshaler {
-		b, ok := input(in)
-		if !ok {
-			return badHandle()
-		}
-		r := abi.DecodeKPI(b, int(max))
-		return &r
-	})
-}
+func kpiDecode(in, max uint32) uint32 { return call(opKPIDecode, in, max) }
 
 // kpiOpen starts a session over buffer in and returns its handle, or 0
 // when in is not a buffer handle. The session keeps the buffer's bytes
@@ -95,7 +149,7 @@ func kpiDecode(in, max uint32) uint32 {
 //
 //go:wasmexport kpi_open
 func kpiOpen(in uint32) uint32 {
-	b, ok := input(in)
+	b, ok := buffers[in]
 	if !ok {
 		return 0
 	}
@@ -104,96 +158,29 @@ func kpiOpen(in uint32) uint32 {
 	return h
 }
 
-// sessionResult runs call on the KPI session with handle s; an unknown
-// handle gives the bad-handle error result.
-func sessionResult(s uint32, call func(k *abi.KPISession) msgp.Marshaler) uint32 {
-	return result(func() msgp.Marshaler {
-		k, ok := sessions[s]
-		if !ok {
-			return badHandle()
-		}
-		return call(k)
-	})
-}
-
 //go:wasmexport kpi_step
-func kpiStep(s, max uint32) uint32 {
-	return sessionResult(s, func(k *abi.KPISession) msgp.Marshaler {
-		r := k.Step(int(max))
-		return &r
-	})
-}
+func kpiStep(s, max uint32) uint32 { return call(opKPIStep, s, max) }
 
 //go:wasmexport kpi_table
-func kpiTable(s uint32) uint32 {
-	return sessionResult(s, func(k *abi.KPISession) msgp.Marshaler {
-		r := k.Table()
-		return &r
-	})
-}
+func kpiTable(s uint32) uint32 { return call(opKPITable, s, 0) }
 
 //go:wasmexport labels_canon
-func labelsCanon(in uint32) uint32 {
-	return result(func() msgp.Marshaler {
-		b, ok := input(in)
-		if !ok {
-			return badHandle()
-		}
-		r := abi.CanonLabels(b)
-		return &r
-	})
-}
+func labelsCanon(in uint32) uint32 { return call(opLabelsCanon, in, 0) }
 
 //go:wasmexport labels_merge
-func labelsMerge(in uint32) uint32 {
-	return result(func() msgp.Marshaler {
-		b, ok := input(in)
-		if !ok {
-			return badHandle()
-		}
-		r := abi.MergeLabels(b)
-		return &r
-	})
-}
+func labelsMerge(in uint32) uint32 { return call(opLabelsMerge, in, 0) }
 
 //go:wasmexport events_decode
-func eventsDecode(in uint32) uint32 {
-	return result(func() msgp.Marshaler {
-		b, ok := input(in)
-		if !ok {
-			return badHandle()
-		}
-		r := abi.DecodeEvents(b)
-		return &r
-	})
-}
+func eventsDecode(in uint32) uint32 { return call(opEventsDecode, in, 0) }
 
 //go:wasmexport pdu_decode
-func pduDecode(in uint32) uint32 {
-	return result(func() msgp.Marshaler {
-		b, ok := input(in)
-		if !ok {
-			return badHandle()
-		}
-		r := abi.DecodePDUs(b)
-		return &r
-	})
-}
+func pduDecode(in uint32) uint32 { return call(opPDUDecode, in, 0) }
 
 // mmvRead reads buffer in as an MMV file image; flags bit 0 selects
 // big-endian.
 //
 //go:wasmexport mmv_read
-func mmvRead(in, flags uint32) uint32 {
-	return result(func() msgp.Marshaler {
-		b, ok := input(in)
-		if !ok {
-			return badHandle()
-		}
-		r := abi.ReadMMV(b, flags&1 != 0)
-		return &r
-	})
-}
+func mmvRead(in, flags uint32) uint32 { return call(opMMVRead, in, flags) }
 
 // kpiStream starts a session fed piece by piece by kpi_feed; framing is
 // 0 (storage headers, as in .dlt files), 1 (serial) or 2 (bare).
@@ -206,22 +193,7 @@ func kpiStream(framing uint32) uint32 {
 }
 
 //go:wasmexport kpi_feed
-func kpiFeed(s, in uint32) uint32 {
-	return result(func() msgp.Marshaler {
-		k, ok := sessions[s]
-		b, ok2 := input(in)
-		if !ok || !ok2 {
-			return badHandle()
-		}
-		r := k.Feed(b)
-		return &r
-	})
-}
+func kpiFeed(s, in uint32) uint32 { return call(opKPIFeed, s, in) }
 
 //go:wasmexport kpi_end
-func kpiEnd(s uint32) uint32 {
-	return sessionResult(s, func(k *abi.KPISession) msgp.Marshaler {
-		r := k.End()
-		return &r
-	})
-}
+func kpiEnd(s uint32) uint32 { return call(opKPIEnd, s, 0) }

@@ -75,8 +75,9 @@ func pduListing(t *testing.T, text string) [][][4]int64 {
 	return dirs
 }
 
-// TestMMVRead reads the lab's MMV files and compares the dump with what
-// PCP's mmvdump printed for them.
+// TestMMVRead reads the lab's MMV files and checks every entry of the
+// structured result against what PCP's mmvdump printed for them: header,
+// metrics, indoms, instances, the integer and string values, labels.
 func TestMMVRead(t *testing.T) {
 	h := newHost(t)
 	for _, name := range []string{"sample1", "sample2", "sample3"} {
@@ -88,15 +89,58 @@ func TestMMVRead(t *testing.T) {
 			t.Fatalf("%s: error %v, %d metrics, %d values", name, native.Error, len(native.Metrics), len(native.Values))
 		}
 		want := string(readFile(t, name+".mmvdump.txt"))
-		want = want[strings.IndexByte(want, '\n'):]
-		dump := native.Dump[strings.IndexByte(native.Dump, '\n'):]
-		if dump != want {
-			t.Errorf("%s: dump differs from mmvdump\n--- got\n%s\n--- mmvdump\n%s", name, dump, want)
-		}
-		for _, m := range native.Metrics {
-			if !strings.Contains(want, "] "+m.Name+"\n") {
-				t.Errorf("%s: metric %q not in mmvdump", name, m.Name)
+		has := func(what, s string) {
+			t.Helper()
+			if !strings.Contains(want, s) {
+				t.Errorf("%s: %s: %q not in mmvdump", name, what, s)
 			}
+		}
+		has("version", "\nVersion    = "+strconv.Itoa(int(native.Version))+"\n")
+		has("generation", "\nGenerated  = "+strconv.FormatUint(native.Gen, 10)+"\n")
+		has("cluster", "\nCluster    = "+strconv.Itoa(int(native.Cluster))+"\n")
+		has("process", "\nProcess    = "+strconv.Itoa(int(native.Process))+"\n")
+		for _, m := range native.Metrics {
+			has("metric", "] "+m.Name+"\n       type="+mmvdumpTypes[m.Type]+" (0x"+strconv.FormatInt(int64(m.Type), 16)+")")
+			if m.ShortText != "" {
+				has("metric shorttext", "shorttext="+m.ShortText+"\n")
+			}
+		}
+		for _, d := range native.Indoms {
+			has("indom", "["+strconv.FormatUint(uint64(d.Serial), 10)+"/")
+			has("indom count", "] "+strconv.Itoa(d.Count)+" instances")
+		}
+		for _, in := range native.Instances {
+			has("instance", "["+strconv.FormatUint(uint64(in.Indom), 10)+"/")
+			has("instance", " instance = ["+strconv.Itoa(int(in.ID))+" or \""+in.Name+"\"]\n")
+		}
+		values := 0
+		for _, v := range native.Values {
+			var text string
+			switch {
+			case v.Int != nil:
+				text = strconv.FormatInt(*v.Int, 10)
+			case v.Uint != nil:
+				text = strconv.FormatUint(*v.Uint, 10)
+			case v.Text != nil:
+				text = `"` + *v.Text + `"`
+			default:
+				continue // mmvdump prints floats with C's %f
+			}
+			values++
+			if !mmvdumpHasValue(want, v.Metric, v.Instance, text) {
+				t.Errorf("%s: value %s[%s] = %s not in mmvdump", name, v.Metric, v.Instance, text)
+			}
+		}
+		if values == 0 {
+			t.Errorf("%s: no integer or string value checked", name)
+		}
+		for _, l := range native.Labels {
+			has("label", "] "+l.JSON+"\n        flags=0x"+strconv.FormatUint(uint64(l.Flags), 16)+
+				", identity=0x"+strconv.FormatUint(uint64(l.Identity), 16)+
+				"\n        internal=0x"+strconv.FormatUint(uint64(uint32(l.Internal)), 16)+"\n")
+		}
+		if strings.Contains(want, "labels offset") != (len(native.Labels) > 0) {
+			t.Errorf("%s: %d labels, mmvdump's listing disagrees", name, len(native.Labels))
 		}
 	}
 	// The wrong byte order is an error value.
@@ -104,4 +148,31 @@ func TestMMVRead(t *testing.T) {
 	if _, err := res.UnmarshalMsg(h.run("mmv_read", readFile(t, "sample1.mmv"), 1)); err != nil || res.Error == nil {
 		t.Errorf("big-endian read of a little-endian file: %+v, %v", res.Error, err)
 	}
+}
+
+// mmvdumpTypes are mmvdump's names for the MMV type codes it prints.
+var mmvdumpTypes = map[int32]string{
+	0: "32-bit int", 1: "32-bit unsigned int", 2: "64-bit int", 3: "64-bit unsigned int",
+	4: "float", 5: "double", 6: "string", 9: "elapsed",
+}
+
+// mmvdumpHasValue reports whether mmvdump listed a value line for metric
+// (and instance, by name, unless "") whose value text starts with text.
+func mmvdumpHasValue(dump, metric, instance, text string) bool {
+	for _, line := range strings.Split(dump, "\n") {
+		_, rest, ok := strings.Cut(line, "] "+metric)
+		if !ok || !strings.HasPrefix(line, "  [") {
+			continue
+		}
+		if instance != "" {
+			if !strings.HasPrefix(rest, "[") || !strings.Contains(rest, ` or "`+instance+`"] = `) {
+				continue
+			}
+			rest = rest[strings.Index(rest, "] = ")+1:]
+		}
+		if v, ok := strings.CutPrefix(rest, " = "+text); ok && (v == "" || v[0] == ' ') {
+			return true
+		}
+	}
+	return false
 }

@@ -1,0 +1,91 @@
+package main
+
+import (
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+)
+
+// wasmCallGroups are the plugin's calls in the groups a host uses them.
+// Each group is built alone, as a wasip1 reactor whose one export makes
+// those calls and marshals their results, to show what it costs over the
+// runtime+msgp baseline by itself.
+var wasmCallGroups = []struct{ name, body string }{
+	{"none: error results only (the ABI's plumbing)", ""},
+	{"kpi_decode", "r := abi.DecodeKPI(buf, int(n)); put(&r)"},
+	{"KPI sessions and streams (kpi_open, kpi_step, kpi_table, kpi_stream, kpi_feed, kpi_end)",
+		"s := abi.NewKPISession(buf); st := s.Step(int(n)); put(&st); t := s.Table(); put(&t)\n" +
+			"\ts = abi.NewKPIStream(0); st = s.Feed(buf); put(&st); st = s.End(); put(&st)"},
+	{"pdu_decode", "r := abi.DecodePDUs(buf); put(&r)"},
+	{"mmv_read", "r := abi.ReadMMV(buf, n == 0); put(&r)"},
+	{"labels_canon, labels_merge", "r := abi.CanonLabels(buf); put(&r); r = abi.MergeLabels(buf); put(&r)"},
+	{"events_decode", "r := abi.DecodeEvents(buf); put(&r)"},
+}
+
+const wasmCallMain = `package main
+
+import "github.com/perfwire/perfwire/wasm/abi"
+
+func main() {}
+
+var buf, out []byte
+
+func put(m interface{ MarshalMsg([]byte) ([]byte, error) }) { out, _ = m.MarshalMsg(nil) }
+
+//go:wasmexport run
+func run(n uint32) {
+	put(abi.Failure(abi.ErrBadHandle))
+	%s
+}
+`
+
+// wasmCallCosts builds each call group alone in a throw-away module that
+// uses this checkout, with the Makefile's flags, and writes the table of
+// what each adds to the baseline (base bytes).
+func wasmCallCosts(root string, base int, md *strings.Builder) error {
+	dir, err := os.MkdirTemp("", "perfwire-bench-wasmcalls-")
+	if err != nil {
+		return err
+	}
+	defer os.RemoveAll(dir)
+	gomod := "module wasmcost\n\ngo 1.26\n\nrequire github.com/perfwire/perfwire v0.0.0\n\nreplace github.com/perfwire/perfwire => " + root + "\n"
+	if err := os.WriteFile(filepath.Join(dir, "go.mod"), []byte(gomod), 0o644); err != nil {
+		return err
+	}
+	sum, err := os.ReadFile(filepath.Join(root, "go.sum"))
+	if err != nil {
+		return err
+	}
+	if err := os.WriteFile(filepath.Join(dir, "go.sum"), sum, 0o644); err != nil {
+		return err
+	}
+	md.WriteString("What each group of calls costs when a module carries only it (a reactor built like perfwire.wasm " +
+		"whose one export makes those calls; the groups share code, so the rows add up to more than the full module).\n\n")
+	md.WriteString("| calls built alone | raw | added to the baseline |\n|---|---|---|\n")
+	for i, g := range wasmCallGroups {
+		pkg := filepath.Join(dir, fmt.Sprint("g", i))
+		if err := os.Mkdir(pkg, 0o755); err != nil {
+			return err
+		}
+		if err := os.WriteFile(filepath.Join(pkg, "main.go"), fmt.Appendf(nil, wasmCallMain, g.body), 0o644); err != nil {
+			return err
+		}
+		out := filepath.Join(dir, fmt.Sprint("g", i, ".wasm"))
+		cmd := exec.Command("go", "build", "-buildmode=c-shared", "-trimpath", "-ldflags=-s -w", "-o", out, "./"+filepath.Base(pkg))
+		cmd.Dir = dir
+		// -mod=mod lets go record msgp's version, which comes from perfwire's go.mod.
+		cmd.Env = append(os.Environ(), "GOOS=wasip1", "GOARCH=wasm", "GOFLAGS=-mod=mod")
+		if b, err := cmd.CombinedOutput(); err != nil {
+			return fmt.Errorf("%s: %v: %s", g.name, err, lastLines(b, 5))
+		}
+		fi, err := os.Stat(out)
+		if err != nil {
+			return err
+		}
+		fmt.Fprintf(md, "| %s | %d | %s |\n", g.name, fi.Size(), kb(int(fi.Size())-base))
+	}
+	md.WriteString("\n")
+	return nil
+}
