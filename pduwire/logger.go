@@ -205,7 +205,11 @@ func (m *LogStatusV2) UnmarshalBinary(pdu []byte) error {
 const MaxLogString = 256
 
 // LogStatus is a LOG_STATUS PDU (0x8003) of pmlogger control protocol 3:
-// 64-bit timestamps and six variable strings.
+// 64-bit timestamps and six variable strings. Each timestamp's seconds
+// travel as two BE32 words, the low-order word first: libpcp 6.0.3 packs
+// the 64-bit value in its host's word order, and every pmlogger on a
+// little-endian host (bytes made by __pmSendLogStatus, fuzz/RESULTS.md
+// F3) sends them so.
 type LogStatus struct {
 	Start, Last, Now LogTime // Frac in nanoseconds
 	State, Vol       int32
@@ -223,7 +227,7 @@ func (*LogStatus) Type() Type { return TypeLogStatus }
 func (m *LogStatus) Append(b []byte, from int32) []byte {
 	b, start := begin(b, TypeLogStatus, from)
 	for _, t := range [...]LogTime{m.Start, m.Last, m.Now} {
-		b = wire.AppendU64BE(b, uint64(t.Sec))
+		b = appendLogSec(b, t.Sec)
 		b = wire.AppendU32BE(b, uint32(t.Frac))
 	}
 	b = wire.AppendU32BE(b, uint32(m.State))
@@ -250,7 +254,7 @@ func (m *LogStatus) UnmarshalBinary(pdu []byte) error {
 	}
 	ts := [...]*LogTime{&m.Start, &m.Last, &m.Now}
 	for i, t := range ts {
-		t.Sec, t.Frac = int64(binary.BigEndian.Uint64(pdu[12+12*i:])), int32(be32(pdu, 20+12*i))
+		t.Sec, t.Frac = logSec(pdu, 12+12*i), int32(be32(pdu, 20+12*i))
 	}
 	m.State, m.Vol = int32(be32(pdu, 48)), int32(be32(pdu, 52))
 	m.Size = int64(binary.BigEndian.Uint64(pdu[56:]))
@@ -270,4 +274,14 @@ func (m *LogStatus) UnmarshalBinary(pdu []byte) error {
 		return fail("LOG_STATUS", off, ErrTrailing)
 	}
 	return nil
+}
+
+// logSec reads a LOG_STATUS seconds field at off: low word, then high.
+func logSec(pdu []byte, off int) int64 {
+	return int64(uint64(be32(pdu, off+4))<<32 | uint64(be32(pdu, off)))
+}
+
+// appendLogSec appends seconds as logSec reads them.
+func appendLogSec(b []byte, sec int64) []byte {
+	return wire.AppendU32BE(wire.AppendU32BE(b, uint32(sec)), uint32(uint64(sec)>>32))
 }

@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"strconv"
+	"syscall"
 	"time"
 )
 
@@ -38,6 +39,9 @@ func NewOracle(exe string) *Oracle { return &Oracle{exe: exe} }
 func (o *Oracle) start() error {
 	cmd := exec.Command(o.exe, "-test.run=^$")
 	cmd.Env = append(os.Environ(), ChildEnv+"=1")
+	// A child outliving its parent (a fuzz worker the engine killed) would
+	// otherwise go on decoding, possibly allocating without bound.
+	cmd.SysProcAttr = &syscall.SysProcAttr{Pdeathsig: syscall.SIGKILL}
 	in, err := cmd.StdinPipe()
 	if err != nil {
 		return err
@@ -125,9 +129,20 @@ func errString(err error) string {
 	return err.Error()
 }
 
+// childMemory caps the child's address space: libpcp 6.0.3 sizes some
+// allocations from unchecked counts (a LABEL's nsets, seen at 0x30303030
+// sets, touched one by one), which without a cap grows the child by
+// gigabytes before the query timeout ends it. With the cap such a calloc
+// fails and libpcp reports the error.
+const childMemory = 2 << 30
+
 // ServeChild answers queries from r on w until r ends: the child side of
-// Oracle. libpcp's own diagnostics go to stderr.
+// Oracle. libpcp's own diagnostics go to stderr. It first caps the
+// process's address space at childMemory.
 func ServeChild(r io.Reader, w io.Writer) error {
+	if err := syscall.Setrlimit(syscall.RLIMIT_AS, &syscall.Rlimit{Cur: childMemory, Max: childMemory}); err != nil {
+		return err
+	}
 	br := bufio.NewReader(r)
 	bw := bufio.NewWriter(w)
 	var hdr [5]byte

@@ -7,7 +7,10 @@
 // (the test binary re-executed with [ChildEnv] set) so that its crashes
 // and hangs are reported as outcomes instead of ending the run. Both
 // sides write the same canonical text (oracle.c for libpcp, [Ours] for
-// perfwire) covering ERROR, DESC, TEXT, LABEL, RESULT and HIGHRES_RESULT
-// PDUs, event arrays unpacked as pmUnpackEventRecords does, and label
-// texts through __pmParseLabelSet.
+// perfwire) for every PDU type libpcp has a decoder for: ERROR, RESULT,
+// HIGHRES_RESULT (event arrays unpacked as pmUnpackEventRecords does),
+// PROFILE, FETCH, HIGHRES_FETCH, DESC_REQ, DESC, DESC_IDS, DESCS,
+// INSTANCE_REQ, INSTANCE, TEXT_REQ, TEXT, CREDS, PMNS_IDS, PMNS_NAMES, PMNS_CHILD, PMNS_TRAVERSE,
+// ATTR, LABEL_REQ, LABEL and the four LOG_* PDUs; and label texts through
+// __pmParseLabelSet.
 package diff

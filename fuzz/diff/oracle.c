@@ -54,6 +54,34 @@ extern int __pmDecodeFetch(pduword *, int *, void *, int *, pmID **);
 extern int __pmDecodeHighResFetch(pduword *, int *, int *, pmID **);
 extern int __pmDecodeNameList(pduword *, int *, char ***, int **);
 extern int __pmDecodeCreds(pduword *, int *, int *, uint32_t **);
+extern int __pmDecodeDescs2(pduword *, int *, pmDesc **);
+extern int __pmDecodeInstanceReq(pduword *, pmInDom *, int *, char **);
+extern int __pmDecodeIDList(pduword *, int, pmID *, int *);
+extern int __pmDecodeIDList2(pduword *, int *, pmID **);
+extern int __pmDecodeChildReq(pduword *, char **, int *);
+extern int __pmDecodeTraversePMNSReq(pduword *, char **);
+extern int __pmDecodeAttr(pduword *, int *, char **, int *);
+extern int __pmDecodeProfile(pduword *, int *, pmProfile **);
+extern void __pmFreeProfile(pmProfile *);
+extern int __pmDecodeLogRequest(const pduword *, int *);
+extern int __pmDecodeLogControl(const pduword *, oracle_result **, int *, int *, int *);
+
+/*
+ * libpcp's pmlogger status (libpcp.h as shipped with the 6.0.3 sample
+ * PMDA): three 64-bit-second timestamps, state, volume, size and six
+ * C strings, any of which may be NULL.
+ */
+typedef struct {
+    oracle_stamp start, last, now;
+    int state, vol;
+    int64_t size;
+    char *str[6];	/* pmcd host, fqdn, tz, zoneinfo; pmlogger tz, zoneinfo */
+} oracle_logstatus;
+extern int __pmDecodeLogStatus(pduword *, oracle_logstatus **);
+extern void __pmFreeLogStatus(oracle_logstatus *, int);
+/* __pmDecodeLogStatus reads the layout of the last channel's version. */
+extern int __pmSetVersionIPC(int, int);
+extern int __pmVersionIPC(int);
 
 /* out is a bounded text buffer; overflow marks the text truncated. */
 typedef struct {
@@ -204,6 +232,22 @@ putvalueset(outbuf *o, const pmValueSet *vs, int unpacking)
     }
 }
 
+/* A C string from libpcp as hex, or "-" for NULL. */
+static void
+putcstr(outbuf *o, const char *p)
+{
+    if (p == NULL) {
+	put(o, "-");
+	return;
+    }
+    put(o, "=");
+    puthex(o, (const unsigned char *)p, (int)strlen(p));
+}
+
+/* Bytes past len that a decoder may read (libpcp does not always stop
+ * at len): zeros, so such reads are deterministic. */
+#define SLACK 1024
+
 static int
 decode_pdu(outbuf *o, const unsigned char *b, int len)
 {
@@ -213,9 +257,10 @@ decode_pdu(outbuf *o, const unsigned char *b, int len)
     if (len < 12)
 	return -1;
     type = (b[4] << 24) | (b[5] << 16) | (b[6] << 8) | b[7];
-    pdu = __pmFindPDUBuf(len);
+    pdu = __pmFindPDUBuf(len + SLACK);
     if (pdu == NULL)
 	return -1;
+    memset(pdu, 0, len + SLACK);
     memcpy(pdu, b, len);
     /* __pmGetPDU hands decoders a header already in host order. */
     pdu[0] = len;
@@ -358,6 +403,157 @@ decode_pdu(outbuf *o, const unsigned char *b, int len)
 	for (i = 0; i < n; i++)
 	    put(o, "c %08x\n", creds[i]);
 	free(creds);
+	break;
+    }
+    case 0x7006: {		/* INSTANCE_REQ */
+	pmInDom indom = 0;
+	int inst = 0;
+	char *name = NULL;
+	sts = __pmDecodeInstanceReq(pdu, &indom, &inst, &name);
+	if (sts < 0)
+	    break;
+	put(o, "Y %08x %d ", indom, inst);
+	if (name == NULL || name[0] == '\0')
+	    put(o, "-");
+	else
+	    puthex(o, (const unsigned char *)name, (int)strlen(name));
+	put(o, "\n");
+	free(name);
+	break;
+    }
+    case 0x7017: {		/* DESCS */
+	int n = 0;
+	pmDesc *d = NULL;
+	sts = __pmDecodeDescs2(pdu, &n, &d);
+	if (sts < 0)
+	    break;
+	put(o, "X %d\n", n);
+	for (i = 0; i < n; i++) {
+	    uint32_t units;
+	    memcpy(&units, &d[i].units, 4);
+	    put(o, "D %08x %d %08x %d %08x\n", d[i].pmid, d[i].type, d[i].indom, d[i].sem, units);
+	}
+	free(d);
+	break;
+    }
+    case 0x7016: {		/* DESC_IDS */
+	int n = 0;
+	pmID *ids = NULL;
+	sts = __pmDecodeIDList2(pdu, &n, &ids);
+	if (sts < 0)
+	    break;
+	put(o, "J -1 %d\n", n);
+	for (i = 0; i < n; i++)
+	    put(o, "f %08x\n", ids[i]);
+	free(ids);
+	break;
+    }
+    case 0x700d: {		/* PMNS_IDS */
+	/* The caller states how many ids it expects; as a client would,
+	 * take the count the PDU announces. Room for len/4 ids is enough:
+	 * a larger count cannot match len and is refused before use. */
+	int want = len >= 20 ? (int)((b[16] << 24) | (b[17] << 16) | (b[18] << 8) | b[19]) : 0;
+	int st = 0;
+	pmID *ids = calloc(len / 4 + 1, sizeof(pmID));
+	if (ids == NULL) {
+	    sts = -1;
+	    break;
+	}
+	sts = __pmDecodeIDList(pdu, want, ids, &st);
+	if (sts >= 0) {
+	    put(o, "J %d %d\n", st, want);
+	    for (i = 0; i < want; i++)
+		put(o, "f %08x\n", ids[i]);
+	}
+	free(ids);
+	break;
+    }
+    case 0x700f: case 0x7010: {	/* PMNS_CHILD, PMNS_TRAVERSE */
+	char *name = NULL;
+	int subtype = 0;
+	if (type == 0x700f)
+	    sts = __pmDecodeChildReq(pdu, &name, &subtype);
+	else
+	    sts = __pmDecodeTraversePMNSReq(pdu, &name);
+	if (sts < 0)
+	    break;
+	if (type == 0x700f)
+	    put(o, "K %d ", subtype);
+	else
+	    put(o, "K - ");
+	putcstr(o, name);
+	put(o, "\n");
+	free(name);
+	break;
+    }
+    case 0x7011: {		/* ATTR */
+	int attr = 0, vlen = 0;
+	char *value = NULL;	/* points into the PDU */
+	sts = __pmDecodeAttr(pdu, &attr, &value, &vlen);
+	if (sts < 0)
+	    break;
+	put(o, "A %d %d ", attr, vlen);
+	if (value != NULL)
+	    puthex(o, (const unsigned char *)value, vlen);
+	put(o, "\n");
+	break;
+    }
+    case 0x7002: {		/* PROFILE */
+	int ctx = 0;
+	pmProfile *p = NULL;
+	sts = __pmDecodeProfile(pdu, &ctx, &p);
+	if (sts < 0)
+	    break;
+	put(o, "P %d %d %d\n", ctx, p->state, p->profile_len);
+	for (i = 0; i < p->profile_len; i++) {
+	    pmInDomProfile *e = &p->profile[i];
+	    put(o, "p %08x %d %d\n", e->indom, e->state, e->instances_len);
+	    for (j = 0; j < e->instances_len; j++)
+		put(o, "i %d\n", e->instances[j]);
+	}
+	__pmFreeProfile(p);
+	break;
+    }
+    case 0x8002: {		/* LOG_REQUEST */
+	int req = 0;
+	sts = __pmDecodeLogRequest(pdu, &req);
+	if (sts >= 0)
+	    put(o, "G %d\n", req);
+	break;
+    }
+    case 0x8000: {		/* LOG_CONTROL */
+	oracle_result *r = NULL;
+	int control = 0, state = 0, delta = 0;
+	sts = __pmDecodeLogControl(pdu, &r, &control, &state, &delta);
+	if (sts < 0)
+	    break;
+	put(o, "O %d %d %d %d\n", control, state, delta, r->numpmid);
+	for (i = 0; i < r->numpmid; i++) {
+	    pmValueSet *vs = r->vset[i];
+	    put(o, "S %08x %d\n", vs->pmid, vs->numval);
+	    for (j = 0; j < vs->numval; j++)
+		put(o, "I %d %08x\n", vs->vlist[j].inst, (uint32_t)vs->vlist[j].value.lval);
+	}
+	__pmFreeResult(r);
+	break;
+    }
+    case 0x8001: case 0x8003: {	/* LOG_STATUS_V2, LOG_STATUS */
+	oracle_logstatus *ls = NULL;
+	/* as pmlc does once pmlogger has announced its version */
+	__pmSetVersionIPC(0, type == 0x8003 ? 3 : 2);
+	(void)__pmVersionIPC(0);
+	sts = __pmDecodeLogStatus(pdu, &ls);
+	if (sts < 0)
+	    break;
+	put(o, "Z %lld %d %lld %d %lld %d %d %d %lld", (long long)ls->start.sec, ls->start.nsec,
+	    (long long)ls->last.sec, ls->last.nsec, (long long)ls->now.sec, ls->now.nsec,
+	    ls->state, ls->vol, (long long)ls->size);
+	for (i = 0; i < 6; i++) {
+	    put(o, " ");
+	    putcstr(o, ls->str[i]);
+	}
+	put(o, "\n");
+	__pmFreeLogStatus(ls, 1);
 	break;
     }
     default:

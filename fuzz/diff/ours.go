@@ -57,8 +57,7 @@ func Ours(kind int, b []byte) (string, bool) {
 		if d.UnmarshalBinary(b) != nil {
 			return rejected, true
 		}
-		t.put("D ", hex32(uint32(d.Desc.ID)), " ", strconv.Itoa(int(d.Desc.Type)), " ", hex32(uint32(d.Desc.InDom)),
-			" ", strconv.Itoa(int(d.Desc.Sem)), " ", hex32(uint32(d.Desc.Units)), "\n")
+		t.desc(d.Desc)
 	case pduwire.TypeText:
 		var x pduwire.Text
 		if x.UnmarshalBinary(b) != nil {
@@ -173,7 +172,12 @@ func Ours(kind int, b []byte) (string, bool) {
 			t.put("c ", hex32(uint32(c)), "\n")
 		}
 	default:
-		return "", false
+		if !t.more(h.Type, b) {
+			return rejected, true
+		}
+		if t.b == nil {
+			return "", false
+		}
 	}
 	return string(t.b), true
 }
@@ -243,6 +247,11 @@ func hex32(v uint32) string {
 }
 
 func u(v uint64) string { return strconv.FormatUint(v, 10) }
+
+func (t *text) desc(d pduwire.Desc) {
+	t.put("D ", hex32(uint32(d.ID)), " ", strconv.Itoa(int(d.Type)), " ", hex32(uint32(d.InDom)),
+		" ", strconv.Itoa(int(d.Sem)), " ", hex32(uint32(d.Units)), "\n")
+}
 
 // result writes a RESULT: libpcp keeps nanoseconds in 32 bits, so a
 // RESULT's tv_usec × 1000 wraps there too.
