@@ -60,7 +60,8 @@ type Label struct {
 
 // LabelSet is one set: an instance (pcp.InNull unless INSTANCES), the
 // JSON text and its label index. NLabels < 0 is an error code for the
-// set, which then has no labels.
+// set, which then has no labels and no JSON: the decoder checks the JSON
+// span's bounds but, like libpcp, does not return its bytes.
 type LabelSet struct {
 	Inst    int32
 	NLabels int32 // len(Labels), or a negative PM_ERR_* code
@@ -80,9 +81,20 @@ type LabelEntry struct {
 // Type returns TypeLabel.
 func (*Label) Type() Type { return TypeLabel }
 
+// sent is s as Append puts it on the wire.
+func (s LabelSet) sent() LabelSet {
+	if s.NLabels < 0 {
+		return LabelSet{Inst: s.Inst, NLabels: s.NLabels}
+	}
+	s.NLabels = int32(len(s.Labels))
+	return s
+}
+
 // Append appends the PDU: header, all set headers with their label
 // entries, then every set's JSON unpadded (28 + Σ(16 + 8·nlabels) +
-// Σjsonlen bytes). NLabels is sent as len(Labels) unless it is negative.
+// Σjsonlen bytes). NLabels is sent as len(Labels) unless it is negative;
+// an error set (NLabels < 0) is sent without labels or JSON, as libpcp
+// does.
 func (m *Label) Append(b []byte, from int32) []byte {
 	b, start := begin(b, TypeLabel, from)
 	b = wire.AppendU32BE(b, m.Ident)
@@ -91,15 +103,12 @@ func (m *Label) Append(b []byte, from int32) []byte {
 	b = wire.AppendU32BE(b, uint32(len(m.Sets)))
 	json := 28
 	for _, s := range m.Sets {
-		json += 16 + 8*len(s.Labels)
+		json += 16 + 8*len(s.sent().Labels)
 	}
 	for _, s := range m.Sets {
+		s = s.sent()
 		b = wire.AppendU32BE(b, uint32(s.Inst))
-		nl := int32(len(s.Labels))
-		if s.NLabels < 0 {
-			nl = s.NLabels
-		}
-		b = wire.AppendU32BE(b, uint32(nl))
+		b = wire.AppendU32BE(b, uint32(s.NLabels))
 		b = wire.AppendU32BE(b, uint32(json))
 		b = wire.AppendU32BE(b, uint32(len(s.JSON)))
 		json += len(s.JSON)
@@ -111,7 +120,7 @@ func (m *Label) Append(b []byte, from int32) []byte {
 		}
 	}
 	for _, s := range m.Sets {
-		b = append(b, s.JSON...)
+		b = append(b, s.sent().JSON...)
 	}
 	return finish(b, start)
 }
@@ -160,6 +169,9 @@ func (m *Label) UnmarshalBinary(pdu []byte) error {
 		}
 		s.Inst, s.NLabels = int32(inst), nl
 		s.JSON = pdu[js : js+jl : js+jl]
+		if nl < 0 {
+			s.JSON = nil
+		}
 		s.Labels = s.Labels[:0]
 		for range int(max(nl, 0)) {
 			lo := c.Offset()

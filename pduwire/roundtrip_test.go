@@ -63,7 +63,7 @@ func normalize(m pduwire.Message) {
 			s := &m.Sets[i]
 			s.JSON = s.JSON[:min(len(s.JSON), pduwire.MaxJSONLen)]
 			if s.NLabels < 0 {
-				s.Labels = nil
+				s.Labels, s.JSON = nil, nil // an error set carries neither
 				continue
 			}
 			s.Labels = s.Labels[:min(len(s.Labels), pduwire.MaxLabels)]
