@@ -125,6 +125,8 @@ func explained(kind int, b []byte, ours, theirs string) string {
 		return "D9: a LOG_STATUS shorter than its 88-byte fixed part: libpcp 6.0.3 reads the fixed part past len without a check; perfwire rejects"
 	case errors.Is(err, pduwire.ErrField) && field(err) == "LABEL.json" && negativeAt(b, err):
 		return "D10: a LABEL set with a negative json offset: libpcp 6.0.3 accepts it and reads the JSON from before the PDU (pcp-pdu.md §8.1 #6); perfwire rejects"
+	case errors.Is(err, pduwire.ErrCount) && (field(err) == "PROFILE.numprof" || field(err) == "PROFILE.numinst") && positiveAt(b, err):
+		return "D12: a PROFILE whose entries or instance lists run past len: libpcp 6.0.3 reads them from beyond the PDU; perfwire rejects"
 	case errors.Is(err, pduwire.ErrEvent):
 		return "D5: perfwire enforces the event-array rules of pcp-events.md §6.2 that libpcp does not check (exact ep_len for fixed-size types, MISSED alone, ea_len a multiple of 4)"
 	case errors.Is(err, pduwire.ErrField) && field(err) == "LABEL.label":
@@ -164,6 +166,13 @@ func exceedsLen(b []byte) bool {
 func negativeAt(b []byte, err error) bool {
 	pe, ok := errors.AsType[*pduwire.ParseError](err)
 	return ok && pe.Offset >= 0 && pe.Offset+4 <= int64(len(b)) && int32(binary.BigEndian.Uint32(b[pe.Offset:])) < 0
+}
+
+// positiveAt reports whether the word at the offset err names is a
+// positive count.
+func positiveAt(b []byte, err error) bool {
+	pe, ok := errors.AsType[*pduwire.ParseError](err)
+	return ok && pe.Offset >= 0 && pe.Offset+4 <= int64(len(b)) && int32(binary.BigEndian.Uint32(b[pe.Offset:])) > 0
 }
 
 // field returns the field a *ParseError names.
