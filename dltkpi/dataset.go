@@ -127,44 +127,33 @@ var (
 )
 
 // parseACT decodes an ACT dataset. ACT is the bulk of a capture's
-// datasets, so well-formed ones take a straight-line fast path; anything
-// unusual (a sign, more than 19 digits, a syntax error) goes through
-// parseACTSlow, which also builds the precise error.
+// datasets, so well-formed ones take a single loop over the bytes with no
+// calls; anything unusual (a sign, more than 19 digits, a syntax error, a
+// number too large for its C type) goes through parseACTSlow, which also
+// builds the precise error.
 func (d *Dataset) parseACT(arg []byte) error {
-	pid, i, ok := udec(arg, 0, ';')
-	cpu, i, ok1 := udec(arg, i, ';')
-	rss, i, ok2 := udec(arg, i, ';')
-	ctx, i, ok3 := udec(arg, i, ';')
-	io, i, ok4 := udec(arg, i, ';')
-	iowait, i, ok5 := udec(arg, i, 0)
-	if !(ok && ok1 && ok2 && ok3 && ok4 && ok5) || i != len(arg) || pid > math.MaxInt32 || rss > math.MaxInt64 || ctx > math.MaxInt64 {
+	var (
+		v        [6]uint64
+		f, start int
+		u        uint64
+	)
+	for i, c := range arg {
+		if c -= '0'; c <= 9 {
+			u = u*10 + uint64(c)
+			continue
+		}
+		if n := i - start; c != ';'-'0' || n == 0 || n > 19 || f == 5 {
+			return d.parseACTSlow(arg)
+		}
+		v[f] = u
+		f++
+		u, start = 0, i+1
+	}
+	if n := len(arg) - start; f != 5 || n == 0 || n > 19 || v[0] > math.MaxInt32 || v[2] > math.MaxInt64 || v[3] > math.MaxInt64 {
 		return d.parseACTSlow(arg)
 	}
-	d.PID, d.CPU, d.RSS, d.Ctx, d.IO, d.IOWait = int32(pid), cpu, int64(rss), int64(ctx), io, iowait
+	d.PID, d.CPU, d.RSS, d.Ctx, d.IO, d.IOWait = int32(v[0]), v[1], int64(v[2]), int64(v[3]), v[4], u
 	return nil
-}
-
-// udec is the fast path's number reader: 1 to 19 digits at i followed by
-// sep (or the end of b when sep is 0). ok is false for anything else.
-func udec(b []byte, i int, sep byte) (u uint64, next int, ok bool) {
-	start := i
-	for ; i < len(b); i++ {
-		c := b[i] - '0'
-		if c > 9 {
-			break
-		}
-		u = u*10 + uint64(c)
-	}
-	if n := i - start; n == 0 || n > 19 {
-		return 0, i, false
-	}
-	if sep == 0 {
-		return u, i, true
-	}
-	if i == len(b) || b[i] != sep {
-		return 0, i, false
-	}
-	return u, i + 1, true
 }
 
 // parseACTSlow reads the six numbers with signs and exact range checks.
@@ -221,21 +210,6 @@ func (d *Dataset) parseACTSlow(arg []byte) error {
 	return nil
 }
 
-// signed applies a sign to a magnitude and checks it against a C type
-// whose largest value is hi (its smallest is -hi-1).
-func signed(u uint64, neg bool, hi uint64) (int64, bool) {
-	if neg {
-		if u > hi+1 {
-			return 0, false
-		}
-		return -int64(u-1) - 1, true
-	}
-	if u > hi {
-		return 0, false
-	}
-	return int64(u), true
-}
-
 func (d *Dataset) parseIRQ(arg []byte) error {
 	name := bytes.IndexByte(arg, ';')
 	if name <= 0 {
@@ -268,79 +242,6 @@ func irqEntry(b []byte, off int) (int, int64, int, error) {
 		return 0, 0, off, err
 	}
 	return int(idx), n, off, nil
-}
-
-// field parses a decimal C integer at off that ends at sep (or at the end
-// of b when sep is 0) and returns it with the offset after sep. On
-// failure the offset is where the problem is.
-func field(b []byte, off int, sep byte, lo, hi int64) (int64, int, error) {
-	neg := false
-	if off < len(b) && b[off] == '-' {
-		neg = true
-		off++
-	}
-	u, end, err := digits(b, off, sep)
-	if err != nil {
-		return 0, end, err
-	}
-	var v int64
-	if neg {
-		if u > uint64(-(lo+1))+1 {
-			return 0, off, ErrRange
-		}
-		v = -int64(u-1) - 1
-	} else {
-		if u > uint64(hi) {
-			return 0, off, ErrRange
-		}
-		v = int64(u)
-	}
-	if v < lo {
-		return 0, off, ErrRange
-	}
-	return v, end, nil
-}
-
-// digits parses 1*DIGIT at off followed by sep (or the end of b when sep
-// is 0) into a uint64.
-func digits(b []byte, off int, sep byte) (uint64, int, error) {
-	start := off
-	var u uint64
-	for ; off < len(b); off++ {
-		c := b[off] - '0'
-		if c > 9 {
-			break
-		}
-		u = u*10 + uint64(c)
-	}
-	switch n := off - start; {
-	case n == 0:
-		return 0, off, ErrSyntax
-	case n > 19: // 19 digits always fit; check longer numbers exactly
-		if !fitsUint64(b[start:off]) {
-			return 0, start, ErrRange
-		}
-	}
-	if sep == 0 {
-		if off != len(b) {
-			return 0, off, ErrSyntax
-		}
-		return u, off, nil
-	}
-	if off == len(b) || b[off] != sep {
-		return 0, off, ErrSyntax
-	}
-	return u, off + 1, nil
-}
-
-// fitsUint64 reports whether a string of decimal digits is at most
-// 2^64 - 1, leading zeros allowed.
-func fitsUint64(d []byte) bool {
-	for len(d) > 1 && d[0] == '0' {
-		d = d[1:]
-	}
-	const max = "18446744073709551615"
-	return len(d) < len(max) || (len(d) == len(max) && string(d) <= max)
 }
 
 // IRQCount is one cpuN:count entry of an IRQ dataset.

@@ -87,11 +87,13 @@ func (p Parser) Parse(payload []byte) (Message, error) {
 	m.Arguments = 1
 	for off < len(payload) {
 		start := off
-		var s []byte
-		s, off, err = nextArg(payload, off, p.BigEndian)
-		if err != nil {
-			return Message{}, newError("argument", off, err)
+		s, next := plainArg(payload, off)
+		if next == 0 || p.BigEndian {
+			if s, next, err = nextArg(payload, off, p.BigEndian); err != nil {
+				return Message{}, newError("argument", next, err)
+			}
 		}
+		off = next
 		m.Arguments++
 		if m.Arguments > maxArgs {
 			return Message{}, newError("argument", start, ErrTooManyArguments)
@@ -164,6 +166,21 @@ func nextArg(p []byte, off int, be bool) ([]byte, int, error) {
 		s = s[: n-1 : n-1]
 	}
 	return s, off + n, nil
+}
+
+// plainArg is nextArg's fast path for what dlt-kpi always writes: a
+// little-endian string argument without a name, ending in its NUL. It
+// returns the text and the offset after the argument; next is 0 for
+// any other argument, which nextArg then reads or rejects.
+func plainArg(p []byte, off int) (s []byte, next int) {
+	if off < 0 || len(p)-off <= argOverhead || binary.LittleEndian.Uint32(p[off:])&^0x38000 != tiString {
+		return nil, 0
+	}
+	end := off + argOverhead + int(binary.LittleEndian.Uint16(p[off+4:]))
+	if end > len(p) || p[end-1] != 0 {
+		return nil, 0
+	}
+	return p[off+argOverhead : end-1 : end-1], end
 }
 
 func byteOrder(be bool) binary.ByteOrder {
@@ -242,28 +259,17 @@ func (s *DatasetScanner) Next() bool {
 	// Parse has validated every argument; the common case (a plain string
 	// with its NUL) is read directly, anything else by nextArg.
 	p, off := s.payload, s.off
-	var arg []byte
-	start, next := off+argOverhead, 0
-	if !s.bigEndian && len(p)-off > argOverhead && binary.LittleEndian.Uint32(p[off:])&^0x38000 == tiString {
-		n := int(binary.LittleEndian.Uint16(p[off+4:]))
-		next = start + n
-		if n == 0 || next > len(p) || p[next-1] != 0 {
-			next = 0
-		} else {
-			arg = p[start : next-1 : next-1]
-		}
-	}
-	if next == 0 {
+	arg, next := plainArg(p, off)
+	if next == 0 || s.bigEndian {
 		var err error
-		arg, next, err = nextArg(p, off, s.bigEndian)
-		if err != nil { // cannot happen after Parse; stop rather than loop
-			s.off = len(p)
+		if arg, next, err = nextArg(p, off, s.bigEndian); err != nil {
+			s.off = len(p) // cannot happen after Parse; stop rather than loop
 			return false
 		}
-		start = next - len(arg)
-		if p[next-1] == 0 {
-			start-- // the terminating NUL follows the text
-		}
+	}
+	start := next - len(arg)
+	if p[next-1] == 0 {
+		start-- // the terminating NUL follows the text
 	}
 	s.err = s.d.parse(s.kind, arg)
 	if s.err != nil {
