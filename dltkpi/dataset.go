@@ -83,6 +83,60 @@ func (d *Dataset) parse(k Kind, arg []byte) error {
 		d.Truncated = true
 		return nil
 	}
+	switch k {
+	case KindACT:
+		return d.parseACT(arg)
+	case KindIRQ:
+		return d.parseIRQ(arg)
+	case KindNEW, KindCHK, KindSTP:
+		return d.parseProcess(k, arg)
+	}
+	return newError("identifier", 0, ErrUnknownKind)
+}
+
+// parseProcess decodes the pid-led kinds: NEW pid;ppid;cmd, CHK pid;cmd
+// and STP pid. Plain pids (1 to 9 digits) are read inline; anything else
+// goes through parseProcessSlow for the exact range checks and errors.
+func (d *Dataset) parseProcess(k Kind, arg []byte) error {
+	pid, i, ok := pid9(arg, 0)
+	switch {
+	case !ok:
+	case k == KindSTP:
+		if i == len(arg) {
+			d.PID = pid
+			return nil
+		}
+	case i < len(arg) && arg[i] == ';':
+		if k == KindCHK {
+			d.PID, d.Cmd = pid, arg[i+1:]
+			return nil
+		}
+		ppid, j, ok := pid9(arg, i+1)
+		if ok && j < len(arg) && arg[j] == ';' {
+			d.PID, d.PPID, d.Cmd = pid, ppid, arg[j+1:]
+			return nil
+		}
+	}
+	return d.parseProcessSlow(k, arg)
+}
+
+// pid9 reads 1 to 9 digits at b[i:] (a pid that surely fits an int32)
+// and returns them with the offset of the byte after them.
+func pid9(b []byte, i int) (pid int32, next int, ok bool) {
+	start := i
+	for ; i < len(b) && i-start < 10; i++ {
+		c := b[i] - '0'
+		if c > 9 {
+			break
+		}
+		pid = pid*10 + int32(c)
+	}
+	n := i - start
+	return pid, i, n > 0 && n < 10
+}
+
+// parseProcessSlow is parseProcess with signs, long numbers and errors.
+func (d *Dataset) parseProcessSlow(k Kind, arg []byte) error {
 	var (
 		off int
 		err error
@@ -104,19 +158,13 @@ func (d *Dataset) parse(k Kind, arg []byte) error {
 			return nil
 		}
 		return newError("CHK", off, err)
-	case KindSTP:
-		var pid int64
-		if pid, off, err = field(arg, 0, 0, math.MinInt32, math.MaxInt32); err == nil {
-			d.PID = int32(pid)
-			return nil
-		}
-		return newError("STP", off, err)
-	case KindACT:
-		return d.parseACT(arg)
-	case KindIRQ:
-		return d.parseIRQ(arg)
 	}
-	return newError("identifier", 0, ErrUnknownKind)
+	var pid int64
+	if pid, off, err = field(arg, 0, 0, math.MinInt32, math.MaxInt32); err == nil {
+		d.PID = int32(pid)
+		return nil
+	}
+	return newError("STP", off, err)
 }
 
 // actFields names ACT's fields for errors; actSigned says which are C
@@ -210,12 +258,49 @@ func (d *Dataset) parseACTSlow(arg []byte) error {
 	return nil
 }
 
+// parseIRQ decodes an IRQ dataset: its name, then validates and counts
+// the cpuN:count entries. Entries whose numbers surely fit (N up to 9
+// digits, an optional '-' and up to 18 digits of count) are checked in
+// one call-free loop; anything else goes through parseIRQSlow, which
+// also builds the precise error.
 func (d *Dataset) parseIRQ(arg []byte) error {
 	name := bytes.IndexByte(arg, ';')
 	if name <= 0 {
 		return newError("IRQ.name", 0, ErrSyntax)
 	}
 	d.IRQ = arg[:name:name]
+	cpus := 0
+	for i := name + 1; i < len(arg); cpus++ {
+		if len(arg)-i < len("cpu0:0;") || string(arg[i:i+3]) != "cpu" {
+			return d.parseIRQSlow(arg, name)
+		}
+		i += 3
+		j := i
+		for j < len(arg) && arg[j]-'0' <= 9 {
+			j++
+		}
+		if j == i || j-i > 9 || j == len(arg) || arg[j] != ':' {
+			return d.parseIRQSlow(arg, name)
+		}
+		if j++; j < len(arg) && arg[j] == '-' {
+			j++
+		}
+		i = j
+		for j < len(arg) && arg[j]-'0' <= 9 {
+			j++
+		}
+		if j == i || j-i > 18 || j == len(arg) || arg[j] != ';' {
+			return d.parseIRQSlow(arg, name)
+		}
+		i = j + 1
+	}
+	d.CPUs = cpus
+	return nil
+}
+
+// parseIRQSlow validates the entries after the name one by one with
+// irqEntry's exact checks and reports the first failure.
+func (d *Dataset) parseIRQSlow(arg []byte, name int) error {
 	for off := name + 1; off < len(arg); {
 		var err error
 		if _, _, off, err = irqEntry(arg, off); err != nil {
