@@ -84,43 +84,39 @@ func (p Parser) Parse(payload []byte) (Message, error) {
 		return Message{}, newError("identifier", 0, ErrUnknownKind)
 	}
 	m.first = off
-	m.Arguments = 1
+	// The loop only frames and counts; locals stay in registers.
+	args, frags, text := 1, 0, 0
 	for off < len(payload) {
-		start := off
 		s, next := plainArg(payload, off)
 		if next == 0 || p.BigEndian {
 			if s, next, err = nextArg(payload, off, p.BigEndian); err != nil {
 				return Message{}, newError("argument", next, err)
 			}
 		}
-		off = next
-		m.Arguments++
-		if m.Arguments > maxArgs {
-			return Message{}, newError("argument", start, ErrTooManyArguments)
+		if args++; args > maxArgs {
+			return Message{}, newError("argument", off, ErrTooManyArguments)
 		}
 		if IsFragment(s) {
-			m.Fragments++
-		} else {
-			m.Datasets++
+			frags++
 		}
-		m.Bytes += len(s)
-		if m.Arguments == 2 {
-			switch string(s) {
-			case "BEG":
-				m.Sync = SyncBegin
-			case "END":
-				m.Sync = SyncEnd
-			}
-		}
+		text += len(s)
+		off = next
 	}
-	switch {
-	case m.Arguments == 1:
+	if args == 1 {
 		return Message{}, newError("dataset", off, ErrNoDatasets)
-	case m.Arguments != 2:
-		m.Sync = SyncNone
 	}
-	if m.Sync != SyncNone {
-		m.Datasets, m.Bytes = 0, 0
+	m.Arguments, m.Datasets, m.Fragments, m.Bytes = args, args-1-frags, frags, text
+	if args == 2 {
+		s, _, _ := nextArg(payload, m.first, p.BigEndian) // framed above
+		switch string(s) {
+		case "BEG":
+			m.Sync = SyncBegin
+		case "END":
+			m.Sync = SyncEnd
+		}
+		if m.Sync != SyncNone {
+			m.Datasets, m.Bytes = 0, 0
+		}
 	}
 	return m, nil
 }
