@@ -172,11 +172,12 @@ func plainArg(p []byte, off int) (s []byte, next int) {
 	if off < 0 || len(p)-off <= argOverhead || binary.LittleEndian.Uint32(p[off:])&^0x38000 != tiString {
 		return nil, 0
 	}
-	end := off + argOverhead + int(binary.LittleEndian.Uint16(p[off+4:]))
-	if end > len(p) || p[end-1] != 0 {
+	start := off + argOverhead
+	end := start + int(binary.LittleEndian.Uint16(p[off+4:]))
+	if end <= start || end > len(p) || p[end-1] != 0 { // an empty string has no NUL to drop
 		return nil, 0
 	}
-	return p[off+argOverhead : end-1 : end-1], end
+	return p[start : end-1 : end-1], end
 }
 
 func byteOrder(be bool) binary.ByteOrder {
