@@ -87,19 +87,33 @@ func (p Parser) Parse(payload []byte) (Message, error) {
 	// The loop only frames and counts; locals stay in registers.
 	args, frags, text := 1, 0, 0
 	for off < len(payload) {
-		s, next := plainArg(payload, off)
-		if next == 0 || p.BigEndian {
-			if s, next, err = nextArg(payload, off, p.BigEndian); err != nil {
-				return Message{}, newError("argument", next, err)
+		var (
+			n, next int
+			frag    bool
+		)
+		// plainArg's test inline, without building the slice; nextArg
+		// for everything else.
+		if h := payload[off:]; !p.BigEndian && len(h) > argOverhead && binary.LittleEndian.Uint32(h)&^0x38000 == tiString {
+			end := argOverhead + int(binary.LittleEndian.Uint16(h[4:]))
+			if end > argOverhead && end <= len(h) && h[end-1] == 0 {
+				n, next = end-argOverhead-1, off+end
+				frag = n >= len(TruncationMarker) && string(h[end-1-len(TruncationMarker):end-1]) == TruncationMarker
 			}
+		}
+		if next == 0 {
+			s, nx, err := nextArg(payload, off, p.BigEndian)
+			if err != nil {
+				return Message{}, newError("argument", nx, err)
+			}
+			n, next, frag = len(s), nx, IsFragment(s)
 		}
 		if args++; args > maxArgs {
 			return Message{}, newError("argument", off, ErrTooManyArguments)
 		}
-		if IsFragment(s) {
+		if frag {
 			frags++
 		}
-		text += len(s)
+		text += n
 		off = next
 	}
 	if args == 1 {
