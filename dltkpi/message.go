@@ -278,13 +278,13 @@ func (s *DatasetScanner) Next() bool {
 			return false
 		}
 	}
-	start := next - len(arg)
-	if p[next-1] == 0 {
-		start-- // the terminating NUL follows the text
-	}
 	s.err = s.d.parse(s.kind, arg)
 	if s.err != nil {
 		if pe, ok := s.err.(*ParseError); ok {
+			start := next - len(arg)
+			if p[next-1] == 0 {
+				start-- // the terminating NUL follows the text
+			}
 			pe.Offset += int64(start)
 		}
 	}
