@@ -264,8 +264,11 @@ func (d *Dataset) parseACTSlow(arg []byte) error {
 // one call-free loop; anything else goes through parseIRQSlow, which
 // also builds the precise error.
 func (d *Dataset) parseIRQ(arg []byte) error {
-	name := bytes.IndexByte(arg, ';')
-	if name <= 0 {
+	name := 0 // a loop: names are a few bytes, too short for IndexByte to pay
+	for name < len(arg) && arg[name] != ';' {
+		name++
+	}
+	if name == 0 || name == len(arg) {
 		return newError("IRQ.name", 0, ErrSyntax)
 	}
 	d.IRQ = arg[:name:name]
