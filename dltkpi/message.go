@@ -91,8 +91,9 @@ func (p Parser) Parse(payload []byte) (Message, error) {
 			n, next int
 			frag    bool
 		)
-		// plainArg's test inline, without building the slice; nextArg
-		// for everything else.
+		// What dlt-kpi always writes, a little-endian string without a
+		// name ending in its NUL, is framed inline without building its
+		// slice; nextArg reads or rejects everything else.
 		if h := payload[off:]; !p.BigEndian && len(h) > argOverhead && binary.LittleEndian.Uint32(h)&^0x38000 == tiString {
 			end := argOverhead + int(binary.LittleEndian.Uint16(h[4:]))
 			if end > argOverhead && end <= len(h) && h[end-1] == 0 {
@@ -178,22 +179,6 @@ func nextArg(p []byte, off int, be bool) ([]byte, int, error) {
 	return s, off + n, nil
 }
 
-// plainArg is nextArg's fast path for what dlt-kpi always writes: a
-// little-endian string argument without a name, ending in its NUL. It
-// returns the text and the offset after the argument; next is 0 for
-// any other argument, which nextArg then reads or rejects.
-func plainArg(p []byte, off int) (s []byte, next int) {
-	if off < 0 || len(p)-off <= argOverhead || binary.LittleEndian.Uint32(p[off:])&^0x38000 != tiString {
-		return nil, 0
-	}
-	start := off + argOverhead
-	end := start + int(binary.LittleEndian.Uint16(p[off+4:]))
-	if end <= start || end > len(p) || p[end-1] != 0 { // an empty string has no NUL to drop
-		return nil, 0
-	}
-	return p[start : end-1 : end-1], end
-}
-
 func byteOrder(be bool) binary.ByteOrder {
 	if be {
 		return binary.BigEndian
@@ -270,8 +255,14 @@ func (s *DatasetScanner) Next() bool {
 	// Parse has validated every argument; the common case (a plain string
 	// with its NUL) is read directly, anything else by nextArg.
 	p, off := s.payload, s.off
-	arg, next := plainArg(p, off)
-	if next == 0 || s.bigEndian {
+	var arg []byte
+	next := 0
+	if h := p[off:]; !s.bigEndian && len(h) > argOverhead && binary.LittleEndian.Uint32(h)&^0x38000 == tiString {
+		if end := argOverhead + int(binary.LittleEndian.Uint16(h[4:])); end > argOverhead && end <= len(h) && h[end-1] == 0 {
+			arg, next = h[argOverhead:end-1:end-1], off+end
+		}
+	}
+	if next == 0 {
 		var err error
 		if arg, next, err = nextArg(p, off, s.bigEndian); err != nil {
 			s.off = len(p) // cannot happen after Parse; stop rather than loop
