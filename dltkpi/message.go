@@ -91,12 +91,9 @@ func (p Parser) Parse(payload []byte) (Message, error) {
 			n, next int
 			frag    bool
 		)
-		// What dlt-kpi always writes, a little-endian string without a
-		// name ending in its NUL, is framed inline without building its
-		// slice; nextArg reads or rejects everything else.
-		if h := payload[off:]; !p.BigEndian && len(h) > argOverhead && binary.LittleEndian.Uint32(h)&^0x38000 == tiString {
-			end := argOverhead + int(binary.LittleEndian.Uint16(h[4:]))
-			if end > argOverhead && end <= len(h) && h[end-1] == 0 {
+		// Only the text's length and end are needed, not its slice.
+		if h := payload[off:]; !p.BigEndian {
+			if end := plainEnd(h); end != 0 {
 				n, next = end-argOverhead-1, off+end
 				frag = n >= len(TruncationMarker) && string(h[end-1-len(TruncationMarker):end-1]) == TruncationMarker
 			}
@@ -179,6 +176,21 @@ func nextArg(p []byte, off int, be bool) ([]byte, int, error) {
 	return s, off + n, nil
 }
 
+// plainEnd is nextArg's fast path, for what dlt-kpi always writes: a
+// little-endian string argument without a name, ending in its NUL. It
+// returns the length of the argument at the start of h (header, text and
+// NUL), or 0 for any other argument, which nextArg then reads or rejects.
+func plainEnd(h []byte) int {
+	if len(h) <= argOverhead || binary.LittleEndian.Uint32(h)&^0x38000 != tiString {
+		return 0
+	}
+	end := argOverhead + int(binary.LittleEndian.Uint16(h[4:]))
+	if end == argOverhead || end > len(h) || h[end-1] != 0 { // an empty string has no NUL
+		return 0
+	}
+	return end
+}
+
 func byteOrder(be bool) binary.ByteOrder {
 	if be {
 		return binary.BigEndian
@@ -257,8 +269,8 @@ func (s *DatasetScanner) Next() bool {
 	p, off := s.payload, s.off
 	var arg []byte
 	next := 0
-	if h := p[off:]; !s.bigEndian && len(h) > argOverhead && binary.LittleEndian.Uint32(h)&^0x38000 == tiString {
-		if end := argOverhead + int(binary.LittleEndian.Uint16(h[4:])); end > argOverhead && end <= len(h) && h[end-1] == 0 {
+	if h := p[off:]; !s.bigEndian {
+		if end := plainEnd(h); end != 0 {
 			arg, next = h[argOverhead:end-1:end-1], off+end
 		}
 	}
