@@ -95,7 +95,7 @@ func (p Parser) Parse(payload []byte) (Message, error) {
 		if h := payload[off:]; !p.BigEndian {
 			if end := plainEnd(h); end != 0 {
 				n, next = end-argOverhead-1, off+end
-				frag = n >= len(TruncationMarker) && string(h[end-1-len(TruncationMarker):end-1]) == TruncationMarker
+				frag = IsFragment(h[argOverhead : end-1])
 			}
 		}
 		if next == 0 {
