@@ -183,8 +183,8 @@ var (
 // builds the precise error.
 func (d *Dataset) parseACT(arg []byte) error {
 	var (
-		v        [6]uint64
-		f, start int
+		v        [8]uint64 // the first five fields; v[f&7] needs no bounds check
+		f, start int       // f counts the ';' (too many: f != 5 below)
 		u        uint64
 	)
 	for i, c := range arg {
@@ -192,14 +192,14 @@ func (d *Dataset) parseACT(arg []byte) error {
 			u = u*10 + uint64(c)
 			continue
 		}
-		if n := i - start; c != ';'-'0' || n == 0 || n > 19 || f == 5 {
+		if n := i - start; c != ';'-'0' || uint(n-1) > 18 { // not 1 to 19 digits
 			return d.parseACTSlow(arg)
 		}
-		v[f] = u
+		v[f&7] = u
 		f++
 		u, start = 0, i+1
 	}
-	if n := len(arg) - start; f != 5 || n == 0 || n > 19 || v[0] > math.MaxInt32 || v[2] > math.MaxInt64 || v[3] > math.MaxInt64 {
+	if n := len(arg) - start; f != 5 || uint(n-1) > 18 || v[0] > math.MaxInt32 || v[2] > math.MaxInt64 || v[3] > math.MaxInt64 {
 		return d.parseACTSlow(arg)
 	}
 	d.PID, d.CPU, d.RSS, d.Ctx, d.IO, d.IOWait = int32(v[0]), v[1], int64(v[2]), int64(v[3]), v[4], u
