@@ -13,7 +13,9 @@ const TruncationMarker = "... <<Message truncated, too long>>"
 
 // IsFragment reports whether an argument ends with TruncationMarker.
 func IsFragment(arg []byte) bool {
-	return len(arg) >= len(TruncationMarker) &&
+	// The last byte first: it rules out almost every dataset without the
+	// call to compare 35 bytes.
+	return len(arg) >= len(TruncationMarker) && arg[len(arg)-1] == '>' &&
 		string(arg[len(arg)-len(TruncationMarker):]) == TruncationMarker
 }
 
@@ -83,6 +85,60 @@ func (d *Dataset) parse(k Kind, arg []byte) error {
 		d.Truncated = true
 		return nil
 	}
+	switch k {
+	case KindACT:
+		return d.parseACT(arg)
+	case KindIRQ:
+		return d.parseIRQ(arg)
+	case KindNEW, KindCHK, KindSTP:
+		return d.parseProcess(k, arg)
+	}
+	return newError("identifier", 0, ErrUnknownKind)
+}
+
+// parseProcess decodes the pid-led kinds: NEW pid;ppid;cmd, CHK pid;cmd
+// and STP pid. Plain pids (1 to 9 digits) are read inline; anything else
+// goes through parseProcessSlow for the exact range checks and errors.
+func (d *Dataset) parseProcess(k Kind, arg []byte) error {
+	pid, i, ok := pid9(arg, 0)
+	switch {
+	case !ok:
+	case k == KindSTP:
+		if i == len(arg) {
+			d.PID = pid
+			return nil
+		}
+	case i < len(arg) && arg[i] == ';':
+		if k == KindCHK {
+			d.PID, d.Cmd = pid, arg[i+1:]
+			return nil
+		}
+		ppid, j, ok := pid9(arg, i+1)
+		if ok && j < len(arg) && arg[j] == ';' {
+			d.PID, d.PPID, d.Cmd = pid, ppid, arg[j+1:]
+			return nil
+		}
+	}
+	return d.parseProcessSlow(k, arg)
+}
+
+// pid9 reads 1 to 9 digits at b[i:] (a pid that surely fits an int32)
+// and returns them with the offset of the byte after them.
+func pid9(b []byte, i int) (pid int32, next int, ok bool) {
+	start := i
+	for ; i < len(b) && i-start < 10; i++ {
+		c := b[i] - '0'
+		if c > 9 {
+			break
+		}
+		pid = pid*10 + int32(c)
+	}
+	n := i - start
+	return pid, i, n > 0 && n < 10
+}
+
+// parseProcessSlow is parseProcess with signs, long numbers and errors.
+func (d *Dataset) parseProcessSlow(k Kind, arg []byte) error {
 	var (
 		off int
 		err error
@@ -104,19 +160,13 @@ func (d *Dataset) parse(k Kind, arg []byte) error {
 			return nil
 		}
 		return newError("CHK", off, err)
-	case KindSTP:
-		var pid int64
-		if pid, off, err = field(arg, 0, 0, math.MinInt32, math.MaxInt32); err == nil {
-			d.PID = int32(pid)
-			return nil
-		}
-		return newError("STP", off, err)
-	case KindACT:
-		return d.parseACT(arg)
-	case KindIRQ:
-		return d.parseIRQ(arg)
 	}
-	return newError("identifier", 0, ErrUnknownKind)
+	var pid int64
+	if pid, off, err = field(arg, 0, 0, math.MinInt32, math.MaxInt32); err == nil {
+		d.PID = int32(pid)
+		return nil
+	}
+	return newError("STP", off, err)
 }
 
 // actFields names ACT's fields for errors; actSigned says which are C
@@ -127,44 +177,33 @@ var (
 )
 
 // parseACT decodes an ACT dataset. ACT is the bulk of a capture's
-// datasets, so well-formed ones take a straight-line fast path; anything
-// unusual (a sign, more than 19 digits, a syntax error) goes through
-// parseACTSlow, which also builds the precise error.
+// datasets, so well-formed ones take a single loop over the bytes with no
+// calls; anything unusual (a sign, more than 19 digits, a syntax error, a
+// number too large for its C type) goes through parseACTSlow, which also
+// builds the precise error.
 func (d *Dataset) parseACT(arg []byte) error {
-	pid, i, ok := udec(arg, 0, ';')
-	cpu, i, ok1 := udec(arg, i, ';')
-	rss, i, ok2 := udec(arg, i, ';')
-	ctx, i, ok3 := udec(arg, i, ';')
-	io, i, ok4 := udec(arg, i, ';')
-	iowait, i, ok5 := udec(arg, i, 0)
-	if !(ok && ok1 && ok2 && ok3 && ok4 && ok5) || i != len(arg) || pid > math.MaxInt32 || rss > math.MaxInt64 || ctx > math.MaxInt64 {
+	var (
+		v        [8]uint64 // the first five fields; v[f&7] needs no bounds check
+		f, start int       // f counts the ';' (too many: f != 5 below)
+		u        uint64
+	)
+	for i, c := range arg {
+		if c -= '0'; c <= 9 {
+			u = u*10 + uint64(c)
+			continue
+		}
+		if n := i - start; c != ';'-'0' || uint(n-1) > 18 { // not 1 to 19 digits
+			return d.parseACTSlow(arg)
+		}
+		v[f&7] = u
+		f++
+		u, start = 0, i+1
+	}
+	if n := len(arg) - start; f != 5 || uint(n-1) > 18 || v[0] > math.MaxInt32 || v[2] > math.MaxInt64 || v[3] > math.MaxInt64 {
 		return d.parseACTSlow(arg)
 	}
-	d.PID, d.CPU, d.RSS, d.Ctx, d.IO, d.IOWait = int32(pid), cpu, int64(rss), int64(ctx), io, iowait
+	d.PID, d.CPU, d.RSS, d.Ctx, d.IO, d.IOWait = int32(v[0]), v[1], int64(v[2]), int64(v[3]), v[4], u
 	return nil
-}
-
-// udec is the fast path's number reader: 1 to 19 digits at i followed by
-// sep (or the end of b when sep is 0). ok is false for anything else.
-func udec(b []byte, i int, sep byte) (u uint64, next int, ok bool) {
-	start := i
-	for ; i < len(b); i++ {
-		c := b[i] - '0'
-		if c > 9 {
-			break
-		}
-		u = u*10 + uint64(c)
-	}
-	if n := i - start; n == 0 || n > 19 {
-		return 0, i, false
-	}
-	if sep == 0 {
-		return u, i, true
-	}
-	if i == len(b) || b[i] != sep {
-		return 0, i, false
-	}
-	return u, i + 1, true
 }
 
 // parseACTSlow reads the six numbers with signs and exact range checks.
@@ -221,27 +260,52 @@ func (d *Dataset) parseACTSlow(arg []byte) error {
 	return nil
 }
 
-// signed applies a sign to a magnitude and checks it against a C type
-// whose largest value is hi (its smallest is -hi-1).
-func signed(u uint64, neg bool, hi uint64) (int64, bool) {
-	if neg {
-		if u > hi+1 {
-			return 0, false
-		}
-		return -int64(u-1) - 1, true
-	}
-	if u > hi {
-		return 0, false
-	}
-	return int64(u), true
-}
-
+// parseIRQ decodes an IRQ dataset: its name, then validates and counts
+// the cpuN:count entries. Entries whose numbers surely fit (N up to 9
+// digits, an optional '-' and up to 18 digits of count) are checked in
+// one call-free loop; anything else goes through parseIRQSlow, which
+// also builds the precise error.
 func (d *Dataset) parseIRQ(arg []byte) error {
-	name := bytes.IndexByte(arg, ';')
-	if name <= 0 {
+	name := 0 // a loop: names are a few bytes, too short for IndexByte to pay
+	for name < len(arg) && arg[name] != ';' {
+		name++
+	}
+	if name == 0 || name == len(arg) {
 		return newError("IRQ.name", 0, ErrSyntax)
 	}
 	d.IRQ = arg[:name:name]
+	cpus := 0
+	for i := name + 1; i < len(arg); cpus++ {
+		if len(arg)-i < len("cpu0:0;") || string(arg[i:i+3]) != "cpu" {
+			return d.parseIRQSlow(arg, name)
+		}
+		i += 3
+		j := i
+		for j < len(arg) && arg[j]-'0' <= 9 {
+			j++
+		}
+		if j == i || j-i > 9 || j == len(arg) || arg[j] != ':' {
+			return d.parseIRQSlow(arg, name)
+		}
+		if j++; j < len(arg) && arg[j] == '-' {
+			j++
+		}
+		i = j
+		for j < len(arg) && arg[j]-'0' <= 9 {
+			j++
+		}
+		if j == i || j-i > 18 || j == len(arg) || arg[j] != ';' {
+			return d.parseIRQSlow(arg, name)
+		}
+		i = j + 1
+	}
+	d.CPUs = cpus
+	return nil
+}
+
+// parseIRQSlow validates the entries after the name one by one with
+// irqEntry's exact checks and reports the first failure.
+func (d *Dataset) parseIRQSlow(arg []byte, name int) error {
 	for off := name + 1; off < len(arg); {
 		var err error
 		if _, _, off, err = irqEntry(arg, off); err != nil {
@@ -268,79 +332,6 @@ func irqEntry(b []byte, off int) (int, int64, int, error) {
 		return 0, 0, off, err
 	}
 	return int(idx), n, off, nil
-}
-
-// field parses a decimal C integer at off that ends at sep (or at the end
-// of b when sep is 0) and returns it with the offset after sep. On
-// failure the offset is where the problem is.
-func field(b []byte, off int, sep byte, lo, hi int64) (int64, int, error) {
-	neg := false
-	if off < len(b) && b[off] == '-' {
-		neg = true
-		off++
-	}
-	u, end, err := digits(b, off, sep)
-	if err != nil {
-		return 0, end, err
-	}
-	var v int64
-	if neg {
-		if u > uint64(-(lo+1))+1 {
-			return 0, off, ErrRange
-		}
-		v = -int64(u-1) - 1
-	} else {
-		if u > uint64(hi) {
-			return 0, off, ErrRange
-		}
-		v = int64(u)
-	}
-	if v < lo {
-		return 0, off, ErrRange
-	}
-	return v, end, nil
-}
-
-// digits parses 1*DIGIT at off followed by sep (or the end of b when sep
-// is 0) into a uint64.
-func digits(b []byte, off int, sep byte) (uint64, int, error) {
-	start := off
-	var u uint64
-	for ; off < len(b); off++ {
-		c := b[off] - '0'
-		if c > 9 {
-			break
-		}
-		u = u*10 + uint64(c)
-	}
-	switch n := off - start; {
-	case n == 0:
-		return 0, off, ErrSyntax
-	case n > 19: // 19 digits always fit; check longer numbers exactly
-		if !fitsUint64(b[start:off]) {
-			return 0, start, ErrRange
-		}
-	}
-	if sep == 0 {
-		if off != len(b) {
-			return 0, off, ErrSyntax
-		}
-		return u, off, nil
-	}
-	if off == len(b) || b[off] != sep {
-		return 0, off, ErrSyntax
-	}
-	return u, off + 1, nil
-}
-
-// fitsUint64 reports whether a string of decimal digits is at most
-// 2^64 - 1, leading zeros allowed.
-func fitsUint64(d []byte) bool {
-	for len(d) > 1 && d[0] == '0' {
-		d = d[1:]
-	}
-	const max = "18446744073709551615"
-	return len(d) < len(max) || (len(d) == len(max) && string(d) <= max)
 }
 
 // IRQCount is one cpuN:count entry of an IRQ dataset.

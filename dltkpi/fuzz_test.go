@@ -2,6 +2,7 @@ package dltkpi
 
 import (
 	"bytes"
+	"errors"
 	"testing"
 
 	"sigs.k8s.io/randfill"
@@ -317,6 +318,78 @@ func FuzzEncodeRoundTrip(f *testing.F) {
 					t.Fatalf("IRQ counts %+v, want %v", c, e.Counts)
 				}
 			}
+		}
+	})
+}
+
+// slowDataset decodes a dataset with the exact readers only (the slow
+// paths), the reference for the fast paths of ParseDataset.
+func slowDataset(k Kind, arg []byte) (Dataset, error) {
+	d := Dataset{Kind: k, Raw: arg}
+	if IsFragment(arg) {
+		d.Truncated = true
+		return d, nil
+	}
+	switch k {
+	case KindACT:
+		return d, d.parseACTSlow(arg)
+	case KindNEW, KindCHK, KindSTP:
+		return d, d.parseProcessSlow(k, arg)
+	case KindIRQ:
+		name := bytes.IndexByte(arg, ';')
+		if name <= 0 {
+			return d, newError("IRQ.name", 0, ErrSyntax)
+		}
+		d.IRQ = arg[:name:name]
+		return d, d.parseIRQSlow(arg, name)
+	}
+	return d, newError("identifier", 0, ErrUnknownKind)
+}
+
+// sameError reports whether two dataset errors are the same: both nil, or
+// the same kind, field and offset.
+func sameError(a, b error) bool {
+	if a == nil || b == nil {
+		return a == b
+	}
+	pa, oka := errors.AsType[*ParseError](a)
+	pb, okb := errors.AsType[*ParseError](b)
+	return oka && okb && pa.Err == pb.Err && pa.Field == pb.Field && pa.Offset == pb.Offset
+}
+
+// FuzzParseDataset checks the fast paths of every kind against the slow,
+// exact readers: same fields, same error kind, field and offset.
+func FuzzParseDataset(f *testing.F) {
+	for _, name := range captures {
+		for _, cm := range readCapture(f, name) {
+			if !cm.isKPI() {
+				continue
+			}
+			m, err := Parse(cm.payload)
+			if err != nil {
+				continue
+			}
+			for d := range m.All() {
+				f.Add(uint8(m.Kind), d.Raw)
+			}
+		}
+	}
+	for _, s := range []string{"1;2;3;4;5;6;", "1;-2;3;4;5;6", "1;2;3;4;18446744073709551616;6", "24;cpu0:-9223372036854775809;",
+		"24;cpu0:9223372036854775808;", "24;cpu1234567890:1;", "1;2;", "-1;-2;x", "0000000001;2;c"} {
+		for _, k := range Kinds {
+			f.Add(uint8(k), []byte(s))
+		}
+	}
+	f.Fuzz(func(t *testing.T, k uint8, arg []byte) {
+		arg = arg[:len(arg):len(arg)]
+		kind := Kind(k % uint8(NumKinds))
+		got, gerr := ParseDataset(kind, arg)
+		want, werr := slowDataset(kind, arg)
+		if !sameError(gerr, werr) {
+			t.Fatalf("%v %q: error %v, slow path %v", kind, arg, gerr, werr)
+		}
+		if !sameFields(got, want) || !bytes.Equal(got.Raw, want.Raw) {
+			t.Fatalf("%v %q: %+v, slow path %+v", kind, arg, got, want)
 		}
 	})
 }

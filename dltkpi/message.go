@@ -84,41 +84,51 @@ func (p Parser) Parse(payload []byte) (Message, error) {
 		return Message{}, newError("identifier", 0, ErrUnknownKind)
 	}
 	m.first = off
-	m.Arguments = 1
+	// The loop only frames and counts; locals stay in registers.
+	args, frags, text := 1, 0, 0
 	for off < len(payload) {
-		start := off
-		var s []byte
-		s, off, err = nextArg(payload, off, p.BigEndian)
-		if err != nil {
-			return Message{}, newError("argument", off, err)
-		}
-		m.Arguments++
-		if m.Arguments > maxArgs {
-			return Message{}, newError("argument", start, ErrTooManyArguments)
-		}
-		if IsFragment(s) {
-			m.Fragments++
-		} else {
-			m.Datasets++
-		}
-		m.Bytes += len(s)
-		if m.Arguments == 2 {
-			switch string(s) {
-			case "BEG":
-				m.Sync = SyncBegin
-			case "END":
-				m.Sync = SyncEnd
+		var (
+			n, next int
+			frag    bool
+		)
+		// Only the text's length and end are needed, not its slice.
+		if h := payload[off:]; !p.BigEndian {
+			if end := plainEnd(h); end != 0 {
+				n, next = end-argOverhead-1, off+end
+				frag = IsFragment(h[argOverhead : end-1])
 			}
 		}
+		if next == 0 {
+			s, nx, err := nextArg(payload, off, p.BigEndian)
+			if err != nil {
+				return Message{}, newError("argument", nx, err)
+			}
+			n, next, frag = len(s), nx, IsFragment(s)
+		}
+		if args++; args > maxArgs {
+			return Message{}, newError("argument", off, ErrTooManyArguments)
+		}
+		if frag {
+			frags++
+		}
+		text += n
+		off = next
 	}
-	switch {
-	case m.Arguments == 1:
+	if args == 1 {
 		return Message{}, newError("dataset", off, ErrNoDatasets)
-	case m.Arguments != 2:
-		m.Sync = SyncNone
 	}
-	if m.Sync != SyncNone {
-		m.Datasets, m.Bytes = 0, 0
+	m.Arguments, m.Datasets, m.Fragments, m.Bytes = args, args-1-frags, frags, text
+	if args == 2 {
+		s, _, _ := nextArg(payload, m.first, p.BigEndian) // framed above
+		switch string(s) {
+		case "BEG":
+			m.Sync = SyncBegin
+		case "END":
+			m.Sync = SyncEnd
+		}
+		if m.Sync != SyncNone {
+			m.Datasets, m.Bytes = 0, 0
+		}
 	}
 	return m, nil
 }
@@ -164,6 +174,21 @@ func nextArg(p []byte, off int, be bool) ([]byte, int, error) {
 		s = s[: n-1 : n-1]
 	}
 	return s, off + n, nil
+}
+
+// plainEnd is nextArg's fast path, for what dlt-kpi always writes: a
+// little-endian string argument without a name, ending in its NUL. It
+// returns the length of the argument at the start of h (header, text and
+// NUL), or 0 for any other argument, which nextArg then reads or rejects.
+func plainEnd(h []byte) int {
+	if len(h) <= argOverhead || binary.LittleEndian.Uint32(h)&^0x38000 != tiString {
+		return 0
+	}
+	end := argOverhead + int(binary.LittleEndian.Uint16(h[4:]))
+	if end == argOverhead || end > len(h) || h[end-1] != 0 { // an empty string has no NUL
+		return 0
+	}
+	return end
 }
 
 func byteOrder(be bool) binary.ByteOrder {
@@ -243,31 +268,26 @@ func (s *DatasetScanner) Next() bool {
 	// with its NUL) is read directly, anything else by nextArg.
 	p, off := s.payload, s.off
 	var arg []byte
-	start, next := off+argOverhead, 0
-	if !s.bigEndian && len(p)-off > argOverhead && binary.LittleEndian.Uint32(p[off:])&^0x38000 == tiString {
-		n := int(binary.LittleEndian.Uint16(p[off+4:]))
-		next = start + n
-		if n == 0 || next > len(p) || p[next-1] != 0 {
-			next = 0
-		} else {
-			arg = p[start : next-1 : next-1]
+	next := 0
+	if h := p[off:]; !s.bigEndian {
+		if end := plainEnd(h); end != 0 {
+			arg, next = h[argOverhead:end-1:end-1], off+end
 		}
 	}
 	if next == 0 {
 		var err error
-		arg, next, err = nextArg(p, off, s.bigEndian)
-		if err != nil { // cannot happen after Parse; stop rather than loop
-			s.off = len(p)
+		if arg, next, err = nextArg(p, off, s.bigEndian); err != nil {
+			s.off = len(p) // cannot happen after Parse; stop rather than loop
 			return false
-		}
-		start = next - len(arg)
-		if p[next-1] == 0 {
-			start-- // the terminating NUL follows the text
 		}
 	}
 	s.err = s.d.parse(s.kind, arg)
 	if s.err != nil {
 		if pe, ok := s.err.(*ParseError); ok {
+			start := next - len(arg)
+			if p[next-1] == 0 {
+				start-- // the terminating NUL follows the text
+			}
 			pe.Offset += int64(start)
 		}
 	}

@@ -67,6 +67,10 @@ func TestParseAccepts(t *testing.T) {
 	be = binary.BigEndian.AppendUint32(be, 0x200)
 	be = binary.BigEndian.AppendUint16(be, 2)
 	be = append(be, "9\x00"...)
+	// A zero-length string (no NUL to drop; its header ends in 0) between
+	// two datasets.
+	empty := append(payload("IRQ", "24;cpu0:1;"), 0, 2, 0, 0, 0, 0)
+	empty = AppendArgument(empty, []byte("ERR;cpu0:0;"))
 	for _, tc := range []struct {
 		name     string
 		in       []byte
@@ -83,6 +87,7 @@ func TestParseAccepts(t *testing.T) {
 		{"big-endian", be, Parser{BigEndian: true}, KindSTP, SyncNone, 1, 0},
 		{"fragment only", payload("NEW", "1;2;abc"+TruncationMarker), Parser{}, KindNEW, SyncNone, 0, 1},
 		{"marker only", payload("CHK", "1;a", TruncationMarker), Parser{}, KindCHK, SyncNone, 1, 1},
+		{"empty string", empty, Parser{}, KindIRQ, SyncNone, 3, 0},
 	} {
 		m, err := tc.p.Parse(tc.in)
 		if err != nil {
