@@ -76,8 +76,9 @@ func FuzzParse(f *testing.F) {
 				if !s2.Next() {
 					t.Fatal("fewer datasets after round trip")
 				}
-				d1, e1 := s1.Dataset()
-				d2, e2 := s2.Dataset()
+				d1p, e1 := s1.Dataset()
+				d2p, e2 := s2.Dataset()
+				d1, d2 := *d1p, *d2p
 				if (e1 == nil) != (e2 == nil) || !bytes.Equal(d1.Raw, d2.Raw) {
 					t.Fatalf("dataset %q / %q: %v / %v", d1.Raw, d2.Raw, e1, e2)
 				}

@@ -234,7 +234,7 @@ func (m Message) All() iter.Seq2[Dataset, error] {
 	return func(yield func(Dataset, error) bool) {
 		s := m.Scanner()
 		for s.Next() {
-			if !yield(s.Dataset()) {
+			if !yield(s.d, s.err) {
 				return
 			}
 		}
@@ -297,8 +297,11 @@ func (s *DatasetScanner) Next() bool {
 
 // Dataset returns the dataset Next decoded and, if it is malformed, the
 // error (ErrSyntax or ErrRange in a *ParseError whose offset counts from
-// the start of the payload).
-func (s *DatasetScanner) Dataset() (Dataset, error) { return s.d, s.err }
+// the start of the payload). The Dataset belongs to the scanner and is
+// overwritten by the next call to Next; copy *d to keep it. A pointer,
+// because copying the 144-byte struct out right after Next wrote it
+// costs more than decoding an ACT dataset (bench/RESULTS.md).
+func (s *DatasetScanner) Dataset() (*Dataset, error) { return &s.d, s.err }
 
 // Clone returns a copy of m whose payload no longer aliases the caller's
 // buffer.

@@ -382,7 +382,7 @@ func (r *Reassembler) Next() bool {
 	}
 	if r.scanning && r.scan.Next() {
 		r.ev = r.dsTmpl
-		r.ev.Dataset, r.ev.Err = r.scan.Dataset()
+		r.ev.Dataset, r.ev.Err = r.scan.d, r.scan.err
 		r.ev.Type = EventDataset
 		if r.ev.Dataset.Truncated {
 			r.ev.Type = EventFragment
