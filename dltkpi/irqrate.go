@@ -3,7 +3,6 @@ package dltkpi
 import (
 	"math"
 	"slices"
-	"strings"
 )
 
 // IRQRate is the latest interval of one interrupt on one CPU.
@@ -46,18 +45,18 @@ type irqRow struct {
 
 // IRQs returns every interrupt's per-CPU state, by name then CPU.
 func (t *Tracker) IRQs() []IRQRate {
+	names := make([]string, 0, len(t.irqs))
+	for name := range t.irqs {
+		names = append(names, name)
+	}
+	slices.Sort(names) // the names, not the rows: see Tracker.Processes
 	var out []IRQRate
-	for name, st := range t.irqs {
+	for _, name := range names {
+		st := t.irqs[name]
 		for i, c := range st.counts {
 			out = append(out, IRQRate{Name: name, CPU: i, Count: c, HasDelta: st.valid[i], Delta: st.deltas[i], Interval: st.interval})
 		}
 	}
-	slices.SortFunc(out, func(a, b IRQRate) int {
-		if c := strings.Compare(a.Name, b.Name); c != 0 {
-			return c
-		}
-		return a.CPU - b.CPU
-	})
 	return out
 }
 

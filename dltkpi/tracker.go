@@ -120,11 +120,17 @@ func (t *Tracker) Process(pid int32) (Process, bool) {
 
 // Processes returns copies of the table's entries in ascending pid order.
 func (t *Tracker) Processes() []Process {
-	out := make([]Process, 0, len(t.procs))
-	for _, p := range t.procs {
-		out = append(out, *p)
+	// Sorting the keys, not the 200-byte rows, keeps the sort small in
+	// the wasm plugins (slices.Sort on []int is already in the runtime).
+	pids := make([]int, 0, len(t.procs))
+	for pid := range t.procs {
+		pids = append(pids, int(pid))
 	}
-	slices.SortFunc(out, func(a, b Process) int { return int(a.PID) - int(b.PID) })
+	slices.Sort(pids)
+	out := make([]Process, 0, len(pids))
+	for _, pid := range pids {
+		out = append(out, *t.procs[int32(pid)])
+	}
 	return out
 }
 
