@@ -387,8 +387,8 @@ func countCases(t *testing.T) []countCase {
 		switch {
 		case v < 0 || v > (l-28)/8:
 			return bad(pduwire.ErrCount, 24)
-		case v == 0:
-			return bad(pduwire.ErrTrailing, 28)
+		case v == 0: // the word at 28 belongs to libpcp's 32-byte minimum
+			return bad(pduwire.ErrTrailing, 32)
 		case v > 1:
 			return bad(pduwire.ErrTruncated, 44)
 		}

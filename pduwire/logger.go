@@ -74,7 +74,8 @@ type LogValue struct {
 // Type returns TypeLogControl.
 func (*LogControl) Type() Type { return TypeLogControl }
 
-// Append appends the PDU (28 + Σ(8 + 8·numval) bytes).
+// Append appends the PDU (28 + Σ(8 + 8·numval) bytes, or 32 without
+// metrics: libpcp's decoder wants at least its structure's 32 bytes).
 func (m *LogControl) Append(b []byte, from int32) []byte {
 	b, start := begin(b, TypeLogControl, from)
 	b = wire.AppendU32BE(b, uint32(m.Control))
@@ -93,17 +94,23 @@ func (m *LogControl) Append(b []byte, from int32) []byte {
 			b = wire.AppendU32BE(b, v.Value)
 		}
 	}
+	if len(m.Metrics) == 0 {
+		b = wire.AppendU32BE(b, 0)
+	}
 	return finish(b, start)
 }
 
-// UnmarshalBinary decodes a LOG_CONTROL PDU: len ≥ 36 ([ErrTruncated]),
-// 0 ≤ numpmid ≤ (len − 28)/8 ([ErrCount]), each list inside the PDU
-// ([ErrTruncated], [ErrCount]) and nothing after the last ([ErrTrailing]).
+// UnmarshalBinary decodes a LOG_CONTROL PDU: len ≥ 32 ([ErrTruncated];
+// libpcp 6.0.3 checks its structure's size, 32, not the 36 a metric
+// needs), 0 ≤ numpmid ≤ (len − 28)/8 ([ErrCount]), each list inside the
+// PDU ([ErrTruncated], [ErrCount]) and nothing after the last
+// ([ErrTrailing]) — except that without metrics the word at 28 is part of
+// the 32 bytes and ignored.
 func (m *LogControl) UnmarshalBinary(pdu []byte) error {
 	if _, _, err := open(pdu, "LOG_CONTROL", TypeLogControl); err != nil {
 		return err
 	}
-	if err := atLeast(pdu, "LOG_CONTROL", 36); err != nil {
+	if err := atLeast(pdu, "LOG_CONTROL", 32); err != nil {
 		return err
 	}
 	m.Control, m.State, m.Delta = int32(be32(pdu, 12)), int32(be32(pdu, 16)), int32(be32(pdu, 20))
@@ -136,6 +143,9 @@ func (m *LogControl) UnmarshalBinary(pdu []byte) error {
 		ms = append(ms, lm)
 	}
 	m.Metrics = ms
+	if n == 0 {
+		off = 32
+	}
 	if off != len(pdu) {
 		return fail("LOG_CONTROL", off, ErrTrailing)
 	}
