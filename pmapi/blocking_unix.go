@@ -16,6 +16,12 @@ import (
 // network poller never waits, even when a timed-out call returns EAGAIN.
 type blockingConn struct {
 	rc syscall.RawConn
+	// The RawConn callbacks are method values made once, working on
+	// these fields: a closure per call would allocate on every request.
+	readFn, writeFn func(fd uintptr) bool
+	p               []byte
+	n               int
+	err             error
 }
 
 // newBlocking switches conn's descriptor to blocking mode with timeout
@@ -45,19 +51,29 @@ func newBlocking(conn net.Conn, timeout time.Duration) blockingIO {
 	if err != nil || serr != nil {
 		return nil
 	}
-	return &blockingConn{rc: rc}
+	b := &blockingConn{rc: rc}
+	b.readFn, b.writeFn = b.read, b.write
+	return b
+}
+
+func (b *blockingConn) read(fd uintptr) bool {
+	b.n, b.err = syscall.Read(int(fd), b.p)
+	return true
+}
+
+func (b *blockingConn) write(fd uintptr) bool {
+	b.n, b.err = syscall.Write(int(fd), b.p)
+	return true
 }
 
 func (b *blockingConn) Read(p []byte) (int, error) {
+	defer func() { b.p = nil }() // do not keep the caller's buffer
 	for {
-		var n int
-		var serr error
-		if err := b.rc.Read(func(fd uintptr) bool {
-			n, serr = syscall.Read(int(fd), p)
-			return true
-		}); err != nil {
+		b.p = p
+		if err := b.rc.Read(b.readFn); err != nil {
 			return 0, err
 		}
+		n, serr := b.n, b.err
 		switch {
 		case serr == nil && n == 0 && len(p) > 0:
 			return 0, io.EOF
@@ -73,17 +89,14 @@ func (b *blockingConn) Read(p []byte) (int, error) {
 }
 
 func (b *blockingConn) Write(p []byte) (int, error) {
+	defer func() { b.p = nil }()
 	done := 0
 	for done < len(p) {
-		var n int
-		var serr error
-		if err := b.rc.Write(func(fd uintptr) bool {
-			n, serr = syscall.Write(int(fd), p[done:])
-			return true
-		}); err != nil {
+		b.p = p[done:]
+		if err := b.rc.Write(b.writeFn); err != nil {
 			return done, err
 		}
-		switch {
+		switch n, serr := b.n, b.err; {
 		case serr == nil:
 			done += n
 		case serr == syscall.EINTR:

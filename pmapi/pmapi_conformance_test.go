@@ -512,3 +512,27 @@ func TestConformanceFetchEvents(t *testing.T) {
 	}
 	t.Logf("%d records, parameters from %d metrics", records, len(names))
 }
+
+// TestConformanceFetchAllocs: a fetch loop allocates nothing per fetch,
+// with either kind of I/O.
+func TestConformanceFetchAllocs(t *testing.T) {
+	for _, mode := range ioModes {
+		t.Run(mode.name, func(t *testing.T) {
+			c := dial(t, mode.opts...)
+			ctx := context.Background()
+			ids, err := c.LookupName(ctx, "sample.long.one", "sample.double.ten", "sample.string.hullo")
+			if err != nil {
+				t.Fatal(err)
+			}
+			fetch := func() {
+				if _, err := c.Fetch(ctx, ids...); err != nil {
+					t.Fatal(err)
+				}
+			}
+			fetch() // profile, buffers
+			if n := testing.AllocsPerRun(200, fetch); n != 0 {
+				t.Errorf("%v allocations per fetch", n)
+			}
+		})
+	}
+}
