@@ -98,7 +98,9 @@ func canon(r *mmv.Reader) string {
 
 // oneValueEach reports whether the file has exactly one value per
 // singular metric and per instance of each metric's indom, with unique
-// metric and instance names: the only shape the writer produces.
+// metric and instance names, and no text the writer refuses: the only
+// shape the writer produces. (Readers take a STRING of 255 bytes, the
+// slot's whole room; the writer, like libpcp_mmv, stores at most 254.)
 func oneValueEach(r *mmv.Reader) bool {
 	want := 0
 	names := map[string]bool{}
@@ -114,6 +116,9 @@ func oneValueEach(r *mmv.Reader) bool {
 	}
 	seen := map[string]bool{}
 	for v := range r.Values() {
+		if len(v.Text()) >= mmv.StringSize-1 {
+			return false
+		}
 		k := strconv.Itoa(v.Metric)
 		if v.Instance >= 0 {
 			k += "/" + string(r.Instance(v.Instance).Name)
