@@ -10,6 +10,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/perfwire/perfwire/pcp"
 	"github.com/perfwire/perfwire/pduwire"
 )
 
@@ -127,6 +128,8 @@ func explained(kind int, b []byte, ours, theirs string) string {
 		return "D10: a LABEL set with a negative json offset: libpcp 6.0.3 accepts it and reads the JSON from before the PDU (pcp-pdu.md §8.1 #6); perfwire rejects"
 	case errors.Is(err, pduwire.ErrCount) && (field(err) == "PROFILE.numprof" || field(err) == "PROFILE.numinst") && positiveAt(b, err):
 		return "D12: a PROFILE whose entries or instance lists run past len: libpcp 6.0.3 reads them from beyond the PDU; perfwire rejects"
+	case errors.Is(err, pduwire.ErrValueBlock) && field(err) == "value.vlen" && wrongFixedVlen(b, err):
+		return "D13: a value block of a fixed-size type (64, U64, DOUBLE, FLOAT) whose vlen is not that size: libpcp 6.0.3 accepts it, perfwire rejects (pcp-pdu.md §4.8 rule 7)"
 	case errors.Is(err, pduwire.ErrEvent):
 		return "D5: perfwire enforces the event-array rules of pcp-events.md §6.2 that libpcp does not check (exact ep_len for fixed-size types, MISSED alone, ea_len a multiple of 4)"
 	case errors.Is(err, pduwire.ErrField) && field(err) == "LABEL.label":
@@ -173,6 +176,20 @@ func negativeAt(b []byte, err error) bool {
 func positiveAt(b []byte, err error) bool {
 	pe, ok := errors.AsType[*pduwire.ParseError](err)
 	return ok && pe.Offset >= 0 && pe.Offset+4 <= int64(len(b)) && int32(binary.BigEndian.Uint32(b[pe.Offset:])) > 0
+}
+
+// wrongFixedVlen reports whether the value block at the offset err names
+// has a fixed-size type (64, U64, DOUBLE: vlen 12; FLOAT: 8) and a vlen
+// that fits the PDU but is not that size.
+func wrongFixedVlen(b []byte, err error) bool {
+	pe, ok := errors.AsType[*pduwire.ParseError](err)
+	if !ok || pe.Offset < 0 || pe.Offset+4 > int64(len(b)) {
+		return false
+	}
+	hdr := binary.BigEndian.Uint32(b[pe.Offset:])
+	vlen := int64(hdr & 0xffffff)
+	want := map[pcp.Type]int64{pcp.Type64: 12, pcp.TypeU64: 12, pcp.TypeDouble: 12, pcp.TypeFloat: 8}[pcp.Type(hdr>>24)]
+	return want != 0 && vlen >= 4 && vlen <= int64(len(b))-pe.Offset && vlen != want
 }
 
 // field returns the field a *ParseError names.
