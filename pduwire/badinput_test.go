@@ -120,6 +120,10 @@ func TestBadInput(t *testing.T) {
 		{"pmns_names trailing junk", withBytes(mk(pduwire.TypePMNSNames, 2, 0, 1, 1), 'a', 0, 0, 0, 1, 2, 3, 4), pduwire.ErrTrailing, -1},
 		{"pmns_names name past end", withBytes(mk(pduwire.TypePMNSNames, 20, 0, 1, 12), 'a', 'b', 'c', 'd', 'e', 'f'), pduwire.ErrTruncated, 24},
 		{"instance_req negative namelen", mk(pduwire.TypeInstanceReq, 0, 0, 0, m1, m1), pduwire.ErrCount, 28},
+		// libpcp 6.0.3 accepts a name without its final pad (fuzz/diff
+		// seed c7ab339da6eeb4e5); one byte short of that is refused.
+		{"instance_req missing final pad", withBytes(mk(pduwire.TypeInstanceReq, 0, 0, 0, m1, 5), 'h', 'e', 'l', 'l', 'o'), nil, -1},
+		{"instance_req name cut", withBytes(mk(pduwire.TypeInstanceReq, 0, 0, 0, m1, 5), 'h', 'e', 'l', 'l'), pduwire.ErrCount, 28},
 		{"text buflen past end", withBytes(mk(pduwire.TypeText, 0, 5), 'a', 'b', 'c', 'd'), pduwire.ErrCount, 16},
 		{"attr value 4096", withBytes(mk(pduwire.TypeAttr, 5), make([]byte, 4096)...), pduwire.ErrLimit, 0},
 		{"log_control numpmid beyond room", mk(pduwire.TypeLogControl, 13, 0, 0, 2, pmid, 0), pduwire.ErrCount, 24},

@@ -37,7 +37,8 @@ func appendString(b []byte, s []byte) []byte {
 
 // UnmarshalBinary decodes an INSTANCE_REQ PDU: len ≥ 32 ([ErrTruncated]),
 // namelen ≥ 0 and inside the PDU ([ErrCount]), and then len ==
-// 32 + pad4(namelen) exactly ([ErrLength]).
+// 32 + pad4(namelen) ([ErrLength]), or 32 + namelen: like libpcp 6.0.3
+// (and as for INSTANCE and TEXT), the final pad may be missing.
 func (m *InstanceReq) UnmarshalBinary(pdu []byte) error {
 	if _, _, err := open(pdu, "INSTANCE_REQ", TypeInstanceReq); err != nil {
 		return err
@@ -51,8 +52,10 @@ func (m *InstanceReq) UnmarshalBinary(pdu []byte) error {
 		return fail("INSTANCE_REQ.namelen", 28, ErrCount)
 	}
 	if n > 0 {
-		if err := exact(pdu, "INSTANCE_REQ", 32+uint64(wire.Pad4(int(n)))); err != nil {
-			return err
+		if len(pdu) != 32+int(n) {
+			if err := exact(pdu, "INSTANCE_REQ", 32+uint64(wire.Pad4(int(n)))); err != nil {
+				return err
+			}
 		}
 	} else if len(pdu) != 32 {
 		return fail("INSTANCE_REQ", 32, ErrTrailing)
