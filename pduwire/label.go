@@ -60,8 +60,9 @@ type Label struct {
 
 // LabelSet is one set: an instance (pcp.InNull unless INSTANCES), the
 // JSON text and its label index. NLabels < 0 is an error code for the
-// set, which then has no labels and no JSON: the decoder checks the JSON
-// span's bounds but, like libpcp, does not return its bytes.
+// set. A set without labels (NLabels ≤ 0) has no JSON either: the decoder
+// checks the JSON span's bounds but, like libpcp, does not return its
+// bytes, and Append sends none.
 type LabelSet struct {
 	Inst    int32
 	NLabels int32 // len(Labels), or a negative PM_ERR_* code
@@ -83,8 +84,11 @@ func (*Label) Type() Type { return TypeLabel }
 
 // sent is s as Append puts it on the wire.
 func (s LabelSet) sent() LabelSet {
-	if s.NLabels < 0 {
+	switch {
+	case s.NLabels < 0:
 		return LabelSet{Inst: s.Inst, NLabels: s.NLabels}
+	case len(s.Labels) == 0:
+		return LabelSet{Inst: s.Inst}
 	}
 	s.NLabels = int32(len(s.Labels))
 	return s
@@ -93,8 +97,8 @@ func (s LabelSet) sent() LabelSet {
 // Append appends the PDU: header, all set headers with their label
 // entries, then every set's JSON unpadded (28 + Σ(16 + 8·nlabels) +
 // Σjsonlen bytes). NLabels is sent as len(Labels) unless it is negative;
-// an error set (NLabels < 0) is sent without labels or JSON, as libpcp
-// does.
+// a set without labels, or an error set (NLabels < 0), is sent without
+// JSON, as libpcp reads it.
 func (m *Label) Append(b []byte, from int32) []byte {
 	b, start := begin(b, TypeLabel, from)
 	b = wire.AppendU32BE(b, m.Ident)
@@ -169,7 +173,7 @@ func (m *Label) UnmarshalBinary(pdu []byte) error {
 		}
 		s.Inst, s.NLabels = int32(inst), nl
 		s.JSON = pdu[js : js+jl : js+jl]
-		if nl < 0 {
+		if nl <= 0 {
 			s.JSON = nil
 		}
 		s.Labels = s.Labels[:0]

@@ -68,6 +68,9 @@ func normalize(m pduwire.Message) {
 			}
 			s.Labels = s.Labels[:min(len(s.Labels), pduwire.MaxLabels)]
 			s.NLabels = int32(len(s.Labels))
+			if s.NLabels == 0 {
+				s.JSON = nil // a set without labels carries no JSON
+			}
 			for j := range s.Labels {
 				l := &s.Labels[j]
 				l.Name, l.NameLen = 0, uint8(min(int(l.NameLen), len(s.JSON)))
