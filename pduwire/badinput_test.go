@@ -123,6 +123,7 @@ func TestBadInput(t *testing.T) {
 		// libpcp 6.0.3 accepts a name without its final pad (fuzz/diff
 		// seed c7ab339da6eeb4e5); one byte short of that is refused.
 		{"instance_req missing final pad", withBytes(mk(pduwire.TypeInstanceReq, 0, 0, 0, m1, 5), 'h', 'e', 'l', 'l', 'o'), nil, -1},
+		{"instance_req partial final pad", withBytes(mk(pduwire.TypeInstanceReq, 0, 0, 0, m1, 5), 'h', 'e', 'l', 'l', 'o', 0, 0), nil, -1},
 		{"instance_req name cut", withBytes(mk(pduwire.TypeInstanceReq, 0, 0, 0, m1, 5), 'h', 'e', 'l', 'l'), pduwire.ErrCount, 28},
 		{"text buflen past end", withBytes(mk(pduwire.TypeText, 0, 5), 'a', 'b', 'c', 'd'), pduwire.ErrCount, 16},
 		{"attr value 4096", withBytes(mk(pduwire.TypeAttr, 5), make([]byte, 4096)...), pduwire.ErrLimit, 0},

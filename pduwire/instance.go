@@ -36,9 +36,9 @@ func appendString(b []byte, s []byte) []byte {
 }
 
 // UnmarshalBinary decodes an INSTANCE_REQ PDU: len ≥ 32 ([ErrTruncated]),
-// namelen ≥ 0 and inside the PDU ([ErrCount]), and then len ==
-// 32 + pad4(namelen) ([ErrLength]), or 32 + namelen: like libpcp 6.0.3
-// (and as for INSTANCE and TEXT), the final pad may be missing.
+// namelen ≥ 0 and inside the PDU ([ErrCount]), and then len at most
+// 32 + pad4(namelen) ([ErrLength]): like libpcp 6.0.3 (and as for
+// INSTANCE and TEXT), the final pad may be missing, wholly or in part.
 func (m *InstanceReq) UnmarshalBinary(pdu []byte) error {
 	if _, _, err := open(pdu, "INSTANCE_REQ", TypeInstanceReq); err != nil {
 		return err
@@ -52,7 +52,7 @@ func (m *InstanceReq) UnmarshalBinary(pdu []byte) error {
 		return fail("INSTANCE_REQ.namelen", 28, ErrCount)
 	}
 	if n > 0 {
-		if len(pdu) != 32+int(n) {
+		if len(pdu) > 32+wire.Pad4(int(n)) {
 			if err := exact(pdu, "INSTANCE_REQ", 32+uint64(wire.Pad4(int(n)))); err != nil {
 				return err
 			}
