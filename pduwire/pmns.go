@@ -52,9 +52,8 @@ func (m *PMNSNames) Append(b []byte, from int32) []byte {
 // below 24 bytes or when a name header or name crosses the end; with
 // [ErrCount] for a negative nstrbytes or one above len, numnames above the
 // room ((len − 24)/8, or /12 with statuses), numstatus other than 0 or
-// numnames, or names that do not fit in nstrbytes; with [ErrField] for an
-// empty name in the form with statuses (libpcp 6.0.3 refuses it there);
-// with [ErrTrailing] for more than 3 bytes after the last name.
+// numnames, or names that do not fit in nstrbytes; with [ErrTrailing] for
+// more than 3 bytes after the last name.
 func (m *PMNSNames) UnmarshalBinary(pdu []byte) error {
 	if _, _, err := open(pdu, "PMNS_NAMES", TypePMNSNames); err != nil {
 		return err
@@ -109,11 +108,6 @@ func (m *PMNSNames) UnmarshalBinary(pdu []byte) error {
 		name, ok := c.Bytes(uint64(nl))
 		if !ok || int32(nl) < 0 {
 			return fail("PMNS_NAMES.name", c.Offset()-4, ErrTruncated)
-		}
-		if nl == 0 && numstatus != 0 {
-			// libpcp 6.0.3 refuses an empty name in the form with
-			// statuses (PMNS_CHILD replies), not in the other.
-			return fail("PMNS_NAMES.namelen", c.Offset()-4, ErrField)
 		}
 		left -= int64(nl) + 1
 		if left < 0 {

@@ -100,6 +100,9 @@ func explained(kind int, b []byte, ours, theirs string) string {
 		binary.BigEndian.Uint32(b[4:]) == uint32(pduwire.TypeProfile) && binary.BigEndian.Uint32(b[20:]) == 0 {
 		return "D8: a PROFILE of 24 to 27 bytes with numprof 0 (final pad missing or partial): perfwire accepts it as PCP 7.2.1 does (qa/1560) and pcp-pdu.md §4.3 says, ignoring what follows an empty profile as libpcp does; libpcp 6.0.3 wants 28 bytes"
 	}
+	if kind == kindPDU && theirs == rejected && emptyLastName(b) {
+		return "D14: a PMNS_NAMES whose last name is empty and ends the PDU: libpcp 6.0.3 wants every name to start before len; perfwire reads the empty name as in bounds"
+	}
 	if ours != rejected {
 		return ""
 	}
@@ -190,6 +193,16 @@ func wrongFixedVlen(b []byte, err error) bool {
 	vlen := int64(hdr & 0xffffff)
 	want := map[pcp.Type]int64{pcp.Type64: 12, pcp.TypeU64: 12, pcp.TypeDouble: 12, pcp.TypeFloat: 8}[pcp.Type(hdr>>24)]
 	return want != 0 && vlen >= 4 && vlen <= int64(len(b))-pe.Offset && vlen != want
+}
+
+// emptyLastName reports whether b is a PMNS_NAMES PDU that perfwire
+// accepts and whose last name is empty, its namelen word the PDU's last.
+func emptyLastName(b []byte) bool {
+	var m pduwire.PMNSNames
+	if len(b) < 28 || pduwire.Type(binary.BigEndian.Uint32(b[4:])) != pduwire.TypePMNSNames || m.UnmarshalBinary(b) != nil {
+		return false
+	}
+	return len(m.Names) > 0 && len(m.Names[len(m.Names)-1]) == 0 && binary.BigEndian.Uint32(b[len(b)-4:]) == 0
 }
 
 // field returns the field a *ParseError names.
