@@ -170,18 +170,28 @@ func exceedsLen(b []byte) bool {
 	return false
 }
 
+// wordAt returns the signed word at the offset err names, and whether
+// there is one.
+func wordAt(b []byte, err error) (int32, bool) {
+	pe, ok := errors.AsType[*pduwire.ParseError](err)
+	if !ok || pe.Offset < 0 || pe.Offset+4 > int64(len(b)) {
+		return 0, false
+	}
+	return int32(binary.BigEndian.Uint32(b[pe.Offset:])), true
+}
+
 // negativeAt reports whether the word at the offset err names is
 // negative.
 func negativeAt(b []byte, err error) bool {
-	pe, ok := errors.AsType[*pduwire.ParseError](err)
-	return ok && pe.Offset >= 0 && pe.Offset+4 <= int64(len(b)) && int32(binary.BigEndian.Uint32(b[pe.Offset:])) < 0
+	w, ok := wordAt(b, err)
+	return ok && w < 0
 }
 
 // positiveAt reports whether the word at the offset err names is a
 // positive count.
 func positiveAt(b []byte, err error) bool {
-	pe, ok := errors.AsType[*pduwire.ParseError](err)
-	return ok && pe.Offset >= 0 && pe.Offset+4 <= int64(len(b)) && int32(binary.BigEndian.Uint32(b[pe.Offset:])) > 0
+	w, ok := wordAt(b, err)
+	return ok && w > 0
 }
 
 // wrongFixedVlen reports whether the value block at the offset err names
