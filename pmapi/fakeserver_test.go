@@ -22,9 +22,10 @@ func hello(t *testing.T) []byte {
 	return b
 }
 
-// fakePmcd accepts one connection, reads the client's CREDS, then runs
-// script: a misbehaving server under the test's control.
-func fakePmcd(t *testing.T, greeting []byte, script func(conn *fakeConn)) string {
+// serveOne listens on a loopback port, runs serve on the first
+// connection in a goroutine (closing it afterwards) and returns the
+// address; the listener closes with the test.
+func serveOne(t *testing.T, serve func(conn net.Conn)) string {
 	t.Helper()
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
@@ -37,14 +38,23 @@ func fakePmcd(t *testing.T, greeting []byte, script func(conn *fakeConn)) string
 			return
 		}
 		defer conn.Close()
+		serve(conn)
+	}()
+	return ln.Addr().String()
+}
+
+// fakePmcd accepts one connection, reads the client's CREDS, then runs
+// script: a misbehaving server under the test's control.
+func fakePmcd(t *testing.T, greeting []byte, script func(conn *fakeConn)) string {
+	t.Helper()
+	return serveOne(t, func(conn net.Conn) {
 		conn.Write(greeting)
 		r := pduwire.NewReader(conn, pduwire.DefaultServerLimit)
 		if p, err := r.Next(); err != nil || p.Header.Type != pduwire.TypeCreds {
 			return
 		}
 		script(&fakeConn{conn, r})
-	}()
-	return ln.Addr().String()
+	})
 }
 
 // fakeConn is the fake pmcd's side of a connection, with the one Reader
@@ -175,22 +185,13 @@ func TestFakeServerHandshake(t *testing.T) {
 		"garbage bytes": {[]byte("HTTP/1.1 400 Bad Request\r\n\r\n"), nil},
 	} {
 		t.Run(name, func(t *testing.T) {
-			ln, err := net.Listen("tcp", "127.0.0.1:0")
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer ln.Close()
-			go func() {
-				conn, err := ln.Accept()
-				if err == nil {
-					conn.Write(tc.greeting)
-					time.Sleep(time.Second)
-					conn.Close()
-				}
-			}()
+			addr := serveOne(t, func(conn net.Conn) {
+				conn.Write(tc.greeting)
+				time.Sleep(time.Second)
+			})
 			ctx, cancel := context.WithTimeout(context.Background(), 500*time.Millisecond)
 			defer cancel()
-			c, err := Dial(ctx, ln.Addr().String())
+			c, err := Dial(ctx, addr)
 			if err == nil {
 				c.Close()
 				t.Fatal("handshake with a bad server succeeded")

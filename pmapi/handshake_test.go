@@ -16,17 +16,7 @@ import (
 // first PDU to gotFirst, then sends post and holds the connection open.
 func scriptedPmcd(t *testing.T, pre, post []byte, gotFirst chan<- pduwire.PDU) string {
 	t.Helper()
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { ln.Close() })
-	go func() {
-		conn, err := ln.Accept()
-		if err != nil {
-			return
-		}
-		defer conn.Close()
+	return serveOne(t, func(conn net.Conn) {
 		conn.Write(pre)
 		r := pduwire.NewReader(conn, pduwire.DefaultServerLimit)
 		p, err := r.Next()
@@ -38,8 +28,7 @@ func scriptedPmcd(t *testing.T, pre, post []byte, gotFirst chan<- pduwire.PDU) s
 		gotFirst <- p
 		conn.Write(post)
 		time.Sleep(2 * time.Second)
-	}()
-	return ln.Addr().String()
+	})
 }
 
 // TestHandshakeSecureAckRefusal covers pcp-pdu.md §8.2 "SECURE_ACK status
