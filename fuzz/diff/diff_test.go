@@ -132,6 +132,8 @@ func explained(kind int, b []byte, ours, theirs string) string {
 		return "D9: a LOG_STATUS shorter than its 88-byte fixed part: libpcp 6.0.3 reads the fixed part past len without a check; perfwire rejects"
 	case errors.Is(err, pduwire.ErrField) && field(err) == "LABEL.json" && negativeAt(b, err):
 		return "D10: a LABEL set with a negative json offset: libpcp 6.0.3 accepts it and reads the JSON from before the PDU (pcp-pdu.md §8.1 #6); perfwire rejects"
+	case errors.Is(err, pduwire.ErrField) && field(err) == "LABEL.json" && negativeJSONLen(b, err):
+		return "D16: a LABEL set without labels (nlabels ≤ 0) whose jsonlen is negative: libpcp 6.0.3 accepts it as it reads no JSON for such a set; perfwire rejects (pcp-pdu.md §4.15: jsonlen ≥ 0)"
 	case errors.Is(err, pduwire.ErrCount) && (field(err) == "PROFILE.numprof" || field(err) == "PROFILE.numinst") && positiveAt(b, err):
 		return "D12: a PROFILE whose entries or instance lists run past len: libpcp 6.0.3 reads them from beyond the PDU; perfwire rejects"
 	case errors.Is(err, pduwire.ErrValueBlock) && field(err) == "value.vlen" && wrongFixedVlen(b, err):
@@ -170,27 +172,36 @@ func exceedsLen(b []byte) bool {
 	return false
 }
 
-// wordAt returns the signed word at the offset err names, and whether
-// there is one.
-func wordAt(b []byte, err error) (int32, bool) {
+// wordAt returns the signed word delta bytes after the offset err names,
+// and whether there is one.
+func wordAt(b []byte, err error, delta int64) (int32, bool) {
 	pe, ok := errors.AsType[*pduwire.ParseError](err)
-	if !ok || pe.Offset < 0 || pe.Offset+4 > int64(len(b)) {
+	if !ok || pe.Offset+delta < 0 || pe.Offset+delta+4 > int64(len(b)) {
 		return 0, false
 	}
-	return int32(binary.BigEndian.Uint32(b[pe.Offset:])), true
+	return int32(binary.BigEndian.Uint32(b[pe.Offset+delta:])), true
 }
 
 // negativeAt reports whether the word at the offset err names is
 // negative.
 func negativeAt(b []byte, err error) bool {
-	w, ok := wordAt(b, err)
+	w, ok := wordAt(b, err, 0)
 	return ok && w < 0
+}
+
+// negativeJSONLen reports whether the LABEL set whose json offset err
+// names has no labels (nlabels ≤ 0, the word before) and a negative
+// jsonlen (the word after).
+func negativeJSONLen(b []byte, err error) bool {
+	nl, ok1 := wordAt(b, err, -4)
+	jl, ok2 := wordAt(b, err, 4)
+	return ok1 && ok2 && nl <= 0 && jl < 0
 }
 
 // positiveAt reports whether the word at the offset err names is a
 // positive count.
 func positiveAt(b []byte, err error) bool {
-	w, ok := wordAt(b, err)
+	w, ok := wordAt(b, err, 0)
 	return ok && w > 0
 }
 
