@@ -100,7 +100,7 @@ func explained(kind int, b []byte, ours, theirs string) string {
 		binary.BigEndian.Uint32(b[4:]) == uint32(pduwire.TypeProfile) && binary.BigEndian.Uint32(b[20:]) == 0 {
 		return "D8: a PROFILE of 24 to 27 bytes with numprof 0 (final pad missing or partial): perfwire accepts it as PCP 7.2.1 does (qa/1560) and pcp-pdu.md §4.3 says, ignoring what follows an empty profile as libpcp does; libpcp 6.0.3 wants 28 bytes"
 	}
-	if kind == kindPDU && sameLogStatusHead(ours, theirs) {
+	if kind == kindPDU && logStatusRunOn(ours, theirs) {
 		return "D15: a LOG_STATUS string whose byte at its length is not NUL: libpcp 6.0.3 reads it as a C string, on past its length to the next NUL; perfwire keeps the length the PDU gives"
 	}
 	if kind == kindPDU && theirs == rejected && emptyLastName(b) {
@@ -219,12 +219,22 @@ func wrongFixedVlen(b []byte, err error) bool {
 	return want != 0 && vlen >= 4 && vlen <= int64(len(b))-pe.Offset && vlen != want
 }
 
-// sameLogStatusHead reports whether both sides decoded a LOG_STATUS and
-// agree on everything before its strings (three timestamps, state, vol,
-// size: the first ten fields of the canonical line).
-func sameLogStatusHead(ours, theirs string) bool {
+// logStatusRunOn reports whether both sides decoded the same LOG_STATUS
+// (three timestamps, state, vol, size: the first ten fields of the
+// canonical line) and each of its six strings is either the same on both
+// sides or perfwire's, which ends at its length, is a proper prefix of
+// libpcp's, which ran on to the next NUL.
+func logStatusRunOn(ours, theirs string) bool {
 	o, t := strings.Fields(ours), strings.Fields(theirs)
-	return len(o) > 10 && len(t) > 10 && o[0] == "Z" && t[0] == "Z" && strings.Join(o[:10], " ") == strings.Join(t[:10], " ")
+	if len(o) != 16 || len(t) != 16 || o[0] != "Z" || t[0] != "Z" || strings.Join(o[:10], " ") != strings.Join(t[:10], " ") {
+		return false
+	}
+	for i := 10; i < 16; i++ {
+		if o[i] != t[i] && (o[i][0] != '=' || len(t[i]) <= len(o[i]) || !strings.HasPrefix(t[i], o[i])) {
+			return false
+		}
+	}
+	return true
 }
 
 // emptyLastName reports whether b is a PMNS_NAMES PDU that perfwire
