@@ -185,8 +185,11 @@ func (s *Scanner) resync(from, limit int) int {
 			if loose < 0 {
 				// Look for a better candidate only inside this one's
 				// span, which keeps every resync bounded by one record.
+				// The whole span, even past a Reader's decidable end:
+				// its lookahead covers a candidate starting inside a
+				// record, so the window cannot change the choice.
 				loose = at
-				limit = min(limit, at+n)
+				limit = at + n
 			}
 		}
 		from = at + 1
