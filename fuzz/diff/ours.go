@@ -290,7 +290,13 @@ func (t *text) result(r *pduwire.Result) {
 func (t *text) block(typ pcp.Type, p []byte) {
 	t.put(" ", strconv.Itoa(int(typ)), " ", strconv.Itoa(len(p)+4), " ")
 	switch {
-	case (typ == pcp.Type32 || typ == pcp.TypeU32 || typ == pcp.TypeFloat) && len(p) == 4:
+	case (typ == pcp.Type32 || typ == pcp.TypeU32) && len(p) == 4:
+		// libpcp 6.0.3 converts FLOAT, 64-bit and DOUBLE blocks to host
+		// order but leaves a 32-bit block (which pmcd never sends: those
+		// values travel in place) in network order, so on this
+		// little-endian host its number is the byte-swapped one.
+		t.put("n", hex32(binary.LittleEndian.Uint32(p)))
+	case typ == pcp.TypeFloat && len(p) == 4:
 		t.put("n", hex32(binary.BigEndian.Uint32(p)))
 	case (typ == pcp.Type64 || typ == pcp.TypeU64 || typ == pcp.TypeDouble) && len(p) == 8:
 		v := binary.BigEndian.Uint64(p)
