@@ -119,6 +119,12 @@ func TestBadInput(t *testing.T) {
 		{"descs count beyond room", mk(pduwire.TypeDescs, 2, pmid, 0, m1, 3, 0), pduwire.ErrCount, 12},
 		{"pmns_names trailing junk", withBytes(mk(pduwire.TypePMNSNames, 2, 0, 1, 1), 'a', 0, 0, 0, 1, 2, 3, 4), pduwire.ErrTrailing, -1},
 		{"pmns_names name past end", withBytes(mk(pduwire.TypePMNSNames, 20, 0, 1, 12), 'a', 'b', 'c', 'd', 'e', 'f'), pduwire.ErrTruncated, 24},
+		// A last name without its final pad, or an empty one, lies in
+		// bounds and is kept; libpcp refuses these when the name is
+		// shorter than 4 bytes (fuzz/RESULTS.md D14).
+		{"pmns_names missing final pad", withBytes(mk(pduwire.TypePMNSNames, 16, 0, 2, 12), []byte("sample.long.\x00\x00\x00\x02ab")...), nil, -1},
+		{"pmns_names empty last name, partial pad", withBytes(mk(pduwire.TypePMNSNames, 14, 2, 2, 0, 12), []byte("sample.long.\x00\x00\x00\x01\x00\x00\x00\x00\x00")...), nil, -1},
+		{"pmns_names last name cut", withBytes(mk(pduwire.TypePMNSNames, 17, 0, 2, 12), []byte("sample.long.\x00\x00\x00\x03ab")...), pduwire.ErrTruncated, 40},
 		{"instance_req negative namelen", mk(pduwire.TypeInstanceReq, 0, 0, 0, m1, m1), pduwire.ErrCount, 28},
 		// libpcp 6.0.3 accepts a name without its final pad (fuzz/diff
 		// seed c7ab339da6eeb4e5); one byte short of that is refused.

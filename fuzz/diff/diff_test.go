@@ -103,8 +103,8 @@ func explained(kind int, b []byte, ours, theirs string) string {
 	if kind == kindPDU && logStatusRunOn(ours, theirs) {
 		return "D15: a LOG_STATUS string whose byte at its length is not NUL: libpcp 6.0.3 reads it as a C string, on past its length to the next NUL; perfwire keeps the length the PDU gives"
 	}
-	if kind == kindPDU && theirs == rejected && emptyLastName(b) {
-		return "D14: a PMNS_NAMES whose last name is empty and ends the PDU: libpcp 6.0.3 wants every name to start before len; perfwire reads the empty name as in bounds"
+	if kind == kindPDU && theirs == rejected && shortLastName(b) {
+		return "D14: a PMNS_NAMES whose last name is shorter than 4 bytes and lacks its full pad word: libpcp wants 4 bytes of name room after every namelen word; perfwire reads the name in bounds and takes a missing final pad"
 	}
 	if ours != rejected {
 		return ""
@@ -243,14 +243,30 @@ func logStatusRunOn(ours, theirs string) bool {
 	return true
 }
 
-// emptyLastName reports whether b is a PMNS_NAMES PDU that perfwire
-// accepts and whose last name is empty, its namelen word the PDU's last.
-func emptyLastName(b []byte) bool {
+// shortLastName reports whether b is a PMNS_NAMES PDU that perfwire
+// accepts and whose last entry has fewer than 4 bytes after its namelen
+// word. libpcp's decoder wants every entry to hold its fixed part with
+// one whole name word (its name_t, 8 bytes, or name_status_t, 12)
+// before it looks at namelen, so such a last name, empty or of 1 to 3
+// bytes without its full pad, is refused there.
+func shortLastName(b []byte) bool {
 	var m pduwire.PMNSNames
-	if len(b) < 28 || pduwire.Type(binary.BigEndian.Uint32(b[4:])) != pduwire.TypePMNSNames || m.UnmarshalBinary(b) != nil {
+	if len(b) < 28 || pduwire.Type(binary.BigEndian.Uint32(b[4:])) != pduwire.TypePMNSNames ||
+		m.UnmarshalBinary(b) != nil || len(m.Names) == 0 {
 		return false
 	}
-	return len(m.Names) > 0 && len(m.Names[len(m.Names)-1]) == 0 && binary.BigEndian.Uint32(b[len(b)-4:]) == 0
+	head := 4
+	if m.Statuses != nil {
+		head = 8
+	}
+	off := 24
+	for i := range m.Names {
+		off += head
+		if i < len(m.Names)-1 {
+			off += (int(binary.BigEndian.Uint32(b[off-4:])) + 3) &^ 3
+		}
+	}
+	return off+4 > len(b)
 }
 
 // field returns the field a *ParseError names.
