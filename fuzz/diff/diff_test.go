@@ -16,6 +16,7 @@ import (
 
 func TestMain(m *testing.M) {
 	if os.Getenv(ChildEnv) == "1" {
+		dieEarly()
 		if err := ServeChild(os.Stdin, os.Stdout); err != nil {
 			os.Exit(2)
 		}

@@ -21,13 +21,20 @@ const (
 	tooLong  = "TOOLONG\n"
 )
 
+// oracleOut receives libpcp's text; the child reuses it for every query
+// rather than leave 4 MiB of garbage per input.
+var oracleOut []C.char
+
 // runOracle decodes b with libpcp in this process. It is called only in
 // the child process, where a crash inside libpcp cannot take the test
 // binary down. Both buffers are Go memory holding no Go pointers, which
 // C may use for the duration of the call.
 func runOracle(kind int, b []byte) string {
 	in := append(b[:len(b):len(b)], 0) // never empty, never aliased
-	out := make([]C.char, oracleOutCap)
+	if oracleOut == nil {
+		oracleOut = make([]C.char, oracleOutCap)
+	}
+	out := oracleOut
 	n := C.oracle_run(C.int(kind), (*C.uchar)(&in[0]), C.int(len(b)), &out[0], oracleOutCap)
 	switch {
 	case n == -1:
