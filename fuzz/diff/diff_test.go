@@ -131,8 +131,8 @@ func explained(kind int, b []byte, ours, theirs string) string {
 		return "D7: perfwire's CREDS decoder refuses numcreds 0 or > 1024 (pcp-pdu.md §4.2, what pmcd enforces); libpcp's decoder leaves that to pmcd"
 	case binary.BigEndian.Uint32(b[4:]) == uint32(pduwire.TypeLogStatus) && len(b) < 88 && errors.Is(err, pduwire.ErrTruncated):
 		return "D9: a LOG_STATUS shorter than its 88-byte fixed part: libpcp 6.0.3 reads the fixed part past len without a check; perfwire rejects"
-	case errors.Is(err, pduwire.ErrTruncated) && field(err) == "PMNS_NAMES.namelen":
-		return "D18: a PMNS_NAMES whose numnames needs namelen words past len: libpcp 6.0.3 reads them from beyond the PDU (empty names from the zeros there); perfwire rejects"
+	case errors.Is(err, pduwire.ErrTruncated) && (field(err) == "PMNS_NAMES.namelen" || field(err) == "PMNS_NAMES.status") && entryPastLen(b):
+		return "D18: a PMNS_NAMES whose numnames needs entries past len: libpcp 6.0.3 reads them from beyond the PDU (empty names from the zeros there); perfwire rejects"
 	case errors.Is(err, pduwire.ErrCount) && field(err) == "PMNS_NAMES.numnames":
 		return "D19: a PMNS_NAMES with more names than pcp-pdu.md §4.13 allows for len ((len − 24)/8, /12 with statuses, which assumes non-empty names); libpcp 6.0.3 accepts empty names packed tighter; perfwire keeps the spec's bound"
 	case errors.Is(err, pduwire.ErrCount) && field(err) == "LOG_STATUS.strlen":
@@ -268,6 +268,38 @@ func shortLastName(b []byte) bool {
 		}
 	}
 	return off+4 > len(b)
+}
+
+// entryPastLen reports whether libpcp's walk of the PMNS_NAMES b reaches
+// an entry that starts past len, every entry before it in bounds. The
+// padded advance over a name that lacks its final pad can do that, and
+// libpcp's room check, an unsigned comparison with the bytes left, then
+// takes the negative room for a huge one and reads the entry from
+// beyond the PDU.
+func entryPastLen(b []byte) bool {
+	if len(b) < 24 {
+		return false
+	}
+	head := 4
+	if binary.BigEndian.Uint32(b[16:]) != 0 {
+		head = 8
+	}
+	off := 24
+	for range min(binary.BigEndian.Uint32(b[20:]), uint32(len(b))) {
+		room := len(b) - off
+		if room < 0 {
+			return true
+		}
+		if room < head+4 {
+			return false
+		}
+		nl := int32(binary.BigEndian.Uint32(b[off+head-4:]))
+		if nl < 0 || int(nl) > room-head {
+			return false
+		}
+		off += head + (int(nl)+3)&^3
+	}
+	return false
 }
 
 // field returns the field a *ParseError names.
