@@ -145,6 +145,8 @@ func explained(kind int, b []byte, ours, theirs string) string {
 		return "D12: a PROFILE whose entries or instance lists run past len: libpcp 6.0.3 reads them from beyond the PDU; perfwire rejects"
 	case errors.Is(err, pduwire.ErrValueBlock) && field(err) == "value.vlen" && wrongFixedVlen(b, err):
 		return "D13: a value block of a fixed-size type (64, U64, DOUBLE, FLOAT) whose vlen is not that size: libpcp 6.0.3 accepts it, perfwire rejects (pcp-pdu.md §4.8 rule 7)"
+	case (errors.Is(err, pduwire.ErrContiguity) || errors.Is(err, pduwire.ErrOverlap)) && sharedBlock(b):
+		return "D20: a RESULT that points to one value block twice: libpcp 6.0.3 byte-swaps a block's header in place at each reference, so its size check adds up a corrupted length the second time and can accept the PDU, returning the garbled block; perfwire rejects (pcp-pdu.md §4.8 rules 5 and 6)"
 	case errors.Is(err, pduwire.ErrEvent):
 		return "D5: perfwire enforces the event-array rules of pcp-events.md §6.2 that libpcp does not check (exact ep_len for fixed-size types, MISSED alone, ea_len a multiple of 4)"
 	case errors.Is(err, pduwire.ErrField) && field(err) == "LABEL.label":
@@ -224,6 +226,51 @@ func wrongFixedVlen(b []byte, err error) bool {
 	vlen := int64(hdr & 0xffffff)
 	want := map[pcp.Type]int64{pcp.Type64: 12, pcp.TypeU64: 12, pcp.TypeDouble: 12, pcp.TypeFloat: 8}[pcp.Type(hdr>>24)]
 	return want != 0 && vlen >= 4 && vlen <= int64(len(b))-pe.Offset && vlen != want
+}
+
+// sharedBlock reports whether b is a RESULT or HIGHRES_RESULT in which
+// two pointer values, among the records that lie inside the PDU, hold
+// the same block index.
+func sharedBlock(b []byte) bool {
+	if len(b) < 12 {
+		return false
+	}
+	off, numOff := 24, 20
+	switch pduwire.Type(binary.BigEndian.Uint32(b[4:])) {
+	case pduwire.TypeResult:
+	case pduwire.TypeHighresResult:
+		off, numOff = 32, 12
+	default:
+		return false
+	}
+	if len(b) < off {
+		return false
+	}
+	seen := map[uint32]bool{}
+	for range min(binary.BigEndian.Uint32(b[numOff:]), uint32(len(b))) {
+		if off+8 > len(b) {
+			return false
+		}
+		numval := int32(binary.BigEndian.Uint32(b[off+4:]))
+		if numval <= 0 {
+			off += 8
+			continue
+		}
+		if off+12+8*int(numval) > len(b) {
+			return false
+		}
+		insitu := binary.BigEndian.Uint32(b[off+8:]) == pduwire.ValInsitu
+		off += 12
+		for range numval {
+			idx := binary.BigEndian.Uint32(b[off+4:])
+			if !insitu && seen[idx] {
+				return true
+			}
+			seen[idx] = seen[idx] || !insitu
+			off += 8
+		}
+	}
+	return false
 }
 
 // logStatusRunOn reports whether both sides decoded the same LOG_STATUS
