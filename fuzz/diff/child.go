@@ -8,7 +8,6 @@ import (
 	"os"
 	"os/exec"
 	"strconv"
-	"strings"
 	"syscall"
 	"time"
 )
@@ -58,6 +57,13 @@ func (o *Oracle) start() error {
 	return nil
 }
 
+// Fresh is Query on a new child, the current one stopped first: what
+// libpcp makes of b in a clean process.
+func (o *Oracle) Fresh(kind int, b []byte) (string, error) {
+	o.Close()
+	return o.Query(kind, b)
+}
+
 // Close stops the child.
 func (o *Oracle) Close() {
 	if o.cmd != nil {
@@ -70,24 +76,7 @@ func (o *Oracle) Close() {
 // Query has libpcp decode b (a PDU or a label text, per kind) and
 // returns its canonical text, "REJECT\n", or "CRASH <status>\n" /
 // "HANG\n" when the child died or stalled on this input.
-//
-// A crash or hang is reported only when a new child, given b first,
-// fails too. A long-lived child can die on a harmless input because of
-// what earlier ones did to it: libpcp 6.0.3 leaks or corrupts memory on
-// some malformed PDUs, and under the child's address-space cap the Go
-// runtime then fails its next allocation ("fatal error: out of memory",
-// seen on a well-formed DESC after 80 s of fuzzing with two workers).
-// The answer for b is what libpcp makes of b in a clean process.
 func (o *Oracle) Query(kind int, b []byte) (string, error) {
-	s, err := o.query(kind, b)
-	if err != nil || (!strings.HasPrefix(s, "CRASH") && s != "HANG\n") {
-		return s, err
-	}
-	return o.query(kind, b) // the failed child is gone: a new one starts
-}
-
-// query is one attempt of Query on the current child, started if need be.
-func (o *Oracle) query(kind int, b []byte) (string, error) {
 	if o.cmd == nil {
 		if err := o.start(); err != nil {
 			return "", err

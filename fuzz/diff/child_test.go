@@ -1,59 +1,61 @@
 package diff
 
 import (
+	"encoding/binary"
 	"io"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 )
 
-// dieEnv names a marker file for TestQueryConfirmsCrash: a child that
-// can create it exits on its first query, as a child that earlier inputs
-// had ruined would; "always" makes every child exit.
-const dieEnv = "PERFWIRE_TEST_CHILD_DIES"
+// staleEnv names a marker file for TestCompareAsksFreshChild: the child
+// that creates it answers every query with a rejection, as a child that
+// earlier inputs had left in a bad state might; children started after
+// it answer truly. "always" makes every child answer so.
+const staleEnv = "PERFWIRE_TEST_CHILD_STALE"
 
-// dieEarly runs in the child before it serves: it makes the child fail
-// the way dieEnv asks, after reading its first query.
-func dieEarly() {
-	m := os.Getenv(dieEnv)
+// serveStale runs in the child before it serves: when staleEnv makes
+// this child a stale one, it answers every query with "REJECT" and exits
+// at the end of its input.
+func serveStale() {
+	m := os.Getenv(staleEnv)
 	if m == "" {
 		return
 	}
 	if m != "always" {
 		f, err := os.OpenFile(m, os.O_CREATE|os.O_EXCL|os.O_WRONLY, 0o600)
 		if err != nil {
-			return // the marker is there: this child is the fresh one
+			return // the marker is there: this child is a new one
 		}
 		f.Close()
 	}
-	var hdr [5]byte
-	_, _ = io.ReadFull(os.Stdin, hdr[:])
-	os.Exit(2)
+	for {
+		var hdr [5]byte
+		if _, err := io.ReadFull(os.Stdin, hdr[:]); err != nil {
+			os.Exit(0)
+		}
+		if _, err := io.CopyN(io.Discard, os.Stdin, int64(binary.BigEndian.Uint32(hdr[1:]))); err != nil {
+			os.Exit(0)
+		}
+		os.Stdout.Write(append(binary.BigEndian.AppendUint32(nil, uint32(len(rejected))), rejected...))
+	}
 }
 
-func TestQueryConfirmsCrash(t *testing.T) {
-	pdu := []byte{0, 0, 0, 20, 0, 0, 0x70, 0x04, 0, 0, 0, 0, 0x07, 0x40, 0, 0x81, 0, 0, 0, 0}
-	want := query(t, kindPDU, pdu) // the shared child's answer for a DESC_REQ
+func TestCompareAsksFreshChild(t *testing.T) {
+	descReq := []byte{0, 0, 0, 16, 0, 0, 0x70, 0x04, 0, 0, 0, 0, 0x07, 0x40, 0, 0x81}
 
-	t.Setenv(dieEnv, filepath.Join(t.TempDir(), "died"))
+	t.Setenv(staleEnv, filepath.Join(t.TempDir(), "stale"))
 	o := NewOracle(os.Args[0])
 	defer o.Close()
-	got, err := o.Query(kindPDU, pdu)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if got != want || o.Crashes != 1 {
-		t.Errorf("a child that dies once: got %q after %d crashes, want %q after 1", got, o.Crashes, want)
+	if d := compareOn(t, o, kindPDU, descReq); d != "" {
+		t.Errorf("a stale child, then a new one: report %q, want none", d)
 	}
 
-	t.Setenv(dieEnv, "always")
+	t.Setenv(staleEnv, "always")
 	o2 := NewOracle(os.Args[0])
 	defer o2.Close()
-	got, err = o2.Query(kindPDU, pdu)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if got != "CRASH exit status 2\n" || o2.Crashes != 2 {
-		t.Errorf("a child that always dies: got %q after %d crashes, want a crash after 2", got, o2.Crashes)
+	if d := compareOn(t, o2, kindPDU, descReq); !strings.Contains(d, "libpcp:\n"+rejected) {
+		t.Errorf("every child stale: report %q, want the rejection reported", d)
 	}
 }

@@ -16,7 +16,7 @@ import (
 
 func TestMain(m *testing.M) {
 	if os.Getenv(ChildEnv) == "1" {
-		dieEarly()
+		serveStale()
 		if err := ServeChild(os.Stdin, os.Stdout); err != nil {
 			os.Exit(2)
 		}
@@ -34,15 +34,10 @@ var (
 	oracle     *Oracle
 )
 
-// query asks the shared libpcp child.
-func query(t testing.TB, kind int, b []byte) string {
-	t.Helper()
+// shared returns the libpcp child that the tests and fuzz targets share.
+func shared() *Oracle {
 	oracleOnce.Do(func() { oracle = NewOracle(os.Args[0]) })
-	s, err := oracle.Query(kind, b)
-	if err != nil {
-		t.Fatalf("libpcp child: %v", err)
-	}
-	return s
+	return oracle
 }
 
 // capturePDUs returns every PDU of the pmcd captures kept for the
@@ -75,14 +70,33 @@ func capturePDUs(t testing.TB) [][]byte {
 	return append(out, synthPDUs()...)
 }
 
-// compare runs b through both sides. It returns "" when they agree (or
-// the input is outside what the oracle decodes) and a report otherwise.
+// compare runs b through both sides, libpcp in the shared child. It
+// returns "" when they agree (or the input is outside what the oracle
+// decodes) and a report otherwise.
 func compare(t testing.TB, kind int, b []byte) string {
+	return compareOn(t, shared(), kind, b)
+}
+
+// compareOn is compare with libpcp in o. A disagreement that no rule
+// explains is asked again of a new child before it is reported: a
+// long-lived child can answer from the state earlier inputs left it in
+// (libpcp 6.0.3 leaks and writes out of bounds on some malformed PDUs).
+// Seen: the Go runtime out of memory under the child's address-space
+// cap on a well-formed DESC, and a RESULT whose value index points past
+// len accepted with a garbage block, both answered as perfwire does by
+// a new child. The verdict for b is what libpcp makes of it alone.
+func compareOn(t testing.TB, o *Oracle, kind int, b []byte) string {
 	ours, ok := Ours(kind, b)
 	if !ok {
 		return ""
 	}
-	theirs := query(t, kind, b)
+	theirs, err := o.Query(kind, b)
+	if err == nil && ours != theirs && explained(kind, b, ours, theirs) == "" {
+		theirs, err = o.Fresh(kind, b)
+	}
+	if err != nil {
+		t.Fatalf("libpcp child: %v", err)
+	}
 	if ours == theirs {
 		return ""
 	}
