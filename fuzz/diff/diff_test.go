@@ -159,8 +159,8 @@ func explained(kind int, b []byte, ours, theirs string) string {
 		return "D12: a PROFILE whose entries or instance lists run past len: libpcp 6.0.3 reads them from beyond the PDU; perfwire rejects"
 	case errors.Is(err, pduwire.ErrValueBlock) && field(err) == "value.vlen" && wrongFixedVlen(b, err):
 		return "D13: a value block of a fixed-size type (64, U64, DOUBLE, FLOAT) whose vlen is not that size: libpcp 6.0.3 accepts it, perfwire rejects (pcp-pdu.md §4.8 rule 7)"
-	case (errors.Is(err, pduwire.ErrContiguity) || errors.Is(err, pduwire.ErrOverlap)) && sharedBlock(b):
-		return "D20: a RESULT that points to one value block twice: libpcp 6.0.3 byte-swaps a block's header in place at each reference, so its size check adds up a corrupted length the second time and can accept the PDU, returning the garbled block; perfwire rejects (pcp-pdu.md §4.8 rules 5 and 6)"
+	case (errors.Is(err, pduwire.ErrContiguity) || errors.Is(err, pduwire.ErrOverlap)) && libpcpTiling(b):
+		return "D20: value blocks that overlap, leave a gap or are shared, yet pass libpcp 6.0.3's only tiling checks (the lowest block starts where the records end, and the padded sizes, read from headers it byte-swaps in place at each reference, add up to the bytes after them); perfwire rejects (pcp-pdu.md §4.8 rules 5 and 6)"
 	case errors.Is(err, pduwire.ErrEvent):
 		return "D5: perfwire enforces the event-array rules of pcp-events.md §6.2 that libpcp does not check (exact ep_len for fixed-size types, MISSED alone, ea_len a multiple of 4)"
 	case errors.Is(err, pduwire.ErrField) && field(err) == "LABEL.label":
@@ -242,12 +242,42 @@ func wrongFixedVlen(b []byte, err error) bool {
 	return want != 0 && vlen >= 4 && vlen <= int64(len(b))-pe.Offset && vlen != want
 }
 
-// sharedBlock reports whether b is a RESULT or HIGHRES_RESULT in which
-// two pointer values, among the records that lie inside the PDU, hold
-// the same block index.
-func sharedBlock(b []byte) bool {
-	if len(b) < 12 {
+// libpcpTiling reports whether the RESULT or HIGHRES_RESULT b has a
+// block referenced twice, or passes the two checks libpcp 6.0.3 makes of
+// its value blocks: the lowest-addressed one starts where the records
+// end, and their padded sizes add up to the bytes from there to len.
+// (With a shared block libpcp's sum uses a header it has already
+// swapped once, which the wire sizes cannot reproduce, so any sharing
+// qualifies.)
+func libpcpTiling(b []byte) bool {
+	end, idx := resultBlocks(b)
+	if end < 0 || len(idx) == 0 {
 		return false
+	}
+	lowest, sum := uint64(len(b)), uint64(0)
+	seen := map[uint32]bool{}
+	for _, x := range idx {
+		if seen[x] {
+			return true
+		}
+		seen[x] = true
+		at := 4 * uint64(x)
+		if at+4 > uint64(len(b)) {
+			return false
+		}
+		lowest = min(lowest, at)
+		sum += (uint64(binary.BigEndian.Uint32(b[at:])&0xffffff) + 3) &^ 3
+	}
+	return lowest == uint64(end) && uint64(end)+sum == uint64(len(b))
+}
+
+// resultBlocks returns where the records of the RESULT or
+// HIGHRES_RESULT b end and the block index of every pointer value, in
+// record order, or end −1 when b is not such a PDU or its records do
+// not fit in it.
+func resultBlocks(b []byte) (end int, idx []uint32) {
+	if len(b) < 12 {
+		return -1, nil
 	}
 	off, numOff := 24, 20
 	switch pduwire.Type(binary.BigEndian.Uint32(b[4:])) {
@@ -255,15 +285,14 @@ func sharedBlock(b []byte) bool {
 	case pduwire.TypeHighresResult:
 		off, numOff = 32, 12
 	default:
-		return false
+		return -1, nil
 	}
 	if len(b) < off {
-		return false
+		return -1, nil
 	}
-	seen := map[uint32]bool{}
 	for range min(binary.BigEndian.Uint32(b[numOff:]), uint32(len(b))) {
 		if off+8 > len(b) {
-			return false
+			return -1, nil
 		}
 		numval := int32(binary.BigEndian.Uint32(b[off+4:]))
 		if numval <= 0 {
@@ -271,20 +300,18 @@ func sharedBlock(b []byte) bool {
 			continue
 		}
 		if off+12+8*int(numval) > len(b) {
-			return false
+			return -1, nil
 		}
 		insitu := binary.BigEndian.Uint32(b[off+8:]) == pduwire.ValInsitu
 		off += 12
 		for range numval {
-			idx := binary.BigEndian.Uint32(b[off+4:])
-			if !insitu && seen[idx] {
-				return true
+			if !insitu {
+				idx = append(idx, binary.BigEndian.Uint32(b[off+4:]))
 			}
-			seen[idx] = seen[idx] || !insitu
 			off += 8
 		}
 	}
-	return false
+	return off, idx
 }
 
 // logStatusRunOn reports whether both sides decoded the same LOG_STATUS
