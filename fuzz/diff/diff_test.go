@@ -334,60 +334,58 @@ func logStatusRunOn(ours, theirs string) bool {
 
 // shortLastName reports whether b is a PMNS_NAMES PDU that perfwire
 // accepts and whose last entry has fewer than 4 bytes after its namelen
-// word. libpcp's decoder wants every entry to hold its fixed part with
-// one whole name word (its name_t, 8 bytes, or name_status_t, 12)
-// before it looks at namelen, so such a last name, empty or of 1 to 3
-// bytes without its full pad, is refused there.
+// word, which libpcp refuses (see pmnsWalk): a last name that is empty,
+// or of 1 to 3 bytes without its full pad.
 func shortLastName(b []byte) bool {
 	var m pduwire.PMNSNames
 	if len(b) < 28 || pduwire.Type(binary.BigEndian.Uint32(b[4:])) != pduwire.TypePMNSNames ||
 		m.UnmarshalBinary(b) != nil || len(m.Names) == 0 {
 		return false
 	}
-	head := 4
-	if m.Statuses != nil {
-		head = 8
-	}
-	off := 24
-	for i := range m.Names {
-		off += head
-		if i < len(m.Names)-1 {
-			off += (int(binary.BigEndian.Uint32(b[off-4:])) + 3) &^ 3
-		}
-	}
-	return off+4 > len(b)
+	head, starts := pmnsWalk(b)
+	return len(starts) == len(m.Names) && starts[len(starts)-1]+head+4 > len(b)
 }
 
 // entryPastLen reports whether libpcp's walk of the PMNS_NAMES b reaches
-// an entry that starts past len, every entry before it in bounds. The
-// padded advance over a name that lacks its final pad can do that, and
-// libpcp's room check, an unsigned comparison with the bytes left, then
-// takes the negative room for a huge one and reads the entry from
+// an entry that starts past len (see pmnsWalk), every entry before it in
+// bounds. The padded advance over a name without its final pad can get
+// there, and libpcp's room check, an unsigned comparison with the bytes
+// left, takes the negative room for a huge one and reads the entry from
 // beyond the PDU.
 func entryPastLen(b []byte) bool {
+	_, starts := pmnsWalk(b)
+	return len(starts) > 0 && starts[len(starts)-1] > len(b)
+}
+
+// pmnsWalk follows libpcp 6.0.3's walk over the entries of the
+// PMNS_NAMES b: each starts after the previous one's fixed part (head:
+// namelen, and a status first when numstatus ≠ 0) and padded name. It
+// returns head and the start of every entry up to the first that libpcp's
+// room check would refuse, that one included. That check wants the fixed
+// part plus one whole name word (its name_t or name_status_t) and the
+// fixed part plus the name inside len, before the name is read.
+func pmnsWalk(b []byte) (head int, starts []int) {
 	if len(b) < 24 {
-		return false
+		return 0, nil
 	}
-	head := 4
+	head = 4
 	if binary.BigEndian.Uint32(b[16:]) != 0 {
 		head = 8
 	}
 	off := 24
 	for range min(binary.BigEndian.Uint32(b[20:]), uint32(len(b))) {
+		starts = append(starts, off)
 		room := len(b) - off
-		if room < 0 {
-			return true
-		}
 		if room < head+4 {
-			return false
+			break
 		}
 		nl := int32(binary.BigEndian.Uint32(b[off+head-4:]))
 		if nl < 0 || int(nl) > room-head {
-			return false
+			break
 		}
 		off += head + (int(nl)+3)&^3
 	}
-	return false
+	return head, starts
 }
 
 // field returns the field a *ParseError names.
