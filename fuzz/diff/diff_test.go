@@ -80,7 +80,8 @@ func compare(t testing.TB, kind int, b []byte) string {
 // compareOn is compare with libpcp in o. A disagreement that no rule
 // explains is asked again of a new child before it is reported: a
 // long-lived child can answer from the state earlier inputs left it in
-// (libpcp 6.0.3 leaks and writes out of bounds on some malformed PDUs).
+// (libpcp 6.0.3 pools its PDU buffers, swaps bytes in place and leaks
+// on some malformed PDUs; which of these did it was not traced).
 // Seen: the Go runtime out of memory under the child's address-space
 // cap on a well-formed DESC, and a RESULT whose value index points past
 // len accepted with a garbage block, both answered as perfwire does by
