@@ -75,17 +75,18 @@ func Ours(kind int, b []byte) (string, bool) {
 			return rejected, true
 		}
 		t.put("L ", hex32(l.Ident), " ", strconv.Itoa(int(l.Kind)), " ", strconv.Itoa(len(l.Sets)), "\n")
-		held := heldHeader(b)
+		// A JSON span may start inside the PDU header (pcp-pdu.md §4.15
+		// asks only json ≥ 0). libpcp reads it from its buffer, whose
+		// header words __pmGetPDU has already put in host order;
+		// perfwire returns the bytes that were sent. Print what libpcp
+		// holds, so the comparison stays exact.
+		held := heldPDU(b)
 		rec := 28
 		for _, s := range l.Sets {
-			// A JSON span may start inside the PDU header (pcp-pdu.md
-			// §4.15 asks only json ≥ 0). libpcp reads it from its
-			// buffer, whose header words __pmGetPDU has already put in
-			// host order; perfwire returns the bytes that were sent.
-			// Print what libpcp holds, so the comparison stays exact.
 			json := s.JSON
-			if at := int(binary.BigEndian.Uint32(b[rec+8:])); json != nil && at < len(held) {
-				json = append(append([]byte(nil), held...), b[len(held):]...)[at : at+len(json)]
+			if json != nil {
+				at := int(binary.BigEndian.Uint32(b[rec+8:]))
+				json = held[at : at+len(json)]
 			}
 			rec += 16 + 8*len(s.Labels)
 			t.put("l ", strconv.Itoa(int(s.Inst)), " ", strconv.Itoa(int(s.NLabels)), " ", hex.EncodeToString(json), "\n")
@@ -298,14 +299,14 @@ func (t *text) result(r *pduwire.Result) {
 	}
 }
 
-// heldHeader returns the first 12 bytes of the PDU b as libpcp's decoders
-// see them: len, type and from in host order (little-endian here).
-func heldHeader(b []byte) []byte {
-	var h [12]byte
+// heldPDU returns a copy of the PDU b as libpcp's decoders see it: len,
+// type and from in host order (little-endian here), the rest as sent.
+func heldPDU(b []byte) []byte {
+	h := bytes.Clone(b)
 	for i := 0; i < 12; i += 4 {
 		binary.LittleEndian.PutUint32(h[i:], binary.BigEndian.Uint32(b[i:]))
 	}
-	return h[:]
+	return h
 }
 
 // block writes a value block's contents as oracle.c's putblock does.
