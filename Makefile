@@ -6,7 +6,11 @@ FUZZTIME    ?= 2s
 LONGFUZZ    ?= 10m
 STATICCHECK := $(shell $(GO) env GOPATH)/bin/staticcheck
 
-.PHONY: demo test test-unit conformance fuzz-smoke fuzz fuzz-diff bench bench-quick bench-go wasm web demo-web lint stacks-up stacks-down
+.PHONY: help demo test test-unit conformance fuzz-smoke fuzz fuzz-diff bench bench-quick bench-go wasm web demo-web lint stacks-up stacks-down
+
+## help: list every target with what it does.
+help:
+	@awk -F': ' '/^## /{sub(/^## /,""); split($$0,a,": "); printf "  %-12s %s\n", a[1], substr($$0, length(a[1])+3)}' $(MAKEFILE_LIST)
 
 ## demo: decode the bundled real captures and print what they say.
 demo:
@@ -39,8 +43,7 @@ fuzz-diff:
 		CGO_ENABLED=1 $(GO) test -run '^$$' -fuzz "^$$f\$$" -fuzztime $(or $(DIFFTIME),30s) -fuzzminimizetime 5s . || exit 1; \
 	done
 
-## bench: perfwire side by side with libpcp, python3-pcp, speed, dlt-convert
-## and naive Go on the same inputs; rewrites bench/RESULTS.md (starts pmcd).
+## bench: perfwire beside libpcp, python3-pcp, speed, dlt-convert and naive Go on the same inputs; rewrites bench/RESULTS.md (starts pmcd).
 bench:
 	GO=$(GO) bash bench/run.sh -out RESULTS.md
 
@@ -85,10 +88,12 @@ lint: $(STATICCHECK)
 $(STATICCHECK):
 	$(GO) install honnef.co/go/tools/cmd/staticcheck@v0.8.2
 
+## stacks-up: install and start pmcd (sample, simple, trivial, mmv PMDAs) and dlt-daemon + dlt-kpi.
 stacks-up:
 	bash scripts/pcp-up.sh
 	bash scripts/dlt-up.sh
 
+## stacks-down: stop what stacks-up started.
 stacks-down:
 	bash scripts/dlt-down.sh
 	bash scripts/pcp-down.sh

@@ -1,21 +1,40 @@
 package wire
 
-import "strconv"
+import (
+	"errors"
+	"strconv"
+)
 
 // Error is the decode error of every perfwire format: which format and
-// field failed, at which byte offset, and why. Err is one of the
-// package's sentinel kinds, so callers test with errors.Is and read the
-// details with errors.As. It is built only on failure paths.
+// field failed, at which byte offset, and why. Err is a [Kind] (shared,
+// or one of the package's own), so callers test with errors.Is and read
+// the details with errors.As. It is built only on failure paths.
+//
+// Its text names the format once, then what is known, in this order:
+//
+//	FILE: FORMAT: FIELD: KIND (value V, limit L) at offset N
+//
+// File, Field, the value and the limit are left out when unknown.
 type Error struct {
+	File   string // the file the input came from, when a file-level reader knows it
 	Format string // "pcp", "pduwire", "dlt", "mmv", ...
 	Field  string // the field or structure being decoded, e.g. "RESULT.numpmid"
 	Offset int64  // byte offset of the failing field from the start of the input
-	Err    error  // the kind: a sentinel of the format's package
+	Err    error  // the kind: a *Kind, shared or the package's own
+
+	// Value and Limit, when HasValue and HasLimit say they are set, are the
+	// offending number and the limit it broke.
+	Value, Limit       int64
+	HasValue, HasLimit bool
 }
 
-// Errorf-free formatting keeps fmt out of the wasm build.
+// Error formats the message without fmt, which keeps fmt out of the wasm build.
 func (e *Error) Error() string {
-	b := make([]byte, 0, 64)
+	b := make([]byte, 0, 96)
+	if e.File != "" {
+		b = append(b, e.File...)
+		b = append(b, ": "...)
+	}
 	b = append(b, e.Format...)
 	b = append(b, ": "...)
 	if e.Field != "" {
@@ -27,6 +46,21 @@ func (e *Error) Error() string {
 	} else {
 		b = append(b, "malformed input"...)
 	}
+	if e.HasValue || e.HasLimit {
+		b = append(b, " ("...)
+		if e.HasValue {
+			b = append(b, "value "...)
+			b = strconv.AppendInt(b, e.Value, 10)
+		}
+		if e.HasLimit {
+			if e.HasValue {
+				b = append(b, ", "...)
+			}
+			b = append(b, "limit "...)
+			b = strconv.AppendInt(b, e.Limit, 10)
+		}
+		b = append(b, ')')
+	}
 	b = append(b, " at offset "...)
 	b = strconv.AppendInt(b, e.Offset, 10)
 	return string(b)
@@ -35,7 +69,35 @@ func (e *Error) Error() string {
 // Unwrap returns the kind, so errors.Is(err, ErrTruncated) works.
 func (e *Error) Unwrap() error { return e.Err }
 
+// Code returns the stable code of the error's kind, or "" when the kind
+// is not a [Kind].
+func (e *Error) Code() string {
+	if k, ok := errors.AsType[*Kind](e.Err); ok {
+		return k.Code()
+	}
+	return ""
+}
+
 // NewError builds an *Error; it exists so that failure paths stay one line.
 func NewError(format, field string, off int, kind error) error {
 	return &Error{Format: format, Field: field, Offset: int64(off), Err: kind}
+}
+
+// NewValueError is NewError for a number that broke a limit: the message
+// then names both.
+func NewValueError(format, field string, off int, kind error, value, limit int64) error {
+	return &Error{Format: format, Field: field, Offset: int64(off), Err: kind,
+		Value: value, Limit: limit, HasValue: true, HasLimit: true}
+}
+
+// InFile returns err with File set to name when err is an *Error without
+// a file, so a file-level reader can say which file its decoder failed on;
+// any other error is returned as it is.
+func InFile(err error, name string) error {
+	if e, ok := errors.AsType[*Error](err); ok && e.File == "" {
+		c := *e
+		c.File = name
+		return &c
+	}
+	return err
 }
