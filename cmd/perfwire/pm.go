@@ -29,6 +29,7 @@ commands:
   indom METRIC          the metric's instances
   text METRIC...        one-line and full help text, as pminfo -t -T
   store METRIC VALUE    store a value, as pmstore
+  val [OPTIONS] METRIC  sample over time as pmval does (perfwire pm val --help)
 
 HOST is host[:port] (default 127.0.0.1:44321), local: for the unix socket,
 or a socket path.`
@@ -74,6 +75,8 @@ func runPM(args []string, stdout io.Writer) error {
 			return usagef("pm indom takes one METRIC")
 		}
 		return p.each(cmd, rest)
+	case "val":
+		return p.val(rest, addr)
 	case "store":
 		if len(rest) != 2 {
 			return usagef("pm store takes METRIC VALUE")

@@ -1,0 +1,546 @@
+package main
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/perfwire/perfwire/pcp"
+	"github.com/perfwire/perfwire/pduwire"
+)
+
+// valInst is one column: an instance number and its name.
+type valInst struct {
+	id   int32
+	name string
+}
+
+// pmvalRun holds one pm val session.
+type pmvalRun struct {
+	p      *pmPrinter
+	o      pmvalOpts
+	id     pcp.ID
+	desc   pduwire.Desc
+	cols   int
+	scale  float64 // counter rates: seconds to the metric's time unit
+	insts  []valInst
+	style  int // -1 until the labels are first printed
+	errOut io.Writer
+}
+
+func (p *pmPrinter) val(args []string, host string) error {
+	o, err := parsePMValArgs(args, p.json)
+	if errors.Is(err, flag.ErrHelp) {
+		fmt.Fprintln(p.w, pmValUsage)
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	r := &pmvalRun{p: p, o: o, style: -1, errOut: os.Stderr}
+	return r.run(host)
+}
+
+func (r *pmvalRun) run(host string) error {
+	c, ctx := r.p.c, r.p.ctx
+	ids, err := c.LookupName(ctx, r.o.metric)
+	if err != nil {
+		return fmt.Errorf("%s: %w", r.o.metric, err)
+	}
+	r.id = ids[0]
+	if r.desc, err = c.LookupDesc(ctx, r.id); err != nil {
+		return fmt.Errorf("%s: %w", r.o.metric, err)
+	}
+	d := r.desc
+	if d.InDom == pcp.InDomNull && r.o.insts != nil {
+		return fmt.Errorf("%s: singular metrics do not have instances", r.o.metric)
+	}
+	if d.Type == pcp.TypeEvent || d.Type == pcp.TypeHighresEvent {
+		return usagef("pm val: %s is an event metric; use perfwire pm fetch", r.o.metric)
+	}
+	r.cols = r.o.width
+	if r.cols == 0 {
+		r.cols = columnWidth(d.Type)
+	}
+	if (r.o.fixed == 0 && r.o.fixed > r.cols) || (r.o.fixed > 0 && r.o.fixed > r.cols-2) {
+		return usagef("pm val: -f %d too large for column width %d", r.o.fixed, r.cols)
+	}
+	r.scale = 1
+	if d.Sem == pcp.SemCounter && d.Units.DimTime() != 0 {
+		// Rates of time counters are utilizations: the interval in the
+		// counter's own time unit.
+		st := int(d.Units.ScaleTime())
+		if st > int(pcp.TimeSec) {
+			r.scale = math.Pow(60, float64(int(pcp.TimeSec)-st))
+		} else {
+			r.scale = math.Pow(1000, float64(int(pcp.TimeSec)-st))
+		}
+	}
+	if err := r.loadInstances(); err != nil {
+		return err
+	}
+	if !r.o.json {
+		r.header(r.hostname(host))
+	}
+	if err := r.loop(); err != nil && err != errWindowEnd {
+		return err
+	}
+	return nil
+}
+
+// hostname asks pmcd for its host name, as pmGetContextHostName does,
+// falling back to the address.
+func (r *pmvalRun) hostname(host string) string {
+	c, ctx := r.p.c, r.p.ctx
+	ids, err := c.LookupName(ctx, "pmcd.hostname")
+	if err != nil {
+		return host
+	}
+	res, err := c.Fetch(ctx, ids...)
+	if err != nil {
+		return host
+	}
+	for vs := range res.ValueSets() {
+		if vs.Len() == 1 {
+			a, err := pcp.Extract(vs.Value(0).Raw(), pcp.TypeString, pcp.TypeString)
+			if err == nil && len(a.Bytes()) > 0 {
+				return string(a.Bytes())
+			}
+		}
+	}
+	return host
+}
+
+// loadInstances fills the columns: the named instances, or every
+// instance of the domain, sorted by number.
+func (r *pmvalRun) loadInstances() error {
+	c, ctx, d := r.p.c, r.p.ctx, r.desc
+	r.insts = r.insts[:0]
+	if d.InDom == pcp.InDomNull {
+		return nil
+	}
+	if r.o.insts != nil {
+		for _, name := range r.o.insts {
+			id, err := c.LookupInDom(ctx, d.InDom, name)
+			if err != nil {
+				return fmt.Errorf("instance %s not available", name)
+			}
+			r.insts = append(r.insts, valInst{id, name})
+		}
+	} else {
+		all, err := c.GetInDom(ctx, d.InDom)
+		if err != nil {
+			return fmt.Errorf("pmGetInDom(%s): %w", d.InDom, err)
+		}
+		for _, in := range all {
+			r.insts = append(r.insts, valInst{in.Inst, in.Name})
+		}
+	}
+	slices.SortStableFunc(r.insts, func(a, b valInst) int { return int(min(max(int64(a.id)-int64(b.id), -1), 1)) })
+	return nil
+}
+
+func (r *pmvalRun) header(host string) {
+	w, d := r.p.w, r.desc
+	fmt.Fprintf(w, "\nmetric:    %s\n", r.o.metric)
+	fmt.Fprintf(w, "host:      %s\n", host)
+	sem := "unknown"
+	switch d.Sem {
+	case pcp.SemCounter:
+		sem = "cumulative counter"
+		if !r.o.raw {
+			sem += " (converting to rate)"
+		}
+	case pcp.SemInstant:
+		sem = "instantaneous value"
+	case pcp.SemDiscrete:
+		sem = "discrete instantaneous value"
+	}
+	fmt.Fprintf(w, "semantics: %s\n", sem)
+	fmt.Fprintf(w, "units:     %s", unitsOrNone(d.Units))
+	if !r.o.raw && d.Sem == pcp.SemCounter {
+		// The rate's units: one time dimension less, seconds when the
+		// counter had none.
+		dimSpace, dimTime, dimCount := d.Units.DimSpace(), d.Units.DimTime(), d.Units.DimCount()
+		scaleTime := d.Units.ScaleTime()
+		if dimTime == 0 {
+			scaleTime = pcp.TimeSec
+		}
+		dimTime--
+		if dimSpace == 0 && dimTime == 0 && dimCount == 0 {
+			fmt.Fprint(w, " (converting to time utilization)")
+		} else {
+			u := pcp.NewUnits(dimSpace, dimTime, dimCount, d.Units.ScaleSpace(), scaleTime, d.Units.ScaleCount())
+			fmt.Fprintf(w, " (converting to %s)", unitsOrNone(u))
+		}
+	}
+	fmt.Fprintln(w)
+	if r.o.samples < 0 {
+		fmt.Fprintln(w, "samples:   all")
+	} else {
+		fmt.Fprintf(w, "samples:   %d\n", r.o.samples)
+	}
+	if r.o.samples > 1 {
+		fmt.Fprintf(w, "interval:  %1.2f sec\n", r.o.interval.Seconds())
+	}
+}
+
+func unitsOrNone(u pcp.Units) string {
+	if s := u.String(); s != "" {
+		return s
+	}
+	return "none"
+}
+
+// columnWidth is pmval's default column width for a type.
+func columnWidth(t pcp.Type) int {
+	switch t {
+	case pcp.Type32, pcp.TypeU32:
+		return 11
+	case pcp.TypeFloat:
+		return 13
+	}
+	return 21
+}
+
+// sample is one fetch of the metric, owned by the caller.
+type sample struct {
+	time   float64 // seconds since the epoch
+	valfmt uint8
+	values []pduwire.ValueData // sorted by instance
+}
+
+// errWindowEnd stops the sampling loop at the end of the -T window.
+var errWindowEnd = errors.New("end of the time window")
+
+// fetchOnce returns the metric's values, or ok=false after printing
+// what pmval prints when there are none; errWindowEnd for a result
+// stamped after the -T window.
+func (r *pmvalRun) fetchOnce() (sample, bool, error) {
+	res, err := r.p.c.Fetch(r.p.ctx, r.id)
+	if err != nil {
+		return sample{}, false, err
+	}
+	var rd pduwire.ResultData
+	res.AppendTo(&rd)
+	s := sample{time: float64(rd.Sec) + float64(rd.Nsec)/1e9}
+	if r.o.finish != 0 && s.time > r.o.finish {
+		return s, false, errWindowEnd
+	}
+	if len(rd.Sets) != 1 {
+		return s, false, fmt.Errorf("pmFetch: %d value sets for one metric", len(rd.Sets))
+	}
+	vs := rd.Sets[0]
+	if vs.NumVal < 0 {
+		fmt.Fprintf(r.errOut, "\nperfwire pm val: pmFetch: %s\n", pcp.Code(vs.NumVal).Message())
+		return s, false, nil
+	}
+	if len(vs.Values) == 0 {
+		if r.o.json {
+			r.p.emit(map[string]any{"timestamp": stamp(s.time), "values": []any{}})
+		} else {
+			fmt.Fprintln(r.p.w, "No values available")
+		}
+		return s, false, nil
+	}
+	s.valfmt = vs.ValFmt
+	s.values = slices.Clone(vs.Values)
+	for i := range s.values {
+		s.values[i].Payload = slices.Clone(s.values[i].Payload)
+	}
+	slices.SortStableFunc(s.values, func(a, b pduwire.ValueData) int {
+		return int(min(max(int64(a.Inst)-int64(b.Inst), -1), 1))
+	})
+	return s, true, nil
+}
+
+func stamp(t float64) string {
+	sec, frac := math.Modf(t)
+	return time.Unix(int64(sec), int64(frac*1e9)).UTC().Format(time.RFC3339Nano)
+}
+
+// loop is pmval's main loop: a counter needs two samples for a rate, so
+// its first fetch only primes the previous value.
+func (r *pmvalRun) loop() error {
+	rates := !r.o.raw && r.desc.Sem == pcp.SemCounter
+	var prev sample
+	havePrev, noValues, reporting := false, false, false
+	for n := r.o.samples; r.o.samples < 0 || n > 0; n-- {
+		if !havePrev {
+			s, ok, err := r.fetchOnce()
+			if err != nil {
+				return err
+			}
+			if ok {
+				prev, havePrev = s, true
+				if r.desc.InDom != pcp.InDomNull {
+					r.labels()
+				}
+				if !rates {
+					r.values(s)
+					reporting = true
+					continue
+				}
+				if (noValues || reporting) && !r.o.json {
+					fmt.Fprintln(r.p.w, "No values available")
+				}
+				noValues = false
+			} else {
+				noValues = true
+			}
+		}
+		select {
+		case <-r.p.ctx.Done():
+			return nil
+		case <-time.After(r.o.interval):
+		}
+		if !havePrev {
+			continue
+		}
+		cur, ok, err := r.fetchOnce()
+		if err != nil {
+			return err
+		}
+		if !ok {
+			havePrev = false
+			continue
+		}
+		if r.o.insts == nil && !r.known(cur) {
+			if err := r.loadInstances(); err != nil {
+				return err
+			}
+			r.labels()
+		}
+		if rates {
+			r.rates(cur, prev)
+		} else {
+			r.values(cur)
+		}
+		reporting = true
+		prev = cur
+	}
+	return nil
+}
+
+// known reports whether every instance in s has a column.
+func (r *pmvalRun) known(s sample) bool {
+	if r.desc.InDom == pcp.InDomNull {
+		return true
+	}
+	for _, v := range s.values {
+		if r.column(v.Inst) < 0 {
+			return false
+		}
+	}
+	return true
+}
+
+func (r *pmvalRun) column(inst int32) int {
+	for i, in := range r.insts {
+		if in.id == inst {
+			return i
+		}
+	}
+	return -1
+}
+
+// labels prints the instance names over their columns. Names too wide
+// for a column are first listed in full, once.
+func (r *pmvalRun) labels() {
+	if r.o.json {
+		return
+	}
+	w := r.p.w
+	if r.style == -1 {
+		r.style = 0
+		for _, in := range r.insts {
+			if len(in.name) > r.cols {
+				r.style = 2
+				break
+			}
+			if len(in.name) > r.cols-3 {
+				r.style = 1
+			}
+		}
+		if r.style == 2 {
+			for i, in := range r.insts {
+				fmt.Fprintf(w, "full label for instance[%d]: %s\n", i, in.name)
+			}
+		}
+	}
+	fmt.Fprintln(w)
+	shift := !r.o.raw && r.desc.Sem == pcp.SemCounter && r.style == 0 && r.o.fixed == -1
+	for _, in := range r.insts {
+		if shift {
+			// Rates have decimals: names sit three places left.
+			fmt.Fprintf(w, "%*.*s    ", r.cols-3, r.cols-3, in.name)
+		} else {
+			fmt.Fprintf(w, "%*.*s ", r.cols, r.cols, in.name)
+		}
+	}
+	if len(r.insts) > 0 {
+		fmt.Fprintln(w)
+	}
+}
+
+// values prints one sample of an instant or discrete metric (or a raw
+// counter).
+func (r *pmvalRun) values(s sample) {
+	if r.o.json {
+		r.emitSample(s, nil)
+		return
+	}
+	var b strings.Builder
+	if r.desc.InDom == pcp.InDomNull {
+		if len(s.values) == 1 {
+			b.WriteString(r.format(s.valfmt, s.values[0], r.cols))
+		} else {
+			fmt.Fprintf(&b, "%*s", r.cols, "?")
+		}
+		b.WriteByte('\n')
+		io.WriteString(r.p.w, b.String())
+		return
+	}
+	for _, in := range r.insts {
+		if v, ok := find(s.values, in.id); ok {
+			b.WriteString(r.format(s.valfmt, v, r.cols))
+		} else {
+			fmt.Fprintf(&b, "%*s", r.cols, "?")
+		}
+		b.WriteByte(' ')
+	}
+	b.WriteByte('\n')
+	if r.o.insts == nil {
+		for _, v := range s.values {
+			if r.column(v.Inst) < 0 {
+				fmt.Fprintf(&b, "Warning: value=%s, but instance=%d is unknown\n", r.format(s.valfmt, v, 1), v.Inst)
+			}
+		}
+	}
+	io.WriteString(r.p.w, b.String())
+}
+
+// rates prints the rates between two samples of a counter.
+func (r *pmvalRun) rates(cur, prev sample) {
+	delta := r.scale * (cur.time - prev.time)
+	if r.o.json {
+		r.emitSample(cur, func(v pduwire.ValueData) any {
+			if p, ok := find(prev.values, v.Inst); ok {
+				if x, ok := r.rate(cur.valfmt, v, p, delta); ok && x >= 0 {
+					return x
+				}
+			}
+			return nil
+		})
+		return
+	}
+	var b strings.Builder
+	if r.desc.InDom == pcp.InDomNull {
+		if len(cur.values) == 1 && len(prev.values) == 1 {
+			b.WriteString(r.rateText(cur.valfmt, cur.values[0], prev.values[0], delta, r.cols))
+		} else {
+			fmt.Fprintf(&b, "%*s", r.cols, "?")
+		}
+		b.WriteByte('\n')
+		io.WriteString(r.p.w, b.String())
+		return
+	}
+	for _, in := range r.insts {
+		v, ok1 := find(cur.values, in.id)
+		p, ok2 := find(prev.values, in.id)
+		if ok1 && ok2 {
+			b.WriteString(r.rateText(cur.valfmt, v, p, delta, r.cols))
+		} else {
+			fmt.Fprintf(&b, "%*s", r.cols, "?")
+		}
+		b.WriteByte(' ')
+	}
+	b.WriteByte('\n')
+	if r.o.insts == nil {
+		// pmval warns only where the unknown instance sits at the same
+		// position in both samples.
+		for j, v := range cur.values {
+			if r.column(v.Inst) < 0 && j < len(prev.values) && prev.values[j].Inst == v.Inst {
+				fmt.Fprintf(&b, "Warning: value=%s, but instance=%d is unknown\n",
+					r.rateText(cur.valfmt, v, prev.values[j], delta, 1), v.Inst)
+			}
+		}
+	}
+	io.WriteString(r.p.w, b.String())
+}
+
+func find(vals []pduwire.ValueData, inst int32) (pduwire.ValueData, bool) {
+	for _, v := range vals {
+		if v.Inst == inst {
+			return v, true
+		}
+	}
+	return pduwire.ValueData{}, false
+}
+
+func (r *pmvalRun) raw(valfmt uint8, v pduwire.ValueData) pcp.Raw {
+	return pcp.Raw{Insitu: valfmt == pduwire.ValInsitu, Word: v.Word, Block: v.Payload}
+}
+
+// rate is (cur - prev) / delta. A counter that went backwards gives a
+// negative rate (printed "!") unless PCP_COUNTER_WRAP asks for pmval's
+// wrap correction; ok is false when a value cannot be read as a number.
+func (r *pmvalRun) rate(valfmt uint8, cur, prev pduwire.ValueData, delta float64) (v float64, ok bool) {
+	a, err1 := pcp.Extract(r.raw(valfmt, cur), r.desc.Type, pcp.TypeDouble)
+	b, err2 := pcp.Extract(r.raw(valfmt, prev), r.desc.Type, pcp.TypeDouble)
+	if err1 != nil || err2 != nil {
+		return 0, false
+	}
+	v = a.Float64() - b.Float64()
+	if _, wrap := os.LookupEnv("PCP_COUNTER_WRAP"); v < 0 && wrap {
+		switch r.desc.Type {
+		case pcp.Type32, pcp.TypeU32:
+			v += math.MaxUint32 + 1
+		case pcp.Type64, pcp.TypeU64:
+			v += math.MaxUint64 + 1
+		}
+	}
+	return v / delta, true
+}
+
+func (r *pmvalRun) rateText(valfmt uint8, cur, prev pduwire.ValueData, delta float64, width int) string {
+	v, ok := r.rate(valfmt, cur, prev, delta)
+	if !ok {
+		return fmt.Sprintf("%*s", width, "?")
+	}
+	return realText(v, pcp.SemCounter, width, r.o.fixed)
+}
+
+// emitSample prints one sample as a JSON object: the value of each
+// instance, or the rate that rate computes.
+func (r *pmvalRun) emitSample(s sample, rate func(pduwire.ValueData) any) {
+	values := make([]map[string]any, 0, len(s.values))
+	for _, v := range s.values {
+		name, inst := "", int64(-1)
+		if r.desc.InDom != pcp.InDomNull {
+			c := r.column(v.Inst)
+			if c < 0 {
+				continue
+			}
+			name, inst = r.insts[c].name, int64(v.Inst)
+		}
+		var val any
+		if rate != nil {
+			val = rate(v)
+		} else {
+			_, val = formatValue(r.raw(s.valfmt, v), r.desc.Type)
+		}
+		o := map[string]any{"inst": inst, "value": val}
+		if name != "" {
+			o["name"] = name
+		}
+		values = append(values, o)
+	}
+	r.p.emit(map[string]any{"timestamp": stamp(s.time), "metric": r.o.metric, "values": values})
+}
