@@ -5,13 +5,14 @@ go 1.26
 require (
 	github.com/tetratelabs/wazero v1.12.0
 	github.com/tinylib/msgp v1.6.5
+	golang.org/x/sys v0.44.0
+	golang.org/x/term v0.42.0
 	sigs.k8s.io/randfill v1.0.0
 )
 
 require (
 	github.com/philhofer/fwd v1.2.0 // indirect
 	golang.org/x/mod v0.18.0 // indirect
-	golang.org/x/sys v0.44.0 // indirect
 	golang.org/x/tools v0.22.0 // indirect
 )
 

@@ -7,7 +7,6 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"os"
 	"strconv"
 	"unicode/utf8"
 
@@ -95,11 +94,11 @@ type kpiRun struct {
 // file decodes one DLT file. A record the scanner cannot get past is an
 // input error naming the file; what came before it is kept.
 func (k *kpiRun) file(name string) error {
-	f, err := os.Open(name)
+	f, done, err := openWithProgress(name)
 	if err != nil {
 		return &inputError{file: name, err: err}
 	}
-	defer f.Close()
+	defer done()
 	// The reader keeps a bounded buffer, so files of any size stream
 	// through; each message is fully handled before the next is read.
 	s := dlt.NewReader(f, dlt.Options{})
