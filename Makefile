@@ -68,14 +68,14 @@ wasm:
 	@for f in bin/perfwire.wasm bin/baseline.wasm bin/perfwire-js.wasm bin/perfwire-js-kpi.wasm bin/baseline-js.wasm; do \
 		printf '%-26s %9d bytes raw %8d gzip -9\n' $$f $$(wc -c <$$f) $$(gzip -9c $$f | wc -c); done
 
-## web: the static dlt-kpi viewer in wasm/web/dist (installs Chromium and the npm packages it needs).
+## web: the browser viewer in viewer/dist (installs Chromium and the npm packages it needs).
 web:
 	bash scripts/web-deps.sh
-	bash scripts/web-build.sh
+	GO=$(GO) bash scripts/web-build.sh
 
-## demo-web: builds the viewer and serves it on http://127.0.0.1:8088/ (open a .dlt, e.g. wasm/testdata/kpi-odd.dlt).
+## demo-web: builds the viewer and serves it on http://127.0.0.1:8088/ (open a .dlt, e.g. viewer/testdata/kpi-odd.dlt).
 demo-web: web
-	$(GO) run ./wasm/web/serve -addr 127.0.0.1:8088 -dir wasm/web/dist
+	$(GO) run ./viewer/serve -addr 127.0.0.1:8088 -dir viewer/dist
 
 ## lint: gofmt, go vet and staticcheck.
 lint: $(STATICCHECK)

@@ -1,16 +1,18 @@
 #!/usr/bin/env bash
-# Builds the static web viewer into wasm/web/dist: the page, the worker,
-# perfwire's GOOS=js module (KPI calls only), Go's wasm_exec.js and the MessagePack decoder
-# from npm (installed by scripts/web-deps.sh).
+# Builds the viewer into viewer/dist: the page and the worker bundled by
+# esbuild (uPlot, the MessagePack reader), perfwire's GOOS=js module (KPI
+# calls only) and Go's wasm_exec.js. The npm packages come from
+# scripts/web-deps.sh. GO names the go command, as in the Makefile.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-dist=wasm/web/dist
-msgpack=wasm/web/node_modules/@msgpack/msgpack/dist.umd/msgpack.min.js
-[ -f "$msgpack" ] || { echo "web-build: $msgpack missing; run scripts/web-deps.sh" >&2; exit 1; }
+GO=${GO:-go}
+dist=viewer/dist
+[ -x viewer/node_modules/.bin/esbuild ] || { echo "web-build: esbuild missing; run scripts/web-deps.sh" >&2; exit 1; }
 rm -rf "$dist"
 mkdir -p "$dist"
-cp wasm/web/src/* "$dist"/
-cp "$(go env GOROOT)/lib/wasm/wasm_exec.js" "$msgpack" "$dist"/
+(cd viewer && node build.mjs)
+cp viewer/src/index.html "$dist"/
+cp "$("$GO" env GOROOT)/lib/wasm/wasm_exec.js" "$dist"/
 # The viewer needs only the KPI calls: the kpionly module is ~0.5 MB smaller.
-GOOS=js GOARCH=wasm go build -tags kpionly -trimpath -ldflags='-s -w' -o "$dist/perfwire.wasm" ./wasm/js
-echo "web viewer built in $dist ($(wc -c <"$dist/perfwire.wasm") bytes of wasm)"
+GOOS=js GOARCH=wasm "$GO" build -tags kpionly -trimpath -ldflags='-s -w' -o "$dist/perfwire.wasm" ./wasm/js
+echo "viewer built in $dist: $(wc -c <"$dist/perfwire.wasm") bytes of wasm, $(cat "$dist"/main.js "$dist"/worker.js "$dist"/main.css | gzip -9 | wc -c) bytes of script and style gzipped"

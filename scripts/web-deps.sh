@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Installs what the web viewer's build and browser test need: Debian's
 # Chromium (the test drives it with playwright-core; no browser download)
-# and the npm packages of wasm/web, exactly as its lockfile pins them.
+# and the npm packages of viewer/, exactly as its lockfile pins them.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export DEBIAN_FRONTEND=noninteractive
@@ -21,7 +21,7 @@ if [ ${#pkgs[@]} -gt 0 ]; then
 fi
 
 # npm ci only when the installed tree is missing or older than the lockfile.
-if [ ! -f wasm/web/node_modules/.package-lock.json ] ||
-	[ wasm/web/package-lock.json -nt wasm/web/node_modules/.package-lock.json ]; then
-	(cd wasm/web && PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1 npm ci --no-audit --no-fund >&2)
+if [ ! -f viewer/node_modules/.package-lock.json ] ||
+	[ viewer/package-lock.json -nt viewer/node_modules/.package-lock.json ]; then
+	(cd viewer && PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1 npm ci --no-audit --no-fund >&2)
 fi

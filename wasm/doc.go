@@ -4,8 +4,8 @@
 // wasm/abi implements the calls and their MessagePack result types (msgp
 // generated code) once, natively testable; wasm/plugin exports them from a
 // GOOS=wasip1 c-shared reactor with handle-based memory, wasm/js from a
-// GOOS=js module on globalThis.perfwire; wasm/web is a static dlt-kpi
-// viewer that runs the js module in a Worker. Hosts copy results out of
+// GOOS=js module on globalThis.perfwire; the browser viewer (viewer/)
+// runs the js module in a Worker. Hosts copy results out of
 // linear memory before their next call; the module never keeps views of
 // host input beyond a call, except a KPI session's own reference.
 //

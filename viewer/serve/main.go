@@ -1,6 +1,6 @@
-// Command serve serves the built web viewer (wasm/web/dist) on loopback:
+// Command serve serves the built web viewer (viewer/dist) on loopback:
 //
-//	go run ./wasm/web/serve [-addr 127.0.0.1:8088] [-dir wasm/web/dist]
+//	go run ./viewer/serve [-addr 127.0.0.1:8088] [-dir viewer/dist]
 package main
 
 import (
@@ -11,7 +11,7 @@ import (
 
 func main() {
 	addr := flag.String("addr", "127.0.0.1:8088", "listen address (keep it on loopback)")
-	dir := flag.String("dir", "wasm/web/dist", "directory built by scripts/web-build.sh")
+	dir := flag.String("dir", "viewer/dist", "directory built by scripts/web-build.sh")
 	flag.Parse()
 	log.Printf("perfwire viewer on http://%s/ (Ctrl-C stops it)", *addr)
 	log.Fatal(http.ListenAndServe(*addr, http.FileServer(http.Dir(*dir))))

@@ -1,0 +1,127 @@
+// Drives the built viewer in Debian's Chromium with playwright-core and
+// prints, as JSON, what the page showed at each step, for
+// viewer_conformance_test.go to check against the CLI:
+//
+//   node e2e.mjs BASE_URL SHOTDIR CAPTURE DROPPED OTHER
+//
+// CAPTURE is opened with the file picker, DROPPED by drag and drop, OTHER
+// (not DLT) must be refused with a message, BASE_URL/slow/big.dlt (served
+// slowly) is opened and cancelled, and CAPTURE is opened by URL
+// (?src=BASE_URL/captures/NAME).
+import { readFileSync } from "node:fs";
+import { basename, join } from "node:path";
+import { chromium } from "playwright-core";
+
+const [base, shots, capture, dropped, other] = process.argv.slice(2);
+const browser = await chromium.launch({
+	executablePath: process.env.CHROMIUM || "/usr/bin/chromium",
+	headless: true,
+	// The machine's network is closed: keep Chromium from dialling out.
+	args: ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+		"--disable-background-networking", "--disable-component-update", "--disable-sync"],
+});
+const out = {};
+const settled = (page) => page.waitForFunction(() => ["done", "error", "cancelled"].includes(document.body.dataset.state), null, { timeout: 120000 });
+const snapshot = (page) => page.evaluate(() => ({
+	state: document.body.dataset.state,
+	status: document.getElementById("status").textContent,
+	summaryText: document.getElementById("summary").textContent,
+	summary: window.perfwireViewer.summary,
+	processes: window.perfwireViewer.processes,
+	stats: window.perfwireViewer.stats,
+	rowsInDOM: document.querySelectorAll("#procs .vbody .vrow").length,
+	irqRows: document.querySelectorAll("#irqs .vbody .vrow").length,
+	legend: [...document.querySelectorAll("#chart .u-legend .u-series")].map((s) => s.textContent),
+	chartInk: (() => {
+		const c = document.querySelector("#chart canvas");
+		if (!c) return 0;
+		const d = c.getContext("2d").getImageData(0, 0, c.width, c.height).data;
+		let n = 0;
+		for (let i = 3; i < d.length; i += 4) if (d[i]) n++;
+		return n;
+	})(),
+}));
+try {
+	const page = await browser.newPage({ viewport: { width: 1400, height: 1000 } });
+	const errors = [];
+	page.on("pageerror", (e) => errors.push(String(e)));
+	page.on("console", (m) => m.type() === "error" && errors.push(m.text()));
+	await page.goto(base + "/");
+	await page.evaluate(() => {
+		window.__statuses = [];
+		new MutationObserver(() => window.__statuses.push(document.getElementById("status").textContent))
+			.observe(document.getElementById("status"), { childList: true, characterData: true, subtree: true });
+	});
+
+	// 1. The file picker.
+	await page.setInputFiles("#file", capture);
+	await settled(page);
+	out.picked = await snapshot(page);
+	out.picked.statuses = await page.evaluate(() => window.__statuses);
+	await page.screenshot({ path: join(shots, "viewer-kpi.png"), fullPage: true });
+
+	// 2. Zoom with the wheel and pan with the keyboard: the x range changes.
+	const xs = () => page.evaluate(() => window.perfwireViewer.range());
+	const before = await xs();
+	const over = page.locator("#chart .u-over");
+	const box = await over.boundingBox();
+	await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+	for (let i = 0; i < 5; i++) await page.mouse.wheel(0, -120);
+	const zoomed = await xs();
+	await over.focus();
+	await page.keyboard.press("d");
+	const panned = await xs();
+	out.zoom = { before, zoomed, panned };
+	await page.screenshot({ path: join(shots, "viewer-kpi-zoomed.png"), fullPage: true });
+
+	// 3. Sort by CPU, descending, then filter on a command.
+	await page.click("#procs .vhead span[data-key=cpu]");
+	out.sortedFirst = await page.evaluate(() => [...document.querySelectorAll("#procs .vbody .vrow")].slice(0, 3).map((r) => r.children[2].textContent));
+	await page.fill("#filter", "dlt-daemon");
+	out.filtered = await page.evaluate(() => [...document.querySelectorAll("#procs .vbody .vrow")].map((r) => r.lastChild.textContent));
+	await page.fill("#filter", "");
+	await page.check("#tree");
+	out.treeRows = await page.evaluate(() => document.querySelectorAll("#procs .vbody .vrow").length);
+	await page.uncheck("#tree");
+
+	// 4. Drag and drop a second capture.
+	const dt = await page.evaluateHandle(([name, b64]) => {
+		const bytes = Uint8Array.from(atob(b64), (c) => c.charCodeAt(0));
+		const d = new DataTransfer();
+		d.items.add(new File([bytes], name));
+		return d;
+	}, [basename(dropped), readFileSync(dropped).toString("base64")]);
+	await page.dispatchEvent("#drop", "dragenter", { dataTransfer: dt });
+	await page.dispatchEvent("#drop", "drop", { dataTransfer: dt });
+	await page.waitForFunction(() => document.body.dataset.state === "decoding" || document.body.dataset.state === "done");
+	await settled(page);
+	out.dropped = await snapshot(page);
+
+	// 5. A file that is no DLT capture: a clear message, state "error".
+	await page.setInputFiles("#file", other);
+	await settled(page);
+	out.other = await snapshot(page);
+	await page.screenshot({ path: join(shots, "viewer-not-dlt.png"), fullPage: true });
+
+	// 6. A big capture that arrives slowly (the test's server dribbles it),
+	// cancelled while it decodes; then again, replaced by a small one
+	// mid-decode: the small one wins.
+	await page.evaluate(() => window.perfwireViewer.open("/slow/big.dlt"));
+	await page.waitForFunction(() => /decoding… \d/.test(document.getElementById("status").textContent));
+	await page.click("#cancel");
+	out.cancelled = await snapshot(page);
+	await page.evaluate(() => window.perfwireViewer.open("/slow/big.dlt"));
+	await page.waitForFunction(() => /decoding… \d/.test(document.getElementById("status").textContent));
+	await page.setInputFiles("#file", dropped);
+	await settled(page);
+	out.replaced = await snapshot(page);
+
+	// 7. ?src=URL opens a capture by URL.
+	await page.goto(base + "/?src=" + encodeURIComponent("/captures/" + basename(capture)));
+	await settled(page);
+	out.byURL = await snapshot(page);
+	out.errors = errors;
+} finally {
+	await browser.close();
+}
+console.log(JSON.stringify(out));

@@ -1,0 +1,68 @@
+// A time chart on uPlot with the navigation users of Perfetto expect:
+// drag to zoom into a range, the wheel to zoom around the cursor, shift +
+// wheel or a horizontal wheel to pan, W/S to zoom and A/D to pan from the
+// keyboard, double click to see everything. The legend follows the
+// cursor with each series' exact value.
+import uPlot from "uplot";
+
+export const PALETTE = ["#2563eb", "#dc2626", "#16a34a", "#d97706", "#7c3aed", "#0891b2", "#db2777", "#4b5563",
+	"#65a30d", "#9333ea"];
+
+function navigation() {
+	return {
+		hooks: {
+			ready(u) {
+				const over = u.over;
+				over.addEventListener("wheel", (e) => {
+					e.preventDefault();
+					const { min, max } = u.scales.x;
+					if (min == null) return;
+					const span = max - min;
+					if (e.shiftKey || Math.abs(e.deltaX) > Math.abs(e.deltaY)) {
+						const d = (e.shiftKey ? e.deltaY : e.deltaX) / over.clientWidth * span;
+						u.setScale("x", { min: min + d, max: max + d });
+						return;
+					}
+					const at = u.posToVal(e.offsetX, "x");
+					const f = e.deltaY < 0 ? 0.8 : 1.25;
+					u.setScale("x", { min: at - (at - min) * f, max: at + (max - at) * f });
+				}, { passive: false });
+				over.tabIndex = 0;
+				over.addEventListener("keydown", (e) => {
+					const { min, max } = u.scales.x;
+					if (min == null) return;
+					const span = max - min, mid = (min + max) / 2;
+					const k = e.key.toLowerCase();
+					if (k === "w") u.setScale("x", { min: mid - span * 0.4, max: mid + span * 0.4 });
+					else if (k === "s") u.setScale("x", { min: mid - span * 0.625, max: mid + span * 0.625 });
+					else if (k === "a") u.setScale("x", { min: min - span * 0.2, max: max - span * 0.2 });
+					else if (k === "d") u.setScale("x", { min: min + span * 0.2, max: max + span * 0.2 });
+					else return;
+					e.preventDefault();
+				});
+			},
+		},
+	};
+}
+
+// timeChart draws series (each {label, stroke, dash?, fmt?}) over data in
+// el; sync names the cursor group shared by the page's charts.
+export function timeChart(el, title, series, data, sync) {
+	const width = Math.max(400, el.clientWidth || 1000);
+	const opts = {
+		title, width, height: 280,
+		cursor: { sync: { key: sync }, drag: { x: true, y: false } },
+		scales: { x: { time: false } },
+		axes: [{ label: "capture time (s of ECU uptime)" }, { label: "‰" }],
+		series: [
+			{ label: "time", value: (u, v) => (v == null ? "–" : v.toFixed(4) + " s") },
+			...series.map((s) => ({
+				label: s.label, stroke: s.stroke, width: s.width || 1.5, dash: s.dash, spanGaps: false,
+				points: { show: false }, value: (u, v) => (v == null ? "–" : String(v)),
+			})),
+		],
+		plugins: [navigation()],
+	};
+	el.replaceChildren();
+	return new uPlot(opts, data, el);
+}

@@ -1,0 +1,100 @@
+// A sortable, filterable table that draws only the rows in view, so a
+// capture with tens of thousands of rows scrolls as fast as one with ten.
+
+const ROW = 22; // px; fixed so that the visible slice is arithmetic
+
+// columns: [{key, label, num?, cls?, text(row)}]; rows: plain objects.
+export class VTable {
+	constructor(el, columns, { sortKey, desc = false } = {}) {
+		this.el = el;
+		this.columns = columns;
+		this.rows = [];
+		this.view = [];
+		this.filter = "";
+		this.sortKey = sortKey || columns[0].key;
+		this.desc = desc;
+		this.tree = null; // when set: rows in tree order with depth
+		el.classList.add("vtable");
+		this.head = document.createElement("div");
+		this.head.className = "vrow vhead";
+		for (const c of columns) {
+			const h = document.createElement("span");
+			h.textContent = c.label;
+			h.className = (c.cls || "") + (c.num ? " num" : "");
+			h.dataset.key = c.key;
+			h.title = "sort by " + c.label;
+			h.addEventListener("click", () => this.sort(c.key));
+			this.head.append(h);
+		}
+		this.scroller = document.createElement("div");
+		this.scroller.className = "vscroll";
+		// body is as tall as every row together; only the rows in view are
+		// in it, each placed at its own offset.
+		this.body = document.createElement("div");
+		this.body.className = "vbody";
+		this.scroller.append(this.body);
+		this.scroller.addEventListener("scroll", () => this.paint());
+		el.replaceChildren(this.head, this.scroller);
+	}
+	setRows(rows) { this.rows = rows; this.refresh(); }
+	setFilter(f) { this.filter = f.toLowerCase(); this.refresh(); }
+	setTree(tree) { this.tree = tree; this.refresh(); }
+	sort(key) {
+		if (this.sortKey === key) this.desc = !this.desc; else { this.sortKey = key; this.desc = this.columns.find((c) => c.key === key).num; }
+		this.refresh();
+	}
+	refresh() {
+		const k = this.sortKey, sign = this.desc ? -1 : 1;
+		let v = this.filter ? this.rows.filter((r) => this.columns.some((c) => String(c.text(r)).toLowerCase().includes(this.filter))) : [...this.rows];
+		v.sort((a, b) => {
+			const x = a[k], y = b[k];
+			return sign * (x < y ? -1 : x > y ? 1 : 0) || a.pid - b.pid;
+		});
+		if (this.tree) v = this.tree(v);
+		this.view = v;
+		for (const h of this.head.children) h.classList.toggle("sorted", h.dataset.key === k);
+		this.body.style.height = v.length * ROW + "px";
+		this.paint();
+	}
+	paint() {
+		const top = this.scroller.scrollTop, height = this.scroller.clientHeight || 400;
+		const first = Math.max(0, Math.floor(top / ROW) - 5), last = Math.min(this.view.length, Math.ceil((top + height) / ROW) + 5);
+		const frag = document.createDocumentFragment();
+		for (let i = first; i < last; i++) {
+			const r = this.view[i], tr = document.createElement("div");
+			tr.className = "vrow";
+			tr.style.top = i * ROW + "px";
+			if (r.pid !== undefined) tr.dataset.pid = r.pid;
+			for (const c of this.columns) {
+				const td = document.createElement("span");
+				td.textContent = c.text(r);
+				td.className = (c.cls || "") + (c.num ? " num" : "");
+				if (c.key === "cmd" && r.depth) td.style.paddingLeft = r.depth * 14 + "px";
+				tr.append(td);
+			}
+			frag.append(tr);
+		}
+		this.body.replaceChildren(frag);
+	}
+}
+
+// treeOrder puts each process after its parent (by PPID), depth-first,
+// keeping the given order among siblings; orphans are roots.
+export function treeOrder(rows) {
+	const byPid = new Map(rows.map((r) => [r.pid, r]));
+	const kids = new Map();
+	const roots = [];
+	for (const r of rows) {
+		if (r.ppidKnown && byPid.has(r.ppid) && r.ppid !== r.pid) {
+			if (!kids.has(r.ppid)) kids.set(r.ppid, []);
+			kids.get(r.ppid).push(r);
+		} else roots.push(r);
+	}
+	const out = [];
+	const walk = (r, depth) => {
+		out.push({ ...r, depth });
+		for (const k of kids.get(r.pid) || []) walk(k, depth + 1);
+	};
+	roots.forEach((r) => walk(r, 0));
+	return out;
+}

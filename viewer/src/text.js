@@ -1,0 +1,27 @@
+// text renders raw /proc bytes as `perfwire kpi` prints them: valid UTF-8
+// as is with control characters escaped, other bytes as \xNN.
+export function text(u8) {
+	if (typeof u8 === "string") u8 = new TextEncoder().encode(u8);
+	let str;
+	try { str = new TextDecoder("utf-8", { fatal: true }).decode(u8); } catch { str = null; }
+	let s = "";
+	if (str === null) {
+		for (const b of u8) s += b >= 0x20 && b < 0x7f ? String.fromCharCode(b) : "\\x" + b.toString(16).padStart(2, "0");
+		return s;
+	}
+	for (const ch of str) {
+		const c = ch.codePointAt(0);
+		if (ch === "\t") s += "\\t"; else if (ch === "\n") s += "\\n"; else if (ch === "\r") s += "\\r";
+		else if (c < 0x20 || c === 0x7f) s += "\\x" + c.toString(16).padStart(2, "0");
+		else s += ch;
+	}
+	return s;
+}
+
+// bytes formats a byte count for people: 1.5 MB, 640 kB.
+export function bytes(n) {
+	if (n >= 1e9) return (n / 1e9).toFixed(2) + " GB";
+	if (n >= 1e6) return (n / 1e6).toFixed(1) + " MB";
+	if (n >= 1e3) return (n / 1e3).toFixed(0) + " kB";
+	return n + " B";
+}

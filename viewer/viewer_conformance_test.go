@@ -1,0 +1,233 @@
+//go:build conformance
+
+// Package viewer holds the end-to-end test of the browser viewer; the
+// viewer itself is the JavaScript and HTML under src/ (README.md).
+package viewer
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"reflect"
+	"sort"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+)
+
+// TestConformanceViewer builds the viewer, serves it on loopback and
+// drives it in headless Chromium (e2e.mjs): a capture opened with the
+// file picker, zoomed and panned, its table sorted, filtered and shown as
+// a tree; a second capture dropped on the page; a file that is not DLT; a
+// big capture (the real one 40 times back to back, served slowly)
+// cancelled, then replaced while decoding; and a capture opened by URL. What the page shows is checked against `perfwire kpi`
+// on the same files. Screenshots land in the test's artifact directory
+// (go test -artifacts).
+func TestConformanceViewer(t *testing.T) {
+	chromium := "/usr/bin/chromium"
+	if _, err := os.Stat(chromium); err != nil {
+		t.Fatal("Debian's chromium is required (scripts/web-deps.sh installs it): ", err)
+	}
+	if _, err := os.Stat("node_modules/playwright-core"); err != nil {
+		t.Fatal("npm packages missing (scripts/web-deps.sh installs them): ", err)
+	}
+	root, _ := filepath.Abs("..")
+	build := exec.Command("bash", filepath.Join(root, "scripts/web-build.sh"))
+	if out, err := build.CombinedOutput(); err != nil {
+		t.Fatalf("web-build: %v\n%s", err, out)
+	}
+	capture, _ := filepath.Abs("testdata/kpi-odd.dlt")
+	dropped, _ := filepath.Abs("testdata/excerpt-irq-strtok-race.dlt")
+	other, _ := filepath.Abs("testdata/sample1.mmv")
+	raw, err := os.ReadFile(capture)
+	if err != nil {
+		t.Fatal(err)
+	}
+	mux := http.NewServeMux()
+	mux.Handle("/", http.FileServer(http.Dir("dist")))
+	mux.Handle("/captures/", http.StripPrefix("/captures/", http.FileServer(http.Dir("testdata"))))
+	// The big capture arrives slowly, 64 KiB every 20 ms (about 2 s in
+	// all), so that the page is surely still decoding when it cancels.
+	mux.HandleFunc("/slow/big.dlt", func(w http.ResponseWriter, r *http.Request) {
+		data := bytes.Repeat(raw, 40)
+		w.Header().Set("Content-Length", strconv.Itoa(len(data)))
+		for len(data) > 0 && r.Context().Err() == nil {
+			n := min(len(data), 64<<10)
+			w.Write(data[:n])
+			w.(http.Flusher).Flush()
+			data = data[n:]
+			time.Sleep(20 * time.Millisecond)
+		}
+	})
+	srv := httptest.NewServer(mux)
+	defer srv.Close()
+
+	cmd := exec.Command("node", "e2e.mjs", srv.URL, t.ArtifactDir(), capture, dropped, other)
+	cmd.Env = append(os.Environ(), "CHROMIUM="+chromium)
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("e2e: %v\n%s", err, stderr.Bytes())
+	}
+	type view struct {
+		State, Status, SummaryText string
+		Summary                    map[string]any
+		Processes                  []map[string]string
+		RowsInDOM, IRQRows         int
+		Legend                     []string
+		ChartInk                   int
+		Statuses                   []string
+	}
+	var page struct {
+		Picked, Dropped, Other, Cancelled, Replaced, ByURL view
+		Zoom                                               struct{ Before, Zoomed, Panned []float64 }
+		SortedFirst, Filtered                              []string
+		TreeRows                                           int
+		Errors                                             []string
+	}
+	if err := json.Unmarshal(out, &page); err != nil {
+		t.Fatalf("e2e output %q: %v", out, err)
+	}
+	t.Logf("screenshots in %s; %s", t.ArtifactDir(), page.Picked.Status)
+
+	samePage := func(what string, v view, file string) {
+		t.Helper()
+		if v.State != "done" {
+			t.Errorf("%s: state %q, status %q", what, v.State, v.Status)
+			return
+		}
+		want := cliTable(t, root, file)
+		if len(v.Processes) != len(want) {
+			t.Errorf("%s: %d processes, perfwire kpi %d", what, len(v.Processes), len(want))
+		}
+		for i := range min(len(v.Processes), len(want)) {
+			p, w := v.Processes[i], want[i]
+			if p["pid"] != strconv.Itoa(int(w.pid)) || p["cpu"] != w.cpu || p["rssKiB"] != w.rss {
+				t.Errorf("%s row %d: pid %s cpu %s rss %s, perfwire kpi %d %s %s", what, i, p["pid"], p["cpu"], p["rssKiB"], w.pid, w.cpu, w.rss)
+			}
+			// The CLI quotes like strconv.Quote; the page escapes control
+			// bytes the same way but leaves quotes and backslashes alone.
+			if !strings.ContainsAny(w.cmd, `\"`) && p["cmd"] != w.cmd {
+				t.Errorf("%s pid %d: command %q, perfwire kpi %q", what, w.pid, p["cmd"], w.cmd)
+			}
+		}
+		if ws := cliSummary(t, root, file); !reflect.DeepEqual(v.Summary, ws) {
+			t.Errorf("%s: summary %v, perfwire kpi --summary %v", what, v.Summary, ws)
+		}
+	}
+	samePage("file picker", page.Picked, capture)
+	samePage("dropped", page.Dropped, dropped)
+	samePage("replaced mid-decode", page.Replaced, dropped)
+	samePage("by URL", page.ByURL, capture)
+	if p := page.Picked; p.ChartInk < 1000 || len(p.Legend) < 4 || p.RowsInDOM == 0 || p.IRQRows == 0 {
+		t.Errorf("picked: chart %d pixels, legend %q, %d process rows and %d IRQ rows drawn", p.ChartInk, p.Legend, p.RowsInDOM, p.IRQRows)
+	}
+	z := page.Zoom
+	if len(z.Before) != 2 || len(z.Zoomed) != 2 || len(z.Panned) != 2 ||
+		!(z.Zoomed[1]-z.Zoomed[0] < z.Before[1]-z.Before[0]) || !(z.Panned[0] > z.Zoomed[0]) {
+		t.Errorf("zoom and pan: range %v, after the wheel %v, after D %v", z.Before, z.Zoomed, z.Panned)
+	}
+	cpu := make([]int, 0, len(page.SortedFirst))
+	for _, s := range page.SortedFirst {
+		n, err := strconv.Atoi(s)
+		if err != nil {
+			t.Fatalf("sorted CPU cell %q", s)
+		}
+		cpu = append(cpu, n)
+	}
+	if len(cpu) < 2 || !sort.SliceIsSorted(cpu, func(i, j int) bool { return cpu[i] > cpu[j] }) {
+		t.Errorf("sorted by CPU: first rows %v", cpu)
+	}
+	if len(page.Filtered) == 0 {
+		t.Error("the filter dlt-daemon left no row")
+	}
+	for _, c := range page.Filtered {
+		if !strings.Contains(c, "dlt-daemon") {
+			t.Errorf("the filter dlt-daemon left %q", c)
+		}
+	}
+	if page.TreeRows == 0 {
+		t.Error("the tree view shows no row")
+	}
+	if page.Other.State != "error" || !strings.Contains(page.Other.Status, "MMV file") {
+		t.Errorf("an MMV file: state %q, status %q", page.Other.State, page.Other.Status)
+	}
+	if page.Cancelled.State != "cancelled" {
+		t.Errorf("cancel: state %q, status %q", page.Cancelled.State, page.Cancelled.Status)
+	}
+	if len(page.Errors) > 0 {
+		t.Errorf("page errors: %v", page.Errors)
+	}
+}
+
+// cliSummary is `perfwire kpi --summary FILE` as JSON.
+func cliSummary(t *testing.T, root, file string) map[string]any {
+	t.Helper()
+	cmd := exec.Command("go", "run", "./cmd/perfwire", "kpi", "--summary", file)
+	cmd.Dir = root
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("perfwire kpi --summary: %v", err)
+	}
+	var m map[string]any
+	if err := json.Unmarshal(out, &m); err != nil {
+		t.Fatalf("perfwire kpi --summary: %v: %s", err, out)
+	}
+	return m
+}
+
+type cliRow struct {
+	pid           int32
+	cpu, rss, cmd string
+}
+
+// cliTable runs `perfwire kpi` on the capture and parses its table:
+// PID PPID CPU‰ RSS_KiB CTX/int IO/int FLAGS COMMAND, one row per process.
+func cliTable(t *testing.T, root, capture string) []cliRow {
+	t.Helper()
+	cmd := exec.Command("go", "run", "./cmd/perfwire", "kpi", capture)
+	cmd.Dir = root
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("perfwire kpi: %v", err)
+	}
+	var rows []cliRow
+	sc := bufio.NewScanner(bytes.NewReader(out))
+	for sc.Scan() {
+		line := sc.Text()
+		f := strings.Fields(line)
+		if len(f) < 7 || strings.HasPrefix(line, "#") || f[0] == "PID" {
+			continue
+		}
+		pid, err := strconv.Atoi(f[0])
+		if err != nil {
+			t.Fatalf("perfwire kpi line %q", line)
+		}
+		// The command follows FLAGS, which is left-aligned in 5 columns
+		// and then one space; the command may itself start with spaces.
+		rest := line
+		for range 6 {
+			rest = strings.TrimLeft(rest, " ")
+			rest = rest[strings.IndexByte(rest, ' '):]
+		}
+		rest = strings.TrimLeft(rest, " ")
+		skip := max(len(f[6]), 5) + 1
+		if len(rest) < skip {
+			rest = ""
+		} else {
+			rest = rest[skip:]
+		}
+		rows = append(rows, cliRow{pid: int32(pid), cpu: f[2], rss: f[3], cmd: rest})
+	}
+	if len(rows) == 0 {
+		t.Fatalf("perfwire kpi printed no process:\n%s", out)
+	}
+	return rows
+}
