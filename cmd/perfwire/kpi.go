@@ -15,6 +15,7 @@ import (
 )
 
 const kpiUsage = `usage: perfwire kpi [--json | --summary] [--page-size N] FILE.dlt...
+       perfwire kpi top [OPTIONS] (FILE.dlt... | --follow HOST[:PORT])   (perfwire kpi top --help)
 
 Decodes the dlt-kpi messages (APID/CTID PROC/PROC) of DLT files, in order,
 through the group reassembler and the process tracker.
@@ -31,6 +32,9 @@ through the group reassembler and the process tracker.
 
 // runKPI implements `perfwire kpi`.
 func runKPI(args []string, stdout io.Writer) error {
+	if len(args) > 0 && args[0] == "top" {
+		return runKPITop(args[1:], stdout)
+	}
 	fs := flag.NewFlagSet("kpi", flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
 	asJSON := fs.Bool("json", false, "one JSON object per KPI message")
