@@ -73,9 +73,9 @@ web:
 	bash scripts/web-deps.sh
 	GO=$(GO) bash scripts/web-build.sh
 
-## demo-web: builds the viewer and serves it on http://127.0.0.1:8088/ (open a .dlt, e.g. viewer/testdata/kpi-odd.dlt).
+## demo-web: builds the viewer and serves it on http://127.0.0.1:8088/ (open a .dlt, e.g. viewer/testdata/kpi-odd.dlt; DLT=HOST:PORT relays a live dlt-daemon).
 demo-web: web
-	$(GO) run ./viewer/serve -addr 127.0.0.1:8088 -dir viewer/dist
+	$(GO) run ./cmd/perfwire serve --addr 127.0.0.1:8088 --dir viewer/dist $(if $(DLT),--dlt $(DLT))
 
 ## lint: gofmt, go vet and staticcheck.
 lint: $(STATICCHECK)

@@ -120,6 +120,21 @@ try {
 	await page.goto(base + "/?src=" + encodeURIComponent("/captures/" + basename(capture)));
 	await settled(page);
 	out.byURL = await snapshot(page);
+
+	// 8. Live: perfwire serve --dlt (at $LIVE) relays the running daemon;
+	// the page follows it from its "live" link, shows the table as it
+	// grows, and stays decoding until cancelled.
+	if (process.env.LIVE) {
+		await page.goto(process.env.LIVE + "/");
+		await page.waitForSelector("#live:not([hidden])");
+		out.liveLink = await page.textContent("#live");
+		await page.click("#live");
+		await page.waitForFunction(() => window.perfwireViewer.processes.length > 0, null, { timeout: 30000 });
+		out.live = await snapshot(page);
+		await page.screenshot({ path: join(shots, "viewer-live.png"), fullPage: true });
+		await page.click("#cancel");
+		out.liveCancelled = await snapshot(page);
+	}
 	out.errors = errors;
 } finally {
 	await browser.close();

@@ -8,6 +8,7 @@ import (
 	"bufio"
 	"bytes"
 	"encoding/json"
+	"io"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -26,7 +27,8 @@ import (
 // file picker, zoomed and panned, its table sorted, filtered and shown as
 // a tree; a second capture dropped on the page; a file that is not DLT; a
 // big capture (the real one 40 times back to back, served slowly)
-// cancelled, then replaced while decoding; and a capture opened by URL. What the page shows is checked against `perfwire kpi`
+// cancelled, then replaced while decoding; a capture opened by URL; and
+// the running dlt-daemon followed live through perfwire serve --dlt. What the page shows is checked against `perfwire kpi`
 // on the same files. Screenshots land in the test's artifact directory
 // (go test -artifacts).
 func TestConformanceViewer(t *testing.T) {
@@ -51,6 +53,8 @@ func TestConformanceViewer(t *testing.T) {
 	}
 	mux := http.NewServeMux()
 	mux.Handle("/", http.FileServer(http.Dir("dist")))
+	// As perfwire serve without --dlt answers: nothing live to follow.
+	mux.HandleFunc("/live", func(w http.ResponseWriter, r *http.Request) { w.Write([]byte(`{"dlt":""}`)) })
 	mux.Handle("/captures/", http.StripPrefix("/captures/", http.FileServer(http.Dir("testdata"))))
 	// The big capture arrives slowly, 64 KiB every 20 ms (about 2 s in
 	// all), so that the page is surely still decoding when it cancels.
@@ -68,8 +72,31 @@ func TestConformanceViewer(t *testing.T) {
 	srv := httptest.NewServer(mux)
 	defer srv.Close()
 
+	// perfwire serve relays the running dlt-daemon (scripts/dlt-up.sh).
+	bin := filepath.Join(t.TempDir(), "perfwire")
+	gobuild := exec.Command("go", "build", "-o", bin, "./cmd/perfwire")
+	gobuild.Dir = root
+	if out, err := gobuild.CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
+	serve := exec.Command(bin, "serve", "--addr", "127.0.0.1:0", "--dir", "dist", "--dlt", "localhost:3490")
+	serveErr, err := serve.StderrPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := serve.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer func() { serve.Process.Kill(); serve.Wait() }()
+	first, err := bufio.NewReader(serveErr).ReadString('\n')
+	live, ok := strings.CutPrefix(strings.TrimSpace(first), "perfwire serve: ")
+	if err != nil || !ok {
+		t.Fatalf("perfwire serve said %q: %v", first, err)
+	}
+	go io.Copy(io.Discard, serveErr)
+
 	cmd := exec.Command("node", "e2e.mjs", srv.URL, t.ArtifactDir(), capture, dropped, other)
-	cmd.Env = append(os.Environ(), "CHROMIUM="+chromium)
+	cmd.Env = append(os.Environ(), "CHROMIUM="+chromium, "LIVE="+strings.TrimSuffix(live, "/"))
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
 	out, err := cmd.Output()
@@ -87,6 +114,8 @@ func TestConformanceViewer(t *testing.T) {
 	}
 	var page struct {
 		Picked, Dropped, Other, Cancelled, Replaced, ByURL view
+		Live, LiveCancelled                                view
+		LiveLink                                           string
 		Zoom                                               struct{ Before, Zoomed, Panned []float64 }
 		SortedFirst, Filtered                              []string
 		TreeRows                                           int
@@ -161,6 +190,11 @@ func TestConformanceViewer(t *testing.T) {
 	}
 	if page.Cancelled.State != "cancelled" {
 		t.Errorf("cancel: state %q, status %q", page.Cancelled.State, page.Cancelled.Status)
+	}
+	if page.LiveLink != "live: dlt-daemon at localhost:3490" || page.Live.State != "decoding" ||
+		len(page.Live.Processes) == 0 || page.LiveCancelled.State != "cancelled" {
+		t.Errorf("live: link %q, state %q with %d processes, then %q", page.LiveLink, page.Live.State,
+			len(page.Live.Processes), page.LiveCancelled.State)
 	}
 	if len(page.Errors) > 0 {
 		t.Errorf("page errors: %v", page.Errors)

@@ -34,6 +34,7 @@ var commands = []command{
 	{"labels", "parse, canonicalise and merge PCP label sets", runLabels},
 	{"mmv", "read MMV metric files (JSON, or mmvdump text)", runMMV},
 	{"ltt", "read old LTT traces", runLTT},
+	{"serve", "serve the browser viewer; relay a live dlt-daemon to it", runServe},
 }
 
 // usageError marks errors caused by how perfwire was called (exit 2).

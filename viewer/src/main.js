@@ -78,6 +78,7 @@ worker.onmessage = (e) => {
 	$("progress").value = m.total ? m.fed / m.total : 0;
 	if (m.type === "progress") {
 		$("status").textContent = `decoding… ${pct === null ? bytes(m.fed) : pct + "%"} · ${bytes(m.bytesPerSec)}/s · ${m.messages} KPI messages`;
+		if (m.table) { table = m.table; showTables(); } // a live stream's table so far
 		const now = performance.now();
 		if (now - lastDraw > DRAW_MS) { lastDraw = now; drawCPU(); }
 		return;
@@ -182,6 +183,15 @@ for (const ev of ["dragleave", "drop"]) drop.addEventListener(ev, () => drop.cla
 document.body.addEventListener("dragover", (e) => e.preventDefault());
 document.body.addEventListener("drop", (e) => { e.preventDefault(); const f = e.dataTransfer.files[0]; if (f) open(f); });
 window.addEventListener("resize", () => chart && chart.setSize({ width: $("chart").clientWidth, height: 280 }));
+
+// Under perfwire serve --dlt, /live says which daemon can be followed.
+fetch("live").then((r) => (r.ok ? r.json() : null)).then((live) => {
+	if (!live || !live.dlt) return;
+	const a = $("live");
+	a.href = "?src=live/dlt";
+	a.textContent = "live: dlt-daemon at " + live.dlt;
+	a.hidden = false;
+}).catch(() => {});
 
 const src = new URLSearchParams(location.search).get("src");
 if (src) open(src);

@@ -25,6 +25,7 @@ function load() {
 // A job is one file being decoded; opening another cancels it.
 let current = 0;
 const BATCH_MS = 100; // post a batch at most this often while decoding
+const TABLE_MS = 1000; // a live stream has no end: send the table this often
 
 // Columns collects one batch: per ACT group its time and how many
 // processes it listed; per process in it, the pid and its CPU in ‰.
@@ -76,7 +77,10 @@ async function run(job, source) {
 	const pw = await load();
 	const s = pw.kpiStream(fmt.framing);
 	const cols = new Columns();
-	let fed = 0, last = performance.now(), step = null;
+	// A stream of unknown size (perfwire serve's live relay) may never end:
+	// the page then gets the process table every TABLE_MS as well.
+	const live = !total;
+	let fed = 0, last = performance.now(), lastTable = last, step = null;
 	const feed = (u8) => {
 		fed += u8.length;
 		step = decode(pw.kpiFeed(s, u8));
@@ -89,8 +93,12 @@ async function run(job, source) {
 			if (now - last >= BATCH_MS) {
 				last = now;
 				const secs = (now - t0) / 1000;
-				post({ type: "progress", job, fed, total, bytesPerSec: fed / secs, messages: step ? step.messages : 0 },
-					cols.empty ? null : cols.take());
+				const msg = { type: "progress", job, fed, total, bytesPerSec: fed / secs, messages: step ? step.messages : 0 };
+				if (live && now - lastTable >= TABLE_MS) {
+					lastTable = now;
+					msg.table = decode(pw.kpiTable(s));
+				}
+				post(msg, cols.empty ? null : cols.take());
 			}
 			const { value, done } = await reader.read();
 			if (job !== current) { reader.cancel(); return; }

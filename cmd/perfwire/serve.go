@@ -1,0 +1,164 @@
+package main
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"log"
+	"net"
+	"net/http"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"time"
+
+	"github.com/perfwire/perfwire/dlt"
+)
+
+const serveUsage = `usage: perfwire serve [--addr HOST:PORT] [--dir DIR] [--dlt HOST[:PORT]]
+
+Serves the browser viewer (built by make web into viewer/dist) and, with
+--dlt, relays a running dlt-daemon to it: the page opens /live/dlt (the
+"live" link, or index.html?src=/live/dlt) and decodes the stream as it
+arrives with the same wasm module as files.
+
+  --addr HOST:PORT  where to listen (default 127.0.0.1:8088; keep it on
+                    loopback unless the network is yours)
+  --dir DIR         the built viewer (default viewer/dist)
+  --dlt HOST[:PORT] a dlt-daemon (port 3490 by default) to relay as a .dlt
+                    stream: each message with a storage header carrying the
+                    time it was received, as dlt-receive -o writes it`
+
+// relayRetry is how long the relay keeps trying to reach a daemon that
+// went away while a page was reading.
+const relayRetry = 30 * time.Second
+
+func runServe(args []string, stdout io.Writer) error {
+	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	addr := fs.String("addr", "127.0.0.1:8088", "listen address")
+	dir := fs.String("dir", "viewer/dist", "the built viewer")
+	daemon := fs.String("dlt", "", "dlt-daemon HOST[:PORT] to relay")
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			fmt.Fprintln(stdout, serveUsage)
+			return nil
+		}
+		return usagef("%v\n%s", err, serveUsage)
+	}
+	if fs.NArg() != 0 {
+		return usagef("serve takes no arguments\n%s", serveUsage)
+	}
+	if _, err := os.Stat(filepath.Join(*dir, "index.html")); err != nil {
+		return fmt.Errorf("no viewer in %s (build it with make web): %w", *dir, err)
+	}
+	if *daemon != "" {
+		if _, _, err := net.SplitHostPort(*daemon); err != nil {
+			*daemon = net.JoinHostPort(*daemon, "3490")
+		}
+	}
+	ln, err := net.Listen("tcp", *addr)
+	if err != nil {
+		return err
+	}
+	srv := &http.Server{Handler: serveMux(*dir, *daemon), ReadHeaderTimeout: 10 * time.Second}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	defer stop()
+	go func() { <-ctx.Done(); srv.Close() }()
+	// Tests and scripts read the address from this line.
+	fmt.Fprintf(os.Stderr, "perfwire serve: http://%s/\n", ln.Addr())
+	if err := srv.Serve(ln); err != nil && !errors.Is(err, http.ErrServerClosed) {
+		return err
+	}
+	return nil
+}
+
+// serveMux serves the viewer's files from dir and, when daemon is set,
+// /live/dlt and /live (what can be followed, as JSON).
+func serveMux(dir, daemon string) *http.ServeMux {
+	mux := http.NewServeMux()
+	mux.Handle("/", http.FileServer(http.Dir(dir)))
+	mux.HandleFunc("/live", func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		json.NewEncoder(w).Encode(map[string]string{"dlt": daemon})
+	})
+	if daemon != "" {
+		mux.HandleFunc("/live/dlt", func(w http.ResponseWriter, r *http.Request) { relayDLT(w, r, daemon) })
+	}
+	return mux
+}
+
+// relayDLT streams the daemon's messages to one page as a .dlt file
+// stream. A daemon that cannot be reached is a 502 with the reason; one
+// that goes away mid-stream is dialled again for relayRetry.
+func relayDLT(w http.ResponseWriter, r *http.Request, daemon string) {
+	ctx := r.Context()
+	var d net.Dialer
+	conn, err := d.DialContext(ctx, "tcp", daemon)
+	if err != nil {
+		http.Error(w, "dlt-daemon at "+daemon+" is not reachable: "+err.Error(), http.StatusBadGateway)
+		return
+	}
+	w.Header().Set("Content-Type", "application/octet-stream")
+	w.Header().Set("Cache-Control", "no-store")
+	w.WriteHeader(http.StatusOK)
+	flush := w.(http.Flusher)
+	flush.Flush()
+	out := make([]byte, 0, 16+dlt.MaxMessageLen)
+	for {
+		stopped := context.AfterFunc(ctx, func() { conn.Close() })
+		err := readBare(bufio.NewReaderSize(conn, 64<<10), func(m dlt.Message) bool {
+			now := time.Now()
+			ecu, ok := m.HeaderECU()
+			if !ok {
+				ecu = dlt.ID{'R', 'E', 'C', 'V'} // dlt-receive's default ECU id
+			}
+			out = dlt.AppendStorageHeader(out[:0], dlt.StorageHeader{
+				Seconds: uint32(now.Unix()), Microseconds: int32(now.Nanosecond() / 1000), ECU: ecu})
+			out = append(out, m.Bytes()...)
+			if _, err := w.Write(out); err != nil {
+				return false
+			}
+			flush.Flush()
+			return true
+		})
+		stopped()
+		conn.Close()
+		if ctx.Err() != nil {
+			return
+		}
+		log.Printf("perfwire serve: dlt-daemon at %s: %v; dialling again", daemon, errOrEOF(err))
+		if conn, err = redial(ctx, daemon); err != nil {
+			log.Printf("perfwire serve: dlt-daemon at %s: %v; giving up", daemon, err)
+			return
+		}
+	}
+}
+
+func errOrEOF(err error) error {
+	if err == nil {
+		return io.EOF
+	}
+	return err
+}
+
+// redial tries to reach the daemon again, once a second, for relayRetry.
+func redial(ctx context.Context, daemon string) (net.Conn, error) {
+	var d net.Dialer
+	deadline := time.Now().Add(relayRetry)
+	for {
+		conn, err := d.DialContext(ctx, "tcp", daemon)
+		if err == nil || time.Now().After(deadline) || ctx.Err() != nil {
+			return conn, err
+		}
+		select {
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		case <-time.After(time.Second):
+		}
+	}
+}
