@@ -55,6 +55,8 @@ func main() {
 			f = figDLT(cfg, *quick)
 		case "memcpy-large":
 			f = figMemcpyLarge(cfg, *quick)
+		case "viewer":
+			f = figViewer(cfg, *quick)
 		default:
 			f = fig.run(cfg)
 		}
@@ -115,4 +117,5 @@ var figures = []struct {
 	{"memcpy", figMemcpy},
 	{"memcpy-large", nil},
 	{"wasm", figWasm},
+	{"viewer", nil},
 }

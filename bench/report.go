@@ -90,6 +90,9 @@ func textFigure(f *Figure) string {
 	for _, n := range f.Notes {
 		fmt.Fprintf(&b, "   note: %s\n", n)
 	}
+	if len(f.Stats) == 0 && f.SummaryNote != "" {
+		fmt.Fprintf(&b, "   %s: %s\n", f.met(), f.SummaryNote)
+	}
 	return b.String()
 }
 
@@ -176,6 +179,12 @@ func report(cfg Config, quick bool, figs []Figure, total time.Duration) string {
 		f := &figs[i]
 		fmt.Fprintf(&b, "## %s: %s\n\n", f.ID, f.Title)
 		fmt.Fprintf(&b, "Goal: %s. One operation: one %s.\n\n", f.Goal, f.Unit)
+		if len(f.Stats) == 0 {
+			// A figure of single timed runs (the viewer): its own table.
+			b.WriteString(f.Markdown)
+			b.WriteString("\n")
+			continue
+		}
 		clock := "CPU time of the timing thread"
 		if f.Wall {
 			clock = "wall time (CPU median: the process's user+system time)"

@@ -26,6 +26,21 @@ const api = (window.perfwireViewer = {
 	cancel: () => cancel(),
 	stats: null, // {bytes, seconds, bytesPerSec, samples}
 	range: () => (chart ? [chart.scales.x.min, chart.scales.x.max] : null), // the chart's time range
+	// redrawMs zooms and pans the chart n times and returns the median time
+	// of one redraw in ms (uPlot draws in the microtask after setScale).
+	redrawMs: async (n) => {
+		const { min, max } = chart.scales.x, times = [];
+		for (let i = 0; i < n; i++) {
+			const span = max - min, f = [0.5, 0.25, 0.75, 1][i % 4], off = (i % 3) * span * 0.1;
+			const t0 = performance.now();
+			chart.setScale("x", { min: min + off, max: min + off + span * f });
+			await null;
+			times.push(performance.now() - t0);
+		}
+		chart.setScale("x", { min, max });
+		times.sort((a, b) => a - b);
+		return times[n >> 1];
+	},
 });
 
 function setState(s, message) {
@@ -91,6 +106,7 @@ worker.onmessage = (e) => {
 	showSummary(api.summary);
 	showTables();
 	drawCPU();
+	api.stats.drawnSeconds = (performance.now() - started) / 1000; // decoded and drawn
 	const stop = m.error ? ` (stopped: ${m.error.message})` : "";
 	setState("done", `done: ${m.messages} KPI messages in ${api.stats.seconds.toFixed(2)} s` + stop);
 };

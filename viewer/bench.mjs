@@ -1,0 +1,76 @@
+// Measures the viewer in Debian's Chromium for bench/viewer.go and prints
+// the figures as JSON:
+//
+//   node bench.mjs BASE_URL SMALL [BIG]
+//
+// SMALL is opened and timed to "done" (decoded and drawn) while a long-task
+// observer records the longest main-thread task; then the chart is zoomed
+// and panned 60 times for the median redraw. BIG, if given, is opened in a
+// fresh page while the renderer processes' resident memory is sampled.
+import { readFileSync, readdirSync } from "node:fs";
+import { chromium } from "playwright-core";
+
+const [base, small, big] = process.argv.slice(2);
+const browser = await chromium.launch({
+	executablePath: process.env.CHROMIUM || "/usr/bin/chromium",
+	headless: true,
+	args: ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+		"--disable-background-networking", "--disable-component-update", "--disable-sync"],
+});
+
+// rendererRSS sums the resident memory of Chromium's renderer processes
+// (the page and its worker live there), in bytes.
+function rendererRSS() {
+	let sum = 0;
+	for (const pid of readdirSync("/proc")) {
+		if (!/^\d+$/.test(pid)) continue;
+		try {
+			const cmd = readFileSync(`/proc/${pid}/cmdline`, "latin1");
+			if (!cmd.includes("chromium") || !cmd.includes("--type=renderer")) continue;
+			const m = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, "latin1"));
+			if (m) sum += Number(m[1]) * 1024;
+		} catch { /* the process ended */ }
+	}
+	return sum;
+}
+
+async function open(file) {
+	const page = await browser.newPage({ viewport: { width: 1400, height: 1000 } });
+	await page.addInitScript(() => {
+		window.__longest = 0;
+		new PerformanceObserver((l) => {
+			for (const e of l.getEntries()) window.__longest = Math.max(window.__longest, e.duration);
+		}).observe({ type: "longtask", buffered: true });
+	});
+	await page.goto(base + "/");
+	await page.waitForFunction(() => window.perfwireViewer);
+	await page.evaluate(() => { window.__longest = 0; });
+	return page;
+}
+
+const out = {};
+try {
+	let page = await open(small);
+	await page.setInputFiles("#file", small);
+	await page.waitForFunction(() => ["done", "error"].includes(document.body.dataset.state), null, { timeout: 120000 });
+	out.small = await page.evaluate(() => ({ state: window.perfwireViewer.state, ...window.perfwireViewer.stats, longestTaskMs: window.__longest }));
+	out.small.redrawMs = await page.evaluate(() => window.perfwireViewer.redrawMs(60));
+	await page.close();
+	if (big) {
+		page = await open(big);
+		const before = rendererRSS();
+		let peak = before;
+		const poll = setInterval(() => { peak = Math.max(peak, rendererRSS()); }, 100);
+		await page.setInputFiles("#file", big);
+		await page.waitForFunction(() => ["done", "error"].includes(document.body.dataset.state), null, { timeout: 600000, polling: 500 });
+		clearInterval(poll);
+		peak = Math.max(peak, rendererRSS());
+		out.big = await page.evaluate(() => ({ state: window.perfwireViewer.state, ...window.perfwireViewer.stats, longestTaskMs: window.__longest }));
+		out.big.rssBefore = before;
+		out.big.rssPeak = peak;
+		await page.close();
+	}
+} finally {
+	await browser.close();
+}
+console.log(JSON.stringify(out));
