@@ -100,13 +100,13 @@ func figFetch(cfg Config) Figure {
 		return f
 	}
 	ctx := context.Background()
-	cl, err := pmapi.Dial(ctx, pmcdAddr)
+	cl, err := pmapi.Dial(ctx, pmcdAddr, pmapi.Options{})
 	if err != nil {
 		f.Stats = []Stat{{Name: "perfwire pmapi", Err: "pmcd not reachable (start it: bash scripts/pcp-up.sh): " + err.Error()}}
 		return f
 	}
 	f.cleanup = func() { cl.Close() }
-	blk, err := pmapi.Dial(ctx, pmcdAddr, pmapi.WithBlockingIO())
+	blk, err := pmapi.Dial(ctx, pmcdAddr, pmapi.Options{BlockingIO: true})
 	if err != nil {
 		f.Stats = []Stat{{Name: "perfwire pmapi", Err: "pmcd not reachable (start it: bash scripts/pcp-up.sh): " + err.Error()}}
 		return f
@@ -131,7 +131,7 @@ func figFetch(cfg Config) Figure {
 		return func(n int) uint64 {
 			var sum uint64
 			for range n {
-				r, err := cl.Fetch(ctx, ids...)
+				r, err := cl.FetchBuf(ctx, ids...)
 				if err != nil {
 					return 0
 				}
@@ -147,8 +147,8 @@ func figFetch(cfg Config) Figure {
 	// Fetches are round trips: fixed counts keep rounds short.
 	per := max(20, int(cfg.Target/(200*time.Microsecond)))
 	f.compare(cfg, true, []Side{
-		{Name: "perfwire pmapi.Client.Fetch, Dial with WithBlockingIO (blocking reads, as libpcp)", Fixed: per, Run: fetch(blk)},
-		{Name: "perfwire pmapi.Client.Fetch, default Dial (Go network poller)", Fixed: per, Run: fetch(cl)},
+		{Name: "perfwire pmapi.Client.FetchBuf, Dial with Options.BlockingIO (blocking reads, as libpcp)", Fixed: per, Run: fetch(blk)},
+		{Name: "perfwire pmapi.Client.FetchBuf, default Dial (Go network poller)", Fixed: per, Run: fetch(cl)},
 		{Name: "libpcp pmFetch + pmFreeResult (C -O2)", Peer: true, Fixed: per, Run: func(n int) uint64 {
 			return uint64(C.bench_fetch(C.int(n)))
 		}},

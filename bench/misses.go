@@ -44,7 +44,7 @@ var misses = map[string]string{
 	"fetch": "A fetch is a loopback round trip through pmcd and the sample PMDA, so wall times are noisy " +
 		"on this shared machine (see min/max); the client CPU column is steadier. Two changes of " +
 		"2026-11-22 cut pmapi's CPU per fetch: pduwire.Reader now buffers (one read per PDU that has " +
-		"arrived whole, where it used to read header and body separately), and Dial's WithBlockingIO " +
+		"arrived whole, where it used to read header and body separately), and Dial's Options.BlockingIO " +
 		"option reads with blocking system calls on the socket, as libpcp does, instead of parking the " +
 		"goroutine in Go's network poller (the default row): about 61 -> 40 µs of client CPU per fetch " +
 		"against libpcp's 27. `strace -f -c` over 3,000 fetches of the 50 metrics counts, per fetch, " +

@@ -7,5 +7,5 @@ import (
 	"time"
 )
 
-// newBlocking is not supported here: WithBlockingIO has no effect.
+// newBlocking is not supported here: Options.BlockingIO has no effect.
 func newBlocking(net.Conn, time.Duration) blockingIO { return nil }

@@ -11,7 +11,7 @@ import (
 )
 
 // blockingConn does a connection's I/O with blocking system calls on its
-// file descriptor (see WithBlockingIO). RawConn's Read and Write are used
+// file descriptor (see Options.BlockingIO). RawConn's Read and Write are used
 // only to hold the descriptor: the callbacks always report done, so the
 // network poller never waits, even when a timed-out call returns EAGAIN.
 type blockingConn struct {

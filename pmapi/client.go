@@ -2,12 +2,16 @@ package pmapi
 
 import (
 	"context"
+	"encoding/binary"
 	"errors"
 	"io"
 	"net"
 	"os"
+	"slices"
+	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/perfwire/perfwire/pcp"
@@ -25,25 +29,70 @@ type Client struct {
 	mu       sync.Mutex
 	conn     net.Conn
 	rw       io.ReadWriter // conn, or blk
-	blk      blockingIO    // non-nil with WithBlockingIO
+	blk      blockingIO    // non-nil in blocking mode
 	rd       *pduwire.Reader
 	features pduwire.Features
 	timeout  time.Duration
+	notices  int    // Options.MaxNotices
 	out      []byte // send buffer, reused
 	closed   bool
 	profile  bool  // a PROFILE has been sent for context 0
 	changes  int32 // positive ERROR codes seen before results, ORed
+
+	// The watch over the exchange in progress (see arm).
+	limit   time.Duration // how long it may take
+	byCtx   bool          // the limit is the context's deadline, not the timeout
+	stopCtx func() bool   // stops the context's watch; nil when none
+	timer   *time.Timer   // blocking mode: shuts the connection at the limit
+	expired atomic.Bool   // blocking mode: the timer fired
 }
 
-// Option configures Dial.
-type Option func(*config)
-
-type config struct {
-	timeout  time.Duration
-	limit    int
-	dialer   net.Dialer
-	blocking bool
+// Options configures Dial. The zero value means the defaults: each zero
+// field is replaced by its default on its own.
+//
+// Dial takes this struct, as every constructor in perfwire takes its
+// Options (docs/api.md), rather than functional options: every setting
+// is a plain value, a zero value has an obvious meaning, and a program
+// can build, keep and print its configuration.
+type Options struct {
+	// Timeout bounds each exchange with pmcd as a whole, from the first
+	// byte sent to the last byte of the reply received, however slowly
+	// the bytes come: Dial's connect and handshake together, and each
+	// request with its reply. A context deadline that comes earlier
+	// bounds the exchange instead. Zero means DefaultTimeout.
+	Timeout time.Duration
+	// MaxPDU is the largest PDU accepted from pmcd; a longer one ends the
+	// exchange with pduwire.ErrLimit. Zero means DefaultMaxPDU.
+	MaxPDU int
+	// MaxNotices bounds the state-change ERROR PDUs (positive codes)
+	// accepted before one reply. pmcd sends one per change it announces;
+	// more than this ends the exchange with ErrProtocol. Zero means
+	// DefaultMaxNotices.
+	MaxNotices int
+	// BlockingIO makes the connection read and write with blocking system
+	// calls, as libpcp does, instead of parking the goroutine in Go's
+	// network poller while pmcd answers. A client that fetches in a loop
+	// then spends markedly less CPU per request (bench/RESULTS.md has the
+	// figures); the price is an OS thread held by the client while it
+	// waits. Timeout and the context bound each exchange as in the
+	// default mode: a timer or the context's end shuts the connection
+	// down, which ends a blocked call at once. It has an effect on Linux,
+	// macOS and the BSDs, for TCP and unix-socket connections; elsewhere
+	// it is ignored.
+	BlockingIO bool
 }
+
+// The defaults of Options.
+const (
+	// DefaultTimeout is libpcp's default request timeout.
+	DefaultTimeout = 10 * time.Second
+	// DefaultMaxPDU is pduwire's ceiling for PDUs a client accepts.
+	DefaultMaxPDU = pduwire.DefaultClientLimit
+	// DefaultMaxNotices is far above the handful of state changes pmcd
+	// announces before a reply, and low enough that a peer flooding
+	// notices is cut off in microseconds.
+	DefaultMaxNotices = 64
+)
 
 // blockingIO is a connection's I/O through blocking system calls.
 type blockingIO interface {
@@ -51,32 +100,21 @@ type blockingIO interface {
 	interrupt() // wakes a call blocked in the kernel; the connection is done
 }
 
-// WithTimeout bounds each request/reply exchange (default 10 s, libpcp's
-// default request timeout) when the context has no earlier deadline.
-func WithTimeout(d time.Duration) Option { return func(c *config) { c.timeout = d } }
-
-// WithMaxPDU sets the largest PDU accepted from pmcd (default
-// pduwire.DefaultClientLimit).
-func WithMaxPDU(n int) Option { return func(c *config) { c.limit = n } }
-
-// WithBlockingIO makes the connection read and write with blocking system
-// calls, as libpcp does, instead of parking the goroutine in Go's network
-// poller while pmcd answers. A client that fetches in a loop then spends
-// markedly less CPU per request (bench/RESULTS.md has the figures); the
-// price is an OS thread held by the client while it waits. The client
-// timeout then bounds each read and write (SO_RCVTIMEO, SO_SNDTIMEO), and
-// a context's deadline or cancellation shuts the connection down, which
-// ends the request at once. It has an effect on Linux, macOS and the BSDs,
-// for TCP and unix-socket connections; elsewhere it is ignored.
-func WithBlockingIO() Option { return func(c *config) { c.blocking = true } }
-
-// Dial connects to pmcd at addr and performs the handshake. addr is
-// "host:port" for TCP, or "local:" / "unix:PATH" / an absolute path for the
-// unix socket; "" means DefaultAddr.
-func Dial(ctx context.Context, addr string, opts ...Option) (*Client, error) {
-	cfg := config{timeout: 10 * time.Second, limit: pduwire.DefaultClientLimit}
-	for _, o := range opts {
-		o(&cfg)
+// Dial connects to pmcd at addr and performs the handshake, within
+// o.Timeout and the context's deadline. addr is "host:port" for TCP, or
+// "local:" / "unix:PATH" / an absolute path for the unix socket; "" means
+// DefaultAddr. A failure to connect or to complete the handshake is an
+// *OpError; pmcd refusing the connection is a *ServerError; a greeting
+// that is not pmcd's wraps ErrProtocol.
+func Dial(ctx context.Context, addr string, o Options) (*Client, error) {
+	if o.Timeout <= 0 {
+		o.Timeout = DefaultTimeout
+	}
+	if o.MaxPDU <= 0 {
+		o.MaxPDU = DefaultMaxPDU
+	}
+	if o.MaxNotices <= 0 {
+		o.MaxNotices = DefaultMaxNotices
 	}
 	network, address := "tcp", addr
 	switch {
@@ -89,48 +127,67 @@ func Dial(ctx context.Context, addr string, opts ...Option) (*Client, error) {
 	case strings.HasPrefix(addr, "/"):
 		network = "unix"
 	}
-	conn, err := cfg.dialer.DialContext(ctx, network, address)
+	deadline := time.Now().Add(o.Timeout) // for connect and handshake together
+	dialer := net.Dialer{Deadline: deadline}
+	conn, err := dialer.DialContext(ctx, network, address)
 	if err != nil {
-		return nil, err
+		return nil, &OpError{Op: "connect", Err: err}
 	}
-	c := &Client{conn: conn, rw: conn, timeout: cfg.timeout}
-	if cfg.blocking {
-		if c.blk = newBlocking(conn, cfg.timeout); c.blk != nil {
+	c := &Client{conn: conn, rw: conn, timeout: o.Timeout, notices: o.MaxNotices}
+	if o.BlockingIO {
+		if c.blk = newBlocking(conn, o.Timeout); c.blk != nil {
 			c.rw = c.blk
+			c.timer = time.AfterFunc(time.Hour, c.expire)
+			c.timer.Stop()
 		}
 	}
-	c.rd = pduwire.NewReader(c.rw, cfg.limit)
-	if err := c.handshake(ctx); err != nil {
+	c.rd = pduwire.NewReader(c.rw, o.MaxPDU)
+	if err := c.handshake(ctx, time.Until(deadline)); err != nil {
 		conn.Close()
 		return nil, err
 	}
 	return c, nil
 }
 
+// expire ends a blocking-mode exchange that reached its limit.
+func (c *Client) expire() {
+	c.expired.Store(true)
+	c.blk.interrupt()
+}
+
 // handshake reads pmcd's 20-byte ERROR PDU and answers with CREDS.
-func (c *Client) handshake(ctx context.Context) error {
-	stop := c.arm(ctx)
-	defer stop()
+func (c *Client) handshake(ctx context.Context, limit time.Duration) error {
+	c.arm(ctx, limit)
+	err := c.greet()
+	if err = c.disarmErr(err); err != nil {
+		return c.wireErr(ctx, "connect", true, err)
+	}
+	return nil
+}
+
+// errInterrupted stands for an I/O call that the exchange's watch cut
+// short at the moment the exchange completed; wireErr says which limit.
+var errInterrupted = errors.New("interrupted")
+
+func (c *Client) greet() error {
 	p, err := c.rd.Next()
 	if err != nil {
-		return c.wireErr(ctx, err)
+		return err
 	}
 	var hello pduwire.ErrorPDU
 	if p.Header.Type != pduwire.TypeError {
-		return &protocolError{what: "first PDU is " + p.Header.Type.String() + ", not ERROR"}
+		return &protocolError{what: "connect: first PDU is " + p.Header.Type.String() + ", not ERROR"}
 	}
 	if err := hello.UnmarshalBinary(p.Bytes); err != nil || !hello.Extended {
-		return &protocolError{what: "bad handshake ERROR PDU", err: err}
+		return &protocolError{what: "connect: bad handshake ERROR PDU", err: err}
 	}
 	if code := pcp.FromV1(hello.Code); code < 0 {
 		return &ServerError{Op: "connect", Code: pcp.Code(int32(code))}
 	}
 	c.features = pduwire.Features(hello.Datum)
 	c.out = pduwire.AppendClientCreds(c.out[:0], int32(os.Getpid()), pduwire.ClientFlags(c.features))
-	if _, err := c.rw.Write(c.out); err != nil {
-		return c.wireErr(ctx, err)
-	}
-	return nil
+	_, err = c.rw.Write(c.out)
+	return err
 }
 
 // Features returns the features word pmcd advertised.
@@ -158,97 +215,168 @@ func (c *Client) Close() error {
 	return c.conn.Close()
 }
 
-// arm applies the context's deadline (or the client timeout, whichever
-// comes first) to the connection, and makes cancellation interrupt any
-// blocked read or write. The returned function disarms it.
-func (c *Client) arm(ctx context.Context) func() {
+// arm starts the watch over one exchange: it must end within limit, or
+// by the context's deadline when that comes first, and the context's
+// cancellation ends it at once. In the default mode the connection's
+// deadline does it, and cancellation moves the deadline into the past.
+// In blocking mode a timer, or the context, shuts the connection down,
+// which wakes a read or write blocked in the kernel; SO_RCVTIMEO and
+// SO_SNDTIMEO only back that up, since they bound each system call and a
+// peer trickling bytes would reset them at every one.
+func (c *Client) arm(ctx context.Context, limit time.Duration) {
+	now := time.Now()
+	c.limit, c.byCtx = limit, false
+	if d, ok := ctx.Deadline(); ok && d.Sub(now) < limit {
+		c.limit, c.byCtx = d.Sub(now), true
+	}
 	if c.blk != nil {
-		// The timeout is the socket's; only the context needs watching.
-		if ctx.Done() == nil {
-			return func() {}
+		c.expired.Store(false)
+		c.timer.Reset(c.limit)
+		if ctx.Done() != nil {
+			c.stopCtx = context.AfterFunc(ctx, c.blk.interrupt)
 		}
-		stop := context.AfterFunc(ctx, c.blk.interrupt)
-		return func() { stop() }
+		return
 	}
-	deadline := time.Now().Add(c.timeout)
-	if d, ok := ctx.Deadline(); ok && d.Before(deadline) {
-		deadline = d
+	c.conn.SetDeadline(now.Add(c.limit))
+	if ctx.Done() != nil { // never cancelled: keep the fetch loop allocation-free
+		c.stopCtx = context.AfterFunc(ctx, c.cancelDeadline)
 	}
-	c.conn.SetDeadline(deadline)
-	if ctx.Done() == nil { // never cancelled: keep the fetch loop allocation-free
-		return func() {}
-	}
-	stop := context.AfterFunc(ctx, func() { c.conn.SetDeadline(time.Unix(1, 0)) })
-	return func() { stop() }
 }
 
-// wireErr closes the connection after a failed exchange and prefers the
-// context's error when it caused the failure.
-func (c *Client) wireErr(ctx context.Context, err error) error {
+func (c *Client) cancelDeadline() { c.conn.SetDeadline(time.Unix(1, 0)) }
+
+// disarm ends the watch armed by arm. It reports whether the watch shut
+// the connection down (blocking mode), which it may have done just as
+// the exchange completed: the connection is unusable all the same.
+func (c *Client) disarm() (shut bool) {
+	if c.stopCtx != nil {
+		shut = !c.stopCtx() && c.blk != nil
+		c.stopCtx = nil
+	}
+	if c.blk != nil && !c.timer.Stop() {
+		shut = true
+	}
+	return shut
+}
+
+// disarmErr disarms and returns the exchange's error: errInterrupted in
+// place of an I/O outcome when the watch shut the connection down.
+func (c *Client) disarmErr(err error) error {
+	if !c.disarm() {
+		return err
+	}
+	switch err.(type) {
+	case *ServerError, *protocolError:
+		return err
+	}
+	return errInterrupted
+}
+
+// wireErr closes the connection after a failed exchange and says why:
+// an *OpError naming the operation, the request PDU and, for a timeout,
+// the limit that ran out; a PDU that does not frame wraps ErrProtocol.
+func (c *Client) wireErr(ctx context.Context, op string, handshake bool, err error) error {
 	c.closed = true
 	c.conn.Close()
-	if ctx.Err() != nil {
-		return ctx.Err()
+	if _, ok := err.(*ServerError); ok {
+		return err
 	}
-	// The connection deadline is the context's when that comes first, and
-	// the socket may time out a moment before ctx.Err() turns non-nil.
-	if d, ok := ctx.Deadline(); ok && errors.Is(err, os.ErrDeadlineExceeded) && !time.Now().Before(d) {
-		return context.DeadlineExceeded
+	if _, ok := err.(*protocolError); ok {
+		return err
 	}
-	if _, ok := errors.AsType[*pduwire.ParseError](err); ok {
-		return &protocolError{what: "bad PDU from pmcd", err: err}
+	e := &OpError{Op: op, handshake: handshake}
+	if !handshake {
+		e.PDU = c.request()
 	}
-	return err
+	timedOut := errors.Is(err, os.ErrDeadlineExceeded) || c.expired.Load()
+	switch {
+	case errors.Is(ctx.Err(), context.Canceled):
+		e.Err = context.Canceled
+	case ctx.Err() != nil || (timedOut || err == errInterrupted) && c.byCtx:
+		// The socket may time out a moment before ctx.Err() turns
+		// non-nil: the deadline it had was the context's.
+		e.Err, e.Limit = context.DeadlineExceeded, c.limit
+	case timedOut || err == errInterrupted:
+		e.Err, e.Limit = os.ErrDeadlineExceeded, c.limit
+	default:
+		if _, ok := errors.AsType[*pduwire.ParseError](err); ok {
+			what := op + ": bad PDU from pmcd"
+			if !handshake {
+				what = op + ": bad PDU from pmcd in reply to " + e.PDU.String()
+			}
+			return &protocolError{what: what, err: err}
+		}
+		e.Err = err
+	}
+	return e
+}
+
+// request returns the type of the PDU in the send buffer.
+func (c *Client) request() pduwire.Type {
+	if len(c.out) < 8 {
+		return 0
+	}
+	return pduwire.Type(binary.BigEndian.Uint32(c.out[4:8]))
 }
 
 // exchange sends one request PDU (already in c.out) and returns the reply,
-// skipping positive-code ERROR PDUs (state changes) that may precede it.
-// A negative ERROR becomes a *ServerError. The reply aliases the reader's
-// buffer until the next exchange. The caller holds c.mu.
+// skipping positive-code ERROR PDUs (state changes) that may precede it,
+// up to c.notices of them. A negative ERROR becomes a *ServerError. The
+// reply aliases the reader's buffer until the next exchange. The caller
+// holds c.mu.
 func (c *Client) exchange(ctx context.Context, op string, want ...pduwire.Type) (pduwire.PDU, error) {
 	if c.closed {
 		return pduwire.PDU{}, ErrClosed
 	}
-	stop := c.arm(ctx)
-	defer stop()
-	if _, err := c.rw.Write(c.out); err != nil {
-		return pduwire.PDU{}, c.wireErr(ctx, err)
+	c.arm(ctx, c.timeout)
+	p, err := c.roundTrip(op, want)
+	switch err = c.disarmErr(err); err.(type) {
+	case nil:
+		return p, nil
+	case *ServerError:
+		return p, err
+	case *protocolError:
+		return p, c.fail(err)
 	}
-	return c.reply(ctx, op, want...)
+	return p, c.wireErr(ctx, op, false, err)
 }
 
-// reply reads until a PDU of one of the wanted types arrives.
-func (c *Client) reply(ctx context.Context, op string, want ...pduwire.Type) (pduwire.PDU, error) {
-	for {
+// roundTrip writes the request and reads until a PDU of one of the
+// wanted types arrives.
+func (c *Client) roundTrip(op string, want []pduwire.Type) (pduwire.PDU, error) {
+	if _, err := c.rw.Write(c.out); err != nil {
+		return pduwire.PDU{}, err
+	}
+	for notices := 0; ; notices++ {
 		p, err := c.rd.Next()
 		if err != nil {
-			return p, c.wireErr(ctx, err)
+			return p, err
 		}
 		if p.Header.Type == pduwire.TypeError {
 			var e pduwire.ErrorPDU
 			if err := e.UnmarshalBinary(p.Bytes); err != nil {
-				return p, c.fail(&protocolError{what: op + " reply", err: err})
+				return p, &protocolError{what: op + ": ERROR PDU in reply to " + c.request().String(), err: err}
 			}
 			if e.Code > 0 {
+				if notices == c.notices {
+					return p, &protocolError{what: op + ": more than " + strconv.Itoa(c.notices) +
+						" state-change ERROR PDUs (Options.MaxNotices) before the reply to " + c.request().String()}
+				}
 				c.changes |= e.Code
 				continue
 			}
-			for _, w := range want {
-				if w == pduwire.TypeError {
-					return p, nil
-				}
+			if slices.Contains(want, pduwire.TypeError) {
+				return p, nil
 			}
 			if e.Code == 0 {
-				return p, c.fail(&protocolError{what: op + ": unexpected ERROR(0)"})
+				return p, &protocolError{what: op + ": unexpected ERROR(0) in reply to " + c.request().String()}
 			}
 			return p, &ServerError{Op: op, Code: pcp.Code(e.Code)}
 		}
-		for _, w := range want {
-			if p.Header.Type == w {
-				return p, nil
-			}
+		if slices.Contains(want, p.Header.Type) {
+			return p, nil
 		}
-		return p, c.fail(&protocolError{what: op + ": unexpected " + p.Header.Type.String() + " PDU"})
+		return p, &protocolError{what: op + ": unexpected " + p.Header.Type.String() + " PDU in reply to " + c.request().String()}
 	}
 }
 
@@ -262,7 +390,7 @@ func (c *Client) fail(err error) error {
 // decode unmarshals a reply into m; a failure closes the connection.
 func (c *Client) decode(op string, p pduwire.PDU, m pduwire.Message) error {
 	if err := m.UnmarshalBinary(p.Bytes); err != nil {
-		return c.fail(&protocolError{what: op + " reply", err: err})
+		return c.fail(&protocolError{what: op + ": " + p.Header.Type.String() + " reply to " + c.request().String(), err: err})
 	}
 	return nil
 }

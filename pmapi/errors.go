@@ -1,9 +1,13 @@
 package pmapi
 
 import (
+	"context"
 	"errors"
+	"os"
+	"time"
 
 	"github.com/perfwire/perfwire/pcp"
+	"github.com/perfwire/perfwire/pduwire"
 )
 
 var (
@@ -50,3 +54,40 @@ func (e *protocolError) Unwrap() []error {
 	}
 	return []error{ErrProtocol, e.err}
 }
+
+// OpError is an exchange with pmcd that failed on the wire: it did not
+// complete within its limit, the context was cancelled, or the connection
+// broke. The connection is closed. It unwraps to the cause:
+// os.ErrDeadlineExceeded when Options.Timeout ran out,
+// context.DeadlineExceeded or context.Canceled when the context ended,
+// or the I/O error.
+type OpError struct {
+	Op    string        // the call, e.g. "fetch"; "connect" for Dial
+	PDU   pduwire.Type  // the request sent (zero for connect)
+	Limit time.Duration // for a timeout, the time the exchange had
+	Err   error
+
+	handshake bool // the handshake rather than a request failed
+}
+
+func (e *OpError) Error() string {
+	s := "pmapi: " + e.Op + ": "
+	switch {
+	case e.handshake:
+		s += "handshake"
+	case e.PDU != 0:
+		s += e.PDU.String() + " exchange"
+	default:
+		return s + e.Err.Error()
+	}
+	switch {
+	case e.Err == context.DeadlineExceeded:
+		return s + " not complete within the context's deadline (" + e.Limit.Round(time.Millisecond).String() + ")"
+	case e.Err == os.ErrDeadlineExceeded:
+		return s + " not complete within the client timeout (Options.Timeout " + e.Limit.Round(time.Millisecond).String() + ")"
+	}
+	return s + ": " + e.Err.Error()
+}
+
+// Unwrap returns the cause.
+func (e *OpError) Unwrap() error { return e.Err }

@@ -103,7 +103,7 @@ func TestFakeServerMisbehaviour(t *testing.T) {
 				})
 				ctx, cancel := context.WithTimeout(context.Background(), 500*time.Millisecond)
 				defer cancel()
-				c, err := Dial(ctx, addr, mode.opts...)
+				c, err := Dial(ctx, addr, mode.opts)
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -127,8 +127,8 @@ func TestFakeServerMisbehaviour(t *testing.T) {
 // in both.
 var ioModes = []struct {
 	name string
-	opts []Option
-}{{"poller", nil}, {"blocking", []Option{WithBlockingIO()}}}
+	opts Options
+}{{"poller", Options{}}, {"blocking", Options{BlockingIO: true}}}
 
 // TestFakeServerSilentTimeouts: against a pmcd that never answers, the
 // client timeout and a cancelled context each end the request on time,
@@ -137,7 +137,7 @@ func TestFakeServerSilentTimeouts(t *testing.T) {
 	for _, mode := range ioModes {
 		t.Run(mode.name+"/timeout", func(t *testing.T) {
 			addr := fakePmcd(t, hello(t), func(conn *fakeConn) { time.Sleep(3 * time.Second) })
-			c, err := Dial(context.Background(), addr, append(mode.opts, WithTimeout(300*time.Millisecond))...)
+			c, err := Dial(context.Background(), addr, Options{BlockingIO: mode.opts.BlockingIO, Timeout: 300 * time.Millisecond})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -153,7 +153,7 @@ func TestFakeServerSilentTimeouts(t *testing.T) {
 		})
 		t.Run(mode.name+"/cancel", func(t *testing.T) {
 			addr := fakePmcd(t, hello(t), func(conn *fakeConn) { time.Sleep(3 * time.Second) })
-			c, err := Dial(context.Background(), addr, mode.opts...)
+			c, err := Dial(context.Background(), addr, mode.opts)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -191,7 +191,7 @@ func TestFakeServerHandshake(t *testing.T) {
 			})
 			ctx, cancel := context.WithTimeout(context.Background(), 500*time.Millisecond)
 			defer cancel()
-			c, err := Dial(ctx, addr)
+			c, err := Dial(ctx, addr, Options{})
 			if err == nil {
 				c.Close()
 				t.Fatal("handshake with a bad server succeeded")
@@ -218,7 +218,7 @@ func TestFakeServerStateChange(t *testing.T) {
 		conn.Write((&pduwire.ErrorPDU{Code: 0x10}).Append(nil, 0)) // PMCD_NAMES_CHANGE
 		conn.Write(res)
 	})
-	c, err := Dial(context.Background(), addr)
+	c, err := Dial(context.Background(), addr, Options{})
 	if err != nil {
 		t.Fatal(err)
 	}

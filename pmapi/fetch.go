@@ -1,68 +1,65 @@
 package pmapi
 
 import (
+	"bytes"
 	"context"
+	"strconv"
 
 	"github.com/perfwire/perfwire/pcp"
 	"github.com/perfwire/perfwire/pduwire"
 )
 
 // Fetch asks pmcd for the current values of the metrics (pmFetch), with a
-// HIGHRES_FETCH when pmcd supports it. The result is a validated view of
-// the reply: it aliases the client's receive buffer and is valid until the
-// next call on this Client from any goroutine. Goroutines sharing a Client
-// use FetchBuf. A metric that failed has a value set with a negative
+// HIGHRES_FETCH when pmcd supports it, and returns the validated reply.
+// The result is the caller's: it holds its own copy of the reply, made
+// before the client is released, so other goroutines' calls on the Client
+// do not touch it. A metric that failed has a value set with a negative
 // NumVal, as libpcp reports it; the call itself fails only when the whole
-// fetch does.
+// fetch does: a *ServerError for pmcd's refusal, an *OpError for a
+// timeout, a cancellation or a broken connection, ErrProtocol for a reply
+// that does not decode.
 func (c *Client) Fetch(ctx context.Context, ids ...pcp.ID) (pduwire.Result, error) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	pdu, err := c.fetch(ctx, ids)
-	if err != nil {
-		return pduwire.Result{}, err
-	}
-	return pduwire.ParseResult(pdu)
+	return c.fetch(ctx, ids, true)
 }
 
-// FetchBuf is Fetch with the reply copied into buf (grown when too small)
-// before the client is released: the returned view aliases the returned
-// buffer, not the client's, so it stays valid while other goroutines use
-// the Client and until the caller reuses the buffer. Passing the returned
-// buffer back in makes a steady fetch loop allocation-free.
-func (c *Client) FetchBuf(ctx context.Context, buf []byte, ids ...pcp.ID) (pduwire.Result, []byte, error) {
+// FetchBuf is Fetch without the copy: the result is a view of the
+// client's receive buffer, valid only until the next call on this Client
+// from any goroutine, which overwrites it. A loop that fetches and reads
+// each result before the next call does not allocate. A program that
+// shares the Client between goroutines uses Fetch.
+func (c *Client) FetchBuf(ctx context.Context, ids ...pcp.ID) (pduwire.Result, error) {
 	c.mu.Lock()
-	pdu, err := c.fetch(ctx, ids)
-	if err == nil {
-		buf = append(buf[:0], pdu...)
-	}
-	c.mu.Unlock()
-	if err != nil {
-		return pduwire.Result{}, buf, err
-	}
-	r, err := pduwire.ParseResult(buf)
-	return r, buf, err
+	defer c.mu.Unlock()
+	return c.fetch(ctx, ids, false)
 }
 
-// fetch runs one fetch exchange and returns the validated reply PDU. The
-// caller holds c.mu.
-func (c *Client) fetch(ctx context.Context, ids []pcp.ID) ([]byte, error) {
+// fetch runs one fetch exchange and returns the validated reply, on a
+// copy of it when own is set. The caller holds c.mu.
+func (c *Client) fetch(ctx context.Context, ids []pcp.ID, own bool) (pduwire.Result, error) {
 	if err := c.ensureProfile(ctx); err != nil {
-		return nil, err
+		return pduwire.Result{}, err
 	}
 	req := pduwire.Fetch{Highres: c.features.HighresFetch(), PMIDs: ids}
 	c.out = req.Append(c.out[:0], 0)
 	p, err := c.exchange(ctx, "fetch", pduwire.TypeResult, pduwire.TypeHighresResult)
 	if err != nil {
-		return nil, err
+		return pduwire.Result{}, err
 	}
-	r, err := pduwire.ParseResult(p.Bytes)
+	b := p.Bytes
+	if own {
+		b = bytes.Clone(b)
+	}
+	r, err := pduwire.ParseResult(b)
 	if err != nil {
-		return nil, c.fail(&protocolError{what: "fetch reply", err: err})
+		return r, c.fail(&protocolError{what: "fetch: " + p.Header.Type.String() + " reply to " + c.request().String(), err: err})
 	}
 	if r.NumPMID != len(ids) {
-		return nil, c.fail(&protocolError{what: "fetch reply has a different number of value sets"})
+		return pduwire.Result{}, c.fail(&protocolError{what: "fetch: " + p.Header.Type.String() + " reply has " +
+			strconv.Itoa(r.NumPMID) + " value sets for " + strconv.Itoa(len(ids)) + " metrics"})
 	}
-	return p.Bytes, nil
+	return r, nil
 }
 
 // SetProfile replaces the instance profile of the client's context
@@ -91,11 +88,11 @@ func (c *Client) ensureProfile(ctx context.Context) error {
 }
 
 func (c *Client) sendProfile(ctx context.Context, p *pduwire.Profile) error {
-	stop := c.arm(ctx)
-	defer stop()
 	c.out = p.Append(c.out[:0], 0)
-	if _, err := c.rw.Write(c.out); err != nil {
-		return c.wireErr(ctx, err)
+	c.arm(ctx, c.timeout)
+	_, err := c.rw.Write(c.out)
+	if err = c.disarmErr(err); err != nil {
+		return c.wireErr(ctx, "profile", false, err)
 	}
 	c.profile = true
 	return nil

@@ -47,7 +47,7 @@ func TestHandshakeSecureAckRefusal(t *testing.T) {
 			addr := scriptedPmcd(t, pduwire.AppendServerHello(nil, 0, features), refusal, first)
 			ctx, cancel := context.WithTimeout(context.Background(), time.Second)
 			defer cancel()
-			c, err := Dial(ctx, addr, mode.opts...)
+			c, err := Dial(ctx, addr, mode.opts)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -102,7 +102,7 @@ func TestHandshakeUnsolicitedBeforeCreds(t *testing.T) {
 			addr := scriptedPmcd(t, append(append([]byte(nil), hello...), tc.extra...), nil, first)
 			ctx, cancel := context.WithTimeout(context.Background(), time.Second)
 			defer cancel()
-			c, err := Dial(ctx, addr)
+			c, err := Dial(ctx, addr, Options{})
 			if err != nil {
 				t.Fatal(err)
 			}

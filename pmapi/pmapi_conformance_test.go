@@ -26,11 +26,11 @@ func pminfo(t *testing.T, args ...string) string {
 	return string(out)
 }
 
-func dial(t *testing.T, opts ...Option) *Client {
+func dial(t *testing.T, opts ...Options) *Client {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
-	c, err := Dial(ctx, "127.0.0.1:44321", opts...)
+	c, err := Dial(ctx, "127.0.0.1:44321", append(opts, Options{})[0])
 	if err != nil {
 		t.Fatalf("Dial (is pmcd up? scripts/pcp-up.sh): %v", err)
 	}
@@ -172,8 +172,8 @@ func TestConformanceInstances(t *testing.T) {
 func TestConformanceFetchAndStore(t *testing.T) {
 	for _, mode := range ioModes {
 		t.Run(mode.name, func(t *testing.T) {
-			c := dial(t, mode.opts...)
-			if (c.blk != nil) != (len(mode.opts) > 0) {
+			c := dial(t, mode.opts)
+			if (c.blk != nil) != mode.opts.BlockingIO {
 				t.Fatalf("blocking I/O is %v", c.blk != nil)
 			}
 			fetchAndStore(t, c)
@@ -475,8 +475,8 @@ func TestConformanceFetchEvents(t *testing.T) {
 	names := map[pcp.ID]string{}
 	records := 0
 	for range 6 {
-		// FetchBuf: the NameID calls below would end a Fetch view.
-		r, _, err := c.FetchBuf(ctx, nil, ids...)
+		// Fetch, not FetchBuf: the NameID calls below would end a view.
+		r, err := c.Fetch(ctx, ids...)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -513,25 +513,33 @@ func TestConformanceFetchEvents(t *testing.T) {
 	t.Logf("%d records, parameters from %d metrics", records, len(names))
 }
 
-// TestConformanceFetchAllocs: a fetch loop allocates nothing per fetch,
-// with either kind of I/O.
+// TestConformanceFetchAllocs: a FetchBuf loop allocates nothing per
+// fetch, with either kind of I/O; Fetch allocates only its copy.
 func TestConformanceFetchAllocs(t *testing.T) {
 	for _, mode := range ioModes {
 		t.Run(mode.name, func(t *testing.T) {
-			c := dial(t, mode.opts...)
+			c := dial(t, mode.opts)
 			ctx := context.Background()
 			ids, err := c.LookupName(ctx, "sample.long.one", "sample.double.ten", "sample.string.hullo")
 			if err != nil {
 				t.Fatal(err)
 			}
 			fetch := func() {
-				if _, err := c.Fetch(ctx, ids...); err != nil {
+				if _, err := c.FetchBuf(ctx, ids...); err != nil {
 					t.Fatal(err)
 				}
 			}
 			fetch() // profile, buffers
 			if n := testing.AllocsPerRun(200, fetch); n != 0 {
-				t.Errorf("%v allocations per fetch", n)
+				t.Errorf("%v allocations per FetchBuf", n)
+			}
+			owned := func() {
+				if _, err := c.Fetch(ctx, ids...); err != nil {
+					t.Fatal(err)
+				}
+			}
+			if n := testing.AllocsPerRun(200, owned); n != 1 {
+				t.Errorf("%v allocations per Fetch, want 1 (the copy)", n)
 			}
 		})
 	}

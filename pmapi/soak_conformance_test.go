@@ -48,7 +48,7 @@ func TestConformanceSoak(t *testing.T) {
 	var values int
 	start := time.Now()
 	for i := range n {
-		r, err := c.Fetch(ctx, ids...)
+		r, err := c.FetchBuf(ctx, ids...)
 		if err != nil {
 			t.Fatalf("fetch %d: %v", i, err)
 		}
@@ -81,7 +81,7 @@ func TestConformanceSoak(t *testing.T) {
 
 // TestConformanceUnixSocket talks to pmcd over its local socket.
 func TestConformanceUnixSocket(t *testing.T) {
-	c, err := Dial(context.Background(), "local:")
+	c, err := Dial(context.Background(), "local:", Options{})
 	if err != nil {
 		t.Fatalf("Dial(local:): %v", err)
 	}
@@ -104,7 +104,7 @@ func TestConformanceUnixSocket(t *testing.T) {
 // BenchmarkConformanceFetch50 is one fetch of the 50-metric list from the
 // live pmcd.
 func BenchmarkConformanceFetch50(b *testing.B) {
-	c, err := Dial(context.Background(), DefaultAddr)
+	c, err := Dial(context.Background(), DefaultAddr, Options{})
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -113,14 +113,14 @@ func BenchmarkConformanceFetch50(b *testing.B) {
 	ctx := context.Background()
 	b.ReportAllocs()
 	for b.Loop() {
-		if _, err := c.Fetch(ctx, ids...); err != nil {
+		if _, err := c.FetchBuf(ctx, ids...); err != nil {
 			b.Fatal(err)
 		}
 	}
 }
 
 // TestConformanceConcurrent shares one Client between goroutines: each
-// result from FetchBuf must stay intact while the others keep fetching.
+// result from Fetch must stay intact while the others keep fetching.
 func TestConformanceConcurrent(t *testing.T) {
 	c := dial(t)
 	ctx := context.Background()
@@ -131,10 +131,8 @@ func TestConformanceConcurrent(t *testing.T) {
 	errs := make(chan error, 8)
 	for g := range 8 {
 		go func() {
-			var buf []byte
 			for i := range 200 {
-				r, b, err := c.FetchBuf(ctx, buf, ids...)
-				buf = b
+				r, err := c.Fetch(ctx, ids...)
 				if err != nil {
 					errs <- err
 					return

@@ -52,7 +52,7 @@ func runPM(args []string, stdout io.Writer) error {
 		addr += ":44321"
 	}
 	ctx := context.Background()
-	c, err := pmapi.Dial(ctx, addr, pmapi.WithTimeout(*timeout))
+	c, err := pmapi.Dial(ctx, addr, pmapi.Options{Timeout: *timeout})
 	if err != nil {
 		return fmt.Errorf("connecting to %s: %w", addr, err)
 	}

@@ -1,0 +1,278 @@
+package pmapi
+
+import (
+	"context"
+	"errors"
+	"net"
+	"os"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/perfwire/perfwire/pcp"
+	"github.com/perfwire/perfwire/pduwire"
+)
+
+// The tests of this file play a hostile pmcd (issue #24): one that
+// trickles bytes, floods notices, announces more than it sends, or hangs
+// up mid-PDU. Each runs in both I/O modes and checks that the call ends
+// on time with an error that says what happened.
+
+// sampleResult is a HIGHRES_RESULT for sample.long.ten (29.0.10) = v.
+func sampleResult(v uint32) []byte {
+	return (&pduwire.ResultData{Highres: true, Sec: 1, Sets: []pduwire.ValueSetData{{PMID: pcp.NewID(29, 0, 10),
+		Values: []pduwire.ValueData{{Inst: pcp.InNull, Word: v}}}}}).Append(nil, 0)
+}
+
+// trickle writes b one byte every gap, until done or a write fails.
+func trickle(conn net.Conn, b []byte, gap time.Duration) {
+	for i := range b {
+		if _, err := conn.Write(b[i : i+1]); err != nil {
+			return
+		}
+		time.Sleep(gap)
+	}
+}
+
+// endsWithin fails the test when the call took longer than max.
+func endsWithin(t *testing.T, start time.Time, max time.Duration) {
+	t.Helper()
+	if d := time.Since(start); d > max {
+		t.Fatalf("the call took %v, more than %v", d.Round(time.Millisecond), max)
+	}
+}
+
+// wantInMessage fails the test unless err's text holds every part.
+func wantInMessage(t *testing.T, err error, parts ...string) {
+	t.Helper()
+	for _, p := range parts {
+		if !strings.Contains(err.Error(), p) {
+			t.Errorf("error %q does not say %q", err, p)
+		}
+	}
+}
+
+// A RESULT sent one byte every 50 ms (a valid PDU, 2 s in all) must not
+// hold Fetch past the 300 ms timeout: the timeout bounds the exchange,
+// not each read. Before, blocking mode waited for the whole PDU.
+func TestHostileSlowResult(t *testing.T) {
+	res := sampleResult(10)
+	for _, mode := range ioModes {
+		t.Run(mode.name, func(t *testing.T) {
+			addr := fakePmcd(t, hello(t), func(conn *fakeConn) {
+				readRequest(conn) // PROFILE
+				readRequest(conn) // HIGHRES_FETCH
+				trickle(conn, res, 50*time.Millisecond)
+			})
+			o := mode.opts
+			o.Timeout = 300 * time.Millisecond
+			c, err := Dial(context.Background(), addr, o)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer c.Close()
+			start := time.Now()
+			_, err = c.Fetch(context.Background(), pcp.NewID(29, 0, 10))
+			endsWithin(t, start, time.Second)
+			if !errors.Is(err, os.ErrDeadlineExceeded) {
+				t.Fatalf("err = %v, want a timeout", err)
+			}
+			if _, ok := errors.AsType[*OpError](err); !ok {
+				t.Errorf("err is a %T, want an *OpError", err)
+			}
+			wantInMessage(t, err, "fetch", "HIGHRES_FETCH", "Options.Timeout", "300ms")
+		})
+	}
+}
+
+// The same against the context's deadline, with the default timeout.
+func TestHostileSlowResultContextDeadline(t *testing.T) {
+	res := sampleResult(10)
+	for _, mode := range ioModes {
+		t.Run(mode.name, func(t *testing.T) {
+			addr := fakePmcd(t, hello(t), func(conn *fakeConn) {
+				readRequest(conn)
+				readRequest(conn)
+				trickle(conn, res, 50*time.Millisecond)
+			})
+			c, err := Dial(context.Background(), addr, mode.opts)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer c.Close()
+			ctx, cancel := context.WithTimeout(context.Background(), 300*time.Millisecond)
+			defer cancel()
+			start := time.Now()
+			_, err = c.Fetch(ctx, pcp.NewID(29, 0, 10))
+			endsWithin(t, start, time.Second)
+			if !errors.Is(err, context.DeadlineExceeded) {
+				t.Fatalf("err = %v, want context.DeadlineExceeded", err)
+			}
+			wantInMessage(t, err, "fetch", "HIGHRES_FETCH", "context's deadline")
+		})
+	}
+}
+
+// A greeting sent one byte every 50 ms must not hold Dial past its
+// timeout either.
+func TestHostileSlowGreeting(t *testing.T) {
+	for _, mode := range ioModes {
+		t.Run(mode.name, func(t *testing.T) {
+			greeting := hello(t)
+			addr := serveOne(t, func(conn net.Conn) { trickle(conn, append(greeting, greeting...), 50*time.Millisecond) })
+			o := mode.opts
+			o.Timeout = 300 * time.Millisecond
+			start := time.Now()
+			c, err := Dial(context.Background(), addr, o)
+			endsWithin(t, start, time.Second)
+			if err == nil {
+				c.Close()
+				t.Fatal("Dial with a trickling server succeeded")
+			}
+			if !errors.Is(err, os.ErrDeadlineExceeded) {
+				t.Fatalf("err = %v, want a timeout", err)
+			}
+			wantInMessage(t, err, "connect", "handshake", "300ms")
+		})
+	}
+}
+
+// A flood of state-change notices (positive-code ERROR PDUs) that never
+// ends must end the fetch with ErrProtocol after Options.MaxNotices of
+// them, at once. Before, the client read them for as long as they came.
+func TestHostileNoticeFlood(t *testing.T) {
+	notice := (&pduwire.ErrorPDU{Code: 0x8}).Append(nil, 0) // PMCD_LABEL_CHANGE
+	flood := make([]byte, 0, 64*len(notice))
+	for range 64 {
+		flood = append(flood, notice...)
+	}
+	for _, mode := range ioModes {
+		t.Run(mode.name, func(t *testing.T) {
+			addr := fakePmcd(t, hello(t), func(conn *fakeConn) {
+				readRequest(conn)
+				readRequest(conn)
+				for {
+					if _, err := conn.Write(flood); err != nil {
+						return
+					}
+				}
+			})
+			c, err := Dial(context.Background(), addr, mode.opts)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer c.Close()
+			start := time.Now()
+			_, err = c.Fetch(context.Background(), pcp.NewID(29, 0, 10))
+			endsWithin(t, start, time.Second)
+			if !errors.Is(err, ErrProtocol) {
+				t.Fatalf("err = %v, want ErrProtocol", err)
+			}
+			wantInMessage(t, err, "fetch", "64", "MaxNotices", "HIGHRES_FETCH")
+		})
+	}
+}
+
+// MaxNotices is the bound: that many notices before a result are
+// accepted, one more is not.
+func TestHostileMaxNotices(t *testing.T) {
+	notice := (&pduwire.ErrorPDU{Code: 0x10}).Append(nil, 0) // PMCD_NAMES_CHANGE
+	for _, n := range []int{2, 3} {
+		addr := fakePmcd(t, hello(t), func(conn *fakeConn) {
+			readRequest(conn)
+			readRequest(conn)
+			for range n {
+				conn.Write(notice)
+			}
+			conn.Write(sampleResult(10))
+			time.Sleep(time.Second)
+		})
+		c, err := Dial(context.Background(), addr, Options{MaxNotices: 2})
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, err = c.Fetch(context.Background(), pcp.NewID(29, 0, 10))
+		c.Close()
+		if n == 2 && err != nil {
+			t.Errorf("2 notices with MaxNotices 2: %v", err)
+		}
+		if n == 3 && !errors.Is(err, ErrProtocol) {
+			t.Errorf("3 notices with MaxNotices 2: err = %v, want ErrProtocol", err)
+		}
+	}
+}
+
+// A server that announces a RESULT and hangs up inside it: a truncation
+// error that names the exchange.
+func TestHostileCloseMidPDU(t *testing.T) {
+	res := sampleResult(10)
+	for _, mode := range ioModes {
+		t.Run(mode.name, func(t *testing.T) {
+			addr := fakePmcd(t, hello(t), func(conn *fakeConn) {
+				readRequest(conn)
+				readRequest(conn)
+				conn.Write(res[:len(res)-5])
+			})
+			c, err := Dial(context.Background(), addr, mode.opts)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer c.Close()
+			start := time.Now()
+			_, err = c.Fetch(context.Background(), pcp.NewID(29, 0, 10))
+			endsWithin(t, start, time.Second)
+			if !errors.Is(err, pduwire.ErrTruncated) || !errors.Is(err, ErrProtocol) {
+				t.Fatalf("err = %v, want a truncated PDU", err)
+			}
+			wantInMessage(t, err, "fetch", "HIGHRES_FETCH")
+		})
+	}
+}
+
+// Counts beyond the bytes: a RESULT that claims more value sets or values
+// than it holds, and one with a different number of value sets than the
+// metrics asked for.
+func TestHostileCounts(t *testing.T) {
+	twoSets := (&pduwire.ResultData{Highres: true, Sets: []pduwire.ValueSetData{
+		{PMID: pcp.NewID(29, 0, 10), Values: []pduwire.ValueData{{Inst: pcp.InNull, Word: 1}}},
+		{PMID: pcp.NewID(29, 0, 11), Values: []pduwire.ValueData{{Inst: pcp.InNull, Word: 2}}}}}).Append(nil, 0)
+	// A HIGHRES_RESULT body is numpmid, a pad word, the 16-byte
+	// timestamp, then per set the pmID and numval.
+	manySets := sampleResult(10)
+	manySets[12+3] = 200
+	manyValues := sampleResult(10)
+	manyValues[12+4+4+16+4+3] = 200
+	for _, tc := range []struct {
+		name  string
+		reply []byte
+		parts []string
+	}{
+		{"numpmid beyond the bytes", manySets, []string{"fetch", "HIGHRES_FETCH"}},
+		{"numval beyond the bytes", manyValues, []string{"fetch", "HIGHRES_FETCH"}},
+		{"two value sets for one metric", twoSets, []string{"fetch", "2 value sets for 1 metrics"}},
+	} {
+		for _, mode := range ioModes {
+			t.Run(mode.name+"/"+tc.name, func(t *testing.T) {
+				addr := fakePmcd(t, hello(t), func(conn *fakeConn) {
+					readRequest(conn)
+					readRequest(conn)
+					conn.Write(tc.reply)
+					time.Sleep(time.Second)
+				})
+				c, err := Dial(context.Background(), addr, mode.opts)
+				if err != nil {
+					t.Fatal(err)
+				}
+				defer c.Close()
+				_, err = c.Fetch(context.Background(), pcp.NewID(29, 0, 10))
+				if !errors.Is(err, ErrProtocol) {
+					t.Fatalf("err = %v, want ErrProtocol", err)
+				}
+				wantInMessage(t, err, tc.parts...)
+				if _, err := c.Fetch(context.Background(), pcp.NewID(29, 0, 10)); !errors.Is(err, ErrClosed) {
+					t.Fatalf("after a bad reply the client still talks: %v", err)
+				}
+			})
+		}
+	}
+}
