@@ -27,6 +27,9 @@ bash scripts/web-deps.sh
 # with "N passed, N failed, N skipped" for the whole module.
 go build -o "${TMPDIR:-/tmp}/perfwire-testsum" ./internal/testsum
 go test -count=1 -tags conformance -json "$@" ./... | "${TMPDIR:-/tmp}/perfwire-testsum"
+# The race detector over the packages whose code runs goroutines (a
+# shared pmapi.Client, mmv's writers, dltkpi's tracker): issue #24.
+go test -count=1 -race "$@" ./pmapi/... ./mmv/... ./dltkpi/...
 
 # With no test filter given: every peer comparison once, briefly (they must
 # still build and agree), then every fuzz target for a few seconds.
