@@ -20,3 +20,11 @@ func TestConformanceFetch(t *testing.T) {
 	}
 	checkFigure(t, f)
 }
+
+// TestConformanceSoak: a short soak (2,000 fetches per client) against
+// the live pmcd keeps memory flat; `go run . -only soak` runs the full one.
+func TestConformanceSoak(t *testing.T) {
+	if f := figSoak(tiny); f.Verdict != "yes" {
+		t.Fatalf("soak: %s\n%s", f.SummaryNote, f.Markdown)
+	}
+}

@@ -110,6 +110,7 @@ var figures = []struct {
 	{"labels-parse", figLabelParse},
 	{"labels-merge", figLabelMerge},
 	{"fetch", figFetch},
+	{"soak", figSoak},
 	{"kpi", figKPI},
 	{"mmv", figMMV},
 	{"mmv-read", figMMVRead},
