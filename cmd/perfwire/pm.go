@@ -134,8 +134,9 @@ func (p *pmPrinter) each(cmd string, args []string) error {
 		return err
 	}
 	if cmd == "fetch" {
-		// Instance names first: the fetch result aliases the client's
-		// receive buffer, which the next request reuses.
+		// Instance names first: the FetchBuf result aliases the client's
+		// receive buffer, which the next request reuses. A view, not
+		// Fetch's copy: a reply may be as large as 64 MiB.
 		for _, d := range descs {
 			if d.ID != pcp.IDNull {
 				if _, err := p.instances(d.InDom); err != nil {
@@ -143,7 +144,7 @@ func (p *pmPrinter) each(cmd string, args []string) error {
 				}
 			}
 		}
-		res, err := p.c.Fetch(p.ctx, ids...)
+		res, err := p.c.FetchBuf(p.ctx, ids...)
 		if err != nil {
 			return err
 		}
