@@ -34,6 +34,7 @@ type Client struct {
 	features pduwire.Features
 	timeout  time.Duration
 	notices  int    // Options.MaxNotices
+	maxPDU   int    // Options.MaxPDU
 	out      []byte // send buffer, reused
 	closed   bool
 	profile  bool  // a PROFILE has been sent for context 0
@@ -133,7 +134,7 @@ func Dial(ctx context.Context, addr string, o Options) (*Client, error) {
 	if err != nil {
 		return nil, &OpError{Op: "connect", Err: err}
 	}
-	c := &Client{conn: conn, rw: conn, timeout: o.Timeout, notices: o.MaxNotices}
+	c := &Client{conn: conn, rw: conn, timeout: o.Timeout, notices: o.MaxNotices, maxPDU: o.MaxPDU}
 	if o.BlockingIO {
 		if c.blk = newBlocking(conn, o.Timeout); c.blk != nil {
 			c.rw = c.blk
@@ -303,6 +304,9 @@ func (c *Client) wireErr(ctx context.Context, op string, handshake bool, err err
 			what := op + ": bad PDU from pmcd"
 			if !handshake {
 				what = op + ": bad PDU from pmcd in reply to " + e.PDU.String()
+			}
+			if errors.Is(err, pduwire.ErrLimit) {
+				what += " (the limit is Options.MaxPDU, " + strconv.Itoa(c.maxPDU) + " bytes)"
 			}
 			return &protocolError{what: what, err: err}
 		}

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"net"
 	"os"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -199,6 +200,34 @@ func TestHostileMaxNotices(t *testing.T) {
 		if n == 3 && !errors.Is(err, ErrProtocol) {
 			t.Errorf("3 notices with MaxNotices 2: err = %v, want ErrProtocol", err)
 		}
+	}
+}
+
+// A reply longer than Options.MaxPDU: ErrLimit, with the exchange and
+// the limit named.
+func TestHostileOverLimit(t *testing.T) {
+	res := sampleResult(10)
+	for _, mode := range ioModes {
+		t.Run(mode.name, func(t *testing.T) {
+			addr := fakePmcd(t, hello(t), func(conn *fakeConn) {
+				readRequest(conn)
+				readRequest(conn)
+				conn.Write(res)
+				time.Sleep(time.Second)
+			})
+			o := mode.opts
+			o.MaxPDU = len(res) - 1
+			c, err := Dial(context.Background(), addr, o)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer c.Close()
+			_, err = c.Fetch(context.Background(), pcp.NewID(29, 0, 10))
+			if !errors.Is(err, pduwire.ErrLimit) {
+				t.Fatalf("err = %v, want ErrLimit", err)
+			}
+			wantInMessage(t, err, "fetch", "HIGHRES_FETCH", "Options.MaxPDU", strconv.Itoa(len(res)-1))
+		})
 	}
 }
 
