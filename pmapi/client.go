@@ -246,22 +246,24 @@ func (c *Client) arm(ctx context.Context, limit time.Duration) {
 
 func (c *Client) cancelDeadline() { c.conn.SetDeadline(time.Unix(1, 0)) }
 
-// disarm ends the watch armed by arm. It reports whether the watch shut
-// the connection down (blocking mode), which it may have done just as
-// the exchange completed: the connection is unusable all the same.
-func (c *Client) disarm() (shut bool) {
+// disarm ends the watch armed by arm. It reports whether the watch
+// fired, which it may have done just as the exchange completed: in
+// blocking mode the connection is then shut down, and in the default
+// mode a cancellation may still move the deadline of the next exchange,
+// so either way the connection is done.
+func (c *Client) disarm() (fired bool) {
 	if c.stopCtx != nil {
-		shut = !c.stopCtx() && c.blk != nil
+		fired = !c.stopCtx()
 		c.stopCtx = nil
 	}
 	if c.blk != nil && !c.timer.Stop() {
-		shut = true
+		fired = true
 	}
-	return shut
+	return fired
 }
 
 // disarmErr disarms and returns the exchange's error: errInterrupted in
-// place of an I/O outcome when the watch shut the connection down.
+// place of an I/O outcome when the watch fired.
 func (c *Client) disarmErr(err error) error {
 	if !c.disarm() {
 		return err
