@@ -109,3 +109,41 @@ func Example() {
 	// inst 1 value 224
 	// inst 2 value 325
 }
+
+// ExampleClient_FetchBuf reads values in a loop without allocating: each
+// result is a view of the client's buffer, read before the next call.
+func ExampleClient_FetchBuf() {
+	addr, stop := recordedPmcd()
+	defer stop()
+
+	ctx := context.Background()
+	c, err := pmapi.Dial(ctx, addr, pmapi.Options{BlockingIO: true})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	defer c.Close()
+	ids, err := c.LookupName(ctx, "sample.colour")
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	for range 3 {
+		r, err := c.FetchBuf(ctx, ids...)
+		if err != nil {
+			fmt.Println(err)
+			return
+		}
+		var sum uint32
+		for vs := range r.ValueSets() {
+			for v := range vs.Values() {
+				sum += v.Word
+			}
+		}
+		fmt.Println("sum", sum) // done with r before the next call
+	}
+	// Output:
+	// sum 672
+	// sum 672
+	// sum 672
+}
