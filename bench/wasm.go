@@ -34,7 +34,7 @@ type wasmPair struct {
 var wasmPairs = []wasmPair{
 	{"perfwire.wasm", "baseline.wasm", "wasip1 reactor, every call", true},
 	{"perfwire-js.wasm", "baseline-js.wasm", "GOOS=js, every call", true},
-	{"perfwire-js-kpi.wasm", "baseline-js.wasm", "GOOS=js -tags kpionly, the viewer's module", false},
+	{"perfwire-js-kpi.wasm", "baseline-js.wasm", "GOOS=js -tags kpi, the viewer's module", false},
 }
 
 func figWasm(cfg Config) Figure {

@@ -18,7 +18,7 @@ var wasmCallGroups = []struct{ name, body string }{
 	{"KPI sessions and streams (kpi_open, kpi_step, kpi_table, kpi_stream, kpi_feed, kpi_end)",
 		"s := abi.NewKPISession(buf); st := s.Step(int(n)); put(&st); t := s.Table(); put(&t)\n" +
 			"\ts = abi.NewKPIStream(0); st = s.Feed(buf); put(&st); st = s.End(); put(&st)"},
-	{"pdu_decode", "r := abi.DecodePDUs(buf); put(&r)"},
+	{"pdu_decode", "r := abi.DecodePDUs(buf, 0); put(&r)"},
 	{"mmv_read", "r := abi.ReadMMV(buf, n == 0); put(&r)"},
 	{"labels_canon, labels_merge", "r := abi.CanonLabels(buf); put(&r); r = abi.MergeLabels(buf); put(&r)"},
 	{"events_decode", "r := abi.DecodeEvents(buf); put(&r)"},

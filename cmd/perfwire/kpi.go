@@ -2,16 +2,14 @@ package main
 
 import (
 	"bufio"
-	"encoding/hex"
-	"encoding/json"
 	"flag"
 	"fmt"
 	"io"
 	"strconv"
-	"unicode/utf8"
 
 	"github.com/perfwire/perfwire/dlt"
 	"github.com/perfwire/perfwire/dltkpi"
+	"github.com/perfwire/perfwire/wasm/abi"
 )
 
 const kpiUsage = `usage: perfwire kpi [--json | --summary] [--page-size N] FILE.dlt...
@@ -25,10 +23,12 @@ through the group reassembler and the process tracker.
              last ACT interval, flags (S: comm with whitespace, ACT values
              unreliable; P: command known only from a truncated fragment;
              N: unreadable command line) and the command, escaped
-  --json     one object per KPI message: time (DLT timestamp, ECU uptime
-             in s), kind, sync ("BEG", "END" or ""), datasets
+  --json     one object per KPI message: tmsp (DLT timestamp, ECU uptime
+             in 0.1 ms), time (the same in s), kind, sync ("BEG", "END"
+             or ""), datasets
   --summary  one object: messages, datasets and groups per identifier,
-             truncated, open_groups, skipped_bytes`
+             truncated, malformed, open_groups, skipped_bytes and the
+             tracker's inferred_stops, suspect_irq, replaced`
 
 // runKPI implements `perfwire kpi`.
 func runKPI(args []string, stdout io.Writer) error {
@@ -62,9 +62,8 @@ func runKPI(args []string, stdout io.Writer) error {
 		r:    dltkpi.NewReassembler(dltkpi.Limits{}),
 		t:    dltkpi.NewTracker(dltkpi.TrackerLimits{}),
 		json: *asJSON,
-		enc:  json.NewEncoder(out),
+		out:  jsonLines{w: out},
 	}
-	k.enc.SetEscapeHTML(false)
 	var fileErr error
 	for _, name := range fs.Args() {
 		if err := k.file(name); err != nil {
@@ -77,7 +76,8 @@ func runKPI(args []string, stdout io.Writer) error {
 	k.drain()
 	switch {
 	case *summary:
-		if err := k.enc.Encode(k.summary(open)); err != nil {
+		st := abi.Stats(k.r.Stats(), k.t.Stats(), open, k.skipped)
+		if err := k.out.write(&st); err != nil {
 			return err
 		}
 	case !*asJSON:
@@ -91,7 +91,7 @@ type kpiRun struct {
 	r       *dltkpi.Reassembler
 	t       *dltkpi.Tracker
 	json    bool
-	enc     *json.Encoder
+	out     jsonLines
 	skipped int
 }
 
@@ -111,7 +111,8 @@ func (k *kpiRun) file(name string) error {
 		m := s.Message()
 		if k.json {
 			if km, src, err := sel.FromDLT(m); err == nil {
-				if err := k.enc.Encode(jsonMessage(km, src)); err != nil {
+				m := abi.NewKPIMessage(km, src)
+				if err := k.out.write(&m); err != nil {
 					return err
 				}
 			}
@@ -130,91 +131,6 @@ func (k *kpiRun) drain() {
 	for k.r.Next() {
 		k.t.Apply(k.r.Event())
 	}
-}
-
-// kindCounts keeps the issue's key order NEW, STP, ACT, CHK, IRQ.
-type kindCounts struct {
-	NEW int `json:"NEW"`
-	STP int `json:"STP"`
-	ACT int `json:"ACT"`
-	CHK int `json:"CHK"`
-	IRQ int `json:"IRQ"`
-}
-
-func countsOf(a [dltkpi.NumKinds]int) kindCounts {
-	return kindCounts{a[dltkpi.KindNEW], a[dltkpi.KindSTP], a[dltkpi.KindACT], a[dltkpi.KindCHK], a[dltkpi.KindIRQ]}
-}
-
-type kpiSummary struct {
-	Messages     int        `json:"messages"`
-	Datasets     kindCounts `json:"datasets"`
-	Groups       kindCounts `json:"groups"`
-	Truncated    int        `json:"truncated"`
-	OpenGroups   int        `json:"open_groups"`
-	SkippedBytes int        `json:"skipped_bytes"`
-}
-
-func (k *kpiRun) summary(open int) kpiSummary {
-	st := k.r.Stats()
-	return kpiSummary{
-		Messages:     st.Messages,
-		Datasets:     countsOf(st.Datasets),
-		Groups:       countsOf(st.Groups),
-		Truncated:    st.Fragments,
-		OpenGroups:   open,
-		SkippedBytes: k.skipped,
-	}
-}
-
-// jsonBytes renders raw /proc bytes as a JSON string when they are valid
-// UTF-8; otherwise the string is lossy and a hex copy goes alongside.
-func jsonBytes(m map[string]any, key string, b []byte) {
-	m[key] = string(b)
-	if !utf8.Valid(b) {
-		m[key+"_hex"] = hex.EncodeToString(b)
-	}
-}
-
-type jsonMsg struct {
-	Time     float64          `json:"time"`
-	Kind     string           `json:"kind"`
-	Sync     string           `json:"sync"`
-	Datasets []map[string]any `json:"datasets"`
-}
-
-// jsonMessage renders one KPI message; time is the DLT timestamp (ECU
-// uptime) in seconds.
-func jsonMessage(m dltkpi.Message, src dltkpi.Source) jsonMsg {
-	j := jsonMsg{Time: float64(src.TMSP) / 10000, Kind: m.Kind.String(), Sync: m.Sync.String(), Datasets: []map[string]any{}}
-	for d, err := range m.All() {
-		o := map[string]any{}
-		switch {
-		case d.Truncated:
-			jsonBytes(o, "truncated", d.Raw)
-		case err != nil:
-			jsonBytes(o, "malformed", d.Raw)
-			o["error"] = err.Error()
-		case d.Kind == dltkpi.KindNEW:
-			o["pid"], o["ppid"] = d.PID, d.PPID
-			jsonBytes(o, "cmd", d.Cmd)
-		case d.Kind == dltkpi.KindCHK:
-			o["pid"] = d.PID
-			jsonBytes(o, "cmd", d.Cmd)
-		case d.Kind == dltkpi.KindSTP:
-			o["pid"] = d.PID
-		case d.Kind == dltkpi.KindACT:
-			o["pid"], o["cpu"], o["rss"], o["ctx"], o["io"], o["iowait"] = d.PID, d.CPU, d.RSS, d.Ctx, d.IO, d.IOWait
-		case d.Kind == dltkpi.KindIRQ:
-			jsonBytes(o, "name", d.IRQ)
-			counts := []int64{}
-			for c := range d.Counts() {
-				counts = append(counts, c.Count)
-			}
-			o["counts"] = counts
-		}
-		j.Datasets = append(j.Datasets, o)
-	}
-	return j
 }
 
 // writeTable prints the tracker's process table: one row per live

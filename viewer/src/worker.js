@@ -15,7 +15,7 @@ function load() {
 			const go = new Go();
 			const { instance } = await WebAssembly.instantiateStreaming(fetch("perfwire.wasm"), go.importObject);
 			go.run(instance); // main installs self.perfwire and waits for calls
-			if (self.perfwire.abiVersion !== 2) throw new Error("unexpected ABI " + self.perfwire.abiVersion);
+			if (self.perfwire.abiVersion !== 3) throw new Error("unexpected ABI " + self.perfwire.abiVersion);
 			return self.perfwire;
 		})();
 	}

@@ -10,29 +10,49 @@ import (
 var (
 	// ErrBadHandle: a handle that alloc or a session call did not return,
 	// or one already freed.
-	ErrBadHandle = errors.New("abi: bad handle")
+	ErrBadHandle = wire.NewKind("bad_handle", "bad handle")
 	// ErrBadInput: an argument the call cannot use (wrong MessagePack
-	// shape, a length larger than its buffer).
-	ErrBadInput = errors.New("abi: bad input")
-	// ErrLimit: a request larger than the module accepts.
-	ErrLimit = errors.New("abi: limit")
+	// shape, a framing or flag value the call does not define).
+	ErrBadInput = wire.NewKind("bad_input", "bad argument")
+	// ErrBadMode: a session call on a session of another kind (kpi_step
+	// on a stream, kpi_feed on a capture).
+	ErrBadMode = wire.NewKind("bad_mode", "call does not fit the session's kind")
+	// ErrNotBuilt: a call of a format this module was built without
+	// (a one-format module), or an op number the ABI does not define.
+	ErrNotBuilt = wire.NewKind("not_built", "call not in this module")
+	// ErrInternal: a panic caught at the boundary, which is a bug.
+	ErrInternal = wire.NewKind("internal", "internal error")
 )
 
-// errorOf turns err into the result's error value; nil stays nil. The
-// kind is the innermost sentinel's text, so hosts can switch on it.
-func errorOf(err error) *Error {
+// unknownKind is the code of an error that carries no wire.Kind; the
+// SDK's decoders all do, so it marks an I/O or host failure.
+const unknownKind = "unknown"
+
+// ErrorOf turns err into the result's error value; nil stays nil. The
+// kind is the stable code of the wire.Kind err wraps, so hosts can switch
+// on it whatever the message's wording.
+func ErrorOf(err error) *Error {
 	if err == nil {
 		return nil
 	}
-	e := &Error{Kind: err.Error(), Message: err.Error(), Offset: -1}
+	e := &Error{Kind: unknownKind, Message: err.Error(), Offset: -1}
+	if k, ok := errors.AsType[*wire.Kind](err); ok {
+		e.Kind = k.Code()
+	}
 	if we, ok := errors.AsType[*wire.Error](err); ok {
 		e.Format, e.Field, e.Offset = we.Format, we.Field, we.Offset
-		if we.Err != nil {
-			e.Kind = we.Err.Error()
-		}
 	}
 	return e
 }
 
-// Failure returns the ErrorResult for err.
-func Failure(err error) *ErrorResult { return &ErrorResult{Error: errorOf(err)} }
+// abiError is an error of one of the ABI's own kinds, with no position.
+func abiError(k *wire.Kind) error { return &wire.Error{Format: "abi", Offset: -1, Err: k} }
+
+// Failure returns the ErrorResult for err; an ABI kind given alone gets
+// the "abi" format.
+func Failure(err error) *ErrorResult {
+	if k, ok := err.(*wire.Kind); ok {
+		err = abiError(k)
+	}
+	return &ErrorResult{Error: ErrorOf(err)}
+}

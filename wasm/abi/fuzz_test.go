@@ -50,7 +50,7 @@ func FuzzCalls(f *testing.F) {
 		ev := DecodeEvents(in)
 		lc := CanonLabels(in)
 		lm := MergeLabels(in)
-		pd := DecodePDUs(in)
+		pd := DecodePDUs(in, 0)
 		ml := ReadMMV(in, false)
 		mb := ReadMMV(in, true)
 		km := DecodeKPI(in, 0)

@@ -1,6 +1,9 @@
 package abi
 
 import (
+	"encoding/hex"
+	"unicode/utf8"
+
 	"github.com/perfwire/perfwire/dlt"
 	"github.com/perfwire/perfwire/dltkpi"
 )
@@ -17,36 +20,43 @@ func DecodeKPI(in []byte, max int) KPIMessages {
 		if err != nil {
 			continue
 		}
-		res.Messages = append(res.Messages, kpiMessage(km, src))
+		res.Messages = append(res.Messages, NewKPIMessage(km, src))
 	}
 	res.Offset = s.Offset()
 	res.More = res.Offset < len(in) && s.Err() == nil && max > 0 && len(res.Messages) == max
-	res.Skipped = s.Skipped()
-	res.Error = errorOf(s.Err())
+	res.SkippedBytes = s.Skipped()
+	res.Error = ErrorOf(s.Err())
 	return res
 }
 
-func kpiMessage(m dltkpi.Message, src dltkpi.Source) KPIMessage {
-	km := KPIMessage{TMSP: src.TMSP, Kind: m.Kind.String(), Datasets: []KPIDataset{}}
-	if m.Sync != dltkpi.SyncNone {
-		km.Sync = m.Sync.String()
-	}
+// NewKPIMessage is the schema of one KPI message, as kpi_decode and
+// `perfwire kpi --json` give it.
+func NewKPIMessage(m dltkpi.Message, src dltkpi.Source) KPIMessage {
+	km := KPIMessage{TMSP: src.TMSP, Time: float64(src.TMSP) / 10000, Kind: m.Kind.String(), Sync: m.Sync.String(), Datasets: []KPIDataset{}}
 	for d, err := range m.All() {
 		var o KPIDataset
 		switch {
 		case d.Truncated:
-			o.Truncated, o.Raw = true, clone(d.Raw)
+			o.Truncated = true
+			o.Raw, o.RawHex = text(d.Raw)
 		case err != nil:
-			o.Error, o.Raw = err.Error(), clone(d.Raw)
-		default:
-			o.PID, o.PPID, o.Cmd = d.PID, d.PPID, clone(d.Cmd)
-			o.CPU, o.RSS, o.Ctx, o.IO, o.IOWait = d.CPU, d.RSS, d.Ctx, d.IO, d.IOWait
-			if d.Kind == dltkpi.KindIRQ {
-				o.IRQ = clone(d.IRQ)
-				o.Counts = make([]int64, 0, d.CPUs)
-				for c := range d.Counts() {
-					o.Counts = append(o.Counts, c.Count)
-				}
+			o.Error = err.Error()
+			o.Raw, o.RawHex = text(d.Raw)
+		case d.Kind == dltkpi.KindNEW:
+			o.PID, o.PPID = ptr(d.PID), ptr(d.PPID)
+			o.Cmd, o.CmdHex = text(d.Cmd)
+		case d.Kind == dltkpi.KindCHK:
+			o.PID = ptr(d.PID)
+			o.Cmd, o.CmdHex = text(d.Cmd)
+		case d.Kind == dltkpi.KindSTP:
+			o.PID = ptr(d.PID)
+		case d.Kind == dltkpi.KindACT:
+			o.PID, o.CPU, o.RSS, o.Ctx, o.IO, o.IOWait = ptr(d.PID), ptr(d.CPU), ptr(d.RSS), ptr(d.Ctx), ptr(d.IO), ptr(d.IOWait)
+		case d.Kind == dltkpi.KindIRQ:
+			o.Name, o.NameHex = text(d.IRQ)
+			o.Counts = make([]int64, 0, d.CPUs)
+			for c := range d.Counts() {
+				o.Counts = append(o.Counts, c.Count)
 			}
 		}
 		km.Datasets = append(km.Datasets, o)
@@ -54,12 +64,36 @@ func kpiMessage(m dltkpi.Message, src dltkpi.Source) KPIMessage {
 	return km
 }
 
-// clone copies b, keeping nil for an empty view so omitempty drops it.
-func clone(b []byte) []byte {
-	if len(b) == 0 {
-		return nil
+func ptr[T any](v T) *T { return &v }
+
+// text renders raw /proc bytes as a string and, when they are not valid
+// UTF-8, their exact bytes in hex. Each invalid byte becomes U+FFFD, as
+// encoding/json would render it.
+func text(b []byte) (s, hexOf *string) {
+	if utf8.Valid(b) {
+		return ptr(string(b)), nil
 	}
-	return append([]byte(nil), b...)
+	r := make([]byte, 0, len(b)+8)
+	for rest := b; len(rest) > 0; {
+		c, n := utf8.DecodeRune(rest)
+		r = utf8.AppendRune(r, c)
+		rest = rest[n:]
+	}
+	return ptr(string(r)), ptr(hex.EncodeToString(b))
+}
+
+// Stats is the schema's summary of a reassembler's and a tracker's
+// counters, with the groups left open and the bytes skipped.
+func Stats(rs dltkpi.Stats, ts dltkpi.TrackerStats, open, skipped int) KPIStats {
+	return KPIStats{
+		Messages: rs.Messages, Datasets: kindCounts(rs.Datasets), Groups: kindCounts(rs.Groups),
+		Truncated: rs.Fragments, Malformed: rs.Malformed, OpenGroups: open, SkippedBytes: skipped,
+		InferredStops: ts.InferredStops, SuspectIRQ: ts.SuspectIRQ, Replaced: ts.Replaced,
+	}
+}
+
+func kindCounts(a [dltkpi.NumKinds]int) KindCounts {
+	return KindCounts{a[dltkpi.KindNEW], a[dltkpi.KindSTP], a[dltkpi.KindACT], a[dltkpi.KindCHK], a[dltkpi.KindIRQ]}
 }
 
 // KPISession decodes one DLT capture step by step through dltkpi's
@@ -106,7 +140,7 @@ func NewKPISession(in []byte) *KPISession {
 func (k *KPISession) Step(max int) KPIStep {
 	k.samples = k.samples[:0]
 	if k.stream {
-		return k.progress(errBadMode)
+		return k.progress(abiError(ErrBadMode))
 	}
 	for n := 0; !k.done && (max <= 0 || n < max); n++ {
 		if !k.s.Next() {
@@ -163,10 +197,14 @@ func (k *KPISession) sample(tmsp uint32) CPUSample {
 // Table returns the tracker's current process table, interrupt rates and
 // counters.
 func (k *KPISession) Table() KPITable {
-	res := KPITable{Error: errorOf(k.err), Processes: []KPIProcess{}, IRQs: []KPIIRQ{}}
+	res := KPITable{Error: ErrorOf(k.err), Processes: []KPIProcess{}, IRQs: []KPIIRQ{}}
 	for _, p := range k.t.Processes() {
+		cmd, cmdHex := text(p.Cmd)
+		if cmdHex == nil {
+			cmdHex = new(string)
+		}
 		res.Processes = append(res.Processes, KPIProcess{
-			PID: p.PID, PPID: p.PPID, PPIDKnown: p.PPIDKnown, Cmd: clone(p.Cmd),
+			PID: p.PID, PPID: p.PPID, PPIDKnown: p.PPIDKnown, Cmd: *cmd, CmdHex: *cmdHex,
 			CmdKind: p.CmdKind.String(), Partial: p.Partial, StatShifted: p.StatShifted,
 			FirstSeen: p.FirstSeen, LastSeen: p.LastSeen, HasACT: p.HasACT,
 			CPU: p.CPU, RSS: p.RSS, Ctx: p.Ctx, IO: p.IO, IOWait: p.IOWait,
@@ -188,14 +226,6 @@ func (k *KPISession) Table() KPITable {
 	if k.stream {
 		skipped = k.skipped
 	}
-	res.Stats = KPIStats{
-		Messages: rs.Messages, Fragments: rs.Fragments, Malformed: rs.Malformed,
-		OpenGroups: open, Skipped: skipped,
-		InferredStops: ts.InferredStops, SuspectIRQ: ts.SuspectIRQ, Replaced: ts.Replaced,
-	}
-	for _, kind := range dltkpi.Kinds {
-		res.Stats.Datasets = append(res.Stats.Datasets, rs.Datasets[kind])
-		res.Stats.Groups = append(res.Stats.Groups, rs.Groups[kind])
-	}
+	res.Stats = Stats(rs, ts, open, skipped)
 	return res
 }

@@ -8,9 +8,6 @@ import (
 	"github.com/perfwire/perfwire/internal/wire"
 )
 
-// errBadMode: Step on a stream session, or Feed/End on a capture session.
-var errBadMode = errors.New("abi: call does not fit the session's kind")
-
 // patterns are the header patterns a stream resynchronises on, by framing.
 var patterns = [...][]byte{dlt.FramingStorage: []byte("DLT\x01"), dlt.FramingSerial: []byte("DLS\x01"), dlt.FramingBare: nil}
 
@@ -39,7 +36,7 @@ func NewKPIStream(framing dlt.Framing) *KPISession {
 func (k *KPISession) Feed(chunk []byte) KPIStep {
 	k.samples = k.samples[:0]
 	if !k.stream {
-		return k.progress(errBadMode)
+		return k.progress(abiError(ErrBadMode))
 	}
 	if k.done {
 		return k.progress(nil)
@@ -99,7 +96,7 @@ func (k *KPISession) resync(from int) int {
 func (k *KPISession) End() KPIStep {
 	k.samples = k.samples[:0]
 	if !k.stream {
-		return k.progress(errBadMode)
+		return k.progress(abiError(ErrBadMode))
 	}
 	if !k.done {
 		if len(k.pending) > 0 && k.err == nil {
@@ -117,14 +114,14 @@ func (k *KPISession) End() KPIStep {
 }
 
 // progress is the KPIStep for the session's current state; a call error
-// (errBadMode) is reported instead of the session's own.
+// (ErrBadMode) is reported instead of the session's own.
 func (k *KPISession) progress(callErr error) KPIStep {
 	err := k.err
 	if callErr != nil {
 		err = callErr
 	}
 	st := KPIStep{
-		Error:    errorOf(err),
+		Error:    ErrorOf(err),
 		Done:     k.done,
 		Messages: k.r.Stats().Messages,
 		Samples:  append([]CPUSample{}, k.samples...),

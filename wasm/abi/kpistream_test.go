@@ -68,19 +68,19 @@ func TestKPIStreamDamage(t *testing.T) {
 	s.Feed(junk)
 	s.Feed(in[:len(in)-5])
 	end := s.End()
-	if end.Error == nil || end.Error.Kind != errorOf(errBadPatternOf(t)).Kind {
+	if end.Error == nil || end.Error.Kind != ErrorOf(errBadPatternOf(t)).Kind {
 		t.Errorf("first error %+v, want the bad pattern at 0", end.Error)
 	}
 	tb := s.Table()
 	whole := NewKPISession(in)
 	whole.Step(0)
-	if tb.Stats.Skipped == 0 || tb.Stats.Messages >= whole.Table().Stats.Messages+1 {
+	if tb.Stats.SkippedBytes == 0 || tb.Stats.Messages >= whole.Table().Stats.Messages+1 {
 		t.Errorf("stats %+v", tb.Stats)
 	}
-	if st := s.Step(1); st.Error == nil || st.Error.Kind != errBadMode.Error() {
+	if st := s.Step(1); st.Error == nil || st.Error.Kind != "bad_mode" {
 		t.Errorf("Step on a stream: %+v", st.Error)
 	}
-	if st := whole.Feed(in); st.Error == nil || st.Error.Kind != errBadMode.Error() {
+	if st := whole.Feed(in); st.Error == nil || st.Error.Kind != "bad_mode" {
 		t.Errorf("Feed on a capture session: %+v", st.Error)
 	}
 
@@ -88,7 +88,7 @@ func TestKPIStreamDamage(t *testing.T) {
 	s = NewKPIStream(dlt.FramingStorage)
 	s.Feed(in[:len(in)-5])
 	end = s.End()
-	if end.Error == nil || end.Error.Kind != dlt.ErrTruncated.Error() || end.Error.Offset <= 0 || end.Error.Offset >= int64(len(in)) {
+	if end.Error == nil || end.Error.Kind != ErrorOf(dlt.ErrTruncated).Kind || end.Error.Offset <= 0 || end.Error.Offset >= int64(len(in)) {
 		t.Errorf("cut stream: %+v", end.Error)
 	}
 }

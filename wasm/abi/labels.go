@@ -1,6 +1,7 @@
 package abi
 
 import (
+	"github.com/perfwire/perfwire/internal/wire"
 	"github.com/perfwire/perfwire/labels"
 	"github.com/tinylib/msgp/msgp"
 )
@@ -13,7 +14,7 @@ const MaxLabelSets = 64
 func CanonLabels(in []byte) LabelSet {
 	var s labels.Set
 	if err := labels.Parse(&s, in, nil); err != nil {
-		return LabelSet{Error: errorOf(err), Labels: []Label{}}
+		return LabelSet{Error: ErrorOf(err), Labels: []Label{}}
 	}
 	return labelSet(&s)
 }
@@ -25,11 +26,11 @@ func MergeLabels(in []byte) LabelSet {
 	n, rest, err := msgp.ReadArrayHeaderBytes(in)
 	if err != nil || n > MaxLabelSets {
 		if err == nil {
-			err = ErrLimit
+			err = wire.ErrLimit
 		} else {
-			err = ErrBadInput
+			err = abiError(ErrBadInput)
 		}
-		return LabelSet{Error: errorOf(err), Labels: []Label{}}
+		return LabelSet{Error: ErrorOf(err), Labels: []Label{}}
 	}
 	texts := make([][]byte, 0, n)
 	for range n {
@@ -42,13 +43,13 @@ func MergeLabels(in []byte) LabelSet {
 			t, rest, err = msgp.ReadBytesZC(rest)
 		}
 		if err != nil {
-			return LabelSet{Error: errorOf(ErrBadInput), Labels: []Label{}}
+			return LabelSet{Error: ErrorOf(abiError(ErrBadInput)), Labels: []Label{}}
 		}
 		texts = append(texts, t)
 	}
 	var s labels.Set
 	if err := labels.MergeTexts(&s, texts, nil); err != nil {
-		return LabelSet{Error: errorOf(err), Labels: []Label{}}
+		return LabelSet{Error: ErrorOf(err), Labels: []Label{}}
 	}
 	return labelSet(&s)
 }

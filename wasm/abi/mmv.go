@@ -17,7 +17,7 @@ func ReadMMV(in []byte, bigEndian bool) MMVFile {
 	}
 	r, err := mmv.NewReader(in, order)
 	if err != nil {
-		return MMVFile{Error: errorOf(err), Metrics: []MMVMetric{}, Indoms: []MMVIndom{}, Instances: []MMVInstance{}, Values: []MMVValue{}, Labels: []MMVLabel{}}
+		return MMVFile{Error: ErrorOf(err), Metrics: []MMVMetric{}, Indoms: []MMVIndom{}, Instances: []MMVInstance{}, Values: []MMVValue{}, Labels: []MMVLabel{}}
 	}
 	h := r.Header()
 	res := MMVFile{

@@ -1,94 +1,449 @@
 package abi
 
 import (
+	"encoding/binary"
+	"encoding/hex"
+	"errors"
+	"math"
+	"strconv"
+	"strings"
+
+	"github.com/perfwire/perfwire/eventrec"
 	"github.com/perfwire/perfwire/internal/wire"
+	"github.com/perfwire/perfwire/pcp"
 	"github.com/perfwire/perfwire/pduwire"
+	"github.com/tinylib/msgp/msgp"
 )
 
-// DecodePDUs frames a PCP byte stream into PDUs (with pduwire's default
-// client length limit) and decodes each body by its type. Error offsets
-// count from the start of the stream.
-func DecodePDUs(in []byte) PDUStream {
-	res := PDUStream{PDUs: []PDU{}}
-	for p, err := range pduwire.All(in, 0) {
+// DecodePDUs frames a PCP byte stream into PDUs (PDUs up to limit bytes;
+// 0 means pduwire's default client limit) and decodes each one in full.
+// The first framing or body error ends the stream; what came before it
+// is kept.
+func DecodePDUs(in []byte, limit int) PDUStream {
+	res := PDUStream{PDUs: []msgp.Raw{}}
+	if limit <= 0 {
+		limit = pduwire.DefaultClientLimit
+	}
+	var buf []byte
+	for p, err := range pduwire.All(in, limit) {
 		if err != nil {
-			res.Error = errorOf(err)
+			res.Error = ErrorOf(err)
 			break
 		}
-		derr := decodeBody(p.Header.Type, p.Bytes)
-		e := errorOf(derr)
-		if e != nil && e.Offset >= 0 {
-			e.Offset += p.Offset
+		var derr error
+		buf, derr = AppendPDU(buf[:0], "", p)
+		if derr != nil {
+			res.Error = ErrorOf(derr)
+			break
 		}
-		res.PDUs = append(res.PDUs, PDU{
-			Offset: p.Offset, Len: p.Header.Len, Type: int32(p.Header.Type),
-			TypeName: p.Header.Type.String(), From: p.Header.From, Error: e,
-		})
+		res.PDUs = append(res.PDUs, msgp.Raw(append([]byte(nil), buf...)))
 	}
 	return res
 }
 
-// decodeBody decodes whole PDU b of type t as pduwire.Decode does, with
-// the same errors, into a concrete message per type. pduwire.Decode goes
-// through the pduwire.Message interface, and a value in an interface
-// keeps every String method its fields' types have (fmt may call them):
-// that alone linked about 40 KB of pcp's text formatting into each module
-// (bench/RESULTS.md, wasm figure). TestDecodeBodyMatchesDecode keeps the
-// two switches in step.
-func decodeBody(t pduwire.Type, b []byte) error {
+// AppendPDU appends to dst the MessagePack map of framed PDU p: its
+// header (with file, when not empty) and its decoded body. A body that
+// does not decode as its type says returns the *wire.Error with its
+// offset counted from the stream's start and its field prefixed by the
+// PDU's type and offset.
+func AppendPDU(dst []byte, file string, p pduwire.PDU) ([]byte, error) {
+	body, err := decodeBody(p.Header.Type, p.Bytes)
+	if err != nil {
+		if pe, ok := errors.AsType[*wire.Error](err); ok {
+			abs := *pe
+			abs.Offset += p.Offset
+			abs.Field = p.Header.Type.String() + " PDU at offset " + strconv.FormatInt(p.Offset, 10) + ": " + pe.Field
+			err = &abs
+		}
+		return dst, err
+	}
+	h := PDUHeader{File: file, Offset: p.Offset, Len: p.Header.Len, Type: p.Header.Type.String(), From: p.Header.From}
+	return appendMerged(dst, &h, body)
+}
+
+// appendMerged appends one map holding a's keys then b's.
+func appendMerged(dst []byte, a, b msgp.Marshaler) ([]byte, error) {
+	ab, err := a.MarshalMsg(nil)
+	if err != nil {
+		return dst, err
+	}
+	bb, err := b.MarshalMsg(nil)
+	if err != nil {
+		return dst, err
+	}
+	na, ra, err := msgp.ReadMapHeaderBytes(ab)
+	if err != nil {
+		return dst, err
+	}
+	nb, rb, err := msgp.ReadMapHeaderBytes(bb)
+	if err != nil {
+		return dst, err
+	}
+	dst = msgp.AppendMapHeader(dst, na+nb)
+	return append(append(dst, ra...), rb...), nil
+}
+
+// decodeBody decodes whole PDU b of type t into its schema body, with
+// pduwire's errors. It switches on concrete types rather than going
+// through pduwire.New: a value in the pduwire.Message interface keeps
+// every String method its fields' types have, which linked about 40 KB
+// of pcp's text formatting into each module (bench/RESULTS.md).
+func decodeBody(t pduwire.Type, b []byte) (msgp.Marshaler, error) {
 	switch t {
 	case pduwire.TypeError:
-		return new(pduwire.ErrorPDU).UnmarshalBinary(b)
-	case pduwire.TypeResult:
-		return new(pduwire.ResultData).UnmarshalBinary(b)
-	case pduwire.TypeHighresResult:
-		return (&pduwire.ResultData{Highres: true}).UnmarshalBinary(b)
+		var m pduwire.ErrorPDU
+		if err := m.UnmarshalBinary(b); err != nil {
+			return nil, err
+		}
+		if !m.Extended {
+			return &ErrorBody{Code: m.Code}, nil
+		}
+		f := pduwire.Features(m.Datum)
+		return &ErrorExtBody{Code: m.Code, Datum: hex32(m.Datum), HandshakeStatus: int32(pcp.FromV1(m.Code)),
+			Version: f.Version(), Features: hex32(uint32(f.Flags()))}, nil
+	case pduwire.TypeResult, pduwire.TypeHighresResult:
+		m := pduwire.ResultData{Highres: t == pduwire.TypeHighresResult}
+		if err := m.UnmarshalBinary(b); err != nil {
+			return nil, err
+		}
+		return resultBody(&m), nil
 	case pduwire.TypeProfile:
-		return new(pduwire.Profile).UnmarshalBinary(b)
-	case pduwire.TypeFetch:
-		return new(pduwire.Fetch).UnmarshalBinary(b)
-	case pduwire.TypeHighresFetch:
-		return (&pduwire.Fetch{Highres: true}).UnmarshalBinary(b)
+		var m pduwire.Profile
+		if err := m.UnmarshalBinary(b); err != nil {
+			return nil, err
+		}
+		o := &ProfileBody{Ctx: m.Ctx, State: m.State, Entries: make([]ProfileEntry, 0, len(m.Entries))}
+		for _, e := range m.Entries {
+			o.Entries = append(o.Entries, ProfileEntry{InDom: e.InDom.String(), State: e.State, Insts: append([]int32{}, e.Insts...)})
+		}
+		return o, nil
+	case pduwire.TypeFetch, pduwire.TypeHighresFetch:
+		m := pduwire.Fetch{Highres: t == pduwire.TypeHighresFetch}
+		if err := m.UnmarshalBinary(b); err != nil {
+			return nil, err
+		}
+		return &FetchBody{Ctx: m.Ctx, PMIDs: ids(m.PMIDs)}, nil
 	case pduwire.TypeDescReq:
-		return new(pduwire.DescReq).UnmarshalBinary(b)
+		var m pduwire.DescReq
+		if err := m.UnmarshalBinary(b); err != nil {
+			return nil, err
+		}
+		return &PMIDBody{PMID: m.PMID.String()}, nil
 	case pduwire.TypeDesc:
-		return new(pduwire.DescPDU).UnmarshalBinary(b)
+		var m pduwire.DescPDU
+		if err := m.UnmarshalBinary(b); err != nil {
+			return nil, err
+		}
+		return &DescBody{Desc: desc(m.Desc)}, nil
 	case pduwire.TypeDescIDs:
-		return new(pduwire.DescIDs).UnmarshalBinary(b)
+		var m pduwire.DescIDs
+		if err := m.UnmarshalBinary(b); err != nil {
+			return nil, err
+		}
+		return &PMIDsBody{PMIDs: ids(m.PMIDs)}, nil
 	case pduwire.TypeDescs:
-		return new(pduwire.Descs).UnmarshalBinary(b)
+		var m pduwire.Descs
+		if err := m.UnmarshalBinary(b); err != nil {
+			return nil, err
+		}
+		o := &DescsBody{Descs: make([]Desc, 0, len(m.Descs))}
+		for _, d := range m.Descs {
+			o.Descs = append(o.Descs, desc(d))
+		}
+		return o, nil
 	case pduwire.TypeInstanceReq:
-		return new(pduwire.InstanceReq).UnmarshalBinary(b)
+		var m pduwire.InstanceReq
+		if err := m.UnmarshalBinary(b); err != nil {
+			return nil, err
+		}
+		return &InstanceReqBody{InDom: m.InDom.String(), Inst: m.Inst, Name: string(m.Name)}, nil
 	case pduwire.TypeInstance:
-		return new(pduwire.Instance).UnmarshalBinary(b)
+		var m pduwire.Instance
+		if err := m.UnmarshalBinary(b); err != nil {
+			return nil, err
+		}
+		o := &InstanceBody{InDom: m.InDom.String(), Instances: make([]Instance, 0, len(m.Instances))}
+		for _, e := range m.Instances {
+			o.Instances = append(o.Instances, Instance{Inst: e.Inst, Name: string(e.Name)})
+		}
+		return o, nil
 	case pduwire.TypeTextReq:
-		return new(pduwire.TextReq).UnmarshalBinary(b)
+		var m pduwire.TextReq
+		if err := m.UnmarshalBinary(b); err != nil {
+			return nil, err
+		}
+		return &IdentKindBody{Ident: hex32(m.Ident), Kind: m.Kind}, nil
 	case pduwire.TypeText:
-		return new(pduwire.Text).UnmarshalBinary(b)
+		var m pduwire.Text
+		if err := m.UnmarshalBinary(b); err != nil {
+			return nil, err
+		}
+		return &TextBody{Ident: hex32(m.Ident), Text: string(m.Text)}, nil
 	case pduwire.TypeCreds:
-		return new(pduwire.Creds).UnmarshalBinary(b)
+		var m pduwire.Creds
+		if err := m.UnmarshalBinary(b); err != nil {
+			return nil, err
+		}
+		o := &CredsBody{Creds: make([]Cred, 0, len(m.Creds))}
+		for _, c := range m.Creds {
+			o.Creds = append(o.Creds, Cred{Type: c.Kind(), Version: c.Version(), Flags: hex32(uint32(c.Flags()))})
+		}
+		return o, nil
 	case pduwire.TypePMNSIDs:
-		return new(pduwire.PMNSIDs).UnmarshalBinary(b)
+		var m pduwire.PMNSIDs
+		if err := m.UnmarshalBinary(b); err != nil {
+			return nil, err
+		}
+		return &PMNSIDsBody{Status: m.Status, PMIDs: ids(m.PMIDs)}, nil
 	case pduwire.TypePMNSNames:
-		return new(pduwire.PMNSNames).UnmarshalBinary(b)
-	case pduwire.TypePMNSChild:
-		return new(pduwire.PMNSChild).UnmarshalBinary(b)
-	case pduwire.TypePMNSTraverse:
-		return (&pduwire.PMNSChild{Traverse: true}).UnmarshalBinary(b)
+		var m pduwire.PMNSNames
+		if err := m.UnmarshalBinary(b); err != nil {
+			return nil, err
+		}
+		o := &PMNSNamesBody{Status: m.Status, Names: make([]string, 0, len(m.Names))}
+		for _, n := range m.Names {
+			o.Names = append(o.Names, string(n))
+		}
+		if m.Statuses != nil {
+			o.Statuses = append([]int32{}, m.Statuses...)
+		}
+		return o, nil
+	case pduwire.TypePMNSChild, pduwire.TypePMNSTraverse:
+		m := pduwire.PMNSChild{Traverse: t == pduwire.TypePMNSTraverse}
+		if err := m.UnmarshalBinary(b); err != nil {
+			return nil, err
+		}
+		return &PMNSChildBody{Subtype: m.Subtype, Name: string(m.Name)}, nil
 	case pduwire.TypeAttr:
-		return new(pduwire.Attr).UnmarshalBinary(b)
+		var m pduwire.Attr
+		if err := m.UnmarshalBinary(b); err != nil {
+			return nil, err
+		}
+		return &AttrBody{Attr: m.Attr, Value: string(m.Value)}, nil
 	case pduwire.TypeLabelReq:
-		return new(pduwire.LabelReq).UnmarshalBinary(b)
+		var m pduwire.LabelReq
+		if err := m.UnmarshalBinary(b); err != nil {
+			return nil, err
+		}
+		return &IdentKindBody{Ident: hex32(m.Ident), Kind: m.Kind}, nil
 	case pduwire.TypeLabel:
-		return new(pduwire.Label).UnmarshalBinary(b)
-	case pduwire.TypeLogControl:
-		return new(pduwire.LogControl).UnmarshalBinary(b)
-	case pduwire.TypeLogStatusV2:
-		return new(pduwire.LogStatusV2).UnmarshalBinary(b)
+		var m pduwire.Label
+		if err := m.UnmarshalBinary(b); err != nil {
+			return nil, err
+		}
+		o := &LabelBody{Ident: hex32(m.Ident), Kind: m.Kind, Sets: make([]PDULabelSet, 0, len(m.Sets))}
+		for _, s := range m.Sets {
+			ls := make([]Label, 0, len(s.Labels))
+			for _, l := range s.Labels {
+				ls = append(ls, Label{Name: string(s.JSON[l.Name : int(l.Name)+int(l.NameLen)]),
+					Value: string(s.JSON[l.Value : int(l.Value)+int(l.ValueLen)]), Flags: l.Flags})
+			}
+			o.Sets = append(o.Sets, PDULabelSet{Inst: s.Inst, NLabels: s.NLabels, JSON: string(s.JSON), Labels: ls})
+		}
+		return o, nil
 	case pduwire.TypeLogRequest:
-		return new(pduwire.LogRequest).UnmarshalBinary(b)
+		var m pduwire.LogRequest
+		if err := m.UnmarshalBinary(b); err != nil {
+			return nil, err
+		}
+		return &LogRequestBody{Request: m.Request}, nil
+	case pduwire.TypeLogControl:
+		var m pduwire.LogControl
+		if err := m.UnmarshalBinary(b); err != nil {
+			return nil, err
+		}
+		o := &LogControlBody{Control: m.Control, State: m.State, DeltaMS: m.Delta, Metrics: make([]LogMetric, 0, len(m.Metrics))}
+		for _, lm := range m.Metrics {
+			vs := make([]LogValue, 0, len(lm.Values))
+			for _, v := range lm.Values {
+				vs = append(vs, LogValue{Inst: v.Inst, Value: v.Value})
+			}
+			o.Metrics = append(o.Metrics, LogMetric{PMID: lm.PMID.String(), NumVal: lm.NumVal, Values: vs})
+		}
+		return o, nil
+	case pduwire.TypeLogStatusV2:
+		var m pduwire.LogStatusV2
+		if err := m.UnmarshalBinary(b); err != nil {
+			return nil, err
+		}
+		return &LogStatusV2Body{Start: logTime(m.Start), Last: logTime(m.Last), Now: logTime(m.Now),
+			State: m.State, Vol: m.Vol, Size: m.Size, Host: cstr(m.Host[:]), FQDN: cstr(m.FQDN[:]),
+			PMCDTZ: cstr(m.PMCDTZ[:]), LoggerTZ: cstr(m.LoggerTZ[:])}, nil
 	case pduwire.TypeLogStatus:
-		return new(pduwire.LogStatus).UnmarshalBinary(b)
+		var m pduwire.LogStatus
+		if err := m.UnmarshalBinary(b); err != nil {
+			return nil, err
+		}
+		o := &LogStatusBody{Start: logTime(m.Start), Last: logTime(m.Last), Now: logTime(m.Now),
+			State: m.State, Vol: m.Vol, Size: m.Size, Strings: make([]string, 0, len(m.Strings))}
+		for _, s := range m.Strings {
+			o.Strings = append(o.Strings, cstr(s))
+		}
+		return o, nil
 	}
-	return wire.NewError("pduwire", "header.type", 4, pduwire.ErrType)
+	return &UnknownBody{BodyHex: hex.EncodeToString(b[min(len(b), pduwire.HeaderLen):])}, nil
+}
+
+func resultBody(m *pduwire.ResultData) *ResultBody {
+	o := &ResultBody{Sec: m.Sec, Nsec: m.Nsec, NumPMID: len(m.Sets), ValueSets: make([]ValueSet, 0, len(m.Sets))}
+	for _, vs := range m.Sets {
+		s := ValueSet{PMID: vs.PMID.String(), NumVal: vs.NumVal}
+		if len(vs.Values) > 0 {
+			f := vs.ValFmt
+			s.ValFmt = &f
+			s.Values = make([]Value, 0, len(vs.Values))
+			for _, v := range vs.Values {
+				s.Values = append(s.Values, value(v, vs.ValFmt))
+			}
+		}
+		o.ValueSets = append(o.ValueSets, s)
+	}
+	return o
+}
+
+var fmtNames = [...]string{pduwire.ValInsitu: "insitu", pduwire.ValDPTR: "dptr", pduwire.ValSPTR: "sptr"}
+
+// value is one RESULT value: insitu as its 32-bit word, a block by its
+// type.
+func value(v pduwire.ValueData, valfmt uint8) Value {
+	o := Value{Inst: v.Inst}
+	if int(valfmt) < len(fmtNames) {
+		o.Fmt = fmtNames[valfmt]
+	}
+	if valfmt == pduwire.ValInsitu {
+		o.Value = raw(msgp.AppendInt32(nil, int32(v.Word)))
+		return o
+	}
+	o.Type = TypeName(v.BlockType)
+	p := v.Payload
+	switch {
+	case v.BlockType == pcp.Type64 && len(p) == 8:
+		o.Value = raw(msgp.AppendInt64(nil, int64(binary.BigEndian.Uint64(p))))
+	case v.BlockType == pcp.TypeU64 && len(p) == 8:
+		o.Value = raw(msgp.AppendUint64(nil, binary.BigEndian.Uint64(p)))
+	case v.BlockType == pcp.TypeDouble && len(p) == 8:
+		o.Value = raw(appendFloat(nil, math.Float64frombits(binary.BigEndian.Uint64(p))))
+	case v.BlockType == pcp.TypeFloat && len(p) == 4:
+		o.Value = raw(appendFloat(nil, float64(math.Float32frombits(binary.BigEndian.Uint32(p)))))
+	case v.BlockType == pcp.TypeString:
+		o.Value = raw(msgp.AppendString(nil, strings.TrimSuffix(string(p), "\x00")))
+	case v.BlockType == pcp.TypeEvent || v.BlockType == pcp.TypeHighresEvent:
+		o.Records = resultEvents(v)
+	default:
+		h := hex.EncodeToString(p)
+		o.Hex = &h
+	}
+	return o
+}
+
+func raw(b []byte) *msgp.Raw { r := msgp.Raw(b); return &r }
+
+// appendFloat appends f as a MessagePack float, or NaN and the
+// infinities as strings, which JSON can carry.
+func appendFloat(b []byte, f float64) []byte {
+	if math.IsNaN(f) || math.IsInf(f, 0) {
+		return msgp.AppendString(b, strconv.FormatFloat(f, 'g', -1, 64))
+	}
+	return msgp.AppendFloat64(b, f)
+}
+
+// resultEvents decodes an event-record array value of a RESULT, which
+// pduwire has validated, leniently as pminfo does.
+func resultEvents(v pduwire.ValueData) []EventRecord {
+	blk := binary.BigEndian.AppendUint32(nil, uint32(v.BlockType)<<24|uint32(len(v.Payload)+4))
+	a, err := eventrec.ParseOptions(append(blk, v.Payload...), eventrec.Options{Type: v.BlockType, Lenient: true})
+	if err != nil {
+		return []EventRecord{}
+	}
+	return eventRecords(a)
+}
+
+// eventRecords lists the records of a validated event array.
+func eventRecords(a eventrec.Array) []EventRecord {
+	recs := make([]EventRecord, 0, a.Len())
+	for r := range a.Records() {
+		o := EventRecord{Sec: r.Seconds(), Nsec: r.Nanoseconds(), Flags: r.Flags().String()}
+		if n, ok := r.Missed(); ok {
+			o.Missed = &n
+		} else {
+			o.Params = []EventParam{}
+			for p := range r.Params() {
+				o.Params = append(o.Params, EventParam{PMID: p.ID.String(), Type: TypeName(p.Type), Value: paramValue(p)})
+			}
+		}
+		recs = append(recs, o)
+	}
+	return recs
+}
+
+// paramValue is an event parameter as a MessagePack value of its type.
+func paramValue(p eventrec.Param) msgp.Raw {
+	switch p.Type {
+	case pcp.Type32:
+		v, _ := p.Int32()
+		return msgp.AppendInt32(nil, v)
+	case pcp.TypeU32:
+		v, _ := p.Uint32()
+		return msgp.AppendUint32(nil, v)
+	case pcp.Type64:
+		v, _ := p.Int64()
+		return msgp.AppendInt64(nil, v)
+	case pcp.TypeU64:
+		v, _ := p.Uint64()
+		return msgp.AppendUint64(nil, v)
+	case pcp.TypeFloat:
+		v, _ := p.Float32()
+		return appendFloat(nil, float64(v))
+	case pcp.TypeDouble:
+		v, _ := p.Float64()
+		return appendFloat(nil, v)
+	case pcp.TypeString:
+		v, _ := p.Text()
+		return msgp.AppendString(nil, string(v))
+	}
+	return msgp.AppendString(nil, hex.EncodeToString(p.Value))
+}
+
+func ids(in []pcp.ID) []string {
+	out := make([]string, len(in))
+	for i, id := range in {
+		out[i] = id.String()
+	}
+	return out
+}
+
+func hex32(v uint32) string { return "0x" + strconv.FormatUint(uint64(v), 16) }
+
+var typeNames = map[pcp.Type]string{
+	pcp.TypeNoSupport: "nosupport", pcp.Type32: "32", pcp.TypeU32: "u32", pcp.Type64: "64", pcp.TypeU64: "u64",
+	pcp.TypeFloat: "float", pcp.TypeDouble: "double", pcp.TypeString: "string", pcp.TypeAggregate: "aggregate",
+	pcp.TypeAggregateStatic: "aggregate_static", pcp.TypeEvent: "event", pcp.TypeHighresEvent: "highres_event",
+	pcp.TypeUnknown: "unknown",
+}
+
+// TypeName is the schema's name of a PCP value type: 32, u32, 64, u64,
+// float, double, string, aggregate, event, ..., or its number.
+func TypeName(t pcp.Type) string {
+	if n, ok := typeNames[t]; ok {
+		return n
+	}
+	return strconv.Itoa(int(t))
+}
+
+var semNames = map[pcp.Sem]string{pcp.SemCounter: "counter", pcp.SemInstant: "instant", pcp.SemDiscrete: "discrete"}
+
+func desc(d pduwire.Desc) Desc {
+	sem := semNames[d.Sem]
+	if sem == "" {
+		sem = strconv.Itoa(int(d.Sem))
+	}
+	return Desc{PMID: d.ID.String(), Type: TypeName(d.Type), InDom: d.InDom.String(), Sem: sem, Units: d.Units.String()}
+}
+
+func logTime(t pduwire.LogTime) LogTime { return LogTime{Sec: t.Sec, Frac: t.Frac} }
+
+// cstr stops a NUL-terminated byte string at its first NUL.
+func cstr(b []byte) string {
+	s, _, _ := strings.Cut(string(b), "\x00")
+	return s
 }

@@ -27,14 +27,22 @@ func checkDecodeBody(t *testing.T, pdu []byte) {
 		return
 	}
 	_, want := pduwire.Decode(pdu)
-	if got := decodeBody(h.Type, pdu); !sameError(got, want) {
+	body, got := decodeBody(h.Type, pdu)
+	if pduwire.New(h.Type) == nil {
+		// No decoder: the schema carries the body in hex.
+		if _, ok := body.(*UnknownBody); !ok || got != nil {
+			t.Errorf("type %#x: %T, %v; want the body in hex", int32(h.Type), body, got)
+		}
+		return
+	}
+	if !sameError(got, want) {
 		t.Errorf("type %#x (%d bytes): decodeBody %v, pduwire.Decode %v", int32(h.Type), len(pdu), got, want)
 	}
 }
 
 // TestDecodeBodyMatchesDecode keeps decodeBody's switch in step with
 // pduwire.New: every type code gets the same answer for a body-less PDU
-// (ErrType exactly where pduwire has no decoder), and every PDU of the
+// (the body in hex exactly where pduwire has no decoder), and every PDU of the
 // real pmcd conversations decodes the same way.
 func TestDecodeBodyMatchesDecode(t *testing.T) {
 	// pmcd's codes are 0x7000… and pmlogger's 0x8000…; the rest must be

@@ -1,18 +1,21 @@
 package abi
 
+import "github.com/tinylib/msgp/msgp"
+
 //go:generate go tool msgp -io=false -tests=false -file types.go -o types_gen.go
 
 // Version is the ABI number hosts query with abi_version (wasip1) or
 // perfwire.abiVersion (js). It grows when an export or a result schema
 // changes incompatibly; adding a key to a result map does not change it.
-const Version = 2
+const Version = 3
 
 // Error is a failed call's error, carried in the result's "error" key
-// (nil when the call succeeded). Kind is the text of the sentinel error the
-// SDK matched (for example "dlt: truncated message") or one of the ABI's
-// own kinds ("abi: bad handle", "abi: bad input", "abi: limit"); Message is
-// the full error text; Format, Field and Offset come from a
-// wire.Error and are empty or -1 when the failure has no position.
+// (nil when the call succeeded). Kind is the stable code of the failure's
+// kind (wire.Kind.Code: "truncated", "limit", "syntax", ..., or one of the
+// ABI's own: "bad_handle", "bad_input", "bad_mode", "internal"); Message
+// is the full error text, as the CLI prints it; Format, Field and Offset
+// come from a wire.Error and are empty or -1 when the failure has no
+// position.
 type Error struct {
 	Kind    string `msg:"kind"`
 	Message string `msg:"message"`
@@ -37,33 +40,44 @@ type KPIMessages struct {
 	// end of the input; Offset is where it stopped.
 	More   bool `msg:"more"`
 	Offset int  `msg:"offset"`
-	// Skipped counts bytes the DLT scanner passed over to resynchronise.
-	Skipped int `msg:"skipped"`
+	// SkippedBytes counts bytes the DLT scanner passed over to
+	// resynchronise.
+	SkippedBytes int `msg:"skipped_bytes"`
 }
 
-// KPIMessage is one dlt-kpi message.
+// KPIMessage is one dlt-kpi message; `perfwire kpi --json` prints one
+// per line.
 type KPIMessage struct {
 	TMSP     uint32       `msg:"tmsp"` // DLT timestamp, 0.1 ms of ECU uptime
+	Time     float64      `msg:"time"` // the same in seconds
 	Kind     string       `msg:"kind"` // NEW, STP, ACT, CHK or IRQ
 	Sync     string       `msg:"sync"` // BEG, END or "" for a data message
 	Datasets []KPIDataset `msg:"datasets"`
 }
 
-// KPIDataset is one dataset argument. Byte strings are raw /proc bytes
-// and may be invalid UTF-8. Fields that do not belong to Kind are omitted.
+// KPIDataset is one dataset argument. It has the keys of its kind, zero
+// or not, and no others: NEW pid, ppid, cmd; STP pid; ACT pid, cpu, rss
+// (pages), ctx, io, iowait; CHK pid, cmd; IRQ name, counts (per CPU). A
+// libdlt fragment has truncated and raw; a malformed dataset error and
+// raw. Raw /proc bytes (cmd, name, raw) are text; when they are not
+// valid UTF-8 each bad byte reads U+FFFD and the exact bytes come in
+// hex beside them (cmd_hex, name_hex, raw_hex).
 type KPIDataset struct {
-	Truncated bool    `msg:"truncated,omitempty"` // a libdlt fragment: only raw is set
-	Error     string  `msg:"error,omitempty"`     // malformed: only raw is set
-	Raw       []byte  `msg:"raw,omitempty"`       // only for truncated or malformed datasets
-	PID       int32   `msg:"pid,omitempty"`
-	PPID      int32   `msg:"ppid,omitempty"`
-	Cmd       []byte  `msg:"cmd,omitempty"`
-	CPU       uint64  `msg:"cpu,omitempty"`
-	RSS       int64   `msg:"rss,omitempty"`
-	Ctx       int64   `msg:"ctx,omitempty"`
-	IO        uint64  `msg:"io,omitempty"`
-	IOWait    uint64  `msg:"iowait,omitempty"`
-	IRQ       []byte  `msg:"irq,omitempty"`
+	Truncated bool    `msg:"truncated,omitempty"`
+	Error     string  `msg:"error,omitempty"`
+	Raw       *string `msg:"raw,omitempty"`
+	RawHex    *string `msg:"raw_hex,omitempty"`
+	PID       *int32  `msg:"pid,omitempty"`
+	PPID      *int32  `msg:"ppid,omitempty"`
+	Cmd       *string `msg:"cmd,omitempty"`
+	CmdHex    *string `msg:"cmd_hex,omitempty"`
+	CPU       *uint64 `msg:"cpu,omitempty"`
+	RSS       *int64  `msg:"rss,omitempty"`
+	Ctx       *int64  `msg:"ctx,omitempty"`
+	IO        *uint64 `msg:"io,omitempty"`
+	IOWait    *uint64 `msg:"iowait,omitempty"`
+	Name      *string `msg:"name,omitempty"`
+	NameHex   *string `msg:"name_hex,omitempty"`
 	Counts    []int64 `msg:"counts,omitempty"`
 }
 
@@ -99,7 +113,8 @@ type KPIProcess struct {
 	PID         int32  `msg:"pid"`
 	PPID        int32  `msg:"ppid"`
 	PPIDKnown   bool   `msg:"ppid_known"`
-	Cmd         []byte `msg:"cmd"`
+	Cmd         string `msg:"cmd"`               // as in KPIDataset
+	CmdHex      string `msg:"cmd_hex,omitempty"` // only when cmd is not UTF-8
 	CmdKind     string `msg:"cmd_kind"`
 	Partial     bool   `msg:"partial"`
 	StatShifted bool   `msg:"stat_shifted"`
@@ -128,18 +143,28 @@ type KPIIRQ struct {
 	PerSecond float64 `msg:"per_second"`
 }
 
-// KPIStats counts what the reassembler and the tracker saw.
+// KPIStats counts what the reassembler and the tracker saw; `perfwire
+// kpi --summary` prints it.
 type KPIStats struct {
-	Messages      int   `msg:"messages"`
-	Datasets      []int `msg:"datasets"` // per kind: NEW, STP, ACT, CHK, IRQ
-	Groups        []int `msg:"groups"`   // closed by END, per kind
-	Fragments     int   `msg:"fragments"`
-	Malformed     int   `msg:"malformed"`
-	OpenGroups    int   `msg:"open_groups"`
-	Skipped       int   `msg:"skipped"` // bytes the DLT scanner resynchronised over
-	InferredStops int   `msg:"inferred_stops"`
-	SuspectIRQ    int   `msg:"suspect_irq"`
-	Replaced      int   `msg:"replaced"`
+	Messages      int        `msg:"messages"`
+	Datasets      KindCounts `msg:"datasets"`
+	Groups        KindCounts `msg:"groups"` // closed by END
+	Truncated     int        `msg:"truncated"`
+	Malformed     int        `msg:"malformed"`
+	OpenGroups    int        `msg:"open_groups"`
+	SkippedBytes  int        `msg:"skipped_bytes"` // bytes the DLT scanner resynchronised over
+	InferredStops int        `msg:"inferred_stops"`
+	SuspectIRQ    int        `msg:"suspect_irq"`
+	Replaced      int        `msg:"replaced"`
+}
+
+// KindCounts is a count per KPI kind.
+type KindCounts struct {
+	NEW int `msg:"NEW"`
+	STP int `msg:"STP"`
+	ACT int `msg:"ACT"`
+	CHK int `msg:"CHK"`
+	IRQ int `msg:"IRQ"`
 }
 
 // LabelSet is the result of labels_canon and labels_merge.
@@ -156,48 +181,21 @@ type Label struct {
 	Flags uint8  `msg:"flags"` // PCP label flags (hierarchy level, compound, optional)
 }
 
-// EventArray is the result of events_decode.
+// EventArray is the result of events_decode; its records are those of
+// a RESULT value (EventRecord in pdutypes.go).
 type EventArray struct {
 	Error   *Error        `msg:"error"`
 	HighRes bool          `msg:"highres"`
 	Records []EventRecord `msg:"records"`
 }
 
-// EventRecord is one event record.
-type EventRecord struct {
-	Seconds int64  `msg:"sec"`
-	Nanos   int64  `msg:"nsec"`
-	Flags   uint32 `msg:"flags"`
-	// Missed is the count of dropped records of a missed-record marker.
-	Missed int32        `msg:"missed,omitempty"`
-	Params []EventParam `msg:"params"`
-}
-
-// EventParam is one parameter: its metric id, PCP type number, the value
-// as pminfo prints it and the raw big-endian value bytes.
-type EventParam struct {
-	PMID  uint32 `msg:"pmid"`
-	Type  int32  `msg:"type"`
-	Text  string `msg:"text"`
-	Value []byte `msg:"value"`
-}
-
-// PDUStream is the result of pdu_decode: the PDUs of a PCP byte stream
-// (one direction of a pmcd connection) in order.
+// PDUStream is the result of pdu_decode and pdu_feed: the PDUs of a PCP
+// byte stream (one direction of a pmcd connection) in order, each a map
+// of the PDU schema (pdutypes.go), exactly as `perfwire pdu` prints it.
+// The first framing or body error ends the stream.
 type PDUStream struct {
-	Error *Error `msg:"error"` // a framing error ends the stream
-	PDUs  []PDU  `msg:"pdus"`
-}
-
-// PDU is one framed PDU: its header, and whether its body decodes as its
-// type says (Error is nil when it does).
-type PDU struct {
-	Offset   int64  `msg:"offset"`
-	Len      uint32 `msg:"len"`
-	Type     int32  `msg:"type"`
-	TypeName string `msg:"type_name"`
-	From     int32  `msg:"from"`
-	Error    *Error `msg:"error"`
+	Error *Error     `msg:"error"`
+	PDUs  []msgp.Raw `msg:"pdus"`
 }
 
 // MMVFile is the result of mmv_read: the metadata and current values of

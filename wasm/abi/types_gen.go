@@ -391,216 +391,11 @@ func (z *EventArray) Msgsize() (s int) {
 }
 
 // MarshalMsg implements msgp.Marshaler
-func (z *EventParam) MarshalMsg(b []byte) (o []byte, err error) {
-	o = msgp.Require(b, z.Msgsize())
-	// map header, size 4
-	// string "pmid"
-	o = append(o, 0x84, 0xa4, 0x70, 0x6d, 0x69, 0x64)
-	o = msgp.AppendUint32(o, z.PMID)
-	// string "type"
-	o = append(o, 0xa4, 0x74, 0x79, 0x70, 0x65)
-	o = msgp.AppendInt32(o, z.Type)
-	// string "text"
-	o = append(o, 0xa4, 0x74, 0x65, 0x78, 0x74)
-	o = msgp.AppendString(o, z.Text)
-	// string "value"
-	o = append(o, 0xa5, 0x76, 0x61, 0x6c, 0x75, 0x65)
-	o = msgp.AppendBytes(o, z.Value)
-	return
-}
-
-// UnmarshalMsg implements msgp.Unmarshaler
-func (z *EventParam) UnmarshalMsg(bts []byte) (o []byte, err error) {
-	var field []byte
-	_ = field
-	var zb0001 uint32
-	zb0001, bts, err = msgp.ReadMapHeaderBytes(bts)
-	if err != nil {
-		err = msgp.WrapError(err)
-		return
-	}
-	for zb0001 > 0 {
-		zb0001--
-		field, bts, err = msgp.ReadMapKeyZC(bts)
-		if err != nil {
-			err = msgp.WrapError(err)
-			return
-		}
-		switch msgp.UnsafeString(field) {
-		case "pmid":
-			z.PMID, bts, err = msgp.ReadUint32Bytes(bts)
-			if err != nil {
-				err = msgp.WrapError(err, "PMID")
-				return
-			}
-		case "type":
-			z.Type, bts, err = msgp.ReadInt32Bytes(bts)
-			if err != nil {
-				err = msgp.WrapError(err, "Type")
-				return
-			}
-		case "text":
-			z.Text, bts, err = msgp.ReadStringBytes(bts)
-			if err != nil {
-				err = msgp.WrapError(err, "Text")
-				return
-			}
-		case "value":
-			z.Value, bts, err = msgp.ReadBytesBytes(bts, z.Value)
-			if err != nil {
-				err = msgp.WrapError(err, "Value")
-				return
-			}
-		default:
-			bts, err = msgp.Skip(bts)
-			if err != nil {
-				err = msgp.WrapError(err)
-				return
-			}
-		}
-	}
-	o = bts
-	return
-}
-
-// Msgsize returns an upper bound estimate of the number of bytes occupied by the serialized message
-func (z *EventParam) Msgsize() (s int) {
-	s = 1 + 5 + msgp.Uint32Size + 5 + msgp.Int32Size + 5 + msgp.StringPrefixSize + len(z.Text) + 6 + msgp.BytesPrefixSize + len(z.Value)
-	return
-}
-
-// MarshalMsg implements msgp.Marshaler
-func (z *EventRecord) MarshalMsg(b []byte) (o []byte, err error) {
-	o = msgp.Require(b, z.Msgsize())
-	// check for omitted fields
-	zb0001Len := uint32(5)
-	var zb0001Mask uint8 /* 5 bits */
-	_ = zb0001Mask
-	if z.Missed == 0 {
-		zb0001Len--
-		zb0001Mask |= 0x8
-	}
-	// variable map header, size zb0001Len
-	o = append(o, 0x80|uint8(zb0001Len))
-
-	// skip if no fields are to be emitted
-	if zb0001Len != 0 {
-		// string "sec"
-		o = append(o, 0xa3, 0x73, 0x65, 0x63)
-		o = msgp.AppendInt64(o, z.Seconds)
-		// string "nsec"
-		o = append(o, 0xa4, 0x6e, 0x73, 0x65, 0x63)
-		o = msgp.AppendInt64(o, z.Nanos)
-		// string "flags"
-		o = append(o, 0xa5, 0x66, 0x6c, 0x61, 0x67, 0x73)
-		o = msgp.AppendUint32(o, z.Flags)
-		if (zb0001Mask & 0x8) == 0 { // if not omitted
-			// string "missed"
-			o = append(o, 0xa6, 0x6d, 0x69, 0x73, 0x73, 0x65, 0x64)
-			o = msgp.AppendInt32(o, z.Missed)
-		}
-		// string "params"
-		o = append(o, 0xa6, 0x70, 0x61, 0x72, 0x61, 0x6d, 0x73)
-		o = msgp.AppendArrayHeader(o, uint32(len(z.Params)))
-		for za0001 := range z.Params {
-			o, err = z.Params[za0001].MarshalMsg(o)
-			if err != nil {
-				err = msgp.WrapError(err, "Params", za0001)
-				return
-			}
-		}
-	}
-	return
-}
-
-// UnmarshalMsg implements msgp.Unmarshaler
-func (z *EventRecord) UnmarshalMsg(bts []byte) (o []byte, err error) {
-	var field []byte
-	_ = field
-	var zb0001 uint32
-	zb0001, bts, err = msgp.ReadMapHeaderBytes(bts)
-	if err != nil {
-		err = msgp.WrapError(err)
-		return
-	}
-	for zb0001 > 0 {
-		zb0001--
-		field, bts, err = msgp.ReadMapKeyZC(bts)
-		if err != nil {
-			err = msgp.WrapError(err)
-			return
-		}
-		switch msgp.UnsafeString(field) {
-		case "sec":
-			z.Seconds, bts, err = msgp.ReadInt64Bytes(bts)
-			if err != nil {
-				err = msgp.WrapError(err, "Seconds")
-				return
-			}
-		case "nsec":
-			z.Nanos, bts, err = msgp.ReadInt64Bytes(bts)
-			if err != nil {
-				err = msgp.WrapError(err, "Nanos")
-				return
-			}
-		case "flags":
-			z.Flags, bts, err = msgp.ReadUint32Bytes(bts)
-			if err != nil {
-				err = msgp.WrapError(err, "Flags")
-				return
-			}
-		case "missed":
-			z.Missed, bts, err = msgp.ReadInt32Bytes(bts)
-			if err != nil {
-				err = msgp.WrapError(err, "Missed")
-				return
-			}
-		case "params":
-			var zb0002 uint32
-			zb0002, bts, err = msgp.ReadArrayHeaderBytes(bts)
-			if err != nil {
-				err = msgp.WrapError(err, "Params")
-				return
-			}
-			if cap(z.Params) >= int(zb0002) {
-				z.Params = (z.Params)[:zb0002]
-			} else {
-				z.Params = make([]EventParam, zb0002)
-			}
-			for za0001 := range z.Params {
-				bts, err = z.Params[za0001].UnmarshalMsg(bts)
-				if err != nil {
-					err = msgp.WrapError(err, "Params", za0001)
-					return
-				}
-			}
-		default:
-			bts, err = msgp.Skip(bts)
-			if err != nil {
-				err = msgp.WrapError(err)
-				return
-			}
-		}
-	}
-	o = bts
-	return
-}
-
-// Msgsize returns an upper bound estimate of the number of bytes occupied by the serialized message
-func (z *EventRecord) Msgsize() (s int) {
-	s = 1 + 4 + msgp.Int64Size + 5 + msgp.Int64Size + 6 + msgp.Uint32Size + 7 + msgp.Int32Size + 7 + msgp.ArrayHeaderSize
-	for za0001 := range z.Params {
-		s += z.Params[za0001].Msgsize()
-	}
-	return
-}
-
-// MarshalMsg implements msgp.Marshaler
 func (z *KPIDataset) MarshalMsg(b []byte) (o []byte, err error) {
 	o = msgp.Require(b, z.Msgsize())
 	// check for omitted fields
-	zb0001Len := uint32(13)
-	var zb0001Mask uint16 /* 13 bits */
+	zb0001Len := uint32(16)
+	var zb0001Mask uint16 /* 16 bits */
 	_ = zb0001Mask
 	if z.Truncated == false {
 		zb0001Len--
@@ -614,48 +409,60 @@ func (z *KPIDataset) MarshalMsg(b []byte) (o []byte, err error) {
 		zb0001Len--
 		zb0001Mask |= 0x4
 	}
-	if z.PID == 0 {
+	if z.RawHex == nil {
 		zb0001Len--
 		zb0001Mask |= 0x8
 	}
-	if z.PPID == 0 {
+	if z.PID == nil {
 		zb0001Len--
 		zb0001Mask |= 0x10
 	}
-	if z.Cmd == nil {
+	if z.PPID == nil {
 		zb0001Len--
 		zb0001Mask |= 0x20
 	}
-	if z.CPU == 0 {
+	if z.Cmd == nil {
 		zb0001Len--
 		zb0001Mask |= 0x40
 	}
-	if z.RSS == 0 {
+	if z.CmdHex == nil {
 		zb0001Len--
 		zb0001Mask |= 0x80
 	}
-	if z.Ctx == 0 {
+	if z.CPU == nil {
 		zb0001Len--
 		zb0001Mask |= 0x100
 	}
-	if z.IO == 0 {
+	if z.RSS == nil {
 		zb0001Len--
 		zb0001Mask |= 0x200
 	}
-	if z.IOWait == 0 {
+	if z.Ctx == nil {
 		zb0001Len--
 		zb0001Mask |= 0x400
 	}
-	if z.IRQ == nil {
+	if z.IO == nil {
 		zb0001Len--
 		zb0001Mask |= 0x800
 	}
-	if z.Counts == nil {
+	if z.IOWait == nil {
 		zb0001Len--
 		zb0001Mask |= 0x1000
 	}
+	if z.Name == nil {
+		zb0001Len--
+		zb0001Mask |= 0x2000
+	}
+	if z.NameHex == nil {
+		zb0001Len--
+		zb0001Mask |= 0x4000
+	}
+	if z.Counts == nil {
+		zb0001Len--
+		zb0001Mask |= 0x8000
+	}
 	// variable map header, size zb0001Len
-	o = append(o, 0x80|uint8(zb0001Len))
+	o = msgp.AppendMapHeader(o, zb0001Len)
 
 	// skip if no fields are to be emitted
 	if zb0001Len != 0 {
@@ -672,54 +479,121 @@ func (z *KPIDataset) MarshalMsg(b []byte) (o []byte, err error) {
 		if (zb0001Mask & 0x4) == 0 { // if not omitted
 			// string "raw"
 			o = append(o, 0xa3, 0x72, 0x61, 0x77)
-			o = msgp.AppendBytes(o, z.Raw)
+			if z.Raw == nil {
+				o = msgp.AppendNil(o)
+			} else {
+				o = msgp.AppendString(o, *z.Raw)
+			}
 		}
 		if (zb0001Mask & 0x8) == 0 { // if not omitted
-			// string "pid"
-			o = append(o, 0xa3, 0x70, 0x69, 0x64)
-			o = msgp.AppendInt32(o, z.PID)
+			// string "raw_hex"
+			o = append(o, 0xa7, 0x72, 0x61, 0x77, 0x5f, 0x68, 0x65, 0x78)
+			if z.RawHex == nil {
+				o = msgp.AppendNil(o)
+			} else {
+				o = msgp.AppendString(o, *z.RawHex)
+			}
 		}
 		if (zb0001Mask & 0x10) == 0 { // if not omitted
-			// string "ppid"
-			o = append(o, 0xa4, 0x70, 0x70, 0x69, 0x64)
-			o = msgp.AppendInt32(o, z.PPID)
+			// string "pid"
+			o = append(o, 0xa3, 0x70, 0x69, 0x64)
+			if z.PID == nil {
+				o = msgp.AppendNil(o)
+			} else {
+				o = msgp.AppendInt32(o, *z.PID)
+			}
 		}
 		if (zb0001Mask & 0x20) == 0 { // if not omitted
-			// string "cmd"
-			o = append(o, 0xa3, 0x63, 0x6d, 0x64)
-			o = msgp.AppendBytes(o, z.Cmd)
+			// string "ppid"
+			o = append(o, 0xa4, 0x70, 0x70, 0x69, 0x64)
+			if z.PPID == nil {
+				o = msgp.AppendNil(o)
+			} else {
+				o = msgp.AppendInt32(o, *z.PPID)
+			}
 		}
 		if (zb0001Mask & 0x40) == 0 { // if not omitted
-			// string "cpu"
-			o = append(o, 0xa3, 0x63, 0x70, 0x75)
-			o = msgp.AppendUint64(o, z.CPU)
+			// string "cmd"
+			o = append(o, 0xa3, 0x63, 0x6d, 0x64)
+			if z.Cmd == nil {
+				o = msgp.AppendNil(o)
+			} else {
+				o = msgp.AppendString(o, *z.Cmd)
+			}
 		}
 		if (zb0001Mask & 0x80) == 0 { // if not omitted
-			// string "rss"
-			o = append(o, 0xa3, 0x72, 0x73, 0x73)
-			o = msgp.AppendInt64(o, z.RSS)
+			// string "cmd_hex"
+			o = append(o, 0xa7, 0x63, 0x6d, 0x64, 0x5f, 0x68, 0x65, 0x78)
+			if z.CmdHex == nil {
+				o = msgp.AppendNil(o)
+			} else {
+				o = msgp.AppendString(o, *z.CmdHex)
+			}
 		}
 		if (zb0001Mask & 0x100) == 0 { // if not omitted
-			// string "ctx"
-			o = append(o, 0xa3, 0x63, 0x74, 0x78)
-			o = msgp.AppendInt64(o, z.Ctx)
+			// string "cpu"
+			o = append(o, 0xa3, 0x63, 0x70, 0x75)
+			if z.CPU == nil {
+				o = msgp.AppendNil(o)
+			} else {
+				o = msgp.AppendUint64(o, *z.CPU)
+			}
 		}
 		if (zb0001Mask & 0x200) == 0 { // if not omitted
-			// string "io"
-			o = append(o, 0xa2, 0x69, 0x6f)
-			o = msgp.AppendUint64(o, z.IO)
+			// string "rss"
+			o = append(o, 0xa3, 0x72, 0x73, 0x73)
+			if z.RSS == nil {
+				o = msgp.AppendNil(o)
+			} else {
+				o = msgp.AppendInt64(o, *z.RSS)
+			}
 		}
 		if (zb0001Mask & 0x400) == 0 { // if not omitted
-			// string "iowait"
-			o = append(o, 0xa6, 0x69, 0x6f, 0x77, 0x61, 0x69, 0x74)
-			o = msgp.AppendUint64(o, z.IOWait)
+			// string "ctx"
+			o = append(o, 0xa3, 0x63, 0x74, 0x78)
+			if z.Ctx == nil {
+				o = msgp.AppendNil(o)
+			} else {
+				o = msgp.AppendInt64(o, *z.Ctx)
+			}
 		}
 		if (zb0001Mask & 0x800) == 0 { // if not omitted
-			// string "irq"
-			o = append(o, 0xa3, 0x69, 0x72, 0x71)
-			o = msgp.AppendBytes(o, z.IRQ)
+			// string "io"
+			o = append(o, 0xa2, 0x69, 0x6f)
+			if z.IO == nil {
+				o = msgp.AppendNil(o)
+			} else {
+				o = msgp.AppendUint64(o, *z.IO)
+			}
 		}
 		if (zb0001Mask & 0x1000) == 0 { // if not omitted
+			// string "iowait"
+			o = append(o, 0xa6, 0x69, 0x6f, 0x77, 0x61, 0x69, 0x74)
+			if z.IOWait == nil {
+				o = msgp.AppendNil(o)
+			} else {
+				o = msgp.AppendUint64(o, *z.IOWait)
+			}
+		}
+		if (zb0001Mask & 0x2000) == 0 { // if not omitted
+			// string "name"
+			o = append(o, 0xa4, 0x6e, 0x61, 0x6d, 0x65)
+			if z.Name == nil {
+				o = msgp.AppendNil(o)
+			} else {
+				o = msgp.AppendString(o, *z.Name)
+			}
+		}
+		if (zb0001Mask & 0x4000) == 0 { // if not omitted
+			// string "name_hex"
+			o = append(o, 0xa8, 0x6e, 0x61, 0x6d, 0x65, 0x5f, 0x68, 0x65, 0x78)
+			if z.NameHex == nil {
+				o = msgp.AppendNil(o)
+			} else {
+				o = msgp.AppendString(o, *z.NameHex)
+			}
+		}
+		if (zb0001Mask & 0x8000) == 0 { // if not omitted
 			// string "counts"
 			o = append(o, 0xa6, 0x63, 0x6f, 0x75, 0x6e, 0x74, 0x73)
 			o = msgp.AppendArrayHeader(o, uint32(len(z.Counts)))
@@ -762,64 +636,225 @@ func (z *KPIDataset) UnmarshalMsg(bts []byte) (o []byte, err error) {
 				return
 			}
 		case "raw":
-			z.Raw, bts, err = msgp.ReadBytesBytes(bts, z.Raw)
-			if err != nil {
-				err = msgp.WrapError(err, "Raw")
-				return
+			if msgp.IsNil(bts) {
+				bts, err = msgp.ReadNilBytes(bts)
+				if err != nil {
+					return
+				}
+				z.Raw = nil
+			} else {
+				if z.Raw == nil {
+					z.Raw = new(string)
+				}
+				*z.Raw, bts, err = msgp.ReadStringBytes(bts)
+				if err != nil {
+					err = msgp.WrapError(err, "Raw")
+					return
+				}
+			}
+		case "raw_hex":
+			if msgp.IsNil(bts) {
+				bts, err = msgp.ReadNilBytes(bts)
+				if err != nil {
+					return
+				}
+				z.RawHex = nil
+			} else {
+				if z.RawHex == nil {
+					z.RawHex = new(string)
+				}
+				*z.RawHex, bts, err = msgp.ReadStringBytes(bts)
+				if err != nil {
+					err = msgp.WrapError(err, "RawHex")
+					return
+				}
 			}
 		case "pid":
-			z.PID, bts, err = msgp.ReadInt32Bytes(bts)
-			if err != nil {
-				err = msgp.WrapError(err, "PID")
-				return
+			if msgp.IsNil(bts) {
+				bts, err = msgp.ReadNilBytes(bts)
+				if err != nil {
+					return
+				}
+				z.PID = nil
+			} else {
+				if z.PID == nil {
+					z.PID = new(int32)
+				}
+				*z.PID, bts, err = msgp.ReadInt32Bytes(bts)
+				if err != nil {
+					err = msgp.WrapError(err, "PID")
+					return
+				}
 			}
 		case "ppid":
-			z.PPID, bts, err = msgp.ReadInt32Bytes(bts)
-			if err != nil {
-				err = msgp.WrapError(err, "PPID")
-				return
+			if msgp.IsNil(bts) {
+				bts, err = msgp.ReadNilBytes(bts)
+				if err != nil {
+					return
+				}
+				z.PPID = nil
+			} else {
+				if z.PPID == nil {
+					z.PPID = new(int32)
+				}
+				*z.PPID, bts, err = msgp.ReadInt32Bytes(bts)
+				if err != nil {
+					err = msgp.WrapError(err, "PPID")
+					return
+				}
 			}
 		case "cmd":
-			z.Cmd, bts, err = msgp.ReadBytesBytes(bts, z.Cmd)
-			if err != nil {
-				err = msgp.WrapError(err, "Cmd")
-				return
+			if msgp.IsNil(bts) {
+				bts, err = msgp.ReadNilBytes(bts)
+				if err != nil {
+					return
+				}
+				z.Cmd = nil
+			} else {
+				if z.Cmd == nil {
+					z.Cmd = new(string)
+				}
+				*z.Cmd, bts, err = msgp.ReadStringBytes(bts)
+				if err != nil {
+					err = msgp.WrapError(err, "Cmd")
+					return
+				}
+			}
+		case "cmd_hex":
+			if msgp.IsNil(bts) {
+				bts, err = msgp.ReadNilBytes(bts)
+				if err != nil {
+					return
+				}
+				z.CmdHex = nil
+			} else {
+				if z.CmdHex == nil {
+					z.CmdHex = new(string)
+				}
+				*z.CmdHex, bts, err = msgp.ReadStringBytes(bts)
+				if err != nil {
+					err = msgp.WrapError(err, "CmdHex")
+					return
+				}
 			}
 		case "cpu":
-			z.CPU, bts, err = msgp.ReadUint64Bytes(bts)
-			if err != nil {
-				err = msgp.WrapError(err, "CPU")
-				return
+			if msgp.IsNil(bts) {
+				bts, err = msgp.ReadNilBytes(bts)
+				if err != nil {
+					return
+				}
+				z.CPU = nil
+			} else {
+				if z.CPU == nil {
+					z.CPU = new(uint64)
+				}
+				*z.CPU, bts, err = msgp.ReadUint64Bytes(bts)
+				if err != nil {
+					err = msgp.WrapError(err, "CPU")
+					return
+				}
 			}
 		case "rss":
-			z.RSS, bts, err = msgp.ReadInt64Bytes(bts)
-			if err != nil {
-				err = msgp.WrapError(err, "RSS")
-				return
+			if msgp.IsNil(bts) {
+				bts, err = msgp.ReadNilBytes(bts)
+				if err != nil {
+					return
+				}
+				z.RSS = nil
+			} else {
+				if z.RSS == nil {
+					z.RSS = new(int64)
+				}
+				*z.RSS, bts, err = msgp.ReadInt64Bytes(bts)
+				if err != nil {
+					err = msgp.WrapError(err, "RSS")
+					return
+				}
 			}
 		case "ctx":
-			z.Ctx, bts, err = msgp.ReadInt64Bytes(bts)
-			if err != nil {
-				err = msgp.WrapError(err, "Ctx")
-				return
+			if msgp.IsNil(bts) {
+				bts, err = msgp.ReadNilBytes(bts)
+				if err != nil {
+					return
+				}
+				z.Ctx = nil
+			} else {
+				if z.Ctx == nil {
+					z.Ctx = new(int64)
+				}
+				*z.Ctx, bts, err = msgp.ReadInt64Bytes(bts)
+				if err != nil {
+					err = msgp.WrapError(err, "Ctx")
+					return
+				}
 			}
 		case "io":
-			z.IO, bts, err = msgp.ReadUint64Bytes(bts)
-			if err != nil {
-				err = msgp.WrapError(err, "IO")
-				return
+			if msgp.IsNil(bts) {
+				bts, err = msgp.ReadNilBytes(bts)
+				if err != nil {
+					return
+				}
+				z.IO = nil
+			} else {
+				if z.IO == nil {
+					z.IO = new(uint64)
+				}
+				*z.IO, bts, err = msgp.ReadUint64Bytes(bts)
+				if err != nil {
+					err = msgp.WrapError(err, "IO")
+					return
+				}
 			}
 		case "iowait":
-			z.IOWait, bts, err = msgp.ReadUint64Bytes(bts)
-			if err != nil {
-				err = msgp.WrapError(err, "IOWait")
-				return
+			if msgp.IsNil(bts) {
+				bts, err = msgp.ReadNilBytes(bts)
+				if err != nil {
+					return
+				}
+				z.IOWait = nil
+			} else {
+				if z.IOWait == nil {
+					z.IOWait = new(uint64)
+				}
+				*z.IOWait, bts, err = msgp.ReadUint64Bytes(bts)
+				if err != nil {
+					err = msgp.WrapError(err, "IOWait")
+					return
+				}
 			}
-		case "irq":
-			z.IRQ, bts, err = msgp.ReadBytesBytes(bts, z.IRQ)
-			if err != nil {
-				err = msgp.WrapError(err, "IRQ")
-				return
+		case "name":
+			if msgp.IsNil(bts) {
+				bts, err = msgp.ReadNilBytes(bts)
+				if err != nil {
+					return
+				}
+				z.Name = nil
+			} else {
+				if z.Name == nil {
+					z.Name = new(string)
+				}
+				*z.Name, bts, err = msgp.ReadStringBytes(bts)
+				if err != nil {
+					err = msgp.WrapError(err, "Name")
+					return
+				}
+			}
+		case "name_hex":
+			if msgp.IsNil(bts) {
+				bts, err = msgp.ReadNilBytes(bts)
+				if err != nil {
+					return
+				}
+				z.NameHex = nil
+			} else {
+				if z.NameHex == nil {
+					z.NameHex = new(string)
+				}
+				*z.NameHex, bts, err = msgp.ReadStringBytes(bts)
+				if err != nil {
+					err = msgp.WrapError(err, "NameHex")
+					return
+				}
 			}
 		case "counts":
 			var zb0002 uint32
@@ -854,7 +889,85 @@ func (z *KPIDataset) UnmarshalMsg(bts []byte) (o []byte, err error) {
 
 // Msgsize returns an upper bound estimate of the number of bytes occupied by the serialized message
 func (z *KPIDataset) Msgsize() (s int) {
-	s = 1 + 10 + msgp.BoolSize + 6 + msgp.StringPrefixSize + len(z.Error) + 4 + msgp.BytesPrefixSize + len(z.Raw) + 4 + msgp.Int32Size + 5 + msgp.Int32Size + 4 + msgp.BytesPrefixSize + len(z.Cmd) + 4 + msgp.Uint64Size + 4 + msgp.Int64Size + 4 + msgp.Int64Size + 3 + msgp.Uint64Size + 7 + msgp.Uint64Size + 4 + msgp.BytesPrefixSize + len(z.IRQ) + 7 + msgp.ArrayHeaderSize + (len(z.Counts) * (msgp.Int64Size))
+	s = 3 + 10 + msgp.BoolSize + 6 + msgp.StringPrefixSize + len(z.Error) + 4
+	if z.Raw == nil {
+		s += msgp.NilSize
+	} else {
+		s += msgp.StringPrefixSize + len(*z.Raw)
+	}
+	s += 8
+	if z.RawHex == nil {
+		s += msgp.NilSize
+	} else {
+		s += msgp.StringPrefixSize + len(*z.RawHex)
+	}
+	s += 4
+	if z.PID == nil {
+		s += msgp.NilSize
+	} else {
+		s += msgp.Int32Size
+	}
+	s += 5
+	if z.PPID == nil {
+		s += msgp.NilSize
+	} else {
+		s += msgp.Int32Size
+	}
+	s += 4
+	if z.Cmd == nil {
+		s += msgp.NilSize
+	} else {
+		s += msgp.StringPrefixSize + len(*z.Cmd)
+	}
+	s += 8
+	if z.CmdHex == nil {
+		s += msgp.NilSize
+	} else {
+		s += msgp.StringPrefixSize + len(*z.CmdHex)
+	}
+	s += 4
+	if z.CPU == nil {
+		s += msgp.NilSize
+	} else {
+		s += msgp.Uint64Size
+	}
+	s += 4
+	if z.RSS == nil {
+		s += msgp.NilSize
+	} else {
+		s += msgp.Int64Size
+	}
+	s += 4
+	if z.Ctx == nil {
+		s += msgp.NilSize
+	} else {
+		s += msgp.Int64Size
+	}
+	s += 3
+	if z.IO == nil {
+		s += msgp.NilSize
+	} else {
+		s += msgp.Uint64Size
+	}
+	s += 7
+	if z.IOWait == nil {
+		s += msgp.NilSize
+	} else {
+		s += msgp.Uint64Size
+	}
+	s += 5
+	if z.Name == nil {
+		s += msgp.NilSize
+	} else {
+		s += msgp.StringPrefixSize + len(*z.Name)
+	}
+	s += 9
+	if z.NameHex == nil {
+		s += msgp.NilSize
+	} else {
+		s += msgp.StringPrefixSize + len(*z.NameHex)
+	}
+	s += 7 + msgp.ArrayHeaderSize + (len(z.Counts) * (msgp.Int64Size))
 	return
 }
 
@@ -967,10 +1080,13 @@ func (z *KPIIRQ) Msgsize() (s int) {
 // MarshalMsg implements msgp.Marshaler
 func (z *KPIMessage) MarshalMsg(b []byte) (o []byte, err error) {
 	o = msgp.Require(b, z.Msgsize())
-	// map header, size 4
+	// map header, size 5
 	// string "tmsp"
-	o = append(o, 0x84, 0xa4, 0x74, 0x6d, 0x73, 0x70)
+	o = append(o, 0x85, 0xa4, 0x74, 0x6d, 0x73, 0x70)
 	o = msgp.AppendUint32(o, z.TMSP)
+	// string "time"
+	o = append(o, 0xa4, 0x74, 0x69, 0x6d, 0x65)
+	o = msgp.AppendFloat64(o, z.Time)
 	// string "kind"
 	o = append(o, 0xa4, 0x6b, 0x69, 0x6e, 0x64)
 	o = msgp.AppendString(o, z.Kind)
@@ -1012,6 +1128,12 @@ func (z *KPIMessage) UnmarshalMsg(bts []byte) (o []byte, err error) {
 			z.TMSP, bts, err = msgp.ReadUint32Bytes(bts)
 			if err != nil {
 				err = msgp.WrapError(err, "TMSP")
+				return
+			}
+		case "time":
+			z.Time, bts, err = msgp.ReadFloat64Bytes(bts)
+			if err != nil {
+				err = msgp.WrapError(err, "Time")
 				return
 			}
 		case "kind":
@@ -1059,7 +1181,7 @@ func (z *KPIMessage) UnmarshalMsg(bts []byte) (o []byte, err error) {
 
 // Msgsize returns an upper bound estimate of the number of bytes occupied by the serialized message
 func (z *KPIMessage) Msgsize() (s int) {
-	s = 1 + 5 + msgp.Uint32Size + 5 + msgp.StringPrefixSize + len(z.Kind) + 5 + msgp.StringPrefixSize + len(z.Sync) + 9 + msgp.ArrayHeaderSize
+	s = 1 + 5 + msgp.Uint32Size + 5 + msgp.Float64Size + 5 + msgp.StringPrefixSize + len(z.Kind) + 5 + msgp.StringPrefixSize + len(z.Sync) + 9 + msgp.ArrayHeaderSize
 	for za0001 := range z.Datasets {
 		s += z.Datasets[za0001].Msgsize()
 	}
@@ -1097,9 +1219,9 @@ func (z *KPIMessages) MarshalMsg(b []byte) (o []byte, err error) {
 	// string "offset"
 	o = append(o, 0xa6, 0x6f, 0x66, 0x66, 0x73, 0x65, 0x74)
 	o = msgp.AppendInt(o, z.Offset)
-	// string "skipped"
-	o = append(o, 0xa7, 0x73, 0x6b, 0x69, 0x70, 0x70, 0x65, 0x64)
-	o = msgp.AppendInt(o, z.Skipped)
+	// string "skipped_bytes"
+	o = append(o, 0xad, 0x73, 0x6b, 0x69, 0x70, 0x70, 0x65, 0x64, 0x5f, 0x62, 0x79, 0x74, 0x65, 0x73)
+	o = msgp.AppendInt(o, z.SkippedBytes)
 	return
 }
 
@@ -1169,10 +1291,10 @@ func (z *KPIMessages) UnmarshalMsg(bts []byte) (o []byte, err error) {
 				err = msgp.WrapError(err, "Offset")
 				return
 			}
-		case "skipped":
-			z.Skipped, bts, err = msgp.ReadIntBytes(bts)
+		case "skipped_bytes":
+			z.SkippedBytes, bts, err = msgp.ReadIntBytes(bts)
 			if err != nil {
-				err = msgp.WrapError(err, "Skipped")
+				err = msgp.WrapError(err, "SkippedBytes")
 				return
 			}
 		default:
@@ -1199,71 +1321,89 @@ func (z *KPIMessages) Msgsize() (s int) {
 	for za0001 := range z.Messages {
 		s += z.Messages[za0001].Msgsize()
 	}
-	s += 5 + msgp.BoolSize + 7 + msgp.IntSize + 8 + msgp.IntSize
+	s += 5 + msgp.BoolSize + 7 + msgp.IntSize + 14 + msgp.IntSize
 	return
 }
 
 // MarshalMsg implements msgp.Marshaler
 func (z *KPIProcess) MarshalMsg(b []byte) (o []byte, err error) {
 	o = msgp.Require(b, z.Msgsize())
-	// map header, size 19
-	// string "pid"
-	o = append(o, 0xde, 0x0, 0x13, 0xa3, 0x70, 0x69, 0x64)
-	o = msgp.AppendInt32(o, z.PID)
-	// string "ppid"
-	o = append(o, 0xa4, 0x70, 0x70, 0x69, 0x64)
-	o = msgp.AppendInt32(o, z.PPID)
-	// string "ppid_known"
-	o = append(o, 0xaa, 0x70, 0x70, 0x69, 0x64, 0x5f, 0x6b, 0x6e, 0x6f, 0x77, 0x6e)
-	o = msgp.AppendBool(o, z.PPIDKnown)
-	// string "cmd"
-	o = append(o, 0xa3, 0x63, 0x6d, 0x64)
-	o = msgp.AppendBytes(o, z.Cmd)
-	// string "cmd_kind"
-	o = append(o, 0xa8, 0x63, 0x6d, 0x64, 0x5f, 0x6b, 0x69, 0x6e, 0x64)
-	o = msgp.AppendString(o, z.CmdKind)
-	// string "partial"
-	o = append(o, 0xa7, 0x70, 0x61, 0x72, 0x74, 0x69, 0x61, 0x6c)
-	o = msgp.AppendBool(o, z.Partial)
-	// string "stat_shifted"
-	o = append(o, 0xac, 0x73, 0x74, 0x61, 0x74, 0x5f, 0x73, 0x68, 0x69, 0x66, 0x74, 0x65, 0x64)
-	o = msgp.AppendBool(o, z.StatShifted)
-	// string "first_seen"
-	o = append(o, 0xaa, 0x66, 0x69, 0x72, 0x73, 0x74, 0x5f, 0x73, 0x65, 0x65, 0x6e)
-	o = msgp.AppendUint32(o, z.FirstSeen)
-	// string "last_seen"
-	o = append(o, 0xa9, 0x6c, 0x61, 0x73, 0x74, 0x5f, 0x73, 0x65, 0x65, 0x6e)
-	o = msgp.AppendUint32(o, z.LastSeen)
-	// string "has_act"
-	o = append(o, 0xa7, 0x68, 0x61, 0x73, 0x5f, 0x61, 0x63, 0x74)
-	o = msgp.AppendBool(o, z.HasACT)
-	// string "cpu"
-	o = append(o, 0xa3, 0x63, 0x70, 0x75)
-	o = msgp.AppendUint64(o, z.CPU)
-	// string "rss"
-	o = append(o, 0xa3, 0x72, 0x73, 0x73)
-	o = msgp.AppendInt64(o, z.RSS)
-	// string "ctx"
-	o = append(o, 0xa3, 0x63, 0x74, 0x78)
-	o = msgp.AppendInt64(o, z.Ctx)
-	// string "io"
-	o = append(o, 0xa2, 0x69, 0x6f)
-	o = msgp.AppendUint64(o, z.IO)
-	// string "iowait"
-	o = append(o, 0xa6, 0x69, 0x6f, 0x77, 0x61, 0x69, 0x74)
-	o = msgp.AppendUint64(o, z.IOWait)
-	// string "has_delta"
-	o = append(o, 0xa9, 0x68, 0x61, 0x73, 0x5f, 0x64, 0x65, 0x6c, 0x74, 0x61)
-	o = msgp.AppendBool(o, z.HasDelta)
-	// string "ctx_delta"
-	o = append(o, 0xa9, 0x63, 0x74, 0x78, 0x5f, 0x64, 0x65, 0x6c, 0x74, 0x61)
-	o = msgp.AppendInt64(o, z.CtxDelta)
-	// string "io_delta"
-	o = append(o, 0xa8, 0x69, 0x6f, 0x5f, 0x64, 0x65, 0x6c, 0x74, 0x61)
-	o = msgp.AppendUint64(o, z.IODelta)
-	// string "interval"
-	o = append(o, 0xa8, 0x69, 0x6e, 0x74, 0x65, 0x72, 0x76, 0x61, 0x6c)
-	o = msgp.AppendUint32(o, z.Interval)
+	// check for omitted fields
+	zb0001Len := uint32(20)
+	var zb0001Mask uint32 /* 20 bits */
+	_ = zb0001Mask
+	if z.CmdHex == "" {
+		zb0001Len--
+		zb0001Mask |= 0x10
+	}
+	// variable map header, size zb0001Len
+	o = msgp.AppendMapHeader(o, zb0001Len)
+
+	// skip if no fields are to be emitted
+	if zb0001Len != 0 {
+		// string "pid"
+		o = append(o, 0xa3, 0x70, 0x69, 0x64)
+		o = msgp.AppendInt32(o, z.PID)
+		// string "ppid"
+		o = append(o, 0xa4, 0x70, 0x70, 0x69, 0x64)
+		o = msgp.AppendInt32(o, z.PPID)
+		// string "ppid_known"
+		o = append(o, 0xaa, 0x70, 0x70, 0x69, 0x64, 0x5f, 0x6b, 0x6e, 0x6f, 0x77, 0x6e)
+		o = msgp.AppendBool(o, z.PPIDKnown)
+		// string "cmd"
+		o = append(o, 0xa3, 0x63, 0x6d, 0x64)
+		o = msgp.AppendString(o, z.Cmd)
+		if (zb0001Mask & 0x10) == 0 { // if not omitted
+			// string "cmd_hex"
+			o = append(o, 0xa7, 0x63, 0x6d, 0x64, 0x5f, 0x68, 0x65, 0x78)
+			o = msgp.AppendString(o, z.CmdHex)
+		}
+		// string "cmd_kind"
+		o = append(o, 0xa8, 0x63, 0x6d, 0x64, 0x5f, 0x6b, 0x69, 0x6e, 0x64)
+		o = msgp.AppendString(o, z.CmdKind)
+		// string "partial"
+		o = append(o, 0xa7, 0x70, 0x61, 0x72, 0x74, 0x69, 0x61, 0x6c)
+		o = msgp.AppendBool(o, z.Partial)
+		// string "stat_shifted"
+		o = append(o, 0xac, 0x73, 0x74, 0x61, 0x74, 0x5f, 0x73, 0x68, 0x69, 0x66, 0x74, 0x65, 0x64)
+		o = msgp.AppendBool(o, z.StatShifted)
+		// string "first_seen"
+		o = append(o, 0xaa, 0x66, 0x69, 0x72, 0x73, 0x74, 0x5f, 0x73, 0x65, 0x65, 0x6e)
+		o = msgp.AppendUint32(o, z.FirstSeen)
+		// string "last_seen"
+		o = append(o, 0xa9, 0x6c, 0x61, 0x73, 0x74, 0x5f, 0x73, 0x65, 0x65, 0x6e)
+		o = msgp.AppendUint32(o, z.LastSeen)
+		// string "has_act"
+		o = append(o, 0xa7, 0x68, 0x61, 0x73, 0x5f, 0x61, 0x63, 0x74)
+		o = msgp.AppendBool(o, z.HasACT)
+		// string "cpu"
+		o = append(o, 0xa3, 0x63, 0x70, 0x75)
+		o = msgp.AppendUint64(o, z.CPU)
+		// string "rss"
+		o = append(o, 0xa3, 0x72, 0x73, 0x73)
+		o = msgp.AppendInt64(o, z.RSS)
+		// string "ctx"
+		o = append(o, 0xa3, 0x63, 0x74, 0x78)
+		o = msgp.AppendInt64(o, z.Ctx)
+		// string "io"
+		o = append(o, 0xa2, 0x69, 0x6f)
+		o = msgp.AppendUint64(o, z.IO)
+		// string "iowait"
+		o = append(o, 0xa6, 0x69, 0x6f, 0x77, 0x61, 0x69, 0x74)
+		o = msgp.AppendUint64(o, z.IOWait)
+		// string "has_delta"
+		o = append(o, 0xa9, 0x68, 0x61, 0x73, 0x5f, 0x64, 0x65, 0x6c, 0x74, 0x61)
+		o = msgp.AppendBool(o, z.HasDelta)
+		// string "ctx_delta"
+		o = append(o, 0xa9, 0x63, 0x74, 0x78, 0x5f, 0x64, 0x65, 0x6c, 0x74, 0x61)
+		o = msgp.AppendInt64(o, z.CtxDelta)
+		// string "io_delta"
+		o = append(o, 0xa8, 0x69, 0x6f, 0x5f, 0x64, 0x65, 0x6c, 0x74, 0x61)
+		o = msgp.AppendUint64(o, z.IODelta)
+		// string "interval"
+		o = append(o, 0xa8, 0x69, 0x6e, 0x74, 0x65, 0x72, 0x76, 0x61, 0x6c)
+		o = msgp.AppendUint32(o, z.Interval)
+	}
 	return
 }
 
@@ -1304,9 +1444,15 @@ func (z *KPIProcess) UnmarshalMsg(bts []byte) (o []byte, err error) {
 				return
 			}
 		case "cmd":
-			z.Cmd, bts, err = msgp.ReadBytesBytes(bts, z.Cmd)
+			z.Cmd, bts, err = msgp.ReadStringBytes(bts)
 			if err != nil {
 				err = msgp.WrapError(err, "Cmd")
+				return
+			}
+		case "cmd_hex":
+			z.CmdHex, bts, err = msgp.ReadStringBytes(bts)
+			if err != nil {
+				err = msgp.WrapError(err, "CmdHex")
 				return
 			}
 		case "cmd_kind":
@@ -1413,7 +1559,7 @@ func (z *KPIProcess) UnmarshalMsg(bts []byte) (o []byte, err error) {
 
 // Msgsize returns an upper bound estimate of the number of bytes occupied by the serialized message
 func (z *KPIProcess) Msgsize() (s int) {
-	s = 3 + 4 + msgp.Int32Size + 5 + msgp.Int32Size + 11 + msgp.BoolSize + 4 + msgp.BytesPrefixSize + len(z.Cmd) + 9 + msgp.StringPrefixSize + len(z.CmdKind) + 8 + msgp.BoolSize + 13 + msgp.BoolSize + 11 + msgp.Uint32Size + 10 + msgp.Uint32Size + 8 + msgp.BoolSize + 4 + msgp.Uint64Size + 4 + msgp.Int64Size + 4 + msgp.Int64Size + 3 + msgp.Uint64Size + 7 + msgp.Uint64Size + 10 + msgp.BoolSize + 10 + msgp.Int64Size + 9 + msgp.Uint64Size + 9 + msgp.Uint32Size
+	s = 3 + 4 + msgp.Int32Size + 5 + msgp.Int32Size + 11 + msgp.BoolSize + 4 + msgp.StringPrefixSize + len(z.Cmd) + 8 + msgp.StringPrefixSize + len(z.CmdHex) + 9 + msgp.StringPrefixSize + len(z.CmdKind) + 8 + msgp.BoolSize + 13 + msgp.BoolSize + 11 + msgp.Uint32Size + 10 + msgp.Uint32Size + 8 + msgp.BoolSize + 4 + msgp.Uint64Size + 4 + msgp.Int64Size + 4 + msgp.Int64Size + 3 + msgp.Uint64Size + 7 + msgp.Uint64Size + 10 + msgp.BoolSize + 10 + msgp.Int64Size + 9 + msgp.Uint64Size + 9 + msgp.Uint32Size
 	return
 }
 
@@ -1426,28 +1572,30 @@ func (z *KPIStats) MarshalMsg(b []byte) (o []byte, err error) {
 	o = msgp.AppendInt(o, z.Messages)
 	// string "datasets"
 	o = append(o, 0xa8, 0x64, 0x61, 0x74, 0x61, 0x73, 0x65, 0x74, 0x73)
-	o = msgp.AppendArrayHeader(o, uint32(len(z.Datasets)))
-	for za0001 := range z.Datasets {
-		o = msgp.AppendInt(o, z.Datasets[za0001])
+	o, err = z.Datasets.MarshalMsg(o)
+	if err != nil {
+		err = msgp.WrapError(err, "Datasets")
+		return
 	}
 	// string "groups"
 	o = append(o, 0xa6, 0x67, 0x72, 0x6f, 0x75, 0x70, 0x73)
-	o = msgp.AppendArrayHeader(o, uint32(len(z.Groups)))
-	for za0002 := range z.Groups {
-		o = msgp.AppendInt(o, z.Groups[za0002])
+	o, err = z.Groups.MarshalMsg(o)
+	if err != nil {
+		err = msgp.WrapError(err, "Groups")
+		return
 	}
-	// string "fragments"
-	o = append(o, 0xa9, 0x66, 0x72, 0x61, 0x67, 0x6d, 0x65, 0x6e, 0x74, 0x73)
-	o = msgp.AppendInt(o, z.Fragments)
+	// string "truncated"
+	o = append(o, 0xa9, 0x74, 0x72, 0x75, 0x6e, 0x63, 0x61, 0x74, 0x65, 0x64)
+	o = msgp.AppendInt(o, z.Truncated)
 	// string "malformed"
 	o = append(o, 0xa9, 0x6d, 0x61, 0x6c, 0x66, 0x6f, 0x72, 0x6d, 0x65, 0x64)
 	o = msgp.AppendInt(o, z.Malformed)
 	// string "open_groups"
 	o = append(o, 0xab, 0x6f, 0x70, 0x65, 0x6e, 0x5f, 0x67, 0x72, 0x6f, 0x75, 0x70, 0x73)
 	o = msgp.AppendInt(o, z.OpenGroups)
-	// string "skipped"
-	o = append(o, 0xa7, 0x73, 0x6b, 0x69, 0x70, 0x70, 0x65, 0x64)
-	o = msgp.AppendInt(o, z.Skipped)
+	// string "skipped_bytes"
+	o = append(o, 0xad, 0x73, 0x6b, 0x69, 0x70, 0x70, 0x65, 0x64, 0x5f, 0x62, 0x79, 0x74, 0x65, 0x73)
+	o = msgp.AppendInt(o, z.SkippedBytes)
 	// string "inferred_stops"
 	o = append(o, 0xae, 0x69, 0x6e, 0x66, 0x65, 0x72, 0x72, 0x65, 0x64, 0x5f, 0x73, 0x74, 0x6f, 0x70, 0x73)
 	o = msgp.AppendInt(o, z.InferredStops)
@@ -1485,47 +1633,21 @@ func (z *KPIStats) UnmarshalMsg(bts []byte) (o []byte, err error) {
 				return
 			}
 		case "datasets":
-			var zb0002 uint32
-			zb0002, bts, err = msgp.ReadArrayHeaderBytes(bts)
+			bts, err = z.Datasets.UnmarshalMsg(bts)
 			if err != nil {
 				err = msgp.WrapError(err, "Datasets")
 				return
 			}
-			if cap(z.Datasets) >= int(zb0002) {
-				z.Datasets = (z.Datasets)[:zb0002]
-			} else {
-				z.Datasets = make([]int, zb0002)
-			}
-			for za0001 := range z.Datasets {
-				z.Datasets[za0001], bts, err = msgp.ReadIntBytes(bts)
-				if err != nil {
-					err = msgp.WrapError(err, "Datasets", za0001)
-					return
-				}
-			}
 		case "groups":
-			var zb0003 uint32
-			zb0003, bts, err = msgp.ReadArrayHeaderBytes(bts)
+			bts, err = z.Groups.UnmarshalMsg(bts)
 			if err != nil {
 				err = msgp.WrapError(err, "Groups")
 				return
 			}
-			if cap(z.Groups) >= int(zb0003) {
-				z.Groups = (z.Groups)[:zb0003]
-			} else {
-				z.Groups = make([]int, zb0003)
-			}
-			for za0002 := range z.Groups {
-				z.Groups[za0002], bts, err = msgp.ReadIntBytes(bts)
-				if err != nil {
-					err = msgp.WrapError(err, "Groups", za0002)
-					return
-				}
-			}
-		case "fragments":
-			z.Fragments, bts, err = msgp.ReadIntBytes(bts)
+		case "truncated":
+			z.Truncated, bts, err = msgp.ReadIntBytes(bts)
 			if err != nil {
-				err = msgp.WrapError(err, "Fragments")
+				err = msgp.WrapError(err, "Truncated")
 				return
 			}
 		case "malformed":
@@ -1540,10 +1662,10 @@ func (z *KPIStats) UnmarshalMsg(bts []byte) (o []byte, err error) {
 				err = msgp.WrapError(err, "OpenGroups")
 				return
 			}
-		case "skipped":
-			z.Skipped, bts, err = msgp.ReadIntBytes(bts)
+		case "skipped_bytes":
+			z.SkippedBytes, bts, err = msgp.ReadIntBytes(bts)
 			if err != nil {
-				err = msgp.WrapError(err, "Skipped")
+				err = msgp.WrapError(err, "SkippedBytes")
 				return
 			}
 		case "inferred_stops":
@@ -1578,7 +1700,7 @@ func (z *KPIStats) UnmarshalMsg(bts []byte) (o []byte, err error) {
 
 // Msgsize returns an upper bound estimate of the number of bytes occupied by the serialized message
 func (z *KPIStats) Msgsize() (s int) {
-	s = 1 + 9 + msgp.IntSize + 9 + msgp.ArrayHeaderSize + (len(z.Datasets) * (msgp.IntSize)) + 7 + msgp.ArrayHeaderSize + (len(z.Groups) * (msgp.IntSize)) + 10 + msgp.IntSize + 10 + msgp.IntSize + 12 + msgp.IntSize + 8 + msgp.IntSize + 15 + msgp.IntSize + 12 + msgp.IntSize + 9 + msgp.IntSize
+	s = 1 + 9 + msgp.IntSize + 9 + z.Datasets.Msgsize() + 7 + z.Groups.Msgsize() + 10 + msgp.IntSize + 10 + msgp.IntSize + 12 + msgp.IntSize + 14 + msgp.IntSize + 15 + msgp.IntSize + 12 + msgp.IntSize + 9 + msgp.IntSize
 	return
 }
 
@@ -1880,6 +2002,94 @@ func (z *KPITable) Msgsize() (s int) {
 		s += z.IRQs[za0002].Msgsize()
 	}
 	s += 6 + z.Stats.Msgsize()
+	return
+}
+
+// MarshalMsg implements msgp.Marshaler
+func (z *KindCounts) MarshalMsg(b []byte) (o []byte, err error) {
+	o = msgp.Require(b, z.Msgsize())
+	// map header, size 5
+	// string "NEW"
+	o = append(o, 0x85, 0xa3, 0x4e, 0x45, 0x57)
+	o = msgp.AppendInt(o, z.NEW)
+	// string "STP"
+	o = append(o, 0xa3, 0x53, 0x54, 0x50)
+	o = msgp.AppendInt(o, z.STP)
+	// string "ACT"
+	o = append(o, 0xa3, 0x41, 0x43, 0x54)
+	o = msgp.AppendInt(o, z.ACT)
+	// string "CHK"
+	o = append(o, 0xa3, 0x43, 0x48, 0x4b)
+	o = msgp.AppendInt(o, z.CHK)
+	// string "IRQ"
+	o = append(o, 0xa3, 0x49, 0x52, 0x51)
+	o = msgp.AppendInt(o, z.IRQ)
+	return
+}
+
+// UnmarshalMsg implements msgp.Unmarshaler
+func (z *KindCounts) UnmarshalMsg(bts []byte) (o []byte, err error) {
+	var field []byte
+	_ = field
+	var zb0001 uint32
+	zb0001, bts, err = msgp.ReadMapHeaderBytes(bts)
+	if err != nil {
+		err = msgp.WrapError(err)
+		return
+	}
+	for zb0001 > 0 {
+		zb0001--
+		field, bts, err = msgp.ReadMapKeyZC(bts)
+		if err != nil {
+			err = msgp.WrapError(err)
+			return
+		}
+		switch msgp.UnsafeString(field) {
+		case "NEW":
+			z.NEW, bts, err = msgp.ReadIntBytes(bts)
+			if err != nil {
+				err = msgp.WrapError(err, "NEW")
+				return
+			}
+		case "STP":
+			z.STP, bts, err = msgp.ReadIntBytes(bts)
+			if err != nil {
+				err = msgp.WrapError(err, "STP")
+				return
+			}
+		case "ACT":
+			z.ACT, bts, err = msgp.ReadIntBytes(bts)
+			if err != nil {
+				err = msgp.WrapError(err, "ACT")
+				return
+			}
+		case "CHK":
+			z.CHK, bts, err = msgp.ReadIntBytes(bts)
+			if err != nil {
+				err = msgp.WrapError(err, "CHK")
+				return
+			}
+		case "IRQ":
+			z.IRQ, bts, err = msgp.ReadIntBytes(bts)
+			if err != nil {
+				err = msgp.WrapError(err, "IRQ")
+				return
+			}
+		default:
+			bts, err = msgp.Skip(bts)
+			if err != nil {
+				err = msgp.WrapError(err)
+				return
+			}
+		}
+	}
+	o = bts
+	return
+}
+
+// Msgsize returns an upper bound estimate of the number of bytes occupied by the serialized message
+func (z *KindCounts) Msgsize() (s int) {
+	s = 1 + 4 + msgp.IntSize + 4 + msgp.IntSize + 4 + msgp.IntSize + 4 + msgp.IntSize + 4 + msgp.IntSize
 	return
 }
 
@@ -3018,127 +3228,6 @@ func (z *MMVValue) Msgsize() (s int) {
 }
 
 // MarshalMsg implements msgp.Marshaler
-func (z *PDU) MarshalMsg(b []byte) (o []byte, err error) {
-	o = msgp.Require(b, z.Msgsize())
-	// map header, size 6
-	// string "offset"
-	o = append(o, 0x86, 0xa6, 0x6f, 0x66, 0x66, 0x73, 0x65, 0x74)
-	o = msgp.AppendInt64(o, z.Offset)
-	// string "len"
-	o = append(o, 0xa3, 0x6c, 0x65, 0x6e)
-	o = msgp.AppendUint32(o, z.Len)
-	// string "type"
-	o = append(o, 0xa4, 0x74, 0x79, 0x70, 0x65)
-	o = msgp.AppendInt32(o, z.Type)
-	// string "type_name"
-	o = append(o, 0xa9, 0x74, 0x79, 0x70, 0x65, 0x5f, 0x6e, 0x61, 0x6d, 0x65)
-	o = msgp.AppendString(o, z.TypeName)
-	// string "from"
-	o = append(o, 0xa4, 0x66, 0x72, 0x6f, 0x6d)
-	o = msgp.AppendInt32(o, z.From)
-	// string "error"
-	o = append(o, 0xa5, 0x65, 0x72, 0x72, 0x6f, 0x72)
-	if z.Error == nil {
-		o = msgp.AppendNil(o)
-	} else {
-		o, err = z.Error.MarshalMsg(o)
-		if err != nil {
-			err = msgp.WrapError(err, "Error")
-			return
-		}
-	}
-	return
-}
-
-// UnmarshalMsg implements msgp.Unmarshaler
-func (z *PDU) UnmarshalMsg(bts []byte) (o []byte, err error) {
-	var field []byte
-	_ = field
-	var zb0001 uint32
-	zb0001, bts, err = msgp.ReadMapHeaderBytes(bts)
-	if err != nil {
-		err = msgp.WrapError(err)
-		return
-	}
-	for zb0001 > 0 {
-		zb0001--
-		field, bts, err = msgp.ReadMapKeyZC(bts)
-		if err != nil {
-			err = msgp.WrapError(err)
-			return
-		}
-		switch msgp.UnsafeString(field) {
-		case "offset":
-			z.Offset, bts, err = msgp.ReadInt64Bytes(bts)
-			if err != nil {
-				err = msgp.WrapError(err, "Offset")
-				return
-			}
-		case "len":
-			z.Len, bts, err = msgp.ReadUint32Bytes(bts)
-			if err != nil {
-				err = msgp.WrapError(err, "Len")
-				return
-			}
-		case "type":
-			z.Type, bts, err = msgp.ReadInt32Bytes(bts)
-			if err != nil {
-				err = msgp.WrapError(err, "Type")
-				return
-			}
-		case "type_name":
-			z.TypeName, bts, err = msgp.ReadStringBytes(bts)
-			if err != nil {
-				err = msgp.WrapError(err, "TypeName")
-				return
-			}
-		case "from":
-			z.From, bts, err = msgp.ReadInt32Bytes(bts)
-			if err != nil {
-				err = msgp.WrapError(err, "From")
-				return
-			}
-		case "error":
-			if msgp.IsNil(bts) {
-				bts, err = msgp.ReadNilBytes(bts)
-				if err != nil {
-					return
-				}
-				z.Error = nil
-			} else {
-				if z.Error == nil {
-					z.Error = new(Error)
-				}
-				bts, err = z.Error.UnmarshalMsg(bts)
-				if err != nil {
-					err = msgp.WrapError(err, "Error")
-					return
-				}
-			}
-		default:
-			bts, err = msgp.Skip(bts)
-			if err != nil {
-				err = msgp.WrapError(err)
-				return
-			}
-		}
-	}
-	o = bts
-	return
-}
-
-// Msgsize returns an upper bound estimate of the number of bytes occupied by the serialized message
-func (z *PDU) Msgsize() (s int) {
-	s = 1 + 7 + msgp.Int64Size + 4 + msgp.Uint32Size + 5 + msgp.Int32Size + 10 + msgp.StringPrefixSize + len(z.TypeName) + 5 + msgp.Int32Size + 6
-	if z.Error == nil {
-		s += msgp.NilSize
-	} else {
-		s += z.Error.Msgsize()
-	}
-	return
-}
-
-// MarshalMsg implements msgp.Marshaler
 func (z *PDUStream) MarshalMsg(b []byte) (o []byte, err error) {
 	o = msgp.Require(b, z.Msgsize())
 	// map header, size 2
@@ -3211,7 +3300,7 @@ func (z *PDUStream) UnmarshalMsg(bts []byte) (o []byte, err error) {
 			if cap(z.PDUs) >= int(zb0002) {
 				z.PDUs = (z.PDUs)[:zb0002]
 			} else {
-				z.PDUs = make([]PDU, zb0002)
+				z.PDUs = make([]msgp.Raw, zb0002)
 			}
 			for za0001 := range z.PDUs {
 				bts, err = z.PDUs[za0001].UnmarshalMsg(bts)

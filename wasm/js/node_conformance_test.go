@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -110,7 +111,7 @@ func TestConformanceNodeJS(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	p := abi.DecodePDUs(pdus)
+	p := abi.DecodePDUs(pdus, 0)
 	same("pdu.decode", &p)
 	img, err := os.ReadFile(filepath.Join("..", "testdata", "sample2.mmv"))
 	if err != nil {
@@ -118,6 +119,36 @@ func TestConformanceNodeJS(t *testing.T) {
 	}
 	m := abi.ReadMMV(img, false)
 	same("mmv.read", &m)
-	bad := abi.DecodeEvents(nil)
-	same("bad.decode", &bad)
+	same("bad.decode", abi.Failure(abi.ErrBadInput))
+	if b := read("bad.framing"); !bytes.Equal(b, []byte{0, 0, 0}) {
+		t.Errorf("sessions opened with bad framing or limits: %v", b)
+	}
+	// Garbage: every decoder answers an error value, as natively.
+	garbage := bytes.Repeat([]byte("DLT\x01 garbage, not any format "), 20)
+	native := abi.NewModule()
+	for _, c := range abi.Calls {
+		if c.Args != abi.ArgIn && c.Args != abi.ArgInN {
+			continue
+		}
+		got := read("garbage." + c.JS)
+		if want := native.Call(abi.Op(slices.Index(abi.Calls[:], c)), native.Keep(garbage), 0); !bytes.Equal(got, want) {
+			t.Errorf("garbage to %s: js and native differ", c.JS)
+		}
+		var e abi.ErrorResult
+		if _, err := e.UnmarshalMsg(got); err != nil || (e.Error == nil && c.JS != "kpiDecode") {
+			t.Errorf("garbage to %s: no error value (%v)", c.JS, err)
+		}
+	}
+	// A PDU stream fed 7 bytes at a time.
+	stream, err := os.ReadFile(filepath.Join("..", "testdata", "conv05.server.bin"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ps := abi.NewPDUSession(0)
+	for off, i := 0, 0; off < len(stream); off, i = off+7, i+1 {
+		f := ps.Feed(stream[off:min(off+7, len(stream))])
+		same("pdu.feed"+strconv.Itoa(i), &f)
+	}
+	pe := ps.End()
+	same("pdu.end", &pe)
 }

@@ -55,4 +55,14 @@ out("events.decode", pw.eventsDecode(input("conv05.pdu0.HIGHRES_RESULT.29.0.139.
 out("pdu.decode", pw.pduDecode(input("conv01.server.bin")));
 out("mmv.read", pw.mmvRead(input("sample2.mmv"), 0));
 out("bad.decode", pw.eventsDecode("not bytes"));
+out("bad.framing", new Uint8Array([pw.kpiStream(7), pw.kpiStream("x"), pw.pduStream(-1)]));
+const garbage = new TextEncoder().encode("DLT\x01 garbage, not any format ".repeat(20));
+for (const f of ["kpiDecode", "pduDecode", "eventsDecode", "labelsCanon", "labelsMerge", "mmvRead"]) {
+	out("garbage." + f, pw[f](garbage, 0));
+}
+const ps = pw.pduStream(0);
+const pdus = input("conv05.server.bin");
+for (let off = 0, i = 0; off < pdus.length; off += 7, i++) out(`pdu.feed${i}`, pw.pduFeed(ps, pdus.subarray(off, off + 7)));
+out("pdu.end", pw.pduEnd(ps));
+pw.close(ps);
 console.log("node: all calls returned");

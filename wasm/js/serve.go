@@ -3,116 +3,113 @@
 package main
 
 import (
-	"errors"
 	"syscall/js"
 
-	"github.com/perfwire/perfwire/dlt"
 	"github.com/perfwire/perfwire/wasm/abi"
-	"github.com/tinylib/msgp/msgp"
 )
 
-var (
-	sessions = map[int]*abi.KPISession{}
-	last     int
-	// errInternal reports a panic caught at the boundary (the SDK
-	// promises none); an exception would leave the Go side unusable.
-	errInternal = errors.New("abi: internal error")
-)
+// mod holds the module's buffers and sessions, as in the wasip1 module:
+// every function below runs through abi.Module, so the two modules share
+// one call table, one set of argument checks and one set of errors.
+var mod = abi.NewModule()
 
-// withSession wraps a call on the session whose handle is the first
-// argument; an unknown handle is an error result, not an exception.
-func withSession(call func(s *abi.KPISession, a []js.Value) msgp.Marshaler) js.Func {
-	return fn(func(a []js.Value) msgp.Marshaler {
-		s, ok := sessions[intArg(a, 0)]
-		if !ok {
-			return abi.Failure(abi.ErrBadHandle)
-		}
-		return call(s, a)
-	})
-}
-
-// serve installs globalThis.perfwire and blocks; the calls run on the
-// JavaScript event loop.
+// serve installs globalThis.perfwire, one function per entry of
+// abi.Calls plus close, and blocks; the calls run on the JavaScript
+// event loop.
 func serve() {
 	o := js.Global().Get("Object").New()
 	o.Set("abiVersion", abi.Version)
-	o.Set("kpiDecode", fn(func(a []js.Value) msgp.Marshaler {
-		r := abi.DecodeKPI(bytesArg(a, 0), intArg(a, 1))
-		return &r
-	}))
-	o.Set("kpiOpen", js.FuncOf(func(_ js.Value, a []js.Value) any {
-		last++
-		sessions[last] = abi.NewKPISession(bytesArg(a, 0))
-		return last
-	}))
-	o.Set("kpiStep", withSession(func(s *abi.KPISession, a []js.Value) msgp.Marshaler {
-		r := s.Step(intArg(a, 1))
-		return &r
-	}))
-	o.Set("kpiTable", withSession(func(s *abi.KPISession, a []js.Value) msgp.Marshaler {
-		r := s.Table()
-		return &r
-	}))
-	o.Set("kpiStream", js.FuncOf(func(_ js.Value, a []js.Value) any {
-		last++
-		sessions[last] = abi.NewKPIStream(dlt.Framing(min(intArg(a, 0), 255)))
-		return last
-	}))
-	o.Set("kpiFeed", withSession(func(s *abi.KPISession, a []js.Value) msgp.Marshaler {
-		r := s.Feed(bytesArg(a, 1))
-		return &r
-	}))
-	o.Set("kpiEnd", withSession(func(s *abi.KPISession, a []js.Value) msgp.Marshaler {
-		r := s.End()
-		return &r
-	}))
-	o.Set("kpiClose", js.FuncOf(func(_ js.Value, a []js.Value) any {
-		delete(sessions, intArg(a, 0))
+	for op, c := range abi.Calls {
+		o.Set(c.JS, function(abi.Op(op), c.Args))
+	}
+	closeFn := js.FuncOf(func(_ js.Value, a []js.Value) any {
+		if h, ok := u32Arg(a, 0); ok {
+			mod.Free(h)
+		}
 		return nil
-	}))
-	setFormats(o)
+	})
+	o.Set("close", closeFn)
+	o.Set("kpiClose", closeFn)
 	js.Global().Set("perfwire", o)
 	select {}
 }
 
-// fn wraps a call: its result is marshalled into a new Uint8Array, and a
-// panic becomes an error result instead of a JavaScript exception.
-func fn(call func(args []js.Value) msgp.Marshaler) js.Func {
-	return js.FuncOf(func(_ js.Value, args []js.Value) (out any) {
-		defer func() {
-			if recover() != nil {
-				out = toJS(abi.Failure(errInternal))
+// function is op's JavaScript function. Byte arguments are Uint8Arrays,
+// copied into a module buffer for the call; numbers are u32. A function
+// that opens a session returns its number (0 when an argument is bad);
+// the others return the result as a Uint8Array, an error result when an
+// argument is not what the call takes.
+func function(op abi.Op, args abi.Arg) js.Func {
+	return js.FuncOf(func(_ js.Value, a []js.Value) any {
+		var x, y uint32 // the two u32 arguments of the wasip1 export
+		var tmp uint32  // an input buffer to free after the call
+		ok := true
+		switch args {
+		case abi.ArgIn, abi.ArgInN, abi.ArgInOpen:
+			var b []byte
+			if b, ok = bytesArg(a, 0); ok {
+				tmp = mod.Keep(b)
+				x = tmp
 			}
-		}()
-		return toJS(call(args))
+			if ok && args == abi.ArgInN {
+				y, ok = u32Arg(a, 1)
+			}
+		case abi.ArgN, abi.ArgSession:
+			x, ok = u32Arg(a, 0)
+		case abi.ArgSessionN:
+			if x, ok = u32Arg(a, 0); ok {
+				y, ok = u32Arg(a, 1)
+			}
+		case abi.ArgSessionIn:
+			var b []byte
+			if x, ok = u32Arg(a, 0); ok {
+				if b, ok = bytesArg(a, 1); ok {
+					tmp = mod.Keep(b)
+					y = tmp
+				}
+			}
+		}
+		defer mod.Free(tmp)
+		if op.Opens() {
+			if !ok {
+				return 0
+			}
+			return mod.Open(op, x, y)
+		}
+		var res []byte
+		if ok {
+			res = mod.Call(op, x, y)
+		} else {
+			res, _ = abi.Failure(abi.ErrBadInput).MarshalMsg(nil)
+		}
+		u := js.Global().Get("Uint8Array").New(len(res))
+		js.CopyBytesToJS(u, res)
+		return u
 	})
 }
 
-func toJS(m msgp.Marshaler) js.Value {
-	b, err := m.MarshalMsg(nil)
-	if err != nil {
-		b, _ = abi.Failure(err).MarshalMsg(nil)
-	}
-	u := js.Global().Get("Uint8Array").New(len(b))
-	js.CopyBytesToJS(u, b)
-	return u
-}
-
-// bytesArg copies argument i, a Uint8Array, into Go memory; anything else
-// is empty input, which every call reports as its own error.
-func bytesArg(a []js.Value, i int) []byte {
+// bytesArg copies argument i, which must be a Uint8Array, into Go memory.
+func bytesArg(a []js.Value, i int) ([]byte, bool) {
 	if i >= len(a) || a[i].Type() != js.TypeObject || !a[i].InstanceOf(js.Global().Get("Uint8Array")) {
-		return nil
+		return nil, false
 	}
 	b := make([]byte, a[i].Get("length").Int())
 	js.CopyBytesToGo(b, a[i])
-	return b
+	return b, true
 }
 
-// intArg returns argument i as an int, 0 when it is not a number.
-func intArg(a []js.Value, i int) int {
-	if i >= len(a) || a[i].Type() != js.TypeNumber {
-		return 0
+// u32Arg returns argument i, which must be an integer from 0 to 2³²-1;
+// a number argument left out (undefined) is 0.
+func u32Arg(a []js.Value, i int) (uint32, bool) {
+	if i >= len(a) || a[i].Type() == js.TypeUndefined {
+		return 0, true
 	}
-	return a[i].Int()
+	if a[i].Type() != js.TypeNumber {
+		return 0, false
+	}
+	f := a[i].Float()
+	if f < 0 || f > 1<<32-1 || f != float64(int64(f)) {
+		return 0, false
+	}
+	return uint32(f), true
 }

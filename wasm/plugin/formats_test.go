@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/perfwire/perfwire/pduwire"
 	"github.com/perfwire/perfwire/wasm/abi"
 )
 
@@ -16,27 +17,28 @@ func TestPDUDecode(t *testing.T) {
 	listing := pduListing(t, string(readFile(t, "conv01.pdus.txt")))
 	for i, name := range []string{"conv01.client.bin", "conv01.server.bin"} {
 		in := readFile(t, name)
-		got := h.run("pdu_decode", in)
-		native := abi.DecodePDUs(in)
+		got := h.run("pdu_decode", in, 0)
+		native := abi.DecodePDUs(in, 0)
 		sameBytes(t, name, got, marshal(t, &native))
 		want := listing[i]
 		if native.Error != nil || len(native.PDUs) != len(want) {
 			t.Fatalf("%s: %d PDUs (error %v), listing has %d", name, len(native.PDUs), native.Error, len(want))
 		}
-		for j, p := range native.PDUs {
-			w := want[j]
-			if p.Offset != w[0] || int64(p.Len) != w[1] || int64(p.Type) != w[2] || int64(p.From) != w[3] {
-				t.Errorf("%s PDU %d: %+v, listing %v", name, j, p, w)
+		for j, raw := range native.PDUs {
+			var p abi.PDUHeader
+			if _, err := p.UnmarshalMsg(raw); err != nil {
+				t.Fatalf("%s PDU %d: %v", name, j, err)
 			}
-			if p.Error != nil {
-				t.Errorf("%s PDU %d (%s): %+v", name, j, p.TypeName, *p.Error)
+			w := want[j]
+			if p.Offset != w[0] || int64(p.Len) != w[1] || p.Type != pduwire.Type(w[2]).String() || int64(p.From) != w[3] {
+				t.Errorf("%s PDU %d: %+v, listing %v", name, j, p, w)
 			}
 		}
 	}
 	// A stream cut inside a PDU: the PDUs before it, then a framing error.
 	in := readFile(t, "conv01.client.bin")
 	var res abi.PDUStream
-	if _, err := res.UnmarshalMsg(h.run("pdu_decode", in[:len(in)-3])); err != nil || res.Error == nil || len(res.PDUs) != len(listing[0])-1 {
+	if _, err := res.UnmarshalMsg(h.run("pdu_decode", in[:len(in)-3], 0)); err != nil || res.Error == nil || len(res.PDUs) != len(listing[0])-1 {
 		t.Errorf("cut stream: %d PDUs, error %+v, %v", len(res.PDUs), res.Error, err)
 	}
 }

@@ -1,10 +1,13 @@
 package main
 
 import (
+	"context"
 	"os"
 	"os/exec"
 	"strings"
 	"testing"
+
+	"github.com/tetratelabs/wazero"
 )
 
 // TestPluginImports: the plugins' own packages (wasm/..., the SDK) import
@@ -30,5 +33,34 @@ func TestPluginImports(t *testing.T) {
 				}
 			}
 		}
+	}
+}
+
+// TestImportsDocumented: ABI.md lists exactly the WASI functions the
+// wasip1 module imports.
+func TestImportsDocumented(t *testing.T) {
+	ctx := context.Background()
+	rt := wazero.NewRuntime(ctx)
+	defer rt.Close(ctx)
+	m, err := rt.CompileModule(ctx, moduleBytes)
+	if err != nil {
+		t.Fatal(err)
+	}
+	doc := string(readFile(t, "../ABI.md"))
+	_, section, _ := strings.Cut(doc, "### WASI imports")
+	section, _, _ = strings.Cut(section, "A runtime's")
+	imported := map[string]bool{}
+	for _, f := range m.ImportedFunctions() {
+		mod, name, _ := f.Import()
+		if mod != "wasi_snapshot_preview1" {
+			t.Errorf("import %s.%s is not WASI preview 1", mod, name)
+		}
+		imported[name] = true
+		if !strings.Contains(section, "`"+name+"`") {
+			t.Errorf("ABI.md does not list the import %s", name)
+		}
+	}
+	if n := strings.Count(section, "`") / 2; n != len(imported)+1 { // +1: the module name
+		t.Errorf("ABI.md lists %d names, the module imports %d functions", n-1, len(imported))
 	}
 }

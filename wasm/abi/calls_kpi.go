@@ -1,0 +1,55 @@
+//go:build !pcp && !mmv
+
+package abi
+
+import (
+	"github.com/perfwire/perfwire/dlt"
+	"github.com/tinylib/msgp/msgp"
+)
+
+// The KPI calls, in the all-formats modules and the kpi module.
+func init() {
+	calls[OpKPIDecode] = func(in []byte, n uint32) msgp.Marshaler {
+		r := DecodeKPI(in, int(n))
+		return &r
+	}
+	opens[OpKPIOpen] = func(in []byte, _ uint32) (any, error) { return NewKPISession(in), nil }
+	opens[OpKPIStream] = func(_ []byte, framing uint32) (any, error) {
+		if framing > uint32(dlt.FramingBare) {
+			return nil, abiError(ErrBadInput)
+		}
+		return NewKPIStream(dlt.Framing(framing)), nil
+	}
+	onSes[OpKPIStep] = func(s any, _ []byte, n uint32) msgp.Marshaler {
+		k, ok := s.(*KPISession)
+		if !ok {
+			return Failure(ErrBadMode)
+		}
+		r := k.Step(int(n))
+		return &r
+	}
+	onSes[OpKPITable] = func(s any, _ []byte, _ uint32) msgp.Marshaler {
+		k, ok := s.(*KPISession)
+		if !ok {
+			return Failure(ErrBadMode)
+		}
+		r := k.Table()
+		return &r
+	}
+	onSes[OpKPIFeed] = func(s any, in []byte, _ uint32) msgp.Marshaler {
+		k, ok := s.(*KPISession)
+		if !ok {
+			return Failure(ErrBadMode)
+		}
+		r := k.Feed(in)
+		return &r
+	}
+	onSes[OpKPIEnd] = func(s any, _ []byte, _ uint32) msgp.Marshaler {
+		k, ok := s.(*KPISession)
+		if !ok {
+			return Failure(ErrBadMode)
+		}
+		r := k.End()
+		return &r
+	}
+}

@@ -1,0 +1,85 @@
+package abi
+
+import (
+	"errors"
+
+	"github.com/perfwire/perfwire/pduwire"
+	"github.com/tinylib/msgp/msgp"
+)
+
+// PDUSession decodes a PCP byte stream fed piece by piece (pdu_stream,
+// pdu_feed, pdu_end): each piece yields the PDUs it completes, so any
+// chunking of a stream gives the PDUs and the error DecodePDUs gives for
+// the whole. At most one incomplete PDU waits (up to the limit).
+type PDUSession struct {
+	limit    int
+	pending  []byte
+	consumed int64 // stream bytes before pending[0]
+	done     bool
+	err      error
+	buf      []byte
+}
+
+// NewPDUSession starts a stream session accepting PDUs up to limit bytes
+// (0: pduwire's default client limit).
+func NewPDUSession(limit int) *PDUSession {
+	if limit <= 0 {
+		limit = pduwire.DefaultClientLimit
+	}
+	return &PDUSession{limit: limit}
+}
+
+// Feed decodes the PDUs chunk completes. After an error the session is
+// done and further pieces are ignored.
+func (s *PDUSession) Feed(chunk []byte) PDUStream {
+	res := PDUStream{PDUs: []msgp.Raw{}}
+	if s.done {
+		res.Error = ErrorOf(s.err)
+		return res
+	}
+	s.pending = append(s.pending, chunk...)
+	off := 0
+	for len(s.pending)-off >= pduwire.HeaderLen {
+		sp := pduwire.NewSplitter(s.pending[off:], s.limit)
+		if !sp.Next() {
+			if errors.Is(sp.Err(), pduwire.ErrTruncated) {
+				break // the body has not all arrived
+			}
+			s.fail(shiftError(sp.Err(), int(s.consumed)+off))
+			break
+		}
+		p := sp.PDU()
+		p.Offset = s.consumed + int64(off)
+		var err error
+		if s.buf, err = AppendPDU(s.buf[:0], "", p); err != nil {
+			s.fail(err)
+			break
+		}
+		res.PDUs = append(res.PDUs, msgp.Raw(append([]byte(nil), s.buf...)))
+		off += len(p.Bytes)
+	}
+	if !s.done {
+		s.consumed += int64(off)
+		s.pending = append(s.pending[:0], s.pending[off:]...)
+	}
+	res.Error = ErrorOf(s.err)
+	return res
+}
+
+// End declares the stream finished: a PDU left incomplete is the
+// truncation error DecodePDUs reports for it.
+func (s *PDUSession) End() PDUStream {
+	res := PDUStream{PDUs: []msgp.Raw{}}
+	if !s.done && len(s.pending) > 0 {
+		sp := pduwire.NewSplitter(s.pending, s.limit)
+		sp.Next()
+		s.fail(shiftError(sp.Err(), int(s.consumed)))
+	}
+	s.done = true
+	res.Error = ErrorOf(s.err)
+	return res
+}
+
+func (s *PDUSession) fail(err error) {
+	s.err, s.done, s.pending = err, true, nil
+}
