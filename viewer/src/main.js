@@ -102,7 +102,7 @@ worker.onmessage = (e) => {
 	$("progress").value = 1;
 	table = m.table;
 	api.stats = { bytes: m.fed, seconds: (performance.now() - started) / 1000, bytesPerSec: m.bytesPerSec, samples: samples.length };
-	api.summary = summaryOf(table.stats);
+	api.summary = table.stats; // the schema `perfwire kpi --summary` prints
 	showSummary(api.summary);
 	showTables();
 	drawCPU();
@@ -110,20 +110,6 @@ worker.onmessage = (e) => {
 	const stop = m.error ? ` (stopped: ${m.error.message})` : "";
 	setState("done", `done: ${m.messages} KPI messages in ${api.stats.seconds.toFixed(2)} s` + stop);
 };
-
-// summaryOf shapes the plugin's stats as `perfwire kpi --summary` prints
-// them; it accepts the plugin's older and newer field names.
-function summaryOf(st) {
-	const counts = (a) => Object.fromEntries(KINDS.map((k, i) => [k, Array.isArray(a) ? a[i] || 0 : (a && a[k]) || 0]));
-	return {
-		messages: st.messages,
-		datasets: counts(st.datasets),
-		groups: counts(st.groups),
-		truncated: st.truncated ?? st.fragments ?? 0,
-		open_groups: st.open_groups ?? 0,
-		skipped_bytes: st.skipped_bytes ?? st.skipped ?? 0,
-	};
-}
 
 function showSummary(s) {
 	const parts = [`${s.messages} KPI messages`, KINDS.map((k) => `${k} ${s.datasets[k]}`).join(" · ")];
