@@ -55,18 +55,11 @@ bench-quick:
 bench-go:
 	$(GO) test -run '^$$' -bench . -benchmem ./...
 
-## wasm: the core packages for GOOS=wasip1 and GOOS=js; in bin/ the plugin modules (js also KPI-only) and the runtime+msgp baselines, with sizes.
+## wasm: the core packages for GOOS=wasip1 and GOOS=js; in bin/ the all-formats plugin modules, the one-format ones (tags kpi, pcp, mmv) and the runtime+msgp baselines, each size against its budget.
 wasm:
 	GOOS=wasip1 GOARCH=wasm $(GO) build ./pcp/... ./pduwire/... ./labels/... ./eventrec/... ./mmv/... ./dlt/... ./dltkpi/... ./ltt/...
 	GOOS=js GOARCH=wasm $(GO) build ./pcp/... ./pduwire/... ./labels/... ./eventrec/... ./mmv/... ./dlt/... ./dltkpi/... ./ltt/...
-	mkdir -p bin
-	GOOS=wasip1 GOARCH=wasm $(GO) build -buildmode=c-shared -trimpath -ldflags='-s -w' -o bin/perfwire.wasm ./wasm/plugin
-	GOOS=js GOARCH=wasm $(GO) build -trimpath -ldflags='-s -w' -o bin/perfwire-js.wasm ./wasm/js
-	GOOS=js GOARCH=wasm $(GO) build -tags kpionly -trimpath -ldflags='-s -w' -o bin/perfwire-js-kpi.wasm ./wasm/js
-	GOOS=wasip1 GOARCH=wasm $(GO) build -buildmode=c-shared -trimpath -ldflags='-s -w' -o bin/baseline.wasm ./wasm/plugin/baseline
-	GOOS=js GOARCH=wasm $(GO) build -trimpath -ldflags='-s -w' -o bin/baseline-js.wasm ./wasm/plugin/baseline
-	@for f in bin/perfwire.wasm bin/baseline.wasm bin/perfwire-js.wasm bin/perfwire-js-kpi.wasm bin/baseline-js.wasm; do \
-		printf '%-26s %9d bytes raw %8d gzip -9\n' $$f $$(wc -c <$$f) $$(gzip -9c $$f | wc -c); done
+	$(GO) run ./wasm/size -dir bin
 
 ## web: the browser viewer in viewer/dist (installs Chromium and the npm packages it needs).
 web:

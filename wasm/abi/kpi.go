@@ -69,9 +69,9 @@ func ptr[T any](v T) *T { return &v }
 // text renders raw /proc bytes as a string and, when they are not valid
 // UTF-8, their exact bytes in hex. Each invalid byte becomes U+FFFD, as
 // encoding/json would render it.
-func text(b []byte) (s, hexOf *string) {
+func text(b []byte) (s *string, hexOf string) {
 	if utf8.Valid(b) {
-		return ptr(string(b)), nil
+		return ptr(string(b)), ""
 	}
 	r := make([]byte, 0, len(b)+8)
 	for rest := b; len(rest) > 0; {
@@ -79,7 +79,7 @@ func text(b []byte) (s, hexOf *string) {
 		r = utf8.AppendRune(r, c)
 		rest = rest[n:]
 	}
-	return ptr(string(r)), ptr(hex.EncodeToString(b))
+	return ptr(string(r)), hex.EncodeToString(b)
 }
 
 // Stats is the schema's summary of a reassembler's and a tracker's
@@ -93,7 +93,7 @@ func Stats(rs dltkpi.Stats, ts dltkpi.TrackerStats, open, skipped int) KPIStats 
 }
 
 func kindCounts(a [dltkpi.NumKinds]int) KindCounts {
-	return KindCounts{a[dltkpi.KindNEW], a[dltkpi.KindSTP], a[dltkpi.KindACT], a[dltkpi.KindCHK], a[dltkpi.KindIRQ]}
+	return KindCounts{NEW: a[dltkpi.KindNEW], STP: a[dltkpi.KindSTP], ACT: a[dltkpi.KindACT], CHK: a[dltkpi.KindCHK], IRQ: a[dltkpi.KindIRQ]}
 }
 
 // KPISession decodes one DLT capture step by step through dltkpi's
@@ -200,11 +200,8 @@ func (k *KPISession) Table() KPITable {
 	res := KPITable{Error: ErrorOf(k.err), Processes: []KPIProcess{}, IRQs: []KPIIRQ{}}
 	for _, p := range k.t.Processes() {
 		cmd, cmdHex := text(p.Cmd)
-		if cmdHex == nil {
-			cmdHex = new(string)
-		}
 		res.Processes = append(res.Processes, KPIProcess{
-			PID: p.PID, PPID: p.PPID, PPIDKnown: p.PPIDKnown, Cmd: *cmd, CmdHex: *cmdHex,
+			PID: p.PID, PPID: p.PPID, PPIDKnown: p.PPIDKnown, Cmd: *cmd, CmdHex: cmdHex,
 			CmdKind: p.CmdKind.String(), Partial: p.Partial, StatShifted: p.StatShifted,
 			FirstSeen: p.FirstSeen, LastSeen: p.LastSeen, HasACT: p.HasACT,
 			CPU: p.CPU, RSS: p.RSS, Ctx: p.Ctx, IO: p.IO, IOWait: p.IOWait,

@@ -155,12 +155,7 @@ func (m *Module) Free(h uint32) {
 // Open runs an op that opens a session (kpi_open, kpi_stream,
 // pdu_stream) and returns the session's handle, or 0 when an argument is
 // bad or the op is not in this build.
-func (m *Module) Open(o Op, h, n uint32) (s uint32) {
-	defer func() {
-		if recover() != nil {
-			s = 0
-		}
-	}()
+func (m *Module) Open(o Op, h, n uint32) uint32 {
 	if !o.Opens() || opens[o] == nil {
 		return 0
 	}
@@ -178,7 +173,7 @@ func (m *Module) Open(o Op, h, n uint32) (s uint32) {
 	if err != nil {
 		return 0
 	}
-	s = m.newHandle()
+	s := m.newHandle()
 	m.sessions[s] = v
 	return s
 }

@@ -414,28 +414,35 @@ func ids(in []pcp.ID) []string {
 
 func hex32(v uint32) string { return "0x" + strconv.FormatUint(uint64(v), 16) }
 
-var typeNames = map[pcp.Type]string{
-	pcp.TypeNoSupport: "nosupport", pcp.Type32: "32", pcp.TypeU32: "u32", pcp.Type64: "64", pcp.TypeU64: "u64",
+// typeNames are the schema's names of PCP value types, by type code
+// (pcp.TypeNoSupport is -1, kept apart). A table rather than a map: the
+// map's initialisation cost the modules 3 KB.
+var typeNames = [...]string{
+	pcp.Type32: "32", pcp.TypeU32: "u32", pcp.Type64: "64", pcp.TypeU64: "u64",
 	pcp.TypeFloat: "float", pcp.TypeDouble: "double", pcp.TypeString: "string", pcp.TypeAggregate: "aggregate",
 	pcp.TypeAggregateStatic: "aggregate_static", pcp.TypeEvent: "event", pcp.TypeHighresEvent: "highres_event",
-	pcp.TypeUnknown: "unknown",
 }
 
 // TypeName is the schema's name of a PCP value type: 32, u32, 64, u64,
 // float, double, string, aggregate, event, ..., or its number.
 func TypeName(t pcp.Type) string {
-	if n, ok := typeNames[t]; ok {
-		return n
+	switch {
+	case t == pcp.TypeNoSupport:
+		return "nosupport"
+	case t == pcp.TypeUnknown:
+		return "unknown"
+	case t >= 0 && int(t) < len(typeNames) && typeNames[t] != "":
+		return typeNames[t]
 	}
 	return strconv.Itoa(int(t))
 }
 
-var semNames = map[pcp.Sem]string{pcp.SemCounter: "counter", pcp.SemInstant: "instant", pcp.SemDiscrete: "discrete"}
+var semNames = [...]string{pcp.SemCounter: "counter", pcp.SemInstant: "instant", pcp.SemDiscrete: "discrete"}
 
 func desc(d pduwire.Desc) Desc {
-	sem := semNames[d.Sem]
-	if sem == "" {
-		sem = strconv.Itoa(int(d.Sem))
+	sem := strconv.Itoa(int(d.Sem))
+	if d.Sem > 0 && int(d.Sem) < len(semNames) && semNames[d.Sem] != "" {
+		sem = semNames[d.Sem]
 	}
 	return Desc{PMID: d.ID.String(), Type: TypeName(d.Type), InDom: d.InDom.String(), Sem: sem, Units: d.Units.String()}
 }

@@ -13,6 +13,8 @@ import "github.com/tinylib/msgp/msgp"
 
 // PDUHeader is the framing of one PDU.
 type PDUHeader struct {
+	_ noCompare
+
 	File   string `msg:"file,omitempty"` // the CLI's input file, when it reads several
 	Offset int64  `msg:"offset"`         // from the start of the stream
 	Len    uint32 `msg:"len"`
@@ -22,11 +24,15 @@ type PDUHeader struct {
 
 // ErrorBody is an ERROR PDU of the short form.
 type ErrorBody struct {
+	_ noCompare
+
 	Code int32 `msg:"code"`
 }
 
 // ErrorExtBody is the 20-byte ERROR PDU of the connection handshake.
 type ErrorExtBody struct {
+	_ noCompare
+
 	Code            int32  `msg:"code"`
 	Datum           string `msg:"datum"` // hex
 	HandshakeStatus int32  `msg:"handshake_status"`
@@ -36,6 +42,8 @@ type ErrorExtBody struct {
 
 // ResultBody is a RESULT or HIGHRES_RESULT PDU.
 type ResultBody struct {
+	_ noCompare
+
 	Sec       int64      `msg:"sec"`
 	Nsec      int64      `msg:"nsec"`
 	NumPMID   int        `msg:"numpmid"`
@@ -45,6 +53,8 @@ type ResultBody struct {
 // ValueSet is one metric of a RESULT. valfmt and values are absent when
 // numval is 0 or an error code.
 type ValueSet struct {
+	_ noCompare
+
 	PMID   string  `msg:"pmid"`
 	NumVal int32   `msg:"numval"`
 	ValFmt *uint8  `msg:"valfmt,omitempty"`
@@ -57,6 +67,8 @@ type ValueSet struct {
 // and infinities as the strings "NaN", "+Inf", "-Inf"), records (event
 // arrays) or hex (aggregates and anything else).
 type Value struct {
+	_ noCompare
+
 	Inst    int32         `msg:"inst"`
 	Fmt     string        `msg:"fmt"`
 	Type    string        `msg:"type,omitempty"`
@@ -68,6 +80,8 @@ type Value struct {
 // EventRecord is one record of an event array. A missed-record marker
 // has missed and no params; any other record has params and no missed.
 type EventRecord struct {
+	_ noCompare
+
 	Sec    int64        `msg:"sec"`
 	Nsec   int64        `msg:"nsec"`
 	Flags  string       `msg:"flags"` // as pmEventFlagsStr prints them
@@ -78,6 +92,8 @@ type EventRecord struct {
 // EventParam is one parameter of an event record; value is typed as in
 // Value, hex for aggregates.
 type EventParam struct {
+	_ noCompare
+
 	PMID  string   `msg:"pmid"`
 	Type  string   `msg:"type"`
 	Value msgp.Raw `msg:"value"`
@@ -85,6 +101,8 @@ type EventParam struct {
 
 // ProfileBody is a PROFILE PDU.
 type ProfileBody struct {
+	_ noCompare
+
 	Ctx     int32          `msg:"ctx"`
 	State   int32          `msg:"state"`
 	Entries []ProfileEntry `msg:"entries"`
@@ -92,6 +110,8 @@ type ProfileBody struct {
 
 // ProfileEntry is one instance domain of a PROFILE.
 type ProfileEntry struct {
+	_ noCompare
+
 	InDom string  `msg:"indom"`
 	State int32   `msg:"state"`
 	Insts []int32 `msg:"insts"`
@@ -99,17 +119,23 @@ type ProfileEntry struct {
 
 // FetchBody is a FETCH or HIGHRES_FETCH PDU.
 type FetchBody struct {
+	_ noCompare
+
 	Ctx   int32    `msg:"ctx"`
 	PMIDs []string `msg:"pmids"`
 }
 
 // PMIDBody is a DESC_REQ PDU.
 type PMIDBody struct {
+	_ noCompare
+
 	PMID string `msg:"pmid"`
 }
 
 // Desc is a metric descriptor.
 type Desc struct {
+	_ noCompare
+
 	PMID  string `msg:"pmid"`
 	Type  string `msg:"type"`
 	InDom string `msg:"indom"`
@@ -119,21 +145,29 @@ type Desc struct {
 
 // DescBody is a DESC PDU.
 type DescBody struct {
+	_ noCompare
+
 	Desc Desc `msg:"desc"`
 }
 
 // DescsBody is a DESCS PDU.
 type DescsBody struct {
+	_ noCompare
+
 	Descs []Desc `msg:"descs"`
 }
 
 // PMIDsBody is a DESC_IDS PDU.
 type PMIDsBody struct {
+	_ noCompare
+
 	PMIDs []string `msg:"pmids"`
 }
 
 // InstanceReqBody is an INSTANCE_REQ PDU.
 type InstanceReqBody struct {
+	_ noCompare
+
 	InDom string `msg:"indom"`
 	Inst  int32  `msg:"inst"`
 	Name  string `msg:"name"`
@@ -141,35 +175,47 @@ type InstanceReqBody struct {
 
 // InstanceBody is an INSTANCE PDU.
 type InstanceBody struct {
+	_ noCompare
+
 	InDom     string     `msg:"indom"`
 	Instances []Instance `msg:"instances"`
 }
 
 // Instance is one instance of an INSTANCE PDU.
 type Instance struct {
+	_ noCompare
+
 	Inst int32  `msg:"inst"`
 	Name string `msg:"name"`
 }
 
 // IdentKindBody is a TEXT_REQ or LABEL_REQ PDU.
 type IdentKindBody struct {
+	_ noCompare
+
 	Ident string `msg:"ident"` // hex
 	Kind  int32  `msg:"kind"`
 }
 
 // TextBody is a TEXT PDU.
 type TextBody struct {
+	_ noCompare
+
 	Ident string `msg:"ident"` // hex
 	Text  string `msg:"text"`
 }
 
 // CredsBody is a CREDS PDU.
 type CredsBody struct {
+	_ noCompare
+
 	Creds []Cred `msg:"creds"`
 }
 
 // Cred is one credential word.
 type Cred struct {
+	_ noCompare
+
 	Type    uint8  `msg:"type"`
 	Version uint8  `msg:"version"`
 	Flags   string `msg:"flags"` // hex
@@ -177,6 +223,8 @@ type Cred struct {
 
 // PMNSIDsBody is a PMNS_IDS PDU.
 type PMNSIDsBody struct {
+	_ noCompare
+
 	Status int32    `msg:"status"`
 	PMIDs  []string `msg:"pmids"`
 }
@@ -184,6 +232,8 @@ type PMNSIDsBody struct {
 // PMNSNamesBody is a PMNS_NAMES PDU; statuses is present only when the
 // PDU carries one per name.
 type PMNSNamesBody struct {
+	_ noCompare
+
 	Status   int32    `msg:"status"`
 	Names    []string `msg:"names"`
 	Statuses []int32  `msg:"statuses,omitempty"`
@@ -191,18 +241,24 @@ type PMNSNamesBody struct {
 
 // PMNSChildBody is a PMNS_CHILD or PMNS_TRAVERSE PDU.
 type PMNSChildBody struct {
+	_ noCompare
+
 	Subtype int32  `msg:"subtype"`
 	Name    string `msg:"name"`
 }
 
 // AttrBody is an ATTR PDU.
 type AttrBody struct {
+	_ noCompare
+
 	Attr  int32  `msg:"attr"`
 	Value string `msg:"value"`
 }
 
 // LabelBody is a LABEL PDU.
 type LabelBody struct {
+	_ noCompare
+
 	Ident string        `msg:"ident"` // hex
 	Kind  int32         `msg:"kind"`
 	Sets  []PDULabelSet `msg:"sets"`
@@ -211,6 +267,8 @@ type LabelBody struct {
 // PDULabelSet is one label set of a LABEL PDU: its JSONB text and the
 // labels its index points at.
 type PDULabelSet struct {
+	_ noCompare
+
 	Inst    int32   `msg:"inst"`
 	NLabels int32   `msg:"nlabels"`
 	JSON    string  `msg:"json"`
@@ -219,11 +277,15 @@ type PDULabelSet struct {
 
 // LogRequestBody is a LOG_REQUEST PDU.
 type LogRequestBody struct {
+	_ noCompare
+
 	Request int32 `msg:"request"`
 }
 
 // LogControlBody is a LOG_CONTROL PDU.
 type LogControlBody struct {
+	_ noCompare
+
 	Control int32       `msg:"control"`
 	State   int32       `msg:"state"`
 	DeltaMS int32       `msg:"delta_ms"`
@@ -232,6 +294,8 @@ type LogControlBody struct {
 
 // LogMetric is one metric of a LOG_CONTROL PDU.
 type LogMetric struct {
+	_ noCompare
+
 	PMID   string     `msg:"pmid"`
 	NumVal int32      `msg:"numval"`
 	Values []LogValue `msg:"values"`
@@ -239,6 +303,8 @@ type LogMetric struct {
 
 // LogValue is one instance's value word.
 type LogValue struct {
+	_ noCompare
+
 	Inst  int32  `msg:"inst"`
 	Value uint32 `msg:"value"`
 }
@@ -246,12 +312,16 @@ type LogValue struct {
 // LogTime is a pmlogger time stamp; frac is microseconds (LOG_STATUS_V2)
 // or nanoseconds (LOG_STATUS).
 type LogTime struct {
+	_ noCompare
+
 	Sec  int64 `msg:"sec"`
 	Frac int32 `msg:"frac"`
 }
 
 // LogStatusV2Body is a LOG_STATUS_V2 PDU.
 type LogStatusV2Body struct {
+	_ noCompare
+
 	Start    LogTime `msg:"start"`
 	Last     LogTime `msg:"last"`
 	Now      LogTime `msg:"now"`
@@ -266,6 +336,8 @@ type LogStatusV2Body struct {
 
 // LogStatusBody is a LOG_STATUS PDU.
 type LogStatusBody struct {
+	_ noCompare
+
 	Start   LogTime  `msg:"start"`
 	Last    LogTime  `msg:"last"`
 	Now     LogTime  `msg:"now"`
@@ -277,5 +349,7 @@ type LogStatusBody struct {
 
 // UnknownBody is a PDU of a type this SDK does not decode.
 type UnknownBody struct {
+	_ noCompare
+
 	BodyHex string `msg:"body_hex"`
 }

@@ -9,6 +9,11 @@ import "github.com/tinylib/msgp/msgp"
 // changes incompatibly; adding a key to a result map does not change it.
 const Version = 3
 
+// noCompare, the first field of every result type, makes the types
+// incomparable, so that the linker emits no equality function for them:
+// that saved the modules about 16 KB.
+type noCompare [0]func()
+
 // Error is a failed call's error, carried in the result's "error" key
 // (nil when the call succeeded). Kind is the stable code of the failure's
 // kind (wire.Kind.Code: "truncated", "limit", "syntax", ..., or one of the
@@ -17,6 +22,8 @@ const Version = 3
 // come from a wire.Error and are empty or -1 when the failure has no
 // position.
 type Error struct {
+	_ noCompare
+
 	Kind    string `msg:"kind"`
 	Message string `msg:"message"`
 	Format  string `msg:"format"`
@@ -28,12 +35,16 @@ type Error struct {
 // produce its own result type, for example on a bad handle; its only key
 // is "error", so hosts decode it with any result's schema.
 type ErrorResult struct {
+	_ noCompare
+
 	Error *Error `msg:"error"`
 }
 
 // KPIMessages is the result of kpi_decode: the KPI messages of a DLT
 // byte stream, in order.
 type KPIMessages struct {
+	_ noCompare
+
 	Error    *Error       `msg:"error"`
 	Messages []KPIMessage `msg:"messages"`
 	// More is true when the call stopped at its message limit before the
@@ -48,6 +59,8 @@ type KPIMessages struct {
 // KPIMessage is one dlt-kpi message; `perfwire kpi --json` prints one
 // per line.
 type KPIMessage struct {
+	_ noCompare
+
 	TMSP     uint32       `msg:"tmsp"` // DLT timestamp, 0.1 ms of ECU uptime
 	Time     float64      `msg:"time"` // the same in seconds
 	Kind     string       `msg:"kind"` // NEW, STP, ACT, CHK or IRQ
@@ -63,27 +76,31 @@ type KPIMessage struct {
 // valid UTF-8 each bad byte reads U+FFFD and the exact bytes come in
 // hex beside them (cmd_hex, name_hex, raw_hex).
 type KPIDataset struct {
+	_ noCompare
+
 	Truncated bool    `msg:"truncated,omitempty"`
 	Error     string  `msg:"error,omitempty"`
 	Raw       *string `msg:"raw,omitempty"`
-	RawHex    *string `msg:"raw_hex,omitempty"`
+	RawHex    string  `msg:"raw_hex,omitempty"`
 	PID       *int32  `msg:"pid,omitempty"`
 	PPID      *int32  `msg:"ppid,omitempty"`
 	Cmd       *string `msg:"cmd,omitempty"`
-	CmdHex    *string `msg:"cmd_hex,omitempty"`
+	CmdHex    string  `msg:"cmd_hex,omitempty"`
 	CPU       *uint64 `msg:"cpu,omitempty"`
 	RSS       *int64  `msg:"rss,omitempty"`
 	Ctx       *int64  `msg:"ctx,omitempty"`
 	IO        *uint64 `msg:"io,omitempty"`
 	IOWait    *uint64 `msg:"iowait,omitempty"`
 	Name      *string `msg:"name,omitempty"`
-	NameHex   *string `msg:"name_hex,omitempty"`
+	NameHex   string  `msg:"name_hex,omitempty"`
 	Counts    []int64 `msg:"counts,omitempty"`
 }
 
 // KPIStep is the result of kpi_step: how far the session got and the
 // CPU samples of the ACT groups that ended during the step.
 type KPIStep struct {
+	_ noCompare
+
 	Error    *Error      `msg:"error"`
 	Offset   int         `msg:"offset"` // bytes of the input consumed so far
 	Total    int         `msg:"total"`  // bytes of the input
@@ -95,6 +112,8 @@ type KPIStep struct {
 // CPUSample is the CPU of the processes an ACT group listed, as the
 // tracker holds it right after the group ended, in the group's order.
 type CPUSample struct {
+	_ noCompare
+
 	TMSP uint32   `msg:"tmsp"`
 	PIDs []int32  `msg:"pids"`
 	CPU  []uint64 `msg:"cpu"` // per-mille of the machine, parallel to pids
@@ -102,6 +121,8 @@ type CPUSample struct {
 
 // KPITable is the result of kpi_table: the tracker's current state.
 type KPITable struct {
+	_ noCompare
+
 	Error     *Error       `msg:"error"`
 	Processes []KPIProcess `msg:"processes"`
 	IRQs      []KPIIRQ     `msg:"irqs"`
@@ -110,11 +131,13 @@ type KPITable struct {
 
 // KPIProcess is one row of the process table (dltkpi.Process).
 type KPIProcess struct {
+	_ noCompare
+
 	PID         int32  `msg:"pid"`
 	PPID        int32  `msg:"ppid"`
 	PPIDKnown   bool   `msg:"ppid_known"`
-	Cmd         string `msg:"cmd"`               // as in KPIDataset
-	CmdHex      string `msg:"cmd_hex,omitempty"` // only when cmd is not UTF-8
+	Cmd         string `msg:"cmd"`     // as in KPIDataset
+	CmdHex      string `msg:"cmd_hex"` // cmd's bytes in hex when they are not UTF-8, else ""
 	CmdKind     string `msg:"cmd_kind"`
 	Partial     bool   `msg:"partial"`
 	StatShifted bool   `msg:"stat_shifted"`
@@ -134,6 +157,8 @@ type KPIProcess struct {
 
 // KPIIRQ is one interrupt on one CPU (dltkpi.IRQRate).
 type KPIIRQ struct {
+	_ noCompare
+
 	Name      string  `msg:"name"`
 	CPU       int     `msg:"cpu"`
 	Count     int64   `msg:"count"`
@@ -146,6 +171,8 @@ type KPIIRQ struct {
 // KPIStats counts what the reassembler and the tracker saw; `perfwire
 // kpi --summary` prints it.
 type KPIStats struct {
+	_ noCompare
+
 	Messages      int        `msg:"messages"`
 	Datasets      KindCounts `msg:"datasets"`
 	Groups        KindCounts `msg:"groups"` // closed by END
@@ -160,6 +187,8 @@ type KPIStats struct {
 
 // KindCounts is a count per KPI kind.
 type KindCounts struct {
+	_ noCompare
+
 	NEW int `msg:"NEW"`
 	STP int `msg:"STP"`
 	ACT int `msg:"ACT"`
@@ -169,6 +198,8 @@ type KindCounts struct {
 
 // LabelSet is the result of labels_canon and labels_merge.
 type LabelSet struct {
+	_ noCompare
+
 	Error  *Error  `msg:"error"`
 	JSON   string  `msg:"json"` // canonical JSONB text
 	Labels []Label `msg:"labels"`
@@ -176,6 +207,8 @@ type LabelSet struct {
 
 // Label is one label of a set, sorted by name.
 type Label struct {
+	_ noCompare
+
 	Name  string `msg:"name"`  // dotted for compound labels
 	Value string `msg:"value"` // JSON value text
 	Flags uint8  `msg:"flags"` // PCP label flags (hierarchy level, compound, optional)
@@ -184,6 +217,8 @@ type Label struct {
 // EventArray is the result of events_decode; its records are those of
 // a RESULT value (EventRecord in pdutypes.go).
 type EventArray struct {
+	_ noCompare
+
 	Error   *Error        `msg:"error"`
 	HighRes bool          `msg:"highres"`
 	Records []EventRecord `msg:"records"`
@@ -194,6 +229,8 @@ type EventArray struct {
 // of the PDU schema (pdutypes.go), exactly as `perfwire pdu` prints it.
 // The first framing or body error ends the stream.
 type PDUStream struct {
+	_ noCompare
+
 	Error *Error     `msg:"error"`
 	PDUs  []msgp.Raw `msg:"pdus"`
 }
@@ -201,6 +238,8 @@ type PDUStream struct {
 // MMVFile is the result of mmv_read: the metadata and current values of
 // an MMV file image.
 type MMVFile struct {
+	_ noCompare
+
 	Error     *Error        `msg:"error"`
 	Version   int32         `msg:"version"`
 	Gen       uint64        `msg:"gen"`
@@ -216,6 +255,8 @@ type MMVFile struct {
 
 // MMVMetric is one metric entry.
 type MMVMetric struct {
+	_ noCompare
+
 	Name      string `msg:"name"`
 	Item      uint32 `msg:"item"`
 	Type      int32  `msg:"type"` // MMV type code
@@ -229,6 +270,8 @@ type MMVMetric struct {
 
 // MMVIndom is one instance-domain entry.
 type MMVIndom struct {
+	_ noCompare
+
 	Serial    uint32 `msg:"serial"`
 	Count     int    `msg:"count"` // number of instances
 	ShortText string `msg:"shorttext"`
@@ -237,6 +280,8 @@ type MMVIndom struct {
 
 // MMVLabel is one label entry of a version 3 file.
 type MMVLabel struct {
+	_ noCompare
+
 	Flags    uint32 `msg:"flags"`    // PCP label flags: the level bit, optional
 	Identity uint32 `msg:"identity"` // cluster, indom serial or item, by level
 	Internal int32  `msg:"internal"` // instance id for an instance label, else -1
@@ -245,6 +290,8 @@ type MMVLabel struct {
 
 // MMVInstance is one instance entry.
 type MMVInstance struct {
+	_ noCompare
+
 	Indom uint32 `msg:"indom"` // serial of the owning indom
 	ID    int32  `msg:"id"`
 	Name  string `msg:"name"`
@@ -253,6 +300,8 @@ type MMVInstance struct {
 // MMVValue is one value entry; exactly one of i, u, f and s is present,
 // chosen by the metric's type, and none when Missing.
 type MMVValue struct {
+	_ noCompare
+
 	Metric   string   `msg:"metric"`
 	Instance string   `msg:"instance"` // "" for a singular metric
 	Missing  bool     `msg:"missing,omitempty"`

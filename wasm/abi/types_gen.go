@@ -409,7 +409,7 @@ func (z *KPIDataset) MarshalMsg(b []byte) (o []byte, err error) {
 		zb0001Len--
 		zb0001Mask |= 0x4
 	}
-	if z.RawHex == nil {
+	if z.RawHex == "" {
 		zb0001Len--
 		zb0001Mask |= 0x8
 	}
@@ -425,7 +425,7 @@ func (z *KPIDataset) MarshalMsg(b []byte) (o []byte, err error) {
 		zb0001Len--
 		zb0001Mask |= 0x40
 	}
-	if z.CmdHex == nil {
+	if z.CmdHex == "" {
 		zb0001Len--
 		zb0001Mask |= 0x80
 	}
@@ -453,7 +453,7 @@ func (z *KPIDataset) MarshalMsg(b []byte) (o []byte, err error) {
 		zb0001Len--
 		zb0001Mask |= 0x2000
 	}
-	if z.NameHex == nil {
+	if z.NameHex == "" {
 		zb0001Len--
 		zb0001Mask |= 0x4000
 	}
@@ -488,11 +488,7 @@ func (z *KPIDataset) MarshalMsg(b []byte) (o []byte, err error) {
 		if (zb0001Mask & 0x8) == 0 { // if not omitted
 			// string "raw_hex"
 			o = append(o, 0xa7, 0x72, 0x61, 0x77, 0x5f, 0x68, 0x65, 0x78)
-			if z.RawHex == nil {
-				o = msgp.AppendNil(o)
-			} else {
-				o = msgp.AppendString(o, *z.RawHex)
-			}
+			o = msgp.AppendString(o, z.RawHex)
 		}
 		if (zb0001Mask & 0x10) == 0 { // if not omitted
 			// string "pid"
@@ -524,11 +520,7 @@ func (z *KPIDataset) MarshalMsg(b []byte) (o []byte, err error) {
 		if (zb0001Mask & 0x80) == 0 { // if not omitted
 			// string "cmd_hex"
 			o = append(o, 0xa7, 0x63, 0x6d, 0x64, 0x5f, 0x68, 0x65, 0x78)
-			if z.CmdHex == nil {
-				o = msgp.AppendNil(o)
-			} else {
-				o = msgp.AppendString(o, *z.CmdHex)
-			}
+			o = msgp.AppendString(o, z.CmdHex)
 		}
 		if (zb0001Mask & 0x100) == 0 { // if not omitted
 			// string "cpu"
@@ -587,11 +579,7 @@ func (z *KPIDataset) MarshalMsg(b []byte) (o []byte, err error) {
 		if (zb0001Mask & 0x4000) == 0 { // if not omitted
 			// string "name_hex"
 			o = append(o, 0xa8, 0x6e, 0x61, 0x6d, 0x65, 0x5f, 0x68, 0x65, 0x78)
-			if z.NameHex == nil {
-				o = msgp.AppendNil(o)
-			} else {
-				o = msgp.AppendString(o, *z.NameHex)
-			}
+			o = msgp.AppendString(o, z.NameHex)
 		}
 		if (zb0001Mask & 0x8000) == 0 { // if not omitted
 			// string "counts"
@@ -653,21 +641,10 @@ func (z *KPIDataset) UnmarshalMsg(bts []byte) (o []byte, err error) {
 				}
 			}
 		case "raw_hex":
-			if msgp.IsNil(bts) {
-				bts, err = msgp.ReadNilBytes(bts)
-				if err != nil {
-					return
-				}
-				z.RawHex = nil
-			} else {
-				if z.RawHex == nil {
-					z.RawHex = new(string)
-				}
-				*z.RawHex, bts, err = msgp.ReadStringBytes(bts)
-				if err != nil {
-					err = msgp.WrapError(err, "RawHex")
-					return
-				}
+			z.RawHex, bts, err = msgp.ReadStringBytes(bts)
+			if err != nil {
+				err = msgp.WrapError(err, "RawHex")
+				return
 			}
 		case "pid":
 			if msgp.IsNil(bts) {
@@ -721,21 +698,10 @@ func (z *KPIDataset) UnmarshalMsg(bts []byte) (o []byte, err error) {
 				}
 			}
 		case "cmd_hex":
-			if msgp.IsNil(bts) {
-				bts, err = msgp.ReadNilBytes(bts)
-				if err != nil {
-					return
-				}
-				z.CmdHex = nil
-			} else {
-				if z.CmdHex == nil {
-					z.CmdHex = new(string)
-				}
-				*z.CmdHex, bts, err = msgp.ReadStringBytes(bts)
-				if err != nil {
-					err = msgp.WrapError(err, "CmdHex")
-					return
-				}
+			z.CmdHex, bts, err = msgp.ReadStringBytes(bts)
+			if err != nil {
+				err = msgp.WrapError(err, "CmdHex")
+				return
 			}
 		case "cpu":
 			if msgp.IsNil(bts) {
@@ -840,21 +806,10 @@ func (z *KPIDataset) UnmarshalMsg(bts []byte) (o []byte, err error) {
 				}
 			}
 		case "name_hex":
-			if msgp.IsNil(bts) {
-				bts, err = msgp.ReadNilBytes(bts)
-				if err != nil {
-					return
-				}
-				z.NameHex = nil
-			} else {
-				if z.NameHex == nil {
-					z.NameHex = new(string)
-				}
-				*z.NameHex, bts, err = msgp.ReadStringBytes(bts)
-				if err != nil {
-					err = msgp.WrapError(err, "NameHex")
-					return
-				}
+			z.NameHex, bts, err = msgp.ReadStringBytes(bts)
+			if err != nil {
+				err = msgp.WrapError(err, "NameHex")
+				return
 			}
 		case "counts":
 			var zb0002 uint32
@@ -895,13 +850,7 @@ func (z *KPIDataset) Msgsize() (s int) {
 	} else {
 		s += msgp.StringPrefixSize + len(*z.Raw)
 	}
-	s += 8
-	if z.RawHex == nil {
-		s += msgp.NilSize
-	} else {
-		s += msgp.StringPrefixSize + len(*z.RawHex)
-	}
-	s += 4
+	s += 8 + msgp.StringPrefixSize + len(z.RawHex) + 4
 	if z.PID == nil {
 		s += msgp.NilSize
 	} else {
@@ -919,13 +868,7 @@ func (z *KPIDataset) Msgsize() (s int) {
 	} else {
 		s += msgp.StringPrefixSize + len(*z.Cmd)
 	}
-	s += 8
-	if z.CmdHex == nil {
-		s += msgp.NilSize
-	} else {
-		s += msgp.StringPrefixSize + len(*z.CmdHex)
-	}
-	s += 4
+	s += 8 + msgp.StringPrefixSize + len(z.CmdHex) + 4
 	if z.CPU == nil {
 		s += msgp.NilSize
 	} else {
@@ -961,13 +904,7 @@ func (z *KPIDataset) Msgsize() (s int) {
 	} else {
 		s += msgp.StringPrefixSize + len(*z.Name)
 	}
-	s += 9
-	if z.NameHex == nil {
-		s += msgp.NilSize
-	} else {
-		s += msgp.StringPrefixSize + len(*z.NameHex)
-	}
-	s += 7 + msgp.ArrayHeaderSize + (len(z.Counts) * (msgp.Int64Size))
+	s += 9 + msgp.StringPrefixSize + len(z.NameHex) + 7 + msgp.ArrayHeaderSize + (len(z.Counts) * (msgp.Int64Size))
 	return
 }
 
@@ -1328,82 +1265,67 @@ func (z *KPIMessages) Msgsize() (s int) {
 // MarshalMsg implements msgp.Marshaler
 func (z *KPIProcess) MarshalMsg(b []byte) (o []byte, err error) {
 	o = msgp.Require(b, z.Msgsize())
-	// check for omitted fields
-	zb0001Len := uint32(20)
-	var zb0001Mask uint32 /* 20 bits */
-	_ = zb0001Mask
-	if z.CmdHex == "" {
-		zb0001Len--
-		zb0001Mask |= 0x10
-	}
-	// variable map header, size zb0001Len
-	o = msgp.AppendMapHeader(o, zb0001Len)
-
-	// skip if no fields are to be emitted
-	if zb0001Len != 0 {
-		// string "pid"
-		o = append(o, 0xa3, 0x70, 0x69, 0x64)
-		o = msgp.AppendInt32(o, z.PID)
-		// string "ppid"
-		o = append(o, 0xa4, 0x70, 0x70, 0x69, 0x64)
-		o = msgp.AppendInt32(o, z.PPID)
-		// string "ppid_known"
-		o = append(o, 0xaa, 0x70, 0x70, 0x69, 0x64, 0x5f, 0x6b, 0x6e, 0x6f, 0x77, 0x6e)
-		o = msgp.AppendBool(o, z.PPIDKnown)
-		// string "cmd"
-		o = append(o, 0xa3, 0x63, 0x6d, 0x64)
-		o = msgp.AppendString(o, z.Cmd)
-		if (zb0001Mask & 0x10) == 0 { // if not omitted
-			// string "cmd_hex"
-			o = append(o, 0xa7, 0x63, 0x6d, 0x64, 0x5f, 0x68, 0x65, 0x78)
-			o = msgp.AppendString(o, z.CmdHex)
-		}
-		// string "cmd_kind"
-		o = append(o, 0xa8, 0x63, 0x6d, 0x64, 0x5f, 0x6b, 0x69, 0x6e, 0x64)
-		o = msgp.AppendString(o, z.CmdKind)
-		// string "partial"
-		o = append(o, 0xa7, 0x70, 0x61, 0x72, 0x74, 0x69, 0x61, 0x6c)
-		o = msgp.AppendBool(o, z.Partial)
-		// string "stat_shifted"
-		o = append(o, 0xac, 0x73, 0x74, 0x61, 0x74, 0x5f, 0x73, 0x68, 0x69, 0x66, 0x74, 0x65, 0x64)
-		o = msgp.AppendBool(o, z.StatShifted)
-		// string "first_seen"
-		o = append(o, 0xaa, 0x66, 0x69, 0x72, 0x73, 0x74, 0x5f, 0x73, 0x65, 0x65, 0x6e)
-		o = msgp.AppendUint32(o, z.FirstSeen)
-		// string "last_seen"
-		o = append(o, 0xa9, 0x6c, 0x61, 0x73, 0x74, 0x5f, 0x73, 0x65, 0x65, 0x6e)
-		o = msgp.AppendUint32(o, z.LastSeen)
-		// string "has_act"
-		o = append(o, 0xa7, 0x68, 0x61, 0x73, 0x5f, 0x61, 0x63, 0x74)
-		o = msgp.AppendBool(o, z.HasACT)
-		// string "cpu"
-		o = append(o, 0xa3, 0x63, 0x70, 0x75)
-		o = msgp.AppendUint64(o, z.CPU)
-		// string "rss"
-		o = append(o, 0xa3, 0x72, 0x73, 0x73)
-		o = msgp.AppendInt64(o, z.RSS)
-		// string "ctx"
-		o = append(o, 0xa3, 0x63, 0x74, 0x78)
-		o = msgp.AppendInt64(o, z.Ctx)
-		// string "io"
-		o = append(o, 0xa2, 0x69, 0x6f)
-		o = msgp.AppendUint64(o, z.IO)
-		// string "iowait"
-		o = append(o, 0xa6, 0x69, 0x6f, 0x77, 0x61, 0x69, 0x74)
-		o = msgp.AppendUint64(o, z.IOWait)
-		// string "has_delta"
-		o = append(o, 0xa9, 0x68, 0x61, 0x73, 0x5f, 0x64, 0x65, 0x6c, 0x74, 0x61)
-		o = msgp.AppendBool(o, z.HasDelta)
-		// string "ctx_delta"
-		o = append(o, 0xa9, 0x63, 0x74, 0x78, 0x5f, 0x64, 0x65, 0x6c, 0x74, 0x61)
-		o = msgp.AppendInt64(o, z.CtxDelta)
-		// string "io_delta"
-		o = append(o, 0xa8, 0x69, 0x6f, 0x5f, 0x64, 0x65, 0x6c, 0x74, 0x61)
-		o = msgp.AppendUint64(o, z.IODelta)
-		// string "interval"
-		o = append(o, 0xa8, 0x69, 0x6e, 0x74, 0x65, 0x72, 0x76, 0x61, 0x6c)
-		o = msgp.AppendUint32(o, z.Interval)
-	}
+	// map header, size 20
+	// string "pid"
+	o = append(o, 0xde, 0x0, 0x14, 0xa3, 0x70, 0x69, 0x64)
+	o = msgp.AppendInt32(o, z.PID)
+	// string "ppid"
+	o = append(o, 0xa4, 0x70, 0x70, 0x69, 0x64)
+	o = msgp.AppendInt32(o, z.PPID)
+	// string "ppid_known"
+	o = append(o, 0xaa, 0x70, 0x70, 0x69, 0x64, 0x5f, 0x6b, 0x6e, 0x6f, 0x77, 0x6e)
+	o = msgp.AppendBool(o, z.PPIDKnown)
+	// string "cmd"
+	o = append(o, 0xa3, 0x63, 0x6d, 0x64)
+	o = msgp.AppendString(o, z.Cmd)
+	// string "cmd_hex"
+	o = append(o, 0xa7, 0x63, 0x6d, 0x64, 0x5f, 0x68, 0x65, 0x78)
+	o = msgp.AppendString(o, z.CmdHex)
+	// string "cmd_kind"
+	o = append(o, 0xa8, 0x63, 0x6d, 0x64, 0x5f, 0x6b, 0x69, 0x6e, 0x64)
+	o = msgp.AppendString(o, z.CmdKind)
+	// string "partial"
+	o = append(o, 0xa7, 0x70, 0x61, 0x72, 0x74, 0x69, 0x61, 0x6c)
+	o = msgp.AppendBool(o, z.Partial)
+	// string "stat_shifted"
+	o = append(o, 0xac, 0x73, 0x74, 0x61, 0x74, 0x5f, 0x73, 0x68, 0x69, 0x66, 0x74, 0x65, 0x64)
+	o = msgp.AppendBool(o, z.StatShifted)
+	// string "first_seen"
+	o = append(o, 0xaa, 0x66, 0x69, 0x72, 0x73, 0x74, 0x5f, 0x73, 0x65, 0x65, 0x6e)
+	o = msgp.AppendUint32(o, z.FirstSeen)
+	// string "last_seen"
+	o = append(o, 0xa9, 0x6c, 0x61, 0x73, 0x74, 0x5f, 0x73, 0x65, 0x65, 0x6e)
+	o = msgp.AppendUint32(o, z.LastSeen)
+	// string "has_act"
+	o = append(o, 0xa7, 0x68, 0x61, 0x73, 0x5f, 0x61, 0x63, 0x74)
+	o = msgp.AppendBool(o, z.HasACT)
+	// string "cpu"
+	o = append(o, 0xa3, 0x63, 0x70, 0x75)
+	o = msgp.AppendUint64(o, z.CPU)
+	// string "rss"
+	o = append(o, 0xa3, 0x72, 0x73, 0x73)
+	o = msgp.AppendInt64(o, z.RSS)
+	// string "ctx"
+	o = append(o, 0xa3, 0x63, 0x74, 0x78)
+	o = msgp.AppendInt64(o, z.Ctx)
+	// string "io"
+	o = append(o, 0xa2, 0x69, 0x6f)
+	o = msgp.AppendUint64(o, z.IO)
+	// string "iowait"
+	o = append(o, 0xa6, 0x69, 0x6f, 0x77, 0x61, 0x69, 0x74)
+	o = msgp.AppendUint64(o, z.IOWait)
+	// string "has_delta"
+	o = append(o, 0xa9, 0x68, 0x61, 0x73, 0x5f, 0x64, 0x65, 0x6c, 0x74, 0x61)
+	o = msgp.AppendBool(o, z.HasDelta)
+	// string "ctx_delta"
+	o = append(o, 0xa9, 0x63, 0x74, 0x78, 0x5f, 0x64, 0x65, 0x6c, 0x74, 0x61)
+	o = msgp.AppendInt64(o, z.CtxDelta)
+	// string "io_delta"
+	o = append(o, 0xa8, 0x69, 0x6f, 0x5f, 0x64, 0x65, 0x6c, 0x74, 0x61)
+	o = msgp.AppendUint64(o, z.IODelta)
+	// string "interval"
+	o = append(o, 0xa8, 0x69, 0x6e, 0x74, 0x65, 0x72, 0x76, 0x61, 0x6c)
+	o = msgp.AppendUint32(o, z.Interval)
 	return
 }
 
