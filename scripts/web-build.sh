@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Builds the viewer into viewer/dist: the page and the worker bundled by
-# esbuild (uPlot, the MessagePack reader), perfwire's GOOS=js module (KPI
-# calls only) and Go's wasm_exec.js. The npm packages come from
+# esbuild (uPlot, the MessagePack reader), perfwire's GOOS=js module with
+# every format and Go's wasm_exec.js. The npm packages come from
 # scripts/web-deps.sh. GO names the go command, as in the Makefile.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -13,6 +13,7 @@ mkdir -p "$dist"
 (cd viewer && node build.mjs)
 cp viewer/src/index.html "$dist"/
 cp "$("$GO" env GOROOT)/lib/wasm/wasm_exec.js" "$dist"/
-# The viewer needs only the KPI calls: the kpi module is ~0.5 MB smaller.
-GOOS=js GOARCH=wasm "$GO" build -tags kpi -trimpath -ldflags='-s -w' -o "$dist/perfwire.wasm" ./wasm/js
+# The viewer shows dlt-kpi captures, PCP PDU streams and MMV files: the
+# all-formats module.
+GOOS=js GOARCH=wasm "$GO" build -trimpath -ldflags='-s -w' -o "$dist/perfwire.wasm" ./wasm/js
 echo "viewer built in $dist: $(wc -c <"$dist/perfwire.wasm") bytes of wasm, $(cat "$dist"/main.js "$dist"/worker.js "$dist"/main.css | gzip -9 | wc -c) bytes of script and style gzipped"

@@ -5,7 +5,7 @@
 //   node e2e.mjs BASE_URL SHOTDIR CAPTURE DROPPED OTHER
 //
 // CAPTURE is opened with the file picker, DROPPED by drag and drop, OTHER
-// (not DLT) must be refused with a message, BASE_URL/slow/big.dlt (served
+// (no format the viewer knows) must be refused with a message, BASE_URL/slow/big.dlt (served
 // slowly) is opened and cancelled, and CAPTURE is opened by URL
 // (?src=BASE_URL/captures/NAME).
 import { readFileSync } from "node:fs";
@@ -97,11 +97,11 @@ try {
 	await settled(page);
 	out.dropped = await snapshot(page);
 
-	// 5. A file that is no DLT capture: a clear message, state "error".
+	// 5. A file in no format the viewer knows: a clear message, state "error".
 	await page.setInputFiles("#file", other);
 	await settled(page);
 	out.other = await snapshot(page);
-	await page.screenshot({ path: join(shots, "viewer-not-dlt.png"), fullPage: true });
+	await page.screenshot({ path: join(shots, "viewer-unknown-format.png"), fullPage: true });
 
 	// 6. A big capture that arrives slowly (the test's server dribbles it),
 	// cancelled while it decodes; then again, replaced by a small one
@@ -120,6 +120,29 @@ try {
 	await page.goto(base + "/?src=" + encodeURIComponent("/captures/" + basename(capture)));
 	await settled(page);
 	out.byURL = await snapshot(page);
+
+	// 9. PCP: two recorded PDU streams and an MMV file.
+	out.pcp = {};
+	for (const f of process.env.PCP_FILES.split(",")) {
+		await page.setInputFiles("#file", f);
+		await settled(page);
+		out.pcp[basename(f)] = {
+			state: await page.evaluate(() => document.body.dataset.state),
+			status: await page.textContent("#status"),
+			pdu: await page.evaluate(() => window.perfwireViewer.pcp),
+			// 64-bit numbers come as BigInts: as text, all digits kept.
+			mmv: await page.evaluate(() => JSON.stringify(window.perfwireViewer.mmv, (k, v) => (typeof v === "bigint" ? v.toString() : v))),
+			chartInk: await page.evaluate(() => {
+				const c = document.querySelector("#pcpchart canvas");
+				if (!c) return 0;
+				const d = c.getContext("2d").getImageData(0, 0, c.width, c.height).data;
+				let n = 0;
+				for (let i = 3; i < d.length; i += 4) if (d[i]) n++;
+				return n;
+			}),
+		};
+		await page.screenshot({ path: join(shots, "viewer-" + basename(f) + ".png"), fullPage: true });
+	}
 
 	// 8. Live: perfwire serve --dlt (at $LIVE) relays the running daemon;
 	// the page follows it from its "live" link, shows the table as it

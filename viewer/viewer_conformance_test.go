@@ -8,6 +8,7 @@ import (
 	"bufio"
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -46,7 +47,7 @@ func TestConformanceViewer(t *testing.T) {
 	}
 	capture, _ := filepath.Abs("testdata/kpi-odd.dlt")
 	dropped, _ := filepath.Abs("testdata/excerpt-irq-strtok-race.dlt")
-	other, _ := filepath.Abs("testdata/sample1.mmv")
+	other, _ := filepath.Abs("testdata/README.md") // text: no format the viewer knows
 	raw, err := os.ReadFile(capture)
 	if err != nil {
 		t.Fatal(err)
@@ -96,7 +97,11 @@ func TestConformanceViewer(t *testing.T) {
 	go io.Copy(io.Discard, serveErr)
 
 	cmd := exec.Command("node", "e2e.mjs", srv.URL, t.ArtifactDir(), capture, dropped, other)
-	cmd.Env = append(os.Environ(), "CHROMIUM="+chromium, "LIVE="+strings.TrimSuffix(live, "/"))
+	pcpFiles := []string{"testdata/conv15.server.bin", "testdata/conv17.server.bin", "testdata/sample1.mmv"}
+	for i, f := range pcpFiles {
+		pcpFiles[i], _ = filepath.Abs(f)
+	}
+	cmd.Env = append(os.Environ(), "CHROMIUM="+chromium, "LIVE="+strings.TrimSuffix(live, "/"), "PCP_FILES="+strings.Join(pcpFiles, ","))
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
 	out, err := cmd.Output()
@@ -120,6 +125,17 @@ func TestConformanceViewer(t *testing.T) {
 		SortedFirst, Filtered                              []string
 		TreeRows                                           int
 		Errors                                             []string
+		PCP                                                map[string]struct {
+			State, Status, MMV string
+			ChartInk           int
+			PDU                *struct {
+				PDUs    int
+				Metrics []struct {
+					PMID, Type, InDom, Sem, Units string
+					Values                        int
+				}
+			}
+		}
 	}
 	if err := json.Unmarshal(out, &page); err != nil {
 		t.Fatalf("e2e output %q: %v", out, err)
@@ -185,8 +201,8 @@ func TestConformanceViewer(t *testing.T) {
 	if page.TreeRows == 0 {
 		t.Error("the tree view shows no row")
 	}
-	if page.Other.State != "error" || !strings.Contains(page.Other.Status, "MMV file") {
-		t.Errorf("an MMV file: state %q, status %q", page.Other.State, page.Other.Status)
+	if page.Other.State != "error" || !strings.Contains(page.Other.Status, "not a format perfwire's viewer knows: it starts with 23 20") {
+		t.Errorf("a text file: state %q, status %q", page.Other.State, page.Other.Status)
 	}
 	if page.Cancelled.State != "cancelled" {
 		t.Errorf("cancel: state %q, status %q", page.Cancelled.State, page.Cancelled.Status)
@@ -196,8 +212,148 @@ func TestConformanceViewer(t *testing.T) {
 		t.Errorf("live: link %q, state %q with %d processes, then %q", page.LiveLink, page.Live.State,
 			len(page.Live.Processes), page.LiveCancelled.State)
 	}
+	checkPCP(t, root, page.PCP["conv17.server.bin"].PDU, pcpFiles[1])
+	checkPCP(t, root, page.PCP["conv15.server.bin"].PDU, pcpFiles[0])
+	if ink := page.PCP["conv15.server.bin"].ChartInk; ink < 500 {
+		t.Errorf("conv15: the values over time drew %d pixels", ink)
+	}
+	checkMMV(t, root, page.PCP["sample1.mmv"].MMV, pcpFiles[2])
 	if len(page.Errors) > 0 {
 		t.Errorf("page errors: %v", page.Errors)
+	}
+}
+
+// checkPCP compares the viewer's metrics of a PDU stream with what
+// `perfwire pdu` prints: every DESC's fields, the count of PDUs and of
+// the values each metric has in the RESULTs.
+func checkPCP(t *testing.T, root string, got *struct {
+	PDUs    int
+	Metrics []struct {
+		PMID, Type, InDom, Sem, Units string
+		Values                        int
+	}
+}, file string) {
+	t.Helper()
+	if got == nil {
+		t.Errorf("%s: the viewer shows no PCP metrics", file)
+		return
+	}
+	cmd := exec.Command("go", "run", "./cmd/perfwire", "pdu", file)
+	cmd.Dir = root
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("perfwire pdu: %v", err)
+	}
+	type desc struct{ PMID, Type, InDom, Sem, Units string }
+	descs, values, pdus := map[string]desc{}, map[string]int{}, 0
+	for line := range strings.SplitSeq(strings.TrimSpace(string(out)), "\n") {
+		var p struct {
+			Type      string
+			Desc      *desc
+			ValueSets []struct {
+				PMID   string
+				Values []json.RawMessage
+			} `json:"value_sets"`
+		}
+		if err := json.Unmarshal([]byte(line), &p); err != nil {
+			t.Fatalf("perfwire pdu line %q: %v", line, err)
+		}
+		pdus++
+		if p.Desc != nil {
+			descs[p.Desc.PMID] = *p.Desc
+		}
+		for _, vs := range p.ValueSets {
+			values[vs.PMID] += len(vs.Values)
+		}
+	}
+	if got.PDUs != pdus {
+		t.Errorf("%s: viewer counts %d PDUs, perfwire pdu prints %d", file, got.PDUs, pdus)
+	}
+	seen := 0
+	for _, m := range got.Metrics {
+		if d, ok := descs[m.PMID]; ok {
+			seen++
+			if (desc{m.PMID, m.Type, m.InDom, m.Sem, m.Units}) != d {
+				t.Errorf("%s: %s shown as %+v, perfwire pdu %+v", file, m.PMID, m, d)
+			}
+		}
+		if m.Values != values[m.PMID] {
+			t.Errorf("%s: %s has %d values in the viewer, %d in perfwire pdu", file, m.PMID, m.Values, values[m.PMID])
+		}
+	}
+	if seen != len(descs) {
+		t.Errorf("%s: the viewer lists %d of the %d descriptors", file, seen, len(descs))
+	}
+}
+
+// checkMMV compares the viewer's MMV values with `perfwire mmv`.
+func checkMMV(t *testing.T, root, got, file string) {
+	t.Helper()
+	var view struct {
+		Gen    string
+		Values []struct {
+			Metric, Instance string
+			I, U             *json.Number
+			F                *float64
+			S                *string
+		}
+	}
+	if err := json.Unmarshal([]byte(got), &view); err != nil {
+		t.Fatalf("viewer's MMV %q: %v", got, err)
+	}
+	cmd := exec.Command("go", "run", "./cmd/perfwire", "mmv", file)
+	cmd.Dir = root
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("perfwire mmv: %v", err)
+	}
+	var cli struct {
+		Generation json.Number
+		Metrics    []struct {
+			Name   string
+			Values []struct {
+				Instname *string
+				Value    any
+			}
+		}
+	}
+	dec := json.NewDecoder(bytes.NewReader(out))
+	dec.UseNumber()
+	if err := dec.Decode(&cli); err != nil {
+		t.Fatalf("perfwire mmv: %v", err)
+	}
+	if view.Gen != cli.Generation.String() {
+		t.Errorf("generation %s, perfwire mmv %s", view.Gen, cli.Generation)
+	}
+	want := map[string]string{}
+	prefix := "mmv." + filepath.Base(file) + "."
+	for _, m := range cli.Metrics {
+		for _, v := range m.Values {
+			inst := ""
+			if v.Instname != nil {
+				inst = *v.Instname
+			}
+			want[strings.TrimPrefix(m.Name, prefix)+"|"+inst] = fmt.Sprint(v.Value)
+		}
+	}
+	if len(view.Values) != len(want) {
+		t.Errorf("the viewer shows %d MMV values, perfwire mmv %d", len(view.Values), len(want))
+	}
+	for _, v := range view.Values {
+		var s string
+		switch {
+		case v.I != nil:
+			s = v.I.String()
+		case v.U != nil:
+			s = v.U.String()
+		case v.F != nil:
+			s = fmt.Sprint(*v.F)
+		case v.S != nil:
+			s = *v.S
+		}
+		if w, ok := want[v.Metric+"|"+v.Instance]; !ok || w != s {
+			t.Errorf("MMV %s[%s] = %q in the viewer, %q in perfwire mmv", v.Metric, v.Instance, s, w)
+		}
 	}
 }
 

@@ -45,20 +45,30 @@ function navigation() {
 	};
 }
 
-// timeChart draws series (each {label, stroke, dash?, fmt?}) over data in
-// el; sync names the cursor group shared by the page's charts.
-export function timeChart(el, title, series, data, sync) {
+// si writes an axis number short: 1.5k, 2.4M, 4.3G.
+function si(v) {
+	const a = Math.abs(v);
+	for (const [div, suf] of [[1e12, "T"], [1e9, "G"], [1e6, "M"], [1e4, "k"]]) {
+		if (a >= div) return +(v / div).toPrecision(3) + suf;
+	}
+	return String(+v.toPrecision(4));
+}
+
+// timeChart draws series (each {label, stroke, dash?, width?}) over data
+// in el; sync names the cursor group shared by the page's charts; opt may
+// name the axes (x, y) and ask for points on the lines (a short series).
+export function timeChart(el, title, series, data, sync, opt = {}) {
 	const width = Math.max(400, el.clientWidth || 1000);
 	const opts = {
 		title, width, height: 280,
 		cursor: { sync: { key: sync }, drag: { x: true, y: false } },
 		scales: { x: { time: false } },
-		axes: [{ label: "capture time (s of ECU uptime)" }, { label: "‰" }],
+		axes: [{ label: opt.x || "capture time (s of ECU uptime)" }, { label: opt.y || "‰", size: 70, values: (u, vals) => vals.map(si) }],
 		series: [
 			{ label: "time", value: (u, v) => (v == null ? "–" : v.toFixed(4) + " s") },
 			...series.map((s) => ({
 				label: s.label, stroke: s.stroke, width: s.width || 1.5, dash: s.dash, spanGaps: false,
-				points: { show: false }, value: (u, v) => (v == null ? "–" : String(v)),
+				points: { show: !!opt.points }, value: (u, v) => (v == null ? "–" : String(v)),
 			})),
 		],
 		plugins: [navigation()],

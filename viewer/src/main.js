@@ -8,6 +8,7 @@ import { Samples } from "./series.js";
 import { timeChart, PALETTE } from "./chart.js";
 import { VTable, treeOrder } from "./table.js";
 import { text, bytes } from "./text.js";
+import { showPCP, showMMV, pcpViews, mmvViews } from "./formats.js";
 
 const $ = (id) => document.getElementById(id);
 const worker = new Worker("worker.js");
@@ -43,6 +44,14 @@ const api = (window.perfwireViewer = {
 	},
 });
 
+// showView shows the views of one format: kpi, pdu or mmv.
+function showView(v) {
+	$("kpiview").hidden = v !== "kpi";
+	$("pcpview").hidden = v !== "pdu";
+	$("mmvview").hidden = v !== "mmv";
+	$("settings").hidden = v !== "kpi"; // top N and page size are dlt-kpi's
+}
+
 function setState(s, message) {
 	api.state = s;
 	document.body.dataset.state = s;
@@ -66,6 +75,8 @@ function open(src) {
 	$("progress").value = 0;
 	$("summary").textContent = "";
 	$("chart").replaceChildren();
+	showView("kpi");
+	api.pcp = null; api.mmv = null;
 	procTable.setRows([]);
 	irqTable.setRows([]);
 	const name = typeof src === "string" ? src : src.name;
@@ -100,6 +111,14 @@ worker.onmessage = (e) => {
 	}
 	// done
 	$("progress").value = 1;
+	if (m.view !== "kpi") {
+		api.stats = { bytes: m.fed, seconds: (performance.now() - started) / 1000, bytesPerSec: m.bytesPerSec };
+		showView(m.view);
+		const what = m.view === "mmv" ? showMMV(m.mmv, api) : showPCP(m.pcp, api);
+		const stop = m.error ? ` (stopped: ${m.error.message})` : "";
+		setState("done", `done: ${what} in ${api.stats.seconds.toFixed(2)} s` + stop);
+		return;
+	}
 	table = m.table;
 	api.stats = { bytes: m.fed, seconds: (performance.now() - started) / 1000, bytesPerSec: m.bytesPerSec, samples: samples.length };
 	api.summary = table.stats; // the schema `perfwire kpi --summary` prints
@@ -169,6 +188,8 @@ function showTables() {
 	irqTable.setRows(table.irqs);
 }
 
+pcpViews();
+mmvViews();
 $("filter").addEventListener("input", (e) => procTable.setFilter(e.target.value));
 $("tree").addEventListener("change", (e) => procTable.setTree(e.target.checked ? treeOrder : null));
 $("pagesize").addEventListener("change", () => table && showTables());

@@ -5,7 +5,10 @@ const ROW = 22; // px; fixed so that the visible slice is arithmetic
 
 // columns: [{key, label, num?, cls?, text(row)}]; rows: plain objects.
 export class VTable {
-	constructor(el, columns, { sortKey, desc = false } = {}) {
+	// key names the row field kept on each drawn row as data-KEY (pid by
+	// default), so that clicks and tests can tell rows apart.
+	constructor(el, columns, { sortKey, desc = false, key = "pid" } = {}) {
+		this.key = key;
 		this.el = el;
 		this.columns = columns;
 		this.rows = [];
@@ -48,7 +51,7 @@ export class VTable {
 		let v = this.filter ? this.rows.filter((r) => this.columns.some((c) => String(c.text(r)).toLowerCase().includes(this.filter))) : [...this.rows];
 		v.sort((a, b) => {
 			const x = a[k], y = b[k];
-			return sign * (x < y ? -1 : x > y ? 1 : 0) || a.pid - b.pid;
+			return sign * (x < y ? -1 : x > y ? 1 : 0) || (a.pid ?? 0) - (b.pid ?? 0);
 		});
 		if (this.tree) v = this.tree(v);
 		this.view = v;
@@ -64,7 +67,7 @@ export class VTable {
 			const r = this.view[i], tr = document.createElement("div");
 			tr.className = "vrow";
 			tr.style.top = i * ROW + "px";
-			if (r.pid !== undefined) tr.dataset.pid = r.pid;
+			if (r[this.key] !== undefined) tr.dataset[this.key] = r[this.key];
 			for (const c of this.columns) {
 				const td = document.createElement("span");
 				td.textContent = c.text(r);

@@ -1,10 +1,13 @@
 // The viewer's decoder: runs perfwire's js/wasm module off the main
 // thread. It reads a capture piece by piece (a File's or a fetch
-// response's stream), feeds each piece to a KPI stream session, and posts
-// what the pieces yield as columnar batches of typed arrays, transferred,
-// never copied. The page never sees the capture's bytes.
+// response's stream) and feeds each piece to a stream session of the
+// format detect() recognised: a dlt-kpi capture's pieces yield columnar
+// batches of typed arrays, transferred, never copied; a PCP PDU stream's
+// PDUs are gathered into metrics (pcp.js); an MMV file is read whole. The
+// page never sees the capture's bytes.
 import { decode } from "@msgpack/msgpack";
 import { detect } from "./detect.js";
+import { PCPStream } from "./pcp.js";
 
 let ready = null;
 
@@ -69,6 +72,8 @@ async function run(job, source) {
 	if (job !== current) return reader.cancel();
 	const head = first.done ? new Uint8Array(0) : first.value;
 	const fmt = detect(head);
+	if (fmt.view === "mmv") return runMMV(job, reader, head, t0);
+	if (fmt.view === "pdu") return runPDU(job, reader, head, t0, total);
 	if (fmt.view !== "kpi") {
 		reader.cancel();
 		post({ type: "error", job, format: fmt.name, message: fmt.message });
@@ -109,11 +114,78 @@ async function run(job, source) {
 		cols.add(step.samples);
 		const table = decode(pw.kpiTable(s));
 		const secs = (performance.now() - t0) / 1000;
-		post({ type: "done", job, fed, total, bytesPerSec: fed / secs, seconds: secs, messages: step.messages,
+		post({ type: "done", view: "kpi", job, fed, total, bytesPerSec: fed / secs, seconds: secs, messages: step.messages,
 			table, error: step.error || table.error || null }, cols.empty ? null : cols.take());
 	} finally {
 		pw.kpiClose(s);
 	}
+}
+
+// readAll collects the rest of a stream after its first piece.
+async function readAll(job, reader, head) {
+	const parts = [head];
+	let n = head.length;
+	for (;;) {
+		const { value, done } = await reader.read();
+		if (job !== current) { reader.cancel(); return null; }
+		if (done) break;
+		parts.push(value);
+		n += value.length;
+	}
+	const all = new Uint8Array(n);
+	let at = 0;
+	for (const p of parts) { all.set(p, at); at += p.length; }
+	return all;
+}
+
+// runMMV reads an MMV file whole (they are small: a process's metrics)
+// and posts what mmv_read reports.
+async function runMMV(job, reader, head, t0) {
+	const bytes = await readAll(job, reader, head);
+	if (!bytes) return;
+	const pw = await load();
+	// 64-bit values and the generation number need all their digits.
+	const mmv = decode(pw.mmvRead(bytes, 0), { useBigInt64: true });
+	if (mmv.error) {
+		post({ type: "error", job, format: "mmv", message: mmv.error.message });
+		return;
+	}
+	const secs = (performance.now() - t0) / 1000;
+	post({ type: "done", view: "mmv", job, fed: bytes.length, total: bytes.length, bytesPerSec: bytes.length / secs, seconds: secs, mmv });
+}
+
+// runPDU feeds a recorded PCP PDU stream to a PDU stream session piece by
+// piece and gathers the PDUs into metrics, values over time and texts.
+async function runPDU(job, reader, head, t0, total) {
+	const pw = await load();
+	const s = pw.pduStream(0);
+	const pcp = new PCPStream();
+	let fed = 0, last = performance.now(), err = null;
+	const feed = (res) => {
+		const r = decode(res);
+		for (const p of r.pdus) pcp.add(p); // each PDU is a map inside the result
+		if (r.error && !err) err = r.error;
+	};
+	try {
+		let piece = head;
+		for (;;) {
+			if (piece.length) { fed += piece.length; feed(pw.pduFeed(s, piece)); }
+			const now = performance.now();
+			if (now - last >= BATCH_MS) {
+				last = now;
+				post({ type: "progress", job, fed, total, bytesPerSec: fed / ((now - t0) / 1000), messages: pcp.pdus });
+			}
+			const { value, done } = await reader.read();
+			if (job !== current) { reader.cancel(); return; }
+			if (done) break;
+			piece = value;
+		}
+		feed(pw.pduEnd(s));
+	} finally {
+		pw.close(s);
+	}
+	const secs = (performance.now() - t0) / 1000;
+	post({ type: "done", view: "pdu", job, fed, total, bytesPerSec: fed / secs, seconds: secs, messages: pcp.pdus, pcp: pcp.result(), error: err });
 }
 
 self.onmessage = async (e) => {
