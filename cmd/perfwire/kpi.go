@@ -5,6 +5,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"os"
 	"strconv"
 
 	"github.com/perfwire/perfwire/dlt"
@@ -58,6 +59,9 @@ func runKPI(args []string, stdout io.Writer) error {
 
 	out := bufio.NewWriter(stdout)
 	defer out.Flush()
+	if plugin != nil {
+		return kpiInPlugin(plugin, fs.Args(), *asJSON, *summary, *pageSize, out)
+	}
 	k := kpiRun{
 		r:    dltkpi.NewReassembler(dltkpi.Limits{}),
 		t:    dltkpi.NewTracker(dltkpi.TrackerLimits{}),
@@ -81,7 +85,86 @@ func runKPI(args []string, stdout io.Writer) error {
 			return err
 		}
 	case !*asJSON:
-		writeTable(out, k.t, *pageSize)
+		writeTable(out, rows(k.t), abi.Stats(k.r.Stats(), k.t.Stats(), open, k.skipped), *pageSize)
+	}
+	return fileErr
+}
+
+// kpiInPlugin is runKPI with the decode inside the wasip1 module: a KPI
+// stream session fed each file (kpi_decode for --json's messages), its
+// table and stats printed as the native run prints the tracker's.
+func kpiInPlugin(p *wasmPlugin, files []string, asJSON, summary bool, pageSize int64, out io.Writer) error {
+	jl := jsonLines{w: out}
+	s, err := p.open(abi.OpKPIStream, 0)
+	if err != nil {
+		return err
+	}
+	defer p.free(s)
+	var fileErr error
+	ended := false
+	for _, name := range files {
+		data, err := os.ReadFile(name)
+		if err != nil {
+			fileErr = &inputError{file: name, err: err}
+			break
+		}
+		if asJSON {
+			var m abi.KPIMessages
+			if err := p.callIn(abi.OpKPIDecode, data, 0, &m); err != nil {
+				return err
+			}
+			for i := range m.Messages {
+				if err := jl.write(&m.Messages[i]); err != nil {
+					return err
+				}
+			}
+			if m.Error != nil {
+				fileErr = &inputError{file: name, err: errOf(m.Error)}
+				break
+			}
+		}
+		h, err := p.put(data)
+		if err != nil {
+			return err
+		}
+		var st abi.KPIStep
+		err = p.call(abi.OpKPIFeed, s, h, &st)
+		p.free(h)
+		if err != nil {
+			return err
+		}
+		// A file that ends inside a record ends the run, as natively:
+		// its record is reported truncated, not joined to the next file.
+		if st.Error == nil && st.Offset < st.Total {
+			if err := p.call(abi.OpKPIEnd, s, 0, &st); err != nil {
+				return err
+			}
+			ended = true
+		}
+		if st.Error != nil {
+			if fileErr == nil {
+				fileErr = &inputError{file: name, err: errOf(st.Error)}
+			}
+			break
+		}
+	}
+	if !ended {
+		var st abi.KPIStep
+		if err := p.call(abi.OpKPIEnd, s, 0, &st); err != nil {
+			return err
+		}
+	}
+	var tb abi.KPITable
+	if err := p.call(abi.OpKPITable, s, 0, &tb); err != nil {
+		return err
+	}
+	switch {
+	case summary:
+		if err := jl.write(&tb.Stats); err != nil {
+			return err
+		}
+	case !asJSON:
+		writeTable(out, tb.Processes, tb.Stats, pageSize)
 	}
 	return fileErr
 }
@@ -133,12 +216,13 @@ func (k *kpiRun) drain() {
 	}
 }
 
-// writeTable prints the tracker's process table: one row per live
-// process, command lines escaped so control bytes cannot garble the
-// terminal.
-func writeTable(w io.Writer, t *dltkpi.Tracker, pageSize int64) {
+// writeTable prints the process table: one row per live process,
+// command lines escaped so control bytes cannot garble the terminal. The
+// rows are the schema's (abi.KPIProcess), so the native run and the
+// plugin print the same table.
+func writeTable(w io.Writer, procs []abi.KPIProcess, st abi.KPIStats, pageSize int64) {
 	fmt.Fprintf(w, "%7s %7s %5s %10s %8s %12s %-5s %s\n", "PID", "PPID", "CPU‰", "RSS_KiB", "CTX/int", "IO/int", "FLAGS", "COMMAND")
-	for _, p := range t.Processes() {
+	for _, p := range procs {
 		ppid := "?"
 		if p.PPIDKnown {
 			ppid = strconv.Itoa(int(p.PPID))
@@ -146,7 +230,7 @@ func writeTable(w io.Writer, t *dltkpi.Tracker, pageSize int64) {
 		cpu, rss, ctx, io := "-", "-", "-", "-"
 		if p.HasACT {
 			cpu = strconv.FormatUint(p.CPU, 10)
-			rss = strconv.FormatInt(p.RSSBytes(pageSize)/1024, 10)
+			rss = strconv.FormatInt(p.RSS*pageSize/1024, 10)
 			if p.HasDelta {
 				ctx = strconv.FormatInt(p.CtxDelta, 10)
 				io = strconv.FormatUint(p.IODelta, 10)
@@ -159,15 +243,23 @@ func writeTable(w io.Writer, t *dltkpi.Tracker, pageSize int64) {
 		if p.Partial {
 			flags += "P" // command known only from a truncated fragment
 		}
-		if p.CmdKind == dltkpi.CmdNull {
+		if p.CmdKind == dltkpi.CmdNull.String() {
 			flags += "N"
 		}
 		if flags == "" {
 			flags = "-"
 		}
-		cmd := strconv.Quote(string(p.Cmd))
+		cmd := strconv.Quote(string(rawBytes(p.Cmd, p.CmdHex)))
 		fmt.Fprintf(w, "%7d %7s %5s %10s %8s %12s %-5s %s\n", p.PID, ppid, cpu, rss, ctx, io, flags, cmd[1:len(cmd)-1])
 	}
-	st := t.Stats()
-	fmt.Fprintf(w, "# %d processes; %d suspect IRQ groups, %d pid replacements, %d inferred stops\n", t.Len(), st.SuspectIRQ, st.Replaced, st.InferredStops)
+	fmt.Fprintf(w, "# %d processes; %d suspect IRQ groups, %d pid replacements, %d inferred stops\n", len(procs), st.SuspectIRQ, st.Replaced, st.InferredStops)
+}
+
+// rows is the tracker's process table as the schema's rows.
+func rows(t *dltkpi.Tracker) []abi.KPIProcess {
+	var out []abi.KPIProcess
+	for _, p := range t.Processes() {
+		out = append(out, abi.ProcessRow(&p))
+	}
+	return out
 }

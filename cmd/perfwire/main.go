@@ -4,7 +4,10 @@
 //
 // Usage:
 //
-//	perfwire <command> [flags] [arguments]
+//	perfwire [--plugin FILE.wasm] <command> [flags] [arguments]
+//
+// With --plugin, pdu and kpi decode inside that wasip1 module (wasm/ABI.md)
+// through wazero and print what the native run prints.
 //
 // Exit status: 0 on success, 1 when an input cannot be decoded (the
 // message names the file and the byte offset), 2 on usage errors.
@@ -15,6 +18,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strings"
 )
 
 // command is one subcommand: its name, a one-line summary for the usage
@@ -57,16 +61,39 @@ func (e *inputError) Error() string { return e.file + ": " + e.err.Error() }
 func (e *inputError) Unwrap() error { return e.err }
 
 func usage(w io.Writer) {
-	fmt.Fprintln(w, "usage: perfwire <command> [flags] [arguments]")
+	fmt.Fprintln(w, "usage: perfwire [--plugin FILE.wasm] <command> [flags] [arguments]")
 	fmt.Fprintln(w, "\ncommands:")
 	for _, c := range commands {
 		fmt.Fprintf(w, "  %-8s %s\n", c.name, c.summary)
 	}
+	fmt.Fprintln(w, "\n--plugin FILE.wasm runs the decode of pdu and kpi inside that wasip1 module")
+	fmt.Fprintln(w, "(wasm/ABI.md) through wazero; the output is the native run's.")
 	fmt.Fprintln(w, "\nRun 'perfwire <command> -h' for a command's flags.")
 }
 
 // run executes one invocation and returns the process exit status.
+// --plugin FILE.wasm before the command runs the decoding commands (pdu,
+// kpi) inside that wasip1 module (wasm/ABI.md) instead of natively.
 func run(args []string, stdout, stderr io.Writer) int {
+	if len(args) > 0 && (args[0] == "--plugin" || strings.HasPrefix(args[0], "--plugin=")) {
+		file, ok := strings.CutPrefix(args[0], "--plugin=")
+		args = args[1:]
+		if !ok {
+			if len(args) == 0 {
+				fmt.Fprintln(stderr, "perfwire: --plugin needs a module file")
+				return 2
+			}
+			file, args = args[0], args[1:]
+		}
+		p, err := loadPlugin(file)
+		if err != nil {
+			fmt.Fprintf(stderr, "perfwire: --plugin: %v\n", err)
+			return 1
+		}
+		defer p.close()
+		plugin = p
+		defer func() { plugin = nil }()
+	}
 	if len(args) == 0 || args[0] == "-h" || args[0] == "--help" || args[0] == "help" {
 		usage(stderr)
 		if len(args) == 0 {

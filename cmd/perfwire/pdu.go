@@ -9,6 +9,7 @@ import (
 
 	"github.com/perfwire/perfwire/pduwire"
 	"github.com/perfwire/perfwire/wasm/abi"
+	"github.com/tinylib/msgp/msgp"
 )
 
 // runPDU decodes files holding raw PCP PDU byte streams (such as one
@@ -47,7 +48,11 @@ func runPDU(args []string, stdout io.Writer) error {
 		if fs.NArg() > 1 {
 			name = file
 		}
-		if err := dumpPDUs(w, name, data, *limit); err != nil {
+		dump := dumpPDUs
+		if plugin != nil {
+			dump = pdusInPlugin
+		}
+		if err := dump(w, name, data, *limit); err != nil {
 			return &inputError{file, err}
 		}
 	}
@@ -71,4 +76,31 @@ func dumpPDUs(w *bufio.Writer, file string, data []byte, limit int) error {
 		}
 	}
 	return s.Err()
+}
+
+// pdusInPlugin is dumpPDUs with the decode inside the wasip1 module
+// (pdu_decode); the file key, when there is one, goes first as natively.
+func pdusInPlugin(w *bufio.Writer, file string, data []byte, limit int) error {
+	out := jsonLines{w: w}
+	var res abi.PDUStream
+	if err := plugin.callIn(abi.OpPDUDecode, data, uint32(limit), &res); err != nil {
+		return err
+	}
+	var buf []byte
+	for _, m := range res.PDUs {
+		b := []byte(m)
+		if file != "" {
+			n, rest, err := msgp.ReadMapHeaderBytes(m)
+			if err != nil {
+				return err
+			}
+			buf = msgp.AppendMapHeader(buf[:0], n+1)
+			buf = msgp.AppendString(msgp.AppendString(buf, "file"), file)
+			b = append(buf, rest...)
+		}
+		if err := out.raw(b); err != nil {
+			return err
+		}
+	}
+	return errOf(res.Error)
 }

@@ -82,6 +82,18 @@ func text(b []byte) (s *string, hexOf string) {
 	return ptr(string(r)), hex.EncodeToString(b)
 }
 
+// ProcessRow is the schema's row of a tracked process.
+func ProcessRow(p *dltkpi.Process) KPIProcess {
+	cmd, cmdHex := text(p.Cmd)
+	return KPIProcess{
+		PID: p.PID, PPID: p.PPID, PPIDKnown: p.PPIDKnown, Cmd: *cmd, CmdHex: cmdHex,
+		CmdKind: p.CmdKind.String(), Partial: p.Partial, StatShifted: p.StatShifted,
+		FirstSeen: p.FirstSeen, LastSeen: p.LastSeen, HasACT: p.HasACT,
+		CPU: p.CPU, RSS: p.RSS, Ctx: p.Ctx, IO: p.IO, IOWait: p.IOWait,
+		HasDelta: p.HasDelta, CtxDelta: p.CtxDelta, IODelta: p.IODelta, Interval: p.Interval,
+	}
+}
+
 // Stats is the schema's summary of a reassembler's and a tracker's
 // counters, with the groups left open and the bytes skipped.
 func Stats(rs dltkpi.Stats, ts dltkpi.TrackerStats, open, skipped int) KPIStats {
@@ -199,14 +211,7 @@ func (k *KPISession) sample(tmsp uint32) CPUSample {
 func (k *KPISession) Table() KPITable {
 	res := KPITable{Error: ErrorOf(k.err), Processes: []KPIProcess{}, IRQs: []KPIIRQ{}}
 	for _, p := range k.t.Processes() {
-		cmd, cmdHex := text(p.Cmd)
-		res.Processes = append(res.Processes, KPIProcess{
-			PID: p.PID, PPID: p.PPID, PPIDKnown: p.PPIDKnown, Cmd: *cmd, CmdHex: cmdHex,
-			CmdKind: p.CmdKind.String(), Partial: p.Partial, StatShifted: p.StatShifted,
-			FirstSeen: p.FirstSeen, LastSeen: p.LastSeen, HasACT: p.HasACT,
-			CPU: p.CPU, RSS: p.RSS, Ctx: p.Ctx, IO: p.IO, IOWait: p.IOWait,
-			HasDelta: p.HasDelta, CtxDelta: p.CtxDelta, IODelta: p.IODelta, Interval: p.Interval,
-		})
+		res.Processes = append(res.Processes, ProcessRow(&p))
 	}
 	for _, q := range k.t.IRQs() {
 		res.IRQs = append(res.IRQs, KPIIRQ{

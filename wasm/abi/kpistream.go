@@ -100,8 +100,14 @@ func (k *KPISession) End() KPIStep {
 	}
 	if !k.done {
 		if len(k.pending) > 0 && k.err == nil {
-			k.err = shiftError(dlt.ErrTruncated, k.consumed)
-			k.skipped += len(k.pending)
+			// The decoder's own error names the part the record ends in,
+			// as the native reader's does; the tail is not counted as
+			// skipped, as it is not natively.
+			_, _, err := dlt.ConsumeMessage(k.pending, k.opt)
+			if err == nil {
+				err = dlt.ErrTruncated
+			}
+			k.err = shiftError(err, k.consumed)
 		}
 		k.consumed += len(k.pending)
 		k.pending = k.pending[:0]

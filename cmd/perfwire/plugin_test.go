@@ -1,0 +1,123 @@
+package main
+
+import (
+	"bytes"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"testing"
+)
+
+// pluginWasm is the wasip1 module built from this tree, for the runs
+// through --plugin; TestMain builds it once.
+var pluginWasm string
+
+func TestMain(m *testing.M) {
+	dir, err := os.MkdirTemp("", "perfwire-cli")
+	if err != nil {
+		panic(err)
+	}
+	pluginWasm = filepath.Join(dir, "perfwire.wasm")
+	cmd := exec.Command("go", "build", "-buildmode=c-shared", "-trimpath", "-ldflags=-s -w", "-o", pluginWasm, "../../wasm/plugin")
+	cmd.Env = append(os.Environ(), "GOOS=wasip1", "GOARCH=wasm")
+	if b, err := cmd.CombinedOutput(); err != nil {
+		os.Stderr.Write(b)
+		panic("building the wasip1 module: " + err.Error())
+	}
+	code := m.Run()
+	os.RemoveAll(dir)
+	os.Exit(code)
+}
+
+// TestThroughPlugin runs the pdu and kpi tests again with their decode
+// inside the wasip1 module (what --plugin does).
+func TestThroughPlugin(t *testing.T) {
+	p, err := loadPlugin(pluginWasm)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer p.close()
+	plugin = p
+	defer func() { plugin = nil }()
+	for name, f := range map[string]func(*testing.T){
+		"PDUCapture": TestPDUCapture, "PDUAllCaptures": TestPDUAllCaptures, "PDUBadInput": TestPDUBadInput,
+		"PDUUsage": TestPDUUsage, "PDUEventRecordsMatchPminfo": TestPDUEventRecordsMatchPminfo,
+		"KPISummary": TestKPISummary, "KPIJSON": TestKPIJSON, "KPITable": TestKPITable, "KPIErrors": TestKPIErrors,
+	} {
+		t.Run(name, f)
+	}
+}
+
+// TestPluginByteIdentical: for every capture, cut and damaged inputs and
+// several files at once, `perfwire --plugin perfwire.wasm` prints exactly
+// what the native run prints, on stdout and stderr, with the same exit
+// status.
+func TestPluginByteIdentical(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name string, b []byte) string {
+		f := filepath.Join(dir, name)
+		if err := os.WriteFile(f, b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return f
+	}
+	read := func(name string) []byte {
+		b, err := os.ReadFile(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return b
+	}
+	pdus, _ := filepath.Glob(captureDir + "conv*.bin")
+	dlts, _ := filepath.Glob(kpiTestdata + "*.dlt")
+	if len(pdus) != 34 || len(dlts) != 3 {
+		t.Fatalf("%d PDU captures, %d DLT captures", len(pdus), len(dlts))
+	}
+	race := read(kpiTestdata + "excerpt-irq-strtok-race.dlt")
+	odd := read(kpiTestdata + "kpi-odd.dlt")
+	damaged := bytes.Clone(odd)
+	damaged[5000] ^= 0xff
+	copy(damaged[90000:], "xxxxxxxxxx")
+	server := read(captureDir + "conv11.server.bin")
+	cutDLT := write("cut.dlt", race[:7000])
+	damagedDLT := write("damaged.dlt", damaged)
+	var cases [][]string
+	for _, f := range pdus {
+		cases = append(cases, []string{"pdu", f})
+	}
+	cases = append(cases, append([]string{"pdu"}, pdus[:4]...),
+		[]string{"pdu", write("cut.bin", server[:len(server)-3])},
+		[]string{"pdu", write("huge.bin", []byte("\x7f\xff\xff\xff\x00\x00\x70\x01\x00\x00\x00\x00"))},
+		[]string{"pdu", "-limit", "100", captureDir + "conv05.server.bin"},
+		[]string{"pdu", filepath.Join(dir, "missing.bin")})
+	for _, f := range append(dlts, cutDLT, damagedDLT) {
+		for _, mode := range [][]string{{"kpi"}, {"kpi", "--json"}, {"kpi", "--summary"}} {
+			cases = append(cases, append(mode, f))
+		}
+	}
+	cases = append(cases, []string{"kpi", "--summary", dlts[0], dlts[1]}, []string{"kpi", "--summary", cutDLT, dlts[0]},
+		[]string{"kpi", filepath.Join(dir, "missing.dlt")})
+	// The first cases load the module through the flag; the others share
+	// one instance (instantiating the Go runtime takes about a second).
+	shared, err := loadPlugin(pluginWasm)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer shared.close()
+	for i, args := range cases {
+		var nout, nerr, pout, perr bytes.Buffer
+		ncode := run(args, &nout, &nerr)
+		var pcode int
+		if i%20 == 0 {
+			pcode = run(append([]string{"--plugin", pluginWasm}, args...), &pout, &perr)
+		} else {
+			plugin = shared
+			pcode = run(args, &pout, &perr)
+			plugin = nil
+		}
+		if ncode != pcode || !bytes.Equal(nout.Bytes(), pout.Bytes()) || nerr.String() != perr.String() {
+			t.Errorf("%q: native exit %d, %d bytes, %q; plugin exit %d, %d bytes, %q",
+				args, ncode, nout.Len(), nerr.String(), pcode, pout.Len(), perr.String())
+		}
+	}
+}
