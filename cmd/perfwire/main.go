@@ -6,7 +6,7 @@
 //
 //	perfwire [--plugin FILE.wasm] <command> [flags] [arguments]
 //
-// With --plugin, pdu and kpi decode inside that wasip1 module (wasm/ABI.md)
+// With --plugin, pdu, kpi, labels and events decode inside that wasip1 module (wasm/ABI.md)
 // through wazero and print what the native run prints.
 //
 // Exit status: 0 on success, 1 when an input cannot be decoded (the
@@ -36,6 +36,7 @@ var commands = []command{
 	{"pdu", "decode a raw stream of PCP PDUs as JSON lines", runPDU},
 	{"pm", "query a live pmcd (names, descriptors, values)", runPM},
 	{"labels", "parse, canonicalise and merge PCP label sets", runLabels},
+	{"events", "decode PCP event record arrays as JSON lines", runEvents},
 	{"mmv", "read MMV metric files (JSON, or mmvdump text)", runMMV},
 	{"ltt", "read old LTT traces", runLTT},
 	{"serve", "serve the browser viewer; relay a live dlt-daemon to it", runServe},
@@ -66,14 +67,14 @@ func usage(w io.Writer) {
 	for _, c := range commands {
 		fmt.Fprintf(w, "  %-8s %s\n", c.name, c.summary)
 	}
-	fmt.Fprintln(w, "\n--plugin FILE.wasm runs the decode of pdu and kpi inside that wasip1 module")
-	fmt.Fprintln(w, "(wasm/ABI.md) through wazero; the output is the native run's.")
+	fmt.Fprintln(w, "\n--plugin FILE.wasm runs the decode of pdu, kpi, labels and events inside")
+	fmt.Fprintln(w, "that wasip1 module (wasm/ABI.md) through wazero; the output is the native run's.")
 	fmt.Fprintln(w, "\nRun 'perfwire <command> -h' for a command's flags.")
 }
 
 // run executes one invocation and returns the process exit status.
 // --plugin FILE.wasm before the command runs the decoding commands (pdu,
-// kpi) inside that wasip1 module (wasm/ABI.md) instead of natively.
+// kpi, labels, events) inside that wasip1 module (wasm/ABI.md) instead of natively.
 func run(args []string, stdout, stderr io.Writer) int {
 	if len(args) > 0 && (args[0] == "--plugin" || strings.HasPrefix(args[0], "--plugin=")) {
 		file, ok := strings.CutPrefix(args[0], "--plugin=")

@@ -5,6 +5,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strings"
 	"testing"
 )
 
@@ -43,6 +44,8 @@ func TestThroughPlugin(t *testing.T) {
 		"PDUCapture": TestPDUCapture, "PDUAllCaptures": TestPDUAllCaptures, "PDUBadInput": TestPDUBadInput,
 		"PDUUsage": TestPDUUsage, "PDUEventRecordsMatchPminfo": TestPDUEventRecordsMatchPminfo,
 		"KPISummary": TestKPISummary, "KPIJSON": TestKPIJSON, "KPITable": TestKPITable, "KPIErrors": TestKPIErrors,
+		"LabelsMergeQA561": TestLabelsMergeQA561, "LabelsErrors": TestLabelsErrors,
+		"EventsMatchPminfo": TestEventsMatchPminfo, "EventsErrors": TestEventsErrors,
 	} {
 		t.Run(name, f)
 	}
@@ -97,6 +100,24 @@ func TestPluginByteIdentical(t *testing.T) {
 	}
 	cases = append(cases, []string{"kpi", "--summary", dlts[0], dlts[1]}, []string{"kpi", "--summary", cutDLT, dlts[0]},
 		[]string{"kpi", filepath.Join(dir, "missing.dlt")})
+	// Label sets: the qa/561 merges, each of their sets alone, bad ones.
+	qa := read("../../labels/testdata/qa/561-mergelabels.input.tsv")
+	for _, line := range strings.Split(strings.TrimSpace(string(qa)), "\n") {
+		sets := strings.Split(line, "\t")
+		cases = append(cases, append([]string{"labels", "--merge"}, sets...), append([]string{"labels", "--json", "--merge"}, sets...),
+			append([]string{"labels"}, sets...), append([]string{"labels", "--json"}, sets...))
+	}
+	for _, bad := range []string{`{"a":1`, `{"bad-key":1}`, `[1]`, `{"a":{"b":`, `{"a":1,"a":2}`, "", `{"x.y":1}`} {
+		cases = append(cases, []string{"labels", bad}, []string{"labels", "--merge", `{"a":1}`, bad})
+	}
+	// Event arrays: each, cut, garbage.
+	arrays, _ := filepath.Glob("../../wasm/testdata/conv05.pdu0.*EVENT.bin")
+	cases = append(cases, append([]string{"events"}, arrays...))
+	for _, f := range arrays {
+		b := read(f)
+		cases = append(cases, []string{"events", write("cut-"+filepath.Base(f), b[:len(b)-4])},
+			[]string{"events", write("garbage-"+filepath.Base(f), b[4:])})
+	}
 	// The first cases load the module through the flag; the others share
 	// one instance (instantiating the Go runtime takes about a second).
 	shared, err := loadPlugin(pluginWasm)

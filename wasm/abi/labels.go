@@ -16,7 +16,7 @@ func CanonLabels(in []byte) LabelSet {
 	if err := labels.Parse(&s, in, nil); err != nil {
 		return LabelSet{Error: ErrorOf(err), Labels: []Label{}}
 	}
-	return labelSet(&s)
+	return NewLabelSet(&s)
 }
 
 // MergeLabels merges label sets given as a MessagePack array of JSON
@@ -51,13 +51,17 @@ func MergeLabels(in []byte) LabelSet {
 	if err := labels.MergeTexts(&s, texts, nil); err != nil {
 		return LabelSet{Error: ErrorOf(err), Labels: []Label{}}
 	}
-	return labelSet(&s)
+	return NewLabelSet(&s)
 }
 
-func labelSet(s *labels.Set) LabelSet {
+// NewLabelSet is the schema of a parsed label set, as labels_canon and
+// `perfwire labels --json` give it.
+func NewLabelSet(s *labels.Set) LabelSet {
 	res := LabelSet{JSON: string(s.JSON), Labels: make([]Label, 0, s.Len())}
-	for p := range s.All() {
-		res.Labels = append(res.Labels, Label{Name: string(p.Name), Value: string(p.Value), Flags: uint8(p.Flags)})
+	for i, l := range s.Index {
+		p := s.At(i)
+		res.Labels = append(res.Labels, Label{Name: string(p.Name), Value: string(p.Value), Flags: uint8(l.Flags),
+			NameOff: l.NameOff, NameLen: l.NameLen, ValueOff: l.ValueOff, ValueLen: l.ValueLen})
 	}
 	return res
 }

@@ -236,7 +236,8 @@ func decodeBody(t pduwire.Type, b []byte) (msgp.Marshaler, error) {
 			ls := make([]Label, 0, len(s.Labels))
 			for _, l := range s.Labels {
 				ls = append(ls, Label{Name: string(s.JSON[l.Name : int(l.Name)+int(l.NameLen)]),
-					Value: string(s.JSON[l.Value : int(l.Value)+int(l.ValueLen)]), Flags: l.Flags})
+					Value: string(s.JSON[l.Value : int(l.Value)+int(l.ValueLen)]), Flags: l.Flags,
+					NameOff: l.Name, NameLen: l.NameLen, ValueOff: l.Value, ValueLen: l.ValueLen})
 			}
 			o.Sets = append(o.Sets, PDULabelSet{Inst: s.Inst, NLabels: s.NLabels, JSON: string(s.JSON), Labels: ls})
 		}

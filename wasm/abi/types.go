@@ -205,13 +205,20 @@ type LabelSet struct {
 	Labels []Label `msg:"labels"`
 }
 
-// Label is one label of a set, sorted by name.
+// Label is one label of a set, in the set's index order (sorted by
+// name): its name and value text, its flags and where they lie in the
+// set's JSON (libpcp's pmLabel: the offset of a name is just after its
+// opening quote).
 type Label struct {
 	_ noCompare
 
-	Name  string `msg:"name"`  // dotted for compound labels
-	Value string `msg:"value"` // JSON value text
-	Flags uint8  `msg:"flags"` // PCP label flags (hierarchy level, compound, optional)
+	Name     string `msg:"name"`  // dotted for compound labels
+	Value    string `msg:"value"` // JSON value text
+	Flags    uint8  `msg:"flags"` // PCP label flags (hierarchy level, compound, optional)
+	NameOff  uint16 `msg:"name_off"`
+	NameLen  uint8  `msg:"name_len"`
+	ValueOff uint16 `msg:"value_off"`
+	ValueLen uint16 `msg:"value_len"`
 }
 
 // EventArray is the result of events_decode; its records are those of

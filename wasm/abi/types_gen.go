@@ -2016,11 +2016,11 @@ func (z *KindCounts) Msgsize() (s int) {
 }
 
 // MarshalMsg implements msgp.Marshaler
-func (z Label) MarshalMsg(b []byte) (o []byte, err error) {
+func (z *Label) MarshalMsg(b []byte) (o []byte, err error) {
 	o = msgp.Require(b, z.Msgsize())
-	// map header, size 3
+	// map header, size 7
 	// string "name"
-	o = append(o, 0x83, 0xa4, 0x6e, 0x61, 0x6d, 0x65)
+	o = append(o, 0x87, 0xa4, 0x6e, 0x61, 0x6d, 0x65)
 	o = msgp.AppendString(o, z.Name)
 	// string "value"
 	o = append(o, 0xa5, 0x76, 0x61, 0x6c, 0x75, 0x65)
@@ -2028,6 +2028,18 @@ func (z Label) MarshalMsg(b []byte) (o []byte, err error) {
 	// string "flags"
 	o = append(o, 0xa5, 0x66, 0x6c, 0x61, 0x67, 0x73)
 	o = msgp.AppendUint8(o, z.Flags)
+	// string "name_off"
+	o = append(o, 0xa8, 0x6e, 0x61, 0x6d, 0x65, 0x5f, 0x6f, 0x66, 0x66)
+	o = msgp.AppendUint16(o, z.NameOff)
+	// string "name_len"
+	o = append(o, 0xa8, 0x6e, 0x61, 0x6d, 0x65, 0x5f, 0x6c, 0x65, 0x6e)
+	o = msgp.AppendUint8(o, z.NameLen)
+	// string "value_off"
+	o = append(o, 0xa9, 0x76, 0x61, 0x6c, 0x75, 0x65, 0x5f, 0x6f, 0x66, 0x66)
+	o = msgp.AppendUint16(o, z.ValueOff)
+	// string "value_len"
+	o = append(o, 0xa9, 0x76, 0x61, 0x6c, 0x75, 0x65, 0x5f, 0x6c, 0x65, 0x6e)
+	o = msgp.AppendUint16(o, z.ValueLen)
 	return
 }
 
@@ -2067,6 +2079,30 @@ func (z *Label) UnmarshalMsg(bts []byte) (o []byte, err error) {
 				err = msgp.WrapError(err, "Flags")
 				return
 			}
+		case "name_off":
+			z.NameOff, bts, err = msgp.ReadUint16Bytes(bts)
+			if err != nil {
+				err = msgp.WrapError(err, "NameOff")
+				return
+			}
+		case "name_len":
+			z.NameLen, bts, err = msgp.ReadUint8Bytes(bts)
+			if err != nil {
+				err = msgp.WrapError(err, "NameLen")
+				return
+			}
+		case "value_off":
+			z.ValueOff, bts, err = msgp.ReadUint16Bytes(bts)
+			if err != nil {
+				err = msgp.WrapError(err, "ValueOff")
+				return
+			}
+		case "value_len":
+			z.ValueLen, bts, err = msgp.ReadUint16Bytes(bts)
+			if err != nil {
+				err = msgp.WrapError(err, "ValueLen")
+				return
+			}
 		default:
 			bts, err = msgp.Skip(bts)
 			if err != nil {
@@ -2080,8 +2116,8 @@ func (z *Label) UnmarshalMsg(bts []byte) (o []byte, err error) {
 }
 
 // Msgsize returns an upper bound estimate of the number of bytes occupied by the serialized message
-func (z Label) Msgsize() (s int) {
-	s = 1 + 5 + msgp.StringPrefixSize + len(z.Name) + 6 + msgp.StringPrefixSize + len(z.Value) + 6 + msgp.Uint8Size
+func (z *Label) Msgsize() (s int) {
+	s = 1 + 5 + msgp.StringPrefixSize + len(z.Name) + 6 + msgp.StringPrefixSize + len(z.Value) + 6 + msgp.Uint8Size + 9 + msgp.Uint16Size + 9 + msgp.Uint8Size + 10 + msgp.Uint16Size + 10 + msgp.Uint16Size
 	return
 }
 
@@ -2107,16 +2143,11 @@ func (z *LabelSet) MarshalMsg(b []byte) (o []byte, err error) {
 	o = append(o, 0xa6, 0x6c, 0x61, 0x62, 0x65, 0x6c, 0x73)
 	o = msgp.AppendArrayHeader(o, uint32(len(z.Labels)))
 	for za0001 := range z.Labels {
-		// map header, size 3
-		// string "name"
-		o = append(o, 0x83, 0xa4, 0x6e, 0x61, 0x6d, 0x65)
-		o = msgp.AppendString(o, z.Labels[za0001].Name)
-		// string "value"
-		o = append(o, 0xa5, 0x76, 0x61, 0x6c, 0x75, 0x65)
-		o = msgp.AppendString(o, z.Labels[za0001].Value)
-		// string "flags"
-		o = append(o, 0xa5, 0x66, 0x6c, 0x61, 0x67, 0x73)
-		o = msgp.AppendUint8(o, z.Labels[za0001].Flags)
+		o, err = z.Labels[za0001].MarshalMsg(o)
+		if err != nil {
+			err = msgp.WrapError(err, "Labels", za0001)
+			return
+		}
 	}
 	return
 }
@@ -2175,45 +2206,10 @@ func (z *LabelSet) UnmarshalMsg(bts []byte) (o []byte, err error) {
 				z.Labels = make([]Label, zb0002)
 			}
 			for za0001 := range z.Labels {
-				var zb0003 uint32
-				zb0003, bts, err = msgp.ReadMapHeaderBytes(bts)
+				bts, err = z.Labels[za0001].UnmarshalMsg(bts)
 				if err != nil {
 					err = msgp.WrapError(err, "Labels", za0001)
 					return
-				}
-				for zb0003 > 0 {
-					zb0003--
-					field, bts, err = msgp.ReadMapKeyZC(bts)
-					if err != nil {
-						err = msgp.WrapError(err, "Labels", za0001)
-						return
-					}
-					switch msgp.UnsafeString(field) {
-					case "name":
-						z.Labels[za0001].Name, bts, err = msgp.ReadStringBytes(bts)
-						if err != nil {
-							err = msgp.WrapError(err, "Labels", za0001, "Name")
-							return
-						}
-					case "value":
-						z.Labels[za0001].Value, bts, err = msgp.ReadStringBytes(bts)
-						if err != nil {
-							err = msgp.WrapError(err, "Labels", za0001, "Value")
-							return
-						}
-					case "flags":
-						z.Labels[za0001].Flags, bts, err = msgp.ReadUint8Bytes(bts)
-						if err != nil {
-							err = msgp.WrapError(err, "Labels", za0001, "Flags")
-							return
-						}
-					default:
-						bts, err = msgp.Skip(bts)
-						if err != nil {
-							err = msgp.WrapError(err, "Labels", za0001)
-							return
-						}
-					}
 				}
 			}
 		default:
@@ -2238,7 +2234,7 @@ func (z *LabelSet) Msgsize() (s int) {
 	}
 	s += 5 + msgp.StringPrefixSize + len(z.JSON) + 7 + msgp.ArrayHeaderSize
 	for za0001 := range z.Labels {
-		s += 1 + 5 + msgp.StringPrefixSize + len(z.Labels[za0001].Name) + 6 + msgp.StringPrefixSize + len(z.Labels[za0001].Value) + 6 + msgp.Uint8Size
+		s += z.Labels[za0001].Msgsize()
 	}
 	return
 }

@@ -1,0 +1,80 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+)
+
+// TestEventsMatchPminfo decodes the four event arrays of conv05's first
+// RESULT and checks each one's record count and first and last
+// timestamps against what pminfo printed for the same values.
+func TestEventsMatchPminfo(t *testing.T) {
+	oracle, err := os.ReadFile(captureDir + "conv05.out.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	files, _ := filepath.Glob("../../wasm/testdata/conv05.pdu0.*EVENT.bin")
+	if len(files) != 4 {
+		t.Fatalf("%d event arrays", len(files))
+	}
+	var out, errb bytes.Buffer
+	if code := run(append([]string{"events"}, files...), &out, &errb); code != 0 {
+		t.Fatalf("exit %d: %s", code, errb.String())
+	}
+	lines := strings.Split(strings.TrimSpace(out.String()), "\n")
+	if len(lines) != len(files) {
+		t.Fatalf("%d lines for %d files", len(lines), len(files))
+	}
+	for i, line := range lines {
+		var a struct {
+			HighRes bool `json:"highres"`
+			Records []struct{ Sec, Nsec int64 }
+		}
+		if err := json.Unmarshal([]byte(line), &a); err != nil {
+			t.Fatal(err)
+		}
+		layout := "15:04:05.000"
+		if a.HighRes {
+			layout = "15:04:05.000000000"
+		}
+		stamp := func(k int) string { return time.Unix(a.Records[k].Sec, a.Records[k].Nsec).UTC().Format(layout) }
+		var want string
+		switch n := len(a.Records); n {
+		case 0:
+			want = "[0 event records]"
+		case 1:
+			want = "[1 event record timestamp " + stamp(0) + "]"
+		default:
+			want = "[" + strconv.Itoa(n) + " event records timestamps " + stamp(0) + "..." + stamp(n-1) + "]"
+		}
+		if !strings.Contains(string(oracle), "] value "+want+"\n") || a.HighRes != strings.Contains(files[i], "HIGHRES_EVENT") {
+			t.Errorf("%s: %s (highres %v) not in pminfo's output", filepath.Base(files[i]), want, a.HighRes)
+		}
+	}
+}
+
+// TestEventsErrors: a cut array is exit 1 naming the file and offset;
+// no file is a usage error.
+func TestEventsErrors(t *testing.T) {
+	b, err := os.ReadFile("../../wasm/testdata/conv05.pdu0.HIGHRES_RESULT.29.0.136.inst1.EVENT.bin")
+	if err != nil {
+		t.Fatal(err)
+	}
+	cut := filepath.Join(t.TempDir(), "cut.bin")
+	if err := os.WriteFile(cut, b[:len(b)-4], 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var out, errb bytes.Buffer
+	if code := run([]string{"events", cut}, &out, &errb); code != 1 || !strings.Contains(errb.String(), "cut.bin: eventrec: ") || !strings.Contains(errb.String(), "offset") {
+		t.Errorf("cut array: exit %d, %q", code, errb.String())
+	}
+	if code := run([]string{"events"}, &out, &errb); code != 2 {
+		t.Errorf("no file: exit %d", code)
+	}
+}
