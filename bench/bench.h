@@ -21,6 +21,12 @@ uint64_t bench_events(int handle, int n);
 uint64_t bench_label_parse(const char *json, int len, int n);
 uint64_t bench_label_merge(char **texts, int ntexts, int n);
 
+/* many clients (c_clients.c) */
+#define BENCH_LAT_KEEP 4096
+long bench_clients(const char *host, uint32_t *pmids, int npmids, int n, double seconds, int64_t *lat);
+int bench_lookup(const char *host, char **names, int n, uint32_t *out);
+int bench_clients_phase(void);
+
 /* live fetch */
 int bench_fetch_setup(const char *host, char **names, int nnames);
 uint64_t bench_fetch(int n);

@@ -57,6 +57,8 @@ func main() {
 			f = figMemcpyLarge(cfg, *quick)
 		case "viewer":
 			f = figViewer(cfg, *quick)
+		case "clients":
+			f = figClients(cfg, *quick)
 		default:
 			f = fig.run(cfg)
 		}
@@ -110,6 +112,7 @@ var figures = []struct {
 	{"labels-parse", figLabelParse},
 	{"labels-merge", figLabelMerge},
 	{"fetch", figFetch},
+	{"clients", nil},
 	{"soak", figSoak},
 	{"kpi", figKPI},
 	{"mmv", figMMV},
