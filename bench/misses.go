@@ -71,25 +71,14 @@ var misses = map[string]string{
 		"(compare min/max). Both beat a plain atomic add because neither is atomic (MMV expects one writer " +
 		"per value). Next step: re-run with -rounds 31; if it persists, profile with perf stat on an idle " +
 		"machine.",
-	"wasm": "Not reachable while one module carries every call the issue requires: the decoders themselves " +
-		"are the cost, not stray dependencies (the per-package table has no fmt, reflect, strconv or unicode rows: " +
-		"msgp already links them into the baseline). Go's wasm backend emits about twice the code of amd64 " +
-		"for the same functions (every call site is a resume point that spills the live values), and the data " +
-		"section grows with the code (pclntab: every function's name and pc tables, plus type descriptors), " +
-		"so each KB of function body costs about 1.45 KB of module. Built alone (the calls-alone table above), " +
-		"the KPI calls add over 300 KB (dltkpi's reassembler and tracker, the DLT scanner, their result types), " +
-		"pdu_decode and mmv_read about 200 KB each (a decoder per PDU type; the MMV reader and its validation of " +
-		"every section), labels about 125 KB (JSONB parser, canonicaliser, merge), events_decode about 90 KB: the " +
-		"KPI calls alone nearly fill the budget, which the viewer's kpionly module does meet. The msgp code generated for the 24 result " +
-		"types is about 90 KB of wasm/abi; msgp has no option that makes it smaller (rewriting its byte-by-byte " +
-		"key appends as string appends made the module 17 KB larger). Cut so far: mmv_read no longer carries the " +
-		"mmvdump text formatter (ABI 2: -41 KB), PDU bodies decode into concrete types so that pduwire.Message " +
-		"no longer keeps pcp's String methods alive (-39 KB), the exports share one dispatch switch (-9 KB), and " +
-		"dltkpi's Processes and IRQs sort their keys instead of whole rows (-27 KB). Post-processing does not " +
-		"close the gap: binaryen's optimiser (Debian's binaryen 108, `wasm-opt -Oz --enable-bulk-memory " +
-		"--enable-sign-ext --enable-nontrapping-float-to-int --enable-mutable-globals` on the two modules of " +
-		"`make wasm`) shrinks the baseline to 3,108,222 and " +
-		"the full module to 3,850,084 bytes, still +724.5 KB. What is left is a choice for the issue's owner: " +
-		"per-format modules (each call group above fits alone; kpionly is the viewer's) or a budget for the " +
-		"all-in-one module that matches Go's wasm code density.",
+	"wasm": "The all-formats modules (wasip1 +1013 KB raw, +249.8 KB gzip -9; js +1001 KB, +248 KB) and the " +
+		"kpi (+386 KB) and mmv (+226 KB) modules meet their budgets; the pcp module (PDUs, events, labels) adds " +
+		"about 585 KB against 400 KB. Its code is pduwire (95 KB of function bodies: a decoder per PDU type), " +
+		"labels (53 KB), eventrec (13 KB) and wasm/abi (190 KB, of which 105 KB is msgp's generated MarshalMsg " +
+		"for the PDU schema's 35 types and 29 KB the body decoder), and the data section grows with it (+194 KB: " +
+		"pclntab and type descriptors). Go's wasm backend emits about twice the code of amd64 for the same " +
+		"functions, and msgp has no option that makes its marshalers smaller (it inlines small nested types " +
+		"into each parent). Cut so far for issue 18: the result types are incomparable, so that no equality " +
+		"functions are linked (-16 KB), the type-name tables are arrays (-5 KB). Next step: a PDU schema " +
+		"with fewer, shared body types, or one generated marshaler per value kind.",
 }
