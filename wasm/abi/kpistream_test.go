@@ -12,46 +12,59 @@ import (
 )
 
 // TestKPIStreamMatchesCapture feeds each capture in random pieces and
-// expects the same samples and the same table as a session over the
-// whole capture.
+// one byte at a time, and expects the same samples and the same table as
+// a session over the whole capture.
 func TestKPIStreamMatchesCapture(t *testing.T) {
-	for _, name := range []string{"kpi-odd.dlt", "excerpt-irq-strtok-race.dlt", "kpi-huge-argv0.dlt"} {
-		in, err := os.ReadFile(filepath.Join("..", "testdata", name))
-		if err != nil {
-			t.Fatal(err)
+	files, _ := filepath.Glob(filepath.Join("..", "testdata", "*.dlt"))
+	if len(files) != 3 {
+		t.Fatalf("%d DLT captures", len(files))
+	}
+	for _, chunk := range []string{"random", "1-byte"} {
+		for _, name := range files {
+			t.Run(chunk+"/"+filepath.Base(name), func(t *testing.T) { streamMatches(t, name, chunk == "1-byte") })
 		}
-		whole := NewKPISession(in)
-		st := whole.Step(0)
-		want := whole.Table()
-		wantBytes, _ := want.MarshalMsg(nil)
+	}
+}
 
-		rng := rand.New(rand.NewPCG(1, uint64(len(in))))
-		s := NewKPIStream(dlt.FramingStorage)
-		var samples []CPUSample
-		for off := 0; off < len(in); {
-			n := min(1+rng.IntN(3000), len(in)-off)
-			step := s.Feed(in[off : off+n])
-			samples = append(samples, step.Samples...)
-			off += n
-			if step.Total != off || step.Offset > off || step.Error != nil {
-				t.Fatalf("%s: after %d bytes: %+v", name, off, step)
-			}
+func streamMatches(t *testing.T, name string, oneByte bool) {
+	in, err := os.ReadFile(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	whole := NewKPISession(in)
+	st := whole.Step(0)
+	want := whole.Table()
+	wantBytes, _ := want.MarshalMsg(nil)
+
+	rng := rand.New(rand.NewPCG(1, uint64(len(in))))
+	s := NewKPIStream(dlt.FramingStorage)
+	var samples []CPUSample
+	for off := 0; off < len(in); {
+		n := min(1+rng.IntN(3000), len(in)-off)
+		if oneByte {
+			n = 1
 		}
-		end := s.End()
-		samples = append(samples, end.Samples...)
-		if !end.Done || end.Offset != len(in) || end.Error != nil {
-			t.Errorf("%s: end %+v", name, end)
+		step := s.Feed(in[off : off+n])
+		samples = append(samples, step.Samples...)
+		off += n
+		if step.Total != off || step.Offset > off || step.Error != nil {
+			t.Fatalf("%s: after %d bytes: %+v", name, off, step)
 		}
-		got := s.Table()
-		gotBytes, _ := got.MarshalMsg(nil)
-		if !bytes.Equal(gotBytes, wantBytes) {
-			t.Errorf("%s: streamed table differs from the capture session's", name)
-		}
-		if len(samples) != len(st.Samples) || !slices.EqualFunc(samples, st.Samples, func(a, b CPUSample) bool {
-			return a.TMSP == b.TMSP && slices.Equal(a.PIDs, b.PIDs) && slices.Equal(a.CPU, b.CPU)
-		}) {
-			t.Errorf("%s: %d streamed samples, %d from the capture", name, len(samples), len(st.Samples))
-		}
+	}
+	end := s.End()
+	samples = append(samples, end.Samples...)
+	if !end.Done || end.Offset != len(in) || end.Error != nil {
+		t.Errorf("%s: end %+v", name, end)
+	}
+	got := s.Table()
+	gotBytes, _ := got.MarshalMsg(nil)
+	if !bytes.Equal(gotBytes, wantBytes) {
+		t.Errorf("%s: streamed table differs from the capture session's", name)
+	}
+	if len(samples) != len(st.Samples) || !slices.EqualFunc(samples, st.Samples, func(a, b CPUSample) bool {
+		return a.TMSP == b.TMSP && slices.Equal(a.PIDs, b.PIDs) && slices.Equal(a.CPU, b.CPU)
+	}) {
+		t.Errorf("%s: %d streamed samples, %d from the capture", name, len(samples), len(st.Samples))
 	}
 }
 
