@@ -2,9 +2,11 @@ package pduwire
 
 import "io"
 
-// readChunk bounds how much buffer a Reader adds ahead of bytes actually
-// received, so that a len near the limit announced by a peer that then
-// stalls costs at most this much memory.
+// readChunk is the least a Reader's buffer grows by. Growth doubles the
+// buffer, and jumps to the whole PDU once half of it would be reached, so
+// a PDU of n bytes costs under 2n in allocation and copies, while a len
+// near the limit announced by a peer that then stalls costs at most four
+// times what the peer really sent, plus this much.
 const readChunk = 64 << 10
 
 // Reader reads whole PDUs from a byte stream such as a TCP connection.
@@ -13,7 +15,7 @@ const readChunk = 64 << 10
 // has arrived whole costs one system call, header and body together, and
 // bytes of the next PDU wait in the buffer. Each header is validated
 // (12 ≤ len ≤ limit, type ≥ 0) before the buffer grows for its body, and
-// it grows only as body bytes arrive. Deadlines are the caller's business
+// it grows only as body bytes arrive, doubling each time. Deadlines are the caller's business
 // (set them on the connection); after a read error the bytes received so
 // far stay buffered, so a later Next resumes the same PDU.
 type Reader struct {
@@ -66,13 +68,19 @@ func (r *Reader) Next() (PDU, error) {
 	return p, nil
 }
 
-// fill reads until the buffer holds at least n bytes, growing it by at
-// most readChunk beyond what has arrived.
+// fill reads until the buffer holds at least n bytes, doubling it each
+// time the bytes that arrived fill it, or making it n bytes once the
+// doubled size reaches half of n: the buffers before the last then add up
+// to less than n.
 func (r *Reader) fill(n int, field string) error {
 	empty := 0
 	for r.end < n {
 		if r.end == len(r.buf) {
-			grown := make([]byte, min(n, r.end+readChunk))
+			size := max(2*r.end, r.end+readChunk)
+			if 2*size >= n {
+				size = n
+			}
+			grown := make([]byte, size)
 			copy(grown, r.buf[:r.end])
 			r.buf = grown
 		}
