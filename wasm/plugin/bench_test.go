@@ -79,3 +79,88 @@ func BenchmarkKPISession(b *testing.B) {
 		}
 	})
 }
+
+// BenchmarkPDUDecode decodes a pmcd server stream with RESULTs (event
+// arrays included) in full.
+func BenchmarkPDUDecode(b *testing.B) {
+	in := readFile(b, "conv05.server.bin")
+	b.Run("native", func(b *testing.B) {
+		b.SetBytes(int64(len(in)))
+		b.ReportAllocs()
+		for b.Loop() {
+			r := abi.DecodePDUs(in, 0)
+			if _, err := r.MarshalMsg(nil); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	b.Run("wazero", func(b *testing.B) {
+		h := newHost(b)
+		b.SetBytes(int64(len(in)))
+		b.ReportAllocs()
+		for b.Loop() {
+			h.run("pdu_decode", in, 0)
+		}
+	})
+}
+
+// BenchmarkPDUFeedOne is the per-call cost of a live stream: one PDU (the
+// first RESULT of conv05's server stream) fed to a pdu_stream session.
+func BenchmarkPDUFeedOne(b *testing.B) {
+	in := readFile(b, "conv05.server.bin")
+	var pdu []byte
+	for p, err := range pduwireAll(in) {
+		if err != nil {
+			b.Fatal(err)
+		}
+		if p.Header.Type.String() == "HIGHRES_RESULT" {
+			pdu = p.Bytes
+			break
+		}
+	}
+	b.Run("native", func(b *testing.B) {
+		s := abi.NewPDUSession(0)
+		b.SetBytes(int64(len(pdu)))
+		b.ReportAllocs()
+		for b.Loop() {
+			r := s.Feed(pdu)
+			if _, err := r.MarshalMsg(nil); err != nil || len(r.PDUs) != 1 {
+				b.Fatal(err)
+			}
+		}
+	})
+	b.Run("wazero", func(b *testing.B) {
+		h := newHost(b)
+		s := h.call("pdu_stream", 0)
+		b.SetBytes(int64(len(pdu)))
+		b.ReportAllocs()
+		for b.Loop() {
+			hin := h.put(pdu)
+			h.take(h.call("pdu_feed", s, hin))
+			h.call("free", hin)
+		}
+	})
+}
+
+// BenchmarkMMVRead reads an MMV file with every section.
+func BenchmarkMMVRead(b *testing.B) {
+	in := readFile(b, "sample2.mmv")
+	b.Run("native", func(b *testing.B) {
+		b.SetBytes(int64(len(in)))
+		b.ReportAllocs()
+		for b.Loop() {
+			r := abi.ReadMMV(in, false)
+			if _, err := r.MarshalMsg(nil); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	b.Run("wazero", func(b *testing.B) {
+		h := newHost(b)
+		b.SetBytes(int64(len(in)))
+		b.ReportAllocs()
+		for b.Loop() {
+			h.run("mmv_read", in, 0)
+		}
+	})
+}

@@ -2,12 +2,14 @@ package main
 
 import (
 	"context"
+	"iter"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"testing"
 
 	"github.com/perfwire/perfwire/dlt"
+	"github.com/perfwire/perfwire/pduwire"
 	"github.com/tetratelabs/wazero"
 	"github.com/tetratelabs/wazero/api"
 	"github.com/tetratelabs/wazero/imports/wasi_snapshot_preview1"
@@ -129,3 +131,5 @@ func readFile(t testing.TB, name string) []byte {
 }
 
 func newScanner(in []byte) dlt.Scanner { return dlt.NewScanner(in, dlt.Options{}) }
+
+func pduwireAll(in []byte) iter.Seq2[pduwire.PDU, error] { return pduwire.All(in, 0) }

@@ -1,0 +1,45 @@
+// Throughput of the GOOS=js module in Node (V8) on the captures of
+// wasm/testdata, for issue 18's speed figures: MB/s per call, and the
+// per-call time of one PDU fed to a PDU stream session. Compare with
+// `go test -bench . ./wasm/plugin` (native and wazero).
+//
+//   GOOS=js GOARCH=wasm go build -o /tmp/pw-js.wasm ./wasm/js
+//   node wasm/js/bench_node.mjs "$(go env GOROOT)/lib/wasm/wasm_exec.js" /tmp/pw-js.wasm wasm/testdata
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { createRequire } from "node:module";
+
+const [wasmExec, modulePath, testdata] = process.argv.slice(2);
+createRequire(import.meta.url)(wasmExec);
+const go = new Go();
+const { instance } = await WebAssembly.instantiate(readFileSync(modulePath), go.importObject);
+go.run(instance);
+const pw = globalThis.perfwire;
+const input = (name) => new Uint8Array(readFileSync(join(testdata, name)));
+
+// time runs f for about a second after a warm-up and returns ns per call.
+function time(f) {
+	for (let i = 0; i < 20; i++) f();
+	let n = 0;
+	const t0 = process.hrtime.bigint();
+	let t = t0;
+	while (t - t0 < 1000000000n) {
+		for (let i = 0; i < 10; i++) f();
+		n += 10;
+		t = process.hrtime.bigint();
+	}
+	return Number(t - t0) / n;
+}
+const report = (name, bytes, ns) => console.log(`${name}\t${ns.toFixed(0)} ns/op\t${(bytes / ns * 1000).toFixed(2)} MB/s`);
+
+const kpi = input("kpi-odd.dlt");
+report("kpiDecode kpi-odd.dlt", kpi.length, time(() => pw.kpiDecode(kpi, 0)));
+const pdus = input("conv05.server.bin");
+report("pduDecode conv05.server.bin", pdus.length, time(() => pw.pduDecode(pdus, 0)));
+const mmv = input("sample2.mmv");
+report("mmvRead sample2.mmv", mmv.length, time(() => pw.mmvRead(mmv, 0)));
+// The first HIGHRES_RESULT of the stream: offset 152, 312 bytes.
+const one = pdus.subarray(152, 152 + 312);
+const s = pw.pduStream(0);
+report("pduFeed one RESULT PDU", one.length, time(() => pw.pduFeed(s, one)));
+pw.close(s);
