@@ -204,10 +204,25 @@ func (k *kpiRun) file(name string) error {
 		k.drain()
 	}
 	k.skipped += s.Skipped()
+	reportSkipped(name, s.Skipped(), s.Resyncs(), s.SkipError())
 	if err := s.Err(); err != nil {
 		return &inputError{file: name, err: err}
 	}
 	return nil
+}
+
+// reportSkipped says on stderr, in every output mode, that a file had
+// damage the reader resynchronised over: how many bytes in how many
+// places, and the first failure with its offset.
+func reportSkipped(name string, bytes, places int, first error) {
+	if bytes == 0 {
+		return
+	}
+	msg := fmt.Sprintf("perfwire: %s: skipped %d damaged bytes in %d places", name, bytes, places)
+	if first != nil {
+		msg += "; the first: " + first.Error()
+	}
+	fmt.Fprintln(diag, msg)
 }
 
 func (k *kpiRun) drain() {

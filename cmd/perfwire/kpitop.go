@@ -122,9 +122,7 @@ func (k *kpiTop) file(name string) error {
 		k.r.PushDLT(dltkpi.Selector{}, s.Message())
 		k.drain()
 	}
-	if n := s.Skipped(); n > 0 {
-		fmt.Fprintf(os.Stderr, "perfwire kpi top: %s: %d damaged bytes skipped\n", name, n)
-	}
+	reportSkipped(name, s.Skipped(), s.Resyncs(), s.SkipError())
 	if err := s.Err(); err != nil {
 		return &inputError{file: name, err: err}
 	}

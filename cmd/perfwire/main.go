@@ -75,7 +75,13 @@ func usage(w io.Writer) {
 // run executes one invocation and returns the process exit status.
 // --plugin FILE.wasm before the command runs the decoding commands (pdu,
 // kpi, labels, events) inside that wasip1 module (wasm/ABI.md) instead of natively.
+// diag is where commands write diagnostics that are not their output
+// (damage skipped, progress): the stderr of the current run.
+var diag io.Writer = os.Stderr
+
 func run(args []string, stdout, stderr io.Writer) int {
+	diag = stderr
+	defer func() { diag = os.Stderr }()
 	if len(args) > 0 && (args[0] == "--plugin" || strings.HasPrefix(args[0], "--plugin=")) {
 		file, ok := strings.CutPrefix(args[0], "--plugin=")
 		args = args[1:]

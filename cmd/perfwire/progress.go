@@ -35,8 +35,9 @@ type progress struct {
 // newProgress returns the progress of reading total bytes of name, drawn
 // on stderr when stderr is a terminal and total is at least progressMin.
 func newProgress(name string, total int64) *progress {
-	on := total >= progressMin && term.IsTerminal(int(os.Stderr.Fd()))
-	return newProgressTo(os.Stderr, name, total, on)
+	f, ok := diag.(*os.File)
+	on := ok && total >= progressMin && term.IsTerminal(int(f.Fd()))
+	return newProgressTo(diag, name, total, on)
 }
 
 func newProgressTo(w io.Writer, name string, total int64, enabled bool) *progress {
