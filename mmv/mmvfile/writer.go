@@ -28,12 +28,18 @@ func Create(name string, reg *mmv.Registry) (*Writer, error) {
 }
 
 // CreatePath lays reg out in a new file at path, in the host byte order,
-// and publishes it. It does what libpcp_mmv does: remove any old file,
-// create the new one exclusively with mode 0644, size it, map it shared,
-// write the metadata with g2 = 0 and store g2 = g1 last. A zero
-// reg.Gen is replaced by the current time (seconds << 32 |
-// microseconds), a zero reg.Process by this process's pid. A missing or
-// read-only directory gives an error wrapping [ErrNoDir].
+// and publishes it, so that pmdammv serves it. A zero reg.Gen is replaced
+// by the current time (seconds << 32 | microseconds), a zero reg.Process
+// by this process's pid.
+//
+// Unlike libpcp_mmv, which removes the old file, sizes a new one and maps
+// it (a full disk then kills the process with SIGBUS on the first page
+// that cannot be backed), the file is built under a temporary name in the
+// same directory (".NAME.*", which pmdammv skips) by writing the whole
+// published image, each write checked, then mapped, then renamed over
+// path. So a full disk is an error, the previous file at path stays as it
+// was until the rename, and pmdammv never sees a half-written file. A
+// missing or read-only directory gives an error wrapping [ErrNoDir].
 func CreatePath(path string, reg *mmv.Registry) (*Writer, error) {
 	r := *reg
 	if r.Gen == 0 {
@@ -47,37 +53,44 @@ func CreatePath(path string, reg *mmv.Registry) (*Writer, error) {
 	if err != nil {
 		return nil, err
 	}
-	if st, err := os.Stat(filepath.Dir(path)); err != nil || !st.IsDir() {
-		return nil, &fs.PathError{Op: "create", Path: filepath.Dir(path), Err: ErrNoDir}
+	dir := filepath.Dir(path)
+	if st, err := os.Stat(dir); err != nil || !st.IsDir() {
+		return nil, &fs.PathError{Op: "create", Path: dir, Err: ErrNoDir}
 	}
-	if err := os.Remove(path); err != nil && !errors.Is(err, fs.ErrNotExist) {
-		return nil, err
-	}
-	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE|os.O_EXCL, 0o644)
+	f, err := os.CreateTemp(dir, "."+filepath.Base(path)+".*")
 	if err != nil {
 		if errors.Is(err, fs.ErrPermission) {
 			return nil, &fs.PathError{Op: "create", Path: path, Err: ErrNoDir}
 		}
 		return nil, err
 	}
+	tmp := f.Name()
 	defer f.Close()
+	fail := func(err error) (*Writer, error) {
+		os.Remove(tmp)
+		return nil, err
+	}
 	// The mode must survive a restrictive umask: pmcd's agent runs as
 	// another user and needs to read the file.
 	if err := f.Chmod(0o644); err != nil {
-		os.Remove(path)
-		return nil, err
+		return fail(err)
 	}
-	if err := f.Truncate(int64(plan.Size())); err != nil {
-		os.Remove(path)
-		return nil, err
+	image := make([]byte, plan.Size())
+	plan.Write(image, binary.NativeEndian)
+	mmv.Publish(image, binary.NativeEndian)
+	// Writing every byte makes the file system allocate every block now,
+	// where running out of space is an error, not a fault in the mapping.
+	if _, err := f.Write(image); err != nil {
+		return fail(err)
 	}
-	data, err := syscall.Mmap(int(f.Fd()), 0, plan.Size(), syscall.PROT_READ|syscall.PROT_WRITE, syscall.MAP_SHARED)
+	data, err := syscall.Mmap(int(f.Fd()), 0, len(image), syscall.PROT_READ|syscall.PROT_WRITE, syscall.MAP_SHARED)
 	if err != nil {
-		os.Remove(path)
-		return nil, &fs.PathError{Op: "mmap", Path: path, Err: err}
+		return fail(&fs.PathError{Op: "mmap", Path: tmp, Err: err})
 	}
-	plan.Write(data, binary.NativeEndian)
-	mmv.Publish(data, binary.NativeEndian)
+	if err := os.Rename(tmp, path); err != nil {
+		syscall.Munmap(data)
+		return fail(err)
+	}
 	return &Writer{path: path, data: data, plan: plan, remove: r.Flags&mmv.FlagProcess != 0}, nil
 }
 
