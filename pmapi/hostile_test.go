@@ -5,6 +5,7 @@ import (
 	"errors"
 	"net"
 	"os"
+	"runtime"
 	"strconv"
 	"strings"
 	"testing"
@@ -300,6 +301,85 @@ func TestHostileCounts(t *testing.T) {
 				wantInMessage(t, err, tc.parts...)
 				if _, err := c.Fetch(context.Background(), pcp.NewID(29, 0, 10)); !errors.Is(err, ErrClosed) {
 					t.Fatalf("after a bad reply the client still talks: %v", err)
+				}
+			})
+		}
+	}
+}
+
+// hugeResult is a valid HIGHRES_RESULT of exactly DefaultMaxPDU (64
+// MiB): one metric with five aggregate values of about 12.8 MiB each (a
+// value block's length field has 24 bits).
+func hugeResult() []byte {
+	build := func(last int) []byte {
+		vals := make([]pduwire.ValueData, 5)
+		for i := range vals {
+			n := 13 << 20
+			if i == 4 {
+				n = last
+			}
+			vals[i] = pduwire.ValueData{Inst: int32(i), BlockType: pcp.TypeAggregate, Payload: make([]byte, n)}
+		}
+		return (&pduwire.ResultData{Highres: true, Sets: []pduwire.ValueSetData{{PMID: pcp.NewID(29, 0, 10),
+			ValFmt: pduwire.ValDPTR, Values: vals}}}).Append(nil, 0)
+	}
+	b := build(12 << 20)
+	return build(12<<20 + DefaultMaxPDU - len(b))
+}
+
+// A reply of 64 MiB (the default limit) costs at most twice its size in
+// allocation to receive (FetchBuf; 1 MiB of slack for the rest of the
+// exchange), plus one copy for Fetch's result; before, the receive buffer
+// grew 64 KiB at a time, copied at every step: 30 GB of allocation and
+// 4.5 s for one such reply.
+func TestHostileHugeResult(t *testing.T) {
+	res := hugeResult()
+	if len(res) != DefaultMaxPDU {
+		t.Fatalf("the result is %d bytes, want %d", len(res), DefaultMaxPDU)
+	}
+	for _, mode := range ioModes {
+		for _, call := range []struct {
+			name   string
+			budget int // allocation allowed, in PDU sizes
+			fetch  func(*Client) (pduwire.Result, error)
+		}{
+			{"FetchBuf", 2, func(c *Client) (pduwire.Result, error) { return c.FetchBuf(context.Background(), pcp.NewID(29, 0, 10)) }},
+			{"Fetch", 3, func(c *Client) (pduwire.Result, error) { return c.Fetch(context.Background(), pcp.NewID(29, 0, 10)) }},
+		} {
+			t.Run(mode.name+"/"+call.name, func(t *testing.T) {
+				addr := fakePmcd(t, hello(t), func(conn *fakeConn) {
+					readRequest(conn)
+					readRequest(conn)
+					conn.Write(res)
+					time.Sleep(time.Second)
+				})
+				c, err := Dial(context.Background(), addr, mode.opts)
+				if err != nil {
+					t.Fatal(err)
+				}
+				defer c.Close()
+				var before, after runtime.MemStats
+				runtime.GC()
+				runtime.ReadMemStats(&before)
+				start := time.Now()
+				r, err := call.fetch(c)
+				elapsed := time.Since(start)
+				runtime.ReadMemStats(&after)
+				if err != nil {
+					t.Fatal(err)
+				}
+				for vs := range r.ValueSets() {
+					if vs.Len() != 5 {
+						t.Fatalf("%d values, want 5", vs.Len())
+					}
+				}
+				alloc := after.TotalAlloc - before.TotalAlloc
+				t.Logf("%d-byte reply: %d bytes allocated (%.3fx), %v", len(res), alloc, float64(alloc)/float64(len(res)), elapsed)
+				if elapsed > 3*time.Second { // 0.05 s on an idle machine; the slack is for a loaded one
+					t.Errorf("receiving the reply took %v", elapsed)
+				}
+				if alloc > uint64(call.budget*len(res)+1<<20) {
+					t.Errorf("%d bytes allocated for a %d-byte reply: over %dx", alloc, len(res), call.budget)
 				}
 			})
 		}
