@@ -37,6 +37,7 @@ type Client struct {
 	maxPDU   int    // Options.MaxPDU
 	out      []byte // send buffer, reused
 	closed   bool
+	failed   error // the failure that closed the connection, if one did
 	profile  bool  // a PROFILE has been sent for context 0
 	changes  int32 // positive ERROR codes seen before results, ORed
 
@@ -279,12 +280,12 @@ func (c *Client) disarmErr(err error) error {
 // an *OpError naming the operation, the request PDU and, for a timeout,
 // the limit that ran out; a PDU that does not frame wraps ErrProtocol.
 func (c *Client) wireErr(ctx context.Context, op string, handshake bool, err error) error {
-	c.closed = true
-	c.conn.Close()
-	if _, ok := err.(*ServerError); ok {
-		return err
-	}
-	if _, ok := err.(*protocolError); ok {
+	return c.fail(c.explain(ctx, op, handshake, err))
+}
+
+func (c *Client) explain(ctx context.Context, op string, handshake bool, err error) error {
+	switch err.(type) {
+	case *ServerError, *protocolError:
 		return err
 	}
 	e := &OpError{Op: op, handshake: handshake}
@@ -332,7 +333,7 @@ func (c *Client) request() pduwire.Type {
 // holds c.mu.
 func (c *Client) exchange(ctx context.Context, op string, want ...pduwire.Type) (pduwire.PDU, error) {
 	if c.closed {
-		return pduwire.PDU{}, ErrClosed
+		return pduwire.PDU{}, c.errClosed()
 	}
 	c.arm(ctx, c.timeout)
 	p, err := c.roundTrip(op, want)
@@ -388,9 +389,18 @@ func (c *Client) roundTrip(op string, want []pduwire.Type) (pduwire.PDU, error) 
 
 // fail closes the connection because lock-step is lost, and returns err.
 func (c *Client) fail(err error) error {
-	c.closed = true
+	c.closed, c.failed = true, err
 	c.conn.Close()
 	return err
+}
+
+// errClosed is the error of a call on a closed client: ErrClosed, with
+// the failure that closed it when there was one.
+func (c *Client) errClosed() error {
+	if c.failed == nil {
+		return ErrClosed
+	}
+	return &closedError{c.failed}
 }
 
 // decode unmarshals a reply into m; a failure closes the connection.

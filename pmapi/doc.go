@@ -20,7 +20,7 @@
 // once. A call that fails on the wire returns an *OpError naming the
 // operation, the request PDU and the limit that ran out, and closes the
 // connection, since lock-step can no longer be trusted; later calls
-// return ErrClosed. A reply that does not decode wraps ErrProtocol and
+// return ErrClosed, saying which failure closed it. A reply that does not decode wraps ErrProtocol and
 // closes the connection too. Errors pmcd reports for a request are
 // returned as *ServerError values carrying the PM_ERR_* code.
 //

@@ -91,3 +91,13 @@ func (e *OpError) Error() string {
 
 // Unwrap returns the cause.
 func (e *OpError) Unwrap() error { return e.Err }
+
+// closedError is ErrClosed after a failure closed the connection: it
+// says which, so that a later call's error still explains itself.
+type closedError struct{ cause error }
+
+func (e *closedError) Error() string {
+	return "pmapi: client closed by an earlier failure: " + e.cause.Error()
+}
+
+func (e *closedError) Unwrap() error { return ErrClosed }

@@ -69,7 +69,7 @@ func (c *Client) SetProfile(ctx context.Context, p pduwire.Profile) error {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.closed {
-		return ErrClosed
+		return c.errClosed()
 	}
 	p.Ctx = 0
 	return c.sendProfile(ctx, &p)
@@ -79,7 +79,7 @@ func (c *Client) SetProfile(ctx context.Context, p pduwire.Profile) error {
 // a fetch on a context without a profile with PM_ERR_NOPROFILE.
 func (c *Client) ensureProfile(ctx context.Context) error {
 	if c.closed {
-		return ErrClosed
+		return c.errClosed()
 	}
 	if c.profile {
 		return nil

@@ -83,6 +83,11 @@ func TestHostileSlowResult(t *testing.T) {
 				t.Errorf("err is a %T, want an *OpError", err)
 			}
 			wantInMessage(t, err, "fetch", "HIGHRES_FETCH", "Options.Timeout", "300ms")
+			_, err = c.Fetch(context.Background(), pcp.NewID(29, 0, 10))
+			if !errors.Is(err, ErrClosed) || errors.Is(err, os.ErrDeadlineExceeded) {
+				t.Fatalf("the call after a timeout: %v, want ErrClosed alone", err)
+			}
+			wantInMessage(t, err, "closed by an earlier failure", "HIGHRES_FETCH exchange not complete")
 		})
 	}
 }
