@@ -20,9 +20,10 @@
 // once. A call that fails on the wire returns an *OpError naming the
 // operation, the request PDU and the limit that ran out, and closes the
 // connection, since lock-step can no longer be trusted; later calls
-// return ErrClosed, saying which failure closed it. A reply that does not decode wraps ErrProtocol and
-// closes the connection too. Errors pmcd reports for a request are
-// returned as *ServerError values carrying the PM_ERR_* code.
+// return ErrClosed, saying which failure closed it. A reply that does
+// not decode wraps ErrProtocol and closes the connection too. Errors
+// pmcd reports for a request are returned as *ServerError values
+// carrying the PM_ERR_* code.
 //
 // By default the connection's I/O goes through Go's network poller, like
 // any net.Conn. A program that fetches in a tight loop can Dial with
