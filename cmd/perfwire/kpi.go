@@ -80,12 +80,12 @@ func runKPI(args []string, stdout io.Writer) error {
 	k.drain()
 	switch {
 	case *summary:
-		st := abi.Stats(k.r.Stats(), k.t.Stats(), open, k.skipped)
+		st := abi.Stats(k.r.Stats(), k.t.Stats(), open, k.skipped, k.places)
 		if err := k.out.write(&st); err != nil {
 			return err
 		}
 	case !*asJSON:
-		writeTable(out, rows(k.t), abi.Stats(k.r.Stats(), k.t.Stats(), open, k.skipped), *pageSize)
+		writeTable(out, rows(k.t), abi.Stats(k.r.Stats(), k.t.Stats(), open, k.skipped, k.places), *pageSize)
 	}
 	return fileErr
 }
@@ -102,6 +102,7 @@ func kpiInPlugin(p *wasmPlugin, files []string, asJSON, summary bool, pageSize i
 	defer p.free(s)
 	var fileErr error
 	ended := false
+	skipped, places := 0, 0 // the stream's totals after the last file
 	for _, name := range files {
 		data, err := os.ReadFile(name)
 		if err != nil {
@@ -135,13 +136,25 @@ func kpiInPlugin(p *wasmPlugin, files []string, asJSON, summary bool, pageSize i
 		}
 		// A file that ends inside a record ends the run, as natively:
 		// its record is reported truncated, not joined to the next file.
-		if st.Error == nil && st.Offset < st.Total {
+		// A stream that cannot go on (done) ends it too; damage it
+		// resynchronised over is reported and the run goes on.
+		if !st.Done && st.Offset < st.Total {
 			if err := p.call(abi.OpKPIEnd, s, 0, &st); err != nil {
 				return err
 			}
 			ended = true
 		}
-		if st.Error != nil {
+		var tb abi.KPITable
+		if err := p.call(abi.OpKPITable, s, 0, &tb); err != nil {
+			return err
+		}
+		skipErr := errOf(st.Error)
+		if st.Done && st.Error != nil && (ended || tb.Stats.SkippedBytes == skipped) {
+			skipErr = nil // the error that ended the run, not damage skipped
+		}
+		reportSkipped(name, tb.Stats.SkippedBytes-skipped, tb.Stats.SkippedPlaces-places, skipErr)
+		skipped, places = tb.Stats.SkippedBytes, tb.Stats.SkippedPlaces
+		if st.Done && st.Error != nil {
 			if fileErr == nil {
 				fileErr = &inputError{file: name, err: errOf(st.Error)}
 			}
@@ -176,6 +189,7 @@ type kpiRun struct {
 	json    bool
 	out     jsonLines
 	skipped int
+	places  int
 }
 
 // file decodes one DLT file. A record the scanner cannot get past is an
@@ -204,6 +218,7 @@ func (k *kpiRun) file(name string) error {
 		k.drain()
 	}
 	k.skipped += s.Skipped()
+	k.places += s.Resyncs()
 	reportSkipped(name, s.Skipped(), s.Resyncs(), s.SkipError())
 	if err := s.Err(); err != nil {
 		return &inputError{file: name, err: err}

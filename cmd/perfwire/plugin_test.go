@@ -44,7 +44,8 @@ func TestThroughPlugin(t *testing.T) {
 		"PDUCapture": TestPDUCapture, "PDUAllCaptures": TestPDUAllCaptures, "PDUBadInput": TestPDUBadInput,
 		"PDUUsage": TestPDUUsage, "PDUEventRecordsMatchPminfo": TestPDUEventRecordsMatchPminfo,
 		"KPISummary": TestKPISummary, "KPIJSON": TestKPIJSON, "KPITable": TestKPITable, "KPIErrors": TestKPIErrors,
-		"LabelsMergeQA561": TestLabelsMergeQA561, "LabelsErrors": TestLabelsErrors,
+		"KPIReportsSkippedDamage": TestKPIReportsSkippedDamage,
+		"LabelsMergeQA561":        TestLabelsMergeQA561, "LabelsErrors": TestLabelsErrors,
 		"EventsMatchPminfo": TestEventsMatchPminfo, "EventsErrors": TestEventsErrors,
 	} {
 		t.Run(name, f)
@@ -83,6 +84,11 @@ func TestPluginByteIdentical(t *testing.T) {
 	copy(damaged[90000:], "xxxxxxxxxx")
 	server := read(captureDir + "conv11.server.bin")
 	cutDLT := write("cut.dlt", race[:7000])
+	// A storage header overwritten mid-file: resynchronised over.
+	header := bytes.Clone(odd)
+	at := bytes.Index(header[len(header)/2:], []byte("DLT\x01")) + len(header)/2
+	copy(header[at:], "XXXX")
+	headerDLT := write("header.dlt", header)
 	damagedDLT := write("damaged.dlt", damaged)
 	var cases [][]string
 	for _, f := range pdus {
@@ -93,7 +99,7 @@ func TestPluginByteIdentical(t *testing.T) {
 		[]string{"pdu", write("huge.bin", []byte("\x7f\xff\xff\xff\x00\x00\x70\x01\x00\x00\x00\x00"))},
 		[]string{"pdu", "-limit", "100", captureDir + "conv05.server.bin"},
 		[]string{"pdu", filepath.Join(dir, "missing.bin")})
-	for _, f := range append(dlts, cutDLT, damagedDLT) {
+	for _, f := range append(dlts, cutDLT, damagedDLT, headerDLT) {
 		for _, mode := range [][]string{{"kpi"}, {"kpi", "--json"}, {"kpi", "--summary"}} {
 			cases = append(cases, append(mode, f))
 		}

@@ -96,8 +96,8 @@ func ProcessRow(p *dltkpi.Process) KPIProcess {
 
 // Stats is the schema's summary of a reassembler's and a tracker's
 // counters, with the groups left open and the bytes skipped.
-func Stats(rs dltkpi.Stats, ts dltkpi.TrackerStats, open, skipped int) KPIStats {
-	return KPIStats{
+func Stats(rs dltkpi.Stats, ts dltkpi.TrackerStats, open, skipped, places int) KPIStats {
+	return KPIStats{SkippedPlaces: places,
 		Messages: rs.Messages, Datasets: kindCounts(rs.Datasets), Groups: kindCounts(rs.Groups),
 		Truncated: rs.Fragments, Malformed: rs.Malformed, OpenGroups: open, SkippedBytes: skipped,
 		InferredStops: ts.InferredStops, SuspectIRQ: ts.SuspectIRQ, Replaced: ts.Replaced,
@@ -131,6 +131,8 @@ type KPISession struct {
 	consumed int // stream bytes before pending[0]
 	fed      int
 	skipped  int
+	places   int // damaged places skipped
+	skipEnd  int // stream offset where the last skip ended
 }
 
 // NewKPISession starts a session over in, which it keeps (the caller must
@@ -228,6 +230,10 @@ func (k *KPISession) Table() KPITable {
 	if k.stream {
 		skipped = k.skipped
 	}
-	res.Stats = Stats(rs, ts, open, skipped)
+	places := k.places
+	if !k.stream {
+		places = k.s.Resyncs()
+	}
+	res.Stats = Stats(rs, ts, open, skipped, places)
 	return res
 }

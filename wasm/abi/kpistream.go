@@ -64,7 +64,11 @@ func (k *KPISession) Feed(chunk []byte) KPIStep {
 			k.done = true
 			break
 		}
+		if k.consumed+off != k.skipEnd {
+			k.places++ // a new damaged place, not the rest of the last one
+		}
 		k.skipped += next - off
+		k.skipEnd = k.consumed + next
 		off = next
 	}
 	k.consumed += off

@@ -179,7 +179,8 @@ type KPIStats struct {
 	Truncated     int        `msg:"truncated"`
 	Malformed     int        `msg:"malformed"`
 	OpenGroups    int        `msg:"open_groups"`
-	SkippedBytes  int        `msg:"skipped_bytes"` // bytes the DLT scanner resynchronised over
+	SkippedBytes  int        `msg:"skipped_bytes"`  // bytes the DLT scanner resynchronised over
+	SkippedPlaces int        `msg:"skipped_places"` // in how many places
 	InferredStops int        `msg:"inferred_stops"`
 	SuspectIRQ    int        `msg:"suspect_irq"`
 	Replaced      int        `msg:"replaced"`

@@ -1488,9 +1488,9 @@ func (z *KPIProcess) Msgsize() (s int) {
 // MarshalMsg implements msgp.Marshaler
 func (z *KPIStats) MarshalMsg(b []byte) (o []byte, err error) {
 	o = msgp.Require(b, z.Msgsize())
-	// map header, size 10
+	// map header, size 11
 	// string "messages"
-	o = append(o, 0x8a, 0xa8, 0x6d, 0x65, 0x73, 0x73, 0x61, 0x67, 0x65, 0x73)
+	o = append(o, 0x8b, 0xa8, 0x6d, 0x65, 0x73, 0x73, 0x61, 0x67, 0x65, 0x73)
 	o = msgp.AppendInt(o, z.Messages)
 	// string "datasets"
 	o = append(o, 0xa8, 0x64, 0x61, 0x74, 0x61, 0x73, 0x65, 0x74, 0x73)
@@ -1518,6 +1518,9 @@ func (z *KPIStats) MarshalMsg(b []byte) (o []byte, err error) {
 	// string "skipped_bytes"
 	o = append(o, 0xad, 0x73, 0x6b, 0x69, 0x70, 0x70, 0x65, 0x64, 0x5f, 0x62, 0x79, 0x74, 0x65, 0x73)
 	o = msgp.AppendInt(o, z.SkippedBytes)
+	// string "skipped_places"
+	o = append(o, 0xae, 0x73, 0x6b, 0x69, 0x70, 0x70, 0x65, 0x64, 0x5f, 0x70, 0x6c, 0x61, 0x63, 0x65, 0x73)
+	o = msgp.AppendInt(o, z.SkippedPlaces)
 	// string "inferred_stops"
 	o = append(o, 0xae, 0x69, 0x6e, 0x66, 0x65, 0x72, 0x72, 0x65, 0x64, 0x5f, 0x73, 0x74, 0x6f, 0x70, 0x73)
 	o = msgp.AppendInt(o, z.InferredStops)
@@ -1590,6 +1593,12 @@ func (z *KPIStats) UnmarshalMsg(bts []byte) (o []byte, err error) {
 				err = msgp.WrapError(err, "SkippedBytes")
 				return
 			}
+		case "skipped_places":
+			z.SkippedPlaces, bts, err = msgp.ReadIntBytes(bts)
+			if err != nil {
+				err = msgp.WrapError(err, "SkippedPlaces")
+				return
+			}
 		case "inferred_stops":
 			z.InferredStops, bts, err = msgp.ReadIntBytes(bts)
 			if err != nil {
@@ -1622,7 +1631,7 @@ func (z *KPIStats) UnmarshalMsg(bts []byte) (o []byte, err error) {
 
 // Msgsize returns an upper bound estimate of the number of bytes occupied by the serialized message
 func (z *KPIStats) Msgsize() (s int) {
-	s = 1 + 9 + msgp.IntSize + 9 + z.Datasets.Msgsize() + 7 + z.Groups.Msgsize() + 10 + msgp.IntSize + 10 + msgp.IntSize + 12 + msgp.IntSize + 14 + msgp.IntSize + 15 + msgp.IntSize + 12 + msgp.IntSize + 9 + msgp.IntSize
+	s = 1 + 9 + msgp.IntSize + 9 + z.Datasets.Msgsize() + 7 + z.Groups.Msgsize() + 10 + msgp.IntSize + 10 + msgp.IntSize + 12 + msgp.IntSize + 14 + msgp.IntSize + 15 + msgp.IntSize + 15 + msgp.IntSize + 12 + msgp.IntSize + 9 + msgp.IntSize
 	return
 }
 
