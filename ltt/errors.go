@@ -1,10 +1,6 @@
 package ltt
 
-import (
-	"errors"
-
-	"github.com/perfwire/perfwire/internal/wire"
-)
+import "github.com/perfwire/perfwire/internal/wire"
 
 // ParseError is the error returned for malformed traces and type
 // descriptions: the field being decoded, the byte offset inside the block
@@ -12,42 +8,44 @@ import (
 // errors.Is matches.
 type ParseError = wire.Error
 
-// Kinds of decode and encode failure, matched with errors.Is.
+// Kinds of decode and encode failure, matched with errors.Is. Those every
+// format shares are internal/wire's, aliased; each has a stable Code for
+// the wasm ABI, and no "ltt:" in its message (the ParseError adds it).
 var (
 	// ErrTruncated: an event or value runs past the end of its block.
-	ErrTruncated = errors.New("ltt: truncated")
+	ErrTruncated = wire.ErrTruncated
 	// ErrUnknownEvent: an event id that no facility defines; the walk
 	// cannot continue because payloads carry no length.
-	ErrUnknownEvent = errors.New("ltt: unknown event id")
+	ErrUnknownEvent = wire.NewKind("ltt_unknown_event", "unknown event id")
 	// ErrBlockStart: a block does not begin with a block_start event.
-	ErrBlockStart = errors.New("ltt: block does not start with block_start")
+	ErrBlockStart = wire.NewKind("ltt_block_start", "block does not start with block_start")
 	// ErrBlockEnd: the trailer points at no block_end, or the event walk
 	// does not land exactly on it.
-	ErrBlockEnd = errors.New("ltt: block_end not found where the trailer says")
+	ErrBlockEnd = wire.NewKind("ltt_block_end", "block_end not found where the trailer says")
 	// ErrBlockSize: a block size that cannot hold the block records.
-	ErrBlockSize = errors.New("ltt: bad block size")
+	ErrBlockSize = wire.NewKind("ltt_block_size", "bad block size")
 	// ErrString: a string without its terminating NUL inside the block.
-	ErrString = errors.New("ltt: unterminated string")
+	ErrString = wire.NewKind("ltt_string", "unterminated string")
 	// ErrUnionTag: a union tag selects no field.
-	ErrUnionTag = errors.New("ltt: union tag out of range")
+	ErrUnionTag = wire.NewKind("ltt_union_tag", "union tag out of range")
 	// ErrType: a type description the reader cannot lay out (undefined
 	// size for the architecture, missing element, too deep, cyclic).
-	ErrType = errors.New("ltt: bad type description")
+	ErrType = wire.NewKind("ltt_type", "bad type description")
 	// ErrFacility: overlapping facility id ranges, or a facility_load
 	// record that matches no facility by name and checksum.
-	ErrFacility = errors.New("ltt: bad facility")
+	ErrFacility = wire.NewKind("ltt_facility", "bad facility")
 	// ErrLimit: a configured limit was exceeded.
-	ErrLimit = errors.New("ltt: limit exceeded")
+	ErrLimit = wire.ErrLimit
 	// ErrPayload: the writer was given a payload whose size does not
 	// match its event type.
-	ErrPayload = errors.New("ltt: payload does not match the event type")
+	ErrPayload = wire.NewKind("ltt_payload", "payload does not match the event type")
 	// ErrUnion: the writer was asked for a union outside the opt-in
 	// extension (Config.WriteUnions).
-	ErrUnion = errors.New("ltt: unions are outside the core profile")
+	ErrUnion = wire.NewKind("ltt_union", "unions are outside the core profile")
 	// ErrEventTooLarge: an event cannot fit in an empty block.
-	ErrEventTooLarge = errors.New("ltt: event larger than a block")
+	ErrEventTooLarge = wire.NewKind("ltt_event_too_large", "event larger than a block")
 	// ErrCycles: the writer was given cycles that go backwards.
-	ErrCycles = errors.New("ltt: cycles go backwards")
+	ErrCycles = wire.NewKind("ltt_cycles", "cycles go backwards")
 )
 
 // errAt builds a *ParseError for the ltt format.

@@ -1,5 +1,7 @@
 package ltt
 
+import "github.com/perfwire/perfwire/internal/wire"
+
 // Version selects the block trailer and time reconstruction rules.
 type Version uint8
 
@@ -105,8 +107,11 @@ func NewReader(cfg Config, facilities ...*Facility) (*Reader, error) {
 	if maxBlk <= 0 {
 		maxBlk = defaultMaxBlk
 	}
-	if cfg.BlockSize < blockOverhead || cfg.BlockSize > maxBlk {
-		return nil, errAt("block size", 0, ErrBlockSize)
+	switch {
+	case cfg.BlockSize < blockOverhead:
+		return nil, wire.NewValueError("ltt", "block size", 0, ErrBlockSize, int64(cfg.BlockSize), blockOverhead)
+	case cfg.BlockSize > maxBlk:
+		return nil, wire.NewValueError("ltt", "block size", 0, ErrBlockSize, int64(cfg.BlockSize), int64(maxBlk))
 	}
 	r := &Reader{cfg: cfg, layout: Layout{BigEndian: cfg.BigEndian, Arch: cfg.Arch}}
 	for _, f := range facilities {

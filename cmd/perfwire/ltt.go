@@ -58,6 +58,15 @@ type lttEvent struct {
 // errEnough stops an event walk once -n events were printed.
 var errEnough = errors.New("enough events")
 
+// versionHint adds to an error about block framing, when the user forced
+// a trailer rule, that the rule may be what is wrong.
+func versionHint(err error, version string) error {
+	if version == "auto" || !(errors.Is(err, ltt.ErrBlockEnd) || errors.Is(err, ltt.ErrBlockStart)) {
+		return err
+	}
+	return fmt.Errorf("%w (the trace may not be --version %s: try --version auto)", err, version)
+}
+
 // runLTT implements `perfwire ltt [flags] DIR`.
 func runLTT(args []string, stdout io.Writer) error {
 	fl := flag.NewFlagSet("ltt", flag.ContinueOnError)
@@ -83,7 +92,11 @@ func runLTT(args []string, stdout io.Writer) error {
 	dir := fl.Arg(0)
 	tr, err := tracedir.Open(os.DirFS(dir), o)
 	if err != nil {
-		return &inputError{file: dir, err: err}
+		return &inputError{file: dir, err: versionHint(err, *version)}
+	}
+	defer tr.Close()
+	for _, d := range tr.Damage {
+		fmt.Fprintf(diag, "perfwire ltt: %s/%s\n", dir, d)
 	}
 	files := append(append([]tracedir.Tracefile{}, tr.Control...), tr.CPUs...)
 	if *events {
@@ -102,7 +115,7 @@ func runLTT(args []string, stdout io.Writer) error {
 			}
 			if err := tr.MergeErr(); err != nil {
 				w.Flush()
-				return &inputError{file: dir, err: err}
+				return &inputError{file: dir, err: versionHint(err, *version)}
 			}
 			return w.Flush()
 		}
@@ -119,7 +132,7 @@ func runLTT(args []string, stdout io.Writer) error {
 			}
 			if err != nil {
 				w.Flush()
-				return &inputError{file: dir + "/" + f.Name, err: err}
+				return &inputError{file: dir + "/" + f.Name, err: versionHint(err, *version)}
 			}
 		}
 		return w.Flush()
@@ -131,7 +144,7 @@ func runLTT(args []string, stdout io.Writer) error {
 		})
 	}
 	for _, f := range files {
-		st := lttTracefileStat{Name: f.Name, Bytes: len(f.Data), Blocks: f.NumBlocks(), Versions: []string{}, Counts: map[string]int{}}
+		st := lttTracefileStat{Name: f.Name, Bytes: int(f.Size), Blocks: f.NumBlocks(), Versions: []string{}, Counts: map[string]int{}}
 		seen := map[string]bool{}
 		err := walkLTT(f, func(_ int, ev *ltt.Event) error {
 			st.Events++
@@ -144,7 +157,7 @@ func runLTT(args []string, stdout io.Writer) error {
 			return nil
 		})
 		if err != nil {
-			return &inputError{file: dir + "/" + f.Name, err: err}
+			return &inputError{file: dir + "/" + f.Name, err: versionHint(err, *version)}
 		}
 		for i := range f.NumBlocks() {
 			blk, _ := f.Block(i)

@@ -1,7 +1,6 @@
 package eventdefs
 
 import (
-	"errors"
 	"strings"
 
 	"github.com/perfwire/perfwire/internal/wire"
@@ -15,17 +14,17 @@ type ParseError = wire.Error
 // Kinds of parse failure, matched with errors.Is.
 var (
 	// ErrSyntax: a token that the dialect does not allow there.
-	ErrSyntax = errors.New("eventdefs: syntax error")
+	ErrSyntax = wire.ErrSyntax
 	// ErrUndefined: a typeref to a name no <type> defines.
-	ErrUndefined = errors.New("eventdefs: undefined type name")
+	ErrUndefined = wire.NewKind("eventdefs_undefined", "undefined type name")
 	// ErrCycle: named types that contain themselves.
-	ErrCycle = errors.New("eventdefs: recursive type")
-	// ErrTooLarge: an input or a type expansion over its limit.
-	ErrTooLarge = errors.New("eventdefs: type expansion too large")
+	ErrCycle = wire.NewKind("eventdefs_cycle", "recursive type")
+	// ErrLimit: an input or a type expansion over its limit (internal/wire's).
+	ErrLimit = wire.ErrLimit
 	// ErrDepth: nesting deeper than Limits.MaxDepth.
-	ErrDepth = errors.New("eventdefs: nesting too deep")
+	ErrDepth = wire.NewKind("eventdefs_depth", "nesting too deep")
 	// ErrAttribute: an unknown, missing or malformed attribute.
-	ErrAttribute = errors.New("eventdefs: bad attribute")
+	ErrAttribute = wire.NewKind("eventdefs_attribute", "bad attribute")
 )
 
 // Limits bound what a description may cost to parse and to use. The
@@ -88,11 +87,11 @@ type namedType struct {
 func Parse(src []byte) ([]*ltt.Facility, error) { return ParseLimits(src, Limits{}) }
 
 // ParseLimits is [Parse] with explicit limits; exceeding one is
-// [ErrDepth], [ErrTooLarge] or (for MaxBytes) [ErrTooLarge] at offset 0.
+// [ErrDepth] or [ErrLimit] (for MaxBytes at offset 0).
 func ParseLimits(src []byte, lim Limits) ([]*ltt.Facility, error) {
 	lim = lim.withDefaults()
 	if len(src) > lim.MaxBytes {
-		return nil, errAt("input", 0, ErrTooLarge)
+		return nil, errAt("input", 0, ErrLimit)
 	}
 	p := &parser{lx: lexer{src: string(src)}, named: map[string]*namedType{}, lim: lim}
 	var out []*ltt.Facility
@@ -136,7 +135,7 @@ func expandedSize(t *ltt.Type, memo map[*ltt.Type]int, maxNodes int) (int, error
 	add := func(u *ltt.Type) error {
 		m, err := expandedSize(u, memo, maxNodes)
 		if n += m; n > maxNodes {
-			return errAt("type", 0, ErrTooLarge)
+			return errAt("type", 0, ErrLimit)
 		}
 		return err
 	}

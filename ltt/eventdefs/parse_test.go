@@ -101,17 +101,17 @@ func TestBadInput(t *testing.T) {
 		{"type twice", `<facility name=f><type name=t><struct/></type><type name=t><struct/></type></facility>`, ErrSyntax, -1},
 		{"truncated", `<facility name=f><event name=e><struct>`, ErrSyntax, -1},
 		{"xml comment", `<!-- c --><facility name=f></facility>`, ErrSyntax, 1},
-		{"exponential typerefs", `<facility name=f><event name=e><typeref name=t0/></event>` + chain(20) + `</facility>`, ErrTooLarge, -1},
+		{"exponential typerefs", `<facility name=f><event name=e><typeref name=t0/></event>` + chain(20) + `</facility>`, ErrLimit, -1},
 		{"too deep", ev(strings.Repeat(`<struct><field name=a>`, 40) + `<uint size=1/>` + strings.Repeat(`</field></struct>`, 40)), ErrDepth, -1},
 	}
 	for _, c := range cases {
 		_, err := Parse([]byte(c.src))
 		check(t, c.name, err, c.kind, c.off)
 	}
-	if _, err := ParseLimits(readCore(t), Limits{MaxBytes: 9000}); !errors.Is(err, ErrTooLarge) {
+	if _, err := ParseLimits(readCore(t), Limits{MaxBytes: 9000}); !errors.Is(err, ErrLimit) {
 		t.Errorf("MaxBytes: %v", err)
 	}
-	if _, err := ParseLimits(readCore(t), Limits{MaxNodes: 5}); !errors.Is(err, ErrTooLarge) {
+	if _, err := ParseLimits(readCore(t), Limits{MaxNodes: 5}); !errors.Is(err, ErrLimit) {
 		t.Errorf("MaxNodes: %v", err)
 	}
 	if _, err := ParseLimits([]byte(fixtureE), Limits{MaxDepth: 1}); !errors.Is(err, ErrDepth) {

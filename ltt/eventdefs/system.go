@@ -26,11 +26,11 @@ type System struct {
 // attributes (each quoted, each one of the fifteen LTTV knew) describe
 // the machine. An unknown attribute is [ErrAttribute], as it was for
 // LTTV; so are a non-numeric cpu or ltt_block_size. Inputs over
-// DefaultMaxBytes are [ErrTooLarge].
+// DefaultMaxBytes are [ErrLimit].
 func ParseSystem(src []byte) (System, error) {
 	var s System
 	if len(src) > DefaultMaxBytes {
-		return s, errAt("input", 0, ErrTooLarge)
+		return s, errAt("input", 0, ErrLimit)
 	}
 	p := &parser{lx: lexer{src: string(src)}}
 	p.lx.skip()

@@ -13,6 +13,7 @@ func ExampleOpen() {
 	if err != nil {
 		panic(err)
 	}
+	defer tr.Close()
 	for _, f := range tr.CPUs {
 		blk, err := f.Block(0)
 		if err != nil {

@@ -8,6 +8,7 @@ import (
 
 // cursor is one tracefile's position in a merge.
 type cursor struct {
+	name  string // the tracefile's path, for errors
 	tf    *ltt.Tracefile
 	cpu   int
 	block int
@@ -46,16 +47,17 @@ func (c *cursor) advance() error {
 // Merge yields the events of every CPU tracefile in time order (ties go
 // to the lower CPU number), with the CPU each came from. Within one CPU
 // the file order is kept. It stops at the first error, which it yields
-// with cpu set to the failing CPU and a nil event. Each *ltt.Event is
-// valid until the next iteration.
+// with cpu set to the failing CPU and a nil event; MergeErr returns it,
+// naming the tracefile. Each *ltt.Event is valid until the next
+// iteration.
 func (t *Trace) Merge() iter.Seq2[int, *ltt.Event] {
 	return func(yield func(int, *ltt.Event) bool) {
 		t.mergeErr = nil
 		cs := make([]cursor, len(t.CPUs))
 		for i := range t.CPUs {
-			cs[i] = cursor{tf: t.CPUs[i].Tracefile, cpu: t.CPUs[i].CPU}
+			cs[i] = cursor{name: t.CPUs[i].Name, tf: t.CPUs[i].Tracefile, cpu: t.CPUs[i].CPU}
 			if err := cs[i].advance(); err != nil {
-				t.mergeErr = err
+				t.mergeErr = inFile(cs[i].name, err)
 				yield(cs[i].cpu, nil)
 				return
 			}
@@ -75,7 +77,7 @@ func (t *Trace) Merge() iter.Seq2[int, *ltt.Event] {
 				return
 			}
 			if err := c.advance(); err != nil {
-				t.mergeErr = err
+				t.mergeErr = inFile(c.name, err)
 				yield(c.cpu, nil)
 				return
 			}

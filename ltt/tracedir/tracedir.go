@@ -4,13 +4,20 @@
 // as an [ltt.Tracefile]. It works with os.DirFS, embed.FS, zip readers
 // and in-memory maps alike, so it also runs under js and wasip1.
 //
-// Files are read whole into memory (bounded by Options.MaxFileSize); the
-// decoding itself is done by package ltt over those bytes.
+// Tracefiles are read a block at a time through io.ReaderAt when the
+// file system's files offer it (os.DirFS does), so memory is bounded by
+// the block size times the number of open tracefiles, not by the files'
+// sizes; a Trace then holds its files open until Close. Files of a file
+// system without ReadAt (a zip, a map) are read whole, bounded by
+// Options.MaxFileSize. A tracefile whose size is not a whole number of
+// blocks is reported in Trace.Damage: its cut-short last block is not
+// read. Errors name the file they come from (wire.Error's File).
 package tracedir
 
 import (
 	"bytes"
 	"errors"
+	"io"
 	"io/fs"
 	"path"
 	"slices"
@@ -22,7 +29,7 @@ import (
 )
 
 // ErrLayout reports a missing required file or a file too large to read.
-var ErrLayout = errors.New("tracedir: bad trace directory")
+var ErrLayout = wire.NewKind("tracedir_layout", "bad trace directory")
 
 // Options tune how a trace is opened.
 type Options struct {
@@ -31,7 +38,8 @@ type Options struct {
 	// MicroTime corrects the microseconds that v1 converter output
 	// stored in block records' nanoseconds (true for smp_example).
 	MicroTime bool
-	// MaxFileSize bounds every file read; 0 means 1 GiB.
+	// MaxFileSize bounds every file read whole (the XML files, and
+	// tracefiles of a file system without ReadAt); 0 means 1 GiB.
 	MaxFileSize int64
 }
 
@@ -42,9 +50,39 @@ type Tracefile struct {
 	Name string
 	// CPU is N for cpu/N, -1 for control files.
 	CPU int
-	// Data is the whole file.
-	Data []byte
+	// Size is the file's length in bytes.
+	Size int64
 	*ltt.Tracefile
+	src io.ReaderAt
+}
+
+// Damage is a tracefile cut short: its size is not a whole number of
+// blocks, so the bytes after the last whole block (a block cut off while
+// it was written, or a truncated copy) are not read.
+type Damage struct {
+	File      string // e.g. "cpu/1"
+	Size      int64  // the file's length
+	BlockSize int    // the trace's block size
+}
+
+// Blocks is the number of whole blocks read.
+func (d Damage) Blocks() int64 { return d.Size / int64(d.BlockSize) }
+
+// Lost is the number of bytes after the last whole block.
+func (d Damage) Lost() int64 { return d.Size % int64(d.BlockSize) }
+
+// String says what was lost, for a warning.
+func (d Damage) String() string {
+	b := append([]byte(d.File), ": "...)
+	b = strconv.AppendInt(b, d.Size, 10)
+	b = append(b, " bytes is not a whole number of "...)
+	b = strconv.AppendInt(b, int64(d.BlockSize), 10)
+	b = append(b, "-byte blocks: "...)
+	b = strconv.AppendInt(b, d.Blocks(), 10)
+	b = append(b, " blocks read, the last "...)
+	b = strconv.AppendInt(b, d.Lost(), 10)
+	b = append(b, " bytes (a block cut short) not read; the file may have been truncated"...)
+	return string(b)
 }
 
 // Trace is an opened trace directory.
@@ -54,16 +92,66 @@ type Trace struct {
 	Reader     *ltt.Reader
 	CPUs       []Tracefile // sorted by CPU number
 	Control    []Tracefile // facilities, interrupts, processes, when present
+	// Damage lists the tracefiles cut short, in the order of Control then
+	// CPUs; their whole blocks are read as usual.
+	Damage []Damage
 
+	closers  []io.Closer
 	mergeErr error
+}
+
+// Close closes the tracefiles Open left open for reading.
+func (t *Trace) Close() error {
+	var first error
+	for _, c := range t.closers {
+		if err := c.Close(); err != nil && first == nil {
+			first = err
+		}
+	}
+	t.closers = nil
+	return first
+}
+
+// fileError ties an error that is not a wire.Error to the file it came
+// from.
+type fileError struct {
+	file string
+	err  error
+}
+
+func (e *fileError) Error() string { return e.file + ": " + e.err.Error() }
+func (e *fileError) Unwrap() error { return e.err }
+
+// inFile names the trace file an error came from.
+func inFile(name string, err error) error {
+	if err == nil {
+		return nil
+	}
+	if _, ok := errors.AsType[*wire.Error](err); ok {
+		return wire.InFile(err, name)
+	}
+	if pe, ok := errors.AsType[*fs.PathError](err); ok && pe.Path == name {
+		return err
+	}
+	return &fileError{file: name, err: err}
 }
 
 // Open reads the trace rooted at fsys. It fails with [ErrLayout] when
 // info/system.xml or every eventdefs file is missing, with the eventdefs
 // package's errors for bad descriptions, and with [ltt.ErrFacility] when
-// a facility_load record matches no facility by name and checksum. A
-// trace whose eventdefs lack a core facility gets [ltt.Core] first.
+// a facility_load record matches no facility by name and checksum, each
+// naming the file. A trace whose eventdefs lack a core facility gets
+// [ltt.Core] first. Close the Trace when done with it.
 func Open(fsys fs.FS, o Options) (*Trace, error) {
+	t := &Trace{}
+	if err := t.open(fsys, o); err != nil {
+		t.Close()
+		return nil, err
+	}
+	return t, nil
+}
+
+func (t *Trace) open(fsys fs.FS, o Options) error {
 	if o.MaxFileSize <= 0 {
 		o.MaxFileSize = 1 << 30
 	}
@@ -73,26 +161,25 @@ func Open(fsys fs.FS, o Options) (*Trace, error) {
 			return nil, err
 		}
 		if st.Size() > o.MaxFileSize {
-			return nil, wire.NewError("tracedir", name, 0, ErrLayout)
+			return nil, wire.NewValueError("tracedir", name, 0, ErrLayout, st.Size(), o.MaxFileSize)
 		}
 		return fs.ReadFile(fsys, name)
 	}
-	t := &Trace{}
 	src, err := read("info/system.xml")
 	if err != nil {
-		return nil, err
+		return err
 	}
 	if t.System, err = eventdefs.ParseSystem(src); err != nil {
-		return nil, err
+		return inFile("info/system.xml", err)
 	}
 	cfg, err := t.System.Config()
 	if err != nil {
-		return nil, err
+		return inFile("info/system.xml", err)
 	}
 	cfg.Version, cfg.MicroTime = o.Version, o.MicroTime
 	defs, err := fs.ReadDir(fsys, "eventdefs")
 	if err != nil {
-		return nil, err
+		return err
 	}
 	hasCore := false
 	for _, d := range defs {
@@ -101,11 +188,11 @@ func Open(fsys fs.FS, o Options) (*Trace, error) {
 		}
 		src, err := read("eventdefs/" + d.Name())
 		if err != nil {
-			return nil, err
+			return err
 		}
 		fs, err := eventdefs.Parse(src)
 		if err != nil {
-			return nil, err
+			return inFile("eventdefs/"+d.Name(), err)
 		}
 		for _, f := range fs {
 			hasCore = hasCore || f.Name == "core"
@@ -115,42 +202,51 @@ func Open(fsys fs.FS, o Options) (*Trace, error) {
 	if !hasCore {
 		t.Facilities = append([]*ltt.Facility{ltt.Core()}, t.Facilities...)
 	}
-	if t.Control, err = readDir(fsys, "control", -1, read); err != nil {
-		return nil, err
-	}
 	// facility_load records can only be read with the facilities at base
 	// 0, where core (and so id 0) sits.
 	if t.Reader, err = ltt.NewReader(cfg, t.Facilities...); err != nil {
-		return nil, err
+		return inFile("info/system.xml", err)
+	}
+	if t.Control, err = t.openDir(fsys, "control", -1, o.MaxFileSize); err != nil {
+		return err
+	}
+	for i := range t.Control {
+		t.Control[i].Tracefile = t.Reader.Tracefile(t.Control[i].src, t.Control[i].Size)
 	}
 	for _, c := range t.Control {
 		if c.Name == "control/facilities" {
-			if err := t.applyLoads(c.Data); err != nil {
-				return nil, err
+			if err := t.applyLoads(c.Tracefile); err != nil {
+				return inFile(c.Name, err)
 			}
 		}
 	}
+	// Now with the loaded bases: the tracefiles read through this one.
 	if t.Reader, err = ltt.NewReader(cfg, t.Facilities...); err != nil {
-		return nil, err
+		return err
 	}
 	for i := range t.Control {
-		c := &t.Control[i]
-		c.Tracefile = t.Reader.Tracefile(bytes.NewReader(c.Data), int64(len(c.Data)))
+		t.Control[i].Tracefile = t.Reader.Tracefile(t.Control[i].src, t.Control[i].Size)
 	}
-	if t.CPUs, err = readDir(fsys, "cpu", 0, read); err != nil {
-		return nil, err
+	if t.CPUs, err = t.openDir(fsys, "cpu", 0, o.MaxFileSize); err != nil {
+		return err
 	}
 	for i := range t.CPUs {
-		c := &t.CPUs[i]
-		c.Tracefile = t.Reader.Tracefile(bytes.NewReader(c.Data), int64(len(c.Data)))
+		t.CPUs[i].Tracefile = t.Reader.Tracefile(t.CPUs[i].src, t.CPUs[i].Size)
 	}
-	return t, nil
+	for _, c := range append(slices.Clip(t.Control), t.CPUs...) {
+		if c.Size%int64(cfg.BlockSize) != 0 {
+			t.Damage = append(t.Damage, Damage{File: c.Name, Size: c.Size, BlockSize: cfg.BlockSize})
+		}
+	}
+	return nil
 }
 
-// readDir reads the regular files of dir. For cpu/ only decimal names
-// count (LTTV parsed the name as the CPU number; .svn and the like are
-// skipped); for control/ only the three known names.
-func readDir(fsys fs.FS, dir string, cpu int, read func(string) ([]byte, error)) ([]Tracefile, error) {
+// openDir opens the regular files of dir for reading. For cpu/ only
+// decimal names count (LTTV parsed the name as the CPU number; .svn and
+// the like are skipped); for control/ only the three known names. A file
+// that offers ReadAt stays open and is read a block at a time; any other
+// is read whole, up to maxSize.
+func (t *Trace) openDir(fsys fs.FS, dir string, cpu int, maxSize int64) ([]Tracefile, error) {
 	ents, err := fs.ReadDir(fsys, dir)
 	if errors.Is(err, fs.ErrNotExist) && dir == "control" {
 		return nil, nil
@@ -173,11 +269,33 @@ func readDir(fsys fs.FS, dir string, cpu int, read func(string) ([]byte, error))
 		} else if e.Name() != "facilities" && e.Name() != "interrupts" && e.Name() != "processes" {
 			continue
 		}
-		data, err := read(dir + "/" + e.Name())
+		name := dir + "/" + e.Name()
+		f, err := fsys.Open(name)
 		if err != nil {
 			return nil, err
 		}
-		out = append(out, Tracefile{Name: dir + "/" + e.Name(), CPU: n, Data: data})
+		st, err := f.Stat()
+		if err != nil {
+			f.Close()
+			return nil, err
+		}
+		tf := Tracefile{Name: name, CPU: n, Size: st.Size()}
+		if ra, ok := f.(io.ReaderAt); ok {
+			tf.src = ra
+			t.closers = append(t.closers, f)
+		} else {
+			if st.Size() > maxSize {
+				f.Close()
+				return nil, wire.NewValueError("tracedir", name, 0, ErrLayout, st.Size(), maxSize)
+			}
+			data, err := io.ReadAll(io.LimitReader(f, maxSize+1))
+			f.Close()
+			if err != nil {
+				return nil, err
+			}
+			tf.src, tf.Size = bytes.NewReader(data), int64(len(data))
+		}
+		out = append(out, tf)
 	}
 	slices.SortStableFunc(out, func(a, b Tracefile) int { return a.CPU - b.CPU })
 	return out, nil
@@ -187,14 +305,13 @@ func readDir(fsys fs.FS, dir string, cpu int, read func(string) ([]byte, error))
 // control/facilities.
 // Loaded facilities must not overlap each other or core's ids, since the
 // records exist precisely to give each facility its own range.
-func (t *Trace) applyLoads(data []byte) error {
+func (t *Trace) applyLoads(tf *ltt.Tracefile) error {
 	var placed []*ltt.Facility
 	for _, f := range t.Facilities {
 		if f.Name == "core" {
 			placed = append(placed, f)
 		}
 	}
-	tf := t.Reader.Tracefile(bytes.NewReader(data), int64(len(data)))
 	for blk, err := range tf.Blocks() {
 		if err != nil {
 			return err
