@@ -1,13 +1,18 @@
 // Package wasm holds the WebAssembly builds of perfwire and the
 // documentation of their ABI (ABI.md).
 //
-// wasm/abi implements the calls and their MessagePack result types (msgp
-// generated code) once, natively testable; wasm/plugin exports them from a
-// GOOS=wasip1 c-shared reactor with handle-based memory, wasm/js from a
-// GOOS=js module on globalThis.perfwire; the browser viewer (viewer/)
-// runs the js module in a Worker. Hosts copy results out of
-// linear memory before their next call; the module never keeps views of
-// host input beyond a call, except a KPI session's own reference.
+// wasm/abi implements the calls once, natively testable: their result
+// types (msgp generated code), which are also the schema of the CLI's
+// --json output, and abi.Module, the handle table and the one call table
+// both modules run. wasm/plugin exports them from a GOOS=wasip1 c-shared
+// reactor with handle-based memory, wasm/js from a GOOS=js module on
+// globalThis.perfwire; the browser viewer (viewer/) runs the js module in
+// a Worker, and `perfwire --plugin` runs the wasip1 module in wazero.
+// Build tags kpi, pcp and mmv give one-format modules; wasm/size builds
+// every module and checks its size budget; wasm/hosts holds the two
+// minimal hosts of ABI.md. Hosts copy results out of linear memory before
+// their next call; the module never keeps views of host input beyond a
+// call, except a KPI capture session's own reference.
 //
 // The wasip1 module's tests run it in wazero and compare every export
 // with the same call compiled natively, on the real captures in testdata;
