@@ -1,10 +1,6 @@
 package pduwire
 
-import (
-	"errors"
-
-	"github.com/perfwire/perfwire/internal/wire"
-)
+import "github.com/perfwire/perfwire/internal/wire"
 
 // ParseError is the error every decoder in this package returns: the
 // field that failed, its byte offset from the start of the input (the PDU
@@ -13,41 +9,44 @@ import (
 // errors.AsType[*ParseError] to read the offset.
 type ParseError = wire.Error
 
-// Sentinel error kinds. Each corresponds to a family of rules in the PCP
-// PDU specification; libpcp reports all of them as PM_ERR_IPC.
+// Error kinds. Each corresponds to a family of rules in the PCP PDU
+// specification; libpcp reports all of them as PM_ERR_IPC. Those every
+// format shares are internal/wire's, aliased; the messages carry no
+// package prefix (the ParseError adds it once), and each kind has a
+// stable Code for the wasm ABI.
 var (
 	// ErrTruncated: a header, field, entry or string runs past the end
 	// of the PDU or of the stream.
-	ErrTruncated = errors.New("pduwire: truncated PDU")
+	ErrTruncated = wire.ErrTruncated
 	// ErrHeaderLen: the header's len word is below 12, or disagrees with
 	// the bytes handed to a body decoder.
-	ErrHeaderLen = errors.New("pduwire: bad PDU length")
+	ErrHeaderLen = wire.NewKind("pdu_length", "bad PDU length")
 	// ErrLimit: len exceeds the configured ceiling.
-	ErrLimit = errors.New("pduwire: PDU length over the limit")
+	ErrLimit = wire.ErrLimit
 	// ErrType: a negative type code, or a PDU of another type than the
 	// decoder handles.
-	ErrType = errors.New("pduwire: bad PDU type")
+	ErrType = wire.ErrType
 	// ErrLength: len is not the exact size the body's counts require.
-	ErrLength = errors.New("pduwire: PDU length does not match its contents")
+	ErrLength = wire.ErrLength
 	// ErrCount: a count is negative, zero where one is required, or
 	// larger than the room left in the PDU.
-	ErrCount = errors.New("pduwire: bad count")
+	ErrCount = wire.ErrCount
 	// ErrTrailing: bytes follow the last element where none may.
-	ErrTrailing = errors.New("pduwire: trailing bytes after the last element")
+	ErrTrailing = wire.ErrTrailing
 	// ErrValueFormat: a value set's valfmt is not INSITU, DPTR or SPTR.
-	ErrValueFormat = errors.New("pduwire: bad value format")
+	ErrValueFormat = wire.NewKind("pdu_value_format", "bad value format")
 	// ErrValueBlock: a value-block pointer or a block's vlen is out of
 	// range, or vlen does not fit the block's type.
-	ErrValueBlock = errors.New("pduwire: bad value block")
+	ErrValueBlock = wire.NewKind("pdu_value_block", "bad value block")
 	// ErrOverlap: two values reference the same or overlapping blocks.
-	ErrOverlap = errors.New("pduwire: duplicate or overlapping value blocks")
+	ErrOverlap = wire.NewKind("pdu_overlap", "duplicate or overlapping value blocks")
 	// ErrContiguity: value blocks leave gaps or unreferenced bytes.
-	ErrContiguity = errors.New("pduwire: value blocks are not contiguous")
+	ErrContiguity = wire.NewKind("pdu_contiguity", "value blocks are not contiguous")
 	// ErrField: a field holds a value the protocol does not allow (a
 	// credential type, a DESC_IDS marker, an offset outside its text).
-	ErrField = errors.New("pduwire: bad field value")
+	ErrField = wire.ErrField
 	// ErrEvent: an event-record array inside a value is malformed.
-	ErrEvent = errors.New("pduwire: bad event record array")
+	ErrEvent = wire.NewKind("pdu_event", "bad event record array")
 )
 
 // fail builds a *ParseError for the named field at offset off.

@@ -25,5 +25,14 @@ func checkEvents(blk []byte, off int, t pcp.Type) error {
 	if !ok {
 		return fail("event", off, ErrEvent)
 	}
-	return &wire.Error{Format: "pduwire", Field: "event." + pe.Field, Offset: pe.Offset, Err: errors.Join(ErrEvent, pe.Err)}
+	return &wire.Error{Format: "pduwire", Field: "event." + pe.Field, Offset: pe.Offset, Err: eventKind{pe.Err}}
 }
+
+// eventKind is the kind of an event array failure inside a value: it
+// matches ErrEvent and eventrec's own kind, and reads as one line
+// ("bad event record array: bad count"), where errors.Join would break it.
+type eventKind struct{ inner error }
+
+func (k eventKind) Error() string        { return ErrEvent.Error() + ": " + k.inner.Error() }
+func (k eventKind) Is(target error) bool { return target == ErrEvent }
+func (k eventKind) Unwrap() error        { return k.inner }

@@ -37,7 +37,8 @@ func checkFrame(hdr []byte, off int64, limit uint32) (Header, error) {
 	case h.Len < HeaderLen:
 		return h, &ParseError{Format: "pduwire", Field: "header.len", Offset: off, Err: ErrHeaderLen}
 	case h.Len > limit:
-		return h, &ParseError{Format: "pduwire", Field: "header.len", Offset: off, Err: ErrLimit}
+		return h, &ParseError{Format: "pduwire", Field: "header.len", Offset: off, Err: ErrLimit,
+			Value: int64(h.Len), Limit: int64(limit), HasValue: true, HasLimit: true}
 	case h.Type < 0:
 		return h, &ParseError{Format: "pduwire", Field: "header.type", Offset: off + 4, Err: ErrType}
 	}

@@ -90,7 +90,7 @@ func TestPDUBadInput(t *testing.T) {
 		{"cut.bin", string(good[:len(good)-3]), "at offset 140", 4},
 		// The second PDU claims numids 2 but carries one id.
 		{"bad.bin", string(good[:20]) + "\x00\x00\x00\x18\x00\x00\x70\x0d\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x02\x07\x40\x00\x0a", "at offset 36", 1},
-		{"huge.bin", "\x7f\xff\xff\xff\x00\x00\x70\x01\x00\x00\x00\x00", "PDU length over the limit at offset 0", 0},
+		{"huge.bin", "\x7f\xff\xff\xff\x00\x00\x70\x01\x00\x00\x00\x00", "header.len: over the limit (value 2147483647, limit 67108864) at offset 0", 0}, // the len and the limit it broke
 	} {
 		f := filepath.Join(dir, tc.name)
 		if err := os.WriteFile(f, []byte(tc.data), 0o644); err != nil {
