@@ -34,7 +34,6 @@ type Client struct {
 	features pduwire.Features
 	timeout  time.Duration
 	notices  int    // Options.MaxNotices
-	maxPDU   int    // Options.MaxPDU
 	out      []byte // send buffer, reused
 	closed   bool
 	failed   error // the failure that closed the connection, if one did
@@ -135,7 +134,7 @@ func Dial(ctx context.Context, addr string, o Options) (*Client, error) {
 	if err != nil {
 		return nil, &OpError{Op: "connect", Err: err}
 	}
-	c := &Client{conn: conn, rw: conn, timeout: o.Timeout, notices: o.MaxNotices, maxPDU: o.MaxPDU}
+	c := &Client{conn: conn, rw: conn, timeout: o.Timeout, notices: o.MaxNotices}
 	if o.BlockingIO {
 		if c.blk = newBlocking(conn, o.Timeout); c.blk != nil {
 			c.rw = c.blk
@@ -309,7 +308,7 @@ func (c *Client) explain(ctx context.Context, op string, handshake bool, err err
 				what = op + ": bad PDU from pmcd in reply to " + e.PDU.String()
 			}
 			if errors.Is(err, pduwire.ErrLimit) {
-				what += " (the limit is Options.MaxPDU, " + strconv.Itoa(c.maxPDU) + " bytes)"
+				what += " (the limit is Options.MaxPDU)" // pduwire's error gives both numbers
 			}
 			return &protocolError{what: what, err: err}
 		}
