@@ -32,6 +32,7 @@ type command struct {
 // commands lists every subcommand; each is implemented in the file named
 // after it.
 var commands = []command{
+	{"dlt", "print every DLT message as dlt-convert -a does, filtered; or follow a daemon", runDLT},
 	{"kpi", "decode dlt-kpi messages in DLT files", runKPI},
 	{"pdu", "decode a raw stream of PCP PDUs as JSON lines", runPDU},
 	{"pm", "query a live pmcd (names, descriptors, values)", runPM},

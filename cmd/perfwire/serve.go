@@ -112,14 +112,7 @@ func relayDLT(w http.ResponseWriter, r *http.Request, daemon string) {
 	for {
 		stopped := context.AfterFunc(ctx, func() { conn.Close() })
 		err := readBare(bufio.NewReaderSize(conn, 64<<10), func(m dlt.Message) bool {
-			now := time.Now()
-			ecu, ok := m.HeaderECU()
-			if !ok {
-				ecu = dlt.ID{'R', 'E', 'C', 'V'} // dlt-receive's default ECU id
-			}
-			out = dlt.AppendStorageHeader(out[:0], dlt.StorageHeader{
-				Seconds: uint32(now.Unix()), Microseconds: int32(now.Nanosecond() / 1000), ECU: ecu})
-			out = append(out, m.Bytes()...)
+			out = storageRecord(out[:0], m, time.Now())
 			if _, err := w.Write(out); err != nil {
 				return false
 			}

@@ -1,0 +1,239 @@
+package main
+
+import (
+	"bufio"
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"net"
+	"os"
+	"os/signal"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/perfwire/perfwire/dlt"
+	"github.com/perfwire/perfwire/wasm/abi"
+)
+
+const dltUsage = `usage: perfwire dlt [--json] [filters] (FILE.dlt... | --follow HOST[:PORT])
+
+Every DLT message, one line each: by default exactly what dlt-convert -a
+prints for the same file (its index in the file, the storage time in the
+local time zone, the DLT timestamp, counter, ECU, application and context
+IDs, type, level, mode, argument count and the payload text); with --json
+one object per message (headers, each verbose argument, the payload text).
+
+filters (all must match):
+  --ecu ID           ECU ID
+  --app ID           application ID
+  --ctx ID           context ID
+  --level LEVEL      log messages at this level or more severe: fatal,
+                     error, warn, info, debug, verbose
+  --type TYPE        log, app_trace, nw_trace or control
+  --from TIME        storage time at or after TIME (RFC 3339)
+  --to TIME          storage time before TIME (RFC 3339)
+  --grep REGEXP      the payload text matches REGEXP (Go syntax)
+
+  --follow HOST[:PORT]  read a running dlt-daemon (port 3490 by default), as
+                        dlt-receive does, until interrupted; lines are stamped
+                        with the time each message arrived`
+
+var dltLevels = []string{"fatal", "error", "warn", "info", "debug", "verbose"}
+
+// dltFilter selects messages as dlt-viewer's filters do.
+type dltFilter struct {
+	ecu, app, ctx string
+	level         int // 0: any; else the least severe level shown (1 fatal … 6 verbose)
+	typ           string
+	from, to      time.Time
+	grep          *regexp.Regexp
+}
+
+func (f *dltFilter) match(m dlt.Message) bool {
+	id := func(v dlt.ID) string { return strings.TrimRight(string(v[:]), "\x00") }
+	switch {
+	case f.ecu != "" && id(m.ECU()) != f.ecu,
+		f.app != "" && (!m.HasExtendedHeader() || id(m.AppID()) != f.app),
+		f.ctx != "" && (!m.HasExtendedHeader() || id(m.ContextID()) != f.ctx),
+		f.typ != "" && (!m.HasExtendedHeader() || m.Type().String() != f.typ),
+		f.level != 0 && (!m.HasExtendedHeader() || m.Type() != dlt.TypeLog || int(m.Subtype()) == 0 || int(m.Subtype()) > f.level):
+		return false
+	}
+	if !f.from.IsZero() || !f.to.IsZero() {
+		sh := m.StorageHeader()
+		t := time.Unix(int64(sh.Seconds), int64(sh.Microseconds)*1000)
+		if !f.from.IsZero() && t.Before(f.from) || !f.to.IsZero() && !t.Before(f.to) {
+			return false
+		}
+	}
+	return f.grep == nil || f.grep.Match(m.AppendPayloadText(nil))
+}
+
+func runDLT(args []string, stdout io.Writer) error {
+	fs := flag.NewFlagSet("dlt", flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	asJSON := fs.Bool("json", false, "one JSON object per message")
+	follow := fs.String("follow", "", "dlt-daemon HOST[:PORT]")
+	var f dltFilter
+	fs.StringVar(&f.ecu, "ecu", "", "")
+	fs.StringVar(&f.app, "app", "", "")
+	fs.StringVar(&f.ctx, "ctx", "", "")
+	level := fs.String("level", "", "")
+	fs.StringVar(&f.typ, "type", "", "")
+	from := fs.String("from", "", "")
+	to := fs.String("to", "", "")
+	grep := fs.String("grep", "", "")
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			fmt.Fprintln(stdout, dltUsage)
+			return nil
+		}
+		return usagef("%v\n%s", err, dltUsage)
+	}
+	if (*follow == "") == (fs.NArg() == 0) {
+		return usagef("give FILE.dlt... or --follow HOST[:PORT], not both\n%s", dltUsage)
+	}
+	if *level != "" {
+		if f.level = slices.Index(dltLevels, *level) + 1; f.level == 0 {
+			return usagef("--level %q: want one of %s", *level, strings.Join(dltLevels, ", "))
+		}
+	}
+	if f.typ != "" && !slices.Contains([]string{"log", "app_trace", "nw_trace", "control"}, f.typ) {
+		return usagef("--type %q: want log, app_trace, nw_trace or control", f.typ)
+	}
+	for _, t := range []struct {
+		arg string
+		to  *time.Time
+	}{{*from, &f.from}, {*to, &f.to}} {
+		if t.arg == "" {
+			continue
+		}
+		v, err := time.Parse(time.RFC3339Nano, t.arg)
+		if err != nil {
+			return usagef("--from and --to take RFC 3339 times (2026-11-22T02:52:12Z): %v", err)
+		}
+		*t.to = v
+	}
+	if *grep != "" {
+		re, err := regexp.Compile(*grep)
+		if err != nil {
+			return usagef("--grep: %v", err)
+		}
+		f.grep = re
+	}
+	w := bufio.NewWriter(stdout)
+	defer w.Flush()
+	p := &dltPrinter{w: w, f: &f, json: *asJSON, out: jsonLines{w: w}}
+	if *follow != "" {
+		return p.follow(*follow)
+	}
+	for _, name := range fs.Args() {
+		if err := p.file(name); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// dltPrinter prints the messages that pass its filter.
+type dltPrinter struct {
+	w    *bufio.Writer
+	f    *dltFilter
+	json bool
+	out  jsonLines
+	line []byte
+}
+
+// print writes the index-th message of its input.
+func (p *dltPrinter) print(m dlt.Message, index int) error {
+	if !p.f.match(m) {
+		return nil
+	}
+	if p.json {
+		d := abi.NewDLTMessage(m, index)
+		return p.out.write(&d)
+	}
+	b := strconv.AppendInt(p.line[:0], int64(index), 10)
+	b = append(b, ' ')
+	at := len(b)
+	b, _ = m.AppendText(b)
+	// AppendText writes the storage time in UTC; dlt-convert prints it in
+	// the local time zone, as the 19 characters "2006/01/02 15:04:05".
+	if time.Local != time.UTC {
+		local := time.Unix(int64(m.StorageHeader().Seconds), 0).Format("2006/01/02 15:04:05")
+		copy(b[at:], local)
+	}
+	p.line = append(b, '\n')
+	_, err := p.w.Write(p.line)
+	return err
+}
+
+func (p *dltPrinter) file(name string) error {
+	f, done, err := openWithProgress(name)
+	if err != nil {
+		return &inputError{file: name, err: err}
+	}
+	defer done()
+	s := dlt.NewReader(f, dlt.Options{})
+	for i := 0; s.Next(); i++ {
+		if err := p.print(s.Message(), i); err != nil {
+			return err
+		}
+	}
+	p.w.Flush()
+	reportSkipped(name, s.Skipped(), s.Resyncs(), s.SkipError())
+	if err := s.Err(); err != nil {
+		return &inputError{file: name, err: err}
+	}
+	return nil
+}
+
+// follow prints a running daemon's messages as they arrive, each with a
+// storage header stamped on arrival, as dlt-receive writes them.
+func (p *dltPrinter) follow(addr string) error {
+	if _, _, err := net.SplitHostPort(addr); err != nil {
+		addr = net.JoinHostPort(addr, "3490")
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	defer stop()
+	var d net.Dialer
+	conn, err := d.DialContext(ctx, "tcp", addr)
+	if err != nil {
+		return fmt.Errorf("connecting to dlt-daemon at %s: %w", addr, err)
+	}
+	go func() { <-ctx.Done(); conn.Close() }()
+	var rec []byte
+	i := 0
+	err = readBare(bufio.NewReaderSize(conn, 64<<10), func(m dlt.Message) bool {
+		rec = storageRecord(rec[:0], m, time.Now())
+		sm, _, err := dlt.ConsumeMessage(rec, dlt.Options{})
+		if err != nil || p.print(sm, i) != nil || p.w.Flush() != nil {
+			return false
+		}
+		i++
+		return true
+	})
+	if ctx.Err() != nil {
+		return nil
+	}
+	if err != nil && !errors.Is(err, net.ErrClosed) {
+		return fmt.Errorf("dlt-daemon at %s: %w", addr, err)
+	}
+	return nil
+}
+
+// storageRecord appends m with a storage header stamped at t, its ECU id
+// the message's or, without one, dlt-receive's default "RECV".
+func storageRecord(b []byte, m dlt.Message, t time.Time) []byte {
+	ecu, ok := m.HeaderECU()
+	if !ok {
+		ecu = dlt.ID{'R', 'E', 'C', 'V'}
+	}
+	b = dlt.AppendStorageHeader(b, dlt.StorageHeader{Seconds: uint32(t.Unix()), Microseconds: int32(t.Nanosecond() / 1000), ECU: ecu})
+	return append(b, m.Bytes()...)
+}

@@ -1,0 +1,61 @@
+package abi
+
+import (
+	"time"
+	"unicode/utf8"
+
+	"github.com/perfwire/perfwire/dlt"
+)
+
+// NewDLTMessage describes m, the index-th message of its input. The
+// payload text and each argument's text are dlt-convert's; a text that is
+// not valid UTF-8 has its bad bytes replaced, as JSON needs.
+func NewDLTMessage(m dlt.Message, index int) DLTMessage {
+	d := DLTMessage{
+		Index: index, Offset: m.Offset(), Counter: m.Counter(), ECU: idText(m.ECU()),
+		Type: m.Type().String(), Verbose: m.Verbose(),
+	}
+	if m.HasStorageHeader() {
+		sh := m.StorageHeader()
+		d.Time = rfc3339Micro(int64(sh.Seconds), int64(sh.Microseconds))
+	}
+	if ts, ok := m.Timestamp(); ok {
+		d.Timestamp = &ts
+	}
+	if m.HasExtendedHeader() {
+		d.AppID, d.ContextID = idText(m.AppID()), idText(m.ContextID())
+		d.Subtype = dlt.SubtypeName(m.Type(), m.Subtype())
+	}
+	if m.Verbose() {
+		for a, err := range m.Args() {
+			if err != nil {
+				break // the payload text below shows what dlt-convert shows
+			}
+			text, _ := a.AppendText(nil)
+			d.Args = append(d.Args, DLTArg{Kind: a.Kind().String(), Name: validText(a.Name()), Unit: validText(a.Unit()), Text: validText(text)})
+		}
+	}
+	d.Payload = validText(m.AppendPayloadText(nil))
+	return d
+}
+
+// idText is a DLT id without its NUL padding.
+func idText(id dlt.ID) string {
+	n := len(id)
+	for n > 0 && id[n-1] == 0 {
+		n--
+	}
+	return validText(id[:n])
+}
+
+func validText(b []byte) string {
+	if utf8.Valid(b) {
+		return string(b)
+	}
+	return string([]rune(string(b)))
+}
+
+// rfc3339Micro formats Unix seconds and microseconds as RFC 3339 UTC.
+func rfc3339Micro(sec, us int64) string {
+	return time.Unix(sec, us*1000).UTC().Format("2006-01-02T15:04:05.000000Z07:00")
+}
