@@ -76,6 +76,21 @@ func usage(w io.Writer) {
 // run executes one invocation and returns the process exit status.
 // --plugin FILE.wasm before the command runs the decoding commands (pdu,
 // kpi, labels, events) inside that wasip1 module (wasm/ABI.md) instead of natively.
+// helpAsked reports whether args ask for a command's help: --help or
+// -help before any "--", and -h too except for pm, whose -h names the
+// host as pminfo's and pmval's does.
+func helpAsked(cmd string, args []string) bool {
+	for _, a := range args {
+		switch {
+		case a == "--":
+			return false
+		case a == "--help" || a == "-help" || a == "-h" && cmd != "pm":
+			return true
+		}
+	}
+	return false
+}
+
 // diag is where commands write diagnostics that are not their output
 // (damage skipped, progress): the stderr of the current run.
 var diag io.Writer = os.Stderr
@@ -117,6 +132,11 @@ func run(args []string, stdout, stderr io.Writer) int {
 		var ue *usageError
 		switch {
 		case err == nil:
+			return 0
+		case errors.As(err, &ue) && helpAsked(c.name, args[1:]):
+			// Asked for help, the command printed its usage as an error:
+			// help goes to stdout and is no failure.
+			fmt.Fprintln(stdout, ue.msg)
 			return 0
 		case errors.As(err, &ue):
 			fmt.Fprintf(stderr, "perfwire %s: %v\n", c.name, err)

@@ -26,3 +26,24 @@ func TestUsageExitCodes(t *testing.T) {
 		}
 	}
 }
+
+// Every command prints its help on stdout and exits 0 for --help (and
+// -h, but for pm, whose -h names the host as pminfo's does).
+func TestHelpEverywhere(t *testing.T) {
+	for _, c := range commands {
+		for _, flag := range []string{"--help", "-h"} {
+			if c.name == "pm" && flag == "-h" {
+				continue
+			}
+			var out, errb bytes.Buffer
+			code := run([]string{c.name, flag}, &out, &errb)
+			if code != 0 || !strings.Contains(out.String(), "usage: perfwire "+c.name) || errb.Len() != 0 {
+				t.Errorf("perfwire %s %s: exit %d, stdout %q, stderr %q", c.name, flag, code, out.String(), errb.String())
+			}
+		}
+	}
+	var out, errb bytes.Buffer
+	if code := run([]string{"pm", "-h"}, &out, &errb); code != 2 {
+		t.Errorf("pm -h without a host: exit %d, want 2 (a usage error)", code)
+	}
+}

@@ -3,6 +3,7 @@ package main
 import (
 	"encoding/binary"
 	"encoding/json"
+	"errors"
 	"flag"
 	"io"
 	"os"
@@ -79,6 +80,9 @@ func runMMV(args []string, stdout io.Writer) error {
 	order := fs.String("order", "le", "byte order of the files: le, be or native")
 	lenient := fs.Bool("lenient", false, "accept repeated items, as pmdammv does (it drops the later metric)")
 	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return usagef("usage: perfwire mmv [--dump] [--lenient] [--order le|be|native] FILE|DIR...")
+		}
 		return usagef("%v\nusage: perfwire mmv [--dump] [--lenient] [--order le|be|native] FILE|DIR...", err)
 	}
 	if fs.NArg() == 0 {
