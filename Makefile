@@ -70,13 +70,20 @@ web:
 demo-web: web
 	$(GO) run ./cmd/perfwire serve --addr 127.0.0.1:8088 --dir viewer/dist $(if $(DLT),--dlt $(DLT))
 
-## lint: gofmt, go vet and staticcheck.
+## lint: gofmt, go vet, staticcheck, go generate leaving no diff, and go mod tidy changing nothing.
 lint: $(STATICCHECK)
 	@out=$$(gofmt -l $$(git ls-files '*.go')); if [ -n "$$out" ]; then echo "gofmt needed:"; echo "$$out"; exit 1; fi
 	$(GO) vet ./...
 	$(GO) vet -tags conformance ./...
 	$(STATICCHECK) ./...
 	$(STATICCHECK) -tags conformance ./...
+	@# Generated code is committed: regenerating it must change nothing.
+	@before=$$(git diff --stat); $(GO) generate ./... && after=$$(git diff --stat); \
+		if [ "$$before" != "$$after" ]; then echo "go generate ./... changed committed files:"; git diff --stat; exit 1; fi
+	@# go.mod and go.sum of the three modules are tidy.
+	$(GO) mod tidy -diff
+	cd bench && $(GO) mod tidy -diff
+	cd fuzz/diff && $(GO) mod tidy -diff
 
 $(STATICCHECK):
 	$(GO) install honnef.co/go/tools/cmd/staticcheck@v0.8.2

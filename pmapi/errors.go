@@ -27,6 +27,7 @@ type ServerError struct {
 	Code pcp.Code
 }
 
+// Error names the request and pmcd's status, with pmerr's text.
 func (e *ServerError) Error() string {
 	return "pmapi: " + e.Op + ": " + e.Code.Message()
 }
@@ -70,6 +71,7 @@ type OpError struct {
 	handshake bool // the handshake rather than a request failed
 }
 
+// Error names the call, the request PDU and, for a timeout, the limit.
 func (e *OpError) Error() string {
 	s := "pmapi: " + e.Op + ": "
 	switch {
