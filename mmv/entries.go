@@ -162,10 +162,14 @@ func (r *Reader) check(s Section, i int) {
 	}
 }
 
-// Metrics iterates over the metric entries in file order.
+// Metrics iterates over the metric entries in file order, but for those
+// left out under [Limits.SkipRefused].
 func (r *Reader) Metrics() iter.Seq[Metric] {
 	return func(yield func(Metric) bool) {
 		for i := range r.NumMetrics() {
+			if r.Refused(i) {
+				continue
+			}
 			if !yield(r.Metric(i)) {
 				return
 			}
@@ -173,11 +177,16 @@ func (r *Reader) Metrics() iter.Seq[Metric] {
 	}
 }
 
-// Values iterates over the value entries in file order.
+// Values iterates over the value entries in file order, but for those of
+// metrics left out under [Limits.SkipRefused].
 func (r *Reader) Values() iter.Seq[Value] {
 	return func(yield func(Value) bool) {
 		for i := range r.NumValues() {
-			if !yield(r.Value(i)) {
+			v := r.Value(i)
+			if v.Metric >= 0 && r.Refused(v.Metric) {
+				continue
+			}
+			if !yield(v) {
 				return
 			}
 		}

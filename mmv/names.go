@@ -80,7 +80,16 @@ const (
 	// WarnRepeatedItem: the metric repeats an earlier item of its file
 	// (read with Limits.RepeatedItems); pmdammv drops it.
 	WarnRepeatedItem
+	// WarnNameConflict: the name and an earlier one cannot both be in
+	// the namespace: one would be a leaf and an inner node at once
+	// (a.b and a.b.c); pmdammv keeps the earlier and drops this metric.
+	WarnNameConflict
 )
+
+// Drops reports whether pmdammv leaves the warned metric out.
+func (k WarningKind) Drops() bool {
+	return k == WarnBadName || k == WarnDuplicateName || k == WarnRepeatedItem || k == WarnNameConflict
+}
 
 // Warning is one problem [Assign] found. File and Other index the
 // sources; Metric indexes a metric of File, -1 when not about one.
@@ -129,6 +138,20 @@ func Assign(srcs []Source) (clusters []uint32, warnings []Warning) {
 		id   pcp.ID
 	}
 	names := map[string]owner{}
+	inner := map[string]bool{} // the namespace's inner nodes: every proper prefix of a name
+	conflicts := func(name string) bool {
+		if inner[name] {
+			return true
+		}
+		for j := range len(name) {
+			if name[j] == '.' {
+				if _, leaf := names[name[:j]]; leaf {
+					return true
+				}
+			}
+		}
+		return false
+	}
 	for i, s := range srcs {
 		r := s.Reader
 		var items [(MaxItem + 1) / 64]uint64
@@ -149,7 +172,16 @@ func Assign(srcs []Source) (clusters []uint32, warnings []Warning) {
 				warnings = append(warnings, Warning{Kind: WarnDuplicateName, File: i, Other: o.file, Metric: m.Index})
 				continue
 			}
+			if conflicts(string(name)) {
+				warnings = append(warnings, Warning{Kind: WarnNameConflict, File: i, Other: -1, Metric: m.Index})
+				continue
+			}
 			names[string(name)] = owner{i, id}
+			for j := range len(name) {
+				if name[j] == '.' {
+					inner[string(name[:j])] = true
+				}
+			}
 		}
 	}
 	type pair struct{ cluster, serial uint32 }

@@ -21,7 +21,7 @@ type Header struct {
 // Limits bound the counts a reader accepts, and relax one check. Every
 // count is also bounded by the file size, so the limits only reject
 // files that pmdammv would not export anyway. A Limits whose counts are all zero means
-// [DefaultLimits] (keeping RepeatedItems).
+// [DefaultLimits] (keeping RepeatedItems and SkipRefused).
 type Limits struct {
 	MaxTOCs    int // TOC entries
 	MaxMetrics int // pmdammv ignores a METRICS section above 1023
@@ -32,6 +32,19 @@ type Limits struct {
 	// in the file, as pmdammv does (it drops the later metric; [Assign]
 	// warns). By default a repeated item is an [ErrItem] error.
 	RepeatedItems bool
+	// SkipRefused reads a file as pmdammv serves it: a metric whose item
+	// is above 1023 or repeats an earlier one, whose type or semantics is
+	// unknown, or whose instance domain is not in the file is left out
+	// (see [Reader.Skips]) instead of failing the whole file, and so are
+	// its values. Damage to the file's structure is still an error.
+	SkipRefused bool
+}
+
+// Skip is a metric a reader with [Limits.SkipRefused] left out: which
+// entry, and the error that would have refused the file.
+type Skip struct {
+	Metric int   // index of the metric entry
+	Err    error // a *ParseError naming the field, the rule and the offset
 }
 
 // DefaultLimits are pmdammv's bounds for metrics and labels, 4096
@@ -58,6 +71,28 @@ type Reader struct {
 	isz  uint64 // instance entry size
 	msz  uint64 // metric entry size
 	sect [7]section
+	// skips and refused (a bit per metric entry) are nil unless a
+	// metric was left out under Limits.SkipRefused.
+	skips   []Skip
+	refused []uint64
+}
+
+// Skips returns the metrics left out under [Limits.SkipRefused], in file
+// order; nil when none was.
+func (r *Reader) Skips() []Skip { return r.skips }
+
+// Refused reports whether metric entry i was left out.
+func (r *Reader) Refused(i int) bool {
+	return r.refused != nil && r.refused[i/64]&(1<<(i%64)) != 0
+}
+
+// refuse leaves metric i out for err.
+func (r *Reader) refuse(i int, err error) {
+	if r.refused == nil {
+		r.refused = make([]uint64, (r.sect[SectionMetrics].count+63)/64)
+	}
+	r.refused[i/64] |= 1 << (i % 64)
+	r.skips = append(r.skips, Skip{Metric: i, Err: err})
 }
 
 // probe decides a binary.ByteOrder's direction without allocating.
@@ -80,9 +115,9 @@ func NewReader(b []byte, order binary.ByteOrder) (Reader, error) {
 // not allocate on success. The Reader keeps b; b must not be shrunk.
 func NewReaderLimits(b []byte, order binary.ByteOrder, lim Limits) (Reader, error) {
 	if lim.MaxTOCs == 0 && lim.MaxMetrics == 0 && lim.MaxIndoms == 0 && lim.MaxLabels == 0 && lim.MaxValues == 0 {
-		repeat := lim.RepeatedItems
+		repeat, skip := lim.RepeatedItems, lim.SkipRefused
 		lim = DefaultLimits
-		lim.RepeatedItems = repeat
+		lim.RepeatedItems, lim.SkipRefused = repeat, skip
 	}
 	r := Reader{b: b, big: isBig(order)}
 	if len(b) < HeaderSize {
@@ -127,7 +162,7 @@ func NewReaderLimits(b []byte, order binary.ByteOrder, lim Limits) (Reader, erro
 	if err := r.checkInstances(); err != nil {
 		return Reader{}, err
 	}
-	if err := r.checkMetrics(lim.RepeatedItems); err != nil {
+	if err := r.checkMetrics(lim.RepeatedItems, lim.SkipRefused); err != nil {
 		return Reader{}, err
 	}
 	if err := r.checkValues(); err != nil {
@@ -327,7 +362,7 @@ func (r *Reader) checkInstances() error {
 	return nil
 }
 
-func (r *Reader) checkMetrics(repeatOK bool) error {
+func (r *Reader) checkMetrics(repeatOK, skip bool) error {
 	var seen [(MaxItem + 1) / 64]uint64
 	s := r.sect[SectionMetrics]
 	for i := 0; i < s.count; i++ {
@@ -346,21 +381,33 @@ func (r *Reader) checkMetrics(repeatOK bool) error {
 				return fail(entryField("metrics", i, "name"), at, ErrName)
 			}
 		}
+		// The rules pmdammv applies to one metric (item) and the ones a
+		// reader needs to serve it (type, semantics, indom): under
+		// SkipRefused a metric breaking one is left out, not the file.
+		var bad error
 		item := r.u32(int(base) + 8)
-		if item > MaxItem || seen[item/64]&(1<<(item%64)) != 0 && !repeatOK {
-			return fail(entryField("metrics", i, "item"), base+8, ErrItem)
-		}
-		seen[item/64] |= 1 << (item % 64)
-		if !Type(int32(r.u32(int(base) + 12))).Valid() {
-			return fail(entryField("metrics", i, "type"), base+12, ErrType)
-		}
-		switch pcp.Sem(int32(r.u32(int(base) + 16))) {
-		case 0, pcp.SemCounter, pcp.SemInstant, pcp.SemDiscrete:
+		switch sem := pcp.Sem(int32(r.u32(int(base) + 16))); {
+		case item > MaxItem:
+			bad = &ParseError{Format: "mmv", Field: entryField("metrics", i, "item"), Offset: int64(base + 8), Err: ErrItem,
+				Value: int64(item), Limit: MaxItem, HasValue: true, HasLimit: true}
+		case seen[item/64]&(1<<(item%64)) != 0 && !repeatOK:
+			bad = fail(entryField("metrics", i, "item"), base+8, ErrItem)
+		case !Type(int32(r.u32(int(base) + 12))).Valid():
+			bad = fail(entryField("metrics", i, "type"), base+12, ErrType)
+		case sem != 0 && sem != pcp.SemCounter && sem != pcp.SemInstant && sem != pcp.SemDiscrete:
+			bad = fail(entryField("metrics", i, "semantics"), base+16, ErrSem)
 		default:
-			return fail(entryField("metrics", i, "semantics"), base+16, ErrSem)
+			if serial := r.u32(int(base) + 24); serial != 0 && serial != 0xffffffff && r.indomBySerial(serial) < 0 {
+				bad = fail(entryField("metrics", i, "indom"), base+24, ErrInDom)
+			}
 		}
-		if serial := r.u32(int(base) + 24); serial != 0 && serial != 0xffffffff && r.indomBySerial(serial) < 0 {
-			return fail(entryField("metrics", i, "indom"), base+24, ErrInDom)
+		if bad != nil && !skip {
+			return bad
+		}
+		if bad != nil {
+			r.refuse(i, bad)
+		} else {
+			seen[item/64] |= 1 << (item % 64)
 		}
 		for m, name := range [2]string{"shorttext", "helptext"} {
 			f := base + 32 + uint64(8*m)
@@ -389,6 +436,9 @@ func (r *Reader) checkValues() error {
 		mi := r.index(SectionMetrics, r.u64(int(at)+16))
 		if mi < 0 {
 			return fail(entryField("values", i, "metric"), at+16, ErrOffset)
+		}
+		if r.Refused(mi) {
+			continue // left out with its metric; Values skips it
 		}
 		// Only the metric's indom and type matter here; decoding the
 		// whole entry (names, help) per value would dominate the cost.

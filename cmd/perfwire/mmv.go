@@ -5,9 +5,11 @@ import (
 	"encoding/json"
 	"errors"
 	"flag"
+	"fmt"
 	"io"
 	"os"
 	"path/filepath"
+	"strings"
 	"time"
 
 	"github.com/perfwire/perfwire/mmv"
@@ -78,15 +80,15 @@ func runMMV(args []string, stdout io.Writer) error {
 	fs.SetOutput(io.Discard)
 	dump := fs.Bool("dump", false, "print mmvdump-style text instead of JSON")
 	order := fs.String("order", "le", "byte order of the files: le, be or native")
-	lenient := fs.Bool("lenient", false, "accept repeated items, as pmdammv does (it drops the later metric)")
+	strict := fs.Bool("strict", false, "refuse a file with a metric pmdammv would leave out, instead of leaving it out")
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
-			return usagef("usage: perfwire mmv [--dump] [--lenient] [--order le|be|native] FILE|DIR...")
+			return usagef("usage: perfwire mmv [--dump] [--strict] [--order le|be|native] FILE|DIR...")
 		}
-		return usagef("%v\nusage: perfwire mmv [--dump] [--lenient] [--order le|be|native] FILE|DIR...", err)
+		return usagef("%v\nusage: perfwire mmv [--dump] [--strict] [--order le|be|native] FILE|DIR...", err)
 	}
 	if fs.NArg() == 0 {
-		return usagef("usage: perfwire mmv [--dump] [--lenient] [--order le|be|native] FILE|DIR...")
+		return usagef("usage: perfwire mmv [--dump] [--strict] [--order le|be|native] FILE|DIR...")
 	}
 	var bo binary.ByteOrder
 	switch *order {
@@ -100,7 +102,9 @@ func runMMV(args []string, stdout io.Writer) error {
 		return usagef("--order must be le, be or native, not %q", *order)
 	}
 	now := time.Now().UnixMicro()
-	lim := mmv.Limits{RepeatedItems: *lenient}
+	// As pmdammv serves a file: a metric it leaves out is left out here
+	// too, with a diagnostic; --strict refuses the file instead.
+	lim := mmv.Limits{SkipRefused: !*strict}
 	// Each argument is a file, or a directory scanned the way pmdammv
 	// scans $PCP_TMP_DIR/mmv; unusable files found in a directory are
 	// reported, not fatal.
@@ -134,6 +138,11 @@ func runMMV(args []string, stdout io.Writer) error {
 		paths = append(paths, arg)
 		readers = append(readers, r)
 	}
+	for i := range readers {
+		for _, sk := range readers[i].Skips() {
+			fmt.Fprintf(diag, "perfwire mmv: %s: %s\n", paths[i], skipText(&readers[i], sk))
+		}
+	}
 	srcs := make([]mmv.Source, len(readers))
 	for i := range readers {
 		srcs[i] = mmv.Source{Name: filepath.Base(paths[i]), Reader: &readers[i]}
@@ -150,6 +159,20 @@ func runMMV(args []string, stdout io.Writer) error {
 		return nil
 	}
 	clusters, warnings := mmv.Assign(srcs)
+	dropped := make([]map[int]bool, len(readers))
+	for _, w := range warnings {
+		if !w.Kind.Drops() {
+			continue
+		}
+		if *strict {
+			return &inputError{file: paths[w.File], err: errors.New(strings.TrimSpace(warningText(w, srcs, &readers[w.File])))}
+		}
+		if dropped[w.File] == nil {
+			dropped[w.File] = map[int]bool{}
+		}
+		dropped[w.File][w.Metric] = true
+		fmt.Fprintf(diag, "perfwire mmv: %s:%s\n", paths[w.File], warningText(w, srcs, &readers[w.File]))
+	}
 	enc := json.NewEncoder(stdout)
 	for _, f := range skipped {
 		if err := enc.Encode(f); err != nil {
@@ -157,11 +180,14 @@ func runMMV(args []string, stdout io.Writer) error {
 		}
 	}
 	for i, path := range paths {
-		f := describeMMV(&readers[i], path, srcs[i].Name, clusters[i], now)
+		f := describeMMV(&readers[i], path, srcs[i].Name, clusters[i], now, dropped[i])
 		for _, w := range warnings {
 			if w.File == i {
 				f.Warnings = append(f.Warnings, warningText(w, srcs, &readers[i]))
 			}
+		}
+		for _, sk := range readers[i].Skips() {
+			f.Warnings = append(f.Warnings, skipText(&readers[i], sk))
 		}
 		if err := enc.Encode(f); err != nil {
 			return err
@@ -170,12 +196,25 @@ func runMMV(args []string, stdout io.Writer) error {
 	return nil
 }
 
+// skipText says which metric a reader left out and by which rule.
+func skipText(r *mmv.Reader, sk mmv.Skip) string {
+	return fmt.Sprintf("metric %q left out, as pmdammv leaves it out (--strict refuses the file): %v", r.Metric(sk.Metric).Name, sk.Err)
+}
+
 // describeMMV builds the JSON view of one file.
-func describeMMV(r *mmv.Reader, path, name string, cluster uint32, now int64) mmvFile {
+// Metrics in drop (by entry index) are left out, as pmdammv leaves them.
+func describeMMV(r *mmv.Reader, path, name string, cluster uint32, now int64, drop map[int]bool) mmvFile {
 	h := r.Header()
 	out := mmvFile{File: path, Version: h.Version, Flags: flagsText(h.Flags), Cluster: h.Cluster,
 		Process: h.Process, Generation: h.Gen1, Metrics: []mmvMetric{}}
+	// A metric's place in out.Metrics: entries left out under
+	// SkipRefused (and their values, which Values skips) have none.
+	pos := make([]int, r.NumMetrics())
 	for m := range r.Metrics() {
+		if drop[m.Index] {
+			pos[m.Index] = -1
+			continue
+		}
 		typ, sem, units := m.Type.PCP(), semText[m.Sem], m.Units.String()
 		if m.Type == mmv.TypeElapsed {
 			sem, units = "counter", "microsec"
@@ -210,11 +249,12 @@ func describeMMV(r *mmv.Reader, path, name string, cluster uint32, now int64) mm
 			}
 			jm.Labels = append(jm.Labels, labelJSON(l))
 		}
+		pos[m.Index] = len(out.Metrics)
 		out.Metrics = append(out.Metrics, jm)
 	}
 	for v := range r.Values() {
-		if v.Metric < 0 {
-			continue // rewritten after validation
+		if v.Metric < 0 || pos[v.Metric] < 0 {
+			continue // rewritten after validation, or left out
 		}
 		m := r.Metric(v.Metric)
 		jv := mmvValue{Value: valueJSON(v, now)}
@@ -228,7 +268,7 @@ func describeMMV(r *mmv.Reader, path, name string, cluster uint32, now int64) mm
 				}
 			}
 		}
-		out.Metrics[v.Metric].Values = append(out.Metrics[v.Metric].Values, jv)
+		out.Metrics[pos[v.Metric]].Values = append(out.Metrics[pos[v.Metric]].Values, jv)
 	}
 	return out
 }
@@ -304,6 +344,8 @@ func warningText(w mmv.Warning, srcs []mmv.Source, r *mmv.Reader) string {
 		return "an instance domain maps onto another file's" + other + " 22-bit pmInDom"
 	case mmv.WarnRepeatedItem:
 		return metric + " repeats an earlier item of the file, pmdammv drops it"
+	case mmv.WarnNameConflict:
+		return metric + " name is a leaf where an earlier name needs an inner node, or the reverse; pmdammv drops it"
 	case mmv.WarnClusterLabelsLost:
 		return "cluster 0 lets pmdammv choose, so cluster labels never match"
 	}
