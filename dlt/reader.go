@@ -61,13 +61,18 @@ func (r *Reader) Next() bool {
 		if r.s.err != nil || !r.s.more {
 			return false
 		}
+		if r.begun && !r.s.pending && r.s.acceptEarly() {
+			return true
+		}
 		r.fill()
 		r.begun = true
 	}
 }
 
 // fill moves the undecided tail of the window to the front and reads
-// until the buffer is full or the source ends.
+// once: what one Read returns (a file fills the buffer; a connection
+// gives what has arrived, so a live stream's records come out as they
+// arrive), or the end of the source.
 func (r *Reader) fill() {
 	n := copy(r.buf[:cap(r.buf)], r.s.buf[r.s.off:])
 	r.s.origin += r.s.off
@@ -82,12 +87,13 @@ func (r *Reader) fill() {
 			r.s.more = false
 			break
 		}
-		if k == 0 {
-			if zero++; zero >= maxZeroReads {
-				r.rerr = io.ErrNoProgress
-				r.s.more = false
-				break
-			}
+		if k > 0 {
+			break
+		}
+		if zero++; zero >= maxZeroReads {
+			r.rerr = io.ErrNoProgress
+			r.s.more = false
+			break
 		}
 	}
 	r.s.buf = r.buf[:n]

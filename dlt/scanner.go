@@ -105,6 +105,46 @@ func (s *Scanner) Next() bool {
 	return false
 }
 
+// acceptEarly decides the record at s.off past the decidable end of a
+// window when the complete input would decide it the same way whatever
+// follows: it decodes and (unless resynchronisation is off, or the
+// framing has no pattern) the next header pattern follows it in full.
+// The Reader calls it before reading more: without it a live stream would
+// wait for a whole resynchronisation window of later bytes before its
+// first record came out. (Only the Reader needs it, which keeps it out of
+// programs that scan bytes, such as the wasm plugin.)
+func (s *Scanner) acceptEarly() bool {
+	// Only a whole record is worth decoding (a partial one would cost an
+	// error value on every read): its LEN says where it ends.
+	pre := 0
+	switch s.opt.Framing {
+	case FramingStorage:
+		pre = StorageHeaderLen
+	case FramingSerial:
+		pre = len(serialPattern)
+	}
+	if s.off+pre+4 > len(s.buf) {
+		return false
+	}
+	end := s.off + pre + (int(s.buf[s.off+pre+2])<<8 | int(s.buf[s.off+pre+3]))
+	if end > len(s.buf) {
+		return false
+	}
+	m, n, err := consume(s.buf, s.off, s.opt)
+	if err != nil {
+		return false
+	}
+	if pat := s.pattern(); pat != nil && !s.opt.NoResync {
+		if rest := s.buf[s.off+n:]; len(rest) < len(pat) || !bytes.HasPrefix(rest, pat) {
+			return false
+		}
+	}
+	m.base += s.origin
+	s.msg = m
+	s.off += n
+	return true
+}
+
 // resyncFrom searches for the next record from offset from. If it finds
 // one it accounts for the skipped bytes, moves there and returns true;
 // otherwise it moves to the end of what can be decided (the Reader then

@@ -137,16 +137,18 @@ func Assign(srcs []Source) (clusters []uint32, warnings []Warning) {
 		file int
 		id   pcp.ID
 	}
+	// names holds the namespace: each exported name (its owner) and, with
+	// file -1, each inner node (every proper prefix of a name). One map
+	// of one type keeps the plugin small.
 	names := map[string]owner{}
-	inner := map[string]bool{} // the namespace's inner nodes: every proper prefix of a name
 	conflicts := func(name string) bool {
-		if inner[name] {
-			return true
+		if o, ok := names[name]; ok && o.file < 0 {
+			return true // an inner node already
 		}
 		for j := range len(name) {
 			if name[j] == '.' {
-				if _, leaf := names[name[:j]]; leaf {
-					return true
+				if o, ok := names[name[:j]]; ok && o.file >= 0 {
+					return true // a prefix is a leaf
 				}
 			}
 		}
@@ -168,7 +170,7 @@ func Assign(srcs []Source) (clusters []uint32, warnings []Warning) {
 				warnings = append(warnings, Warning{Kind: WarnBadName, File: i, Other: -1, Metric: m.Index})
 				continue
 			}
-			if o, ok := names[string(name)]; ok && o.id != id {
+			if o, ok := names[string(name)]; ok && o.file >= 0 && o.id != id {
 				warnings = append(warnings, Warning{Kind: WarnDuplicateName, File: i, Other: o.file, Metric: m.Index})
 				continue
 			}
@@ -179,7 +181,7 @@ func Assign(srcs []Source) (clusters []uint32, warnings []Warning) {
 			names[string(name)] = owner{i, id}
 			for j := range len(name) {
 				if name[j] == '.' {
-					inner[string(name[:j])] = true
+					names[string(name[:j])] = owner{file: -1}
 				}
 			}
 		}

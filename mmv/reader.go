@@ -4,6 +4,8 @@ import (
 	"encoding/binary"
 	"math"
 
+	"github.com/perfwire/perfwire/internal/wire"
+
 	"github.com/perfwire/perfwire/pcp"
 )
 
@@ -388,8 +390,7 @@ func (r *Reader) checkMetrics(repeatOK, skip bool) error {
 		item := r.u32(int(base) + 8)
 		switch sem := pcp.Sem(int32(r.u32(int(base) + 16))); {
 		case item > MaxItem:
-			bad = &ParseError{Format: "mmv", Field: entryField("metrics", i, "item"), Offset: int64(base + 8), Err: ErrItem,
-				Value: int64(item), Limit: MaxItem, HasValue: true, HasLimit: true}
+			bad = wire.NewValueError("mmv", entryField("metrics", i, "item"), int(base+8), ErrItem, int64(item), MaxItem)
 		case seen[item/64]&(1<<(item%64)) != 0 && !repeatOK:
 			bad = fail(entryField("metrics", i, "item"), base+8, ErrItem)
 		case !Type(int32(r.u32(int(base) + 12))).Valid():

@@ -209,7 +209,7 @@ func (p *dltPrinter) follow(addr string) error {
 	go func() { <-ctx.Done(); conn.Close() }()
 	var rec []byte
 	i := 0
-	err = readBare(bufio.NewReaderSize(conn, 64<<10), func(m dlt.Message) bool {
+	err = readBare(conn, func(m dlt.Message) bool {
 		rec = storageRecord(rec[:0], m, time.Now())
 		sm, _, err := dlt.ConsumeMessage(rec, dlt.Options{})
 		if err != nil || p.print(sm, i) != nil || p.w.Flush() != nil {
@@ -225,15 +225,4 @@ func (p *dltPrinter) follow(addr string) error {
 		return fmt.Errorf("dlt-daemon at %s: %w", addr, err)
 	}
 	return nil
-}
-
-// storageRecord appends m with a storage header stamped at t, its ECU id
-// the message's or, without one, dlt-receive's default "RECV".
-func storageRecord(b []byte, m dlt.Message, t time.Time) []byte {
-	ecu, ok := m.HeaderECU()
-	if !ok {
-		ecu = dlt.ID{'R', 'E', 'C', 'V'}
-	}
-	b = dlt.AppendStorageHeader(b, dlt.StorageHeader{Seconds: uint32(t.Unix()), Microseconds: int32(t.Nanosecond() / 1000), ECU: ecu})
-	return append(b, m.Bytes()...)
 }

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bufio"
 	"cmp"
 	"context"
 	"errors"
@@ -144,7 +143,7 @@ func (k *kpiTop) follow(addr string) error {
 	}
 	go func() { <-ctx.Done(); conn.Close() }()
 	k.source = addr
-	err = readBare(bufio.NewReaderSize(conn, 64<<10), func(m dlt.Message) bool {
+	err = readBare(conn, func(m dlt.Message) bool {
 		k.r.PushDLT(dltkpi.Selector{}, m)
 		k.drain()
 		return !k.enough()
@@ -156,40 +155,6 @@ func (k *kpiTop) follow(addr string) error {
 		return fmt.Errorf("dlt-daemon at %s: %w", addr, err)
 	}
 	return nil
-}
-
-// readBare hands each message of a live bare DLT stream (the daemon's TCP
-// port: standard headers back to back) to fn as soon as it has arrived,
-// until fn returns false or the stream ends. dlt.Reader would wait for a
-// full resynchronisation window first, which a live stream fills only
-// slowly; bare framing cannot resynchronise anyway, so the LEN of each
-// standard header is all it takes to frame.
-func readBare(r io.Reader, fn func(dlt.Message) bool) error {
-	buf := make([]byte, 0, dlt.MaxMessageLen)
-	for {
-		head := buf[:4]
-		if _, err := io.ReadFull(r, head); err != nil {
-			if errors.Is(err, io.EOF) {
-				return nil
-			}
-			return err
-		}
-		n := int(head[2])<<8 | int(head[3]) // LEN: big-endian, the whole message
-		if n < 4 {
-			return fmt.Errorf("message LEN %d is shorter than its standard header", n)
-		}
-		msg := buf[:n]
-		if _, err := io.ReadFull(r, msg[4:]); err != nil {
-			return err
-		}
-		m, _, err := dlt.ConsumeMessage(msg, dlt.Options{Framing: dlt.FramingBare})
-		if err != nil {
-			return err
-		}
-		if !fn(m) {
-			return nil
-		}
-	}
 }
 
 // enough reports whether -n frames are drawn.

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bufio"
 	"context"
 	"encoding/json"
 	"errors"
@@ -111,7 +110,7 @@ func relayDLT(w http.ResponseWriter, r *http.Request, daemon string) {
 	out := make([]byte, 0, 16+dlt.MaxMessageLen)
 	for {
 		stopped := context.AfterFunc(ctx, func() { conn.Close() })
-		err := readBare(bufio.NewReaderSize(conn, 64<<10), func(m dlt.Message) bool {
+		err := readBare(conn, func(m dlt.Message) bool {
 			out = storageRecord(out[:0], m, time.Now())
 			if _, err := w.Write(out); err != nil {
 				return false
