@@ -1,11 +1,46 @@
 package main
 
 import (
+	"context"
+	"errors"
+	"fmt"
 	"io"
+	"net"
+	"os"
+	"os/signal"
 	"time"
 
 	"github.com/perfwire/perfwire/dlt"
 )
+
+// daemonAddr adds dlt-daemon's default port, 3490, to a bare host.
+func daemonAddr(addr string) string {
+	if _, _, err := net.SplitHostPort(addr); err != nil {
+		return net.JoinHostPort(addr, "3490")
+	}
+	return addr
+}
+
+// followDaemon connects to a running dlt-daemon and hands each message to
+// fn as it arrives until fn returns false, the daemon ends the stream, or
+// the user interrupts (which is no error).
+func followDaemon(addr string, fn func(dlt.Message) bool) error {
+	addr = daemonAddr(addr)
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	defer stop()
+	var d net.Dialer
+	conn, err := d.DialContext(ctx, "tcp", addr)
+	if err != nil {
+		return fmt.Errorf("connecting to dlt-daemon at %s: %w", addr, err)
+	}
+	defer conn.Close()
+	go func() { <-ctx.Done(); conn.Close() }()
+	err = readBare(conn, fn)
+	if ctx.Err() != nil || err == nil || errors.Is(err, net.ErrClosed) {
+		return nil
+	}
+	return fmt.Errorf("dlt-daemon at %s: %w", addr, err)
+}
 
 // readBare hands each message of a running dlt-daemon's TCP stream (bare
 // framing: standard headers back to back) to fn as soon as it has

@@ -2,14 +2,10 @@ package main
 
 import (
 	"bufio"
-	"context"
 	"errors"
 	"flag"
 	"fmt"
 	"io"
-	"net"
-	"os"
-	"os/signal"
 	"regexp"
 	"slices"
 	"strconv"
@@ -196,20 +192,9 @@ func (p *dltPrinter) file(name string) error {
 // follow prints a running daemon's messages as they arrive, each with a
 // storage header stamped on arrival, as dlt-receive writes them.
 func (p *dltPrinter) follow(addr string) error {
-	if _, _, err := net.SplitHostPort(addr); err != nil {
-		addr = net.JoinHostPort(addr, "3490")
-	}
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
-	defer stop()
-	var d net.Dialer
-	conn, err := d.DialContext(ctx, "tcp", addr)
-	if err != nil {
-		return fmt.Errorf("connecting to dlt-daemon at %s: %w", addr, err)
-	}
-	go func() { <-ctx.Done(); conn.Close() }()
 	var rec []byte
 	i := 0
-	err = readBare(conn, func(m dlt.Message) bool {
+	return followDaemon(addr, func(m dlt.Message) bool {
 		rec = storageRecord(rec[:0], m, time.Now())
 		sm, _, err := dlt.ConsumeMessage(rec, dlt.Options{})
 		if err != nil || p.print(sm, i) != nil || p.w.Flush() != nil {
@@ -218,11 +203,4 @@ func (p *dltPrinter) follow(addr string) error {
 		i++
 		return true
 	})
-	if ctx.Err() != nil {
-		return nil
-	}
-	if err != nil && !errors.Is(err, net.ErrClosed) {
-		return fmt.Errorf("dlt-daemon at %s: %w", addr, err)
-	}
-	return nil
 }

@@ -2,14 +2,11 @@ package main
 
 import (
 	"cmp"
-	"context"
 	"errors"
 	"flag"
 	"fmt"
 	"io"
-	"net"
 	"os"
-	"os/signal"
 	"slices"
 	"strconv"
 	"strings"
@@ -128,33 +125,15 @@ func (k *kpiTop) file(name string) error {
 	return nil
 }
 
-// follow reads a dlt-daemon's TCP stream (messages back to back, no
-// storage header) until the connection ends or the user interrupts.
+// follow draws frames from a running daemon until it ends, the user
+// interrupts, or -n frames are drawn.
 func (k *kpiTop) follow(addr string) error {
-	if _, _, err := net.SplitHostPort(addr); err != nil {
-		addr = net.JoinHostPort(addr, "3490")
-	}
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
-	defer stop()
-	var d net.Dialer
-	conn, err := d.DialContext(ctx, "tcp", addr)
-	if err != nil {
-		return fmt.Errorf("connecting to dlt-daemon at %s: %w", addr, err)
-	}
-	go func() { <-ctx.Done(); conn.Close() }()
-	k.source = addr
-	err = readBare(conn, func(m dlt.Message) bool {
+	k.source = daemonAddr(addr)
+	return followDaemon(addr, func(m dlt.Message) bool {
 		k.r.PushDLT(dltkpi.Selector{}, m)
 		k.drain()
 		return !k.enough()
 	})
-	if ctx.Err() != nil || k.enough() {
-		return nil // interrupted: the last frame stays on the screen
-	}
-	if err != nil && !errors.Is(err, net.ErrClosed) {
-		return fmt.Errorf("dlt-daemon at %s: %w", addr, err)
-	}
-	return nil
 }
 
 // enough reports whether -n frames are drawn.

@@ -56,9 +56,7 @@ func runServe(args []string, stdout io.Writer) error {
 		return fmt.Errorf("no viewer in %s (build it with make web): %w", *dir, err)
 	}
 	if *daemon != "" {
-		if _, _, err := net.SplitHostPort(*daemon); err != nil {
-			*daemon = net.JoinHostPort(*daemon, "3490")
-		}
+		*daemon = daemonAddr(*daemon)
 	}
 	ln, err := net.Listen("tcp", *addr)
 	if err != nil {
