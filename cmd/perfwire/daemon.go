@@ -65,3 +65,31 @@ func storageRecord(b []byte, m dlt.Message, t time.Time) []byte {
 	b = dlt.AppendStorageHeader(b, dlt.StorageHeader{Seconds: uint32(t.Unix()), Microseconds: int32(t.Nanosecond() / 1000), ECU: ecu})
 	return append(b, m.Bytes()...)
 }
+
+// readDLTFile hands the messages of a .dlt file to fn, in order, until fn
+// returns false or an error; it reports the damage it resynchronised over
+// on stderr (see reportSkipped) and returns the bytes and places skipped.
+// The reader keeps a bounded buffer, so files of any size stream through;
+// each message is fully handled before the next is read.
+func readDLTFile(name string, fn func(index int, m dlt.Message) (more bool, err error)) (skipped, places int, err error) {
+	f, done, err := openWithProgress(name)
+	if err != nil {
+		return 0, 0, &inputError{file: name, err: err}
+	}
+	defer done()
+	s := dlt.NewReader(f, dlt.Options{})
+	for i := 0; s.Next(); i++ {
+		more, err := fn(i, s.Message())
+		if err != nil {
+			return s.Skipped(), s.Resyncs(), err
+		}
+		if !more {
+			break
+		}
+	}
+	reportSkipped(name, s.Skipped(), s.Resyncs(), s.SkipError())
+	if err := s.Err(); err != nil {
+		return s.Skipped(), s.Resyncs(), &inputError{file: name, err: err}
+	}
+	return s.Skipped(), s.Resyncs(), nil
+}

@@ -170,23 +170,13 @@ func (p *dltPrinter) print(m dlt.Message, index int) error {
 }
 
 func (p *dltPrinter) file(name string) error {
-	f, done, err := openWithProgress(name)
-	if err != nil {
-		return &inputError{file: name, err: err}
+	_, _, err := readDLTFile(name, func(i int, m dlt.Message) (bool, error) {
+		return true, p.print(m, i)
+	})
+	if ferr := p.w.Flush(); err == nil {
+		err = ferr
 	}
-	defer done()
-	s := dlt.NewReader(f, dlt.Options{})
-	for i := 0; s.Next(); i++ {
-		if err := p.print(s.Message(), i); err != nil {
-			return err
-		}
-	}
-	p.w.Flush()
-	reportSkipped(name, s.Skipped(), s.Resyncs(), s.SkipError())
-	if err := s.Err(); err != nil {
-		return &inputError{file: name, err: err}
-	}
-	return nil
+	return err
 }
 
 // follow prints a running daemon's messages as they arrive, each with a

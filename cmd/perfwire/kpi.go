@@ -195,35 +195,23 @@ type kpiRun struct {
 // file decodes one DLT file. A record the scanner cannot get past is an
 // input error naming the file; what came before it is kept.
 func (k *kpiRun) file(name string) error {
-	f, done, err := openWithProgress(name)
-	if err != nil {
-		return &inputError{file: name, err: err}
-	}
-	defer done()
-	// The reader keeps a bounded buffer, so files of any size stream
-	// through; each message is fully handled before the next is read.
-	s := dlt.NewReader(f, dlt.Options{})
 	sel := dltkpi.Selector{}
-	for s.Next() {
-		m := s.Message()
+	skipped, places, err := readDLTFile(name, func(_ int, m dlt.Message) (bool, error) {
 		if k.json {
 			if km, src, err := sel.FromDLT(m); err == nil {
 				m := abi.NewKPIMessage(km, src)
 				if err := k.out.write(&m); err != nil {
-					return err
+					return false, err
 				}
 			}
 		}
 		k.r.PushDLT(sel, m)
 		k.drain()
-	}
-	k.skipped += s.Skipped()
-	k.places += s.Resyncs()
-	reportSkipped(name, s.Skipped(), s.Resyncs(), s.SkipError())
-	if err := s.Err(); err != nil {
-		return &inputError{file: name, err: err}
-	}
-	return nil
+		return true, nil
+	})
+	k.skipped += skipped
+	k.places += places
+	return err
 }
 
 // reportSkipped says on stderr, in every output mode, that a file had

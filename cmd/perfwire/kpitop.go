@@ -107,22 +107,13 @@ func runKPITop(args []string, stdout io.Writer) error {
 }
 
 func (k *kpiTop) file(name string) error {
-	f, done, err := openWithProgress(name)
-	if err != nil {
-		return &inputError{file: name, err: err}
-	}
-	defer done()
 	k.source = name
-	s := dlt.NewReader(f, dlt.Options{})
-	for !k.enough() && s.Next() {
-		k.r.PushDLT(dltkpi.Selector{}, s.Message())
+	_, _, err := readDLTFile(name, func(_ int, m dlt.Message) (bool, error) {
+		k.r.PushDLT(dltkpi.Selector{}, m)
 		k.drain()
-	}
-	reportSkipped(name, s.Skipped(), s.Resyncs(), s.SkipError())
-	if err := s.Err(); err != nil {
-		return &inputError{file: name, err: err}
-	}
-	return nil
+		return !k.enough(), nil
+	})
+	return err
 }
 
 // follow draws frames from a running daemon until it ends, the user
