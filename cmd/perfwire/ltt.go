@@ -172,9 +172,8 @@ func runLTT(args []string, stdout io.Writer) error {
 		}
 		sum.Tracefiles = append(sum.Tracefiles, st)
 	}
-	enc := json.NewEncoder(stdout)
-	enc.SetIndent("", "  ")
-	return enc.Encode(sum)
+	// One JSON line, as every command's JSON output is.
+	return json.NewEncoder(stdout).Encode(sum)
 }
 
 // lttEventOf builds the JSON line of one event; block is -1 when unknown

@@ -64,24 +64,24 @@ func runPM(args []string, stdout io.Writer) error {
 		if len(rest) > 1 {
 			return usagef("pm names takes at most one PREFIX")
 		}
-		return p.names(strings.Join(rest, ""))
+		return p.done(p.names(strings.Join(rest, "")))
 	case "desc", "fetch", "labels", "text":
 		if len(rest) == 0 {
 			return usagef("pm %s needs at least one METRIC", cmd)
 		}
-		return p.each(cmd, rest)
+		return p.done(p.each(cmd, rest))
 	case "indom":
 		if len(rest) != 1 {
 			return usagef("pm indom takes one METRIC")
 		}
-		return p.each(cmd, rest)
+		return p.done(p.each(cmd, rest))
 	case "val":
-		return p.val(rest, addr)
+		return p.done(p.val(rest, addr))
 	case "store":
 		if len(rest) != 2 {
 			return usagef("pm store takes METRIC VALUE")
 		}
-		return p.store(rest[0], rest[1])
+		return p.done(p.store(rest[0], rest[1]))
 	}
 	return usagef("unknown pm command %q\n%s", cmd, pmUsage)
 }
@@ -92,11 +92,27 @@ type pmPrinter struct {
 	w      io.Writer
 	json   bool
 	indoms map[pcp.InDom]map[int32]string
+	err    error // the first JSON output error
 }
 
+// emit writes v as one JSON line; the first failure is kept in p.err,
+// which the command returns (see done).
 func (p *pmPrinter) emit(v any) {
-	b, _ := json.Marshal(v)
-	fmt.Fprintf(p.w, "%s\n", b)
+	b, err := json.Marshal(v)
+	if err == nil {
+		_, err = fmt.Fprintf(p.w, "%s\n", b)
+	}
+	if err != nil && p.err == nil {
+		p.err = err
+	}
+}
+
+// done is the command's error, else the first error emit met.
+func (p *pmPrinter) done(err error) error {
+	if err != nil {
+		return err
+	}
+	return p.err
 }
 
 func (p *pmPrinter) names(prefix string) error {

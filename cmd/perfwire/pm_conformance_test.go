@@ -4,6 +4,7 @@ package main
 
 import (
 	"bytes"
+	"errors"
 	"os/exec"
 	"strings"
 	"testing"
@@ -81,5 +82,20 @@ func TestConformancePmStore(t *testing.T) {
 	if code != 1 || !strings.Contains(oracle, "No permission to perform requested operation") ||
 		!strings.Contains(got, "No permission to perform requested operation") {
 		t.Errorf("refused store: exit %d %q; pmstore says %q", code, got, oracle)
+	}
+}
+
+// failWriter refuses every write, as a closed pipe does.
+type failWriter struct{}
+
+func (failWriter) Write([]byte) (int, error) { return 0, errors.New("write refused") }
+
+// A --json output that cannot be written is an error (exit 1), not a
+// silent success.
+func TestConformancePmJSONWriteError(t *testing.T) {
+	var errb bytes.Buffer
+	if code := run([]string{"pm", "-h", "127.0.0.1", "--json", "names", "sample.long"}, failWriter{}, &errb); code != 1 ||
+		!strings.Contains(errb.String(), "write refused") {
+		t.Errorf("exit %d, stderr %q", code, errb.String())
 	}
 }
