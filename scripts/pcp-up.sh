@@ -10,7 +10,8 @@ cd "$(dirname "$0")"
 # pcp brings pmcd, pminfo, pmerr, mmvdump and python3-pcp; procps brings
 # pgrep, which this script and the PMDA Install scripts use. The Install
 # scripts compile simple and trivial, which needs the headers, make and gcc.
-apt_install pcp libpcp3-dev libpcp-pmda3-dev make gcc procps
+# pcp-testsuite and libpcp-mmv1-dev: PCP's QA sources (src/badmmv.c), which tests build.
+apt_install pcp libpcp3-dev libpcp-pmda3-dev libpcp-mmv1-dev pcp-testsuite make gcc procps
 v=$(dpkg-query -W -f='${Version}' pcp)
 case "$v" in 6.0.3*) ;; *) log "WARNING: pcp $v, the oracles were recorded with 6.0.3" ;; esac
 
