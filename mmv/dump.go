@@ -179,7 +179,9 @@ func appendInst(b []byte, in Instance) []byte {
 }
 
 func (r *Reader) dumpMetrics(b []byte) []byte {
-	for m := range r.Metrics() {
+	// Every entry, as mmvdump prints them: refused metrics too.
+	for i := range r.NumMetrics() {
+		m := r.Metric(i)
 		b = entryHead(b, uint64(m.Item), uint64(m.Offset))
 		b = append(b, m.Name...)
 		b = append(b, "\n       type="...)
@@ -213,7 +215,9 @@ func (r *Reader) dumpMetrics(b []byte) []byte {
 }
 
 func (r *Reader) dumpValues(b []byte, now int64) []byte {
-	for v := range r.Values() {
+	// Every entry, as mmvdump prints them: values of refused metrics too.
+	for i := range r.NumValues() {
+		v := r.Value(i)
 		if v.Metric < 0 {
 			continue
 		}

@@ -138,11 +138,7 @@ func runMMV(args []string, stdout io.Writer) error {
 		paths = append(paths, arg)
 		readers = append(readers, r)
 	}
-	for i := range readers {
-		for _, sk := range readers[i].Skips() {
-			fmt.Fprintf(diag, "perfwire mmv: %s: %s\n", paths[i], skipText(&readers[i], sk))
-		}
-	}
+
 	srcs := make([]mmv.Source, len(readers))
 	for i := range readers {
 		srcs[i] = mmv.Source{Name: filepath.Base(paths[i]), Reader: &readers[i]}
@@ -157,6 +153,13 @@ func runMMV(args []string, stdout io.Writer) error {
 			}
 		}
 		return nil
+	}
+	// The JSON view is pmdammv's: say what it leaves out (--dump, as
+	// mmvdump, prints every entry).
+	for i := range readers {
+		for _, sk := range readers[i].Skips() {
+			fmt.Fprintf(diag, "perfwire mmv: %s: %s\n", paths[i], skipText(&readers[i], sk))
+		}
 	}
 	clusters, warnings := mmv.Assign(srcs)
 	dropped := make([]map[int]bool, len(readers))

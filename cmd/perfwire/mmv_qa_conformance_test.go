@@ -78,4 +78,25 @@ func TestConformanceMMVLikePmdammv(t *testing.T) {
 	if code := run([]string{"mmv", "--strict", path}, &out, &errb); code != 1 || !strings.Contains(errb.String(), "metrics[253].item") {
 		t.Errorf("--strict: exit %d, %q", code, errb.String())
 	}
+
+	// --dump prints every entry, the refused metric and its value too, as
+	// the real mmvdump does (both run in the file's directory).
+	dir, base := filepath.Split(path)
+	mmvdump := exec.Command("/var/lib/pcp/pmdas/mmv/mmvdump", base)
+	mmvdump.Dir = dir
+	want, err := mmvdump.Output()
+	if err != nil {
+		t.Fatalf("mmvdump: %v", err)
+	}
+	out.Reset()
+	errb.Reset()
+	wd, _ := os.Getwd()
+	if err := os.Chdir(dir); err != nil {
+		t.Fatal(err)
+	}
+	code := run([]string{"mmv", "--dump", base}, &out, &errb)
+	os.Chdir(wd)
+	if code != 0 || !bytes.Equal(out.Bytes(), want) || errb.Len() != 0 {
+		t.Errorf("--dump: exit %d, %d bytes, mmvdump %d bytes, stderr %q", code, out.Len(), len(want), errb.String())
+	}
 }
