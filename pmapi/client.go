@@ -300,7 +300,10 @@ func (c *Client) explain(ctx context.Context, op string, handshake bool, err err
 		// non-nil: the deadline it had was the context's.
 		e.Err, e.Limit = context.DeadlineExceeded, c.limit
 	case timedOut || err == errInterrupted:
-		e.Err, e.Limit = os.ErrDeadlineExceeded, c.limit
+		// The message names Options.Timeout: give its value, not the part
+		// of it left for this exchange (Dial's handshake gets what the
+		// connect left).
+		e.Err, e.Limit = os.ErrDeadlineExceeded, c.timeout
 	default:
 		if _, ok := errors.AsType[*pduwire.ParseError](err); ok {
 			what := op + ": bad PDU from pmcd"

@@ -65,7 +65,7 @@ func (e *protocolError) Unwrap() []error {
 type OpError struct {
 	Op    string        // the call, e.g. "fetch"; "connect" for Dial
 	PDU   pduwire.Type  // the request sent (zero for connect)
-	Limit time.Duration // for a timeout, the time the exchange had
+	Limit time.Duration // for a timeout: Options.Timeout, or what the context's deadline left the exchange
 	Err   error
 
 	handshake bool // the handshake rather than a request failed
