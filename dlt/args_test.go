@@ -19,7 +19,7 @@ func dhex(t testing.TB, s string) []byte {
 }
 
 // TestConsumeArgLayouts decodes hand-written arguments of every type in
-// both byte orders (layouts per AUTOSAR PRS and spec §6).
+// both byte orders (layouts per AUTOSAR PRS and docs/dlt-framing.md §6).
 func TestConsumeArgLayouts(t *testing.T) {
 	tests := []struct {
 		name     string

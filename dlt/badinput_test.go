@@ -40,7 +40,7 @@ func wantErr(t *testing.T, err, kind error, off int) {
 const payloadAt = 42
 
 // TestBadRecords covers the framing items of the spec's test checklist
-// (§12) with NoResync, so each must fail with its own kind and offset.
+// (docs/dlt-framing.md §12) with NoResync, so each must fail with its own kind and offset.
 func TestBadRecords(t *testing.T) {
 	good := newRecord(t, 1, dhex(t, "00020000 0400 4e455700"), false)
 	mut := func(f func(b []byte) []byte) []byte { return f(append([]byte(nil), good...)) }

@@ -8,7 +8,7 @@ import (
 
 // TruncationMarker ends every fragment: the cut copy of a dataset that
 // libdlt appends when the dataset does not fit the rest of a message.
-// dlt-kpi then repeats the whole dataset in the next message (spec §5.1).
+// dlt-kpi then repeats the whole dataset in the next message (docs/dlt-kpi.md §5.1).
 const TruncationMarker = "... <<Message truncated, too long>>"
 
 // IsFragment reports whether an argument ends with TruncationMarker.
@@ -33,7 +33,7 @@ type Dataset struct {
 	// PID is set for NEW, STP, ACT and CHK.
 	PID int32
 	// PPID is NEW's parent pid; 0 for "(null)" commands and for processes
-	// whose comm contains whitespace (spec §5.4).
+	// whose comm contains whitespace (docs/dlt-kpi.md §5.4).
 	PPID int32
 	// Cmd is NEW's and CHK's command: argv[0], "(comm)", "(comm" cut at
 	// whitespace, or "(null)", taken verbatim (any byte but NUL).
@@ -337,7 +337,7 @@ func irqEntry(b []byte, off int) (int, int64, int, error) {
 // IRQCount is one cpuN:count entry of an IRQ dataset.
 type IRQCount struct {
 	CPU   int   // N of "cpuN"
-	Count int64 // cumulative interrupts since boot (may be garbage, spec §5.3)
+	Count int64 // cumulative interrupts since boot (may be garbage, docs/dlt-kpi.md §5.3)
 }
 
 // Counts yields an IRQ dataset's entries in order. ParseDataset has
@@ -383,7 +383,7 @@ func (d Dataset) Clone() Dataset {
 // ParseFragment recovers what a NEW or CHK fragment still says for sure:
 // the pid (and NEW's ppid) when the cut fell after their closing ';', and
 // the start of the command. It is how a dataset too long for any message
-// (dlt-kpi's flood, spec §5.2) can be shown at all. ok is false for other
+// (dlt-kpi's flood, docs/dlt-kpi.md §5.2) can be shown at all. ok is false for other
 // kinds, for arguments that are not fragments and when the cut fell
 // inside a number.
 func ParseFragment(k Kind, arg []byte) (d Dataset, ok bool) {

@@ -179,7 +179,7 @@ func (b *PayloadBuilder) Payload() []byte { return b.buf }
 
 // FitsMessage reports whether a dataset of n bytes fits an otherwise
 // empty message with the given buffer (0 = DefaultBufLen); dlt-kpi
-// floods when it does not (spec §5.2).
+// floods when it does not (docs/dlt-kpi.md §5.2).
 func FitsMessage(n, bufLen int) bool {
 	if bufLen <= 0 {
 		bufLen = DefaultBufLen

@@ -34,7 +34,7 @@ var (
 	// ErrRange: a number in a dataset does not fit its C type.
 	ErrRange = errors.New("dltkpi: number out of range")
 	// ErrDatasetTooLong: an encoder was given a dataset that can never fit
-	// one message (dlt-kpi would flood, spec §5.2).
+	// one message (dlt-kpi would flood, docs/dlt-kpi.md §5.2).
 	ErrDatasetTooLong = errors.New("dltkpi: dataset larger than a message")
 )
 

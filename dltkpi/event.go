@@ -68,7 +68,7 @@ type Group struct {
 	// Gap is set when the message counter skipped while the group was open.
 	Gap bool
 	// Complete: closed by its END with no gap and no fragment-only
-	// message, so its datasets are the whole list (spec §7).
+	// message, so its datasets are the whole list (docs/dlt-kpi.md §7).
 	Complete bool
 	Reason   AbortReason
 	run      int // current run of fragment-only messages

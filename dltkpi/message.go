@@ -6,7 +6,7 @@ import (
 )
 
 // DefaultMaxArguments bounds the arguments of one message. NOAR is 8 bits,
-// but it wraps when dlt-kpi runs with a large DLT_LOG_MSG_BUF_LEN (spec
+// but it wraps when dlt-kpi runs with a large DLT_LOG_MSG_BUF_LEN (docs/dlt-kpi.md
 // §5.5), so the payload, not NOAR, decides; 4096 covers a 64 KiB payload
 // of STP datasets.
 const DefaultMaxArguments = 4096
@@ -43,7 +43,7 @@ type Message struct {
 	// Arguments counts every argument, the identifier included.
 	Arguments int
 	// Datasets counts the dataset arguments that do not end in the
-	// truncation marker; Fragments counts those that do (spec §5.1).
+	// truncation marker; Fragments counts those that do (docs/dlt-kpi.md §5.1).
 	Datasets, Fragments int
 	// Bytes is the total length of the dataset arguments' text.
 	Bytes int

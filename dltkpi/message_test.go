@@ -83,7 +83,7 @@ func TestCapturesMatchOracle(t *testing.T) {
 		}
 		// The only dataset off-grammar in the captures is an IRQ row that
 		// dlt-kpi's strtok race filled with another thread's /proc text
-		// (spec §5.3); every other dataset must parse.
+		// (docs/dlt-kpi.md §5.3); every other dataset must parse.
 		if want := wantMalformed[name]; !slices.Equal(malformed, want) {
 			t.Errorf("%s: malformed datasets %q, want %q", name, malformed, want)
 		}

@@ -148,7 +148,7 @@ func TestParseDatasetBadInput(t *testing.T) {
 	}
 }
 
-// TestParseDatasetShapes covers the shapes spec §3 lists from real
+// TestParseDatasetShapes covers the shapes docs/dlt-kpi.md §3 lists from real
 // captures, including the corrupted IRQ values of §5.3.
 func TestParseDatasetShapes(t *testing.T) {
 	d, err := ParseDataset(KindNEW, []byte("15178;14985;semi;colon;;name;1"))

@@ -1,7 +1,7 @@
 package dltkpi
 
 // CmdKind classifies a command string by the fallback dlt-kpi used
-// (spec §3.1, §8).
+// (docs/dlt-kpi.md §3.1, §8).
 type CmdKind uint8
 
 // Command kinds.
@@ -49,11 +49,11 @@ type Process struct {
 	Cmd       []byte
 	CmdKind   CmdKind
 	// Partial: the command is the prefix of a fragment; no complete NEW
-	// or CHK dataset for this pid has arrived (dlt-kpi's flood, §5.2).
+	// or CHK dataset for this pid has arrived (dlt-kpi's flood, docs/dlt-kpi.md §5.2).
 	Partial bool
 	// StatShifted: the comm contains whitespace, so dlt-kpi read the
 	// wrong /proc/<pid>/stat fields: ppid is 0 and the ACT values (RSS
-	// is really the virtual size in bytes) are not to be trusted (§5.4).
+	// is really the virtual size in bytes) are not to be trusted (docs/dlt-kpi.md §5.4).
 	StatShifted bool
 	// FirstSeen and LastSeen are TMSP values (0.1 ms).
 	FirstSeen, LastSeen uint32

@@ -11,7 +11,7 @@ type Source struct {
 	MCNT            uint8  // message counter, wraps 255 → 0
 	TMSP            uint32 // uptime in 0.1 ms; all messages of a group share it
 	// NOAR is the extended header's argument count, or 0 when unknown.
-	// It is 8 bits and wraps with very large messages (spec §5.5), so a
+	// It is 8 bits and wraps with very large messages (docs/dlt-kpi.md §5.5), so a
 	// mismatch with the parsed arguments is counted, not fatal.
 	NOAR int
 }
@@ -28,7 +28,7 @@ type Limits struct {
 	// arrives more than this many TMSP units (0.1 ms) after its BEG.
 	MaxGroupAge uint32
 	// FloodRun is the number of consecutive fragment-only messages after
-	// which a group is flagged as flooded (spec §5.2).
+	// which a group is flagged as flooded (docs/dlt-kpi.md §5.2).
 	FloodRun int
 	// MaxSessions bounds the (ECU, APID, CTID) sessions tracked at once;
 	// the least recently used one is dropped, its open groups aborted.
@@ -76,7 +76,7 @@ type Stats struct {
 	Fragments    int           // truncated duplicates dropped
 	FragmentOnly int           // data messages with only fragments
 	// FragmentsRepeated counts fragments whose dataset starts the next
-	// data message of the same kind, as libdlt and dlt-kpi intend (spec
+	// data message of the same kind, as libdlt and dlt-kpi intend (docs/dlt-kpi.md
 	// §5.1); FragmentsLost counts those followed by something else, or
 	// by nothing: that dataset never arrived whole.
 	FragmentsRepeated int
@@ -103,7 +103,7 @@ type session struct {
 }
 
 // Reassembler turns KPI messages, in arrival order, into datasets and
-// group events (spec §7). It keeps at most one open group per kind and
+// group events (docs/dlt-kpi.md §7). It keeps at most one open group per kind and
 // session, never buffers datasets, and needs no clock: time is TMSP.
 // Use:
 //

@@ -5,7 +5,7 @@ import (
 	"testing"
 )
 
-// TestSpec55 walks dlt-kpi.md §5.5 "Other cases" row by row: one subtest
+// TestSpec55 walks docs/dlt-kpi.md §5.5 "Other cases" row by row: one subtest
 // per row, named after it, checking what the spec asks of the
 // reassembler and of the tracker.
 func TestSpec55(t *testing.T) {

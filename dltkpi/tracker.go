@@ -13,7 +13,7 @@ type TrackerLimits struct {
 	MaxIRQCPUs    int // cpuN entries kept per interrupt
 	MaxTombstones int // ended pids remembered to ignore late datasets
 	// MinIRQRows: an IRQ group with fewer rows is the tokenizer race of
-	// spec §5.3, never a real /proc/interrupts, which always has the
+	// docs/dlt-kpi.md §5.3, never a real /proc/interrupts, which always has the
 	// architecture's own rows (NMI, LOC, … on x86; IPIs and Err on ARM).
 	MinIRQRows int
 }
@@ -33,10 +33,10 @@ type TrackerStats struct {
 	LateStops     int
 	UnknownStop   int // STP for a pid the tracker never knew
 	Dropped       int // datasets dropped for TrackerLimits
-	SuspectIRQ    int // IRQ groups not applied (spec §5.3)
+	SuspectIRQ    int // IRQ groups not applied (docs/dlt-kpi.md §5.3)
 	Malformed     int // malformed datasets seen
 	// CPUOver1000 counts ACT samples above 1000 per mille: dlt-kpi
-	// undercounted the CPUs (it reads only 4 KiB of /proc/cpuinfo, spec
+	// undercounted the CPUs (it reads only 4 KiB of /proc/cpuinfo, docs/dlt-kpi.md
 	// §3.3), so the CPU values of that stream are too large.
 	CPUOver1000 int
 	Resets      int // session changes
@@ -49,7 +49,7 @@ type groupState struct {
 }
 
 // Tracker maintains the process table and interrupt rates a viewer
-// shows, from reassembler events (spec §8), for one dlt-kpi: a new
+// shows, from reassembler events (docs/dlt-kpi.md §8), for one dlt-kpi: a new
 // session (dlt-kpi restarted) resets it; streams from several ECUs need
 // one Tracker each. It copies what it keeps.
 // Groups may arrive late, interleaved or not at all: only complete

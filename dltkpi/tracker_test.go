@@ -29,7 +29,7 @@ func track(t testing.TB, name string, seen func(*Tracker)) *Tracker {
 	return tr
 }
 
-// expectedCmd derives what dlt-kpi reports from what /proc had (spec
+// expectedCmd derives what dlt-kpi reports from what /proc had (docs/dlt-kpi.md
 // §3.1): argv[0]; or, when it is empty, the comm in parentheses cut at
 // the first whitespace (losing the closing parenthesis).
 func expectedCmd(p truthProc) []byte {

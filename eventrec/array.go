@@ -34,7 +34,7 @@ type Array struct {
 func Parse(b []byte) (Array, error) { return ParseOptions(b, Options{}) }
 
 // ParseOptions validates b as an event array under opts: the header, then
-// every record and parameter in one pass (pcp-events.md §6.2). On success
+// every record and parameter in one pass (docs/pcp-events.md §6.2). On success
 // iterating the array cannot fail. Errors are *[ParseError] values
 // wrapping one of the package's sentinels. It allocates nothing on success.
 func ParseOptions(b []byte, opts Options) (Array, error) {

@@ -10,7 +10,7 @@ import (
 	"github.com/perfwire/perfwire/pcp"
 )
 
-// hx decodes space-separated hex words, the notation of pcp-events.md.
+// hx decodes space-separated hex words, the notation of docs/pcp-events.md.
 // A first word "E" or "H" stands for an EVENT or HIGHRES_EVENT
 // type/length word whose ea_len is the length of the whole input.
 func hx(t testing.TB, s string) []byte {
@@ -36,7 +36,7 @@ func hx(t testing.TB, s string) []byte {
 	return b
 }
 
-// TestBadInput covers the checklist of pcp-events.md §6.3 and the
+// TestBadInput covers the checklist of docs/pcp-events.md §6.3 and the
 // issue's validation list: each malformed array is rejected with a
 // specific kind at the offset of the offending field.
 func TestBadInput(t *testing.T) {

@@ -10,7 +10,7 @@ import (
 )
 
 // TestBuilderSampleRecord packs the sample PMDA's first record of
-// pcp-events.md §5 (START|ID|PARENT with U32 4, U64 5 and STRING "6") and
+// docs/pcp-events.md §5 (START|ID|PARENT with U32 4, U64 5 and STRING "6") and
 // expects the captured bytes, with the pad zeroed as the builder writes
 // it (the capture's pad held zeros here too).
 func TestBuilderSampleRecord(t *testing.T) {

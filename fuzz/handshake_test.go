@@ -6,7 +6,7 @@ import (
 	"github.com/perfwire/perfwire/pduwire"
 )
 
-// TestServerHelloOddFeatureBits covers pcp-pdu.md §8.2 "wrong zero/licensed
+// TestServerHelloOddFeatureBits covers docs/pcp-pdu.md §8.2 "wrong zero/licensed
 // bits": libpcp does not inspect the zero, version or licensed bits of
 // pmcd's features word (PCP QA feeds it 0xdeadbeef, §5.2), so neither may
 // we; the word must come back unchanged for the caller to judge.

@@ -6,7 +6,7 @@ import (
 	"testing"
 )
 
-// TestParseBadInput walks the spec's rejection checklist (pcp-labels.md
+// TestParseBadInput walks the spec's rejection checklist (docs/pcp-labels.md
 // §3): each input must fail with the given kind at the given offset.
 func TestParseBadInput(t *testing.T) {
 	long := strings.Repeat("n", 255)
@@ -107,8 +107,8 @@ func TestParseBadInput(t *testing.T) {
 	}
 }
 
-// TestDecodeWireBadInput covers the checks of a received index (spec
-// §4.4 and pcp-pdu.md §4.15).
+// TestDecodeWireBadInput covers the checks of a received index (docs/pcp-labels.md
+// §4.4 and docs/pcp-pdu.md §4.15).
 func TestDecodeWireBadInput(t *testing.T) {
 	json := []byte(`{"a":1,"b":22}`)
 	idx := func(ls ...Label) []byte {

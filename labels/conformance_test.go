@@ -47,7 +47,7 @@ func libpcpHarness(t *testing.T) (send func(req string) string) {
 	}
 }
 
-// safeGen generates label texts inside the spec's safe subset (§6): flat
+// safeGen generates label texts inside the spec's safe subset (docs/pcp-labels.md §6): flat
 // objects with scalar or flat-array values, arrays without white space,
 // at most one level of maps, no map name reused as a label or across the
 // sets of one merge, Classic names, complete JSON.

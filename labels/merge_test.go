@@ -6,7 +6,7 @@ import (
 )
 
 // TestMergeEmptyValueIsNull: a trusted index may give a label an empty
-// value span; the merged text writes it as null (spec §4.1) so that the
+// value span; the merged text writes it as null (docs/pcp-labels.md §4.1) so that the
 // output stays JSON.
 func TestMergeEmptyValueIsNull(t *testing.T) {
 	var s, m Set

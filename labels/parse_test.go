@@ -8,7 +8,7 @@ import (
 )
 
 // TestParseAccepts covers the accepting rows of the spec's parsing table
-// (pcp-labels.md §3) and the canonical form of §4.1.
+// (docs/pcp-labels.md §3) and the canonical form of §4.1.
 func TestParseAccepts(t *testing.T) {
 	for _, tc := range []struct {
 		in, want string
@@ -66,7 +66,7 @@ func checkIndex(t *testing.T, s *Set) {
 }
 
 // TestParseSingleParseForm checks KeepOrder against the spec's [6.0.3]
-// example of libpcp's single-parse form (§4.2).
+// example of libpcp's single-parse form (docs/pcp-labels.md §4.2).
 func TestParseSingleParseForm(t *testing.T) {
 	s := mustParse(t, `{ "b" : "x y" ,  "a" : 1 }`, &Options{KeepOrder: true})
 	if string(s.JSON) != `{"b":"x y","a":1}` {

@@ -8,7 +8,7 @@ import (
 	"testing"
 )
 
-// The helpers below decode just enough of PCP's PDU framing (pcp-pdu.md
+// The helpers below decode just enough of PCP's PDU framing (docs/pcp-pdu.md
 // §4.15) to reach the label sets in captured pmcd streams; the real PDU
 // decoder lives in pduwire.
 

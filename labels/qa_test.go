@@ -38,7 +38,7 @@ func TestQA561MergeTexts(t *testing.T) {
 	}
 }
 
-// TestSpecMergeVectors covers the two [6.0.3] merge rows of the spec §8.1
+// TestSpecMergeVectors covers the two [6.0.3] merge rows of docs/pcp-labels.md §8.1
 // that qa/561 lacks.
 func TestSpecMergeVectors(t *testing.T) {
 	for _, tc := range []struct {
@@ -226,7 +226,7 @@ func TestQA563ContextLabels(t *testing.T) {
 	}
 }
 
-// TestSpec2008RelaxedNames checks the PCP 7.2 name-rule vectors (spec
+// TestSpec2008RelaxedNames checks the PCP 7.2 name-rule vectors (docs/pcp-labels.md
 // §8.3): with Relaxed names and SkipInvalidKeys the same labels survive.
 func TestSpec2008RelaxedNames(t *testing.T) {
 	for _, tc := range []struct{ in, names string }{

@@ -9,7 +9,7 @@ import (
 	"github.com/perfwire/perfwire/ltt"
 )
 
-// workedExample builds spec §4's example by hand: block_size 96, one
+// workedExample builds docs/ltt.md §4's example by hand: block_size 96, one
 // schedchange (id 7, 12-byte payload), in either trailer rule and byte
 // order.
 func workedExample(v ltt.Version, big bool) []byte {
@@ -115,7 +115,7 @@ func TestWriterMatchesWorkedExample(t *testing.T) {
 	}
 }
 
-// TestBadInput is spec §16–17's checklist: every malformed block fails
+// TestBadInput is docs/ltt.md §16–17's checklist: every malformed block fails
 // with a specific kind and offset, never a panic.
 func TestBadInput(t *testing.T) {
 	le := binary.LittleEndian

@@ -65,7 +65,7 @@ func reencode(l ltt.Layout, b []byte, v ltt.Value) []byte {
 
 // TestReframeBigEndian re-writes every event of both sample CPUs as a
 // big-endian v2 trace in 64 KiB blocks and reads it back: the per-id
-// counts of spec §14 survive, and so do cycles and payload values.
+// counts of docs/ltt.md §14 survive, and so do cycles and payload values.
 func TestReframeBigEndian(t *testing.T) {
 	for _, g := range goldens {
 		src := sampleReader(t)

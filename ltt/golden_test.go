@@ -32,7 +32,7 @@ func readCPU(t testing.TB, n string) []byte {
 	return b
 }
 
-// golden holds spec §14 (checked against the README of the shared data).
+// golden holds docs/ltt.md §14 (checked against the README of the shared data).
 type golden struct {
 	cpu          string
 	trailer      uint32
@@ -180,7 +180,7 @@ func TestGoldenSample(t *testing.T) {
 }
 
 // TestGoldenFirstEvents checks the first events of cpu/0 byte for byte
-// against spec §14, and the decoded fields of the first named file_system
+// against docs/ltt.md §14, and the decoded fields of the first named file_system
 // event.
 func TestGoldenFirstEvents(t *testing.T) {
 	want := []struct {
@@ -268,7 +268,7 @@ func TestGoldenV2Rejects(t *testing.T) {
 }
 
 // TestNaiveWalk checks the type-driven scanner against a deliberately
-// naive walker that only knows spec §7's payload sizes (strings for ids 0
+// naive walker that only knows docs/ltt.md §7's payload sizes (strings for ids 0
 // and 11): both must visit the same offsets and end on block_end.
 func TestNaiveWalk(t *testing.T) {
 	sizes := map[uint16]int{1: 5, 2: 0, 3: 6, 4: 0, 5: 2, 6: 0, 7: 12, 8: 0, 9: 5, 10: 9, 12: 10, 13: 5,

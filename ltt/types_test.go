@@ -7,7 +7,7 @@ import (
 	"github.com/perfwire/perfwire/ltt"
 )
 
-// TestArchSizes is spec §9's table: integer and float widths per size
+// TestArchSizes is docs/ltt.md §9's table: integer and float widths per size
 // code and data model (short pinned to 2; 0 = undefined).
 func TestArchSizes(t *testing.T) {
 	codes := []ltt.SizeCode{ltt.Size1, ltt.Size2, ltt.Size4, ltt.Size8, ltt.SizeShort, ltt.SizeMedium, ltt.SizeLong}

@@ -25,7 +25,7 @@ func tocEntry(t *testing.T, b []byte, s mmv.Section) (off uint64, count int, at 
 	return 0, 0, 0
 }
 
-// TestBadInput covers the spec's validation checklist (pcp-mmv.md §11):
+// TestBadInput covers the spec's validation checklist (docs/pcp-mmv.md §11):
 // each mutation of a real file must fail with its own kind and offset.
 func TestBadInput(t *testing.T) {
 	v1 := readFile(t, "testdata/lab/sample1.mmv")

@@ -41,7 +41,7 @@ func valueOf(t *testing.T, b []byte, order binary.ByteOrder, name string) mmv.Va
 }
 
 // TestElapsed follows pmdammv's rule: while extra < 0 the value is
-// value + now + extra (spec §7: 1000 with an open interval reads more).
+// value + now + extra (docs/pcp-mmv.md §7: 1000 with an open interval reads more).
 func TestElapsed(t *testing.T) {
 	p, _ := sampleRegistry(1, false).Plan()
 	b := p.AppendFile(nil, nil)

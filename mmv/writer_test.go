@@ -35,7 +35,7 @@ func TestWriterMatchesMmvdump(t *testing.T) {
 	}
 }
 
-// TestWriterSimpleLayout checks libpcp_mmv's mmv_simple example (spec
+// TestWriterSimpleLayout checks libpcp_mmv's mmv_simple example (docs/pcp-mmv.md
 // §8): a 208-byte v1 file, item at byte 136, value at 176.
 func TestWriterSimpleLayout(t *testing.T) {
 	reg := &mmv.Registry{Cluster: 123, Gen: 1, Metrics: []mmv.MetricDef{{Name: "simple.counter", Item: 1,
@@ -71,7 +71,7 @@ func TestWriterSimpleLayout(t *testing.T) {
 	}
 }
 
-// TestWriterSizeFormula checks the spec's file size formula (§8).
+// TestWriterSizeFormula checks the spec's file size formula (docs/pcp-mmv.md §8).
 func TestWriterSizeFormula(t *testing.T) {
 	for _, v := range []int32{1, 2, 3} {
 		reg := sampleRegistry(v, v > 1)

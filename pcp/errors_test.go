@@ -129,7 +129,7 @@ func TestCodeIsError(t *testing.T) {
 	}
 }
 
-// V1 vectors follow spec §7.2: base −1000 instead of −12345.
+// V1 vectors follow docs/pcp-pdu.md §7.2: base −1000 instead of −12345.
 func TestV1(t *testing.T) {
 	tests := []struct {
 		code Code

@@ -16,7 +16,7 @@ type Raw struct {
 }
 
 // Extract converts a value of type in to an Atom of type out, as libpcp's
-// pmExtractValue does (spec §6.4):
+// pmExtractValue does (docs/pcp-pdu.md §6.4):
 //
 //   - insitu words carry 32, U32, UNKNOWN (read as 32) and, from old
 //     peers, FLOAT; value blocks carry 64, U64, DOUBLE and FLOAT, whose

@@ -5,7 +5,7 @@ import (
 	"testing"
 )
 
-// Vectors of spec §6.1, checked there against libpcp 6.0.3.
+// Vectors of docs/pcp-pdu.md §6.1, checked there against libpcp 6.0.3.
 func TestIDInDomVectors(t *testing.T) {
 	if id := NewID(29, 0, 11); id != 0x0740000b || id.String() != "29.0.11" {
 		t.Errorf("NewID(29,0,11) = %#x %q", uint32(id), id)
@@ -21,7 +21,7 @@ func TestIDInDomVectors(t *testing.T) {
 	}
 }
 
-// Spec §8.1 item 1 and the §6.4 conversion table: malformed or
+// docs/pcp-pdu.md §8.1 item 1 and the §6.4 conversion table: malformed or
 // unconvertible values fail with the error kind libpcp returns.
 func TestExtractBadInput(t *testing.T) {
 	u64 := []byte{0, 0, 0, 1, 0, 0, 0, 0}
@@ -89,7 +89,7 @@ func TestConvScaleBadInput(t *testing.T) {
 			t.Errorf("%s: got %v, want %v", tt.name, err, tt.want)
 		}
 	}
-	// A scale is ignored where its dimension is 0 (spec §6.3).
+	// A scale is ignored where its dimension is 0 (docs/pcp-pdu.md §6.3).
 	if a, err := ConvScale(AtomInt32(7), NewUnits(0, 0, 1, 15, 15, 0), NewUnits(0, 0, 1, 0, 0, 0)); err != nil || a.Int32() != 7 {
 		t.Errorf("meaningless scales: %v %v", a.Int32(), err)
 	}

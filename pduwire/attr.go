@@ -26,7 +26,7 @@ const (
 	AttrExclusive = 16
 )
 
-// Attr is an ATTR (alias AUTH) PDU (0x7011, spec §4.14): an attribute
+// Attr is an ATTR (alias AUTH) PDU (0x7011, docs/pcp-pdu.md §4.14): an attribute
 // code (0 for SASL payloads) and an unpadded value. Its length is
 // 16 + len(Value), so the next PDU in a stream may start at any offset.
 // Checking the value's character set (container and user names) is the
@@ -64,7 +64,7 @@ func (m *Attr) UnmarshalBinary(pdu []byte) error {
 }
 
 // CheckAttrValue applies libpcp's character rules to the attribute
-// values that end up in names, label JSON or numeric ids (spec §4.14):
+// values that end up in names, label JSON or numeric ids (docs/pcp-pdu.md §4.14):
 // CONTAINER is [A-Za-z0-9._-]+; USERNAME the same set, not starting with
 // '-'; USERID, GROUPID and PROCESSID digits only. Other attributes are
 // not checked. A violation is [ErrField]. pmcd → PMDA values carry a

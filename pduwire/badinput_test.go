@@ -48,7 +48,7 @@ func eventResult(arr ...uint32) []byte {
 	return result(1, append([]uint32{0x07400088, 1, 2, 0, 11}, arr...)...)
 }
 
-// TestBadInput covers every shape of spec §8.1 and the §8.2 checklist
+// TestBadInput covers every shape of docs/pcp-pdu.md §8.1 and the §8.2 checklist
 // that applies to body decoders; each must fail with a specific kind.
 func TestBadInput(t *testing.T) {
 	const pmid = 0x07400005
@@ -58,12 +58,12 @@ func TestBadInput(t *testing.T) {
 		want error // nil: must decode
 		off  int   // expected offset, -1 = not checked
 	}{
-		// §8.1 #1: fixed-size blocks with the wrong vlen.
+		// docs/pcp-pdu.md §8.1 #1: fixed-size blocks with the wrong vlen.
 		{"64-bit block vlen 8", result(1, pmid, 1, 1, m1, 11, 0x02000008, 7), pduwire.ErrValueBlock, 44},
 		{"double block vlen 16", result(1, pmid, 1, 1, m1, 11, 0x05000010, 7, 7, 7), pduwire.ErrValueBlock, 44},
 		{"float block vlen 4", result(1, pmid, 1, 1, m1, 11, 0x04000004), pduwire.ErrValueBlock, 44},
 		{"float block ok", result(1, pmid, 1, 1, m1, 11, 0x04000008, 0x3f800000), nil, -1},
-		// §8.1 #2–#5: event arrays.
+		// docs/pcp-pdu.md §8.1 #2–#5: event arrays.
 		{"event params overrun array", eventResult(0x09000024, 1, 0, 0, 0, 2, pmid, 0x01000008, 7, pmid, 0x01000008), pduwire.ErrEvent, -1},
 		{"event ep_len 3", eventResult(0x09000020, 1, 0, 0, 0, 1, pmid, 0x06000003, 0), pduwire.ErrEvent, -1},
 		{"event U32 ep_len 12", eventResult(0x09000024, 1, 0, 0, 0, 1, pmid, 0x0100000c, 0, 0), pduwire.ErrEvent, -1},
@@ -73,7 +73,7 @@ func TestBadInput(t *testing.T) {
 		{"event nested array param", eventResult(0x09000020, 1, 0, 0, 0, 1, pmid, 0x09000008, 0), pduwire.ErrEvent, -1},
 		{"event nrecords negative", eventResult(0x09000008, m1), pduwire.ErrEvent, -1},
 		{"event ea_len not a multiple of 4", eventResult(0x09000009, 0, 0), pduwire.ErrEvent, -1},
-		// §8.1 #6: LABEL with a negative json offset.
+		// docs/pcp-pdu.md §8.1 #6: LABEL with a negative json offset.
 		{"label negative json", withBytes(mk(pduwire.TypeLabel, m1, 1, 0, 1, m1, 0, 0xfffffff0, 2), '{', '}'), pduwire.ErrField, 36},
 		{"label json past end", withBytes(mk(pduwire.TypeLabel, m1, 1, 0, 1, m1, 0, 44, 3), '{', '}'), pduwire.ErrField, 36},
 		{"label huge jsonlen", withBytes(mk(pduwire.TypeLabel, m1, 1, 0, 1, m1, 0, 44, 0x7fffffff), '{', '}'), pduwire.ErrField, 36},
@@ -82,32 +82,32 @@ func TestBadInput(t *testing.T) {
 		{"label nsets beyond room", mk(pduwire.TypeLabel, m1, 1, 0, 2, m1, 0, 44, 0), pduwire.ErrCount, 24},
 		{"label good", withBytes(mk(pduwire.TypeLabel, m1, 1, 0, 1, m1, 0, 44, 2), '{', '}'), nil, -1},
 		{"label trailing junk", withBytes(mk(pduwire.TypeLabel, m1, 1, 0, 1, m1, 0, 44, 2), '{', '}', 0, 0, 0, 0), pduwire.ErrTrailing, -1},
-		// §8.1 #7: INSTANCE whose padded advance jumps past len.
+		// docs/pcp-pdu.md §8.1 #7: INSTANCE whose padded advance jumps past len.
 		{"instance padded advance past end", withBytes(mk(pduwire.TypeInstance, 0x07400001, 2, 0, 13), make([]byte, 13)...), pduwire.ErrTruncated, 28},
 		{"instance missing final pad", withBytes(mk(pduwire.TypeInstance, 0x07400001, 1, 0, 1), 'a'), nil, -1},
 		{"instance name past end", withBytes(mk(pduwire.TypeInstance, 0x07400001, 1, 0, 9), 'a', 'b', 'c', 'd'), pduwire.ErrTruncated, 28},
 		{"instance numinst beyond room", mk(pduwire.TypeInstance, 0x07400001, 2, 0, 0), pduwire.ErrCount, 16},
 		{"instance trailing junk", mk(pduwire.TypeInstance, 0x07400001, 1, 0, 0, 0), pduwire.ErrTrailing, 28},
-		// §8.1 #8: LOG_STATUS.
+		// docs/pcp-pdu.md §8.1 #8: LOG_STATUS.
 		{"log_status short", mk(pduwire.TypeLogStatus, make([]uint32, 18)...), pduwire.ErrTruncated, -1},
 		{"log_status negative strlen", mk(pduwire.TypeLogStatus, append(make([]uint32, 13), m1, 0, 0, 0, 0, 0)...), pduwire.ErrCount, 64},
 		{"log_status strlen 257", mk(pduwire.TypeLogStatus, append(make([]uint32, 13), 257, 0, 0, 0, 0, 0)...), pduwire.ErrCount, 64},
 		{"log_status string crosses len", mk(pduwire.TypeLogStatus, append(make([]uint32, 13), 8, 0, 0, 0, 0, 0, 0)...), pduwire.ErrTruncated, 88},
-		// §8.1 #9: CREDS.
+		// docs/pcp-pdu.md §8.1 #9: CREDS.
 		{"creds len 16", mk(pduwire.TypeCreds, 1), pduwire.ErrTruncated, -1},
 		{"creds numcreds 0", mk(pduwire.TypeCreds, 0, 0x01020000), pduwire.ErrCount, 12},
 		{"creds numcreds 1025", mk(pduwire.TypeCreds, 1025, 0x01020000), pduwire.ErrCount, 12},
 		{"creds len mismatch", mk(pduwire.TypeCreds, 2, 0x01020000), pduwire.ErrLength, 0},
-		// §8.1 #11: duplicate and overlapping block references.
+		// docs/pcp-pdu.md §8.1 #11: duplicate and overlapping block references.
 		{"duplicate block reference", result(2, pmid, 1, 1, m1, 16, pmid, 1, 1, m1, 16, 0x0200000c, 0, 1, 0x0200000c, 0, 2), pduwire.ErrOverlap, 60},
 		{"overlapping blocks", result(2, pmid, 1, 1, m1, 16, pmid, 1, 1, m1, 17, 0x07000008, 0x0200000c, 0, 1, 0), pduwire.ErrOverlap, 60},
 		{"blocks out of order", result(2, pmid, 1, 1, m1, 19, pmid, 1, 1, m1, 16, 0x0200000c, 0, 1, 0x0200000c, 0, 2), nil, -1},
-		// §8.1 #12: TEXT.ident not matching anything is accepted.
+		// docs/pcp-pdu.md §8.1 #12: TEXT.ident not matching anything is accepted.
 		{"text ident host order", withBytes(mk(pduwire.TypeText, 0x05004007, 2), 'h', 'i', 0x7e, 0x7e), nil, -1},
-		// §8.2: ERROR lengths.
+		// docs/pcp-pdu.md §8.2: ERROR lengths.
 		{"error len 12", mk(pduwire.TypeError), pduwire.ErrLength, 0},
 		{"error len 24", mk(pduwire.TypeError, 0, 0, 0), pduwire.ErrLength, 0},
-		// §8.2: PROFILE, FETCH, DESC_IDS.
+		// docs/pcp-pdu.md §8.2: PROFILE, FETCH, DESC_IDS.
 		{"profile numprof beyond room", mk(pduwire.TypeProfile, 0, 0, 2, 0, 0x07400001, 0, 0, 0), pduwire.ErrCount, 20},
 		{"profile numinst beyond room", mk(pduwire.TypeProfile, 0, 0, 1, 0, 0x07400001, 0, 2, 0, 5), pduwire.ErrCount, 36},
 		{"profile trailing", mk(pduwire.TypeProfile, 0, 0, 1, 0, 0x07400001, 0, 0, 0, 5), pduwire.ErrTrailing, 44},
@@ -135,7 +135,7 @@ func TestBadInput(t *testing.T) {
 		{"attr value 4096", withBytes(mk(pduwire.TypeAttr, 5), make([]byte, 4096)...), pduwire.ErrLimit, 0},
 		{"log_control numpmid beyond room", mk(pduwire.TypeLogControl, 13, 0, 0, 2, pmid, 0), pduwire.ErrCount, 24},
 		{"log_control numval beyond room", mk(pduwire.TypeLogControl, 13, 0, 0, 1, pmid, 2, 0, 0), pduwire.ErrCount, 32},
-		// §8.2: RESULT and HIGHRES_RESULT.
+		// docs/pcp-pdu.md §8.2: RESULT and HIGHRES_RESULT.
 		{"result numpmid > len", result(1000), pduwire.ErrCount, 20},
 		{"result numpmid negative", result(m1), pduwire.ErrCount, 20},
 		{"highres numpmid > len", mk(pduwire.TypeHighresResult, 1000, 0, 0, 0, 0), pduwire.ErrCount, 12},
@@ -180,7 +180,7 @@ func TestBadInput(t *testing.T) {
 	}
 }
 
-// TestFramingBadInput covers the framing items of spec §8.2.
+// TestFramingBadInput covers the framing items of docs/pcp-pdu.md §8.2.
 func TestFramingBadInput(t *testing.T) {
 	hdr := func(l uint32, typ uint32) []byte {
 		return wire.AppendU32BE(wire.AppendU32BE(wire.AppendU32BE(nil, l), typ), 0)

@@ -13,7 +13,7 @@ import (
 	"github.com/perfwire/perfwire/pduwire"
 )
 
-// This file is the systematic form of the pcp-pdu.md §8.2 item "every
+// This file is the systematic form of the docs/pcp-pdu.md §8.2 item "every
 // count at −1, 0, 1, max, len, len/4+1, INT_MAX": every count or length
 // word of every PDU type that has one is overwritten with each of those
 // values in a real or spec-built PDU, and the decoder's answer is compared
@@ -57,11 +57,11 @@ type countCase struct {
 	name string
 	base []byte
 	off  int   // offset of the field
-	max  int64 // the field's largest legal value for this PDU (§2.5 limit or the room the bytes give)
+	max  int64 // the field's largest legal value for this PDU (docs/pcp-pdu.md §2.5 limit or the room the bytes give)
 	want func(v, l int64) verdict
 }
 
-// forged lists the values of §8.2 for a field in a PDU of length l, plus
+// forged lists the values of docs/pcp-pdu.md §8.2 for a field in a PDU of length l, plus
 // the original value and max+1.
 func forged(orig, max, l int64) []int64 {
 	return []int64{-1, 0, 1, max, max + 1, l, l/4 + 1, math.MaxInt32, orig}
@@ -79,7 +79,7 @@ func countCases(t *testing.T) []countCase {
 	const pmid = 0x07400005
 	var cs []countCase
 
-	// §4.2 CREDS: 1 ≤ numcreds ≤ 1024, len exactly 16 + 4·numcreds.
+	// docs/pcp-pdu.md §4.2 CREDS: 1 ≤ numcreds ≤ 1024, len exactly 16 + 4·numcreds.
 	creds := capturePDU(t, pduwire.TypeCreds, nil)
 	cs = append(cs, countCase{"CREDS numcreds (capture)", creds, 12, pduwire.MaxCreds, func(v, l int64) verdict {
 		switch {
@@ -91,7 +91,7 @@ func countCases(t *testing.T) []countCase {
 		return ok()
 	}})
 
-	// §4.3 PROFILE: numprof ≥ 0 within (len−28)/16; an empty profile
+	// docs/pcp-pdu.md §4.3 PROFILE: numprof ≥ 0 within (len−28)/16; an empty profile
 	// ignores what follows; each numinst ≥ 0 within the instance bytes;
 	// nothing after the last list.
 	// profileRule decides every numprof except a positive one within the
@@ -128,7 +128,7 @@ func countCases(t *testing.T) []countCase {
 		return ok()
 	}})
 
-	// §4.4 FETCH / HIGHRES_FETCH: numpmid ≥ 1, len exactly 28 + 4·numpmid.
+	// docs/pcp-pdu.md §4.4 FETCH / HIGHRES_FETCH: numpmid ≥ 1, len exactly 28 + 4·numpmid.
 	fetchRule := func(v, l int64) verdict {
 		switch {
 		case v < 1 || v > (l-28)/4:
@@ -143,7 +143,7 @@ func countCases(t *testing.T) []countCase {
 	fetch := mk(pduwire.TypeFetch, 0, 0, 0, 2, pmid, pmid+1)
 	cs = append(cs, countCase{"FETCH numpmid", fetch, 24, 2, fetchRule})
 
-	// §4.10 DESC_IDS and §4.13 PMNS_IDS: numids ≥ 1, len exactly 20 + 4·n.
+	// docs/pcp-pdu.md §4.10 DESC_IDS and §4.13 PMNS_IDS: numids ≥ 1, len exactly 20 + 4·n.
 	idsRule := func(v, l int64) verdict {
 		switch {
 		case v < 1 || v > (l-20)/4:
@@ -158,7 +158,7 @@ func countCases(t *testing.T) []countCase {
 	descIDs := mk(pduwire.TypeDescIDs, m1, 3, pmid, pmid+1, pmid+2)
 	cs = append(cs, countCase{"DESC_IDS numids", descIDs, 16, 3, idsRule})
 
-	// §4.10 DESCS: numdescs ≥ 1, len exactly 16 + 20·n.
+	// docs/pcp-pdu.md §4.10 DESCS: numdescs ≥ 1, len exactly 16 + 20·n.
 	descs := mk(pduwire.TypeDescs, 2, pmid, 3, 0x07400001, 4, 0, pmid+1, 6, m1, 3, 0)
 	cs = append(cs, countCase{"DESCS numdescs", descs, 12, 2, func(v, l int64) verdict {
 		switch {
@@ -170,7 +170,7 @@ func countCases(t *testing.T) []countCase {
 		return ok()
 	}})
 
-	// §4.11 INSTANCE_REQ: namelen ≥ 0 within the PDU; with namelen > 0
+	// docs/pcp-pdu.md §4.11 INSTANCE_REQ: namelen ≥ 0 within the PDU; with namelen > 0
 	// len is exactly 32 + pad4(namelen), with 0 it is 32.
 	ireqRule := func(v, l int64) verdict {
 		switch {
@@ -189,7 +189,7 @@ func countCases(t *testing.T) []countCase {
 	named := withBytes(mk(pduwire.TypeInstanceReq, 0x07400001, 0, 0, m1, 5), 'g', 'r', 'e', 'e', 'n', 0, 0, 0)
 	cs = append(cs, countCase{"INSTANCE_REQ namelen (name)", named, 28, 8, ireqRule})
 
-	// §4.11 INSTANCE: numinst ≥ 0 within (len−20)/8; entries in bounds;
+	// docs/pcp-pdu.md §4.11 INSTANCE: numinst ≥ 0 within (len−20)/8; entries in bounds;
 	// nothing after the last entry except a missing final pad.
 	inst := capturePDU(t, pduwire.TypeInstance, func(b []byte) bool { return be32At(b, 16) >= 3 })
 	n0 := be32At(inst, 16)
@@ -204,7 +204,7 @@ func countCases(t *testing.T) []countCase {
 		}
 		return ok()
 	}})
-	// A single lookup by instance as pmcd answers it (§4.11 [cap]).
+	// A single lookup by instance as pmcd answers it (docs/pcp-pdu.md §4.11 [cap]).
 	one := withBytes(mk(pduwire.TypeInstance, 0x07400001, 1, m1, 5), 'g', 'r', 'e', 'e', 'n', '~', '~', '~')
 	cs = append(cs, countCase{"INSTANCE namelen (one entry)", one, 24, int64(len(one)) - 28, func(v, l int64) verdict {
 		switch {
@@ -218,7 +218,7 @@ func countCases(t *testing.T) []countCase {
 		return ok() // the name and, if present, its pad fill the PDU
 	}})
 
-	// §4.12 TEXT: 0 ≤ buflen ≤ len − 20 (the final pad may be missing,
+	// docs/pcp-pdu.md §4.12 TEXT: 0 ≤ buflen ≤ len − 20 (the final pad may be missing,
 	// F2), trailing bytes tolerated.
 	text := capturePDU(t, pduwire.TypeText, nil)
 	cs = append(cs, countCase{"TEXT buflen (capture)", text, 16, int64(len(text)) - 20, func(v, l int64) verdict {
@@ -228,7 +228,7 @@ func countCases(t *testing.T) []countCase {
 		return ok()
 	}})
 
-	// §4.13 PMNS_CHILD / PMNS_TRAVERSE: 0 ≤ namelen ≤ len − 20.
+	// docs/pcp-pdu.md §4.13 PMNS_CHILD / PMNS_TRAVERSE: 0 ≤ namelen ≤ len − 20.
 	childRule := func(v, l int64) verdict {
 		if v < 0 || v > l-20 {
 			return bad(pduwire.ErrCount, 16)
@@ -240,7 +240,7 @@ func countCases(t *testing.T) []countCase {
 	child := withBytes(mk(pduwire.TypePMNSChild, 1, 6), 's', 'a', 'm', 'p', 'l', 'e', 0, 0)
 	cs = append(cs, countCase{"PMNS_CHILD namelen", child, 16, 8, childRule})
 
-	// §4.13 PMNS_NAMES without statuses: two names "ab", "cde"
+	// docs/pcp-pdu.md §4.13 PMNS_NAMES without statuses: two names "ab", "cde"
 	// (nstrbytes 7, len 44).
 	names := withBytes(mk(pduwire.TypePMNSNames, 7, 0, 2, 2), 'a', 'b', 0, 0, 0, 0, 0, 3, 'c', 'd', 'e', 0)
 	cs = append(cs, countCase{"PMNS_NAMES numnames", names, 20, (44 - 24) / 8, func(v, l int64) verdict {
@@ -310,7 +310,7 @@ func countCases(t *testing.T) []countCase {
 		return ok()
 	}})
 
-	// §4.15 LABEL, context labels as pmcd sent them (nsets 1, nlabels 3,
+	// docs/pcp-pdu.md §4.15 LABEL, context labels as pmcd sent them (nsets 1, nlabels 3,
 	// json at 68, jsonlen 91, len 159).
 	lab := capturePDU(t, pduwire.TypeLabel, func(b []byte) bool {
 		return be32At(b, 24) == 1 && be32At(b, 32) > 0 && len(b)%4 != 0
@@ -381,7 +381,7 @@ func countCases(t *testing.T) []countCase {
 		return ok()
 	}})
 
-	// §4.16 LOG_CONTROL: one metric with one value (len 44).
+	// docs/pcp-pdu.md §4.16 LOG_CONTROL: one metric with one value (len 44).
 	lc := mk(pduwire.TypeLogControl, 13, 0, 0, 1, pmid, 1, 0, 42)
 	cs = append(cs, countCase{"LOG_CONTROL numpmid", lc, 24, 2, func(v, l int64) verdict {
 		switch {
@@ -404,7 +404,7 @@ func countCases(t *testing.T) []countCase {
 		return ok()
 	}})
 
-	// §4.16 LOG_STATUS: six string lengths 0…256 inside len, one pad at
+	// docs/pcp-pdu.md §4.16 LOG_STATUS: six string lengths 0…256 inside len, one pad at
 	// the end. Base: host "pcp1" (5 with NUL), the others empty.
 	ls := mk(pduwire.TypeLogStatus, append(make([]uint32, 13), 5, 0, 0, 0, 0, 0, 0x70637031, 0)...)
 	cs = append(cs, countCase{"LOG_STATUS strlen", ls, 64, pduwire.MaxLogString, func(v, l int64) verdict {
@@ -430,13 +430,13 @@ func countCases(t *testing.T) []countCase {
 		return ok()
 	}})
 
-	// §4.5 RESULT numpmid, on the capture with INSITU values only.
+	// docs/pcp-pdu.md §4.5 RESULT numpmid, on the capture with INSITU values only.
 	res := capturePDU(t, pduwire.TypeResult, func(b []byte) bool { return be32At(b, 20) >= 1 && insituOnly(b, 24) })
 	cs = append(cs, resultNumpmid("RESULT numpmid (capture)", res, 20, 24))
 	hres := capturePDU(t, pduwire.TypeHighresResult, func(b []byte) bool { return be32At(b, 12) >= 2 && insituOnly(b, 32) })
 	cs = append(cs, resultNumpmid("HIGHRES_RESULT numpmid (capture)", hres, 12, 32))
 
-	// §4.7 numval of a one-metric RESULT with one INSITU value (len 44):
+	// docs/pcp-pdu.md §4.7 numval of a one-metric RESULT with one INSITU value (len 44):
 	// ≤ 0 leaves the pair over, > len is a bad count, else the list
 	// runs past the PDU.
 	r1 := result(1, pmid, 1, 0, m1, 10)
@@ -452,7 +452,7 @@ func countCases(t *testing.T) []countCase {
 		return ok()
 	}})
 
-	// pcp-events.md §6.2 inside a RESULT: one record without parameters
+	// docs/pcp-events.md §6.2 inside a RESULT: one record without parameters
 	// (array at 44, ea_len 24; nrecords at 48, nparams at 64). Bytes left
 	// in the array after the last record are not an error (rule 9).
 	ev := eventResult(0x09000018, 1, 0, 0, 0, 0)
@@ -494,7 +494,7 @@ func insituOnly(b []byte, off int) bool {
 }
 
 // resultNumpmid is the rule for numpmid of an INSITU-only RESULT with
-// records from recOff: 0 ≤ numpmid ≤ len (§4.5); fewer sets leave
+// records from recOff: 0 ≤ numpmid ≤ len (docs/pcp-pdu.md §4.5); fewer sets leave
 // records over (§4.8 rule 5: without pointers len ends the records),
 // more run past the PDU.
 func resultNumpmid(name string, base []byte, off, recOff int) countCase {
@@ -512,7 +512,7 @@ func resultNumpmid(name string, base []byte, off, recOff int) countCase {
 	}}
 }
 
-// TestEveryCount forges each count of countCases at the §8.2 values.
+// TestEveryCount forges each count of countCases at the docs/pcp-pdu.md §8.2 values.
 func TestEveryCount(t *testing.T) {
 	for _, c := range countCases(t) {
 		l := int64(len(c.base))
@@ -587,7 +587,7 @@ func checkAllocBound(t *testing.T, pdu []byte) {
 	}
 }
 
-// TestResultVlenSmall names the §8.2 item "vlen 0–3": a value block whose
+// TestResultVlenSmall names the docs/pcp-pdu.md §8.2 item "vlen 0–3": a value block whose
 // vlen cannot even hold its own header word is a bad block, whatever its
 // type, in RESULT and HIGHRES_RESULT alike; 4 (an empty AGGREGATE) is the
 // smallest legal block.

@@ -26,7 +26,7 @@ func (c Credential) Version() uint8 { return uint8(c >> 16) }
 // Flags returns the PDU_FLAG_* bits of a CVERSION credential.
 func (c Credential) Flags() uint16 { return uint16(c) }
 
-// Creds is a CREDS PDU (0x700c, spec §4.2).
+// Creds is a CREDS PDU (0x700c, docs/pcp-pdu.md §4.2).
 type Creds struct {
 	Creds []Credential
 }

@@ -4,7 +4,7 @@ import "github.com/perfwire/perfwire/internal/wire"
 
 // ErrorPDU is an ERROR PDU (0x7000): a status reply, a store ack, a
 // state-change notice (positive Code) or, with Extended set, the 20-byte
-// handshake form carrying a features word in Datum (spec §4.1, §5.1).
+// handshake form carrying a features word in Datum (docs/pcp-pdu.md §4.1, §5.1).
 type ErrorPDU struct {
 	Code     int32 // 0, a negative PM_ERR_* or −errno, or positive state bits
 	Extended bool  // the 20-byte form

@@ -7,7 +7,7 @@ import (
 	"github.com/perfwire/perfwire/pduwire"
 )
 
-// TestFirstPDUNotCreds covers the server's side of pcp-pdu.md §8.2
+// TestFirstPDUNotCreds covers the server's side of docs/pcp-pdu.md §8.2
 // "unsolicited PDUs before CREDS" (§5.3 step 3: pmcd drops a client whose
 // first PDU is not CREDS). pduwire has no server, but its CREDS decoder
 // and CheckClientCreds are what a server built on it applies to the

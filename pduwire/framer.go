@@ -5,7 +5,7 @@ import (
 	"iter"
 )
 
-// Size ceilings for [Splitter] and [Reader] (spec §2.4, §2.5).
+// Size ceilings for [Splitter] and [Reader] (docs/pcp-pdu.md §2.4, §2.5).
 const (
 	// DefaultServerLimit is what pmcd and pmproxy accept from a client:
 	// 64 KiB, len == 65536 included.

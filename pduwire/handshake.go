@@ -2,7 +2,7 @@ package pduwire
 
 import "github.com/perfwire/perfwire/pcp"
 
-// PDU_FLAG_* bits of the features word and of CREDS (spec §5.2).
+// PDU_FLAG_* bits of the features word and of CREDS (docs/pcp-pdu.md §5.2).
 const (
 	FlagSecure    = 0x0001
 	FlagCompress  = 0x0002

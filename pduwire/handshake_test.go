@@ -8,7 +8,7 @@ import (
 	"github.com/perfwire/perfwire/pduwire"
 )
 
-// TestHandshake covers the handshake items of spec §8.2.
+// TestHandshake covers the handshake items of docs/pcp-pdu.md §8.2.
 func TestHandshake(t *testing.T) {
 	// pmcd 6.0.3's hello, byte for byte from the captures.
 	hello := mk(pduwire.TypeError, 0, 0x02010e44)
@@ -27,7 +27,7 @@ func TestHandshake(t *testing.T) {
 	if f := pduwire.ClientFlags(pduwire.NewFeatures(2, 1, 0x0e00|pduwire.FlagCredsReqd)); f != pduwire.FlagCredsReqd {
 		t.Errorf("flags %#x, want CREDS_REQD", f)
 	}
-	// The captured client hello: pid 4242, version 2, flags 0 (spec §4.2).
+	// The captured client hello: pid 4242, version 2, flags 0 (docs/pcp-pdu.md §4.2).
 	want := []byte{0, 0, 0, 0x14, 0, 0, 0x70, 0x0c, 0, 0, 0x10, 0x92, 0, 0, 0, 1, 1, 2, 0, 0}
 	if got := pduwire.AppendClientCreds(nil, 4242, 0); string(got) != string(want) {
 		t.Errorf("CREDS % x", got)
@@ -42,7 +42,7 @@ func TestHandshake(t *testing.T) {
 	if _, err := pduwire.ParseServerHello(mk(pduwire.TypeCreds, 1, 0x01020000)); !errors.Is(err, pduwire.ErrType) {
 		t.Errorf("CREDS as hello: %v", err)
 	}
-	// Refusals in V1 numbering (spec §5.3): PERMISSION −1042, CONNLIMIT −1043.
+	// Refusals in V1 numbering (docs/pcp-pdu.md §5.3): PERMISSION −1042, CONNLIMIT −1043.
 	for v1, code := range map[int32]int32{-1042: -12387, -1043: -12388, 0: 0, -5: -5} {
 		h, err := pduwire.ParseServerHello(mk(pduwire.TypeError, uint32(v1), 0))
 		if err != nil || h.Status != code {

@@ -12,7 +12,7 @@ const HeaderLen = 12
 type Header struct {
 	Len  uint32 // total PDU length in bytes, header included
 	Type Type   // PDU type code
-	From int32  // sender tag: a context, a pid, or 0 (spec §2.1)
+	From int32  // sender tag: a context, a pid, or 0 (docs/pcp-pdu.md §2.1)
 }
 
 // ConsumeHeader decodes the header at the start of b and returns it with

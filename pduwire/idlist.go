@@ -5,7 +5,7 @@ import (
 	"github.com/perfwire/perfwire/pcp"
 )
 
-// Fetch is a FETCH (0x7003) or HIGHRES_FETCH (0x7014) PDU (spec §4.4).
+// Fetch is a FETCH (0x7003) or HIGHRES_FETCH (0x7014) PDU (docs/pcp-pdu.md §4.4).
 // The legacy timestamp words are sent as zeros and ignored on receipt.
 type Fetch struct {
 	Highres bool
@@ -75,7 +75,7 @@ func decodeIDs(pdu []byte, off int, name string, dst []pcp.ID) ([]pcp.ID, error)
 	return dst, nil
 }
 
-// PMNSIDs is a PMNS_IDS PDU (0x700d, spec §4.13): a status word and a
+// PMNSIDs is a PMNS_IDS PDU (0x700d, docs/pcp-pdu.md §4.13): a status word and a
 // list of pmIDs (PM_ID_NULL for names that did not resolve).
 type PMNSIDs struct {
 	Status int32
@@ -109,7 +109,7 @@ func (m *PMNSIDs) UnmarshalBinary(pdu []byte) error {
 	return err
 }
 
-// DescIDs is a DESC_IDS PDU (0x7016, spec §4.10): the PMNS_IDS layout
+// DescIDs is a DESC_IDS PDU (0x7016, docs/pcp-pdu.md §4.10): the PMNS_IDS layout
 // with −1 in the status word.
 type DescIDs struct {
 	PMIDs []pcp.ID

@@ -5,7 +5,7 @@ import (
 	"github.com/perfwire/perfwire/pcp"
 )
 
-// InstanceReq is an INSTANCE_REQ PDU (0x7006, spec §4.11): Inst =
+// InstanceReq is an INSTANCE_REQ PDU (0x7006, docs/pcp-pdu.md §4.11): Inst =
 // pcp.InNull and an empty Name ask for the whole domain; an Inst asks for
 // its name; a Name asks for its instance number.
 type InstanceReq struct {

@@ -15,7 +15,7 @@ const (
 	LabelInstances = 0x20
 )
 
-// Label set limits (spec §2.5).
+// Label set limits (docs/pcp-pdu.md §2.5).
 const (
 	MaxLabels  = 254   // nlabels < 255
 	MaxJSONLen = 65534 // jsonlen < 65535
@@ -49,7 +49,7 @@ func (m *LabelReq) UnmarshalBinary(pdu []byte) error {
 	return nil
 }
 
-// Label is a LABEL PDU (0x7013, spec §4.15): label sets, each a JSON
+// Label is a LABEL PDU (0x7013, docs/pcp-pdu.md §4.15): label sets, each a JSON
 // object plus an index of its labels. The JSON texts follow all set
 // headers, back to back and unpadded, so len is often not a multiple of 4.
 type Label struct {

@@ -2,7 +2,7 @@ package pduwire
 
 import "github.com/perfwire/perfwire/internal/wire"
 
-// PMNSNames is a PMNS_NAMES PDU (0x700e, spec §4.13): metric names or
+// PMNSNames is a PMNS_NAMES PDU (0x700e, docs/pcp-pdu.md §4.13): metric names or
 // name components, optionally each with a status (0 leaf, 1 non-leaf).
 // A negative numnames on the wire is a PM_ERR_* code from the peer; it is
 // reported in Status, not as a decode error.

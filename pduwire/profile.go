@@ -11,7 +11,7 @@ const (
 	ProfileExclude = 1
 )
 
-// Profile is a PROFILE PDU (0x7002, spec §4.3): which instances of which
+// Profile is a PROFILE PDU (0x7002, docs/pcp-pdu.md §4.3): which instances of which
 // instance domains a context wants.
 type Profile struct {
 	Ctx     int32 // context number, ≥ 0

@@ -9,7 +9,7 @@ import (
 	"github.com/perfwire/perfwire/pcp"
 )
 
-// Value formats of a value set (spec §4.7).
+// Value formats of a value set (docs/pcp-pdu.md §4.7).
 const (
 	ValInsitu = 0 // the value word is the 32-bit value
 	ValDPTR   = 1 // the value word is a word index to a value block
@@ -18,7 +18,7 @@ const (
 
 // Result is a validated, read-only view of a RESULT or HIGHRES_RESULT
 // PDU. It aliases the PDU bytes and is valid while they are unchanged.
-// Every rule of spec §4.8 has been checked by [ParseResult], so walking
+// Every rule of docs/pcp-pdu.md §4.8 has been checked by [ParseResult], so walking
 // its value sets cannot fail.
 type Result struct {
 	pdu     []byte
@@ -157,8 +157,8 @@ func (t *tiling) add(pdu, vl []byte, vp int) error {
 		if vlen < 4 || vlen > n-start {
 			return fail("value.vlen", int(start), ErrValueBlock)
 		}
-		// §4.8 rule 7 (fixed-size payloads) by table, so the common
-		// blocks cost no call; event arrays get pcp-events.md §6.2.
+		// docs/pcp-pdu.md §4.8 rule 7 (fixed-size payloads) by table, so the common
+		// blocks cost no call; event arrays get docs/pcp-events.md §6.2.
 		typ := uint8(hdr >> 24)
 		if want := fixedVlen[typ]; want != 0 && vlen != uint64(want) {
 			return fail("value.vlen", int(start), ErrValueBlock)
@@ -207,7 +207,7 @@ func (r *Result) checkOverlap(recEnd int) error {
 }
 
 // fixedVlen is the exact vlen (header word included) of the value blocks
-// whose type has a fixed size, 0 for the others (spec §4.8 rule 7).
+// whose type has a fixed size, 0 for the others (docs/pcp-pdu.md §4.8 rule 7).
 var fixedVlen = [256]uint8{pcp.Type64: 12, pcp.TypeU64: 12, pcp.TypeDouble: 12, pcp.TypeFloat: 8}
 
 // Scan returns a scanner over the value sets, the allocation-free way to

@@ -39,7 +39,7 @@ func (m *TextReq) UnmarshalBinary(pdu []byte) error {
 }
 
 // Text is a TEXT PDU (0x7009). Ident is opaque: PMDAs write it in their
-// host byte order and pmcd relays it unchanged (spec §4.12), so it need
+// host byte order and pmcd relays it unchanged (docs/pcp-pdu.md §4.12), so it need
 // not match the request.
 type Text struct {
 	Ident uint32

@@ -5,7 +5,7 @@ import "strconv"
 // Type is a PDU type code, the second word of every header.
 type Type int32
 
-// PDU type codes (spec §3). CONTROL_REQ (0x700a) is defined upstream but
+// PDU type codes (docs/pcp-pdu.md §3). CONTROL_REQ (0x700a) is defined upstream but
 // never encoded; it and unknown positive codes can still be framed.
 const (
 	TypeError         Type = 0x7000

@@ -31,7 +31,7 @@ func scriptedPmcd(t *testing.T, pre, post []byte, gotFirst chan<- pduwire.PDU) s
 	})
 }
 
-// TestHandshakeSecureAckRefusal covers pcp-pdu.md §8.2 "SECURE_ACK status
+// TestHandshakeSecureAckRefusal covers docs/pcp-pdu.md §8.2 "SECURE_ACK status
 // ≠ 0" as far as a client without TLS meets it (§5.3 steps 2–4): pmcd
 // advertises SECURE, SECURE_ACK and CERT_REQD; the client must not
 // request SECURE or SECURE_ACK (it cannot start TLS), so it sends CREDS
@@ -76,7 +76,7 @@ func TestHandshakeSecureAckRefusal(t *testing.T) {
 	}
 }
 
-// TestHandshakeUnsolicitedBeforeCreds covers pcp-pdu.md §8.2 "unsolicited
+// TestHandshakeUnsolicitedBeforeCreds covers docs/pcp-pdu.md §8.2 "unsolicited
 // PDUs before CREDS" from the client's side (§5.3: pmcd speaks once, the
 // 20-byte ERROR, then waits for CREDS): PDUs a server sends before the
 // client's CREDS are read after it, where a reply is expected, and must

@@ -32,7 +32,7 @@ func TestLabelsMergeQA561(t *testing.T) {
 }
 
 // TestLabelsIndex checks the printed index against the [6.0.3]
-// single-parse example of the spec (pcp-labels.md §4.2).
+// single-parse example of the spec (docs/pcp-labels.md §4.2).
 func TestLabelsIndex(t *testing.T) {
 	var out, errb bytes.Buffer
 	if rc := run([]string{"labels", "--keep-order", `{ "b" : "x y" ,  "a" : 1 }`}, &out, &errb); rc != 0 {

@@ -22,7 +22,7 @@ func TestLTTSummary(t *testing.T) {
 	if len(sum.Facilities) != 1 || sum.Facilities[0].Checksum != "0x06588858" {
 		t.Errorf("facilities %+v", sum.Facilities)
 	}
-	// Spec §14: events per CPU and a few per-type counts.
+	// docs/ltt.md §14: events per CPU and a few per-type counts.
 	want := map[string]struct {
 		events, softIRQ, fs int
 	}{"cpu/0": {85917, 40021, 2183}, "cpu/1": {87240, 40009, 3425}}
@@ -68,7 +68,7 @@ func TestLTTEvents(t *testing.T) {
 	if n != 45 {
 		t.Fatalf("%d lines", n)
 	}
-	// Event #44 of cpu/0 (spec §14): file_system at 503, open of c.proc.
+	// Event #44 of cpu/0 (docs/ltt.md §14): file_system at 503, open of c.proc.
 	f := last["fields"].(map[string]any)
 	if last["offset"].(float64) != 503 || f["file_name"] != "c.proc" || f["event_data2"].(float64) != 6 {
 		t.Errorf("event #44: %v", last)

@@ -18,7 +18,7 @@ import (
 func Ours(kind int, b []byte) (string, bool) {
 	if kind == kindLabels {
 		// libpcp 6.0.3 names: a leading letter (Classic). Only texts
-		// perfwire accepts inside the safe subset of pcp-labels.md §6
+		// perfwire accepts inside the safe subset of docs/pcp-labels.md §6
 		// are compared: outside it libpcp's answers are known to be
 		// wrong (truncated JSON accepted, nested names lost, ...).
 		var s labels.Set
@@ -75,7 +75,7 @@ func Ours(kind int, b []byte) (string, bool) {
 			return rejected, true
 		}
 		t.put("L ", hex32(l.Ident), " ", strconv.Itoa(int(l.Kind)), " ", strconv.Itoa(len(l.Sets)), "\n")
-		// A JSON span may start inside the PDU header (pcp-pdu.md §4.15
+		// A JSON span may start inside the PDU header (docs/pcp-pdu.md §4.15
 		// asks only json ≥ 0). libpcp reads it from its buffer, whose
 		// header words __pmGetPDU has already put in host order;
 		// perfwire returns the bytes that were sent. Print what libpcp
@@ -106,7 +106,7 @@ func Ours(kind int, b []byte) (string, bool) {
 			return rejected, true
 		}
 		// Neither PM_TEXT_PMID nor PM_TEXT_INDOM: libpcp reports the
-		// ident as PM_INDOM_NULL (pcp-pdu.md §4.12).
+		// ident as PM_INDOM_NULL (docs/pcp-pdu.md §4.12).
 		ident := q.Ident
 		if q.Kind&0xc == 0 {
 			ident = 0xffffffff
@@ -221,7 +221,7 @@ func safeLabels(text []byte) bool {
 }
 
 // prefixNames reports whether a label's name is a textual prefix of a
-// nested label's name: the map prefix of another label (pcp-labels.md §6
+// nested label's name: the map prefix of another label (docs/pcp-labels.md §6
 // #5, outside the safe subset) or just the start of one, as "A" is of
 // "A0.A" (libpcp 6.0.3 rejects {"A":0,"A0":{"A":true}}; rule D11 in
 // fuzz/RESULTS.md). The index is sorted, so such pairs are adjacent after

@@ -11,7 +11,7 @@ import (
 // synthPDUs are well-formed PDUs of the types that neither the pmcd
 // captures nor the PCP QA vectors hold (pmlc ↔ pmlogger traffic, DESCS,
 // PMNS_CHILD), made with pduwire's encoders after the layouts of
-// pcp-pdu.md §4.10, §4.13 and §4.16, plus the two pmlogger status PDUs
+// docs/pcp-pdu.md §4.10, §4.13 and §4.16, plus the two pmlogger status PDUs
 // libpcp's own encoder made (pduwire/testdata/libpcp). They seed the comparison; whether
 // libpcp reads them as perfwire does is what the test checks.
 func synthPDUs() [][]byte {

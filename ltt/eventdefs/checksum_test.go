@@ -5,7 +5,7 @@ import (
 	"testing"
 )
 
-// The vectors of spec §12, computed with the period C parser.
+// The vectors of docs/ltt.md §12, computed with the period C parser.
 var checksumVectors = []struct {
 	name, src string
 	events    int

@@ -29,7 +29,7 @@ func TestCoreTable(t *testing.T) {
 	if !reflect.DeepEqual(fs[0], ltt.Core()) {
 		t.Error("ltt.Core() differs from core.xml")
 	}
-	// spec §7: sizes of the core payloads under ILP32
+	// docs/ltt.md §7: sizes of the core payloads under ILP32
 	want := []int{-1, 5, 0, 6, 0, 2, 0, 12, 0, 5, 9, -1, 10, 5, 9, 9, 5, 20, 20, 16, 8, 8}
 	r, err := ltt.NewReader(ltt.Config{Arch: ltt.ILP32, BlockSize: 1000}, fs[0])
 	if err != nil {
@@ -75,7 +75,7 @@ func TestSystemXML(t *testing.T) {
 	}
 }
 
-// TestBadInput covers the dialect rules of spec §10 and §3.
+// TestBadInput covers the dialect rules of docs/ltt.md §10 and §3.
 func TestBadInput(t *testing.T) {
 	ev := func(body string) string {
 		return `<facility name=f><event name=e>` + body + `</event></facility>`
