@@ -15,8 +15,9 @@ import (
 var (
 	// A section number after §: "4", "4.8"; a range's end after "–".
 	sectionRE = regexp.MustCompile(`§\s*(\d+(?:\.\d+)*)(?:\s*[–-]\s*§?(\d+(?:\.\d+)*))?`)
-	// A file name right before a §, with or without the docs/ prefix.
-	citedRE = regexp.MustCompile(`((?:[\w./-]*/)?[\w-]+\.md)\s*\(?$`)
+	// A file name right before a §, with or without the docs/ prefix (or a
+	// Markdown link's target, "[a.md](a.md)", before the section sign).
+	citedRE = regexp.MustCompile(`((?:[\w./-]*/)?[\w-]+\.md)\)?\s*\(?$`)
 	// "spec" and a section sign with no file name between them.
 	bareSpecRE = regexp.MustCompile(`(?i)\bspec\s+§`)
 	// A numbered Markdown heading: "## 4. Body layouts", "### 4.8 Value blocks".
@@ -61,16 +62,22 @@ func headings(t *testing.T, path string) map[string]bool {
 // problems lists what is wrong with the § references of one comment's
 // text: each must resolve to a docs/ file (named before it in the same
 // comment) that has a heading with that number.
-func problems(text string, sections func(doc string) map[string]bool) []string {
+// In a line of a file of docs/ (self non-empty), a bare §N before any
+// file name is a section of self, and a name without a folder is a
+// sibling file.
+func problems(text, self string, sections func(doc string) map[string]bool) []string {
 	var out []string
 	for _, m := range bareSpecRE.FindAllStringIndex(text, -1) {
 		out = append(out, "cites "+strings.TrimSpace(text[m[0]:m[1]])+" without naming a docs/ file")
 	}
-	doc := ""
+	doc := self
 	for _, m := range sectionRE.FindAllStringSubmatchIndex(text, -1) {
 		before := text[:m[0]]
 		if c := citedRE.FindStringSubmatch(strings.TrimRight(before, " \t\n/")); c != nil {
 			doc = c[1]
+			if self != "" && !strings.Contains(doc, "/") {
+				doc = "docs/" + doc
+			}
 			if !strings.HasPrefix(doc, "docs/") {
 				out = append(out, "cites "+doc+" outside docs/ (write docs/"+filepath.Base(doc)+")")
 				doc = ""
@@ -145,7 +152,7 @@ func TestSectionReferences(t *testing.T) {
 			}
 			text := b.String()
 			refs += strings.Count(text, "§")
-			for _, p := range problems(text, sections) {
+			for _, p := range problems(text, "", sections) {
 				t.Errorf("%s:%d: %s", rel, fset.Position(g.Pos()).Line, p)
 			}
 		}
@@ -158,6 +165,31 @@ func TestSectionReferences(t *testing.T) {
 		t.Fatalf("walked %d Go files with %d § references: the walk missed the repository", files, refs)
 	}
 	t.Logf("%d Go files, %d § references", files, refs)
+}
+
+// TestDocsCrossReferences checks the § references between the files of
+// docs/: a bare §N is a section of the file it is written in.
+func TestDocsCrossReferences(t *testing.T) {
+	root := repoRoot(t)
+	sections := func(doc string) map[string]bool {
+		return headings(t, filepath.Join(root, filepath.FromSlash(doc)))
+	}
+	mds, err := filepath.Glob(filepath.Join(root, "docs", "*.md"))
+	if err != nil || len(mds) < 8 {
+		t.Fatalf("docs/*.md: %d files, %v", len(mds), err)
+	}
+	for _, path := range mds {
+		b, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		self := "docs/" + filepath.Base(path)
+		for i, line := range strings.Split(string(b), "\n") {
+			for _, p := range problems(line, self, sections) {
+				t.Errorf("%s:%d: %s", self, i+1, p)
+			}
+		}
+	}
 }
 
 // TestProblems pins what the check reports, so that it cannot pass by
@@ -179,7 +211,7 @@ func TestProblems(t *testing.T) {
 		{"// docs/a.md §16–18.\n", []string{"docs/a.md has no section 18"}},
 		{"// docs/b.md §1.\n", []string{"docs/b.md does not exist"}},
 	} {
-		got := problems(c.text, sections)
+		got := problems(c.text, "", sections)
 		if strings.Join(got, "|") != strings.Join(c.want, "|") {
 			t.Errorf("%q: got %q, want %q", c.text, got, c.want)
 		}
