@@ -33,7 +33,7 @@ func figLabelParse(cfg Config) Figure {
 		{Name: "perfwire labels.Parse (reused Set)", Run: func(n int) uint64 {
 			var sum uint64
 			for range n {
-				if err := labels.Parse(&set, text, nil); err != nil {
+				if err := labels.Parse(&set, text, labels.Options{}); err != nil {
 					return 0
 				}
 				sum = uint64(set.Len())<<32 | uint64(len(set.JSON))
@@ -93,7 +93,7 @@ func figLabelMerge(cfg Config) Figure {
 			var sum uint64
 			for range n {
 				for i, t := range texts {
-					if err := labels.Parse(&parsed[i], t, nil); err != nil {
+					if err := labels.Parse(&parsed[i], t, labels.Options{}); err != nil {
 						return 0
 					}
 				}

@@ -266,9 +266,9 @@ func TestDeepLabels(t *testing.T) {
 		var s labels.Set
 		var err error
 		got := allocated(func() {
-			err = labels.Parse(&s, text, &labels.Options{Dotted: true})
+			err = labels.Parse(&s, text, labels.Options{Dotted: true})
 		})
-		if !errors.Is(err, labels.ErrDepth) && !errors.Is(err, labels.ErrTooBig) && !errors.Is(err, labels.ErrUnsupportedValue) {
+		if !errors.Is(err, labels.ErrDepth) && !errors.Is(err, labels.ErrLimit) && !errors.Is(err, labels.ErrUnsupportedValue) {
 			t.Errorf("%s: %v, want ErrDepth, ErrTooBig or ErrUnsupportedValue", name, err)
 		}
 		if got > 1<<20 {

@@ -61,7 +61,7 @@ func checkMMV(t *testing.T, img []byte, order binary.ByteOrder, lim mmv.Limits) 
 	parsed := 0
 	var set labels.Set
 	for l := range r.Labels() {
-		if err := labels.Parse(&set, l.Payload, nil); err != nil {
+		if err := labels.Parse(&set, l.Payload, labels.Options{}); err != nil {
 			mustBeParseError(t, "labels.Parse of an MMV label", err)
 			continue
 		}

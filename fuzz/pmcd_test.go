@@ -211,7 +211,7 @@ func checkLabelSet(t *testing.T, ls *pduwire.LabelSet) {
 		return
 	}
 	var again labels.Set
-	if err := labels.Parse(&again, canon.JSON, &labels.Options{Dotted: true}); err != nil {
+	if err := labels.Parse(&again, canon.JSON, labels.Options{Dotted: true}); err != nil {
 		t.Fatalf("canonical form %q does not parse: %v", canon.JSON, err)
 	}
 	if !bytes.Equal(again.JSON, canon.JSON) || again.Len() != canon.Len() {

@@ -10,7 +10,7 @@ func mergeLevels(t testing.TB) []*Set {
 	var sets []*Set
 	for i, l := range readLines(t, "bench/merge-5.jsonl") {
 		s := new(Set)
-		if err := Parse(s, []byte(l), &Options{Flags: Flags(1 << i)}); err != nil {
+		if err := Parse(s, []byte(l), Options{Flags: Flags(1 << i)}); err != nil {
 			t.Fatal(err)
 		}
 		sets = append(sets, s)
@@ -29,12 +29,12 @@ func TestAllocs(t *testing.T) {
 		fn   func()
 	}{
 		{"Parse", func() {
-			if err := Parse(&s, text, nil); err != nil {
+			if err := Parse(&s, text, Options{}); err != nil {
 				t.Fatal(err)
 			}
 		}},
 		{"Parse nested KeepOrder", func() {
-			if err := Parse(&s, nested, &Options{KeepOrder: true}); err != nil {
+			if err := Parse(&s, nested, Options{KeepOrder: true}); err != nil {
 				t.Fatal(err)
 			}
 		}},
@@ -44,7 +44,7 @@ func TestAllocs(t *testing.T) {
 		}
 	}
 
-	if err := Parse(&s, text, nil); err != nil {
+	if err := Parse(&s, text, Options{}); err != nil {
 		t.Fatal(err)
 	}
 	index := s.AppendIndex(nil)
@@ -89,7 +89,7 @@ func BenchmarkParse10(b *testing.B) {
 	b.SetBytes(int64(len(text)))
 	b.ReportAllocs()
 	for b.Loop() {
-		if err := Parse(&s, text, nil); err != nil {
+		if err := Parse(&s, text, Options{}); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -98,7 +98,7 @@ func BenchmarkParse10(b *testing.B) {
 func BenchmarkParse10KeepOrder(b *testing.B) {
 	text := []byte(strings.TrimSpace(string(readFile(b, "bench/parse-10.json"))))
 	var s Set
-	o := &Options{KeepOrder: true}
+	o := Options{KeepOrder: true}
 	b.SetBytes(int64(len(text)))
 	b.ReportAllocs()
 	for b.Loop() {
@@ -110,7 +110,7 @@ func BenchmarkParse10KeepOrder(b *testing.B) {
 
 func BenchmarkDecodeWireStrict(b *testing.B) {
 	var s Set
-	if err := Parse(&s, []byte(strings.TrimSpace(string(readFile(b, "bench/parse-10.json")))), nil); err != nil {
+	if err := Parse(&s, []byte(strings.TrimSpace(string(readFile(b, "bench/parse-10.json")))), Options{}); err != nil {
 		b.Fatal(err)
 	}
 	index := s.AppendIndex(nil)
@@ -161,7 +161,7 @@ func BenchmarkParseMerge5(b *testing.B) {
 	b.ReportAllocs()
 	for b.Loop() {
 		for i, t := range texts {
-			if err := Parse(sets[i], t, nil); err != nil {
+			if err := Parse(sets[i], t, Options{}); err != nil {
 				b.Fatal(err)
 			}
 		}
@@ -180,13 +180,13 @@ func TestBorrowedJSONNotWritten(t *testing.T) {
 	js := pdu[:35]
 	index := []byte{0, 2, 5, 2, 0, 9, 0, 8, 0, 19, 4, 2, 0, 25, 0, 9}
 	var s Set
-	other := mustParse(t, `{"zz":1}`, nil)
+	other := mustParse(t, `{"zz":1}`, Options{})
 	text := []byte(`{"hostname":"vm","a":[1,2,3],"m":{"x":true}}`)
 	for i := 0; i < 3; i++ {
 		if err := s.DecodeWire(js, index, VerifyStrict); err != nil {
 			t.Fatal(err)
 		}
-		if err := Parse(&s, text, nil); err != nil {
+		if err := Parse(&s, text, Options{}); err != nil {
 			t.Fatal(err)
 		}
 		if err := s.DecodeWire(js, index, VerifyIndex); err != nil {
@@ -207,7 +207,7 @@ func TestBorrowedJSONNotWritten(t *testing.T) {
 	}
 	if n := testing.AllocsPerRun(50, func() {
 		_ = s.DecodeWire(js, index, VerifyIndex)
-		_ = Parse(&s, text, nil)
+		_ = Parse(&s, text, Options{})
 		_ = s.DecodeWire(js, index, VerifyIndex)
 		_ = Merge(&s, []*Set{&s, other}, nil)
 	}); n != 0 {

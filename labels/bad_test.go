@@ -4,6 +4,8 @@ import (
 	"errors"
 	"strings"
 	"testing"
+
+	"github.com/perfwire/perfwire/internal/wire"
 )
 
 // TestParseBadInput walks the spec's rejection checklist (docs/pcp-labels.md
@@ -25,67 +27,67 @@ func TestParseBadInput(t *testing.T) {
 	for _, tc := range []struct {
 		name string
 		in   string
-		opts *Options
+		opts Options
 		kind error
 		off  int // -1: do not check
 	}{
-		{"empty input", ``, nil, ErrTruncated, 0},
-		{"lone brace", `{`, nil, ErrTruncated, 1},
-		{"truncated after value", `{"a":"x"`, nil, ErrTruncated, 8},
-		{"truncated number", `{"a":1`, nil, ErrTruncated, 6},
-		{"truncated string", `{"a":"x`, nil, ErrTruncated, 7},
-		{"truncated key", `{"a`, nil, ErrTruncated, 3},
-		{"truncated before colon", `{"a"`, nil, ErrTruncated, 4},
-		{"truncated literal", `{"a":tru`, nil, ErrTruncated, 8},
-		{"truncated array", `{"a":[1,`, nil, ErrTruncated, 8},
-		{"trailing text", `{"a":1}x`, nil, ErrSyntax, 7},
-		{"two objects", `{}{}`, nil, ErrSyntax, 2},
-		{"trailing comma", `{"a":1,}`, nil, ErrSyntax, 7},
-		{"trailing comma in array", `{"a":[1,]}`, nil, ErrSyntax, 8},
-		{"single quotes", `{'a':1}`, nil, ErrSyntax, 1},
-		{"unquoted key", `{a:1}`, nil, ErrSyntax, 1},
-		{"missing colon", `{"a" 1}`, nil, ErrSyntax, 5},
-		{"missing comma", `{"a":1 "b":2}`, nil, ErrSyntax, 7},
-		{"top-level array", `[1]`, nil, ErrSyntax, 0},
-		{"top-level number", `1`, nil, ErrSyntax, 0},
-		{"top-level null", `null`, nil, ErrSyntax, 0},
-		{"top-level string", `"a"`, nil, ErrSyntax, 0},
-		{"bad escape", `{"a":"\x"}`, nil, ErrSyntax, 7},
-		{"short unicode escape", `{"a":"\u12"}`, nil, ErrSyntax, 10},
-		{"raw control byte", "{\"a\":\"x\x01\"}", nil, ErrSyntax, 7},
-		{"raw newline in string", "{\"a\":\"x\ny\"}", nil, ErrSyntax, 7},
-		{"leading zero", `{"a":01}`, nil, ErrSyntax, 6},
-		{"bare fraction point", `{"a":1.}`, nil, ErrSyntax, 7},
-		{"leading point", `{"a":.5}`, nil, ErrSyntax, 5},
-		{"plus sign", `{"a":+1}`, nil, ErrSyntax, 5},
-		{"empty exponent", `{"a":1e}`, nil, ErrSyntax, 7},
-		{"lone minus", `{"a":-}`, nil, ErrSyntax, 6},
-		{"NaN", `{"a":NaN}`, nil, ErrSyntax, 5},
-		{"misspelt literal", `{"a":nul}`, nil, ErrSyntax, 8},
-		{"literal with tail", `{"a":truex}`, nil, ErrSyntax, 9},
-		{"array in array", `{"a":[[1]]}`, nil, ErrUnsupportedValue, 6},
-		{"object in array", `{"a":[1,{"b":2}]}`, nil, ErrUnsupportedValue, 8},
-		{"name with dash", `{"bad-key":1}`, nil, ErrName, 2},
-		{"non-ASCII name", `{"é":1}`, nil, ErrName, 2},
-		{"empty name", `{"":1}`, nil, ErrName, 2},
-		{"escaped name", `{"a\u0062":1}`, nil, ErrName, 2},
-		{"dotted name outside compound mode", `{"a.b":1}`, nil, ErrName, 2},
-		{"empty dotted component", `{"a..b":1}`, &Options{Dotted: true}, ErrName, 2},
-		{"trailing dot", `{"a.":1}`, &Options{Dotted: true}, ErrName, 2},
-		{"leading digit under Classic", `{"1a":1}`, &Options{Names: Classic}, ErrName, 2},
-		{"leading underscore under Classic", `{"_a":1}`, &Options{Names: Classic}, ErrName, 2},
-		{"nested leading digit under Classic", `{"a":{"1":2}}`, &Options{Names: Classic}, ErrName, 7},
-		{"every key invalid", `{"bad-1":1,"bad-2":2}`, &Options{SkipInvalidKeys: true}, ErrName, 0},
-		{"duplicate name", `{"a":1,"b":2,"a":3}`, nil, ErrDuplicate, 14},
-		{"duplicate after flattening", `{"a.b":1,"a":{"b":2}}`, &Options{Dotted: true}, ErrDuplicate, 15},
-		{"name of 255 bytes", `{"` + long + `":1}`, nil, ErrTooBig, 2},
-		{"flattened name of 255 bytes", `{"` + long[:200] + `":{"` + long[:54] + `":1}}`, nil, ErrTooBig, 206},
-		{"255 labels", many.String(), nil, ErrTooBig, -1},
-		{"text over 65534 bytes", huge, nil, ErrTooBig, MaxJSONLen},
-		{"nesting beyond MaxDepth", deep, nil, ErrDepth, 64 * 5},
-		{"array beyond MaxDepth", `{"a":{"b":[1]}}`, &Options{Limits: Limits{MaxDepth: 2}}, ErrDepth, 10},
-		{"labels beyond MaxLabels", `{"a":1,"b":2}`, &Options{Limits: Limits{MaxLabels: 1}}, ErrTooBig, 8},
-		{"output beyond MaxJSONLen", `{"abcdefgh":{"a":1,"b":2}}`, &Options{Limits: Limits{MaxJSONLen: 26}}, ErrTooBig, 20},
+		{"empty input", ``, Options{}, ErrTruncated, 0},
+		{"lone brace", `{`, Options{}, ErrTruncated, 1},
+		{"truncated after value", `{"a":"x"`, Options{}, ErrTruncated, 8},
+		{"truncated number", `{"a":1`, Options{}, ErrTruncated, 6},
+		{"truncated string", `{"a":"x`, Options{}, ErrTruncated, 7},
+		{"truncated key", `{"a`, Options{}, ErrTruncated, 3},
+		{"truncated before colon", `{"a"`, Options{}, ErrTruncated, 4},
+		{"truncated literal", `{"a":tru`, Options{}, ErrTruncated, 8},
+		{"truncated array", `{"a":[1,`, Options{}, ErrTruncated, 8},
+		{"trailing text", `{"a":1}x`, Options{}, ErrSyntax, 7},
+		{"two objects", `{}{}`, Options{}, ErrSyntax, 2},
+		{"trailing comma", `{"a":1,}`, Options{}, ErrSyntax, 7},
+		{"trailing comma in array", `{"a":[1,]}`, Options{}, ErrSyntax, 8},
+		{"single quotes", `{'a':1}`, Options{}, ErrSyntax, 1},
+		{"unquoted key", `{a:1}`, Options{}, ErrSyntax, 1},
+		{"missing colon", `{"a" 1}`, Options{}, ErrSyntax, 5},
+		{"missing comma", `{"a":1 "b":2}`, Options{}, ErrSyntax, 7},
+		{"top-level array", `[1]`, Options{}, ErrSyntax, 0},
+		{"top-level number", `1`, Options{}, ErrSyntax, 0},
+		{"top-level null", `null`, Options{}, ErrSyntax, 0},
+		{"top-level string", `"a"`, Options{}, ErrSyntax, 0},
+		{"bad escape", `{"a":"\x"}`, Options{}, ErrSyntax, 7},
+		{"short unicode escape", `{"a":"\u12"}`, Options{}, ErrSyntax, 10},
+		{"raw control byte", "{\"a\":\"x\x01\"}", Options{}, ErrSyntax, 7},
+		{"raw newline in string", "{\"a\":\"x\ny\"}", Options{}, ErrSyntax, 7},
+		{"leading zero", `{"a":01}`, Options{}, ErrSyntax, 6},
+		{"bare fraction point", `{"a":1.}`, Options{}, ErrSyntax, 7},
+		{"leading point", `{"a":.5}`, Options{}, ErrSyntax, 5},
+		{"plus sign", `{"a":+1}`, Options{}, ErrSyntax, 5},
+		{"empty exponent", `{"a":1e}`, Options{}, ErrSyntax, 7},
+		{"lone minus", `{"a":-}`, Options{}, ErrSyntax, 6},
+		{"NaN", `{"a":NaN}`, Options{}, ErrSyntax, 5},
+		{"misspelt literal", `{"a":nul}`, Options{}, ErrSyntax, 8},
+		{"literal with tail", `{"a":truex}`, Options{}, ErrSyntax, 9},
+		{"array in array", `{"a":[[1]]}`, Options{}, ErrUnsupportedValue, 6},
+		{"object in array", `{"a":[1,{"b":2}]}`, Options{}, ErrUnsupportedValue, 8},
+		{"name with dash", `{"bad-key":1}`, Options{}, ErrName, 2},
+		{"non-ASCII name", `{"é":1}`, Options{}, ErrName, 2},
+		{"empty name", `{"":1}`, Options{}, ErrName, 2},
+		{"escaped name", `{"a\u0062":1}`, Options{}, ErrName, 2},
+		{"dotted name outside compound mode", `{"a.b":1}`, Options{}, ErrName, 2},
+		{"empty dotted component", `{"a..b":1}`, Options{Dotted: true}, ErrName, 2},
+		{"trailing dot", `{"a.":1}`, Options{Dotted: true}, ErrName, 2},
+		{"leading digit under Classic", `{"1a":1}`, Options{Names: Classic}, ErrName, 2},
+		{"leading underscore under Classic", `{"_a":1}`, Options{Names: Classic}, ErrName, 2},
+		{"nested leading digit under Classic", `{"a":{"1":2}}`, Options{Names: Classic}, ErrName, 7},
+		{"every key invalid", `{"bad-1":1,"bad-2":2}`, Options{SkipInvalidKeys: true}, ErrName, 0},
+		{"duplicate name", `{"a":1,"b":2,"a":3}`, Options{}, ErrDuplicate, 14},
+		{"duplicate after flattening", `{"a.b":1,"a":{"b":2}}`, Options{Dotted: true}, ErrDuplicate, 15},
+		{"name of 255 bytes", `{"` + long + `":1}`, Options{}, ErrLimit, 2},
+		{"flattened name of 255 bytes", `{"` + long[:200] + `":{"` + long[:54] + `":1}}`, Options{}, ErrLimit, 206},
+		{"255 labels", many.String(), Options{}, ErrLimit, -1},
+		{"text over 65534 bytes", huge, Options{}, ErrLimit, MaxJSONLen},
+		{"nesting beyond MaxDepth", deep, Options{}, ErrDepth, 64 * 5},
+		{"array beyond MaxDepth", `{"a":{"b":[1]}}`, Options{Limits: Limits{MaxDepth: 2}}, ErrDepth, 10},
+		{"labels beyond MaxLabels", `{"a":1,"b":2}`, Options{Limits: Limits{MaxLabels: 1}}, ErrLimit, 8},
+		{"output beyond MaxJSONLen", `{"abcdefgh":{"a":1,"b":2}}`, Options{Limits: Limits{MaxJSONLen: 26}}, ErrLimit, 20},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			var s Set
@@ -137,8 +139,8 @@ func TestDecodeWireBadInput(t *testing.T) {
 		{"overlapping spans", json, idx(a, Label{NameOff: 8, NameLen: 1, ValueOff: 8, ValueLen: 2}), VerifyIndex, ErrIndex, 0},
 		{"index disagrees with the JSON", json, idx(a), VerifyStrict, ErrIndex, 0},
 		{"JSON not parseable", []byte(`{"a":none}`), idx(Label{NameOff: 2, NameLen: 1, ValueOff: 5, ValueLen: 4}), VerifyStrict, ErrSyntax, 6},
-		{"more than 255 entries", json, make([]byte, 256*8), VerifyBounds, ErrTooBig, 0},
-		{"JSON over 65534 bytes", make([]byte, MaxJSONLen+1), nil, VerifyBounds, ErrTooBig, 0},
+		{"more than 255 entries", json, make([]byte, 256*8), VerifyBounds, ErrLimit, 0},
+		{"JSON over 65534 bytes", make([]byte, MaxJSONLen+1), nil, VerifyBounds, ErrLimit, 0},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			var s Set
@@ -181,7 +183,65 @@ func TestMergeTooBig(t *testing.T) {
 	if err := b2.Finish(&s2); err != nil {
 		t.Fatal(err)
 	}
-	if err := Merge(&m, []*Set{&s1, &s2}, nil); !errors.Is(err, ErrTooBig) {
-		t.Fatalf("Merge = %v, want ErrTooBig", err)
+	if err := Merge(&m, []*Set{&s1, &s2}, nil); !errors.Is(err, ErrLimit) {
+		t.Fatalf("Merge = %v, want ErrLimit", err)
+	}
+}
+
+// TestLimitErrorsNameValueAndLimit: an ErrLimit or ErrDepth error says
+// which number broke which limit, as docs/api.md rule 6 asks.
+func TestLimitErrorsNameValueAndLimit(t *testing.T) {
+	huge := `{"a":"` + strings.Repeat("x", MaxJSONLen) + `"}`
+	for _, tc := range []struct {
+		name         string
+		in           string
+		opts         Options
+		kind         error
+		value, limit int64
+	}{
+		{"name of 255 bytes", `{"` + strings.Repeat("n", 255) + `":1}`, Options{}, ErrLimit, 255, DefaultMaxNameLen},
+		{"text over 65534 bytes", huge, Options{}, ErrLimit, int64(len(huge)), MaxJSONLen},
+		{"two labels over MaxLabels 1", `{"a":1,"b":2}`, Options{Limits: Limits{MaxLabels: 1}}, ErrLimit, 2, 1},
+		// {"abcdefgh.a":1,"abcdefgh.b":2} is 1+12+1+1 + 1+12+1+1 + 1 = 31 bytes.
+		{"output over MaxJSONLen 26", `{"abcdefgh":{"a":1,"b":2}}`, Options{Limits: Limits{MaxJSONLen: 26}}, ErrLimit, 31, 26},
+		{"65 levels", strings.Repeat(`{"a":`, 65) + "1" + strings.Repeat("}", 65), Options{}, ErrDepth, 65, DefaultMaxDepth},
+		{"array at level 3 over MaxDepth 2", `{"a":{"b":[1]}}`, Options{Limits: Limits{MaxDepth: 2}}, ErrDepth, 3, 2},
+		{"MaxDepth clamped to 256", strings.Repeat(`{"a":`, 257) + "1" + strings.Repeat("}", 257), Options{Limits: Limits{MaxDepth: 1000}}, ErrDepth, 257, 256},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			err := Parse(new(Set), []byte(tc.in), tc.opts)
+			if !errors.Is(err, tc.kind) {
+				t.Fatalf("Parse = %v, want %v", err, tc.kind)
+			}
+			pe, _ := errors.AsType[*ParseError](err)
+			if pe == nil || !pe.HasValue || !pe.HasLimit || pe.Value != tc.value || pe.Limit != tc.limit {
+				t.Fatalf("Parse = %#v, want value %d and limit %d", pe, tc.value, tc.limit)
+			}
+		})
+	}
+}
+
+// TestErrorKinds: the shared kinds are internal/wire's own values (one
+// failure, one kind, whatever the format), the package's own kinds have
+// the stable codes the wasm ABI reports, and no message repeats the
+// format.
+func TestErrorKinds(t *testing.T) {
+	if ErrSyntax != wire.ErrSyntax || ErrTruncated != wire.ErrTruncated || ErrLimit != wire.ErrLimit {
+		t.Fatal("a shared kind is not internal/wire's")
+	}
+	for kind, code := range map[*wire.Kind]string{
+		ErrName: "labels_name", ErrDuplicate: "labels_duplicate", ErrUnsupportedValue: "labels_value",
+		ErrDepth: "labels_depth", ErrIndex: "labels_index",
+	} {
+		if kind.Code() != code {
+			t.Errorf("%q: code %q, want %q", kind.Error(), kind.Code(), code)
+		}
+		if strings.Contains(kind.Error(), "labels") {
+			t.Errorf("kind message %q repeats the format", kind.Error())
+		}
+	}
+	err := Parse(new(Set), []byte(`{"a":1,"a":2}`), Options{})
+	if got, want := err.Error(), "labels: name: duplicate label name at offset 8"; got != want {
+		t.Errorf("Error() = %q, want %q", got, want)
 	}
 }

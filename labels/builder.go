@@ -19,7 +19,7 @@ type Builder struct {
 	Relaxed bool
 	// Flags is ORed into every label: the level and Optional.
 	Flags Flags
-	// Limits bound the result; zero fields take DefaultLimits.
+	// Limits bound the result; each zero field takes its default.
 	Limits Limits
 
 	text []byte
@@ -134,7 +134,7 @@ func (b *Builder) Finish(dst *Set) error {
 	if b.Relaxed {
 		rules = Relaxed
 	}
-	err := Parse(dst, b.text, &Options{Names: rules, Dotted: true, Flags: b.Flags, Limits: b.Limits})
+	err := Parse(dst, b.text, Options{Names: rules, Dotted: true, Flags: b.Flags, Limits: b.Limits})
 	b.text = b.text[:len(b.text)-1]
 	if len(b.text) == 1 {
 		b.text = b.text[:0]

@@ -175,7 +175,7 @@ func TestConformanceLibpcpDifferential(t *testing.T) {
 		flags := []Flags{Item, Item | Optional, Domain, Context | Optional}[i%4]
 		got := send("P\t" + strconv.Itoa(int(flags)) + "\t" + text)
 		var s Set
-		if err := Parse(&s, []byte(text), &Options{Names: Classic, KeepOrder: true, Flags: flags}); err != nil {
+		if err := Parse(&s, []byte(text), Options{Names: Classic, KeepOrder: true, Flags: flags}); err != nil {
 			t.Fatalf("%s: we reject (%v), libpcp gives %s", text, err, got)
 		}
 		if s.Len() == 0 {
@@ -217,7 +217,7 @@ func TestConformanceLibpcpDifferential(t *testing.T) {
 		if err := Normalize(&n, []byte(f[0]), index); err != nil {
 			t.Fatalf("%s: Normalize of libpcp's %s: %v", text, got, err)
 		}
-		if err := Parse(&ours, []byte(text), &Options{Names: Classic, Flags: Item}); err != nil {
+		if err := Parse(&ours, []byte(text), Options{Names: Classic, Flags: Item}); err != nil {
 			t.Fatal(err)
 		}
 		if string(n.JSON) != string(ours.JSON) || !n.Equal(&ours) {
@@ -303,7 +303,7 @@ func TestConformanceLibpcpDifferential(t *testing.T) {
 		`{"` + strings.Repeat("n", 255) + `":1}`, "{\"a\":\"x\x01\"}",
 	} {
 		got := send("P\t16\t" + text)
-		err := Parse(new(Set), []byte(text), &Options{Names: Classic})
+		err := Parse(new(Set), []byte(text), Options{Names: Classic})
 		if !strings.HasPrefix(got, "ERR") || err == nil {
 			t.Errorf("%q: libpcp %q, ours %v; both should refuse", text, got, err)
 		}

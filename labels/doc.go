@@ -26,7 +26,9 @@
 // index buffer. The [Pair] views returned by At, Lookup and All alias the
 // Set's JSON and are valid until the Set is next written. Set.Clone copies
 // everything. Errors are *[ParseError] values with the offset into the
-// input and one of the Err* kinds; on error the destination Set is empty.
+// input and one of the Err* kinds (internal/wire's shared kinds, or the
+// package's own where none of those names the failure); on error the
+// destination Set is empty.
 // Nothing here is safe for concurrent writes; distinct Sets are
 // independent.
 package labels

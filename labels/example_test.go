@@ -9,7 +9,7 @@ import (
 
 func ExampleParse() {
 	var s labels.Set
-	err := labels.Parse(&s, []byte(`{ "role" : "testing", "map": {"b": 2, "a": [1, 2]} }`), &labels.Options{Flags: labels.Item})
+	err := labels.Parse(&s, []byte(`{ "role" : "testing", "map": {"b": 2, "a": [1, 2]} }`), labels.Options{Flags: labels.Item})
 	if err != nil {
 		panic(err)
 	}
@@ -27,20 +27,20 @@ func ExampleParse() {
 
 func ExampleParse_error() {
 	var s labels.Set
-	err := labels.Parse(&s, []byte(`{"a":1,"a":2}`), nil)
+	err := labels.Parse(&s, []byte(`{"a":1,"a":2}`), labels.Options{})
 	pe, _ := errors.AsType[*labels.ParseError](err)
 	fmt.Println(errors.Is(err, labels.ErrDuplicate), pe.Offset)
 	fmt.Println(err)
 	// Output:
 	// true 8
-	// labels: name: labels: duplicate label name at offset 8
+	// labels: name: duplicate label name at offset 8
 }
 
 func ExampleMerge() {
 	var context, domain, item, merged labels.Set
-	_ = labels.Parse(&context, []byte(`{"hostname":"vm","role":"host"}`), &labels.Options{Flags: labels.Context})
-	_ = labels.Parse(&domain, []byte(`{"agent":"sample","role":"testing"}`), &labels.Options{Flags: labels.Domain})
-	_ = labels.Parse(&item, []byte(`{"note":"extra"}`), &labels.Options{Flags: labels.Item | labels.Optional})
+	_ = labels.Parse(&context, []byte(`{"hostname":"vm","role":"host"}`), labels.Options{Flags: labels.Context})
+	_ = labels.Parse(&domain, []byte(`{"agent":"sample","role":"testing"}`), labels.Options{Flags: labels.Domain})
+	_ = labels.Parse(&item, []byte(`{"note":"extra"}`), labels.Options{Flags: labels.Item | labels.Optional})
 
 	_ = labels.Merge(&merged, []*labels.Set{&context, &domain, &item}, nil)
 	fmt.Println(string(merged.JSON))

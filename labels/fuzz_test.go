@@ -60,19 +60,19 @@ func FuzzParse(f *testing.F) {
 			o.Names = Classic
 		}
 		var s Set
-		if err := Parse(&s, data, &o); err != nil {
+		if err := Parse(&s, data, o); err != nil {
 			if _, ok := err.(*ParseError); !ok {
 				t.Fatalf("error %T is not a *ParseError", err)
 			}
 			return
 		}
-		if len(s.JSON) > MaxJSONLen || s.Len() > DefaultLimits.MaxLabels {
+		if len(s.JSON) > MaxJSONLen || s.Len() > DefaultMaxLabels {
 			t.Fatalf("limits exceeded: %d bytes, %d labels", len(s.JSON), s.Len())
 		}
 		o2 := o
 		o2.Dotted, o2.SkipInvalidKeys = true, false
 		var again Set
-		if err := Parse(&again, s.JSON, &o2); err != nil {
+		if err := Parse(&again, s.JSON, o2); err != nil {
 			t.Fatalf("canonical %q does not parse: %v", s.JSON, err)
 		}
 		if string(again.JSON) != string(s.JSON) || !again.Equal(&s) {
@@ -80,7 +80,7 @@ func FuzzParse(f *testing.F) {
 		}
 		o.KeepOrder = true
 		var kept Set
-		if err := Parse(&kept, data, &o); err != nil || !kept.Equal(&s) {
+		if err := Parse(&kept, data, o); err != nil || !kept.Equal(&s) {
 			t.Fatalf("single-parse form %q differs from %q: %v", kept.JSON, s.JSON, err)
 		}
 		var w Set
@@ -242,7 +242,7 @@ func FuzzRoundTripRandfill(f *testing.F) {
 			}
 		}
 		var again Set
-		if err := Parse(&again, s.JSON, &Options{Dotted: true, Names: Classic}); err != nil || !again.Equal(&s) {
+		if err := Parse(&again, s.JSON, Options{Dotted: true, Names: Classic}); err != nil || !again.Equal(&s) {
 			t.Fatalf("re-parse of %s: %v", s.JSON, err)
 		}
 	})
@@ -281,12 +281,12 @@ func FuzzMerge(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, lo, hi []byte) {
 		var a, b, m Set
-		o := &Options{Dotted: true}
-		if Parse(&a, lo, &Options{Dotted: true, Flags: Domain}) != nil || Parse(&b, hi, &Options{Dotted: true, Flags: Item}) != nil {
+		o := Options{Dotted: true}
+		if Parse(&a, lo, Options{Dotted: true, Flags: Domain}) != nil || Parse(&b, hi, Options{Dotted: true, Flags: Item}) != nil {
 			return
 		}
 		if err := Merge(&m, []*Set{&a, nil, &b}, nil); err != nil {
-			if !errors.Is(err, ErrTooBig) {
+			if !errors.Is(err, ErrLimit) {
 				t.Fatalf("Merge: %v", err)
 			}
 			return

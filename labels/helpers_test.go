@@ -35,7 +35,7 @@ func readFile(t testing.TB, name string) []byte {
 }
 
 // mustParse parses text with o or fails the test.
-func mustParse(t testing.TB, text string, o *Options) *Set {
+func mustParse(t testing.TB, text string, o Options) *Set {
 	t.Helper()
 	s := new(Set)
 	if err := Parse(s, []byte(text), o); err != nil {

@@ -19,8 +19,8 @@ type Filter func(p Pair) bool
 // scratch buffers and swapped in at the end. With dst's buffers grown
 // and at most 8 sets, Merge allocates nothing.
 //
-// Merge fails with ErrTooBig if the result would exceed DefaultLimits
-// (254 labels, 65534 bytes); dst is then empty.
+// Merge fails with ErrLimit if the result would exceed the default limits
+// (DefaultMaxLabels, DefaultMaxJSONLen); dst is then empty.
 func Merge(dst *Set, sets []*Set, keep Filter) error {
 	var headBuf [8]int
 	heads := headBuf[:0]
@@ -60,10 +60,10 @@ func Merge(dst *Set, sets []*Set, keep Filter) error {
 		if keep != nil && !keep(p) {
 			continue
 		}
-		if len(idx) >= DefaultLimits.MaxLabels {
+		if len(idx) >= DefaultMaxLabels {
 			dst.alt, dst.altIdx = out, idx
 			dst.Reset()
-			return errAt("merge", 0, ErrTooBig)
+			return limitAt("merge", 0, len(idx)+1, DefaultMaxLabels)
 		}
 		if len(idx) > 0 {
 			out = append(out, ',')
@@ -78,10 +78,11 @@ func Merge(dst *Set, sets []*Set, keep Filter) error {
 		} else {
 			out = append(out, p.Value...)
 		}
-		if len(out)+1 > MaxJSONLen {
+		if len(out)+1 > DefaultMaxJSONLen {
+			n := len(out) + 1
 			dst.alt, dst.altIdx = out, idx
 			dst.Reset()
-			return errAt("merge", 0, ErrTooBig)
+			return limitAt("merge", 0, n, DefaultMaxJSONLen)
 		}
 		idx = append(idx, Label{
 			NameOff:  uint16(nameOff),
@@ -110,7 +111,7 @@ func MergeTexts(dst *Set, texts [][]byte, keep Filter) error {
 			continue
 		}
 		sets[i] = new(Set)
-		if err := Parse(sets[i], t, &opts); err != nil {
+		if err := Parse(sets[i], t, opts); err != nil {
 			dst.Reset()
 			return err
 		}

@@ -45,7 +45,7 @@ func TestMergeFilterOncePerLabel(t *testing.T) {
 func TestMergeManyLevels(t *testing.T) {
 	var sets []*Set
 	for i := 0; i < 20; i++ {
-		sets = append(sets, mustParse(t, `{"n":`+strconv.Itoa(i)+`,"k`+strconv.Itoa(i)+`":true}`, nil))
+		sets = append(sets, mustParse(t, `{"n":`+strconv.Itoa(i)+`,"k`+strconv.Itoa(i)+`":true}`, Options{}))
 	}
 	var m Set
 	if err := Merge(&m, sets, nil); err != nil {

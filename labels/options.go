@@ -9,28 +9,34 @@ const (
 	// MaxNameLen is the longest full (dotted) label name.
 	MaxNameLen = 254
 	// MaxLabelsArchive is the most labels one archive label set can hold;
-	// LABEL PDUs hold one fewer (DefaultLimits.MaxLabels).
+	// LABEL PDUs hold one fewer (DefaultMaxLabels).
 	MaxLabelsArchive = 255
 	// maxDepthHard bounds the recursion of the parser whatever the
 	// caller's MaxDepth; libpcp's tokenizer stops at the same level.
 	maxDepthHard = 256
 )
 
-// Limits bound what Parse and the other decoders accept. Zero fields take
-// the value in [DefaultLimits]; values above the hard limits are clamped to
-// them.
+// The default limits: those of a LABEL PDU, which are the tightest PCP
+// applies anywhere.
+const (
+	DefaultMaxLabels  = 254        // labels per set after flattening
+	DefaultMaxJSONLen = MaxJSONLen // bytes of JSON, input and output
+	DefaultMaxNameLen = MaxNameLen // bytes of a full dotted name
+	DefaultMaxDepth   = 64         // nesting of objects and arrays
+)
+
+// Limits bound what Parse and the other decoders accept. Each zero field
+// takes its own default (DefaultMaxLabels, DefaultMaxJSONLen,
+// DefaultMaxNameLen, DefaultMaxDepth); values above the hard limits are
+// clamped to them.
 type Limits struct {
-	MaxLabels  int // labels per set after flattening (default 254)
-	MaxJSONLen int // bytes of JSON, input and output (default 65534)
-	MaxNameLen int // bytes of a full dotted name (default 254)
-	MaxDepth   int // nesting of objects and arrays, the outer object being 1 (default 64)
+	MaxLabels  int // labels per set after flattening (default 254, at most 255)
+	MaxJSONLen int // bytes of JSON, input and output (default and most 65534)
+	MaxNameLen int // bytes of a full dotted name (default and most 254)
+	MaxDepth   int // nesting of objects and arrays, the outer object being 1 (default 64, at most 256)
 }
 
-// DefaultLimits are the limits of a LABEL PDU, which are the tightest PCP
-// applies anywhere.
-var DefaultLimits = Limits{MaxLabels: 254, MaxJSONLen: MaxJSONLen, MaxNameLen: MaxNameLen, MaxDepth: 64}
-
-// resolve fills zero fields from DefaultLimits and clamps to the hard
+// resolve fills zero fields with their defaults and clamps to the hard
 // limits.
 func (l Limits) resolve() Limits {
 	pick := func(v, def, hard int) int {
@@ -40,10 +46,10 @@ func (l Limits) resolve() Limits {
 		return min(v, hard)
 	}
 	return Limits{
-		MaxLabels:  pick(l.MaxLabels, DefaultLimits.MaxLabels, MaxLabelsArchive),
-		MaxJSONLen: pick(l.MaxJSONLen, DefaultLimits.MaxJSONLen, MaxJSONLen),
-		MaxNameLen: pick(l.MaxNameLen, DefaultLimits.MaxNameLen, MaxNameLen),
-		MaxDepth:   pick(l.MaxDepth, DefaultLimits.MaxDepth, maxDepthHard),
+		MaxLabels:  pick(l.MaxLabels, DefaultMaxLabels, MaxLabelsArchive),
+		MaxJSONLen: pick(l.MaxJSONLen, DefaultMaxJSONLen, MaxJSONLen),
+		MaxNameLen: pick(l.MaxNameLen, DefaultMaxNameLen, MaxNameLen),
+		MaxDepth:   pick(l.MaxDepth, DefaultMaxDepth, maxDepthHard),
 	}
 }
 
@@ -61,9 +67,9 @@ const (
 	Classic
 )
 
-// Options control Parse. The zero value (or a nil *Options) parses with
-// Relaxed names, rejects invalid keys, forbids dotted names, emits the
-// sorted canonical form and applies DefaultLimits.
+// Options control Parse. The zero value parses with Relaxed names,
+// rejects invalid keys, forbids dotted names, emits the sorted canonical
+// form and applies the default limits.
 type Options struct {
 	// Names selects the naming rule; each component of a flattened name
 	// is checked on its own.
@@ -82,9 +88,6 @@ type Options struct {
 	// Flags is ORed into every label's flags: the hierarchy level and
 	// Optional. Compound is added by the parser to dotted names.
 	Flags Flags
-	// Limits bound the input; zero fields take DefaultLimits.
+	// Limits bound the input; each zero field takes its default.
 	Limits Limits
 }
-
-// defaultOptions is what a nil *Options means.
-var defaultOptions Options

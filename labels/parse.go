@@ -1,5 +1,7 @@
 package labels
 
+import "github.com/perfwire/perfwire/internal/wire"
+
 // Parse parses text, one JSON object, into dst and builds its sorted
 // index. Nested maps become labels with dotted names flagged Compound
 // (an empty map is a label whose value is {}), flat arrays are values
@@ -9,16 +11,14 @@ package labels
 //
 // dst's buffers are reused: parsing into a Set that has held a set of the
 // same size allocates nothing. text must not share memory with dst's own
-// buffers (parse dst.JSON into another Set). o may be nil for the
+// buffers (parse dst.JSON into another Set). The zero Options give the
 // defaults.
 //
-// Parse fails with a *ParseError whose offset points into text and whose
-// kind is ErrSyntax, ErrTruncated, ErrName, ErrDuplicate, ErrTooBig,
-// ErrUnsupportedValue or ErrDepth. On failure dst holds no labels.
-func Parse(dst *Set, text []byte, o *Options) error {
-	if o == nil {
-		o = &defaultOptions
-	}
+// Parse fails with a *[ParseError] whose offset points into text and
+// whose kind is [ErrSyntax], [ErrTruncated], [ErrName], [ErrDuplicate],
+// [ErrLimit] (with the value and the limit), [ErrUnsupportedValue] or
+// [ErrDepth]. On failure dst holds no labels.
+func Parse(dst *Set, text []byte, o Options) error {
 	p := parser{in: text, o: o, lim: o.Limits.resolve(), s: dst}
 	dst.ownJSON()
 	dst.JSON = dst.JSON[:0]
@@ -41,7 +41,7 @@ func Parse(dst *Set, text []byte, o *Options) error {
 type parser struct {
 	in      []byte
 	pos     int
-	o       *Options
+	o       Options
 	lim     Limits
 	s       *Set
 	keys    int // keys seen at the top level
@@ -50,7 +50,7 @@ type parser struct {
 
 func (p *parser) parse() error {
 	if len(p.in) > p.lim.MaxJSONLen {
-		return errAt("object", p.lim.MaxJSONLen, ErrTooBig)
+		return limitAt("object", p.lim.MaxJSONLen, len(p.in), p.lim.MaxJSONLen)
 	}
 	p.ws()
 	if err := p.expect('{', "object"); err != nil {
@@ -170,7 +170,7 @@ func (p *parser) value(depth, keyStart int, key []byte) error {
 	}
 	if p.in[p.pos] == '{' {
 		if depth+1 > p.lim.MaxDepth {
-			return errAt("value", p.pos, ErrDepth)
+			return p.tooDeep(depth + 1)
 		}
 		p.pos++
 		p.ws()
@@ -196,7 +196,7 @@ func (p *parser) value(depth, keyStart int, key []byte) error {
 	start := p.pos
 	if p.in[p.pos] == '[' {
 		if depth+1 > p.lim.MaxDepth {
-			return errAt("value", p.pos, ErrDepth)
+			return p.tooDeep(depth + 1)
 		}
 		if err := p.array(true); err != nil {
 			return err
@@ -214,11 +214,11 @@ func (p *parser) value(depth, keyStart int, key []byte) error {
 func (p *parser) label(keyStart int, key []byte, flags Flags) (Label, error) {
 	s := p.s
 	if len(s.Index) >= p.lim.MaxLabels {
-		return Label{}, errAt("labels", keyStart, ErrTooBig)
+		return Label{}, limitAt("labels", keyStart, len(s.Index)+1, p.lim.MaxLabels)
 	}
 	n := len(s.path) + len(key)
 	if n > p.lim.MaxNameLen {
-		return Label{}, errAt("name", keyStart, ErrTooBig)
+		return Label{}, limitAt("name", keyStart, n, p.lim.MaxNameLen)
 	}
 	if len(s.Index) > 0 {
 		s.JSON = append(s.JSON, ',')
@@ -246,12 +246,18 @@ func (p *parser) endLabel(l Label, json []byte, keyStart int) error {
 	s.JSON = json
 	// +1 leaves room for the closing brace.
 	if len(json)+1 > p.lim.MaxJSONLen {
-		return errAt("object", keyStart, ErrTooBig)
+		return limitAt("object", keyStart, len(json)+1, p.lim.MaxJSONLen)
 	}
 	l.ValueLen = uint16(len(json) - int(l.ValueOff))
 	s.Index = append(s.Index, l)
 	s.src = append(s.src, int32(keyStart))
 	return nil
+}
+
+// tooDeep is the ErrDepth error for a value at p.pos that would nest to
+// depth.
+func (p *parser) tooDeep(depth int) error {
+	return wire.NewValueError("labels", "value", p.pos, ErrDepth, int64(depth), int64(p.lim.MaxDepth))
 }
 
 func containsDot(b []byte) bool {
@@ -324,13 +330,13 @@ func (p *parser) skip(depth int) error {
 	switch p.in[p.pos] {
 	case '{':
 		if depth+1 > p.lim.MaxDepth {
-			return errAt("value", p.pos, ErrDepth)
+			return p.tooDeep(depth + 1)
 		}
 		p.pos++
 		return p.members(depth+1, false)
 	case '[':
 		if depth+1 > p.lim.MaxDepth {
-			return errAt("value", p.pos, ErrDepth)
+			return p.tooDeep(depth + 1)
 		}
 		p.pos++
 		p.ws()

@@ -12,27 +12,27 @@ import (
 func TestParseAccepts(t *testing.T) {
 	for _, tc := range []struct {
 		in, want string
-		opts     *Options
+		opts     Options
 	}{
-		{`{}`, `{}`, nil},
-		{" { \t\r\n} ", `{}`, nil},
-		{`{ "b" : "x y" ,  "a" : 1 }`, `{"a":1,"b":"x y"}`, nil},
-		{`{"s":"tab\there \"q\" \\ \/ \u00e9 \uABCD"}`, `{"s":"tab\there \"q\" \\ \/ \u00e9 \uABCD"}`, nil},
-		{`{"u":"héllo wörld"}`, `{"u":"héllo wörld"}`, nil},
-		{`{"a":0,"b":1e5,"c":-0.5,"d":1E-3,"e":12.25e+10}`, `{"a":0,"b":1e5,"c":-0.5,"d":1E-3,"e":12.25e+10}`, nil},
-		{`{"t":true,"f":false,"n":null}`, `{"f":false,"n":null,"t":true}`, nil},
-		{`{"a":[ 1 , "x y" ,true,null ]}`, `{"a":[1,"x y",true,null]}`, nil},
-		{`{"e":[]}`, `{"e":[]}`, nil},
-		{`{"e":[ ]}`, `{"e":[]}`, nil},
-		{`{"m":{}}`, `{"m":{}}`, nil},
-		{`{"d":{"e":1}}`, `{"d.e":1}`, nil},
-		{`{"a":{"b":{"c":{"d":1}}}}`, `{"a.b.c.d":1}`, nil},
-		{`{"a":1,"a2":{"b":2},"a.c":3}`, `{"a":1,"a.c":3,"a2.b":2}`, &Options{Dotted: true}},
-		{`{"1":1,"B":1,"Z":1,"_":1,"a":1,"a0":1,"a1":1,"aA":1,"a_":1,"b":1}`, `{"1":1,"B":1,"Z":1,"_":1,"a":1,"a0":1,"a1":1,"aA":1,"a_":1,"b":1}`, nil},
-		{`{"map2":{"foo":1},"map":{"ratio":2,"priority":3}}`, `{"map.priority":3,"map.ratio":2,"map2.foo":1}`, nil},
-		{`{"b":1,"bad-key":{"x":[[1]]},"a":2}`, `{"a":2,"b":1}`, &Options{SkipInvalidKeys: true}},
-		{`{"` + strings.Repeat("n", 254) + `":1}`, `{"` + strings.Repeat("n", 254) + `":1}`, nil},
-		{strings.Repeat(`{"a":`, 64) + "1" + strings.Repeat("}", 64), `{"` + strings.Repeat("a.", 63) + `a":1}`, nil},
+		{`{}`, `{}`, Options{}},
+		{" { \t\r\n} ", `{}`, Options{}},
+		{`{ "b" : "x y" ,  "a" : 1 }`, `{"a":1,"b":"x y"}`, Options{}},
+		{`{"s":"tab\there \"q\" \\ \/ \u00e9 \uABCD"}`, `{"s":"tab\there \"q\" \\ \/ \u00e9 \uABCD"}`, Options{}},
+		{`{"u":"héllo wörld"}`, `{"u":"héllo wörld"}`, Options{}},
+		{`{"a":0,"b":1e5,"c":-0.5,"d":1E-3,"e":12.25e+10}`, `{"a":0,"b":1e5,"c":-0.5,"d":1E-3,"e":12.25e+10}`, Options{}},
+		{`{"t":true,"f":false,"n":null}`, `{"f":false,"n":null,"t":true}`, Options{}},
+		{`{"a":[ 1 , "x y" ,true,null ]}`, `{"a":[1,"x y",true,null]}`, Options{}},
+		{`{"e":[]}`, `{"e":[]}`, Options{}},
+		{`{"e":[ ]}`, `{"e":[]}`, Options{}},
+		{`{"m":{}}`, `{"m":{}}`, Options{}},
+		{`{"d":{"e":1}}`, `{"d.e":1}`, Options{}},
+		{`{"a":{"b":{"c":{"d":1}}}}`, `{"a.b.c.d":1}`, Options{}},
+		{`{"a":1,"a2":{"b":2},"a.c":3}`, `{"a":1,"a.c":3,"a2.b":2}`, Options{Dotted: true}},
+		{`{"1":1,"B":1,"Z":1,"_":1,"a":1,"a0":1,"a1":1,"aA":1,"a_":1,"b":1}`, `{"1":1,"B":1,"Z":1,"_":1,"a":1,"a0":1,"a1":1,"aA":1,"a_":1,"b":1}`, Options{}},
+		{`{"map2":{"foo":1},"map":{"ratio":2,"priority":3}}`, `{"map.priority":3,"map.ratio":2,"map2.foo":1}`, Options{}},
+		{`{"b":1,"bad-key":{"x":[[1]]},"a":2}`, `{"a":2,"b":1}`, Options{SkipInvalidKeys: true}},
+		{`{"` + strings.Repeat("n", 254) + `":1}`, `{"` + strings.Repeat("n", 254) + `":1}`, Options{}},
+		{strings.Repeat(`{"a":`, 64) + "1" + strings.Repeat("}", 64), `{"` + strings.Repeat("a.", 63) + `a":1}`, Options{}},
 	} {
 		s := new(Set)
 		if err := Parse(s, []byte(tc.in), tc.opts); err != nil {
@@ -68,7 +68,7 @@ func checkIndex(t *testing.T, s *Set) {
 // TestParseSingleParseForm checks KeepOrder against the spec's [6.0.3]
 // example of libpcp's single-parse form (docs/pcp-labels.md §4.2).
 func TestParseSingleParseForm(t *testing.T) {
-	s := mustParse(t, `{ "b" : "x y" ,  "a" : 1 }`, &Options{KeepOrder: true})
+	s := mustParse(t, `{ "b" : "x y" ,  "a" : 1 }`, Options{KeepOrder: true})
 	if string(s.JSON) != `{"b":"x y","a":1}` {
 		t.Fatalf("JSON %s", s.JSON)
 	}
@@ -81,7 +81,7 @@ func TestParseSingleParseForm(t *testing.T) {
 // TestParseFlags: caller flags reach every label; flattened and dotted
 // names gain Compound; ClassicName reports what PCP 6.x would reject.
 func TestParseFlags(t *testing.T) {
-	s := mustParse(t, `{"a":1,"m":{"x":1},"e":{},"d.x":2,"_u":3}`, &Options{Dotted: true, Flags: Item | Optional})
+	s := mustParse(t, `{"a":1,"m":{"x":1},"e":{},"d.x":2,"_u":3}`, Options{Dotted: true, Flags: Item | Optional})
 	want := map[string]Flags{"a": Item | Optional, "m.x": Item | Optional | Compound, "e": Item | Optional | Compound, "d.x": Item | Optional | Compound, "_u": Item | Optional}
 	for p := range s.All() {
 		if want[string(p.Name)] != p.Flags {
@@ -114,7 +114,7 @@ func TestParseReuse(t *testing.T) {
 			b.WriteString(`"k` + strconv.Itoa(k) + `":` + strconv.Itoa(k))
 		}
 		b.WriteString("}")
-		if err := Parse(&s, []byte(b.String()), nil); err != nil || s.Len() != i {
+		if err := Parse(&s, []byte(b.String()), Options{}); err != nil || s.Len() != i {
 			t.Fatalf("%s: %d labels, %v", b.String(), s.Len(), err)
 		}
 		checkIndex(t, &s)

@@ -138,7 +138,7 @@ func TestQA1660AddLabels(t *testing.T) {
 	for i, line := range inputs {
 		f := strings.Split(line, "\t")
 		fl, _ := strconv.ParseUint(strings.Split(f[1], "=")[0], 0, 8)
-		if err := Parse(&add, []byte(f[0]), &Options{Flags: Flags(fl)}); err != nil {
+		if err := Parse(&add, []byte(f[0]), Options{Flags: Flags(fl)}); err != nil {
 			t.Fatalf("step %d: %v", i, err)
 		}
 		if err := Merge(&acc, []*Set{&acc, &add}, nil); err != nil {
@@ -189,7 +189,7 @@ func TestQA563ContextLabels(t *testing.T) {
 			}
 			for _, content := range group {
 				s := new(Set)
-				if err := Parse(s, []byte(content), &Options{Dotted: true, Flags: fl}); err != nil {
+				if err := Parse(s, []byte(content), Options{Dotted: true, Flags: fl}); err != nil {
 					continue // pmcd ignores a file it cannot parse
 				}
 				fromFiles = append(fromFiles, s)
@@ -200,12 +200,12 @@ func TestQA563ContextLabels(t *testing.T) {
 			t.Fatal(err)
 		}
 		host := []*Set{
-			mustParse(t, `{"hostname":"HOSTNAME"}`, &Options{Flags: Context}),
-			mustParse(t, `{"domainname":"DOMAIN"}`, &Options{Flags: Context}),
-			mustParse(t, `{"machineid":"MACHINE"}`, &Options{Flags: Context}),
-			mustParse(t, `{"groupid":1234567}`, &Options{Flags: Context | Optional}),
-			mustParse(t, `{"userid":7654321}`, &Options{Flags: Context | Optional}),
-			mustParse(t, `{"agent":"pmcd"}`, &Options{Flags: Domain}),
+			mustParse(t, `{"hostname":"HOSTNAME"}`, Options{Flags: Context}),
+			mustParse(t, `{"domainname":"DOMAIN"}`, Options{Flags: Context}),
+			mustParse(t, `{"machineid":"MACHINE"}`, Options{Flags: Context}),
+			mustParse(t, `{"groupid":1234567}`, Options{Flags: Context | Optional}),
+			mustParse(t, `{"userid":7654321}`, Options{Flags: Context | Optional}),
+			mustParse(t, `{"agent":"pmcd"}`, Options{Flags: Domain}),
 		}
 		var all Set
 		if err := Merge(&all, append(fromFiles, host...), nil); err != nil {
@@ -238,7 +238,7 @@ func TestSpec2008RelaxedNames(t *testing.T) {
 		{`{"bad-key":{"nested":"x","deep":{"y":1}},"ok":"yes"}`, "ok"},
 		{`{"bad-1":{"x":1},"good":"yes","bad-2":[1,2],"also":"ok"}`, "also good"},
 	} {
-		s := mustParse(t, tc.in, &Options{SkipInvalidKeys: true})
+		s := mustParse(t, tc.in, Options{SkipInvalidKeys: true})
 		var names []string
 		for p := range s.All() {
 			names = append(names, string(p.Name))
@@ -247,7 +247,7 @@ func TestSpec2008RelaxedNames(t *testing.T) {
 			t.Errorf("%s: names %q, want %q", tc.in, got, tc.names)
 		}
 		// PCP 6.x rejects the sets with a leading '_' or an invalid key.
-		err := Parse(new(Set), []byte(tc.in), &Options{Names: Classic})
+		err := Parse(new(Set), []byte(tc.in), Options{Names: Classic})
 		if (err != nil) != (tc.in[2] == '_' || strings.Contains(tc.in, "bad") || strings.Contains(tc.in, `""`)) {
 			t.Errorf("%s: Classic parse error %v", tc.in, err)
 		}

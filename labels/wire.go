@@ -65,7 +65,7 @@ const (
 // LABEL PDU or an archive label record: index holds len(index)/8 wire-form
 // entries. dst.JSON aliases json (no copy); dst.Index reuses its buffer.
 //
-// It fails with a *ParseError of kind ErrTooBig (more than 255 entries,
+// It fails with a *ParseError of kind ErrLimit (more than 255 entries,
 // JSON over 65534 bytes), ErrIndex (a partial entry or any check v
 // selects) or, under VerifyStrict, the error that re-parsing the JSON
 // gives. Offsets are into index, or into json for VerifyStrict parse
@@ -80,14 +80,14 @@ func (s *Set) DecodeWire(json, index []byte, v Verify) error {
 
 func (s *Set) decodeWire(json, index []byte, v Verify) error {
 	if len(json) > MaxJSONLen {
-		return errAt("jsonlen", 0, ErrTooBig)
+		return limitAt("jsonlen", 0, len(json), MaxJSONLen)
 	}
 	if len(index)%IndexEntrySize != 0 {
 		return errAt("index", len(index)/IndexEntrySize*IndexEntrySize, ErrIndex)
 	}
 	n := len(index) / IndexEntrySize
 	if n > MaxLabelsArchive {
-		return errAt("nlabels", 0, ErrTooBig)
+		return limitAt("nlabels", 0, n, MaxLabelsArchive)
 	}
 	s.borrow(json)
 	s.Index = s.Index[:0]
@@ -150,7 +150,7 @@ func (s *Set) verifyStrict() error {
 		s.check = new(Set)
 	}
 	c := s.check
-	if err := Parse(c, s.JSON, &Options{Dotted: true, KeepOrder: true, Limits: Limits{MaxLabels: MaxLabelsArchive}}); err != nil {
+	if err := Parse(c, s.JSON, Options{Dotted: true, KeepOrder: true, Limits: Limits{MaxLabels: MaxLabelsArchive}}); err != nil {
 		return err
 	}
 	if len(c.Index) != len(s.Index) {
@@ -192,10 +192,10 @@ func normalize(dst *Set, json, index []byte) error {
 	}
 	n := len(index) / IndexEntrySize
 	if n > MaxLabelsArchive {
-		return errAt("nlabels", 0, ErrTooBig)
+		return limitAt("nlabels", 0, n, MaxLabelsArchive)
 	}
 	o := Options{Dotted: true, Limits: Limits{MaxLabels: MaxLabelsArchive}}
-	p := parser{in: json, o: &o, lim: o.Limits.resolve(), s: dst}
+	p := parser{in: json, o: o, lim: o.Limits.resolve(), s: dst}
 	dst.ownJSON()
 	dst.JSON = dst.JSON[:0]
 	dst.Index = dst.Index[:0]

@@ -128,7 +128,7 @@ func parseLabels(json string, level labels.Flags) (*labels.Set, error) {
 	if json == "" {
 		return s, nil
 	}
-	if err := labels.Parse(s, []byte(json), &labels.Options{Flags: level}); err != nil {
+	if err := labels.Parse(s, []byte(json), labels.Options{Flags: level}); err != nil {
 		return nil, &protocolError{what: "label set from pmcd", err: err}
 	}
 	return s, nil

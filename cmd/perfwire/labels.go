@@ -106,7 +106,7 @@ func runLabels(args []string, stdout io.Writer) error {
 				return &inputError{file: names[i], err: errOf(ls.Error)}
 			}
 		} else {
-			if err := labels.Parse(&s, t, &o); err != nil {
+			if err := labels.Parse(&s, t, o); err != nil {
 				return &inputError{file: names[i], err: err}
 			}
 			ls = abi.NewLabelSet(&s)
@@ -124,7 +124,7 @@ func mergeNative(texts [][]byte, names []string) (abi.LabelSet, error) {
 	sets := make([]*labels.Set, len(texts))
 	for i, t := range texts {
 		sets[i] = new(labels.Set)
-		if err := labels.Parse(sets[i], t, &labels.Options{Dotted: true}); err != nil {
+		if err := labels.Parse(sets[i], t, labels.Options{Dotted: true}); err != nil {
 			return abi.LabelSet{}, &inputError{file: names[i], err: err}
 		}
 	}

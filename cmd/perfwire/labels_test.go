@@ -50,8 +50,8 @@ func TestLabelsErrors(t *testing.T) {
 		rc   int
 		msg  string
 	}{
-		{[]string{"labels", `{"a":1`}, 1, "argument 1: labels: object: labels: truncated JSON at offset 6\n"},
-		{[]string{"labels", "--merge", `{}`, `{"bad-key":1}`}, 1, "argument 2: labels: name: labels: invalid label name at offset 2\n"},
+		{[]string{"labels", `{"a":1`}, 1, "argument 1: labels: object: truncated at offset 6\n"},
+		{[]string{"labels", "--merge", `{}`, `{"bad-key":1}`}, 1, "argument 2: labels: name: invalid label name at offset 2\n"},
 		{[]string{"labels"}, 2, "no label sets given"},
 		{[]string{"labels", "--nope"}, 2, "not defined"},
 	} {

@@ -22,7 +22,7 @@ func Ours(kind int, b []byte) (string, bool) {
 		// are compared: outside it libpcp's answers are known to be
 		// wrong (truncated JSON accepted, nested names lost, ...).
 		var s labels.Set
-		if err := labels.Parse(&s, b, &labels.Options{Names: labels.Classic, KeepOrder: true}); err != nil || !safeLabels(b) || prefixNames(&s) {
+		if err := labels.Parse(&s, b, labels.Options{Names: labels.Classic, KeepOrder: true}); err != nil || !safeLabels(b) || prefixNames(&s) {
 			return "", false
 		}
 		return "P " + strconv.Itoa(s.Len()) + "\n", true

@@ -30,6 +30,26 @@ func TestMergeLabelsLimits(t *testing.T) {
 	}
 }
 
+// TestCanonLabelsErrorKinds: a label set's failures reach the host as the
+// stable codes of their kinds, with the format and the offset.
+func TestCanonLabelsErrorKinds(t *testing.T) {
+	for _, tc := range []struct {
+		in, kind string
+		off      int64
+	}{
+		{`{"a":`, "truncated", 5},
+		{`{"a":1}x`, "syntax", 7},
+		{`{"a":1,"a":2}`, "labels_duplicate", 8},
+		{`{"bad-key":1}`, "labels_name", 2},
+		{`{"a":[[1]]}`, "labels_value", 6},
+	} {
+		r := CanonLabels([]byte(tc.in))
+		if r.Error == nil || r.Error.Kind != tc.kind || r.Error.Format != "labels" || r.Error.Offset != tc.off {
+			t.Errorf("%s: error %+v, want kind %s at offset %d", tc.in, r.Error, tc.kind, tc.off)
+		}
+	}
+}
+
 // TestStepAfterDone: a finished session keeps answering Done, with no
 // samples and the same offset, and its table does not change.
 func TestStepAfterDone(t *testing.T) {

@@ -13,7 +13,7 @@ const MaxLabelSets = 64
 // canonical form libpcp produces: sorted, flattened, no white space.
 func CanonLabels(in []byte) LabelSet {
 	var s labels.Set
-	if err := labels.Parse(&s, in, nil); err != nil {
+	if err := labels.Parse(&s, in, labels.Options{}); err != nil {
 		return LabelSet{Error: ErrorOf(err), Labels: []Label{}}
 	}
 	return NewLabelSet(&s)
