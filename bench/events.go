@@ -70,7 +70,7 @@ func compareEvents(cfg Config, f *Figure, arrays [][]byte, h C.int) {
 			for range n {
 				sum = 0
 				for _, b := range arrays {
-					a, err := eventrec.Parse(b)
+					a, err := eventrec.Parse(b, eventrec.Options{})
 					if err != nil {
 						return 0
 					}
@@ -110,7 +110,7 @@ func figEvents100(cfg Config) Figure {
 			f.Notes = append(f.Notes, err.Error())
 			return f
 		}
-		a, err := eventrec.Parse(b)
+		a, err := eventrec.Parse(b, eventrec.Options{})
 		if err != nil {
 			f.Notes = append(f.Notes, err.Error())
 			return f

@@ -3,6 +3,8 @@ package eventrec
 import (
 	"iter"
 
+	"github.com/perfwire/perfwire/internal/wire"
+
 	"github.com/perfwire/perfwire/pcp"
 )
 
@@ -24,20 +26,22 @@ type Array struct {
 	typ     pcp.Type
 	n       int32
 	slack   int
-	valid   bool // set once ParseOptions has checked every record
+	valid   bool // set once Parse has checked every record
 	options Options
 }
 
-// Parse validates b as an event array with the default [Options]. b
-// starts at the array's type/length word and may run past ea_len (to the
-// end of the value block or of the PDU): ea_len must fit in b.
-func Parse(b []byte) (Array, error) { return ParseOptions(b, Options{}) }
-
-// ParseOptions validates b as an event array under opts: the header, then
-// every record and parameter in one pass (docs/pcp-events.md §6.2). On success
-// iterating the array cannot fail. Errors are *[ParseError] values
-// wrapping one of the package's sentinels. It allocates nothing on success.
-func ParseOptions(b []byte, opts Options) (Array, error) {
+// Parse validates b as an event array under opts (the zero Options are
+// the strict defaults): the header, then every record and parameter in
+// one pass (docs/pcp-events.md §6.2). b starts at the array's type/length
+// word and may run past ea_len (to the end of the value block or of the
+// PDU): ea_len must fit in b. On success iterating the array cannot fail.
+// It allocates nothing on success.
+//
+// Parse fails with a *[ParseError] of kind [ErrTruncated], [ErrLength],
+// [ErrType], [ErrCount], [ErrLimit] (with the count and the limit),
+// [ErrField] (MISSED with other flags) or, in strict mode, [ErrRange]
+// (a timestamp fraction out of range).
+func Parse(b []byte, opts Options) (Array, error) {
 	base := opts.Base
 	if len(b) < 4 {
 		return Array{}, newError("ea_type/ea_len", base, ErrTruncated)
@@ -65,8 +69,8 @@ func ParseOptions(b []byte, opts Options) (Array, error) {
 	if n < 0 || int64(n) > int64((eaLen-arrayHeaderLen)/hdr) {
 		return Array{}, newError("ea_nrecords", base+4, ErrCount)
 	}
-	if int64(n) > int64(opts.maxRecords()) {
-		return Array{}, newError("ea_nrecords", base+4, ErrLimit)
+	if lim := opts.maxRecords(); int64(n) > int64(lim) {
+		return Array{}, wire.NewValueError("eventrec", "ea_nrecords", base+4, ErrLimit, int64(n), int64(lim))
 	}
 	a := Array{b: b[:eaLen:eaLen], typ: typ, n: n, options: opts}
 	s := a.Scanner()
@@ -87,14 +91,15 @@ const (
 	ValSPTR   = 2 // PM_VAL_SPTR: same on the wire; usual for event arrays
 )
 
-// ParseValue is ParseOptions for a value taken from a value set: it
-// first rejects a valfmt that is not DPTR or SPTR with [ErrValueFormat]
-// (at opts.Base, the block's offset), then parses block as the array.
+// ParseValue is Parse for a value taken from a value set: it first
+// rejects a valfmt that is not DPTR or SPTR with [ErrField] (field
+// "valfmt", at opts.Base, the block's offset), then parses block as the
+// array.
 func ParseValue(valfmt uint32, block []byte, opts Options) (Array, error) {
 	if valfmt != ValDPTR && valfmt != ValSPTR {
-		return Array{}, newError("valfmt", opts.Base, ErrValueFormat)
+		return Array{}, newError("valfmt", opts.Base, ErrField)
 	}
-	return ParseOptions(block, opts)
+	return Parse(block, opts)
 }
 
 // Type returns pcp.TypeEvent or pcp.TypeHighresEvent.
@@ -120,7 +125,7 @@ func (a Array) Bytes() []byte { return a.b }
 // diagnostic, not an error.
 func (a Array) Slack() int { return a.slack }
 
-// All returns the records in order. After [ParseOptions] succeeded the
+// All returns the records in order. After [Parse] succeeded the
 // error is always nil; it is there because the same walk validates.
 func (a Array) All() iter.Seq2[Record, error] {
 	return func(yield func(Record, error) bool) {
@@ -136,7 +141,7 @@ func (a Array) All() iter.Seq2[Record, error] {
 	}
 }
 
-// Records returns the records in order, for arrays that [ParseOptions]
+// Records returns the records in order, for arrays that [Parse]
 // validated (where iteration cannot fail).
 func (a Array) Records() iter.Seq[Record] {
 	return func(yield func(Record) bool) {

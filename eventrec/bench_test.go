@@ -13,7 +13,7 @@ func array100(t testing.TB) Array {
 	t.Helper()
 	var recs []Record
 	for _, b := range realArrays(t) {
-		a, err := Parse(b)
+		a, err := Parse(b, Options{})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -40,7 +40,7 @@ func array100(t testing.TB) Array {
 	if err != nil {
 		t.Fatal(err)
 	}
-	a, err := Parse(out)
+	a, err := Parse(out, Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -78,7 +78,7 @@ func TestAllocs(t *testing.T) {
 	var u Unpacker
 	u.Unpack(a) // grow the reusable slices once
 	for name, f := range map[string]func(){
-		"Parse":       func() { _, _ = Parse(in) },
+		"Parse":       func() { _, _ = Parse(in, Options{}) },
 		"walkScanner": func() { walkScanner(a) },
 		"walkIter":    func() { walkIter(a) },
 		"Unpack":      func() { u.Unpack(a) },
@@ -138,7 +138,7 @@ func BenchmarkParse(b *testing.B) {
 	b.SetBytes(int64(len(in)))
 	b.ReportAllocs()
 	for b.Loop() {
-		if _, err := Parse(in); err != nil {
+		if _, err := Parse(in, Options{}); err != nil {
 			b.Fatal(err)
 		}
 	}

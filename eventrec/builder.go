@@ -78,7 +78,7 @@ func (b *Builder) addHeader(sec, frac int64, flags Flags, n int32) {
 		b.buf = wire.AppendU64BE(b.buf, uint64(frac))
 	} else {
 		if sec != int64(int32(sec)) || frac != int64(int32(frac)) {
-			b.setErr("timestamp", ErrTimestamp)
+			b.setErr("timestamp", ErrRange)
 			return
 		}
 		b.rec = len(b.buf)
@@ -96,7 +96,7 @@ func (b *Builder) addHeader(sec, frac int64, flags Flags, n int32) {
 // MISSED are refused (use [Builder.AddMissed]).
 func (b *Builder) AddRecord(sec, frac int64, flags Flags) {
 	if flags&FlagMissed != 0 {
-		b.setErr("er_flags", ErrFlags)
+		b.setErr("er_flags", ErrField)
 		return
 	}
 	b.addHeader(sec, frac, flags, 0)
@@ -125,13 +125,13 @@ func (b *Builder) AddParam(id pcp.ID, typ pcp.Type, value []byte) {
 		b.setErr("parameter", ErrBuild)
 		return
 	case typ == pcp.TypeEvent || typ == pcp.TypeHighresEvent:
-		b.setErr("ep_type", ErrNested)
+		b.setErr("ep_type", ErrType)
 		return
 	case fl < 0:
 		b.setErr("ep_type", ErrType)
 		return
 	case fl > 0 && len(value) != fl, uint64(len(value))+4 > maxEALen:
-		b.setErr("ep_len", ErrParamLen)
+		b.setErr("ep_len", ErrLength)
 		return
 	}
 	b.buf = wire.AppendU32BE(b.buf, uint32(id))
@@ -194,7 +194,7 @@ func (b *Builder) AddString(id pcp.ID, s string) {
 		return
 	}
 	if uint64(len(s))+4 > maxEALen {
-		b.setErr("ep_len", ErrParamLen)
+		b.setErr("ep_len", ErrLength)
 		return
 	}
 	b.buf = wire.AppendU32BE(b.buf, uint32(id))
@@ -210,8 +210,8 @@ func (b *Builder) AddAggregate(id pcp.ID, v []byte) { b.AddParam(id, pcp.TypeAgg
 
 // Finish closes the open record, writes the array header and returns the
 // buffer with the array appended. It fails with the first error met while
-// building ([ErrType], [ErrFlags], [ErrCount], [ErrBuild], [ErrNested],
-// [ErrParamLen], [ErrTimestamp]) or with [ErrLength] when the array
+// building ([ErrType], [ErrField], [ErrCount], [ErrBuild], [ErrLength],
+// [ErrRange]) or with [ErrLength] when the array
 // exceeds the 24-bit ea_len; on failure the returned buffer is the
 // original dst.
 func (b *Builder) Finish() ([]byte, error) {

@@ -37,7 +37,7 @@ func TestBuilderAppendsAfterDst(t *testing.T) {
 	if err != nil || !bytes.Equal(out[:3], []byte{1, 2, 3}) {
 		t.Fatal(err)
 	}
-	a, err := Parse(out[3:])
+	a, err := Parse(out[3:], Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -58,12 +58,12 @@ func TestBuilderErrors(t *testing.T) {
 		{"array type", pcp.TypeString, func(b *Builder) {}, ErrType},
 		{"parameter before any record", pcp.TypeEvent, func(b *Builder) { b.AddUint32(id, 1) }, ErrBuild},
 		{"parameter after a missed record", pcp.TypeEvent, func(b *Builder) { b.AddMissed(0, 0, 1); b.AddString(id, "x") }, ErrBuild},
-		{"MISSED in AddRecord", pcp.TypeEvent, func(b *Builder) { b.AddRecord(0, 0, FlagMissed) }, ErrFlags},
+		{"MISSED in AddRecord", pcp.TypeEvent, func(b *Builder) { b.AddRecord(0, 0, FlagMissed) }, ErrField},
 		{"negative missed count", pcp.TypeEvent, func(b *Builder) { b.AddMissed(0, 0, -1) }, ErrCount},
-		{"seconds beyond 32 bits", pcp.TypeEvent, func(b *Builder) { b.AddRecord(math.MaxInt32+1, 0, 0) }, ErrTimestamp},
-		{"nested event", pcp.TypeEvent, func(b *Builder) { b.AddRecord(0, 0, 0); b.AddParam(id, pcp.TypeEvent, nil) }, ErrNested},
+		{"seconds beyond 32 bits", pcp.TypeEvent, func(b *Builder) { b.AddRecord(math.MaxInt32+1, 0, 0) }, ErrRange},
+		{"nested event", pcp.TypeEvent, func(b *Builder) { b.AddRecord(0, 0, 0); b.AddParam(id, pcp.TypeEvent, nil) }, ErrType},
 		{"static aggregate", pcp.TypeEvent, func(b *Builder) { b.AddRecord(0, 0, 0); b.AddParam(id, pcp.TypeAggregateStatic, nil) }, ErrType},
-		{"short U64", pcp.TypeEvent, func(b *Builder) { b.AddRecord(0, 0, 0); b.AddParam(id, pcp.TypeU64, make([]byte, 4)) }, ErrParamLen},
+		{"short U64", pcp.TypeEvent, func(b *Builder) { b.AddRecord(0, 0, 0); b.AddParam(id, pcp.TypeU64, make([]byte, 4)) }, ErrLength},
 		{"array over 24 bits", pcp.TypeEvent, func(b *Builder) { b.AddRecord(0, 0, 0); b.AddAggregate(id, make([]byte, 1<<24-20)) }, ErrLength},
 	}
 	for _, tt := range tests {

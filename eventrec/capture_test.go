@@ -55,7 +55,7 @@ func TestConv05(t *testing.T) {
 			t.Fatal(err)
 		}
 		for _, blk := range blocks {
-			a, err := ParseOptions(pdu[blk.off:], Options{Base: blk.off})
+			a, err := Parse(pdu[blk.off:], Options{Base: blk.off})
 			if err != nil {
 				t.Fatalf("%s inst %d: %v", blk.pmid, blk.inst, err)
 			}
@@ -159,7 +159,7 @@ func TestQAResultEvent(t *testing.T) {
 	if err != nil || len(blocks) != 1 {
 		t.Fatalf("line 10: %v, %d blocks", err, len(blocks))
 	}
-	a, err := ParseOptions(pdu[blocks[0].off:], Options{Base: blocks[0].off, Type: pcp.TypeEvent})
+	a, err := Parse(pdu[blocks[0].off:], Options{Base: blocks[0].off, Type: pcp.TypeEvent})
 	if err != nil {
 		t.Fatalf("line 10: %v", err)
 	}
@@ -195,13 +195,13 @@ func TestQAResultEvent(t *testing.T) {
 	if err != nil || len(blocks) != 1 {
 		t.Fatalf("line 28: %v", err)
 	}
-	if _, err := ParseOptions(pdu[blocks[0].off:], Options{}); !errors.Is(err, ErrCount) {
+	if _, err := Parse(pdu[blocks[0].off:], Options{}); !errors.Is(err, ErrCount) {
 		t.Errorf("line 28: err %v, want ErrCount", err)
 	}
 	// Line 34: the value word points one word into the array, at the
 	// nrecords word read as a type/len word (vlen=1).
 	pdu = pdus[34]
-	if _, err := Parse(pdu[4*12:]); !errors.Is(err, ErrType) {
+	if _, err := Parse(pdu[4*12:], Options{}); !errors.Is(err, ErrType) {
 		t.Errorf("line 34: err %v, want ErrType", err)
 	}
 	// Line 16: the PDU ends right after the array's type/len word.
@@ -210,7 +210,7 @@ func TestQAResultEvent(t *testing.T) {
 	if err != nil || len(blocks) != 1 {
 		t.Fatalf("line 16: %v", err)
 	}
-	if _, err := Parse(pdu[blocks[0].off:]); !errors.Is(err, ErrTruncated) {
+	if _, err := Parse(pdu[blocks[0].off:], Options{}); !errors.Is(err, ErrTruncated) {
 		t.Errorf("line 16: err %v, want ErrTruncated", err)
 	}
 	// Line 22: the value word points past the PDU: there are no array
@@ -239,12 +239,12 @@ func TestQANtohEventOutOfBoundWrite(t *testing.T) {
 		t.Fatal("no event array in the first value set")
 	}
 	off := blocks[0].off
-	if _, err := ParseOptions(pdu[off:], Options{Base: off}); !errors.Is(err, ErrCount) {
+	if _, err := Parse(pdu[off:], Options{Base: off}); !errors.Is(err, ErrCount) {
 		t.Errorf("err %v, want ErrCount", err)
 	}
 	patched := bytes.Clone(pdu)
 	binary.BigEndian.PutUint32(patched[off+4:], 1)
-	_, err := ParseOptions(patched[off:], Options{Base: off, Lenient: true, MaxParams: 1 << 30})
+	_, err := Parse(patched[off:], Options{Base: off, Lenient: true, MaxParams: 1 << 30})
 	pe, ok := errors.AsType[*ParseError](err)
 	if !errors.Is(err, ErrTruncated) || !ok || pe.Offset != int64(off+8+12) {
 		t.Errorf("patched: err %v, want ErrTruncated at er_nparams (%d)", err, off+20)

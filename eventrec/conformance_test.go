@@ -166,7 +166,7 @@ func renderPmval(t *testing.T, stream []byte, metric string, names map[pcp.ID]st
 			t.Fatal(err)
 		}
 		for _, blk := range blocks {
-			a, err := ParseOptions(pdu[blk.off:], Options{Base: blk.off})
+			a, err := Parse(pdu[blk.off:], Options{Base: blk.off})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -221,7 +221,7 @@ func coverage(t *testing.T, stream []byte, seen map[string]bool) {
 		}
 		blocks, _ := eventBlocks(pdu)
 		for _, blk := range blocks {
-			a, err := Parse(pdu[blk.off:])
+			a, err := Parse(pdu[blk.off:], Options{})
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -19,8 +19,9 @@
 // that remain and against [Options] limits) and returns an [Array] view;
 // iterating it with [Array.All], [Array.Records] or a [Scanner], and its
 // records' parameters with [Record.Params] or a [ParamScanner], then
-// cannot fail. Failures are *[ParseError] values carrying a sentinel kind
-// and the byte offset of the offending field. [Unpacker] presents records
+// cannot fail. Failures are *[ParseError] values carrying a kind
+// (internal/wire's shared kinds, and [ErrBuild] for a builder used out of
+// order) and the byte offset of the offending field. [Unpacker] presents records
 // the way libpcp's pmUnpackEventRecords does, and [Builder] packs arrays
 // the way a PMDA does.
 //

@@ -15,7 +15,7 @@ func ExampleParse() {
 	if err != nil {
 		panic(err)
 	}
-	a, err := eventrec.Parse(b)
+	a, err := eventrec.Parse(b, eventrec.Options{})
 	if err != nil {
 		panic(err)
 	}
@@ -49,7 +49,7 @@ func ExampleBuilder() {
 	if err != nil {
 		panic(err)
 	}
-	a, err := eventrec.Parse(out)
+	a, err := eventrec.Parse(out, eventrec.Options{})
 	if err != nil {
 		panic(err)
 	}
@@ -74,7 +74,7 @@ func ExampleUnpacker() {
 	b.AddFloat64(pcp.NewID(29, 0, 133), 8)
 	b.AddMissed(1, 0, 3)
 	out, _ := b.Finish()
-	a, _ := eventrec.Parse(out)
+	a, _ := eventrec.Parse(out, eventrec.Options{})
 	var u eventrec.Unpacker
 	for i, res := range u.Unpack(a) {
 		for _, v := range res.Values {

@@ -34,7 +34,7 @@ func realArrays(t testing.TB) [][]byte {
 			}
 			blocks, _ := eventBlocks(pdu)
 			for _, blk := range blocks {
-				if a, err := Parse(pdu[blk.off:]); err == nil {
+				if a, err := Parse(pdu[blk.off:], Options{}); err == nil {
 					out = append(out, a.Bytes())
 				}
 			}
@@ -53,7 +53,7 @@ func FuzzParse(f *testing.F) {
 	}
 	f.Add([]byte{9, 0, 0, 8, 0, 0, 0, 0}, true)
 	f.Fuzz(func(t *testing.T, in []byte, lenient bool) {
-		a, err := ParseOptions(in[:len(in):len(in)], Options{Lenient: lenient})
+		a, err := Parse(in[:len(in):len(in)], Options{Lenient: lenient})
 		if err != nil {
 			if _, ok := err.(*ParseError); !ok {
 				t.Fatalf("error %T is not a *ParseError", err)
@@ -85,7 +85,7 @@ func FuzzParse(f *testing.F) {
 		if err != nil {
 			t.Fatalf("re-encode: %v", err)
 		}
-		b, err := ParseOptions(out, Options{Lenient: lenient})
+		b, err := Parse(out, Options{Lenient: lenient})
 		if err != nil {
 			t.Fatalf("re-encoded array rejected: %v", err)
 		}
@@ -221,7 +221,7 @@ func FuzzBuilderRoundTrip(f *testing.F) {
 		if err != nil {
 			t.Fatalf("Finish: %v", err)
 		}
-		a, err := Parse(out)
+		a, err := Parse(out, Options{})
 		if err != nil {
 			t.Fatalf("Parse of built array: %v", err)
 		}
@@ -297,7 +297,7 @@ func TestModifiedAfterParse(t *testing.T) {
 		for i := 8; i < len(orig); i++ {
 			for _, v := range []byte{0x00, 0xff, 0x7f} {
 				buf := bytes.Clone(orig)
-				a, err := Parse(buf)
+				a, err := Parse(buf, Options{})
 				if err != nil {
 					t.Fatal(err)
 				}

@@ -309,7 +309,7 @@ func renderPminfoX(t testing.TB, stream []byte, names map[pcp.ID]string) string 
 				lines = append(lines, "", names[blk.pmid])
 				last = blk.pmid
 			}
-			a, err := ParseOptions(pdu[blk.off:], Options{Base: blk.off})
+			a, err := Parse(pdu[blk.off:], Options{Base: blk.off})
 			if err != nil {
 				t.Fatalf("%s inst %d: %v", blk.pmid, blk.inst, err)
 			}
@@ -375,7 +375,7 @@ func checkReencode(t testing.TB, stream []byte) {
 			t.Fatal(err)
 		}
 		for _, blk := range blocks {
-			a, err := ParseOptions(pdu[blk.off:], Options{Base: blk.off})
+			a, err := Parse(pdu[blk.off:], Options{Base: blk.off})
 			if err != nil {
 				t.Fatal(err)
 			}

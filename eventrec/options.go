@@ -10,7 +10,8 @@ const (
 	DefaultMaxParams  = 1 << 16
 )
 
-// Options tunes [ParseOptions]. The zero value is the strict default.
+// Options tunes [Parse] and [ParseValue]. The zero value is the strict
+// default; each zero limit takes its default.
 type Options struct {
 	// Type is the expected array type, pcp.TypeEvent or
 	// pcp.TypeHighresEvent (from the metric's descriptor). Zero (which

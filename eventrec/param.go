@@ -42,7 +42,7 @@ func checkParam(b []byte) (n, at int, field string, kind error) {
 	t := pcp.Type(w >> 24)
 	epLen := int(w & maxEALen)
 	if epLen < 4 {
-		return 0, 4, "ep_len", ErrParamLen
+		return 0, 4, "ep_len", ErrLength
 	}
 	n = 4 + wire.Pad4(epLen)
 	if uint64(n) > uint64(len(b)) {
@@ -50,11 +50,11 @@ func checkParam(b []byte) (n, at int, field string, kind error) {
 	}
 	switch fl := fixedLen(t); {
 	case t == pcp.TypeEvent || t == pcp.TypeHighresEvent:
-		return 0, 4, "ep_type", ErrNested
+		return 0, 4, "ep_type", ErrType
 	case fl < 0:
 		return 0, 4, "ep_type", ErrType
 	case fl > 0 && epLen != 4+fl:
-		return 0, 4, "ep_len", ErrParamLen
+		return 0, 4, "ep_len", ErrLength
 	}
 	return n, 0, "", nil
 }

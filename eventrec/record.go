@@ -131,19 +131,19 @@ func (s *Scanner) Next() bool {
 		r.sec = int64(be64(h))
 		r.frac = int64(be64(h[8:]))
 		if !opts.Lenient && uint64(r.frac) >= 1e9 {
-			return s.fail("tv_nsec", off+8, ErrTimestamp)
+			return s.fail("tv_nsec", off+8, ErrRange)
 		}
 	} else {
 		r.sec = int64(int32(be32(h)))
 		r.frac = int64(int32(be32(h[4:])))
 		if !opts.Lenient && uint64(r.frac) >= 1e6 {
-			return s.fail("tv_usec", off+4, ErrTimestamp)
+			return s.fail("tv_usec", off+4, ErrRange)
 		}
 	}
 	r.flags = Flags(be32(h[hdr-8:]))
 	r.n = int32(be32(h[hdr-4:]))
 	if r.flags&FlagMissed != 0 && r.flags != FlagMissed {
-		return s.fail("er_flags", off+hdr-8, ErrFlags)
+		return s.fail("er_flags", off+hdr-8, ErrField)
 	}
 	if r.n < 0 {
 		return s.fail("er_nparams", off+hdr-4, ErrCount)
@@ -151,8 +151,10 @@ func (s *Scanner) Next() bool {
 	off += hdr
 	start := off
 	if r.flags != FlagMissed {
-		if int64(r.n) > int64(opts.maxParams()) {
-			return s.fail("er_nparams", off-4, ErrLimit)
+		if lim := opts.maxParams(); int64(r.n) > int64(lim) {
+			s.err = wire.NewValueError("eventrec", "er_nparams", s.a.options.Base+off-4, ErrLimit, int64(r.n), int64(lim))
+			s.left = 0
+			return false
 		}
 		// Each parameter needs at least 8 bytes: a cheap bound before
 		// walking them one by one.
@@ -160,7 +162,7 @@ func (s *Scanner) Next() bool {
 			return s.fail("er_nparams", off-4, ErrTruncated)
 		}
 		if s.a.valid {
-			// Checked by ParseOptions: only step over the parameters,
+			// Checked by Parse: only step over the parameters,
 			// keeping the bounds checks in case the bytes were changed
 			// since (an error then, never a panic).
 			for i := int32(0); i < r.n; i++ {

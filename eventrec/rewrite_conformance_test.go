@@ -44,7 +44,7 @@ func TestConformanceBuilderUnpackedByLibpcp(t *testing.T) {
 		var got bytes.Buffer
 		var lastType pcp.Type
 		for _, sub := range sent {
-			a, err := Parse(sub.b)
+			a, err := Parse(sub.b, Options{})
 			if err != nil {
 				t.Fatalf("variant %d: builder output rejected: %v", variant, err)
 			}

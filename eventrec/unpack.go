@@ -56,7 +56,7 @@ type Unpacker struct {
 // leading event.flags value (U32, in-situ, the whole flags word); a missed
 // marker becomes event.flags plus event.missed (the lost count) and
 // nothing else; each parameter becomes its own value set. An empty array
-// gives no results. a must come from [ParseOptions], so Unpack cannot
+// gives no results. a must come from [Parse], so Unpack cannot
 // fail.
 func (u *Unpacker) Unpack(a Array) []Result {
 	flagsID, missedID := u.FlagsID, u.MissedID

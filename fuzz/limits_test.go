@@ -122,7 +122,7 @@ func TestHugeCountsAllocateNothing(t *testing.T) {
 		run  func() error
 	}{
 		{"pduwire.ParseResult", func() error { _, err := pduwire.ParseResult(res); return err }},
-		{"eventrec.Parse", func() error { _, err := eventrec.Parse(arr); return err }},
+		{"eventrec.Parse", func() error { _, err := eventrec.Parse(arr, eventrec.Options{}); return err }},
 		{"labels.DecodeWire", func() error { return set.DecodeWire([]byte(`{"a":1}`), idx, labels.VerifyIndex) }},
 	}
 	for _, c := range cases {

@@ -161,7 +161,7 @@ func checkEventArray(t *testing.T, a eventrec.Array, lenient bool) {
 	if err != nil {
 		t.Fatalf("AppendArray: %v", err)
 	}
-	b, err := eventrec.ParseOptions(enc, eventrec.Options{Type: a.Type(), Lenient: lenient})
+	b, err := eventrec.Parse(enc, eventrec.Options{Type: a.Type(), Lenient: lenient})
 	if err != nil {
 		t.Fatalf("canonical encoding does not parse: %v\n% x", err, enc)
 	}

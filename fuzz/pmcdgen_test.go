@@ -214,7 +214,7 @@ func FuzzPMCDGenerated(f *testing.F) {
 			if !bytes.Equal(v.Payload(), arrays[i][4:]) {
 				t.Fatalf("event array %d changed on the wire", i)
 			}
-			a, err := eventrec.Parse(arrays[i])
+			a, err := eventrec.Parse(arrays[i], eventrec.Options{})
 			if err != nil {
 				t.Fatalf("strict parse of a built array: %v", err)
 			}

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/perfwire/perfwire/eventrec"
+	"github.com/perfwire/perfwire/internal/wire"
 )
 
 // A damaged event array inside a RESULT's value is reported with the
@@ -37,5 +38,10 @@ func TestResultEventErrorNamesField(t *testing.T) {
 	if !ok || pe.Offset != 92 || pe.Field != "event.ea_nrecords" ||
 		!errors.Is(err, ErrEvent) || !errors.Is(err, eventrec.ErrCount) || strings.Contains(err.Error(), "\n") {
 		t.Fatalf("err = %v (%#v)", err, pe)
+	}
+	// The wasm ABI reports the kind errors.As finds: ErrEvent, whatever
+	// eventrec's kind inside.
+	if k, ok := errors.AsType[*wire.Kind](err); !ok || k != ErrEvent {
+		t.Fatalf("errors.As finds kind %v, want ErrEvent", k)
 	}
 }

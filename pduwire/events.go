@@ -17,7 +17,7 @@ func checkEvents(blk []byte, off int, t pcp.Type) error {
 	if len(blk)%4 != 0 {
 		return fail("event.ea_len", off, ErrEvent)
 	}
-	_, err := eventrec.ParseOptions(blk, eventrec.Options{Type: t, Lenient: true, Base: off})
+	_, err := eventrec.Parse(blk, eventrec.Options{Type: t, Lenient: true, Base: off})
 	if err == nil {
 		return nil
 	}
@@ -29,10 +29,20 @@ func checkEvents(blk []byte, off int, t pcp.Type) error {
 }
 
 // eventKind is the kind of an event array failure inside a value: it
-// matches ErrEvent and eventrec's own kind, and reads as one line
+// matches ErrEvent and eventrec's kind, and reads as one line
 // ("bad event record array: bad count"), where errors.Join would break it.
+// As a *wire.Kind it is ErrEvent, so the wasm ABI reports every event
+// array failure inside a PDU with ErrEvent's code.
 type eventKind struct{ inner error }
 
 func (k eventKind) Error() string        { return ErrEvent.Error() + ": " + k.inner.Error() }
 func (k eventKind) Is(target error) bool { return target == ErrEvent }
 func (k eventKind) Unwrap() error        { return k.inner }
+
+func (k eventKind) As(target any) bool {
+	if p, ok := target.(**wire.Kind); ok {
+		*p = ErrEvent
+		return true
+	}
+	return false
+}

@@ -307,7 +307,7 @@ func (v Value) Events() (eventrec.Array, error) {
 	if t != pcp.TypeEvent && t != pcp.TypeHighresEvent {
 		return eventrec.Array{}, fail("value.events", 4*int(v.Word), ErrEvent)
 	}
-	return eventrec.ParseOptions(v.blk, eventrec.Options{Type: t, Lenient: true, Base: 4 * int(v.Word)})
+	return eventrec.Parse(v.blk, eventrec.Options{Type: t, Lenient: true, Base: 4 * int(v.Word)})
 }
 
 // Values iterates over the values of vs.

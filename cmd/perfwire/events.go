@@ -50,7 +50,7 @@ func runEvents(args []string, stdout io.Writer) error {
 				return &inputError{file: file, err: errOf(res.Error)}
 			}
 		} else {
-			if _, err := eventrec.Parse(b); err != nil {
+			if _, err := eventrec.Parse(b, eventrec.Options{}); err != nil {
 				return &inputError{file: file, err: err}
 			}
 			res = abi.DecodeEvents(b)

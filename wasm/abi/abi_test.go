@@ -50,6 +50,28 @@ func TestCanonLabelsErrorKinds(t *testing.T) {
 	}
 }
 
+// TestDecodeEventsErrorKinds: an event array's failures reach the host as
+// the stable codes of internal/wire's shared kinds.
+func TestDecodeEventsErrorKinds(t *testing.T) {
+	for _, tc := range []struct {
+		in   []byte
+		kind string
+		off  int64
+	}{
+		{[]byte{0x09, 0, 0}, "truncated", 0},
+		{[]byte{0x01, 0, 0, 8, 0, 0, 0, 0}, "type", 0},
+		{[]byte{0x09, 0, 0, 4, 0, 0, 0, 0}, "length", 0},
+		{[]byte{0x09, 0, 0, 8, 0xff, 0xff, 0xff, 0xff}, "count", 4},
+		// One record: tv_usec 10^6 is out of range in strict mode.
+		{[]byte{0x09, 0, 0, 24, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0x0f, 0x42, 0x40, 0, 0, 0, 1, 0, 0, 0, 0}, "range", 12},
+	} {
+		r := DecodeEvents(tc.in)
+		if r.Error == nil || r.Error.Kind != tc.kind || r.Error.Format != "eventrec" || r.Error.Offset != tc.off {
+			t.Errorf("% x: error %+v, want kind %s at offset %d", tc.in, r.Error, tc.kind, tc.off)
+		}
+	}
+}
+
 // TestStepAfterDone: a finished session keeps answering Done, with no
 // samples and the same offset, and its table does not change.
 func TestStepAfterDone(t *testing.T) {

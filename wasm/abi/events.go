@@ -7,7 +7,7 @@ import "github.com/perfwire/perfwire/eventrec"
 // word on) with eventrec's strict defaults. The records have the schema
 // of those in a RESULT value.
 func DecodeEvents(in []byte) EventArray {
-	a, err := eventrec.Parse(in)
+	a, err := eventrec.Parse(in, eventrec.Options{})
 	if err != nil {
 		return EventArray{Error: ErrorOf(err), Records: []EventRecord{}}
 	}

@@ -352,7 +352,7 @@ func appendFloat(b []byte, f float64) []byte {
 // pduwire has validated, leniently as pminfo does.
 func resultEvents(v pduwire.ValueData) []EventRecord {
 	blk := binary.BigEndian.AppendUint32(nil, uint32(v.BlockType)<<24|uint32(len(v.Payload)+4))
-	a, err := eventrec.ParseOptions(append(blk, v.Payload...), eventrec.Options{Type: v.BlockType, Lenient: true})
+	a, err := eventrec.Parse(append(blk, v.Payload...), eventrec.Options{Type: v.BlockType, Lenient: true})
 	if err != nil {
 		return []EventRecord{}
 	}

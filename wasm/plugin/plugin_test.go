@@ -253,7 +253,7 @@ func TestErrorsAreValues(t *testing.T) {
 	if _, err := res.UnmarshalMsg(h.run("events_decode", in)); err != nil {
 		t.Fatal(err)
 	}
-	_, nerr := eventrec.Parse(in)
+	_, nerr := eventrec.Parse(in, eventrec.Options{})
 	pe, ok := errors.AsType[*eventrec.ParseError](nerr)
 	if !ok || res.Error == nil || res.Error.Kind != abi.ErrorOf(nerr).Kind || res.Error.Offset != pe.Offset || res.Error.Format != "eventrec" {
 		t.Errorf("truncated array: wasm error %+v, native %v", res.Error, nerr)
