@@ -68,7 +68,7 @@ func main() {
 	if err != nil {
 		log.Fatal(err)
 	}
-	fs, err := eventdefs.Parse(src)
+	fs, err := eventdefs.Parse(src, eventdefs.Options{})
 	if err != nil {
 		log.Fatal(err)
 	}

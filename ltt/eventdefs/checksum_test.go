@@ -60,7 +60,7 @@ const fixtureE = `<facility name=demo>
 
 func TestChecksumVectors(t *testing.T) {
 	for _, v := range checksumVectors {
-		fs, err := Parse([]byte(v.src))
+		fs, err := Parse([]byte(v.src), Options{})
 		if err != nil {
 			t.Fatalf("%s: %v", v.name, err)
 		}
@@ -78,7 +78,7 @@ func TestChecksumCoreXML(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	fs, err := Parse(src)
+	fs, err := Parse(src, Options{})
 	if err != nil {
 		t.Fatal(err)
 	}

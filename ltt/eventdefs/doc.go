@@ -9,6 +9,7 @@
 // without case, as from 2005) rather than an XML library, which keeps the
 // package free of encoding/xml and reflection. Named types are shared:
 // every typeref points at its definition's *ltt.Type, so the expansion
-// stays small; cycles and expansions larger than Limits.MaxNodes are errors.
+// stays small; cycles and expansions larger than Options.MaxNodes are
+// errors.
 // Parsed strings are copies, independent of the input.
 package eventdefs

@@ -13,7 +13,7 @@ func ExampleParse() {
 	  // an event with a struct payload
 	  <event name=e><struct><field name=a><uint size=4/></field></struct></event>
 	</facility>`
-	fs, err := eventdefs.Parse([]byte(src))
+	fs, err := eventdefs.Parse([]byte(src), eventdefs.Options{})
 	if err != nil {
 		panic(err)
 	}

@@ -21,15 +21,15 @@ var (
 	ErrCycle = wire.NewKind("eventdefs_cycle", "recursive type")
 	// ErrLimit: an input or a type expansion over its limit (internal/wire's).
 	ErrLimit = wire.ErrLimit
-	// ErrDepth: nesting deeper than Limits.MaxDepth.
+	// ErrDepth: nesting deeper than Options.MaxDepth.
 	ErrDepth = wire.NewKind("eventdefs_depth", "nesting too deep")
 	// ErrAttribute: an unknown, missing or malformed attribute.
 	ErrAttribute = wire.NewKind("eventdefs_attribute", "bad attribute")
 )
 
-// Limits bound what a description may cost to parse and to use. The
-// zero value of a field means its default.
-type Limits struct {
+// Options bound what a description may cost to parse and to use. Each
+// zero field means its own default.
+type Options struct {
 	// MaxDepth bounds the nesting of type elements, which the recursive
 	// parser follows (default 32, also the most ltt.NewReader accepts).
 	MaxDepth int
@@ -42,14 +42,14 @@ type Limits struct {
 	MaxBytes int
 }
 
-// Defaults of [Limits].
+// Defaults of [Options].
 const (
 	DefaultMaxDepth = 32
 	DefaultMaxNodes = 1 << 16
 	DefaultMaxBytes = 1 << 20
 )
 
-func (l Limits) withDefaults() Limits {
+func (l Options) withDefaults() Options {
 	if l.MaxDepth <= 0 {
 		l.MaxDepth = DefaultMaxDepth
 	}
@@ -66,12 +66,17 @@ func errAt(field string, off int, kind error) error {
 	return wire.NewError("eventdefs", field, off, kind)
 }
 
+// limitAt is errAt for a value over its limit.
+func limitAt(field string, off int, kind error, value, limit int) error {
+	return wire.NewValueError("eventdefs", field, off, kind, int64(value), int64(limit))
+}
+
 // parser holds one file's state: named types are shared by every
 // facility of the file and may be referenced before their definition.
 type parser struct {
 	lx    lexer
 	named map[string]*namedType
-	lim   Limits
+	lim   Options
 }
 
 type namedType struct {
@@ -80,18 +85,17 @@ type namedType struct {
 	ref     int // offset of the first reference, for errors
 }
 
-// Parse reads every facility of one eventdefs file with default
-// [Limits]. Events keep document order (their index is their id offset);
-// typerefs are expanded, so each names the same *ltt.Type as its <type>
-// definition. It fails with a *ParseError wrapping one of the Err* kinds.
-func Parse(src []byte) ([]*ltt.Facility, error) { return ParseLimits(src, Limits{}) }
-
-// ParseLimits is [Parse] with explicit limits; exceeding one is
-// [ErrDepth] or [ErrLimit] (for MaxBytes at offset 0).
-func ParseLimits(src []byte, lim Limits) ([]*ltt.Facility, error) {
-	lim = lim.withDefaults()
+// Parse reads every facility of one eventdefs file under o (the zero
+// Options are the defaults). Events keep document order (their index is
+// their id offset); typerefs are expanded, so each names the same
+// *ltt.Type as its <type> definition. It fails with a *ParseError
+// wrapping one of the Err* kinds; exceeding a limit is [ErrDepth] or
+// [ErrLimit] (MaxBytes at offset 0, MaxNodes), with the value and the
+// limit.
+func Parse(src []byte, o Options) ([]*ltt.Facility, error) {
+	lim := o.withDefaults()
 	if len(src) > lim.MaxBytes {
-		return nil, errAt("input", 0, ErrLimit)
+		return nil, limitAt("input", 0, ErrLimit, len(src), lim.MaxBytes)
 	}
 	p := &parser{lx: lexer{src: string(src)}, named: map[string]*namedType{}, lim: lim}
 	var out []*ltt.Facility
@@ -135,7 +139,7 @@ func expandedSize(t *ltt.Type, memo map[*ltt.Type]int, maxNodes int) (int, error
 	add := func(u *ltt.Type) error {
 		m, err := expandedSize(u, memo, maxNodes)
 		if n += m; n > maxNodes {
-			return errAt("type", 0, ErrLimit)
+			return limitAt("type", 0, ErrLimit, n, maxNodes)
 		}
 		return err
 	}
@@ -379,7 +383,7 @@ var kinds = map[string]ltt.Kind{
 // typ parses one type element.
 func (p *parser) typ(depth int) (*ltt.Type, error) {
 	if depth > p.lim.MaxDepth {
-		return nil, errAt("type", p.lx.off, ErrDepth)
+		return nil, limitAt("type", p.lx.off, ErrDepth, depth, p.lim.MaxDepth)
 	}
 	if _, err := p.expect(tokLT, "type element"); err != nil {
 		return nil, err

@@ -22,7 +22,7 @@ func readCore(t testing.TB) []byte {
 // TestCoreTable: the generated ltt.Core() is exactly what core.xml parses
 // to (re-run `go generate ./ltt` if this fails).
 func TestCoreTable(t *testing.T) {
-	fs, err := Parse(readCore(t))
+	fs, err := Parse(readCore(t), Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -105,16 +105,24 @@ func TestBadInput(t *testing.T) {
 		{"too deep", ev(strings.Repeat(`<struct><field name=a>`, 40) + `<uint size=1/>` + strings.Repeat(`</field></struct>`, 40)), ErrDepth, -1},
 	}
 	for _, c := range cases {
-		_, err := Parse([]byte(c.src))
+		_, err := Parse([]byte(c.src), Options{})
 		check(t, c.name, err, c.kind, c.off)
 	}
-	if _, err := ParseLimits(readCore(t), Limits{MaxBytes: 9000}); !errors.Is(err, ErrLimit) {
-		t.Errorf("MaxBytes: %v", err)
+	// A limit error names the value over the limit and the limit.
+	overLimit := func(err error, kind error, limit int64) bool {
+		pe, _ := errors.AsType[*ParseError](err)
+		return errors.Is(err, kind) && pe != nil && pe.HasValue && pe.HasLimit && pe.Limit == limit && pe.Value > limit
 	}
-	if _, err := ParseLimits(readCore(t), Limits{MaxNodes: 5}); !errors.Is(err, ErrLimit) {
+	core := readCore(t)
+	if _, err := Parse(core, Options{MaxBytes: 9000}); !overLimit(err, ErrLimit, 9000) {
+		t.Errorf("MaxBytes: %v", err)
+	} else if pe, _ := errors.AsType[*ParseError](err); pe.Value != int64(len(core)) {
+		t.Errorf("MaxBytes: value %d, want the input's %d bytes", pe.Value, len(core))
+	}
+	if _, err := Parse(core, Options{MaxNodes: 5}); !overLimit(err, ErrLimit, 5) {
 		t.Errorf("MaxNodes: %v", err)
 	}
-	if _, err := ParseLimits([]byte(fixtureE), Limits{MaxDepth: 1}); !errors.Is(err, ErrDepth) {
+	if _, err := Parse([]byte(fixtureE), Options{MaxDepth: 1}); !overLimit(err, ErrDepth, 1) {
 		t.Errorf("MaxDepth: %v", err)
 	}
 	sys := []struct {
@@ -173,7 +181,7 @@ func FuzzParse(f *testing.F) {
 		f.Add([]byte(v.src))
 	}
 	f.Fuzz(func(t *testing.T, src []byte) {
-		fs, err := Parse(src)
+		fs, err := Parse(src, Options{})
 		if err != nil {
 			if _, ok := errors.AsType[*ParseError](err); !ok {
 				t.Fatalf("untyped error %v", err)

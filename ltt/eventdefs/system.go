@@ -30,7 +30,7 @@ type System struct {
 func ParseSystem(src []byte) (System, error) {
 	var s System
 	if len(src) > DefaultMaxBytes {
-		return s, errAt("input", 0, ErrLimit)
+		return s, limitAt("input", 0, ErrLimit, len(src), DefaultMaxBytes)
 	}
 	p := &parser{lx: lexer{src: string(src)}}
 	p.lx.skip()

@@ -190,7 +190,7 @@ func (t *Trace) open(fsys fs.FS, o Options) error {
 		if err != nil {
 			return err
 		}
-		fs, err := eventdefs.Parse(src)
+		fs, err := eventdefs.Parse(src, eventdefs.Options{})
 		if err != nil {
 			return inFile("eventdefs/"+d.Name(), err)
 		}

@@ -68,7 +68,7 @@ func multiFacilityAt(t *testing.T, checksum uint32, loadBase uint16) fstest.MapF
 	if err != nil {
 		t.Fatal(err)
 	}
-	fs, err := eventdefs.Parse([]byte(demoXML))
+	fs, err := eventdefs.Parse([]byte(demoXML), eventdefs.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
