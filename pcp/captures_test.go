@@ -3,6 +3,7 @@ package pcp
 import (
 	"encoding/binary"
 	"encoding/hex"
+	"errors"
 	"os"
 	"strconv"
 	"strings"
@@ -195,7 +196,7 @@ func TestCapturesExtractValues(t *testing.T) {
 			a, err := Extract(raws[vi], d.Type, d.Type)
 			vi++
 			if d.Type == TypeEvent || d.Type == TypeHighresEvent {
-				if err != ErrConv {
+				if !errors.Is(err, ErrConv) {
 					t.Errorf("conv%s: event value extracted: %v", conv, err)
 				}
 				continue

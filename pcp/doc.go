@@ -17,9 +17,13 @@
 // it carries pmErrStr's message for PCP codes, errno values and the
 // authentication range, and is itself an error, so the conversion
 // failures [ErrConv], [ErrTrunc] and [ErrSign] (and any PM_ERR_* code a
-// peer sends) match with errors.Is. The tables and all conversion results
-// are checked against the installed PCP 6.0.3 (pmerr, and libpcp through
-// python3-pcp); gen_errors.go regenerates the message table.
+// peer sends) match with errors.Is. Extract's failures are *[ParseError]
+// values whose kind matches both the PM_ERR_* code and internal/wire's
+// shared kind ([ErrRange], [ErrLength], or the type kind for an
+// impossible conversion), the same kinds every perfwire format uses. The
+// tables and all conversion results are checked against the installed PCP
+// 6.0.3 (pmerr, and libpcp through python3-pcp); gen_errors.go regenerates
+// the message table.
 //
 // Allocation and lifetime: nothing in this package allocates except the
 // String methods and Message for codes without a fixed text (unknown

@@ -31,10 +31,10 @@ func ExampleExtract() {
 	a, err := pcp.Extract(pcp.Raw{Block: payload}, pcp.TypeU64, pcp.TypeDouble)
 	fmt.Println(a.Float64(), err)
 	_, err = pcp.Extract(pcp.Raw{Block: payload}, pcp.TypeU64, pcp.Type32)
-	fmt.Println(errors.Is(err, pcp.ErrTrunc), err)
+	fmt.Println(errors.Is(err, pcp.ErrTrunc), errors.Is(err, pcp.ErrRange), err)
 	// Output:
 	// 1.099511627776e+12 <nil>
-	// true Truncation in value conversion
+	// true true pcp: value: Truncation in value conversion at offset 0
 }
 
 func ExampleConvScale() {

@@ -3,6 +3,90 @@ package pcp
 import (
 	"encoding/binary"
 	"math"
+
+	"github.com/perfwire/perfwire/internal/wire"
+)
+
+// ParseError is the error type of [Extract]: an alias of the shared
+// internal/wire error, with format "pcp", the field that failed ("type",
+// "block" or "value") and a kind that matches both internal/wire's shared
+// kind and the PM_ERR_* code libpcp's pmExtractValue returns for the
+// failure; the kind reads as that code's pmErrStr text.
+type ParseError = wire.Error
+
+// The shared error kinds Extract's failures match, besides their PM_ERR_*
+// codes. internal/wire's third, the type kind, has no alias here because
+// [ErrType] is PM_ERR_TYPE; match an impossible conversion with [ErrConv].
+var (
+	// ErrRange: the value does not fit the output type ([ErrTrunc]) or is
+	// negative for an unsigned one ([ErrSign]).
+	ErrRange = wire.ErrRange
+	// ErrLength: a value block whose payload has the wrong size for its
+	// type ([ErrConv]).
+	ErrLength = wire.ErrLength
+)
+
+// extractKind is the kind of an Extract failure: a shared wire kind and
+// the PM_ERR_* code, both found by errors.Is and errors.As, reading as the
+// code's message. It names the wire kind by number and reads the variable
+// only when asked, so the errors below are static data that a program
+// without Extract does not link (a dynamic initialisation would pull in
+// Code's message tables: 12 KB of wasm).
+type extractKind struct {
+	code Code
+	kind uint8 // kindType, kindLength or kindRange
+}
+
+const (
+	kindType = iota
+	kindLength
+	kindRange
+)
+
+func (k *extractKind) wireKind() *wire.Kind {
+	switch k.kind {
+	case kindLength:
+		return wire.ErrLength
+	case kindRange:
+		return wire.ErrRange
+	}
+	return wire.ErrType
+}
+
+func (k *extractKind) Error() string { return k.code.Error() }
+
+// Is matches the PM_ERR_* code and the wire kind.
+func (k *extractKind) Is(target error) bool {
+	if c, ok := target.(Code); ok {
+		return c == k.code
+	}
+	if w, ok := target.(*wire.Kind); ok {
+		return w == k.wireKind()
+	}
+	return false
+}
+
+// As answers for a *wire.Kind (the kind's code, for the wasm ABI) and a
+// Code.
+func (k *extractKind) As(target any) bool {
+	switch p := target.(type) {
+	case **wire.Kind:
+		*p = k.wireKind()
+		return true
+	case *Code:
+		*p = k.code
+		return true
+	}
+	return false
+}
+
+// Extract's errors are static, so that failing allocates nothing either;
+// callers must not modify them.
+var (
+	errConv    = &ParseError{Format: "pcp", Field: "type", Err: &extractKind{ErrConv, kindType}}
+	errConvLen = &ParseError{Format: "pcp", Field: "block", Err: &extractKind{ErrConv, kindLength}}
+	errTrunc   = &ParseError{Format: "pcp", Field: "value", Err: &extractKind{ErrTrunc, kindRange}}
+	errSign    = &ParseError{Format: "pcp", Field: "value", Err: &extractKind{ErrSign, kindRange}}
 )
 
 // Raw is one value as it travels in a value set: either the 32-bit insitu
@@ -23,16 +107,19 @@ type Raw struct {
 //     payload must be exactly 8 (4 for FLOAT) bytes, STRING and AGGREGATE;
 //   - numeric types convert to each other; a negative value for an
 //     unsigned output fails with [ErrSign], a value too large for the
-//     output with [ErrTrunc]; conversions to floating point may round;
+//     output with [ErrTrunc] (both also [ErrRange], field "value");
+//     conversions to floating point may round;
 //   - STRING converts only to STRING (the bytes up to the first NUL, as a
 //     C reader sees them) and AGGREGATE only to AGGREGATE (the whole
 //     payload); anything else, event arrays included, fails with
-//     [ErrConv].
+//     [ErrConv] (field "type"); a fixed-size value block of the wrong
+//     size fails with [ErrConv] and [ErrLength] (field "block").
 //
-// Where libpcp does not check (a 64-bit value below −2³¹ converted to 32,
-// NaN to an integer) the result is what libpcp computes on x86-64: the low
-// 32 bits, or the integer-indefinite value. Extract never allocates; the
-// atom of a STRING or AGGREGATE aliases r.Block.
+// Errors are *[ParseError] values at offset 0 of the value. Where libpcp
+// does not check (a 64-bit value below −2³¹ converted to 32, NaN to an
+// integer) the result is what libpcp computes on x86-64: the low 32 bits,
+// or the integer-indefinite value. Extract never allocates, not even to
+// fail; the atom of a STRING or AGGREGATE aliases r.Block.
 func Extract(r Raw, in, out Type) (Atom, error) {
 	// The common case, a value read as its own type, is small enough to
 	// inline, so the caller gets the atom without a call or a copy.
@@ -58,33 +145,33 @@ func extract(r Raw, in, out Type) (Atom, error) {
 		case TypeFloat:
 			return fromFloat32(r.Word, out)
 		}
-		return Atom{}, ErrConv
+		return Atom{}, errConv
 	}
 	b := r.Block
 	switch in {
 	case Type64:
 		if len(b) != 8 {
-			return Atom{}, ErrConv
+			return Atom{}, errConvLen
 		}
 		return fromInt64(int64(be64(b)), out)
 	case TypeU64:
 		if len(b) != 8 {
-			return Atom{}, ErrConv
+			return Atom{}, errConvLen
 		}
 		return fromUint64(be64(b), out)
 	case TypeDouble:
 		if len(b) != 8 {
-			return Atom{}, ErrConv
+			return Atom{}, errConvLen
 		}
 		return fromFloat(math.Float64frombits(be64(b)), false, out)
 	case TypeFloat:
 		if len(b) != 4 {
-			return Atom{}, ErrConv
+			return Atom{}, errConvLen
 		}
 		return fromFloat32(be32(b), out)
 	case TypeString:
 		if out != TypeString {
-			return Atom{}, ErrConv
+			return Atom{}, errConv
 		}
 		for i, c := range b {
 			if c == 0 {
@@ -95,11 +182,11 @@ func extract(r Raw, in, out Type) (Atom, error) {
 		return AtomString(b), nil
 	case TypeAggregate:
 		if out != TypeAggregate {
-			return Atom{}, ErrConv
+			return Atom{}, errConv
 		}
 		return AtomAggregate(b), nil
 	}
-	return Atom{}, ErrConv
+	return Atom{}, errConv
 }
 
 // fromInt64 converts a signed integer (32 or 64 input). Only the upper
@@ -108,22 +195,22 @@ func fromInt64(v int64, out Type) (Atom, error) {
 	switch out {
 	case Type32:
 		if v > math.MaxInt32 {
-			return Atom{}, ErrTrunc
+			return Atom{}, errTrunc
 		}
 		return AtomInt32(int32(v)), nil
 	case TypeU32:
 		if v > math.MaxUint32 {
-			return Atom{}, ErrTrunc
+			return Atom{}, errTrunc
 		}
 		if v < 0 {
-			return Atom{}, ErrSign
+			return Atom{}, errSign
 		}
 		return AtomUint32(uint32(v)), nil
 	case Type64:
 		return AtomInt64(v), nil
 	case TypeU64:
 		if v < 0 {
-			return Atom{}, ErrSign
+			return Atom{}, errSign
 		}
 		return AtomUint64(uint64(v)), nil
 	case TypeFloat:
@@ -131,7 +218,7 @@ func fromInt64(v int64, out Type) (Atom, error) {
 	case TypeDouble:
 		return AtomFloat64(float64(v)), nil
 	}
-	return Atom{}, ErrConv
+	return Atom{}, errConv
 }
 
 // fromUint64 converts an unsigned integer (U32 or U64 input).
@@ -139,17 +226,17 @@ func fromUint64(v uint64, out Type) (Atom, error) {
 	switch out {
 	case Type32:
 		if v > math.MaxInt32 {
-			return Atom{}, ErrTrunc
+			return Atom{}, errTrunc
 		}
 		return AtomInt32(int32(v)), nil
 	case TypeU32:
 		if v > math.MaxUint32 {
-			return Atom{}, ErrTrunc
+			return Atom{}, errTrunc
 		}
 		return AtomUint32(uint32(v)), nil
 	case Type64:
 		if v > math.MaxInt64 {
-			return Atom{}, ErrTrunc
+			return Atom{}, errTrunc
 		}
 		return AtomInt64(int64(v)), nil
 	case TypeU64:
@@ -159,7 +246,7 @@ func fromUint64(v uint64, out Type) (Atom, error) {
 	case TypeDouble:
 		return AtomFloat64(float64(v)), nil
 	}
-	return Atom{}, ErrConv
+	return Atom{}, errConv
 }
 
 // Powers of two used as the truncation limits; libpcp compares against
@@ -191,7 +278,7 @@ func fromFloat(v float64, single bool, out Type) (Atom, error) {
 			lim = two31
 		}
 		if math.Abs(v) >= lim {
-			return Atom{}, ErrTrunc
+			return Atom{}, errTrunc
 		}
 		if nan {
 			return AtomInt32(math.MinInt32), nil
@@ -203,10 +290,10 @@ func fromFloat(v float64, single bool, out Type) (Atom, error) {
 			lim = two32
 		}
 		if v >= lim {
-			return Atom{}, ErrTrunc
+			return Atom{}, errTrunc
 		}
 		if v < 0 {
-			return Atom{}, ErrSign
+			return Atom{}, errSign
 		}
 		if nan {
 			return AtomUint32(0), nil
@@ -214,7 +301,7 @@ func fromFloat(v float64, single bool, out Type) (Atom, error) {
 		return AtomUint32(uint32(v)), nil
 	case Type64:
 		if v >= two63 {
-			return Atom{}, ErrTrunc
+			return Atom{}, errTrunc
 		}
 		if nan || v < -two63 {
 			return AtomInt64(math.MinInt64), nil
@@ -222,10 +309,10 @@ func fromFloat(v float64, single bool, out Type) (Atom, error) {
 		return AtomInt64(int64(v)), nil
 	case TypeU64:
 		if v >= two64 {
-			return Atom{}, ErrTrunc
+			return Atom{}, errTrunc
 		}
 		if v < 0 {
-			return Atom{}, ErrSign
+			return Atom{}, errSign
 		}
 		if nan {
 			return AtomUint64(1 << 63), nil
@@ -236,7 +323,7 @@ func fromFloat(v float64, single bool, out Type) (Atom, error) {
 	case TypeDouble:
 		return AtomFloat64(v), nil
 	}
-	return Atom{}, ErrConv
+	return Atom{}, errConv
 }
 
 // be32 and be64 read big-endian words from b, whose length the caller has

@@ -3,6 +3,8 @@ package pcp
 import (
 	"errors"
 	"testing"
+
+	"github.com/perfwire/perfwire/internal/wire"
 )
 
 // Vectors of docs/pcp-pdu.md §6.1, checked there against libpcp 6.0.3.
@@ -92,5 +94,46 @@ func TestConvScaleBadInput(t *testing.T) {
 	// A scale is ignored where its dimension is 0 (docs/pcp-pdu.md §6.3).
 	if a, err := ConvScale(AtomInt32(7), NewUnits(0, 0, 1, 15, 15, 0), NewUnits(0, 0, 1, 0, 0, 0)); err != nil || a.Int32() != 7 {
 		t.Errorf("meaningless scales: %v %v", a.Int32(), err)
+	}
+}
+
+// TestExtractErrorKinds: Extract's failures are *ParseError values whose
+// kind matches internal/wire's shared kind (the wasm ABI's code) and the
+// PM_ERR_* code libpcp returns, and whose text is pmErrStr's.
+func TestExtractErrorKinds(t *testing.T) {
+	for _, tt := range []struct {
+		name    string
+		r       Raw
+		in, out Type
+		code    Code
+		kind    *wire.Kind
+		field   string
+	}{
+		{"STRING to 32", Raw{Block: []byte("x\x00")}, TypeString, Type32, ErrConv, wire.ErrType, "type"},
+		{"insitu 64", Raw{Insitu: true, Word: 1}, Type64, Type64, ErrConv, wire.ErrType, "type"},
+		{"7-byte DOUBLE block", Raw{Block: make([]byte, 7)}, TypeDouble, TypeDouble, ErrConv, wire.ErrLength, "block"},
+		{"8-byte FLOAT block", Raw{Block: make([]byte, 8)}, TypeFloat, TypeFloat, ErrConv, wire.ErrLength, "block"},
+		{"U32 2^31 to 32", Raw{Insitu: true, Word: 1 << 31}, TypeU32, Type32, ErrTrunc, wire.ErrRange, "value"},
+		{"32 -1 to U64", Raw{Insitu: true, Word: 0xffffffff}, Type32, TypeU64, ErrSign, wire.ErrRange, "value"},
+	} {
+		_, err := Extract(tt.r, tt.in, tt.out)
+		pe, ok := errors.AsType[*ParseError](err)
+		if !ok || pe.Format != "pcp" || pe.Field != tt.field || pe.Code() != tt.kind.Code() {
+			t.Errorf("%s: %#v, want a pcp ParseError in %q of kind %s", tt.name, err, tt.field, tt.kind.Code())
+			continue
+		}
+		c, ok := errors.AsType[Code](err)
+		if !ok || c != tt.code || !errors.Is(err, tt.code) || !errors.Is(err, tt.kind) {
+			t.Errorf("%s: %v matches code %v, want %v and kind %s", tt.name, err, c, tt.code, tt.kind.Code())
+		}
+		if errors.Is(err, ErrType) {
+			t.Errorf("%s: %v matches PM_ERR_TYPE", tt.name, err)
+		}
+		if want := "pcp: " + tt.field + ": " + tt.code.Message() + " at offset 0"; err.Error() != want {
+			t.Errorf("%s: %q, want %q", tt.name, err, want)
+		}
+	}
+	if ErrRange != wire.ErrRange || ErrLength != wire.ErrLength {
+		t.Error("a shared kind is not internal/wire's")
 	}
 }

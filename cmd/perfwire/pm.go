@@ -337,6 +337,10 @@ func (p *pmPrinter) fetch(names []string, descs []pduwire.Desc, r *pduwire.Resul
 func formatValue(r pcp.Raw, t pcp.Type) (string, any) {
 	a, err := pcp.Extract(r, t, t)
 	if err != nil {
+		// The PM_ERR_* code's text alone, as libpcp's pmErrStr gives it.
+		if c, ok := errors.AsType[pcp.Code](err); ok {
+			return "<" + c.Error() + ">", nil
+		}
 		return "<" + err.Error() + ">", nil
 	}
 	switch t {
