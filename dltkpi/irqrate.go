@@ -2,7 +2,6 @@ package dltkpi
 
 import (
 	"math"
-	"slices"
 )
 
 // IRQRate is the latest interval of one interrupt on one CPU.
@@ -45,13 +44,8 @@ type irqRow struct {
 
 // IRQs returns every interrupt's per-CPU state, by name then CPU.
 func (t *Tracker) IRQs() []IRQRate {
-	names := make([]string, 0, len(t.irqs))
-	for name := range t.irqs {
-		names = append(names, name)
-	}
-	slices.Sort(names) // the names, not the rows: see Tracker.Processes
 	var out []IRQRate
-	for _, name := range names {
+	for _, name := range t.irqNames {
 		st := t.irqs[name]
 		for i, c := range st.counts {
 			out = append(out, IRQRate{Name: name, CPU: i, Count: c, HasDelta: st.valid[i], Delta: st.deltas[i], Interval: st.interval})
@@ -77,7 +71,21 @@ func (t *Tracker) applyIRQ(name []byte, counts []int64, now uint32) {
 			return
 		}
 		st = &irqState{}
-		t.irqs[string(name)] = st
+		key := string(name)
+		t.irqs[key] = st
+		// Insert key into the sorted names (a binary search and a copy,
+		// once per name: no string sort for IRQs).
+		lo, hi := 0, len(t.irqNames)
+		for lo < hi {
+			if m := int(uint(lo+hi) >> 1); t.irqNames[m] < key {
+				lo = m + 1
+			} else {
+				hi = m
+			}
+		}
+		t.irqNames = append(t.irqNames, "")
+		copy(t.irqNames[lo+1:], t.irqNames[lo:])
+		t.irqNames[lo] = key
 	}
 	if st.seen && int32(now-st.lastT) <= 0 {
 		t.stats.Stale++
