@@ -308,11 +308,11 @@ func checkMMV(t *testing.T, root, got, file string) {
 		t.Fatalf("perfwire mmv: %v", err)
 	}
 	var cli struct {
-		Generation json.Number
-		Metrics    []struct {
+		Gen     json.Number
+		Metrics []struct {
 			Name   string
 			Values []struct {
-				Instname *string
+				Instance *string
 				Value    any
 			}
 		}
@@ -322,16 +322,16 @@ func checkMMV(t *testing.T, root, got, file string) {
 	if err := dec.Decode(&cli); err != nil {
 		t.Fatalf("perfwire mmv: %v", err)
 	}
-	if view.Gen != cli.Generation.String() {
-		t.Errorf("generation %s, perfwire mmv %s", view.Gen, cli.Generation)
+	if view.Gen != cli.Gen.String() {
+		t.Errorf("generation %s, perfwire mmv %s", view.Gen, cli.Gen)
 	}
 	want := map[string]string{}
 	prefix := "mmv." + filepath.Base(file) + "."
 	for _, m := range cli.Metrics {
 		for _, v := range m.Values {
 			inst := ""
-			if v.Instname != nil {
-				inst = *v.Instname
+			if v.Instance != nil {
+				inst = *v.Instance
 			}
 			want[strings.TrimPrefix(m.Name, prefix)+"|"+inst] = fmt.Sprint(v.Value)
 		}

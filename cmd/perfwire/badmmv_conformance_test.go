@@ -80,10 +80,11 @@ func TestConformanceBadMMVLikePmdammv(t *testing.T) {
 	}
 	for _, l := range lines {
 		var f struct {
-			File, Error string
-			Metrics     []json.RawMessage
+			File    string
+			Error   *struct{ Message string }
+			Metrics []json.RawMessage
 		}
-		if err := json.Unmarshal([]byte(l), &f); err != nil || f.Error == "" || f.Metrics != nil {
+		if err := json.Unmarshal([]byte(l), &f); err != nil || f.Error == nil || f.Error.Message == "" || f.Metrics != nil {
 			t.Errorf("a badmmv file served or not explained: %s", l)
 		}
 	}

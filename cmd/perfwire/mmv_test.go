@@ -46,29 +46,32 @@ func TestMMVJSON(t *testing.T) {
 		t.Fatalf("exit %d: %s", rc, errb.String())
 	}
 	dec := json.NewDecoder(&out)
-	var f2, f5 mmvFile
+	var f2, f5 servedMMV
 	if err := dec.Decode(&f2); err != nil {
 		t.Fatal(err)
 	}
 	if err := dec.Decode(&f5); err != nil {
 		t.Fatal(err)
 	}
-	if f2.Version != 1 || f2.Cluster != 1297 || f2.Process != 6410 || f2.Flags != "process" || len(f2.Metrics) != 1 {
+	// mmvdump: Generated = 1469335238, Flags = 0x2 (process).
+	if f2.Version != 1 || f2.Gen != 1469335238 || f2.Cluster != 1297 || f2.Process != 6410 || f2.Flags != 2 ||
+		f2.FlagNames != "process" || len(f2.Metrics) != 1 {
 		t.Fatalf("test2 header: %+v", f2)
 	}
 	m := f2.Metrics[0]
-	if m.Name != "mmv.test2.mmv.language.users" || m.PMID != "70.1297.1021" || m.Type != "64-bit unsigned int" ||
-		m.Sem != "counter" || m.Units != "count" || m.Indom != "70.3127419" || len(m.Values) != 3 {
+	// mmvdump's "64-bit unsigned int" is PM_TYPE_U64, the schema's "u64".
+	if m.Name != "mmv.test2.mmv.language.users" || m.PMID != "70.1297.1021" || m.Type != "u64" ||
+		m.Sem != "counter" || m.Units != "count" || m.InDom != "70.3127419" || len(m.Values) != 3 {
 		t.Errorf("test2 metric: %+v", m)
 	}
 	want := map[string]float64{"go": 8388608, "javascript": 330, "php": 33}
 	ids := map[string]int32{"go": 1109423947, "javascript": -2122300086, "php": 1531230383}
 	for _, v := range m.Values {
-		if v.InstName == nil || v.Value.(float64) != want[*v.InstName] || *v.Inst != ids[*v.InstName] {
+		if v.Instance == nil || v.Value.(float64) != want[*v.Instance] || *v.Inst != ids[*v.Instance] {
 			t.Errorf("test2 value %+v", v)
 		}
 	}
-	if f5.Flags != "noprefix,process,sentinel" || f5.Metrics[0].Name != "mmv.download_speed" ||
+	if f5.Flags != 7 || f5.FlagNames != "noprefix,process,sentinel" || f5.Metrics[0].Name != "mmv.download_speed" ||
 		f5.Metrics[0].Units != "Mbyte / sec" || f5.Metrics[0].ShortText != "Download speed in MiB/sec" {
 		t.Errorf("test5: %+v", f5.Metrics[0])
 	}
@@ -79,6 +82,31 @@ func TestMMVJSON(t *testing.T) {
 	if f5.Metrics[0].PMID != "70.1.150" {
 		t.Errorf("test5 pmid %s", f5.Metrics[0].PMID)
 	}
+}
+
+// servedMMV is the part of abi.MMVServed (a JSON line of perfwire mmv)
+// the tests read.
+type servedMMV struct {
+	Version   int32  `json:"version"`
+	Gen       uint64 `json:"gen"`
+	Flags     uint32 `json:"flags"`
+	FlagNames string `json:"flag_names"`
+	Process   int32  `json:"process"`
+	Cluster   int32  `json:"cluster"`
+	Metrics   []struct {
+		Name      string `json:"name"`
+		PMID      string `json:"pmid"`
+		Type      string `json:"type"`
+		InDom     string `json:"indom"`
+		Sem       string `json:"sem"`
+		Units     string `json:"units"`
+		ShortText string `json:"shorttext"`
+		Values    []struct {
+			Inst     *int32  `json:"inst"`
+			Instance *string `json:"instance"`
+			Value    any     `json:"value"`
+		} `json:"values"`
+	} `json:"metrics"`
 }
 
 func TestMMVErrors(t *testing.T) {
@@ -126,10 +154,12 @@ func TestMMVDirectory(t *testing.T) {
 		t.Fatalf("want 3 objects, got:\n%s", out.String())
 	}
 	// pmdammv skips the dead writer's file too.
-	for i, want := range []string{`"file":"` + dir + `/a","error":"mmvfile: writer process is gone"`,
-		`"file":"` + dir + `/c","error":"mmv: header: mmv: file too short at offset 4"`, `"name":"mmv.b.i32"`} {
-		if !strings.Contains(lines[i], want) {
-			t.Errorf("line %d: %s\nwant %s", i, lines[i], want)
+	for i, want := range [][]string{{`{"file":"` + dir + `/a","error":{`, `"message":"mmvfile: writer process is gone"`},
+		{`{"file":"` + dir + `/c","error":{`, `"message":"mmv: header: mmv: file too short at offset 4"`}, {`"name":"mmv.b.i32"`}} {
+		for _, w := range want {
+			if !strings.Contains(lines[i], w) {
+				t.Errorf("line %d: %s\nwant %s", i, lines[i], w)
+			}
 		}
 	}
 }

@@ -1,0 +1,220 @@
+package abi
+
+import (
+	"strconv"
+	"strings"
+
+	"github.com/perfwire/perfwire/mmv"
+	"github.com/perfwire/perfwire/pcp"
+	"github.com/tinylib/msgp/msgp"
+)
+
+// ServeMMV serves files as pmdammv serves one directory of them (srcs in
+// pmdammv's order, each named by its base name, read with
+// mmv.Limits.SkipRefused unless strict): clusters assigned across the
+// files, each metric pmdammv leaves out left out with a note (with
+// strict, the first one refuses its file instead), values as they are at
+// nowMicros. paths are the files' names as the result prints them.
+// `perfwire mmv --json` prints its files; the mmv_serve call returns it.
+func ServeMMV(srcs []mmv.Source, paths []string, strict bool, nowMicros int64) MMVServe {
+	res := MMVServe{Files: []MMVServed{}, Notes: []string{}}
+	for i, s := range srcs {
+		for _, sk := range s.Reader.Skips() {
+			res.Notes = append(res.Notes, paths[i]+": "+mmvSkipText(s.Reader, sk))
+		}
+	}
+	clusters, warnings := mmv.Assign(srcs)
+	dropped := make([][]bool, len(srcs))
+	for _, w := range warnings {
+		if !w.Kind.Drops() {
+			continue
+		}
+		text := mmvWarningText(w, srcs)
+		if strict {
+			res.Error = &Error{Kind: unknownKind, Message: paths[w.File] + ": " + strings.TrimSpace(text), Offset: -1}
+			return res
+		}
+		if dropped[w.File] == nil {
+			dropped[w.File] = make([]bool, srcs[w.File].Reader.NumMetrics())
+		}
+		dropped[w.File][w.Metric] = true
+		res.Notes = append(res.Notes, paths[w.File]+":"+text)
+	}
+	for i, s := range srcs {
+		f := serveMMV(s, paths[i], clusters[i], nowMicros, dropped[i])
+		for _, w := range warnings {
+			if w.File == i {
+				f.Warnings = append(f.Warnings, mmvWarningText(w, srcs))
+			}
+		}
+		for _, sk := range s.Reader.Skips() {
+			f.Warnings = append(f.Warnings, mmvSkipText(s.Reader, sk))
+		}
+		res.Files = append(res.Files, f)
+	}
+	return res
+}
+
+// mmvSkipText says which metric a reader left out and by which rule.
+func mmvSkipText(r *mmv.Reader, sk mmv.Skip) string {
+	return "metric " + strconv.Quote(string(r.Metric(sk.Metric).Name)) +
+		" left out, as pmdammv leaves it out (--strict refuses the file): " + sk.Err.Error()
+}
+
+var mmvLevels = [...]string{mmv.LabelCluster: "cluster", mmv.LabelItem: "item", mmv.LabelInDom: "indom", mmv.LabelInstances: "instance"}
+
+// mmvServedLabel is a label entry of the served view; the reader has
+// checked its payload.
+func mmvServedLabel(l mmv.Label) MMVServedLabel {
+	lv := ""
+	if i := int(l.Flags.Level()); i < len(mmvLevels) {
+		lv = mmvLevels[i]
+	}
+	return MMVServedLabel{Level: lv, Optional: l.Flags&mmv.LabelOptional != 0, JSON: string(l.Payload)}
+}
+
+// serveMMV builds the served view of one file. Metrics in drop (by
+// entry index) are left out, as pmdammv leaves them.
+func serveMMV(s mmv.Source, path string, cluster uint32, now int64, drop []bool) MMVServed {
+	r := s.Reader
+	h := r.Header()
+	out := MMVServed{File: path, Version: h.Version, Gen: h.Gen1, Flags: uint32(h.Flags), FlagNames: mmvFlagNames(h.Flags),
+		Process: h.Process, Cluster: h.Cluster, Metrics: []MMVServedMetric{}}
+	// A metric's place in out.Metrics: entries left out under
+	// SkipRefused (and their values, which Values skips) have none.
+	pos := make([]int, r.NumMetrics())
+	for m := range r.Metrics() {
+		if drop != nil && drop[m.Index] {
+			pos[m.Index] = -1
+			continue
+		}
+		sem, units := "counter", m.Units.String()
+		if m.Sem > 0 && int(m.Sem) < len(semNames) && semNames[m.Sem] != "" {
+			sem = semNames[m.Sem]
+		} else if m.Sem != 0 {
+			sem = strconv.Itoa(int(m.Sem))
+		}
+		if m.Type == mmv.TypeElapsed {
+			sem, units = "counter", "microsec"
+		}
+		sm := MMVServedMetric{
+			Name: string(r.AppendMetricName(nil, mmv.PrefixMMV, s.Name, m)), PMID: mmv.PMID(cluster, m.Item).String(),
+			Item: m.Item, Type: TypeName(m.Type.PCP()), InDom: pcp.InDomNull.String(), Sem: sem, Units: units,
+			ShortText: string(m.ShortText), HelpText: string(m.HelpText), Labels: []MMVServedLabel{}, Values: []MMVServedValue{},
+		}
+		if !m.Singular() {
+			sm.InDom = mmv.InDomID(cluster, m.Indom).String()
+		}
+		for l := range r.Labels() {
+			switch l.Flags.Level() {
+			case mmv.LabelCluster:
+				if l.Identity != uint32(h.Cluster) {
+					continue
+				}
+			case mmv.LabelItem:
+				if l.Identity != m.Item {
+					continue
+				}
+			case mmv.LabelInDom:
+				if m.Singular() || l.Identity != m.Indom {
+					continue
+				}
+			default:
+				continue
+			}
+			sm.Labels = append(sm.Labels, mmvServedLabel(l))
+		}
+		pos[m.Index] = len(out.Metrics)
+		out.Metrics = append(out.Metrics, sm)
+	}
+	for v := range r.Values() {
+		if v.Metric < 0 || pos[v.Metric] < 0 {
+			continue // rewritten after validation, or left out
+		}
+		m := r.Metric(v.Metric)
+		sv := MMVServedValue{Value: mmvServedValue(v, now)}
+		if v.Instance >= 0 {
+			in := r.Instance(v.Instance)
+			id, name := in.ID, string(in.Name)
+			sv.Inst, sv.Instance = &id, &name
+			for l := range r.Labels() {
+				if l.Flags.Level() == mmv.LabelInstances && l.Identity == m.Indom && l.Internal == id {
+					sv.Labels = append(sv.Labels, mmvServedLabel(l))
+				}
+			}
+		}
+		ms := &out.Metrics[pos[v.Metric]]
+		ms.Values = append(ms.Values, sv)
+	}
+	return out
+}
+
+// mmvServedValue is a value as pmdammv would return it now, nil when it
+// has none.
+func mmvServedValue(v mmv.Value, now int64) msgp.Raw {
+	if v.Missing() {
+		return nil
+	}
+	switch v.Type {
+	case mmv.TypeU32, mmv.TypeU64:
+		return msgp.AppendUint64(nil, v.Uint())
+	case mmv.TypeFloat, mmv.TypeDouble:
+		return appendFloat(nil, v.Float())
+	case mmv.TypeString:
+		return msgp.AppendString(nil, string(v.Text()))
+	case mmv.TypeElapsed:
+		return msgp.AppendInt64(nil, v.Elapsed(now))
+	case mmv.TypeNoSupport:
+		return nil
+	}
+	return msgp.AppendInt64(nil, v.Int())
+}
+
+// mmvFlagNames names the header flags as mmvdump does.
+func mmvFlagNames(f mmv.Flags) string {
+	var b []byte
+	for _, n := range [...]struct {
+		f    mmv.Flags
+		name string
+	}{{mmv.FlagNoPrefix, "noprefix"}, {mmv.FlagProcess, "process"}, {mmv.FlagSentinel, "sentinel"}} {
+		if f&n.f != 0 {
+			if b != nil {
+				b = append(b, ',')
+			}
+			b = append(b, n.name...)
+		}
+	}
+	if b == nil {
+		return "none"
+	}
+	return string(b)
+}
+
+// mmvWarningText explains one pmdammv collision.
+func mmvWarningText(w mmv.Warning, srcs []mmv.Source) string {
+	metric := ""
+	if w.Metric >= 0 {
+		metric = " metric " + string(srcs[w.File].Reader.Metric(w.Metric).Name) + ":"
+	}
+	other := ""
+	if w.Other >= 0 {
+		other = " (" + srcs[w.Other].Name + ")"
+	}
+	switch w.Kind {
+	case mmv.WarnBadName:
+		return metric + " exported name is invalid, pmdammv drops it"
+	case mmv.WarnDuplicateName:
+		return metric + " name already exported by another file" + other + ", pmdammv skips it"
+	case mmv.WarnSharedCluster:
+		return "cluster shared with another file" + other + "; their pmIDs shadow each other unless intended"
+	case mmv.WarnInDomCollision:
+		return "an instance domain maps onto another file's" + other + " 22-bit pmInDom"
+	case mmv.WarnRepeatedItem:
+		return metric + " repeats an earlier item of the file, pmdammv drops it"
+	case mmv.WarnNameConflict:
+		return metric + " name is a leaf where an earlier name needs an inner node, or the reverse; pmdammv drops it"
+	case mmv.WarnClusterLabelsLost:
+		return "cluster 0 lets pmdammv choose, so cluster labels never match"
+	}
+	return "unknown warning"
+}
