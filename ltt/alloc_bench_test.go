@@ -90,13 +90,15 @@ func BenchmarkWriter(b *testing.B) {
 	b.SetBytes(int64(size))
 	b.ReportAllocs()
 	for b.Loop() {
-		w := r.NewWriter(nil)
+		w := ltt.NewWriter(r, nil)
 		for _, e := range evs {
 			if err := w.Event(e.id, e.cycles, e.payload); err != nil {
 				b.Fatal(err)
 			}
 		}
-		w.Close()
+		if _, err := w.Finish(); err != nil {
+			b.Fatal(err)
+		}
 	}
 }
 

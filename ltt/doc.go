@@ -27,8 +27,8 @@
 // Readers, facilities and types are immutable once built and may be
 // shared. Malformed input yields a *[ParseError] carrying the offset and
 // one of the Err* kinds, never a panic; every offset, count and length is
-// checked against the block first. The [Writer] appends into a growing
-// slice, which it returns from Close.
+// checked against the block first. The [Writer] ([NewWriter]) appends
+// into a growing slice, which it returns from Finish.
 package ltt
 
 //go:generate go run gen_core.go

@@ -77,18 +77,21 @@ func ExampleValue_Iter() {
 }
 
 // Write a v2 tracefile with one schedchange and read it back.
-func ExampleReader_NewWriter() {
+func ExampleNewWriter() {
 	r, _ := ltt.NewReader(ltt.Config{Arch: ltt.LP64, BigEndian: true, BlockSize: 4096}, ltt.Core())
 	l := r.Layout()
 	var p []byte
 	p = l.AppendUint(p, ltt.Size4, 100) // out
 	p = l.AppendUint(p, ltt.Size4, 200) // in
 	p = l.AppendUint(p, ltt.Size4, 1)   // out_state
-	w := r.NewWriter(nil)               // cycles are nanoseconds
+	w := ltt.NewWriter(r, nil)          // cycles are nanoseconds
 	if err := w.Event(7, 5_000_000_000, p); err != nil {
 		panic(err)
 	}
-	file := w.Close()
+	file, err := w.Finish()
+	if err != nil {
+		panic(err)
+	}
 
 	blk, err := r.Block(file[:4096])
 	if err != nil {

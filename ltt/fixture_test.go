@@ -99,7 +99,7 @@ func TestWriterMatchesWorkedExample(t *testing.T) {
 	for _, big := range []bool{false, true} {
 		r := exampleReader(t, ltt.Version2, big)
 		l := r.Layout()
-		w := r.NewWriter(func(c uint64) (uint32, uint32) { return 10, uint32(c) })
+		w := ltt.NewWriter(r, func(c uint64) (uint32, uint32) { return 10, uint32(c) })
 		var p []byte
 		for _, v := range []uint64{11, 22, 1} {
 			p = l.AppendUint(p, ltt.Size4, v)
@@ -107,7 +107,7 @@ func TestWriterMatchesWorkedExample(t *testing.T) {
 		if err := w.Event(7, 1500, p); err != nil {
 			t.Fatal(err)
 		}
-		got := w.Close()
+		got := finish(t, w)
 		want := buildExample(ltt.Version2, big, 1500, 1500, 1500, 1500, 1500)
 		if !bytes.Equal(got, want) {
 			t.Fatalf("big=%v:\n got %x\nwant %x", big, got, want)

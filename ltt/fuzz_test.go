@@ -20,7 +20,7 @@ func reframe(t testing.TB, n, bs int, big bool) []byte {
 	if err != nil {
 		t.Fatal(err)
 	}
-	w := r.NewWriter(nil)
+	w := ltt.NewWriter(r, nil)
 	i := 0
 	for ev, err := range blk.Events() {
 		if err != nil || i >= n {
@@ -38,7 +38,7 @@ func reframe(t testing.TB, n, bs int, big bool) []byte {
 			t.Fatal(err)
 		}
 	}
-	return w.Close()
+	return finish(t, w)
 }
 
 // reencode writes v again in layout l (another byte order), member by
@@ -77,7 +77,7 @@ func TestReframeBigEndian(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		w := r.NewWriter(nil)
+		w := ltt.NewWriter(r, nil)
 		var cycles []uint64
 		var payloads []string
 		for ev, err := range blk.Events() {
@@ -94,7 +94,7 @@ func TestReframeBigEndian(t *testing.T) {
 			cycles = append(cycles, ev.Cycles)
 			payloads = append(payloads, string(ev.Payload().Bytes()))
 		}
-		file := w.Close()
+		file := finish(t, w)
 		tf := r.Tracefile(bytes.NewReader(file), int64(len(file)))
 		counts := map[uint16]int{}
 		i := 0
@@ -195,7 +195,7 @@ func FuzzBlock(f *testing.F) {
 			t.Fatalf("walk ended at %d, block_end at %d", s.Offset(), blk.EndOffset)
 		}
 		// Re-write with increasing cycles and read back.
-		w := r.NewWriter(nil)
+		w := ltt.NewWriter(r, nil)
 		var kept []rec
 		for i, e := range evs {
 			if err := w.Event(e.id, uint64(i), []byte(e.payload)); err != nil {
@@ -203,7 +203,7 @@ func FuzzBlock(f *testing.F) {
 			}
 			kept = append(kept, e)
 		}
-		out := w.Close()
+		out := finish(t, w)
 		var got []rec
 		// The writer always produces v2; read it back with detection.
 		r2, _ := ltt.NewReader(ltt.Config{BigEndian: big, Arch: ltt.ILP32, BlockSize: len(b)}, ltt.Core())

@@ -219,7 +219,7 @@ func roundTrip(t *testing.T, tr *rtTrace) (heartbeats int) {
 	}
 	l := r.Layout()
 	clock := func(c uint64) (uint32, uint32) { return uint32(c / 3e9), uint32(c % 3e9 / 3) }
-	w := r.NewWriter(clock)
+	w := ltt.NewWriter(r, clock)
 	var want []written
 	var cycles uint64
 	for i := range tr.Events {
@@ -236,23 +236,24 @@ func roundTrip(t *testing.T, tr *rtTrace) (heartbeats int) {
 			val.elems[0].bits = uint64(uint16(e.A))
 		}
 		payload := encodeModel(l, nil, r.EventType(id).Def.Type, val)
-		err := w.Event(id, cycles, payload)
-		if errors.Is(err, ltt.ErrEventTooLarge) {
+		// An event too large for a block is skipped; a refused event
+		// would end w (its error is sticky), so a fresh writer tries it.
+		if err := ltt.NewWriter(r, clock).Event(id, cycles, payload); errors.Is(err, ltt.ErrEventTooLarge) {
 			continue
 		}
-		if err != nil {
+		if err := w.Event(id, cycles, payload); err != nil {
 			t.Fatalf("event %d: %v", i, err)
 		}
 		want = append(want, written{id, cycles, val})
 	}
-	file := w.Close()
+	file := finish(t, w)
 	if len(file)%cfg.BlockSize != 0 {
 		t.Fatalf("file of %d bytes", len(file))
 	}
 	tf := r.Tracefile(bytes.NewReader(file), int64(len(file)))
 	var got []written
 	var all []*ltt.Event
-	w2 := r.NewWriter(clock)
+	w2 := ltt.NewWriter(r, clock)
 	prevID := int64(-1)
 	for blk, err := range tf.Blocks() {
 		if err != nil {
@@ -293,7 +294,7 @@ func roundTrip(t *testing.T, tr *rtTrace) (heartbeats int) {
 			t.Fatalf("event %d: got %+v, want %+v", i, got[i], want[i])
 		}
 	}
-	if again := w2.Close(); !bytes.Equal(again, file) {
+	if again := finish(t, w2); !bytes.Equal(again, file) {
 		t.Fatalf("re-written file differs (%d vs %d bytes)", len(again), len(file))
 	}
 	return heartbeats
@@ -323,30 +324,59 @@ func TestWriterRefusesUnions(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := r.NewWriter(nil).Event(23, 0, nil); !errors.Is(err, ltt.ErrUnion) {
-		t.Errorf("union event without WriteUnions: %v", err)
-	}
-	if err := r.NewWriter(nil).Event(24, 0, []byte{1}); !errors.Is(err, ltt.ErrPayload) {
-		t.Errorf("short payload: %v", err)
-	}
-	w := r.NewWriter(nil)
-	w.Event(22, 100, nil)
-	if err := w.Event(22, 99, nil); !errors.Is(err, ltt.ErrCycles) {
-		t.Errorf("cycles backwards: %v", err)
-	}
-	if err := w.Event(22, 1<<60, nil); !errors.Is(err, ltt.ErrLimit) {
-		t.Errorf("huge gap: %v", err)
-	}
-	if err := w.Event(ltt.IDBlockEnd, 200, make([]byte, 20)); !errors.Is(err, ltt.ErrUnknownEvent) {
-		t.Errorf("block_end by hand: %v", err)
-	}
-	if err := w.Event(24, 200, make([]byte, 5000)); !errors.Is(err, ltt.ErrPayload) {
-		t.Errorf("oversized payload: %v", err)
+	// after100 is a writer that holds one event at cycle 100.
+	after100 := func() *ltt.Writer {
+		w := ltt.NewWriter(r, nil)
+		if err := w.Event(22, 100, nil); err != nil {
+			t.Fatal(err)
+		}
+		return w
 	}
 	big := append(make([]byte, 9), bytes.Repeat([]byte("x"), 5000)...)
-	if err := w.Event(11, 200, append(big, 0)); !errors.Is(err, ltt.ErrEventTooLarge) {
-		t.Errorf("event larger than a block: %v", err)
+	for _, tc := range []struct {
+		name    string
+		w       *ltt.Writer
+		id      uint16
+		cycles  uint64
+		payload []byte
+		kind    error
+	}{
+		{"union event without WriteUnions", ltt.NewWriter(r, nil), 23, 0, nil, ltt.ErrUnion},
+		{"short payload", ltt.NewWriter(r, nil), 24, 0, []byte{1}, ltt.ErrPayload},
+		{"cycles backwards", after100(), 22, 99, nil, ltt.ErrCycles},
+		{"huge gap", after100(), 22, 1 << 60, nil, ltt.ErrLimit},
+		{"block_end by hand", after100(), ltt.IDBlockEnd, 200, make([]byte, 20), ltt.ErrUnknownEvent},
+		{"oversized payload", after100(), 24, 200, make([]byte, 5000), ltt.ErrPayload},
+		{"event larger than a block", after100(), 11, 200, append(big, 0), ltt.ErrEventTooLarge},
+	} {
+		err := tc.w.Event(tc.id, tc.cycles, tc.payload)
+		if !errors.Is(err, tc.kind) {
+			t.Errorf("%s: %v, want %v", tc.name, err, tc.kind)
+			continue
+		}
+		// The error is sticky: a valid event after it is refused with
+		// it, and Finish reports it instead of a file.
+		if again := tc.w.Event(22, 1000, nil); again != err {
+			t.Errorf("%s: next event: %v, want the first error %v", tc.name, again, err)
+		}
+		if file, ferr := tc.w.Finish(); ferr != err || file != nil {
+			t.Errorf("%s: Finish = %d bytes, %v; want nil, %v", tc.name, len(file), ferr, err)
+		}
 	}
+	// 1<<60 cycles after 100 need (1<<60-100)/(2^32-1) heartbeats.
+	if pe, ok := errors.AsType[*ltt.ParseError](after100().Event(22, 1<<60, nil)); !ok || pe.Limit != ltt.MaxHeartbeats || pe.Value != int64((1<<60-100)/0xffffffff) {
+		t.Errorf("huge gap: %#v, want the heartbeats needed and MaxHeartbeats", pe)
+	}
+}
+
+// finish returns w's tracefile, failing the test on an error.
+func finish(t testing.TB, w *ltt.Writer) []byte {
+	t.Helper()
+	file, err := w.Finish()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return file
 }
 
 // TestRoundTripSeeded runs many randfill-generated traces deterministically.

@@ -1,5 +1,7 @@
 package ltt
 
+import "github.com/perfwire/perfwire/internal/wire"
+
 // MaxHeartbeats bounds the heartbeats the writer inserts into one gap
 // between events (a gap of about 2^48 cycles, days at GHz rates), so a
 // wrong cycle count cannot make it write gigabytes.
@@ -14,10 +16,12 @@ type Clock func(cycles uint64) (seconds, nanoseconds uint32)
 // v2 trailer (the count of unused bytes). It never splits an event
 // across blocks and inserts a time_heartbeat whenever the next event is
 // 2^32 cycles or more after the previous one, so readers see every wrap.
+// Its error is sticky: the first event refused is the error every later
+// Event and Finish report.
 //
-//	w := r.NewWriter(nil)
-//	err := w.Event(id, cycles, payload)
-//	file := w.Close()
+//	w := ltt.NewWriter(r, nil)
+//	w.Event(id, cycles, payload)
+//	file, err := w.Finish()
 type Writer struct {
 	r       *Reader
 	clock   Clock
@@ -25,13 +29,14 @@ type Writer struct {
 	block   int // start of the open block in out, -1 when none is open
 	blockID uint32
 	last    uint64
+	err     error    // the first error, sticky
 	hb      [20]byte // scratch for heartbeat payloads (a stamp is 20 bytes)
 }
 
-// NewWriter returns a writer using r's byte order, data model, block size
-// and event types. A nil clock treats cycles as nanoseconds since the
-// epoch.
-func (r *Reader) NewWriter(clock Clock) *Writer {
+// NewWriter returns a writer of tracefiles as r reads them: r's byte
+// order, data model, block size and event types. A nil clock treats
+// cycles as nanoseconds since the epoch.
+func NewWriter(r *Reader, clock Clock) *Writer {
 	if clock == nil {
 		clock = func(c uint64) (uint32, uint32) { return uint32(c / 1e9), uint32(c % 1e9) }
 	}
@@ -46,8 +51,29 @@ func (r *Reader) NewWriter(clock Clock) *Writer {
 // the payload does not match the type, [ErrCycles] when cycles is below
 // the previous event's, [ErrLimit] when the gap would need more than
 // [MaxHeartbeats] heartbeats, and [ErrEventTooLarge] when the event cannot fit
-// in an empty block.
+// in an empty block. A refused event writes nothing; the writer keeps the
+// error, writes no further event and returns it from every later call.
 func (w *Writer) Event(id uint16, cycles uint64, payload []byte) error {
+	if w.err != nil {
+		return w.err
+	}
+	if err := w.check(id, cycles, payload); err != nil {
+		w.err = err
+		return err
+	}
+	if w.block >= 0 && w.r.EventType(IDTimeHeartbeat) != nil && cycles-w.last > 0xffffffff {
+		for cycles-w.last > 0xffffffff {
+			c := w.last + 0xffffffff
+			p := w.r.layout.appendStamp(w.hb[:0], Stamp{Cycles: c})
+			w.put(IDTimeHeartbeat, c, p[:16])
+		}
+	}
+	w.put(id, cycles, payload)
+	return nil
+}
+
+// check returns the error Event reports for an event it must refuse.
+func (w *Writer) check(id uint16, cycles uint64, payload []byte) error {
 	et := w.r.EventType(id)
 	if et == nil || id == IDBlockStart || id == IDBlockEnd {
 		return errAt("event id", int(id), ErrUnknownEvent)
@@ -64,17 +90,11 @@ func (w *Writer) Event(id uint16, cycles uint64, payload []byte) error {
 	if w.block >= 0 && cycles < w.last {
 		return errAt("cycles", int(id), ErrCycles)
 	}
-	if w.block >= 0 && w.r.EventType(IDTimeHeartbeat) != nil && cycles-w.last > 0xffffffff {
-		if (cycles-w.last)/0xffffffff > MaxHeartbeats {
-			return errAt("cycles", int(id), ErrLimit)
-		}
-		for cycles-w.last > 0xffffffff {
-			c := w.last + 0xffffffff
-			p := w.r.layout.appendStamp(w.hb[:0], Stamp{Cycles: c})
-			w.put(IDTimeHeartbeat, c, p[:16])
+	if w.block >= 0 && w.r.EventType(IDTimeHeartbeat) != nil {
+		if n := (cycles - w.last) / 0xffffffff; n > MaxHeartbeats {
+			return wire.NewValueError("ltt", "cycles", int(id), ErrLimit, int64(min(n, 1<<62)), MaxHeartbeats)
 		}
 	}
-	w.put(id, cycles, payload)
 	return nil
 }
 
@@ -126,12 +146,16 @@ func (w *Writer) closeBlock() {
 	w.blockID++
 }
 
-// Close ends the open block, if any, and returns the tracefile. A writer
+// Finish ends the open block, if any, and returns the tracefile. A writer
 // that received no event returns an empty file, like LTT's control files.
-// The writer must not be used afterwards.
-func (w *Writer) Close() []byte {
+// If an event was refused, Finish returns nil and that first error (see
+// [Writer.Event]). The writer must not be used afterwards.
+func (w *Writer) Finish() ([]byte, error) {
+	if w.err != nil {
+		return nil, w.err
+	}
 	if w.block >= 0 {
 		w.closeBlock()
 	}
-	return w.out
+	return w.out, nil
 }

@@ -45,7 +45,7 @@ func TestCoreTable(t *testing.T) {
 		}
 		// a zero-filled payload of n bytes must be exactly one value
 		blk := make([]byte, n)
-		w := r.NewWriter(nil)
+		w := ltt.NewWriter(r, nil)
 		err := w.Event(uint16(id), 0, blk)
 		if id == ltt.IDBlockStart || id == ltt.IDBlockEnd {
 			continue

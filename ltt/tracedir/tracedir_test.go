@@ -82,18 +82,21 @@ func multiFacilityAt(t *testing.T, checksum uint32, loadBase uint16) fstest.MapF
 		t.Fatal(err)
 	}
 	l := r.Layout()
-	w := r.NewWriter(nil)
+	w := ltt.NewWriter(r, nil)
 	if err := w.Event(ltt.IDFacilityLoad, 1, l.AppendFacilityLoad(nil, "demo", checksum, loadBase)); err != nil {
 		t.Fatal(err)
 	}
-	control := w.Close()
+	control, err := w.Finish()
+	if err != nil {
+		t.Fatal(err)
+	}
 
 	demo.Base = 30
 	r, err = ltt.NewReader(cfg, ltt.Core(), demo)
 	if err != nil {
 		t.Fatal(err)
 	}
-	w = r.NewWriter(nil)
+	w = ltt.NewWriter(r, nil)
 	for i := range 100 {
 		c := uint64(1000 + 10*i)
 		var err error
@@ -107,7 +110,10 @@ func multiFacilityAt(t *testing.T, checksum uint32, loadBase uint16) fstest.MapF
 			t.Fatal(err)
 		}
 	}
-	cpu := w.Close()
+	cpu, err := w.Finish()
+	if err != nil {
+		t.Fatal(err)
+	}
 	sys := `<system cpu="1" arch_size="LP64" endian="BIG_ENDIAN" ltt_block_size="512">demo</system>`
 	return fstest.MapFS{
 		"info/system.xml":    {Data: []byte(sys)},
