@@ -2,7 +2,6 @@ package main
 
 import (
 	"bufio"
-	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
@@ -12,48 +11,8 @@ import (
 
 	"github.com/perfwire/perfwire/ltt"
 	"github.com/perfwire/perfwire/ltt/tracedir"
+	"github.com/perfwire/perfwire/wasm/abi"
 )
-
-// lttSummary is the JSON document `perfwire ltt DIR` prints.
-type lttSummary struct {
-	Arch       string             `json:"arch"`
-	Endian     string             `json:"endian"`
-	BlockSize  int                `json:"block_size"`
-	Facilities []lttFacility      `json:"facilities"`
-	Tracefiles []lttTracefileStat `json:"tracefiles"`
-}
-
-type lttFacility struct {
-	Name     string `json:"name"`
-	Checksum string `json:"checksum"`
-	Base     int    `json:"base"`
-	Events   int    `json:"events"`
-}
-
-type lttTracefileStat struct {
-	Name      string         `json:"name"`
-	Bytes     int            `json:"bytes"`
-	Blocks    int            `json:"blocks"`
-	Versions  []string       `json:"versions"`
-	Events    int            `json:"events"`
-	FirstTime *int64         `json:"first_time"` // ns since the epoch; null when empty
-	LastTime  *int64         `json:"last_time"`
-	Wraps     uint64         `json:"wraps"`
-	Counts    map[string]int `json:"counts"`
-}
-
-// lttEvent is one line of `perfwire ltt --events`.
-type lttEvent struct {
-	File   string `json:"file"`
-	Block  int    `json:"block"` // -1 in merged output
-	Offset int    `json:"offset"`
-	ID     uint16 `json:"id"`
-	Event  string `json:"event"`
-	TSC    uint32 `json:"tsc"`
-	Cycles uint64 `json:"cycles"`
-	Time   int64  `json:"time"`
-	Fields any    `json:"fields"`
-}
 
 // errEnough stops an event walk once -n events were printed.
 var errEnough = errors.New("enough events")
@@ -101,7 +60,7 @@ func runLTT(args []string, stdout io.Writer) error {
 	files := append(append([]tracedir.Tracefile{}, tr.Control...), tr.CPUs...)
 	if *events {
 		w := bufio.NewWriter(stdout)
-		enc := json.NewEncoder(w)
+		out := jsonLines{w: w}
 		printed := 0
 		if *merged {
 			for cpu, ev := range tr.Merge() {
@@ -109,7 +68,8 @@ func runLTT(args []string, stdout io.Writer) error {
 					break
 				}
 				printed++
-				if err := enc.Encode(lttEventOf("cpu/"+strconv.Itoa(cpu), -1, ev)); err != nil {
+				e := abi.NewLTTEvent("cpu/"+strconv.Itoa(cpu), -1, ev)
+				if err := out.write(&e); err != nil {
 					return err
 				}
 			}
@@ -125,7 +85,8 @@ func runLTT(args []string, stdout io.Writer) error {
 					return errEnough
 				}
 				printed++
-				return enc.Encode(lttEventOf(f.Name, blk, ev))
+				e := abi.NewLTTEvent(f.Name, blk, ev)
+				return out.write(&e)
 			})
 			if err == errEnough {
 				break
@@ -137,18 +98,20 @@ func runLTT(args []string, stdout io.Writer) error {
 		}
 		return w.Flush()
 	}
-	sum := lttSummary{Arch: tr.System.ArchSize, Endian: tr.System.Endian, BlockSize: tr.System.BlockSize}
+	sum := abi.LTTSummary{Arch: tr.System.ArchSize, Endian: tr.System.Endian, BlockSize: tr.System.BlockSize,
+		Facilities: []abi.LTTFacility{}, Tracefiles: []abi.LTTTracefile{}}
 	for _, f := range tr.Facilities {
-		sum.Facilities = append(sum.Facilities, lttFacility{
+		sum.Facilities = append(sum.Facilities, abi.LTTFacility{
 			Name: f.Name, Checksum: fmt.Sprintf("0x%08x", f.Checksum()), Base: int(f.Base), Events: len(f.Events),
 		})
 	}
 	for _, f := range files {
-		st := lttTracefileStat{Name: f.Name, Bytes: int(f.Size), Blocks: f.NumBlocks(), Versions: []string{}, Counts: map[string]int{}}
+		st := abi.LTTTracefile{Name: f.Name, Bytes: int(f.Size), Blocks: f.NumBlocks(), Versions: []string{}}
+		counts := map[string]int{}
 		seen := map[string]bool{}
 		err := walkLTT(f, func(_ int, ev *ltt.Event) error {
 			st.Events++
-			st.Counts[ev.Type.Name()]++
+			counts[ev.Type.Name()]++
 			t := ev.Time
 			if st.FirstTime == nil {
 				st.FirstTime = &t
@@ -170,19 +133,12 @@ func runLTT(args []string, stdout io.Writer) error {
 			}
 			st.Wraps += s.Wraps()
 		}
+		st.Counts = abi.AppendLTTCounts(nil, counts)
 		sum.Tracefiles = append(sum.Tracefiles, st)
 	}
 	// One JSON line, as every command's JSON output is.
-	return json.NewEncoder(stdout).Encode(sum)
-}
-
-// lttEventOf builds the JSON line of one event; block is -1 when unknown
-// (merged output).
-func lttEventOf(file string, block int, ev *ltt.Event) lttEvent {
-	return lttEvent{
-		File: file, Block: block, Offset: ev.Offset, ID: ev.ID, Event: ev.Type.Name(),
-		TSC: ev.TSC, Cycles: ev.Cycles, Time: ev.Time, Fields: lttValue(ev.Payload()),
-	}
+	out := jsonLines{w: stdout}
+	return out.write(&sum)
 }
 
 // walkLTT calls fn for every event of every block of f.
@@ -202,43 +158,4 @@ func walkLTT(f tracedir.Tracefile, fn func(block int, ev *ltt.Event) error) erro
 		}
 	}
 	return nil
-}
-
-// lttValue converts a decoded value into JSON-ready Go values: structs
-// become objects (field order is lost to encoding/json's sorted keys),
-// arrays and sequences lists, enums {"value", "label"}, unions
-// {"tag", "<field>": value}.
-func lttValue(v ltt.Value) any {
-	switch v.Kind() {
-	case ltt.KindInt:
-		return v.Int()
-	case ltt.KindUint:
-		return v.Uint()
-	case ltt.KindFloat:
-		return v.Float()
-	case ltt.KindString:
-		return string(v.Text())
-	case ltt.KindEnum:
-		m := map[string]any{"value": v.Uint()}
-		if l, ok := v.Label(false); ok {
-			m["label"] = l
-		}
-		return m
-	case ltt.KindArray, ltt.KindSequence:
-		out := []any{}
-		it := v.Iter()
-		for it.Next() {
-			out = append(out, lttValue(it.Value()))
-		}
-		return out
-	}
-	m := map[string]any{}
-	if v.Kind() == ltt.KindUnion {
-		m["tag"] = v.Uint()
-	}
-	it := v.Iter()
-	for it.Next() {
-		m[it.Name()] = lttValue(it.Value())
-	}
-	return m
 }

@@ -15,7 +15,18 @@ func TestLTTSummary(t *testing.T) {
 	if code := run([]string{"ltt", sampleDir}, &out, &errb); code != 0 {
 		t.Fatalf("exit %d: %s", code, errb.String())
 	}
-	var sum lttSummary
+	var sum struct {
+		Facilities []struct{ Checksum string }
+		Tracefiles []struct {
+			Name           string
+			Blocks, Events int
+			Versions       []string
+			FirstTime      *int64 `json:"first_time"`
+			LastTime       *int64 `json:"last_time"`
+			Wraps          uint64
+			Counts         map[string]int
+		}
+	}
 	if err := json.Unmarshal(out.Bytes(), &sum); err != nil {
 		t.Fatal(err)
 	}
