@@ -17,22 +17,22 @@ type ParseError = wire.Error
 var (
 	// ErrTruncated: a header, field, entry or string runs past the end
 	// of the PDU or of the stream.
-	ErrTruncated = wire.ErrTruncated
+	ErrTruncated = &wire.Truncated
 	// ErrHeaderLen: the header's len word is below 12, or disagrees with
 	// the bytes handed to a body decoder.
 	ErrHeaderLen = wire.NewKind("pdu_length", "bad PDU length")
 	// ErrLimit: len exceeds the configured ceiling.
-	ErrLimit = wire.ErrLimit
+	ErrLimit = &wire.Limit
 	// ErrType: a negative type code, or a PDU of another type than the
 	// decoder handles.
-	ErrType = wire.ErrType
+	ErrType = &wire.Type
 	// ErrLength: len is not the exact size the body's counts require.
-	ErrLength = wire.ErrLength
+	ErrLength = &wire.Length
 	// ErrCount: a count is negative, zero where one is required, or
 	// larger than the room left in the PDU.
-	ErrCount = wire.ErrCount
+	ErrCount = &wire.Count
 	// ErrTrailing: bytes follow the last element where none may.
-	ErrTrailing = wire.ErrTrailing
+	ErrTrailing = &wire.Trailing
 	// ErrValueFormat: a value set's valfmt is not INSITU, DPTR or SPTR.
 	ErrValueFormat = wire.NewKind("pdu_value_format", "bad value format")
 	// ErrValueBlock: a value-block pointer or a block's vlen is out of
@@ -44,7 +44,7 @@ var (
 	ErrContiguity = wire.NewKind("pdu_contiguity", "value blocks are not contiguous")
 	// ErrField: a field holds a value the protocol does not allow (a
 	// credential type, a DESC_IDS marker, an offset outside its text).
-	ErrField = wire.ErrField
+	ErrField = &wire.Field
 	// ErrEvent: an event-record array inside a value is malformed.
 	ErrEvent = wire.NewKind("pdu_event", "bad event record array")
 )

@@ -42,3 +42,22 @@ func TestErrorKind(t *testing.T) {
 		t.Fatal("InFile changed an error that is not an *Error")
 	}
 }
+
+// Each shared Err variable points at its Kind value, so an alias taken
+// as &wire.Truncated is the same kind as wire.ErrTruncated.
+func TestSharedKindValues(t *testing.T) {
+	for _, c := range []struct {
+		p    *Kind
+		v    *Kind
+		code string
+	}{
+		{ErrTruncated, &Truncated, "truncated"}, {ErrLimit, &Limit, "limit"}, {ErrLength, &Length, "length"},
+		{ErrCount, &Count, "count"}, {ErrTrailing, &Trailing, "trailing"}, {ErrMagic, &Magic, "magic"},
+		{ErrVersion, &Version, "version"}, {ErrType, &Type, "type"}, {ErrSyntax, &Syntax, "syntax"},
+		{ErrRange, &Range, "range"}, {ErrField, &Field, "field"},
+	} {
+		if c.p != c.v || c.p.Code() != c.code || !errors.Is(NewError("x", "", 0, c.v), c.p) {
+			t.Errorf("%s: the variable and the value differ", c.code)
+		}
+	}
+}

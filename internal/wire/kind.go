@@ -31,28 +31,47 @@ func (k *Kind) Code() string { return k.code }
 var (
 	// ErrTruncated: the input ends inside a header, field, element or
 	// string.
-	ErrTruncated = NewKind("truncated", "truncated")
+	ErrTruncated = &Truncated
 	// ErrLimit: a length or count is above a configured limit.
-	ErrLimit = NewKind("limit", "over the limit")
+	ErrLimit = &Limit
 	// ErrLength: a length field disagrees with the bytes it covers or with
 	// what its contents need.
-	ErrLength = NewKind("length", "bad length")
+	ErrLength = &Length
 	// ErrCount: a count is negative, zero where one is required, or larger
 	// than the bytes that remain could hold.
-	ErrCount = NewKind("count", "bad count")
+	ErrCount = &Count
 	// ErrTrailing: bytes follow the last element where none may.
-	ErrTrailing = NewKind("trailing", "trailing bytes")
+	ErrTrailing = &Trailing
 	// ErrMagic: the input does not start with the format's magic.
-	ErrMagic = NewKind("magic", "bad magic")
+	ErrMagic = &Magic
 	// ErrVersion: a version this package does not read.
-	ErrVersion = NewKind("version", "unsupported version")
+	ErrVersion = &Version
 	// ErrType: a type code the format does not define, or one that the
 	// call does not handle.
-	ErrType = NewKind("type", "bad type")
+	ErrType = &Type
 	// ErrSyntax: text that does not follow the format's grammar.
-	ErrSyntax = NewKind("syntax", "syntax error")
+	ErrSyntax = &Syntax
 	// ErrRange: a number outside the range its field allows.
-	ErrRange = NewKind("range", "value out of range")
+	ErrRange = &Range
 	// ErrField: a field holds a value the format does not allow.
-	ErrField = NewKind("field", "bad field value")
+	ErrField = &Field
+)
+
+// The shared kinds as values, which the Err variables above point at. A
+// package aliases a shared kind by its address, var ErrTruncated =
+// &wire.Truncated: that is static data, where copying the variable
+// (= wire.ErrTruncated) costs init code in every package that does it
+// (about 140 bytes of wasm each). Never assign to these.
+var (
+	Truncated = Kind{code: "truncated", msg: "truncated"}
+	Limit     = Kind{code: "limit", msg: "over the limit"}
+	Length    = Kind{code: "length", msg: "bad length"}
+	Count     = Kind{code: "count", msg: "bad count"}
+	Trailing  = Kind{code: "trailing", msg: "trailing bytes"}
+	Magic     = Kind{code: "magic", msg: "bad magic"}
+	Version   = Kind{code: "version", msg: "unsupported version"}
+	Type      = Kind{code: "type", msg: "bad type"}
+	Syntax    = Kind{code: "syntax", msg: "syntax error"}
+	Range     = Kind{code: "range", msg: "value out of range"}
+	Field     = Kind{code: "field", msg: "bad field value"}
 )
