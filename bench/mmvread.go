@@ -85,7 +85,7 @@ func figMMVRead(cfg Config) Figure {
 				if err != nil {
 					return 0
 				}
-				r, err := mmv.NewReader(b, binary.NativeEndian)
+				r, err := mmv.NewReader(b, mmv.Options{Order: binary.NativeEndian})
 				if err != nil {
 					return 0
 				}
@@ -100,7 +100,7 @@ func figMMVRead(cfg Config) Figure {
 		{Name: "perfwire mmv.NewReader + every Value (no text)", NoSum: true, NoRatio: true, Run: func(n int) uint64 {
 			var sum uint64
 			for range n {
-				r, err := mmv.NewReader(data, binary.NativeEndian)
+				r, err := mmv.NewReader(data, mmv.Options{Order: binary.NativeEndian})
 				if err != nil {
 					return 0
 				}

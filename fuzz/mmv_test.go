@@ -34,9 +34,9 @@ func mmvSeeds(tb testing.TB) [][]byte {
 // shows: names, help, instances, every value and every label, whose
 // JSON goes to package labels as pmdammv hands it to libpcp. It returns
 // the number of labels that parsed.
-func checkMMV(t *testing.T, img []byte, order binary.ByteOrder, lim mmv.Limits) int {
+func checkMMV(t *testing.T, img []byte, o mmv.Options) int {
 	t.Helper()
-	r, err := mmv.NewReaderLimits(img, order, lim)
+	r, err := mmv.NewReader(img, o)
 	if err != nil {
 		if _, ok := errors.AsType[*mmv.ParseError](err); !ok {
 			t.Fatalf("NewReader error %v (%T) is not a *ParseError", err, err)
@@ -70,7 +70,7 @@ func checkMMV(t *testing.T, img []byte, order binary.ByteOrder, lim mmv.Limits) 
 	// The dump is a pure function of the bytes: same text twice, from
 	// this Reader and from a fresh one.
 	d1 := mmv.AppendDump(nil, &r, "fuzz.mmv", 1<<50)
-	r2, err := mmv.NewReaderLimits(img, order, lim)
+	r2, err := mmv.NewReader(img, o)
 	if err != nil {
 		t.Fatalf("second NewReader of the same bytes fails: %v", err)
 	}
@@ -85,10 +85,10 @@ func checkMMV(t *testing.T, img []byte, order binary.ByteOrder, lim mmv.Limits) 
 func TestMMVImages(t *testing.T) {
 	total := 0
 	for _, img := range mmvSeeds(t) {
-		if _, err := mmv.NewReader(img, binary.LittleEndian); err != nil {
+		if _, err := mmv.NewReader(img, mmv.Options{Order: binary.LittleEndian}); err != nil {
 			t.Fatal(err)
 		}
-		total += checkMMV(t, img, binary.LittleEndian, mmv.Limits{})
+		total += checkMMV(t, img, mmv.Options{Order: binary.LittleEndian})
 	}
 	if total == 0 {
 		t.Fatal("no label of the seed images parses")
@@ -111,6 +111,6 @@ func FuzzMMVImage(f *testing.F) {
 		if data[0]&1 == 1 {
 			order = binary.BigEndian
 		}
-		checkMMV(t, data[1:], order, mmv.Limits{RepeatedItems: data[0]&2 != 0})
+		checkMMV(t, data[1:], mmv.Options{Order: order, RepeatedItems: data[0]&2 != 0})
 	})
 }

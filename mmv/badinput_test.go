@@ -3,8 +3,11 @@ package mmv_test
 import (
 	"encoding/binary"
 	"errors"
+	"strconv"
+	"strings"
 	"testing"
 
+	"github.com/perfwire/perfwire/internal/wire"
 	"github.com/perfwire/perfwire/mmv"
 )
 
@@ -44,16 +47,16 @@ func TestBadInput(t *testing.T) {
 		size int // truncate the file to size bytes first, if non-zero
 	}{
 		{"short header", v1, mmv.ErrTruncated, func(t *testing.T, b []byte) int64 { return 39 }, 39},
-		{"magic", v1, mmv.ErrBadMagic, func(t *testing.T, b []byte) int64 { b[3] = 'X'; return 0 }, 0},
+		{"magic", v1, mmv.ErrMagic, func(t *testing.T, b []byte) int64 { b[3] = 'X'; return 0 }, 0},
 		{"version 0", v1, mmv.ErrVersion, func(t *testing.T, b []byte) int64 { le.PutUint32(b[4:], 0); return 4 }, 0},
 		{"version 4", v3, mmv.ErrVersion, func(t *testing.T, b []byte) int64 { le.PutUint32(b[4:], 4); return 4 }, 0},
 		{"g1 zero", v1, mmv.ErrGeneration, func(t *testing.T, b []byte) int64 { le.PutUint64(b[8:], 0); le.PutUint64(b[16:], 0); return 16 }, 0},
 		{"g1 != g2", v1, mmv.ErrGeneration, func(t *testing.T, b []byte) int64 { le.PutUint64(b[16:], 0); return 16 }, 0},
-		{"tocs < 2", v1, mmv.ErrTOC, func(t *testing.T, b []byte) int64 { le.PutUint32(b[24:], 1); return 24 }, 0},
+		{"tocs < 2", v1, mmv.ErrCount, func(t *testing.T, b []byte) int64 { le.PutUint32(b[24:], 1); return 24 }, 0},
 		{"tocs beyond file", v1, mmv.ErrTruncated, func(t *testing.T, b []byte) int64 { return mmv.HeaderSize }, 60},
-		{"tocs above limit", v1, mmv.ErrTOC, func(t *testing.T, b []byte) int64 { le.PutUint32(b[24:], 0x7fffffff); return 24 }, 0},
-		{"cluster negative", v1, mmv.ErrCluster, func(t *testing.T, b []byte) int64 { le.PutUint32(b[36:], 0xffffffff); return 36 }, 0},
-		{"cluster 4096", v1, mmv.ErrCluster, func(t *testing.T, b []byte) int64 { le.PutUint32(b[36:], 4096); return 36 }, 0},
+		{"tocs above limit", v1, mmv.ErrLimit, func(t *testing.T, b []byte) int64 { le.PutUint32(b[24:], 0x7fffffff); return 24 }, 0},
+		{"cluster negative", v1, mmv.ErrRange, func(t *testing.T, b []byte) int64 { le.PutUint32(b[36:], 0xffffffff); return 36 }, 0},
+		{"cluster 4096", v1, mmv.ErrRange, func(t *testing.T, b []byte) int64 { le.PutUint32(b[36:], 4096); return 36 }, 0},
 		{"no metrics", v1, mmv.ErrMissing, func(t *testing.T, b []byte) int64 {
 			_, _, a := tocEntry(t, b, mmv.SectionMetrics)
 			le.PutUint32(b[a:], 99)
@@ -69,7 +72,7 @@ func TestBadInput(t *testing.T) {
 			le.PutUint32(b[a:], uint32(mmv.SectionMetrics))
 			return int64(a)
 		}, 0},
-		{"negative count", v1, mmv.ErrTOC, func(t *testing.T, b []byte) int64 {
+		{"negative count", v1, mmv.ErrCount, func(t *testing.T, b []byte) int64 {
 			_, _, a := tocEntry(t, b, mmv.SectionValues)
 			le.PutUint32(b[a+4:], 0xffffffff)
 			return int64(a + 4)
@@ -104,12 +107,12 @@ func TestBadInput(t *testing.T) {
 			le.PutUint32(b[a:], 4)
 			return int64(a + 4)
 		}, 0},
-		{"indom serial 0", v1, mmv.ErrInDom, func(t *testing.T, b []byte) int64 {
+		{"indom serial 0", v1, mmv.ErrField, func(t *testing.T, b []byte) int64 {
 			a := at(t, b, mmv.SectionIndoms, mmv.IndomSize, 0, 0)
 			le.PutUint32(b[a:], 0)
 			return int64(a)
 		}, 0},
-		{"indom serial 0xffffffff", v3, mmv.ErrInDom, func(t *testing.T, b []byte) int64 {
+		{"indom serial 0xffffffff", v3, mmv.ErrField, func(t *testing.T, b []byte) int64 {
 			a := at(t, b, mmv.SectionIndoms, mmv.IndomSize, 0, 0)
 			le.PutUint32(b[a:], 0xffffffff)
 			return int64(a)
@@ -152,7 +155,7 @@ func TestBadInput(t *testing.T) {
 			le.PutUint64(b[a:], uint64(len(b)-255))
 			return int64(a)
 		}, 0},
-		{"item above 1023", v1, mmv.ErrItem, func(t *testing.T, b []byte) int64 {
+		{"item above 1023", v1, mmv.ErrRange, func(t *testing.T, b []byte) int64 {
 			a := at(t, b, mmv.SectionMetrics, mmv.MetricSizeV1, 0, 64)
 			le.PutUint32(b[a:], 1024)
 			return int64(a)
@@ -167,7 +170,7 @@ func TestBadInput(t *testing.T) {
 			le.PutUint32(b[a:], 7)
 			return int64(a)
 		}, 0},
-		{"semantics 2", v3, mmv.ErrSem, func(t *testing.T, b []byte) int64 {
+		{"semantics 2", v3, mmv.ErrField, func(t *testing.T, b []byte) int64 {
 			a := at(t, b, mmv.SectionMetrics, mmv.MetricSizeV2, 0, 16)
 			le.PutUint32(b[a:], 2)
 			return int64(a)
@@ -211,7 +214,7 @@ func TestBadInput(t *testing.T) {
 			le.PutUint64(b[a:], uint64(len(b)))
 			return int64(a)
 		}, 0},
-		{"label flags", v3, mmv.ErrLabel, func(t *testing.T, b []byte) int64 {
+		{"label flags", v3, mmv.ErrField, func(t *testing.T, b []byte) int64 {
 			a := at(t, b, mmv.SectionLabels, mmv.LabelSize, 1, 0)
 			le.PutUint32(b[a:], 0x0c)
 			return int64(a)
@@ -246,7 +249,7 @@ func TestBadInput(t *testing.T) {
 			if tc.size > 0 {
 				b = b[:tc.size]
 			}
-			_, err := mmv.NewReader(b[:len(b):len(b)], nil)
+			_, err := mmv.NewReader(b[:len(b):len(b)], mmv.Options{})
 			if !errors.Is(err, tc.kind) {
 				t.Fatalf("err = %v, want kind %v", err, tc.kind)
 			}
@@ -257,7 +260,52 @@ func TestBadInput(t *testing.T) {
 			if pe.Offset != want {
 				t.Errorf("offset = %d, want %d (%v)", pe.Offset, want, err)
 			}
+			// The format is named once, by the ParseError, not again by
+			// the kind.
+			if msg := err.Error(); !strings.HasPrefix(msg, "mmv: ") || strings.Contains(msg[len("mmv: "):], "mmv:") {
+				t.Errorf("message %q does not name the format exactly once", msg)
+			}
 		})
+	}
+}
+
+// Each zero field of Options takes its own default: a limit set alone
+// applies, and the counts left zero are not zero limits. Limit errors
+// carry the count and the limit.
+func TestOptionsPerFieldDefaults(t *testing.T) {
+	v3 := readFile(t, "testdata/lab/sample3.mmv")
+	_, n, at := tocEntry(t, v3, mmv.SectionLabels)
+	if n < 2 {
+		t.Fatalf("sample3 has %d labels; the test needs 2 or more", n)
+	}
+	if _, err := mmv.NewReader(v3, mmv.Options{MaxLabels: n}); err != nil {
+		t.Fatalf("MaxLabels %d alone: %v", n, err)
+	}
+	_, err := mmv.NewReader(v3, mmv.Options{MaxLabels: n - 1})
+	pe, ok := errors.AsType[*mmv.ParseError](err)
+	if !ok || !errors.Is(err, mmv.ErrLimit) || !pe.HasValue || !pe.HasLimit ||
+		pe.Value != int64(n) || pe.Limit != int64(n-1) || pe.Offset != int64(at+4) {
+		t.Fatalf("MaxLabels %d: %v", n-1, err)
+	}
+
+	b := append([]byte(nil), readFile(t, "testdata/lab/sample1.mmv")...)
+	_, _, at = tocEntry(t, b, mmv.SectionMetrics)
+	le.PutUint32(b[at+4:], 1024)
+	_, err = mmv.NewReader(b, mmv.Options{})
+	pe, ok = errors.AsType[*mmv.ParseError](err)
+	if !ok || !errors.Is(err, mmv.ErrLimit) || pe.Value != 1024 || pe.Limit != mmv.DefaultMaxMetrics {
+		t.Fatalf("1024 metrics: %v", err)
+	}
+	want := "mmv: toc[" + strconv.Itoa((at-mmv.HeaderSize)/mmv.TOCEntrySize) + "].count: over the limit (value 1024, limit 1023) at offset " + strconv.Itoa(at+4)
+	if err.Error() != want {
+		t.Errorf("message %q, want %q", err, want)
+	}
+
+	b = append(b[:0:0], readFile(t, "testdata/lab/sample1.mmv")...)
+	le.PutUint32(b[36:], 4096)
+	_, err = mmv.NewReader(b, mmv.Options{})
+	if pe, ok = errors.AsType[*mmv.ParseError](err); !ok || !errors.Is(err, mmv.ErrRange) || pe.Value != 4096 || pe.Limit != mmv.MaxCluster {
+		t.Fatalf("cluster 4096: %v", err)
 	}
 }
 
@@ -280,7 +328,7 @@ func TestPackedStrings(t *testing.T) {
 	le.PutUint64(b[metrics:], inst1+1)
 	copy(b[len(b)-256:], "tail help\x00")
 	le.PutUint64(b[metrics+40:], uint64(len(b)-256))
-	r, err := mmv.NewReader(b, nil)
+	r, err := mmv.NewReader(b, mmv.Options{})
 	if err != nil {
 		t.Fatalf("packed strings rejected: %v", err)
 	}
@@ -293,4 +341,16 @@ func TestPackedStrings(t *testing.T) {
 func tocOff(t *testing.T, b []byte, s mmv.Section) uint64 {
 	off, _, _ := tocEntry(t, b, s)
 	return off
+}
+
+// The shared kinds are internal/wire's, not copies: errors.Is matches
+// them across formats.
+func TestSharedKinds(t *testing.T) {
+	for _, k := range [][2]error{{mmv.ErrTruncated, wire.ErrTruncated}, {mmv.ErrMagic, wire.ErrMagic},
+		{mmv.ErrVersion, wire.ErrVersion}, {mmv.ErrCount, wire.ErrCount}, {mmv.ErrLimit, wire.ErrLimit},
+		{mmv.ErrRange, wire.ErrRange}, {mmv.ErrType, wire.ErrType}, {mmv.ErrField, wire.ErrField}} {
+		if k[0] != k[1] {
+			t.Errorf("%v is a copy of the shared kind", k[0])
+		}
+	}
 }

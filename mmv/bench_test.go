@@ -36,7 +36,7 @@ func BenchmarkNewReader(b *testing.B) {
 			b.SetBytes(int64(len(data)))
 			b.ReportAllocs()
 			for b.Loop() {
-				if _, err := mmv.NewReader(data, nil); err != nil {
+				if _, err := mmv.NewReader(data, mmv.Options{}); err != nil {
 					b.Fatal(err)
 				}
 			}
@@ -48,7 +48,7 @@ func BenchmarkNewReader(b *testing.B) {
 // already validated Reader, as a live reader does on every poll.
 func BenchmarkReadAllValues(b *testing.B) {
 	data := bigFile(b)
-	r, err := mmv.NewReader(data, nil)
+	r, err := mmv.NewReader(data, mmv.Options{})
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -69,7 +69,7 @@ func BenchmarkNewReaderBig(b *testing.B) {
 	b.SetBytes(int64(len(data)))
 	b.ReportAllocs()
 	for b.Loop() {
-		if _, err := mmv.NewReader(data, nil); err != nil {
+		if _, err := mmv.NewReader(data, mmv.Options{}); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -103,7 +103,7 @@ func BenchmarkSetString(b *testing.B) {
 // BenchmarkDump formats a real v3 file as mmvdump text.
 func BenchmarkDump(b *testing.B) {
 	data := readFile(b, "testdata/lab/sample3.mmv")
-	r, _ := mmv.NewReader(data, nil)
+	r, _ := mmv.NewReader(data, mmv.Options{})
 	buf := make([]byte, 0, 1<<14)
 	b.SetBytes(int64(len(data)))
 	b.ReportAllocs()
@@ -128,7 +128,7 @@ func BenchmarkWrite(b *testing.B) {
 // metadata a poller resolved once.
 func BenchmarkReadAllWords(b *testing.B) {
 	data := bigFile(b)
-	r, err := mmv.NewReader(data, nil)
+	r, err := mmv.NewReader(data, mmv.Options{})
 	if err != nil {
 		b.Fatal(err)
 	}

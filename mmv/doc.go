@@ -11,15 +11,19 @@
 // g1 last; readers ignore a file whose generations differ. Values are
 // then updated in place with plain stores and read without locks. Files
 // are in the writer's byte order, so every entry point takes a
-// binary.ByteOrder (nil means little-endian, what every known writer
-// produces in practice).
+// binary.ByteOrder ([Options.Order] for the reader; nil means
+// little-endian, what every known writer produces in practice).
 //
 // [NewReader] validates a whole file once: everything pmdammv checks,
 // plus every string reference (offset + 256 inside the file and a NUL),
 // every entry offset (pointing at an entry of the right section), items
 // (unique, at most 1023), types, semantics, indoms and label payloads.
-// Failures are *[ParseError] values wrapping a sentinel such as
-// [ErrBounds], with the section, entry and byte offset. [Registry.Plan]
+// [Options] set the byte order and the limits, each zero field taking
+// its default ([DefaultMaxMetrics], ...). Failures are *[ParseError]
+// values wrapping a kind such as [ErrBounds] (shared kinds such as
+// [ErrLimit] are internal/wire's, the same for every format), with the
+// section, entry and byte offset, and the value and limit where a number
+// broke one. [Registry.Plan]
 // lays out a file the way libpcp_mmv does, choosing the lowest version
 // that fits, and refuses what pmdammv would silently drop. [Plan.Slot]
 // gives allocation-free handles for value updates; [AppendDump] prints

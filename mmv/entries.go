@@ -163,7 +163,7 @@ func (r *Reader) check(s Section, i int) {
 }
 
 // Metrics iterates over the metric entries in file order, but for those
-// left out under [Limits.SkipRefused].
+// left out under [Options.SkipRefused].
 func (r *Reader) Metrics() iter.Seq[Metric] {
 	return func(yield func(Metric) bool) {
 		for i := range r.NumMetrics() {
@@ -178,7 +178,7 @@ func (r *Reader) Metrics() iter.Seq[Metric] {
 }
 
 // Values iterates over the value entries in file order, but for those of
-// metrics left out under [Limits.SkipRefused].
+// metrics left out under [Options.SkipRefused].
 func (r *Reader) Values() iter.Seq[Value] {
 	return func(yield func(Value) bool) {
 		for i := range r.NumValues() {

@@ -1,47 +1,88 @@
 package mmv
 
-import (
-	"errors"
-
-	"github.com/perfwire/perfwire/internal/wire"
-)
+import "github.com/perfwire/perfwire/internal/wire"
 
 // ParseError is the error every failing function of this package returns
 // (wrapped or directly): the section and entry that failed as Field (for
 // example "metrics[3].name"), the byte offset from the start of the file,
-// and one of the sentinel kinds below as Err. Use errors.Is with a
-// sentinel, and errors.AsType[*mmv.ParseError] for the offset.
+// one of the kinds below as Err, and the value and limit where a number
+// broke one. Use errors.Is with a kind, and errors.AsType[*mmv.ParseError]
+// for the offset.
 type ParseError = wire.Error
 
-// Sentinel kinds. The reader's kinds describe a file; the writer's kinds
-// describe a [Registry] that cannot be laid out.
+// Error kinds. The reader's kinds describe a file; the writer's describe
+// a [Registry] that cannot be laid out. Those every format shares are
+// internal/wire's, aliased (the same values in every package); the rest are MMV's own. Messages carry no
+// package prefix (the ParseError adds it once), and each kind has a
+// stable Code for the wasm ABI.
 var (
-	ErrTruncated   = errors.New("mmv: file too short")
-	ErrBadMagic    = errors.New("mmv: bad magic (want MMV\\0)")
-	ErrVersion     = errors.New("mmv: unsupported version")
-	ErrGeneration  = errors.New("mmv: generation in flux (g1 is 0 or differs from g2)")
-	ErrTOC         = errors.New("mmv: bad table of contents")
-	ErrCluster     = errors.New("mmv: cluster outside 0..4095")
-	ErrMissing     = errors.New("mmv: mandatory section missing")
-	ErrBounds      = errors.New("mmv: section or entry outside the file")
-	ErrOffset      = errors.New("mmv: offset does not point at an entry of the right section")
-	ErrString      = errors.New("mmv: string not NUL-terminated within its field")
-	ErrItem        = errors.New("mmv: item above 1023 or repeated")
-	ErrType        = errors.New("mmv: unknown metric type")
-	ErrSem         = errors.New("mmv: unknown semantics")
-	ErrInDom       = errors.New("mmv: bad instance domain")
-	ErrInstance    = errors.New("mmv: bad instance")
-	ErrLabel       = errors.New("mmv: bad label")
-	ErrLimit       = errors.New("mmv: count above the configured limit")
-	ErrName        = errors.New("mmv: bad metric or instance name")
-	ErrTooLong     = errors.New("mmv: text too long for its slot")
-	ErrValueType   = errors.New("mmv: operation does not fit the metric type")
-	ErrNoSuchEntry = errors.New("mmv: no such metric or instance")
+	// ErrTruncated: the file ends inside the header or the table of
+	// contents, or a buffer is shorter than its plan.
+	ErrTruncated = &wire.Truncated
+	// ErrMagic: the file does not start with "MMV\0".
+	ErrMagic = &wire.Magic
+	// ErrVersion: a version other than 1, 2 or 3, or one too low for
+	// what a registry holds.
+	ErrVersion = &wire.Version
+	// ErrCount: the header's TOC count is below 2, or a section's count
+	// is negative.
+	ErrCount = &wire.Count
+	// ErrLimit: a count above its [Options] limit (or the default
+	// limits, for a registry).
+	ErrLimit = &wire.Limit
+	// ErrRange: a cluster outside 0..4095 or an item above 1023.
+	ErrRange = &wire.Range
+	// ErrType: a metric type the format does not define (or NOSUPPORT,
+	// for a registry).
+	ErrType = &wire.Type
+	// ErrField: semantics the format does not define, label flags that
+	// name no single level, or an indom serial of 0 or 0xffffffff.
+	ErrField = &wire.Field
+
+	// ErrGeneration: g1 is 0 or differs from g2 (the writer has not
+	// finished its layout), or a registry's Gen is 0.
+	ErrGeneration = wire.NewKind("mmv_generation", "generation in flux")
+	// ErrTOC: two TOC entries describe the same section.
+	ErrTOC = wire.NewKind("mmv_toc", "section listed twice in the table of contents")
+	// ErrMissing: the metrics or the values section is missing.
+	ErrMissing = wire.NewKind("mmv_missing", "mandatory section missing")
+	// ErrBounds: a section, entry or string lies outside the file.
+	ErrBounds = wire.NewKind("mmv_bounds", "outside the file")
+	// ErrOffset: an offset does not point at an entry of the right
+	// section.
+	ErrOffset = wire.NewKind("mmv_offset", "offset does not point at an entry of the right section")
+	// ErrString: a string has no NUL within its field.
+	ErrString = wire.NewKind("mmv_string", "string not NUL-terminated within its field")
+	// ErrItem: a metric's item repeats an earlier metric's.
+	ErrItem = wire.NewKind("mmv_item", "repeated item")
+	// ErrInDom: a metric's instance domain is not in the file, or a
+	// registry defines a serial twice.
+	ErrInDom = wire.NewKind("mmv_indom", "bad instance domain")
+	// ErrInstance: an instance outside its indom's array, a value whose
+	// instance does not fit its metric, or a repeated instance.
+	ErrInstance = wire.NewKind("mmv_instance", "bad instance")
+	// ErrLabel: a label payload that is not one {"name":value} member,
+	// or a registry label with a bad name or value.
+	ErrLabel = wire.NewKind("mmv_label", "bad label")
+	// ErrName: an empty metric or instance name, or one with characters
+	// PCP does not allow.
+	ErrName = wire.NewKind("mmv_name", "bad metric or instance name")
+	// ErrTooLong: a text too long for its 256-byte field.
+	ErrTooLong = wire.NewKind("mmv_too_long", "text too long for its field")
+	// ErrValueType: a slot operation that does not fit the metric type.
+	ErrValueType = wire.NewKind("mmv_value_type", "operation does not fit the metric type")
+	// ErrNoSuchEntry: a lookup of a metric or instance the plan lacks.
+	ErrNoSuchEntry = wire.NewKind("mmv_no_such_entry", "no such metric or instance")
 )
 
 // fail builds a ParseError; it exists so failure paths stay one line.
 func fail(field string, off uint64, kind error) error {
 	return &wire.Error{Format: "mmv", Field: field, Offset: int64(off), Err: kind}
+}
+
+// failValue is fail for a number that broke a limit or a range.
+func failValue(field string, off uint64, kind error, value, limit int64) error {
+	return wire.NewValueError("mmv", field, int(off), kind, value, limit)
 }
 
 // entryField names entry i of a section, e.g. "metrics[3].name"; it is

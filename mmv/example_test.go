@@ -15,7 +15,7 @@ func ExampleNewReader() {
 	if err != nil {
 		panic(err)
 	}
-	r, err := mmv.NewReader(b, binary.LittleEndian)
+	r, err := mmv.NewReader(b, mmv.Options{Order: binary.LittleEndian})
 	if err != nil {
 		panic(err)
 	}
@@ -49,7 +49,7 @@ func ExampleRegistry_Plan() {
 	counter.Add(40)
 	counter.Add(2)
 
-	r, err := mmv.NewReader(b, binary.LittleEndian)
+	r, err := mmv.NewReader(b, mmv.Options{Order: binary.LittleEndian})
 	if err != nil {
 		panic(err)
 	}
@@ -69,7 +69,7 @@ func ExampleInDomID() {
 // Print a file the way PCP's mmvdump does.
 func ExampleAppendDump() {
 	b, _ := os.ReadFile("testdata/speed/test3.mmv")
-	r, err := mmv.NewReader(b, nil)
+	r, err := mmv.NewReader(b, mmv.Options{})
 	if err != nil {
 		panic(err)
 	}

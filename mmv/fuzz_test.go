@@ -176,12 +176,12 @@ func FuzzReader(f *testing.F) {
 
 // checkReader is FuzzReader's body.
 func checkReader(t *testing.T, b []byte) {
-	if r, err := mmv.NewReaderLimits(b, binary.BigEndian, mmv.Limits{RepeatedItems: true}); err == nil {
+	if r, err := mmv.NewReader(b, mmv.Options{Order: binary.BigEndian, RepeatedItems: true}); err == nil {
 		_ = mmv.AppendDump(nil, &r, "fuzz", 0)
 		_, _ = mmv.Assign([]mmv.Source{{Name: "f", Reader: &r}})
 	}
 	{
-		r, err := mmv.NewReader(b, nil)
+		r, err := mmv.NewReader(b, mmv.Options{})
 		if err != nil {
 			if _, ok := errorsAsParse(err); !ok {
 				t.Fatalf("error %v is not a ParseError", err)
@@ -204,7 +204,7 @@ func checkReader(t *testing.T, b []byte) {
 		for _, order := range []binary.ByteOrder{binary.LittleEndian, binary.BigEndian} {
 			out := p.AppendFile(nil, order)
 			copyValues(t, &r, p, out, order)
-			r2, err := mmv.NewReader(out, order)
+			r2, err := mmv.NewReader(out, mmv.Options{Order: order})
 			if err != nil {
 				t.Fatalf("re-encoded file rejected: %v", err)
 			}
@@ -348,7 +348,7 @@ func FuzzWriterRoundTrip(f *testing.F) {
 				}
 			}
 		}
-		r, err := mmv.NewReader(b, order)
+		r, err := mmv.NewReader(b, mmv.Options{Order: order})
 		if err != nil {
 			t.Fatalf("our own file rejected: %v", err)
 		}

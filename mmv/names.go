@@ -78,7 +78,7 @@ const (
 	// picks a cluster and never matches its cluster labels.
 	WarnClusterLabelsLost
 	// WarnRepeatedItem: the metric repeats an earlier item of its file
-	// (read with Limits.RepeatedItems); pmdammv drops it.
+	// (read with Options.RepeatedItems); pmdammv drops it.
 	WarnRepeatedItem
 	// WarnNameConflict: the name and an earlier one cannot both be in
 	// the namespace: one would be a leaf and an inner node at once

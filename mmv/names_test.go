@@ -25,7 +25,7 @@ func TestInDomID(t *testing.T) {
 
 func TestMetricNames(t *testing.T) {
 	b := readFile(t, "testdata/speed/test5.mmv") // flags noprefix
-	r, err := mmv.NewReader(b, nil)
+	r, err := mmv.NewReader(b, mmv.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -33,7 +33,7 @@ func TestMetricNames(t *testing.T) {
 		t.Errorf("noprefix name %q", got)
 	}
 	b = readFile(t, "testdata/speed/test1.mmv")
-	r, err = mmv.NewReader(b, nil)
+	r, err = mmv.NewReader(b, mmv.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -55,7 +55,7 @@ func TestAssign(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		r, err := mmv.NewReader(p.AppendFile(nil, nil), nil)
+		r, err := mmv.NewReader(p.AppendFile(nil, nil), mmv.Options{})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -103,15 +103,15 @@ func equal(a, b []uint32) bool {
 
 // TestRepeatedItems reads a file with two metrics on item 1 (like
 // qa/src/mmv2_simple.c): an error by default, accepted with
-// Limits.RepeatedItems, and then reported by Assign.
+// Options.RepeatedItems, and then reported by Assign.
 func TestRepeatedItems(t *testing.T) {
 	b := append([]byte(nil), readFile(t, "testdata/lab/sample2.mmv")...)
 	off, _, _ := tocEntry(t, b, mmv.SectionMetrics)
 	le.PutUint32(b[off+mmv.MetricSizeV2+8:], 1) // metric 1 takes metric 0's item
-	if _, err := mmv.NewReader(b, nil); !errors.Is(err, mmv.ErrItem) {
+	if _, err := mmv.NewReader(b, mmv.Options{}); !errors.Is(err, mmv.ErrItem) {
 		t.Fatalf("default: %v", err)
 	}
-	r, err := mmv.NewReaderLimits(b, nil, mmv.Limits{RepeatedItems: true})
+	r, err := mmv.NewReader(b, mmv.Options{RepeatedItems: true})
 	if err != nil {
 		t.Fatal(err)
 	}

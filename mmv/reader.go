@@ -4,8 +4,6 @@ import (
 	"encoding/binary"
 	"math"
 
-	"github.com/perfwire/perfwire/internal/wire"
-
 	"github.com/perfwire/perfwire/pcp"
 )
 
@@ -20,16 +18,28 @@ type Header struct {
 	Cluster int32 // requested PMID cluster; 0 lets pmdammv choose
 }
 
-// Limits bound the counts a reader accepts, and relax one check. Every
-// count is also bounded by the file size, so the limits only reject
-// files that pmdammv would not export anyway. A Limits whose counts are all zero means
-// [DefaultLimits] (keeping RepeatedItems and SkipRefused).
-type Limits struct {
-	MaxTOCs    int // TOC entries
-	MaxMetrics int // pmdammv ignores a METRICS section above 1023
-	MaxIndoms  int // pmdammv allows 4194303; metric checks scan the indoms
-	MaxLabels  int // pmdammv ignores a LABELS section above 255
-	MaxValues  int
+// Options configure [NewReader]. The zero value reads a little-endian
+// file with the default limits; each zero field is replaced by its
+// default on its own. Every count is also bounded by the file size, so
+// the limits only reject files that pmdammv would not export anyway.
+type Options struct {
+	// Order is the file's byte order; nil means little-endian, what
+	// every known writer produces on x86 and ARM.
+	Order binary.ByteOrder
+	// MaxTOCs bounds the TOC entries; zero means [DefaultMaxTOCs].
+	MaxTOCs int
+	// MaxMetrics bounds the METRICS section; zero means
+	// [DefaultMaxMetrics] (pmdammv ignores a larger section).
+	MaxMetrics int
+	// MaxIndoms bounds the INDOMS section; zero means
+	// [DefaultMaxIndoms] (metric checks scan the indoms).
+	MaxIndoms int
+	// MaxLabels bounds the LABELS section; zero means
+	// [DefaultMaxLabels] (pmdammv ignores a larger section).
+	MaxLabels int
+	// MaxValues bounds the VALUES and INSTANCES sections; zero means
+	// [DefaultMaxValues].
+	MaxValues int
 	// RepeatedItems accepts a metric whose item repeats an earlier one
 	// in the file, as pmdammv does (it drops the later metric; [Assign]
 	// warns). By default a repeated item is an [ErrItem] error.
@@ -42,16 +52,42 @@ type Limits struct {
 	SkipRefused bool
 }
 
-// Skip is a metric a reader with [Limits.SkipRefused] left out: which
+// The default limits: pmdammv's bounds for metrics and labels, 4096
+// indoms (each metric's indom is found by a scan) and a million values.
+const (
+	DefaultMaxTOCs    = 16
+	DefaultMaxMetrics = MaxItem
+	DefaultMaxIndoms  = 4096
+	DefaultMaxLabels  = 255
+	DefaultMaxValues  = 1 << 20
+)
+
+// withDefaults replaces each zero (or negative) limit by its default.
+func (o Options) withDefaults() Options {
+	if o.MaxTOCs <= 0 {
+		o.MaxTOCs = DefaultMaxTOCs
+	}
+	if o.MaxMetrics <= 0 {
+		o.MaxMetrics = DefaultMaxMetrics
+	}
+	if o.MaxIndoms <= 0 {
+		o.MaxIndoms = DefaultMaxIndoms
+	}
+	if o.MaxLabels <= 0 {
+		o.MaxLabels = DefaultMaxLabels
+	}
+	if o.MaxValues <= 0 {
+		o.MaxValues = DefaultMaxValues
+	}
+	return o
+}
+
+// Skip is a metric a reader with [Options.SkipRefused] left out: which
 // entry, and the error that would have refused the file.
 type Skip struct {
 	Metric int   // index of the metric entry
 	Err    error // a *ParseError naming the field, the rule and the offset
 }
-
-// DefaultLimits are pmdammv's bounds for metrics and labels, 4096
-// indoms (each metric's indom is found by a scan) and a million values.
-var DefaultLimits = Limits{MaxTOCs: 16, MaxMetrics: MaxItem, MaxIndoms: 4096, MaxLabels: 255, MaxValues: 1 << 20}
 
 // section is one TOC entry after validation.
 type section struct {
@@ -74,12 +110,12 @@ type Reader struct {
 	msz  uint64 // metric entry size
 	sect [7]section
 	// skips and refused (a bit per metric entry) are nil unless a
-	// metric was left out under Limits.SkipRefused.
+	// metric was left out under Options.SkipRefused.
 	skips   []Skip
 	refused []uint64
 }
 
-// Skips returns the metrics left out under [Limits.SkipRefused], in file
+// Skips returns the metrics left out under [Options.SkipRefused], in file
 // order; nil when none was.
 func (r *Reader) Skips() []Skip { return r.skips }
 
@@ -103,30 +139,21 @@ var probe = [2]byte{0, 1}
 // isBig reports whether order is big-endian; nil means little-endian.
 func isBig(order binary.ByteOrder) bool { return order != nil && order.Uint16(probe[:]) == 1 }
 
-// NewReader validates b as an MMV file written in byte order order (nil
-// means little-endian, what every known writer produces on x86 and ARM)
-// with [DefaultLimits]. See [NewReaderLimits].
-func NewReader(b []byte, order binary.ByteOrder) (Reader, error) {
-	return NewReaderLimits(b, order, DefaultLimits)
-}
-
-// NewReaderLimits validates b as an MMV file and returns a view of it.
-// It checks everything pmdammv checks and more (see the package
+// NewReader validates b as an MMV file and returns a view of it. It
+// checks everything pmdammv checks and more (see the package
 // documentation); on failure it returns a *[ParseError] wrapping one of
-// the sentinel kinds, with the section, entry and byte offset. It does
-// not allocate on success. The Reader keeps b; b must not be shrunk.
-func NewReaderLimits(b []byte, order binary.ByteOrder, lim Limits) (Reader, error) {
-	if lim.MaxTOCs == 0 && lim.MaxMetrics == 0 && lim.MaxIndoms == 0 && lim.MaxLabels == 0 && lim.MaxValues == 0 {
-		repeat, skip := lim.RepeatedItems, lim.SkipRefused
-		lim = DefaultLimits
-		lim.RepeatedItems, lim.SkipRefused = repeat, skip
-	}
-	r := Reader{b: b, big: isBig(order)}
+// the kinds in this package, with the section, entry and byte offset, and
+// the value and limit where a number broke one. It does not allocate on
+// success (except to record skips under [Options.SkipRefused]). The
+// Reader keeps b; b must not be shrunk.
+func NewReader(b []byte, o Options) (Reader, error) {
+	lim := o.withDefaults()
+	r := Reader{b: b, big: isBig(o.Order)}
 	if len(b) < HeaderSize {
 		return Reader{}, fail("header", uint64(len(b)), ErrTruncated)
 	}
 	if string(b[:4]) != Magic {
-		return Reader{}, fail("header.magic", 0, ErrBadMagic)
+		return Reader{}, fail("header.magic", 0, ErrMagic)
 	}
 	h := &r.hdr
 	h.Version = int32(r.u32(4))
@@ -146,14 +173,17 @@ func NewReaderLimits(b []byte, order binary.ByteOrder, lim Limits) (Reader, erro
 	if h.Gen1 == 0 || h.Gen1 != h.Gen2 {
 		return Reader{}, fail("header.g2", 16, ErrGeneration)
 	}
-	if h.TOCs < 2 || int(h.TOCs) > lim.MaxTOCs {
-		return Reader{}, fail("header.tocs", 24, ErrTOC)
+	if h.TOCs < 2 {
+		return Reader{}, fail("header.tocs", 24, ErrCount)
+	}
+	if int(h.TOCs) > lim.MaxTOCs {
+		return Reader{}, failValue("header.tocs", 24, ErrLimit, int64(h.TOCs), int64(lim.MaxTOCs))
 	}
 	if uint64(HeaderSize)+uint64(h.TOCs)*TOCEntrySize > uint64(len(b)) {
 		return Reader{}, fail("toc", HeaderSize, ErrTruncated)
 	}
 	if h.Cluster < 0 || h.Cluster > MaxCluster {
-		return Reader{}, fail("header.cluster", 36, ErrCluster)
+		return Reader{}, failValue("header.cluster", 36, ErrRange, int64(h.Cluster), MaxCluster)
 	}
 	if err := r.readTOC(lim); err != nil {
 		return Reader{}, err
@@ -193,7 +223,7 @@ func (r *Reader) entrySize(s Section) uint64 {
 var sectionNames = [7]string{"toc", "indoms", "instances", "metrics", "values", "strings", "labels"}
 
 // readTOC records each known section and checks it lies inside the file.
-func (r *Reader) readTOC(lim Limits) error {
+func (r *Reader) readTOC(lim Options) error {
 	for i := range r.sect {
 		r.sect[i].toc = -1
 	}
@@ -211,7 +241,7 @@ func (r *Reader) readTOC(lim Limits) error {
 			return fail(entryField("toc", i, "type"), at, ErrTOC)
 		}
 		if count < 0 {
-			return fail(entryField("toc", i, "count"), at+4, ErrTOC)
+			return fail(entryField("toc", i, "count"), at+4, ErrCount)
 		}
 		max := lim.MaxValues
 		switch typ {
@@ -223,7 +253,7 @@ func (r *Reader) readTOC(lim Limits) error {
 			max = lim.MaxLabels
 		}
 		if int(count) > max {
-			return fail(entryField("toc", i, "count"), at+4, ErrLimit)
+			return failValue(entryField("toc", i, "count"), at+4, ErrLimit, int64(count), int64(max))
 		}
 		size := r.entrySize(typ)
 		if off > uint64(len(r.b)) || uint64(count)*size > uint64(len(r.b))-off {
@@ -316,7 +346,7 @@ func (r *Reader) checkIndoms() error {
 		at := uint64(r.at(SectionIndoms, i))
 		serial, count, first := r.u32(int(at)), r.u32(int(at)+4), r.u64(int(at)+8)
 		if serial == 0 || serial == 0xffffffff {
-			return fail(entryField("indoms", i, "serial"), at, ErrInDom)
+			return fail(entryField("indoms", i, "serial"), at, ErrField)
 		}
 		if count > 0 {
 			k := r.index(SectionInstances, first)
@@ -390,13 +420,13 @@ func (r *Reader) checkMetrics(repeatOK, skip bool) error {
 		item := r.u32(int(base) + 8)
 		switch sem := pcp.Sem(int32(r.u32(int(base) + 16))); {
 		case item > MaxItem:
-			bad = wire.NewValueError("mmv", entryField("metrics", i, "item"), int(base+8), ErrItem, int64(item), MaxItem)
+			bad = failValue(entryField("metrics", i, "item"), base+8, ErrRange, int64(item), MaxItem)
 		case seen[item/64]&(1<<(item%64)) != 0 && !repeatOK:
 			bad = fail(entryField("metrics", i, "item"), base+8, ErrItem)
 		case !Type(int32(r.u32(int(base) + 12))).Valid():
 			bad = fail(entryField("metrics", i, "type"), base+12, ErrType)
 		case sem != 0 && sem != pcp.SemCounter && sem != pcp.SemInstant && sem != pcp.SemDiscrete:
-			bad = fail(entryField("metrics", i, "semantics"), base+16, ErrSem)
+			bad = fail(entryField("metrics", i, "semantics"), base+16, ErrField)
 		default:
 			if serial := r.u32(int(base) + 24); serial != 0 && serial != 0xffffffff && r.indomBySerial(serial) < 0 {
 				bad = fail(entryField("metrics", i, "indom"), base+24, ErrInDom)
@@ -474,7 +504,7 @@ func (r *Reader) checkLabels() error {
 	for i := 0; i < s.count; i++ {
 		at := uint64(r.at(SectionLabels, i))
 		if !LabelFlags(r.u32(int(at))).valid() {
-			return fail(entryField("labels", i, "flags"), at, ErrLabel)
+			return fail(entryField("labels", i, "flags"), at, ErrField)
 		}
 		p := r.b[at+12 : at+LabelSize]
 		n := nul(p)

@@ -97,6 +97,12 @@ func regErr(field string, kind error) error {
 	return &ParseError{Format: "mmv", Field: field, Offset: -1, Err: kind}
 }
 
+// regValueErr is regErr for a number that broke a limit or a range.
+func regValueErr(field string, kind error, value, limit int64) error {
+	return &ParseError{Format: "mmv", Field: field, Offset: -1, Err: kind,
+		Value: value, Limit: limit, HasValue: true, HasLimit: true}
+}
+
 // validName checks a metric name (dots allowed) or a label name.
 func validName(s string, dots bool) bool {
 	if s == "" || !isLetter(s[0]) {
@@ -124,21 +130,21 @@ func (reg *Registry) Plan() (*Plan, error) {
 		return nil, regErr("gen", ErrGeneration)
 	}
 	if reg.Cluster > MaxCluster {
-		return nil, regErr("cluster", ErrCluster)
+		return nil, regValueErr("cluster", ErrRange, int64(reg.Cluster), MaxCluster)
 	}
 	// Counts pmdammv (or our reader's defaults) would not accept.
-	switch lim := DefaultLimits; {
-	case len(reg.Metrics) > lim.MaxMetrics:
-		return nil, regErr("metrics", ErrLimit)
-	case len(reg.Indoms) > lim.MaxIndoms:
-		return nil, regErr("indoms", ErrLimit)
-	case len(reg.Labels) > lim.MaxLabels:
-		return nil, regErr("labels", ErrLimit)
+	switch {
+	case len(reg.Metrics) > DefaultMaxMetrics:
+		return nil, regValueErr("metrics", ErrLimit, int64(len(reg.Metrics)), DefaultMaxMetrics)
+	case len(reg.Indoms) > DefaultMaxIndoms:
+		return nil, regValueErr("indoms", ErrLimit, int64(len(reg.Indoms)), DefaultMaxIndoms)
+	case len(reg.Labels) > DefaultMaxLabels:
+		return nil, regValueErr("labels", ErrLimit, int64(len(reg.Labels)), DefaultMaxLabels)
 	}
 	long := false
 	for i, d := range reg.Indoms {
 		if d.Serial == 0 || d.Serial == 0xffffffff {
-			return nil, regErr(entryField("indoms", i, "serial"), ErrInDom)
+			return nil, regErr(entryField("indoms", i, "serial"), ErrField)
 		}
 		for j := range i {
 			if reg.Indoms[j].Serial == d.Serial {
@@ -173,7 +179,10 @@ func (reg *Registry) Plan() (*Plan, error) {
 			return nil, regErr(entryField("metrics", i, "name"), ErrTooLong)
 		}
 		long = long || len(m.Name) >= NameSizeV1
-		if m.Item > MaxItem || seen[m.Item/64]&(1<<(m.Item%64)) != 0 {
+		if m.Item > MaxItem {
+			return nil, regValueErr(entryField("metrics", i, "item"), ErrRange, int64(m.Item), MaxItem)
+		}
+		if seen[m.Item/64]&(1<<(m.Item%64)) != 0 {
 			return nil, regErr(entryField("metrics", i, "item"), ErrItem)
 		}
 		seen[m.Item/64] |= 1 << (m.Item % 64)
@@ -183,7 +192,7 @@ func (reg *Registry) Plan() (*Plan, error) {
 		switch m.Sem {
 		case pcp.SemCounter, pcp.SemInstant, pcp.SemDiscrete:
 		default:
-			return nil, regErr(entryField("metrics", i, "semantics"), ErrSem)
+			return nil, regErr(entryField("metrics", i, "semantics"), ErrField)
 		}
 		if len(m.ShortText) >= StringSize || len(m.HelpText) >= StringSize {
 			return nil, regErr(entryField("metrics", i, "help"), ErrTooLong)
@@ -202,8 +211,8 @@ func (reg *Registry) Plan() (*Plan, error) {
 			p.nval[i] = len(reg.Indoms[p.dindex[i]].Instances)
 		}
 		p.nvals += p.nval[i]
-		if p.nvals > DefaultLimits.MaxValues {
-			return nil, regErr("values", ErrLimit)
+		if p.nvals > DefaultMaxValues {
+			return nil, regValueErr("values", ErrLimit, int64(p.nvals), DefaultMaxValues)
 		}
 	}
 	for i, l := range reg.Labels {

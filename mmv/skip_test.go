@@ -17,16 +17,16 @@ func TestSkipRefusedLargeParfait(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, err = mmv.NewReader(b, nil)
-	if !errors.Is(err, mmv.ErrItem) || err.Error() != "mmv: metrics[253].item: mmv: item above 1023 or repeated (value 1024, limit 1023) at offset 61248" {
+	_, err = mmv.NewReader(b, mmv.Options{})
+	if !errors.Is(err, mmv.ErrRange) || err.Error() != "mmv: metrics[253].item: value out of range (value 1024, limit 1023) at offset 61248" {
 		t.Fatalf("strict: %v", err)
 	}
-	r, err := mmv.NewReaderLimits(b, nil, mmv.Limits{SkipRefused: true})
+	r, err := mmv.NewReader(b, mmv.Options{SkipRefused: true})
 	if err != nil {
 		t.Fatal(err)
 	}
 	sk := r.Skips()
-	if len(sk) != 1 || sk[0].Metric != 253 || !errors.Is(sk[0].Err, mmv.ErrItem) ||
+	if len(sk) != 1 || sk[0].Metric != 253 || !errors.Is(sk[0].Err, mmv.ErrRange) ||
 		string(r.Metric(253).Name) != "spacex.packages.request.circuitbreaker.fallback" || !r.Refused(253) {
 		t.Fatalf("skips %+v", sk)
 	}

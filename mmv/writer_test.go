@@ -23,7 +23,7 @@ func TestWriterMatchesMmvdump(t *testing.T) {
 		}
 		b := p.AppendFile(nil, binary.LittleEndian)
 		fillSample(p, b)
-		r, err := mmv.NewReader(b, nil)
+		r, err := mmv.NewReader(b, mmv.Options{})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -83,7 +83,7 @@ func TestWriterSizeFormula(t *testing.T) {
 		if v > 1 {
 			isz, msz = 24, 48
 		}
-		r, err := mmv.NewReader(p.AppendFile(nil, nil), nil)
+		r, err := mmv.NewReader(p.AppendFile(nil, nil), mmv.Options{})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -105,9 +105,9 @@ func TestRegistryErrors(t *testing.T) {
 		kind error
 	}{
 		{"zero generation", func(r *mmv.Registry) { r.Gen = 0 }, mmv.ErrGeneration},
-		{"cluster 4096", func(r *mmv.Registry) { r.Cluster = 4096 }, mmv.ErrCluster},
-		{"serial 0", func(r *mmv.Registry) { r.Indoms[0].Serial = 0 }, mmv.ErrInDom},
-		{"serial 0xffffffff", func(r *mmv.Registry) { r.Indoms[0].Serial = 0xffffffff }, mmv.ErrInDom},
+		{"cluster 4096", func(r *mmv.Registry) { r.Cluster = 4096 }, mmv.ErrRange},
+		{"serial 0", func(r *mmv.Registry) { r.Indoms[0].Serial = 0 }, mmv.ErrField},
+		{"serial 0xffffffff", func(r *mmv.Registry) { r.Indoms[0].Serial = 0xffffffff }, mmv.ErrField},
 		{"duplicate serial", func(r *mmv.Registry) { r.Indoms = append(r.Indoms, r.Indoms[0]) }, mmv.ErrInDom},
 		{"unknown indom", func(r *mmv.Registry) { r.Metrics[0].Indom = 99 }, mmv.ErrInDom},
 		{"empty instance name", func(r *mmv.Registry) { r.Indoms[0].Instances[0].Name = "" }, mmv.ErrName},
@@ -118,11 +118,11 @@ func TestRegistryErrors(t *testing.T) {
 		{"metric name with dash", func(r *mmv.Registry) { r.Metrics[0].Name = "a-b" }, mmv.ErrName},
 		{"metric name starting with digit", func(r *mmv.Registry) { r.Metrics[0].Name = "1a" }, mmv.ErrName},
 		{"long metric name", func(r *mmv.Registry) { r.Metrics[0].Name = long }, mmv.ErrTooLong},
-		{"item 1024", func(r *mmv.Registry) { r.Metrics[0].Item = 1024 }, mmv.ErrItem},
+		{"item 1024", func(r *mmv.Registry) { r.Metrics[0].Item = 1024 }, mmv.ErrRange},
 		{"repeated item", func(r *mmv.Registry) { r.Metrics[1].Item = r.Metrics[0].Item }, mmv.ErrItem},
 		{"type 7", func(r *mmv.Registry) { r.Metrics[0].Type = 7 }, mmv.ErrType},
 		{"type nosupport", func(r *mmv.Registry) { r.Metrics[0].Type = mmv.TypeNoSupport }, mmv.ErrType},
-		{"semantics 0", func(r *mmv.Registry) { r.Metrics[0].Sem = 0 }, mmv.ErrSem},
+		{"semantics 0", func(r *mmv.Registry) { r.Metrics[0].Sem = 0 }, mmv.ErrField},
 		{"long help", func(r *mmv.Registry) { r.Metrics[0].HelpText = long }, mmv.ErrTooLong},
 		{"long indom help", func(r *mmv.Registry) { r.Indoms[0].ShortText = long }, mmv.ErrTooLong},
 		{"v1 with long name", func(r *mmv.Registry) { r.Version = 1; r.Metrics[0].Name = strings.Repeat("n", 64) }, mmv.ErrVersion},
@@ -202,7 +202,7 @@ func TestRegistryLimits(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := mmv.NewReader(p.AppendFile(nil, nil), nil); err != nil {
+	if _, err := mmv.NewReader(p.AppendFile(nil, nil), mmv.Options{}); err != nil {
 		t.Errorf("1023 metrics rejected by the reader: %v", err)
 	}
 	reg = sampleRegistry(3, false)

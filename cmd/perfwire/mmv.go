@@ -49,7 +49,7 @@ func runMMV(args []string, stdout io.Writer) error {
 	now := time.Now().UnixMicro()
 	// As pmdammv serves a file: a metric it leaves out is left out here
 	// too, with a diagnostic; --strict refuses the file instead.
-	lim := mmv.Limits{SkipRefused: !*strict}
+	lim := mmv.Options{SkipRefused: !*strict}
 	// Each argument is a file, or a directory scanned the way pmdammv
 	// scans $PCP_TMP_DIR/mmv; unusable files found in a directory are
 	// reported, not fatal.
@@ -76,7 +76,7 @@ func runMMV(args []string, stdout io.Writer) error {
 		if err != nil {
 			return err
 		}
-		r, err := mmv.NewReaderLimits(b, bo, lim)
+		r, err := mmv.NewReader(b, mmv.Options{Order: bo, SkipRefused: lim.SkipRefused})
 		if err != nil {
 			return &inputError{file: arg, err: err}
 		}

@@ -155,7 +155,7 @@ func TestMMVDirectory(t *testing.T) {
 	}
 	// pmdammv skips the dead writer's file too.
 	for i, want := range [][]string{{`{"file":"` + dir + `/a","error":{`, `"message":"mmvfile: writer process is gone"`},
-		{`{"file":"` + dir + `/c","error":{`, `"message":"mmv: header: mmv: file too short at offset 4"`}, {`"name":"mmv.b.i32"`}} {
+		{`{"file":"` + dir + `/c","error":{`, `"message":"mmv: header: truncated at offset 4"`}, {`"name":"mmv.b.i32"`}} {
 		for _, w := range want {
 			if !strings.Contains(lines[i], w) {
 				t.Errorf("line %d: %s\nwant %s", i, lines[i], w)

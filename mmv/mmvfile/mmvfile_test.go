@@ -50,7 +50,7 @@ func TestCreateOpenLive(t *testing.T) {
 	}
 	status, _ := w.Slot("status", "")
 	post.Add(3)
-	m, err := mmvfile.Open(path, binary.NativeEndian)
+	m, err := mmvfile.Open(path, mmv.Options{Order: binary.NativeEndian})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -81,7 +81,7 @@ func TestCreateOpenLive(t *testing.T) {
 	if !m.Reader.Stale() {
 		t.Error("republish not noticed")
 	}
-	if err := m.Reload(binary.NativeEndian); err != nil || m.Reader.Stale() {
+	if err := m.Reload(); err != nil || m.Reader.Stale() {
 		t.Errorf("reload: %v", err)
 	}
 	// Creating again replaces the file.
@@ -121,15 +121,15 @@ func TestErrors(t *testing.T) {
 	}
 	bad := registry(0)
 	bad.Metrics[0].Item = 5000
-	if _, err := mmvfile.CreatePath(filepath.Join(t.TempDir(), "x"), bad); !errors.Is(err, mmv.ErrItem) {
+	if _, err := mmvfile.CreatePath(filepath.Join(t.TempDir(), "x"), bad); !errors.Is(err, mmv.ErrRange) {
 		t.Errorf("bad registry: %v", err)
 	}
 	short := filepath.Join(t.TempDir(), "short")
 	os.WriteFile(short, []byte("MMV\x00"), 0o644)
-	if _, err := mmvfile.Open(short, nil); !errors.Is(err, mmv.ErrTruncated) {
+	if _, err := mmvfile.Open(short, mmv.Options{}); !errors.Is(err, mmv.ErrTruncated) {
 		t.Errorf("short file: %v", err)
 	}
-	if _, err := mmvfile.Open(filepath.Join(t.TempDir(), "none"), nil); !errors.Is(err, fs.ErrNotExist) {
+	if _, err := mmvfile.Open(filepath.Join(t.TempDir(), "none"), mmv.Options{}); !errors.Is(err, fs.ErrNotExist) {
 		t.Errorf("missing file: %v", err)
 	}
 }
@@ -171,7 +171,7 @@ func TestScan(t *testing.T) {
 	os.WriteFile(filepath.Join(dir, ".hidden"), []byte("x"), 0o644)
 	os.WriteFile(filepath.Join(dir, "c_junk"), []byte("not an MMV file at all, long enough for a header"), 0o644)
 	os.Mkdir(filepath.Join(dir, "d_dir"), 0o755)
-	found, err := mmvfile.Scan(dir, mmv.Limits{})
+	found, err := mmvfile.Scan(dir, mmv.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -182,7 +182,7 @@ func TestScan(t *testing.T) {
 	if len(found) != 3 || names[0] != "a_dead" || names[1] != "b_live" || names[2] != "c_junk" {
 		t.Fatalf("found %v", names)
 	}
-	if !errors.Is(found[0].Err, mmvfile.ErrProcessGone) || found[1].Err != nil || !errors.Is(found[2].Err, mmv.ErrBadMagic) {
+	if !errors.Is(found[0].Err, mmvfile.ErrProcessGone) || found[1].Err != nil || !errors.Is(found[2].Err, mmv.ErrMagic) {
 		t.Errorf("errors: %v / %v / %v", found[0].Err, found[1].Err, found[2].Err)
 	}
 }

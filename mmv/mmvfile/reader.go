@@ -3,7 +3,6 @@
 package mmvfile
 
 import (
-	"encoding/binary"
 	"io/fs"
 	"os"
 	"syscall"
@@ -19,13 +18,16 @@ const maxFile = 1 << 30
 // the writer's value updates as they happen.
 type Mapping struct {
 	data   []byte
+	opts   mmv.Options
 	Reader mmv.Reader
 }
 
-// Open maps the file at path read-only and validates it (in little-endian
-// order when order is nil). When the writer republishes (the Reader
-// reports [mmv.Reader.Stale]), call [Mapping.Reload].
-func Open(path string, order binary.ByteOrder) (*Mapping, error) {
+// Open maps the file at path read-only and validates it with
+// [mmv.NewReader] and o (the zero Options: little-endian, the default
+// limits). When the writer republishes (the Reader reports
+// [mmv.Reader.Stale]), call [Mapping.Reload]. It fails with the OS's
+// error, or with an *fs.PathError wrapping the reader's *mmv.ParseError.
+func Open(path string, o mmv.Options) (*Mapping, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, err
@@ -47,18 +49,20 @@ func Open(path string, order binary.ByteOrder) (*Mapping, error) {
 	if err != nil {
 		return nil, &fs.PathError{Op: "mmap", Path: path, Err: err}
 	}
-	m := &Mapping{data: data}
-	if m.Reader, err = mmv.NewReader(data, order); err != nil {
+	m := &Mapping{data: data, opts: o}
+	if m.Reader, err = mmv.NewReader(data, o); err != nil {
 		syscall.Munmap(data)
 		return nil, &fs.PathError{Op: "open", Path: path, Err: err}
 	}
 	return m, nil
 }
 
-// Reload validates the mapped bytes again, after the writer changed the
-// generation in place. A writer that replaced the file needs a new Open.
-func (m *Mapping) Reload(order binary.ByteOrder) error {
-	r, err := mmv.NewReader(m.data, order)
+// Reload validates the mapped bytes again with the options given to
+// Open, after the writer changed the generation in place; on failure it
+// returns the reader's *mmv.ParseError and keeps the old Reader. A
+// writer that replaced the file needs a new Open.
+func (m *Mapping) Reload() error {
+	r, err := mmv.NewReader(m.data, m.opts)
 	if err != nil {
 		return err
 	}

@@ -22,11 +22,11 @@ type Found struct {
 
 // Scan reads the files of dir the way pmdammv discovers them: entries
 // sorted by name, names starting with '.' skipped, regular files only.
-// Each file is read into memory (not mapped) and validated in byte
-// order nil (little-endian) with lim; a file with mmv.FlagProcess whose
+// Each file is read into memory (not mapped) and validated with
+// [mmv.NewReader] and o; a file with mmv.FlagProcess whose
 // pid is gone gets [ErrProcessGone]. Pass the valid ones to mmv.Assign
 // to predict names and numbers. It fails only when dir cannot be read.
-func Scan(dir string, lim mmv.Limits) ([]Found, error) {
+func Scan(dir string, o mmv.Options) ([]Found, error) {
 	entries, err := os.ReadDir(dir)
 	if err != nil {
 		return nil, err
@@ -39,7 +39,7 @@ func Scan(dir string, lim mmv.Limits) ([]Found, error) {
 		f := Found{Name: e.Name()}
 		b, err := os.ReadFile(filepath.Join(dir, e.Name()))
 		if err == nil {
-			f.Reader, err = mmv.NewReaderLimits(b, nil, lim)
+			f.Reader, err = mmv.NewReader(b, o)
 		}
 		if err == nil && !ProcessAlive(f.Reader.Header()) {
 			err = ErrProcessGone

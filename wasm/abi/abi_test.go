@@ -93,3 +93,22 @@ func TestStepAfterDone(t *testing.T) {
 		t.Errorf("step after done: %+v", again)
 	}
 }
+
+// A refused MMV file reports the stable code of its kind: a shared one,
+// or one of package mmv's own.
+func TestReadMMVErrorKinds(t *testing.T) {
+	b, err := os.ReadFile(filepath.Join("..", "testdata", "sample1.mmv"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	bad := append([]byte(nil), b...)
+	bad[3] = 'X' // the magic is "MMV\0"
+	if r := ReadMMV(bad, false); r.Error == nil || r.Error.Kind != "magic" || r.Error.Offset != 0 || r.Error.Format != "mmv" {
+		t.Errorf("bad magic: %+v", r.Error)
+	}
+	bad = append(bad[:0], b...)
+	clear(bad[16:24]) // g2 = 0 differs from g1: the writer has not finished
+	if r := ReadMMV(bad, false); r.Error == nil || r.Error.Kind != "mmv_generation" || r.Error.Offset != 16 || r.Error.Field != "header.g2" {
+		t.Errorf("g2 zero: %+v", r.Error)
+	}
+}

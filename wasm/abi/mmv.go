@@ -15,7 +15,7 @@ func ReadMMV(in []byte, bigEndian bool) MMVFile {
 	if bigEndian {
 		order = binary.BigEndian
 	}
-	r, err := mmv.NewReader(in, order)
+	r, err := mmv.NewReader(in, mmv.Options{Order: order})
 	if err != nil {
 		return MMVFile{Error: ErrorOf(err), Metrics: []MMVMetric{}, Indoms: []MMVIndom{}, Instances: []MMVInstance{}, Values: []MMVValue{}, Labels: []MMVLabel{}}
 	}

@@ -147,7 +147,10 @@ func TestMMVRead(t *testing.T) {
 	}
 	// The wrong byte order is an error value.
 	var res abi.MMVFile
-	if _, err := res.UnmarshalMsg(h.run("mmv_read", readFile(t, "sample1.mmv"), 1)); err != nil || res.Error == nil {
+	// Version 1 read big-endian is 0x01000000: the version kind, at the
+	// version word.
+	if _, err := res.UnmarshalMsg(h.run("mmv_read", readFile(t, "sample1.mmv"), 1)); err != nil || res.Error == nil ||
+		res.Error.Kind != "version" || res.Error.Format != "mmv" || res.Error.Field != "header.version" || res.Error.Offset != 4 {
 		t.Errorf("big-endian read of a little-endian file: %+v, %v", res.Error, err)
 	}
 }
