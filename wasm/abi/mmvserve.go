@@ -11,7 +11,7 @@ import (
 
 // ServeMMV serves files as pmdammv serves one directory of them (srcs in
 // pmdammv's order, each named by its base name, read with
-// mmv.Limits.SkipRefused unless strict): clusters assigned across the
+// mmv.Options.SkipRefused unless strict): clusters assigned across the
 // files, each metric pmdammv leaves out left out with a note (with
 // strict, the first one refuses its file instead), values as they are at
 // nowMicros. paths are the files' names as the result prints them.
