@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/binary"
 	"encoding/hex"
-	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
@@ -17,6 +16,8 @@ import (
 	"github.com/perfwire/perfwire/pcp"
 	"github.com/perfwire/perfwire/pduwire"
 	"github.com/perfwire/perfwire/pmapi"
+	"github.com/perfwire/perfwire/wasm/abi"
+	"github.com/tinylib/msgp/msgp"
 )
 
 const pmUsage = `usage: perfwire pm [-h HOST] [--json] [--timeout D] COMMAND [ARGS]
@@ -32,7 +33,9 @@ commands:
   val [OPTIONS] METRIC  sample over time as pmval does (perfwire pm val --help)
 
 HOST is host[:port] (default 127.0.0.1:44321), local: for the unix socket,
-or a socket path.`
+or a socket path. --json prints one JSON line per name, metric, instance
+or sample, in the shared schema (wasm/abi/pmtypes.go): pmid, type, indom,
+sem and units as the pdu command's desc; labels as json text.`
 
 func runPM(args []string, stdout io.Writer) error {
 	fs := flag.NewFlagSet("pm", flag.ContinueOnError)
@@ -57,7 +60,7 @@ func runPM(args []string, stdout io.Writer) error {
 		return fmt.Errorf("connecting to %s: %w", addr, err)
 	}
 	defer c.Close()
-	p := &pmPrinter{c: c, ctx: ctx, w: stdout, json: *asJSON, indoms: map[pcp.InDom]map[int32]string{}}
+	p := &pmPrinter{c: c, ctx: ctx, w: stdout, json: *asJSON, out: jsonLines{w: stdout}, indoms: map[pcp.InDom]map[int32]string{}}
 	cmd, rest := fs.Arg(0), fs.Args()[1:]
 	switch cmd {
 	case "names":
@@ -91,18 +94,15 @@ type pmPrinter struct {
 	ctx    context.Context
 	w      io.Writer
 	json   bool
+	out    jsonLines // with json, the encoder of w
 	indoms map[pcp.InDom]map[int32]string
 	err    error // the first JSON output error
 }
 
-// emit writes v as one JSON line; the first failure is kept in p.err,
-// which the command returns (see done).
-func (p *pmPrinter) emit(v any) {
-	b, err := json.Marshal(v)
-	if err == nil {
-		_, err = fmt.Fprintf(p.w, "%s\n", b)
-	}
-	if err != nil && p.err == nil {
+// emit writes v, a value of the shared schema, as one JSON line; the
+// first failure is kept in p.err, which the command returns (see done).
+func (p *pmPrinter) emit(v msgp.Marshaler) {
+	if err := p.out.write(v); err != nil && p.err == nil {
 		p.err = err
 	}
 }
@@ -122,7 +122,7 @@ func (p *pmPrinter) names(prefix string) error {
 	}
 	for _, n := range names {
 		if p.json {
-			p.emit(map[string]string{"name": n})
+			p.emit(&abi.PMName{Name: n})
 		} else {
 			fmt.Fprintln(p.w, n)
 		}
@@ -194,8 +194,8 @@ func (p *pmPrinter) each(cmd string, args []string) error {
 
 func (p *pmPrinter) desc(name string, d pduwire.Desc) {
 	if p.json {
-		p.emit(map[string]any{"name": name, "pmid": d.ID.String(), "type": d.Type.String(),
-			"indom": d.InDom.String(), "sem": d.Sem.String(), "units": d.Units.String()})
+		pd := abi.NewPMDesc(name, d)
+		p.emit(&pd)
 		return
 	}
 	text := d.String()
@@ -235,7 +235,7 @@ func (p *pmPrinter) indom(name string, d pduwire.Desc) error {
 	}
 	for _, in := range insts {
 		if p.json {
-			p.emit(map[string]any{"inst": in.Inst, "name": in.Name})
+			p.emit(&abi.PMInstance{Inst: in.Inst, Name: in.Name})
 		} else {
 			fmt.Fprintf(p.w, "    inst [%d or %q]\n", in.Inst, in.Name)
 		}
@@ -253,7 +253,7 @@ func (p *pmPrinter) text(name string, d pduwire.Desc) error {
 		return err
 	}
 	if p.json {
-		p.emit(map[string]string{"name": name, "oneline": one, "help": help})
+		p.emit(&abi.PMText{Name: name, OneLine: one, Help: help})
 		return nil
 	}
 	fmt.Fprintf(p.w, "\n%s [%s]\nHelp:\n%s\n", name, one, help)
@@ -274,15 +274,11 @@ func (p *pmPrinter) labels(name string, d pduwire.Desc) error {
 		}
 	}
 	if p.json {
-		o := map[string]any{"name": name, "labels": json.RawMessage(ml.Metric.JSON)}
-		if insts != nil {
-			var list []map[string]any
-			for _, in := range insts {
-				list = append(list, map[string]any{"inst": in.Inst, "name": in.Name, "labels": json.RawMessage(ml.ForInstance(in.Inst).JSON)})
-			}
-			o["instances"] = list
+		o := abi.PMLabels{Name: name, JSON: string(ml.Metric.JSON)}
+		for _, in := range insts {
+			o.Instances = append(o.Instances, abi.PMInstanceLabels{Inst: in.Inst, Name: in.Name, JSON: string(ml.ForInstance(in.Inst).JSON)})
 		}
-		p.emit(o)
+		p.emit(&o)
 		return nil
 	}
 	fmt.Fprintf(p.w, "\n%s\n    labels %s\n", name, ml.Metric.JSON)
@@ -302,7 +298,7 @@ func (p *pmPrinter) fetch(names []string, descs []pduwire.Desc, r *pduwire.Resul
 				msg = "Error: " + pcp.Code(vs.NumVal).Message()
 			}
 			if p.json {
-				p.emit(map[string]any{"name": name, "error": msg})
+				p.emit(&abi.PMFetch{Name: name, PMID: d.ID.String(), Type: abi.TypeName(d.Type), Error: msg})
 			} else {
 				fmt.Fprintf(p.w, "\n%s\n    %s\n", name, msg)
 			}
@@ -312,12 +308,12 @@ func (p *pmPrinter) fetch(names []string, descs []pduwire.Desc, r *pduwire.Resul
 		if !p.json {
 			fmt.Fprintf(p.w, "\n%s\n", name)
 		}
-		var values []map[string]any
+		var values []abi.PMValue
 		for _, v := range vs.Values {
 			raw := pcp.Raw{Insitu: vs.ValFmt == pduwire.ValInsitu, Word: v.Word, Block: v.Payload}
 			text, val := formatValue(raw, d.Type)
 			if p.json {
-				values = append(values, map[string]any{"inst": v.Inst, "value": val})
+				values = append(values, abi.PMValue{Inst: v.Inst, Value: val})
 				continue
 			}
 			if d.InDom == pcp.InDomNull {
@@ -327,14 +323,15 @@ func (p *pmPrinter) fetch(names []string, descs []pduwire.Desc, r *pduwire.Resul
 			}
 		}
 		if p.json {
-			p.emit(map[string]any{"name": name, "pmid": d.ID.String(), "type": d.Type.String(), "values": values})
+			p.emit(&abi.PMFetch{Name: name, PMID: d.ID.String(), Type: abi.TypeName(d.Type), Values: values})
 		}
 	}
 	return nil
 }
 
-// formatValue renders a value as pminfo -f does and as a JSON value.
-func formatValue(r pcp.Raw, t pcp.Type) (string, any) {
+// formatValue renders a value as pminfo -f does and as the schema's
+// MessagePack value (PMValue's).
+func formatValue(r pcp.Raw, t pcp.Type) (string, msgp.Raw) {
 	a, err := pcp.Extract(r, t, t)
 	if err != nil {
 		// The PM_ERR_* code's text alone, as libpcp's pmErrStr gives it.
@@ -345,23 +342,35 @@ func formatValue(r pcp.Raw, t pcp.Type) (string, any) {
 	}
 	switch t {
 	case pcp.Type32:
-		return strconv.FormatInt(int64(a.Int32()), 10), a.Int32()
+		return strconv.FormatInt(int64(a.Int32()), 10), msgp.AppendInt32(nil, a.Int32())
 	case pcp.TypeU32:
-		return strconv.FormatUint(uint64(a.Uint32()), 10), a.Uint32()
+		return strconv.FormatUint(uint64(a.Uint32()), 10), msgp.AppendUint32(nil, a.Uint32())
 	case pcp.Type64:
-		return strconv.FormatInt(a.Int64(), 10), a.Int64()
+		return strconv.FormatInt(a.Int64(), 10), msgp.AppendInt64(nil, a.Int64())
 	case pcp.TypeU64:
-		return strconv.FormatUint(a.Uint64(), 10), a.Uint64()
+		return strconv.FormatUint(a.Uint64(), 10), msgp.AppendUint64(nil, a.Uint64())
 	case pcp.TypeFloat:
-		return strconv.FormatFloat(float64(a.Float32()), 'g', -1, 32), a.Float32()
+		return strconv.FormatFloat(float64(a.Float32()), 'g', -1, 32), jsonFloat(float64(a.Float32()), 32)
 	case pcp.TypeDouble:
-		return strconv.FormatFloat(a.Float64(), 'g', -1, 64), a.Float64()
+		return strconv.FormatFloat(a.Float64(), 'g', -1, 64), jsonFloat(a.Float64(), 64)
 	case pcp.TypeString:
-		return strconv.Quote(string(a.Bytes())), string(a.Bytes())
+		return strconv.Quote(string(a.Bytes())), msgp.AppendStringFromBytes(nil, a.Bytes())
 	case pcp.TypeAggregate:
-		return strconv.Quote(string(a.Bytes())) + " [" + hex.EncodeToString(a.Bytes()) + "]", hex.EncodeToString(a.Bytes())
+		return strconv.Quote(string(a.Bytes())) + " [" + hex.EncodeToString(a.Bytes()) + "]", msgp.AppendString(nil, hex.EncodeToString(a.Bytes()))
 	}
-	return "[" + hex.EncodeToString(r.Block) + "]", hex.EncodeToString(r.Block)
+	return "[" + hex.EncodeToString(r.Block) + "]", msgp.AppendString(nil, hex.EncodeToString(r.Block))
+}
+
+// jsonFloat is a float value of PMValue: NaN and infinities as strings,
+// as the schema's Value has them; bits is 32 for a float.
+func jsonFloat(f float64, bits int) msgp.Raw {
+	switch {
+	case math.IsNaN(f) || math.IsInf(f, 0):
+		return msgp.AppendString(nil, strconv.FormatFloat(f, 'g', -1, 64))
+	case bits == 32:
+		return msgp.AppendFloat32(nil, float32(f))
+	}
+	return msgp.AppendFloat64(nil, f)
 }
 
 func (p *pmPrinter) store(name, value string) error {
@@ -405,7 +414,7 @@ func (p *pmPrinter) store(name, value string) error {
 		return err
 	}
 	if p.json {
-		p.emit(map[string]string{"name": name, "old": oldText, "new": value})
+		p.emit(&abi.PMStore{Name: name, Old: oldText, New: value})
 	} else {
 		fmt.Fprintf(p.w, "%s old value=%s new value=%s\n", name, oldText, value)
 	}

@@ -13,6 +13,8 @@ import (
 
 	"github.com/perfwire/perfwire/pcp"
 	"github.com/perfwire/perfwire/pduwire"
+	"github.com/perfwire/perfwire/wasm/abi"
+	"github.com/tinylib/msgp/msgp"
 )
 
 // valInst is one column: an instance number and its name.
@@ -243,7 +245,7 @@ func (r *pmvalRun) fetchOnce() (sample, bool, error) {
 	}
 	if len(vs.Values) == 0 {
 		if r.o.json {
-			r.p.emit(map[string]any{"timestamp": stamp(s.time), "values": []any{}})
+			r.p.emit(&abi.PMValSample{Timestamp: stamp(s.time), Metric: r.o.metric, Values: []abi.PMValInstant{}})
 		} else {
 			fmt.Fprintln(r.p.w, "No values available")
 		}
@@ -430,10 +432,10 @@ func (r *pmvalRun) values(s sample) {
 func (r *pmvalRun) rates(cur, prev sample) {
 	delta := r.scale * (cur.time - prev.time)
 	if r.o.json {
-		r.emitSample(cur, func(v pduwire.ValueData) any {
+		r.emitSample(cur, func(v pduwire.ValueData) msgp.Raw {
 			if p, ok := find(prev.values, v.Inst); ok {
 				if x, ok := r.rate(cur.valfmt, v, p, delta); ok && x >= 0 {
-					return x
+					return jsonFloat(x, 64)
 				}
 			}
 			return nil
@@ -519,8 +521,8 @@ func (r *pmvalRun) rateText(valfmt uint8, cur, prev pduwire.ValueData, delta flo
 
 // emitSample prints one sample as a JSON object: the value of each
 // instance, or the rate that rate computes.
-func (r *pmvalRun) emitSample(s sample, rate func(pduwire.ValueData) any) {
-	values := make([]map[string]any, 0, len(s.values))
+func (r *pmvalRun) emitSample(s sample, rate func(pduwire.ValueData) msgp.Raw) {
+	values := make([]abi.PMValInstant, 0, len(s.values))
 	for _, v := range s.values {
 		name, inst := "", int64(-1)
 		if r.desc.InDom != pcp.InDomNull {
@@ -530,17 +532,13 @@ func (r *pmvalRun) emitSample(s sample, rate func(pduwire.ValueData) any) {
 			}
 			name, inst = r.insts[c].name, int64(v.Inst)
 		}
-		var val any
+		var val msgp.Raw
 		if rate != nil {
 			val = rate(v)
 		} else {
 			_, val = formatValue(r.raw(s.valfmt, v), r.desc.Type)
 		}
-		o := map[string]any{"inst": inst, "value": val}
-		if name != "" {
-			o["name"] = name
-		}
-		values = append(values, o)
+		values = append(values, abi.PMValInstant{Inst: inst, Name: name, Value: val})
 	}
-	r.p.emit(map[string]any{"timestamp": stamp(s.time), "metric": r.o.metric, "values": values})
+	r.p.emit(&abi.PMValSample{Timestamp: stamp(s.time), Metric: r.o.metric, Values: values})
 }
