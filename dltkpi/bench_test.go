@@ -76,10 +76,10 @@ func TestReassemblerAllocs(t *testing.T) {
 			msgs = append(msgs, cm)
 		}
 	}
-	r := NewReassembler(Limits{})
+	r := NewReassembler(Options{})
 	run := func() {
 		for _, cm := range msgs {
-			r.PushPayload(cm.source(), cm.payload, false)
+			r.PushPayload(cm.source(), cm.payload, nil)
 			for r.Next() {
 				_ = r.Event()
 			}
@@ -115,12 +115,12 @@ func BenchmarkReassembleCapture(b *testing.B) {
 			size += len(cm.payload)
 		}
 	}
-	r := NewReassembler(Limits{})
+	r := NewReassembler(Options{})
 	b.SetBytes(int64(size))
 	b.ReportAllocs()
 	for b.Loop() {
 		for _, cm := range msgs {
-			r.PushPayload(cm.source(), cm.payload, false)
+			r.PushPayload(cm.source(), cm.payload, nil)
 			for r.Next() {
 				_ = r.Event()
 			}

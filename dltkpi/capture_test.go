@@ -27,7 +27,7 @@ type capMsg struct {
 }
 
 func (m capMsg) source() Source {
-	return Source{ECU: m.ecu, APID: m.apid, CTID: m.ctid, SEID: m.seid, MCNT: m.mcnt, TMSP: m.tmsp}
+	return Source{ECU: m.ecu, AppID: m.apid, ContextID: m.ctid, SEID: m.seid, MCNT: m.mcnt, TMSP: m.tmsp}
 }
 
 func (m capMsg) isKPI() bool {

@@ -188,8 +188,8 @@ func TestConformanceDltKpiLive(t *testing.T) {
 
 	// 1. Every KPI message parses, and its arguments are what dlt-convert
 	// prints; the reassembler and the tracker take the whole recording.
-	r := NewReassembler(Limits{})
-	tr := NewTracker(TrackerLimits{})
+	r := NewReassembler(Options{})
+	tr := NewTracker(TrackerOptions{})
 	best := map[int32]Process{}
 	s := dlt.NewScanner(data, dlt.Options{NoResync: true})
 	i, kpi := 0, 0

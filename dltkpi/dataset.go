@@ -93,7 +93,7 @@ func (d *Dataset) parse(k Kind, arg []byte) error {
 	case KindNEW, KindCHK, KindSTP:
 		return d.parseProcess(k, arg)
 	}
-	return newError("identifier", 0, ErrUnknownKind)
+	return newError("identifier", 0, ErrType)
 }
 
 // parseProcess decodes the pid-led kinds: NEW pid;ppid;cmd, CHK pid;cmd

@@ -25,8 +25,9 @@
 // Reassembler allocate nothing per message; a [Message], its datasets
 // and every [Event] are views into the payload passed in and are valid
 // until the caller reuses that buffer; [Dataset.Clone] copies. Errors
-// are built only on failure paths. The Tracker copies what it keeps and
+// are *[ParseError] values whose kinds are internal/wire's shared ones
+// ([ErrTruncated], [ErrSyntax], ...), built only on failure paths. The Tracker copies what it keeps and
 // allocates when it learns new processes or interrupts. Memory is
-// bounded by [Limits] and [TrackerLimits]; nothing here is safe for
+// bounded by [Options] and [TrackerOptions]; nothing here is safe for
 // concurrent use.
 package dltkpi

@@ -190,15 +190,22 @@ func FitsMessage(n, bufLen int) bool {
 // EncodeGroup returns the payloads of the messages dlt-kpi sends for one
 // group: [k, BEG], the data messages (split as libdlt splits them,
 // fragments included), [k, END]. It returns nil for an empty list (dlt-kpi
-// sends no group) and fails with ErrDatasetTooLong if a dataset can never
-// fit. bufLen 0 means DefaultBufLen.
+// sends no group) and fails with a *ParseError of kind [ErrLimit] (the
+// dataset's length and the longest that fits; the dataset's index as
+// offset) if it can never fit one message
+// (dlt-kpi would flood, docs/dlt-kpi.md §5.2). bufLen 0 means
+// DefaultBufLen.
 func EncodeGroup(k Kind, datasets [][]byte, bufLen int) ([][]byte, error) {
 	if len(datasets) == 0 {
 		return nil, nil
 	}
 	for i, ds := range datasets {
 		if !FitsMessage(len(ds), bufLen) {
-			return nil, newError("dataset", i, ErrDatasetTooLong)
+			n := bufLen
+			if n <= 0 {
+				n = DefaultBufLen
+			}
+			return nil, wire.NewValueError(format, "dataset", i, ErrLimit, int64(len(ds)), int64(n-2*argOverhead-len("NEW")-2))
 		}
 	}
 	out := [][]byte{AppendSync(nil, k, SyncBegin)}

@@ -106,8 +106,10 @@ func TestEncodeFlood(t *testing.T) {
 		t.Fatalf("only %d fragment-only NEW messages", fragments)
 	}
 	_, err := EncodeGroup(KindNEW, [][]byte{[]byte("1;0;x"), full}, 0)
-	if !errors.Is(err, ErrDatasetTooLong) {
-		t.Fatalf("EncodeGroup(2000 bytes) = %v, want ErrDatasetTooLong", err)
+	// The longest dataset that fits is the FitsMessage boundary below.
+	if pe, ok := errors.AsType[*ParseError](err); !ok || !errors.Is(err, ErrLimit) || pe.Offset != 1 ||
+		pe.Value != int64(len(full)) || pe.Limit != DefaultBufLen-17 {
+		t.Fatalf("EncodeGroup(%d bytes) = %v, want ErrLimit for dataset 1 with limit %d", len(full), err, DefaultBufLen-17)
 	}
 	if FitsMessage(len(full), 0) || !FitsMessage(DefaultBufLen-17, 0) || FitsMessage(DefaultBufLen-16, 0) {
 		t.Error("FitsMessage boundary wrong")

@@ -62,7 +62,7 @@ type Group struct {
 	Bytes      int    // dataset text bytes
 	Fragments  int    // truncated duplicates dropped
 	// FragmentOnly counts data messages that held only fragments;
-	// Flooded is set after Limits.FloodRun of them in a row.
+	// Flooded is set after Options.FloodRun of them in a row.
 	FragmentOnly int
 	Flooded      bool
 	// Gap is set when the message counter skipped while the group was open.

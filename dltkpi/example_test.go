@@ -76,14 +76,14 @@ func ExampleEncodeGroup() {
 }
 
 func ExampleReassembler() {
-	r := dltkpi.NewReassembler(dltkpi.Limits{})
+	r := dltkpi.NewReassembler(dltkpi.Options{})
 	src := dltkpi.Source{SEID: 14698, TMSP: 11517792}
 	push := func(args ...string) {
 		var p []byte
 		for _, a := range args {
 			p = dltkpi.AppendArgument(p, []byte(a))
 		}
-		r.PushPayload(src, p, false)
+		r.PushPayload(src, p, nil)
 		src.MCNT++
 		for r.Next() {
 			ev := r.Event()
@@ -110,15 +110,15 @@ func ExampleReassembler() {
 }
 
 func ExampleTracker() {
-	r := dltkpi.NewReassembler(dltkpi.Limits{})
-	t := dltkpi.NewTracker(dltkpi.TrackerLimits{})
+	r := dltkpi.NewReassembler(dltkpi.Options{})
+	t := dltkpi.NewTracker(dltkpi.TrackerOptions{})
 	src := dltkpi.Source{SEID: 1}
 	push := func(args ...string) {
 		var p []byte
 		for _, a := range args {
 			p = dltkpi.AppendArgument(p, []byte(a))
 		}
-		r.PushPayload(src, p, false)
+		r.PushPayload(src, p, nil)
 		src.MCNT++
 		for r.Next() {
 			t.Apply(r.Event())
@@ -148,8 +148,8 @@ func ExampleReassembler_PushDLT() {
 		fmt.Println(err)
 		return
 	}
-	r := dltkpi.NewReassembler(dltkpi.Limits{})
-	t := dltkpi.NewTracker(dltkpi.TrackerLimits{})
+	r := dltkpi.NewReassembler(dltkpi.Options{})
+	t := dltkpi.NewTracker(dltkpi.TrackerOptions{})
 	s := dlt.NewScanner(data, dlt.Options{})
 	for s.Next() {
 		r.PushDLT(dltkpi.Selector{}, s.Message())

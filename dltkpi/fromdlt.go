@@ -1,15 +1,17 @@
 package dltkpi
 
 import (
+	"encoding/binary"
 	"errors"
 
 	"github.com/perfwire/perfwire/dlt"
+	"github.com/perfwire/perfwire/internal/wire"
 )
 
 // ErrNotKPI: FromDLT was given a message that is not a verbose log
 // message of the selected KPI context (daemon messages, control
-// responses, other applications).
-var ErrNotKPI = errors.New("dltkpi: not a KPI message")
+// responses, other applications). It is returned bare, with no offset.
+var ErrNotKPI = wire.NewKind("dltkpi_not_kpi", "not a KPI message")
 
 // DefaultAppID and DefaultContextID are the APID and CTID dlt-kpi logs
 // with. dlt-system's /proc logger uses other ids; see Selector.
@@ -22,28 +24,28 @@ var (
 // selects APID/CTID PROC/PROC.
 type Selector struct {
 	AppID, ContextID dlt.ID
-	// Parser holds the per-message limits; its BigEndian is ignored and
+	// Parser holds the per-message limits; its Order is ignored and
 	// taken from each message's MSBF flag.
 	Parser Parser
 }
 
 func (s Selector) ids() (dlt.ID, dlt.ID) {
-	app, ctx := s.AppID, s.ContextID
+	app, ctid := s.AppID, s.ContextID
 	if app == (dlt.ID{}) {
 		app = DefaultAppID
 	}
-	if ctx == (dlt.ID{}) {
-		ctx = DefaultContextID
+	if ctid == (dlt.ID{}) {
+		ctid = DefaultContextID
 	}
-	return app, ctx
+	return app, ctid
 }
 
 // IsKPI reports whether m is a verbose log message of the selected
 // context. It reads headers only. The log level (MTIN) is not checked:
 // it follows dlt-kpi's configured log_level.
 func (s Selector) IsKPI(m dlt.Message) bool {
-	app, ctx := s.ids()
-	return m.Verbose() && m.Type() == dlt.TypeLog && m.AppID() == app && m.ContextID() == ctx
+	app, ctid := s.ids()
+	return m.Verbose() && m.Type() == dlt.TypeLog && m.AppID() == app && m.ContextID() == ctid
 }
 
 // FromDLT parses the KPI message carried by m and returns it with the
@@ -59,7 +61,10 @@ func (s Selector) FromDLT(m dlt.Message) (Message, Source, error) {
 	}
 	src := SourceOf(m)
 	p := s.Parser
-	p.BigEndian = m.BigEndian()
+	p.Order = binary.LittleEndian
+	if m.BigEndian() {
+		p.Order = binary.BigEndian
+	}
 	km, err := p.Parse(m.Payload())
 	return km, src, err
 }
@@ -67,7 +72,7 @@ func (s Selector) FromDLT(m dlt.Message) (Message, Source, error) {
 // SourceOf returns the header fields of m that identify its session and
 // time.
 func SourceOf(m dlt.Message) Source {
-	src := Source{ECU: m.ECU(), APID: m.AppID(), CTID: m.ContextID(), MCNT: m.Counter(), NOAR: m.NumArgs()}
+	src := Source{ECU: m.ECU(), AppID: m.AppID(), ContextID: m.ContextID(), MCNT: m.Counter(), NOAR: m.NumArgs()}
 	src.SEID, _ = m.SessionID()
 	src.TMSP, _ = m.Timestamp()
 	return src

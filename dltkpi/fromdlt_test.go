@@ -20,8 +20,8 @@ func TestFromDLT(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		_, want, wantOpen := replay(t, name, Limits{})
-		r := NewReassembler(Limits{})
+		_, want, wantOpen := replay(t, name, Options{})
+		r := NewReassembler(Options{})
 		s := dlt.NewScanner(data, dlt.Options{})
 		i := 0
 		capMsgs := readCapture(t, name)

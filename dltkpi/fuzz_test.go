@@ -48,7 +48,7 @@ func FuzzParse(f *testing.F) {
 	f.Fuzz(func(t *testing.T, in []byte) {
 		in = in[:len(in):len(in)]
 		for _, be := range []bool{false, true} {
-			m, err := Parser{BigEndian: be}.Parse(in)
+			m, err := Parser{Order: byteOrder(be)}.Parse(in)
 			if err != nil {
 				continue
 			}
@@ -108,8 +108,8 @@ func FuzzReassembler(f *testing.F) {
 	f.Add([]byte{0x10, 0x01, 0x02, 0x20, 0x03, 0x11, 0x41, 0x81})
 	f.Add([]byte("\x13\x03\x03\x03\x03\x23\x14\x04\x24\xff\x00"))
 	f.Fuzz(func(t *testing.T, ops []byte) {
-		l := Limits{MaxGroupDatasets: 5, MaxGroupBytes: 200, MaxGroupAge: 50, FloodRun: 2, MaxSessions: 2}
-		tl := TrackerLimits{MaxProcesses: 8, MaxIRQs: 4, MaxIRQCPUs: 2, MaxTombstones: 4}
+		l := Options{MaxGroupDatasets: 5, MaxGroupBytes: 200, MaxGroupAge: 50, FloodRun: 2, MaxSessions: 2}
+		tl := TrackerOptions{MaxProcesses: 8, MaxIRQs: 4, MaxIRQCPUs: 2, MaxTombstones: 4}
 		r := NewReassembler(l)
 		tr := NewTracker(tl)
 		var snaps Snapshots
@@ -160,7 +160,7 @@ func FuzzReassembler(f *testing.F) {
 			if op == 0xfe {
 				buf = append(buf, 1, 2, 3)
 			}
-			r.PushPayload(src, buf, false)
+			r.PushPayload(src, buf, nil)
 			for r.Next() {
 				ev := r.Event()
 				events++
@@ -344,7 +344,7 @@ func slowDataset(k Kind, arg []byte) (Dataset, error) {
 		d.IRQ = arg[:name:name]
 		return d, d.parseIRQSlow(arg, name)
 	}
-	return d, newError("identifier", 0, ErrUnknownKind)
+	return d, newError("identifier", 0, ErrType)
 }
 
 // sameError reports whether two dataset errors are the same: both nil, or

@@ -3,6 +3,8 @@ package dltkpi
 import (
 	"encoding/binary"
 	"iter"
+
+	"github.com/perfwire/perfwire/internal/wire"
 )
 
 // DefaultMaxArguments bounds the arguments of one message. NOAR is 8 bits,
@@ -24,9 +26,10 @@ const (
 // little-endian payloads (every dlt-kpi capture: MSBF = 0) with
 // DefaultMaxArguments.
 type Parser struct {
-	// BigEndian is the DLT standard header's MSBF flag: the byte order of
-	// the type-info words and lengths in the payload.
-	BigEndian bool
+	// Order is the byte order of the type-info words and lengths in the
+	// payload: the DLT standard header's MSBF flag, as dlt.Message.Order
+	// reports it. Nil means little-endian.
+	Order binary.ByteOrder
 	// MaxArguments bounds the arguments per message; 0 means
 	// DefaultMaxArguments.
 	MaxArguments int
@@ -59,29 +62,33 @@ type Message struct {
 func Parse(payload []byte) (Message, error) { return Parser{}.Parse(payload) }
 
 // Parse parses one KPI message from the verbose payload of a DLT
-// message (what a viewer plugin receives). It fails with ErrNoArguments,
-// ErrTruncated, ErrNotString, ErrTooManyArguments, ErrUnknownKind or
-// ErrNoDatasets, wrapped in a *ParseError with the payload offset; a
+// message (what a viewer plugin receives). It fails with a *ParseError
+// holding the payload offset and the kind: [ErrCount] for a payload
+// without arguments (field "argument") or with the identifier alone
+// ("dataset"), [ErrTruncated], [ErrType] for an argument that is not a
+// string ("argument") or an unknown identifier ("identifier"), [ErrLimit]
+// for more than MaxArguments arguments (with the count and the limit); a
 // dataset that does not match its grammar does not fail the message.
 // A message that is only the identifier plus fragments is valid
 // (Datasets 0, Fragments > 0): dlt-kpi sends those when it floods.
 // Parse does not allocate.
 func (p Parser) Parse(payload []byte) (Message, error) {
-	m := Message{payload: payload, bigEndian: p.BigEndian}
+	be := isBig(p.Order)
+	m := Message{payload: payload, bigEndian: be}
 	maxArgs := p.MaxArguments
 	if maxArgs <= 0 {
 		maxArgs = DefaultMaxArguments
 	}
 	if len(payload) == 0 {
-		return Message{}, newError("argument", 0, ErrNoArguments)
+		return Message{}, newError("argument", 0, ErrCount)
 	}
-	first, off, err := nextArg(payload, 0, p.BigEndian)
+	first, off, err := nextArg(payload, 0, be)
 	if err != nil {
 		return Message{}, newError("argument", off, err)
 	}
 	m.Kind = kindOf(first)
 	if m.Kind == KindNone {
-		return Message{}, newError("identifier", 0, ErrUnknownKind)
+		return Message{}, newError("identifier", 0, ErrType)
 	}
 	m.first = off
 	// The loop only frames and counts; locals stay in registers.
@@ -92,21 +99,21 @@ func (p Parser) Parse(payload []byte) (Message, error) {
 			frag    bool
 		)
 		// Only the text's length and end are needed, not its slice.
-		if h := payload[off:]; !p.BigEndian {
+		if h := payload[off:]; !be {
 			if end := plainEnd(h); end != 0 {
 				n, next = end-argOverhead-1, off+end
 				frag = IsFragment(h[argOverhead : end-1])
 			}
 		}
 		if next == 0 {
-			s, nx, err := nextArg(payload, off, p.BigEndian)
+			s, nx, err := nextArg(payload, off, be)
 			if err != nil {
 				return Message{}, newError("argument", nx, err)
 			}
 			n, next, frag = len(s), nx, IsFragment(s)
 		}
 		if args++; args > maxArgs {
-			return Message{}, newError("argument", off, ErrTooManyArguments)
+			return Message{}, wire.NewValueError(format, "argument", off, ErrLimit, int64(args), int64(maxArgs))
 		}
 		if frag {
 			frags++
@@ -115,11 +122,11 @@ func (p Parser) Parse(payload []byte) (Message, error) {
 		off = next
 	}
 	if args == 1 {
-		return Message{}, newError("dataset", off, ErrNoDatasets)
+		return Message{}, newError("dataset", off, ErrCount)
 	}
 	m.Arguments, m.Datasets, m.Fragments, m.Bytes = args, args-1-frags, frags, text
 	if args == 2 {
-		s, _, _ := nextArg(payload, m.first, p.BigEndian) // framed above
+		s, _, _ := nextArg(payload, m.first, be) // framed above
 		switch string(s) {
 		case "BEG":
 			m.Sync = SyncBegin
@@ -150,7 +157,7 @@ func nextArg(p []byte, off int, be bool) ([]byte, int, error) {
 		n = int(binary.LittleEndian.Uint16(p[off+4:]))
 	}
 	if ti&tiString == 0 || ti&^tiAllowed != 0 {
-		return nil, off, ErrNotString
+		return nil, off, ErrType
 	}
 	off += argOverhead
 	if ti&tiVari != 0 {
@@ -190,6 +197,12 @@ func plainEnd(h []byte) int {
 	}
 	return end
 }
+
+// probe tells a binary.ByteOrder's direction without allocating.
+var probe = [2]byte{0, 1}
+
+// isBig reports whether order is big-endian; nil means little-endian.
+func isBig(order binary.ByteOrder) bool { return order != nil && order.Uint16(probe[:]) == 1 }
 
 func byteOrder(be bool) binary.ByteOrder {
 	if be {

@@ -49,7 +49,7 @@ func TestCapturesMatchOracle(t *testing.T) {
 				continue
 			}
 			kpi++
-			m, err := Parser{BigEndian: cm.bigEndian}.Parse(cm.payload)
+			m, err := Parser{Order: byteOrder(cm.bigEndian)}.Parse(cm.payload)
 			if err != nil {
 				t.Errorf("%s #%d: %v", name, i, err)
 				continue

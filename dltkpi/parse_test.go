@@ -3,6 +3,7 @@ package dltkpi
 import (
 	"encoding/binary"
 	"errors"
+	"strings"
 	"testing"
 )
 
@@ -26,19 +27,19 @@ func TestParseBadInput(t *testing.T) {
 		kind error
 		off  int64
 	}{
-		{"empty payload", nil, Parser{}, ErrNoArguments, 0},
+		{"empty payload", nil, Parser{}, ErrCount, 0},
 		{"argument header cut", []byte{0, 2, 0, 0, 4}, Parser{}, ErrTruncated, 0},
 		{"string past the end", payload("NEW")[:8], Parser{}, ErrTruncated, 4},
 		{"second argument cut", act[:len(act)-3], Parser{}, ErrTruncated, 14},
 		{"second header cut", act[:12], Parser{}, ErrTruncated, 10},
-		{"not a string", append(payload("NEW"), uint32Arg...), Parser{}, ErrNotString, 10},
-		{"raw instead of string", append(binary.LittleEndian.AppendUint32(nil, 0x400), 1, 0, 0), Parser{}, ErrNotString, 0},
-		{"unknown kind", payload("FOO", "1"), Parser{}, ErrUnknownKind, 0},
-		{"lower-case kind", payload("new", "1;2;x"), Parser{}, ErrUnknownKind, 0},
-		{"kind only", payload("STP"), Parser{}, ErrNoDatasets, 10},
-		{"too many arguments", payload("STP", "1", "2", "3"), Parser{MaxArguments: 3}, ErrTooManyArguments, 26},
-		{"big-endian read as little", payload("STP", "1")[:0:0], Parser{}, ErrNoArguments, 0},
-		{"little-endian read as big", payload("STP", "1"), Parser{BigEndian: true}, ErrNotString, 0},
+		{"not a string", append(payload("NEW"), uint32Arg...), Parser{}, ErrType, 10},
+		{"raw instead of string", append(binary.LittleEndian.AppendUint32(nil, 0x400), 1, 0, 0), Parser{}, ErrType, 0},
+		{"unknown kind", payload("FOO", "1"), Parser{}, ErrType, 0},
+		{"lower-case kind", payload("new", "1;2;x"), Parser{}, ErrType, 0},
+		{"kind only", payload("STP"), Parser{}, ErrCount, 10},
+		{"too many arguments", payload("STP", "1", "2", "3"), Parser{MaxArguments: 3}, ErrLimit, 26},
+		{"big-endian read as little", payload("STP", "1")[:0:0], Parser{}, ErrCount, 0},
+		{"little-endian read as big", payload("STP", "1"), Parser{Order: binary.BigEndian}, ErrType, 0},
 	} {
 		_, err := tc.p.Parse(tc.in)
 		if !errors.Is(err, tc.kind) {
@@ -48,6 +49,26 @@ func TestParseBadInput(t *testing.T) {
 		if pe, ok := errors.AsType[*ParseError](err); !ok || pe.Offset != tc.off {
 			t.Errorf("%s: %v: want offset %d", tc.name, err, tc.off)
 		}
+		if msg := err.Error(); !strings.HasPrefix(msg, "dltkpi: ") || strings.Contains(msg[len("dltkpi: "):], "dltkpi") {
+			t.Errorf("%s: %q does not name the format exactly once", tc.name, msg)
+		}
+	}
+	// The fourth argument breaks MaxArguments 3: the error says both.
+	_, err := Parser{MaxArguments: 3}.Parse(payload("STP", "1", "2", "3"))
+	if pe, ok := errors.AsType[*ParseError](err); !ok || pe.Value != 4 || pe.Limit != 3 || !pe.HasValue || !pe.HasLimit {
+		t.Errorf("too many arguments: %v", err)
+	}
+}
+
+// Each zero field of the options takes its own documented default.
+func TestOptionsDefaults(t *testing.T) {
+	r := NewReassembler(Options{FloodRun: 1})
+	if want := (Options{MaxGroupDatasets: 1 << 16, MaxGroupBytes: 16 << 20, MaxGroupAge: 600000, FloodRun: 1, MaxSessions: 8}); r.limits != want {
+		t.Errorf("reassembler options %+v, want %+v", r.limits, want)
+	}
+	tr := NewTracker(TrackerOptions{MaxIRQs: 2})
+	if want := (TrackerOptions{MaxProcesses: 1 << 16, MaxIRQs: 2, MaxIRQCPUs: 1024, MaxTombstones: 4096, MinIRQRows: 4}); tr.limits != want {
+		t.Errorf("tracker options %+v, want %+v", tr.limits, want)
 	}
 }
 
@@ -84,7 +105,7 @@ func TestParseAccepts(t *testing.T) {
 		{"sync END", payload("IRQ", "END"), Parser{}, KindIRQ, SyncEnd, 0, 0},
 		{"BEG with a third argument is data", payload("STP", "BEG", "1"), Parser{}, KindSTP, SyncNone, 2, 0},
 		{"VARI name and missing NUL", append(append(payload("STP"), vari...), noNUL...), Parser{}, KindSTP, SyncNone, 2, 0},
-		{"big-endian", be, Parser{BigEndian: true}, KindSTP, SyncNone, 1, 0},
+		{"big-endian", be, Parser{Order: binary.BigEndian}, KindSTP, SyncNone, 1, 0},
 		{"fragment only", payload("NEW", "1;2;abc"+TruncationMarker), Parser{}, KindNEW, SyncNone, 0, 1},
 		{"marker only", payload("CHK", "1;a", TruncationMarker), Parser{}, KindCHK, SyncNone, 1, 1},
 		{"empty string", empty, Parser{}, KindIRQ, SyncNone, 3, 0},
@@ -135,7 +156,7 @@ func TestParseDatasetBadInput(t *testing.T) {
 		{KindIRQ, "24;cpu0:1;cpu1", ErrSyntax, 14},
 		{KindIRQ, "24;cpu0:9223372036854775808;", ErrRange, 8},
 		{KindIRQ, "24;cpu0:-9223372036854775809;", ErrRange, 9},
-		{KindNone, "1", ErrUnknownKind, 0},
+		{KindNone, "1", ErrType, 0},
 	} {
 		_, err := ParseDataset(tc.kind, []byte(tc.in))
 		if !errors.Is(err, tc.err) {
@@ -227,7 +248,7 @@ func TestClones(t *testing.T) {
 		t.Fatal(err)
 	}
 	mc := m.Clone()
-	r := NewReassembler(Limits{})
+	r := NewReassembler(Options{})
 	r.Push(Source{}, m)
 	if !r.Next() {
 		t.Fatal("no event")

@@ -1,69 +1,77 @@
 package dltkpi
 
-import "bytes"
+import (
+	"bytes"
+	"encoding/binary"
+)
 
 // Source identifies where a KPI message came from and when: the DLT
-// header fields the reassembler needs. ECU, APID and CTID select the
-// session; a new SEID for them means dlt-kpi restarted.
+// header fields the reassembler needs. ECU, AppID and ContextID select
+// the session; a new SEID for them means dlt-kpi restarted.
 type Source struct {
-	ECU, APID, CTID [4]byte
-	SEID            uint32 // dlt-kpi's pid (the DLT session id)
-	MCNT            uint8  // message counter, wraps 255 → 0
-	TMSP            uint32 // uptime in 0.1 ms; all messages of a group share it
+	ECU, AppID, ContextID [4]byte
+	SEID                  uint32 // dlt-kpi's pid (the DLT session id)
+	MCNT                  uint8  // message counter, wraps 255 → 0
+	TMSP                  uint32 // uptime in 0.1 ms; all messages of a group share it
 	// NOAR is the extended header's argument count, or 0 when unknown.
 	// It is 8 bits and wraps with very large messages (docs/dlt-kpi.md §5.5), so a
 	// mismatch with the parsed arguments is counted, not fatal.
 	NOAR int
 }
 
-// Limits bound the reassembler's state and say when an open group is
-// given up. Zero fields take the defaults of DefaultLimits.
-type Limits struct {
+// Options configure a [Reassembler]: they bound its state and say when
+// an open group is given up. The zero value means the defaults; each
+// zero field is replaced by its default on its own.
+type Options struct {
 	// MaxGroupDatasets and MaxGroupBytes abort a group that grows past
 	// them (a group that never ends, or a flood). Later data messages of
-	// that kind are orphans until the next BEG.
+	// that kind are orphans until the next BEG. Zero means
+	// DefaultMaxGroupDatasets and DefaultMaxGroupBytes.
 	MaxGroupDatasets int
 	MaxGroupBytes    int
 	// MaxGroupAge aborts an open group when a message of the same session
-	// arrives more than this many TMSP units (0.1 ms) after its BEG.
+	// arrives more than this many TMSP units (0.1 ms) after its BEG; zero
+	// means DefaultMaxGroupAge.
 	MaxGroupAge uint32
 	// FloodRun is the number of consecutive fragment-only messages after
-	// which a group is flagged as flooded (docs/dlt-kpi.md §5.2).
+	// which a group is flagged as flooded (docs/dlt-kpi.md §5.2); zero
+	// means DefaultFloodRun.
 	FloodRun int
 	// MaxSessions bounds the (ECU, APID, CTID) sessions tracked at once;
 	// the least recently used one is dropped, its open groups aborted.
+	// Zero means DefaultMaxSessions.
 	MaxSessions int
 }
 
-// DefaultLimits are generous for dlt-kpi: a CHK group of a few thousand
-// processes has well under 10,000 datasets and 1 MiB; groups are logged
-// within milliseconds, so 60 s of age means the END was lost.
-var DefaultLimits = Limits{
-	MaxGroupDatasets: 1 << 16,
-	MaxGroupBytes:    16 << 20,
-	MaxGroupAge:      600000,
-	FloodRun:         3,
-	MaxSessions:      8,
-}
+// The defaults of [Options] are generous for dlt-kpi: a CHK group of a
+// few thousand processes has well under 10,000 datasets and 1 MiB;
+// groups are logged within milliseconds, so 60 s of age means the END
+// was lost.
+const (
+	DefaultMaxGroupDatasets = 1 << 16
+	DefaultMaxGroupBytes    = 16 << 20
+	DefaultMaxGroupAge      = 600000
+	DefaultFloodRun         = 3
+	DefaultMaxSessions      = 8
+)
 
-func (l Limits) withDefaults() Limits {
-	d := DefaultLimits
-	if l.MaxGroupDatasets > 0 {
-		d.MaxGroupDatasets = l.MaxGroupDatasets
+func (o Options) withDefaults() Options {
+	if o.MaxGroupDatasets <= 0 {
+		o.MaxGroupDatasets = DefaultMaxGroupDatasets
 	}
-	if l.MaxGroupBytes > 0 {
-		d.MaxGroupBytes = l.MaxGroupBytes
+	if o.MaxGroupBytes <= 0 {
+		o.MaxGroupBytes = DefaultMaxGroupBytes
 	}
-	if l.MaxGroupAge > 0 {
-		d.MaxGroupAge = l.MaxGroupAge
+	if o.MaxGroupAge == 0 {
+		o.MaxGroupAge = DefaultMaxGroupAge
 	}
-	if l.FloodRun > 0 {
-		d.FloodRun = l.FloodRun
+	if o.FloodRun <= 0 {
+		o.FloodRun = DefaultFloodRun
 	}
-	if l.MaxSessions > 0 {
-		d.MaxSessions = l.MaxSessions
+	if o.MaxSessions <= 0 {
+		o.MaxSessions = DefaultMaxSessions
 	}
-	return d
+	return o
 }
 
 // Stats counts what the reassembler has seen, anomalies included.
@@ -107,14 +115,14 @@ type session struct {
 // session, never buffers datasets, and needs no clock: time is TMSP.
 // Use:
 //
-//	r := dltkpi.NewReassembler(dltkpi.Limits{})
+//	r := dltkpi.NewReassembler(dltkpi.Options{})
 //	for each message { r.Push(src, m); for r.Next() { ev := r.Event() ... } }
 //	r.Flush(); for r.Next() { ... }
 //
 // The zero value is not usable; a Reassembler is not safe for concurrent
 // use.
 type Reassembler struct {
-	limits   Limits
+	limits   Options
 	sessions []session
 	clock    uint64
 	queue    []Event
@@ -131,10 +139,10 @@ type Reassembler struct {
 	fragOpen [NumKinds]bool
 }
 
-// NewReassembler returns a reassembler with the given limits (zero
-// fields take DefaultLimits).
-func NewReassembler(l Limits) *Reassembler {
-	l = l.withDefaults()
+// NewReassembler returns a reassembler with the given options (zero
+// fields take their defaults).
+func NewReassembler(o Options) *Reassembler {
+	l := o.withDefaults()
 	return &Reassembler{
 		limits:   l,
 		sessions: make([]session, 0, l.MaxSessions),
@@ -157,17 +165,17 @@ func (r *Reassembler) Reject(src Source, err error) {
 	// next good message is not reported as a gap.
 	for i := range r.sessions {
 		s := &r.sessions[i]
-		if s.ecu == src.ECU && s.apid == src.APID && s.ctid == src.CTID && s.seid == src.SEID {
+		if s.ecu == src.ECU && s.apid == src.AppID && s.ctid == src.ContextID && s.seid == src.SEID {
 			s.mcnt = src.MCNT
 		}
 	}
 	r.queue = append(r.queue, Event{Type: EventInvalid, Source: src, Err: err})
 }
 
-// PushPayload parses a verbose payload (little-endian unless bigEndian)
-// and pushes it, or rejects it if it does not parse.
-func (r *Reassembler) PushPayload(src Source, payload []byte, bigEndian bool) {
-	m, err := Parser{BigEndian: bigEndian}.Parse(payload)
+// PushPayload parses a verbose payload in byte order order (nil means
+// little-endian) and pushes it, or rejects it if it does not parse.
+func (r *Reassembler) PushPayload(src Source, payload []byte, order binary.ByteOrder) {
+	m, err := Parser{Order: order}.Parse(payload)
 	if err != nil {
 		r.Reject(src, err)
 		return
@@ -199,7 +207,7 @@ func (r *Reassembler) session(src Source) *session {
 	r.clock++
 	for i := range r.sessions {
 		s := &r.sessions[i]
-		if s.ecu != src.ECU || s.apid != src.APID || s.ctid != src.CTID {
+		if s.ecu != src.ECU || s.apid != src.AppID || s.ctid != src.ContextID {
 			continue
 		}
 		s.used = r.clock
@@ -231,7 +239,7 @@ func (r *Reassembler) session(src Source) *session {
 		r.stats.Evictions++
 		r.sessions = append(r.sessions[:lru], r.sessions[lru+1:]...)
 	}
-	r.sessions = append(r.sessions, session{ecu: src.ECU, apid: src.APID, ctid: src.CTID, seid: src.SEID, mcnt: src.MCNT, used: r.clock})
+	r.sessions = append(r.sessions, session{ecu: src.ECU, apid: src.AppID, ctid: src.ContextID, seid: src.SEID, mcnt: src.MCNT, used: r.clock})
 	return &r.sessions[len(r.sessions)-1]
 }
 
@@ -254,7 +262,7 @@ func (r *Reassembler) abort(s *session, k Kind, tmsp uint32, why AbortReason) {
 	if why == AbortUnterminated {
 		r.stats.Unterminated++
 	}
-	r.queue = append(r.queue, Event{Type: EventGroupAborted, Kind: k, Source: Source{ECU: s.ecu, APID: s.apid, CTID: s.ctid, SEID: s.seid, TMSP: tmsp}, Group: g})
+	r.queue = append(r.queue, Event{Type: EventGroupAborted, Kind: k, Source: Source{ECU: s.ecu, AppID: s.apid, ContextID: s.ctid, SEID: s.seid, TMSP: tmsp}, Group: g})
 }
 
 // Push feeds one parsed KPI message; read its events with Next and Event

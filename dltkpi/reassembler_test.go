@@ -7,7 +7,7 @@ import (
 
 // replay pushes a capture through a reassembler and returns its events
 // (datasets cloned) and stats; open is OpenGroups before Flush.
-func replay(t testing.TB, name string, l Limits) (evs []Event, st Stats, open int) {
+func replay(t testing.TB, name string, l Options) (evs []Event, st Stats, open int) {
 	r := NewReassembler(l)
 	drain := func() {
 		for r.Next() {
@@ -21,7 +21,7 @@ func replay(t testing.TB, name string, l Limits) (evs []Event, st Stats, open in
 			r.Skip()
 			continue
 		}
-		r.PushPayload(cm.source(), cm.payload, cm.bigEndian)
+		r.PushPayload(cm.source(), cm.payload, byteOrder(cm.bigEndian))
 		drain()
 	}
 	open = r.OpenGroups()
@@ -47,7 +47,7 @@ func TestReassemblerCaptures(t *testing.T) {
 		// excerpt-irq-strtok-race.stats.txt: NEW open, one CHK END without BEG.
 		"excerpt-irq-strtok-race": {messages: 34, open: 1, endWithoutBegin: 1, groups: [NumKinds]int{KindNEW: 2, KindSTP: 1, KindACT: 2, KindCHK: 2, KindIRQ: 3}},
 	} {
-		evs, st, open := replay(t, name, Limits{})
+		evs, st, open := replay(t, name, Options{})
 		if st.Messages != w.messages || st.Skipped != w.skipped || st.Fragments != w.fragments ||
 			open != w.open || st.EndWithoutBegin != w.endWithoutBegin || st.Groups != w.groups {
 			t.Errorf("%s: stats %+v open %d, want %+v", name, st, open, w)
@@ -85,7 +85,7 @@ func TestReassemblerCaptures(t *testing.T) {
 // fragment-only messages flags it as flooded and, with a byte limit, it is
 // aborted instead of growing.
 func TestReassemblerFlood(t *testing.T) {
-	evs, st, _ := replay(t, "kpi-huge-argv0", Limits{})
+	evs, st, _ := replay(t, "kpi-huge-argv0", Options{})
 	var flooded bool
 	for _, ev := range evs {
 		if ev.Type == EventGroupAborted && ev.Kind == KindNEW {
@@ -95,7 +95,7 @@ func TestReassemblerFlood(t *testing.T) {
 	if !flooded || st.FragmentOnly < 100 {
 		t.Errorf("flood not detected: flooded %v, fragment-only %d", flooded, st.FragmentOnly)
 	}
-	_, st, _ = replay(t, "kpi-huge-argv0", Limits{MaxGroupDatasets: 10})
+	_, st, _ = replay(t, "kpi-huge-argv0", Options{MaxGroupDatasets: 10})
 	if st.Aborted == 0 || st.Orphans == 0 {
 		t.Errorf("MaxGroupDatasets 10: aborted %d, orphans %d", st.Aborted, st.Orphans)
 	}
@@ -104,22 +104,22 @@ func TestReassemblerFlood(t *testing.T) {
 // TestReassemblerRejectKeepsCounter: a message of the KPI context that
 // does not parse is reported, and the next one is not a counter gap.
 func TestReassemblerRejectKeepsCounter(t *testing.T) {
-	r := NewReassembler(Limits{})
+	r := NewReassembler(Options{})
 	src := Source{SEID: 3, MCNT: 10}
-	r.PushPayload(src, payload("NEW", "BEG"), false)
+	r.PushPayload(src, payload("NEW", "BEG"), nil)
 	src.MCNT++
-	r.PushPayload(src, payload("XYZ", "1"), false)
+	r.PushPayload(src, payload("XYZ", "1"), nil)
 	var kinds []EventType
 	for r.Next() {
 		kinds = append(kinds, r.Event().Type)
-		if !errors.Is(r.Event().Err, ErrUnknownKind) {
+		if !errors.Is(r.Event().Err, ErrType) {
 			t.Errorf("invalid event error %v", r.Event().Err)
 		}
 	}
 	src.MCNT++
-	r.PushPayload(src, payload("NEW", "1;0;init"), false)
+	r.PushPayload(src, payload("NEW", "1;0;init"), nil)
 	src.MCNT++
-	r.PushPayload(src, payload("NEW", "END"), false)
+	r.PushPayload(src, payload("NEW", "END"), nil)
 	var end Event
 	for r.Next() {
 		end = r.Event()

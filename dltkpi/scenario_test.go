@@ -12,12 +12,12 @@ type feed struct {
 }
 
 func newFeed() *feed {
-	return &feed{r: NewReassembler(Limits{}), t: NewTracker(TrackerLimits{}), src: Source{SEID: 7}}
+	return &feed{r: NewReassembler(Options{}), t: NewTracker(TrackerOptions{}), src: Source{SEID: 7}}
 }
 
 func (f *feed) at(tmsp uint32, args ...string) {
 	f.src.TMSP = tmsp
-	f.r.PushPayload(f.src, payload(args...), false)
+	f.r.PushPayload(f.src, payload(args...), nil)
 	f.src.MCNT++
 	for f.r.Next() {
 		f.evs = append(f.evs, f.r.Event().Type)

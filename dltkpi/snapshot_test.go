@@ -10,7 +10,7 @@ import (
 // (NEW and CHK ascending pids, STP and ACT descending) and intact after
 // the payloads they came from are gone.
 func TestSnapshotsCaptures(t *testing.T) {
-	r := NewReassembler(Limits{})
+	r := NewReassembler(Options{})
 	var c Snapshots
 	var got [NumKinds]int
 	var cmds [][]byte
@@ -18,7 +18,7 @@ func TestSnapshotsCaptures(t *testing.T) {
 		if !cm.isKPI() {
 			continue
 		}
-		r.PushPayload(cm.source(), bytes.Clone(cm.payload), false)
+		r.PushPayload(cm.source(), bytes.Clone(cm.payload), nil)
 		for r.Next() {
 			snap, ok := c.Apply(r.Event())
 			if !ok {

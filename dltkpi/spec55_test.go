@@ -129,13 +129,13 @@ func TestSpec55(t *testing.T) {
 	// NOAR is the extended header's 8-bit argument count; the payload,
 	// not NOAR, decides what a message holds.
 	noar := func(t *testing.T, n, hdr int) (datasets int, st Stats) {
-		r := NewReassembler(Limits{})
+		r := NewReassembler(Options{})
 		args := []string{"STP"}
 		for i := range n {
 			args = append(args, strconv.Itoa(1000+i))
 		}
-		r.PushPayload(Source{SEID: 1, NOAR: hdr}, payload("STP", "BEG"), false)
-		r.PushPayload(Source{SEID: 1, MCNT: 1, NOAR: hdr}, payload(args...), false)
+		r.PushPayload(Source{SEID: 1, NOAR: hdr}, payload("STP", "BEG"), nil)
+		r.PushPayload(Source{SEID: 1, MCNT: 1, NOAR: hdr}, payload(args...), nil)
 		for r.Next() {
 			if r.Event().Type == EventDataset {
 				datasets++

@@ -5,22 +5,29 @@ import (
 	"slices"
 )
 
-// TrackerLimits bound the tracker's memory. Zero fields take the
-// defaults of DefaultTrackerLimits.
-type TrackerLimits struct {
-	MaxProcesses  int // processes in the table; new pids beyond are dropped
-	MaxIRQs       int // interrupt names
-	MaxIRQCPUs    int // cpuN entries kept per interrupt
-	MaxTombstones int // ended pids remembered to ignore late datasets
+// TrackerOptions bound a [Tracker]'s memory. The zero value means the
+// defaults; each zero field is replaced by its default on its own.
+type TrackerOptions struct {
+	MaxProcesses  int // processes in the table; new pids beyond are dropped (DefaultMaxProcesses)
+	MaxIRQs       int // interrupt names (DefaultMaxIRQs)
+	MaxIRQCPUs    int // cpuN entries kept per interrupt (DefaultMaxIRQCPUs)
+	MaxTombstones int // ended pids remembered to ignore late datasets (DefaultMaxTombstones)
 	// MinIRQRows: an IRQ group with fewer rows is the tokenizer race of
 	// docs/dlt-kpi.md §5.3, never a real /proc/interrupts, which always has the
 	// architecture's own rows (NMI, LOC, … on x86; IPIs and Err on ARM).
+	// Zero means DefaultMinIRQRows.
 	MinIRQRows int
 }
 
-// DefaultTrackerLimits fit a large Linux host (pid_max 4 M is far more
-// than any table a viewer shows).
-var DefaultTrackerLimits = TrackerLimits{MaxProcesses: 1 << 16, MaxIRQs: 4096, MaxIRQCPUs: 1024, MaxTombstones: 4096, MinIRQRows: 4}
+// The defaults of [TrackerOptions] fit a large Linux host (pid_max 4 M
+// is far more than any table a viewer shows).
+const (
+	DefaultMaxProcesses  = 1 << 16
+	DefaultMaxIRQs       = 4096
+	DefaultMaxIRQCPUs    = 1024
+	DefaultMaxTombstones = 4096
+	DefaultMinIRQRows    = 4
+)
 
 // TrackerStats counts what the tracker could not take at face value.
 type TrackerStats struct {
@@ -32,7 +39,7 @@ type TrackerStats struct {
 	InferredStops int
 	LateStops     int
 	UnknownStop   int // STP for a pid the tracker never knew
-	Dropped       int // datasets dropped for TrackerLimits
+	Dropped       int // datasets dropped for TrackerOptions' bounds
 	SuspectIRQ    int // IRQ groups not applied (docs/dlt-kpi.md §5.3)
 	Malformed     int // malformed datasets seen
 	// CPUOver1000 counts ACT samples above 1000 per mille: dlt-kpi
@@ -56,7 +63,7 @@ type groupState struct {
 // groups are used to infer absences. A Tracker is not safe for
 // concurrent use.
 type Tracker struct {
-	limits TrackerLimits
+	limits TrackerOptions
 	procs  map[int32]*Process
 	tombs  map[int32]uint32
 	irqs   map[string]*irqState
@@ -73,24 +80,24 @@ type Tracker struct {
 	scratch  []int64
 }
 
-// NewTracker returns an empty tracker (zero limit fields take
-// DefaultTrackerLimits).
-func NewTracker(l TrackerLimits) *Tracker {
-	d := DefaultTrackerLimits
-	if l.MaxProcesses > 0 {
-		d.MaxProcesses = l.MaxProcesses
+// NewTracker returns an empty tracker (zero fields of o take their
+// defaults).
+func NewTracker(o TrackerOptions) *Tracker {
+	d := o
+	if d.MaxProcesses <= 0 {
+		d.MaxProcesses = DefaultMaxProcesses
 	}
-	if l.MaxIRQs > 0 {
-		d.MaxIRQs = l.MaxIRQs
+	if d.MaxIRQs <= 0 {
+		d.MaxIRQs = DefaultMaxIRQs
 	}
-	if l.MaxIRQCPUs > 0 {
-		d.MaxIRQCPUs = l.MaxIRQCPUs
+	if d.MaxIRQCPUs <= 0 {
+		d.MaxIRQCPUs = DefaultMaxIRQCPUs
 	}
-	if l.MaxTombstones > 0 {
-		d.MaxTombstones = l.MaxTombstones
+	if d.MaxTombstones <= 0 {
+		d.MaxTombstones = DefaultMaxTombstones
 	}
-	if l.MinIRQRows > 0 {
-		d.MinIRQRows = l.MinIRQRows
+	if d.MinIRQRows <= 0 {
+		d.MinIRQRows = DefaultMinIRQRows
 	}
 	t := &Tracker{limits: d}
 	t.reset()

@@ -8,8 +8,8 @@ import (
 // track replays a capture through a reassembler and a tracker and calls
 // seen after every event.
 func track(t testing.TB, name string, seen func(*Tracker)) *Tracker {
-	r := NewReassembler(Limits{})
-	tr := NewTracker(TrackerLimits{})
+	r := NewReassembler(Options{})
+	tr := NewTracker(TrackerOptions{})
 	drain := func() {
 		for r.Next() {
 			tr.Apply(r.Event())
@@ -20,7 +20,7 @@ func track(t testing.TB, name string, seen func(*Tracker)) *Tracker {
 	}
 	for _, cm := range readCapture(t, name) {
 		if cm.isKPI() {
-			r.PushPayload(cm.source(), cm.payload, cm.bigEndian)
+			r.PushPayload(cm.source(), cm.payload, byteOrder(cm.bigEndian))
 			drain()
 		}
 	}

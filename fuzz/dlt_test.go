@@ -11,11 +11,11 @@ import (
 	"github.com/perfwire/perfwire/dltkpi"
 )
 
-// tinyLimits make every limit of the reassembler and the tracker
+// tinyOptions make every limit of the reassembler and the tracker
 // reachable from a short fuzz input.
 var (
-	tinyLimits        = dltkpi.Limits{MaxGroupDatasets: 16, MaxGroupBytes: 1024, MaxGroupAge: 1000, FloodRun: 2, MaxSessions: 2}
-	tinyTrackerLimits = dltkpi.TrackerLimits{MaxProcesses: 16, MaxIRQs: 4, MaxIRQCPUs: 2, MaxTombstones: 8, MinIRQRows: 2}
+	tinyOptions        = dltkpi.Options{MaxGroupDatasets: 16, MaxGroupBytes: 1024, MaxGroupAge: 1000, FloodRun: 2, MaxSessions: 2}
+	tinyTrackerOptions = dltkpi.TrackerOptions{MaxProcesses: 16, MaxIRQs: 4, MaxIRQCPUs: 2, MaxTombstones: 8, MinIRQRows: 2}
 )
 
 // dltSeeds returns the DLT captures (dlt-kpi output with its anomalies,
@@ -40,15 +40,15 @@ func dltSeeds(tb testing.TB) [][]byte {
 // checkDLT scans data as a .dlt file and pushes every message through
 // the KPI reassembler into a process tracker, checking the limits at
 // every step. It returns the number of DLT messages and of datasets.
-func checkDLT(t *testing.T, data []byte, l dltkpi.Limits, tl dltkpi.TrackerLimits) (msgs, datasets int) {
+func checkDLT(t *testing.T, data []byte, l dltkpi.Options, tl dltkpi.TrackerOptions) (msgs, datasets int) {
 	t.Helper()
 	maxOpen := dltkpi.NumKinds * l.MaxSessions
 	if l.MaxSessions == 0 {
-		maxOpen = dltkpi.NumKinds * dltkpi.DefaultLimits.MaxSessions
+		maxOpen = dltkpi.NumKinds * dltkpi.DefaultMaxSessions
 	}
 	maxProcs := tl.MaxProcesses
 	if maxProcs == 0 {
-		maxProcs = dltkpi.DefaultTrackerLimits.MaxProcesses
+		maxProcs = dltkpi.DefaultMaxProcesses
 	}
 	r := dltkpi.NewReassembler(l)
 	tr := dltkpi.NewTracker(tl)
@@ -107,11 +107,11 @@ func checkDLT(t *testing.T, data []byte, l dltkpi.Limits, tl dltkpi.TrackerLimit
 // tiny limits.
 func TestDLTCaptures(t *testing.T) {
 	for _, b := range dltSeeds(t) {
-		msgs, ds := checkDLT(t, b, dltkpi.Limits{}, dltkpi.TrackerLimits{})
+		msgs, ds := checkDLT(t, b, dltkpi.Options{}, dltkpi.TrackerOptions{})
 		if msgs < 10 || ds < 10 {
 			t.Fatalf("%d messages, %d datasets", msgs, ds)
 		}
-		checkDLT(t, b, tinyLimits, tinyTrackerLimits)
+		checkDLT(t, b, tinyOptions, tinyTrackerOptions)
 	}
 }
 
@@ -130,9 +130,9 @@ func FuzzDLTStream(f *testing.F) {
 			return
 		}
 		if data[0]&1 == 0 {
-			checkDLT(t, data[1:], dltkpi.Limits{}, dltkpi.TrackerLimits{})
+			checkDLT(t, data[1:], dltkpi.Options{}, dltkpi.TrackerOptions{})
 		} else {
-			checkDLT(t, data[1:], tinyLimits, tinyTrackerLimits)
+			checkDLT(t, data[1:], tinyOptions, tinyTrackerOptions)
 		}
 	})
 }
@@ -153,14 +153,14 @@ func TestMillionBegins(t *testing.T) {
 	if err != nil {
 		t.Fatalf("data message: %v", err)
 	}
-	r := dltkpi.NewReassembler(dltkpi.Limits{})
-	maxOpen := dltkpi.NumKinds * dltkpi.DefaultLimits.MaxSessions
+	r := dltkpi.NewReassembler(dltkpi.Options{})
+	maxOpen := dltkpi.NumKinds * dltkpi.DefaultMaxSessions
 	var before, after runtime.MemStats
 	runtime.GC()
 	runtime.ReadMemStats(&before)
 	events := 0
 	for i := range n {
-		src := dltkpi.Source{APID: [4]byte{'P', 'R', 'O', 'C'}, CTID: [4]byte{'P', 'R', 'O', 'C'}, SEID: 7, MCNT: uint8(2 * i), TMSP: uint32(i)}
+		src := dltkpi.Source{AppID: [4]byte{'P', 'R', 'O', 'C'}, ContextID: [4]byte{'P', 'R', 'O', 'C'}, SEID: 7, MCNT: uint8(2 * i), TMSP: uint32(i)}
 		if i < n/2 {
 			// a new ECU each time: sessions must be evicted
 			src.ECU = [4]byte{byte(i >> 24), byte(i >> 16), byte(i >> 8), byte(i)}

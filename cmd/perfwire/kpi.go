@@ -63,8 +63,8 @@ func runKPI(args []string, stdout io.Writer) error {
 		return kpiInPlugin(plugin, fs.Args(), *asJSON, *summary, *pageSize, out)
 	}
 	k := kpiRun{
-		r:    dltkpi.NewReassembler(dltkpi.Limits{}),
-		t:    dltkpi.NewTracker(dltkpi.TrackerLimits{}),
+		r:    dltkpi.NewReassembler(dltkpi.Options{}),
+		t:    dltkpi.NewTracker(dltkpi.TrackerOptions{}),
 		json: *asJSON,
 		out:  jsonLines{w: out},
 	}

@@ -76,7 +76,7 @@ func runKPITop(args []string, stdout io.Writer) error {
 		return usagef("give FILE.dlt... or --follow HOST[:PORT], not both\n%s", kpiTopUsage)
 	}
 	k := &kpiTop{
-		w: stdout, r: dltkpi.NewReassembler(dltkpi.Limits{}), t: dltkpi.NewTracker(dltkpi.TrackerLimits{}),
+		w: stdout, r: dltkpi.NewReassembler(dltkpi.Options{}), t: dltkpi.NewTracker(dltkpi.TrackerOptions{}),
 		sortKey: *sortKey, rows: *rows, pageSize: *pageSize, final: *final, limit: *frames,
 	}
 	if f, ok := stdout.(*os.File); ok && term.IsTerminal(int(f.Fd())) {

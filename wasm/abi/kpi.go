@@ -141,8 +141,8 @@ func NewKPISession(in []byte) *KPISession {
 	return &KPISession{
 		in: in,
 		s:  dlt.NewScanner(in, dlt.Options{}),
-		r:  dltkpi.NewReassembler(dltkpi.Limits{}),
-		t:  dltkpi.NewTracker(dltkpi.TrackerLimits{}),
+		r:  dltkpi.NewReassembler(dltkpi.Options{}),
+		t:  dltkpi.NewTracker(dltkpi.TrackerOptions{}),
 	}
 }
 

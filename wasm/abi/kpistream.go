@@ -24,8 +24,8 @@ func NewKPIStream(framing dlt.Framing) *KPISession {
 	return &KPISession{
 		stream: true,
 		opt:    dlt.Options{Framing: framing},
-		r:      dltkpi.NewReassembler(dltkpi.Limits{}),
-		t:      dltkpi.NewTracker(dltkpi.TrackerLimits{}),
+		r:      dltkpi.NewReassembler(dltkpi.Options{}),
+		t:      dltkpi.NewTracker(dltkpi.TrackerOptions{}),
 	}
 }
 

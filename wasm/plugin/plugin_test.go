@@ -121,8 +121,8 @@ func TestKPISession(t *testing.T) {
 }
 
 func directPIDs(t *testing.T, in []byte) []int32 {
-	r := dltkpi.NewReassembler(dltkpi.Limits{})
-	tr := dltkpi.NewTracker(dltkpi.TrackerLimits{})
+	r := dltkpi.NewReassembler(dltkpi.Options{})
+	tr := dltkpi.NewTracker(dltkpi.TrackerOptions{})
 	var sel dltkpi.Selector
 	s := newScanner(in)
 	for s.Next() {
