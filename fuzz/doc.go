@@ -3,7 +3,7 @@
 //
 // Each decoder package fuzzes itself; the targets here follow data across
 // package boundaries the way real inputs do. FuzzPMCDStream frames a pmcd
-// byte stream (pduwire's Splitter and its io.Reader framer, which must
+// byte stream (pduwire's Scanner and its Reader over an io.Reader, which must
 // agree), decodes and re-encodes every PDU, hands event arrays to eventrec
 // and label sets to labels. FuzzPMCDGenerated fills structs from the
 // fuzzer's bytes with sigs.k8s.io/randfill, builds valid but unusual

@@ -29,9 +29,9 @@ func allocated(f func()) uint64 {
 }
 
 // header2G is a RESULT header announcing a PDU of 2 GiB − 1025 bytes,
-// the largest any PCP accepts (pduwire.MaxLimit).
+// the largest any PCP accepts (pduwire.MaxPDULen).
 func header2G() []byte {
-	return pduwire.AppendHeader(nil, pduwire.Header{Len: pduwire.MaxLimit, Type: pduwire.TypeResult})
+	return pduwire.AppendHeader(nil, pduwire.Header{Len: pduwire.MaxPDULen, Type: pduwire.TypeResult})
 }
 
 // perRun returns the bytes f allocates per call, averaged over runs.
@@ -45,17 +45,24 @@ func perRun(runs int, f func()) uint64 {
 	}) / uint64(runs)
 }
 
+// firstErr is the error that stops r's first Next, or nil if it reads a
+// PDU or finds a clean end.
+func firstErr(r *pduwire.Reader) error {
+	r.Next()
+	return r.Err()
+}
+
 // smallAlloc bounds what refusing one hostile input may allocate.
 const smallAlloc = 512
 
-// TestHugeHeaderSplitter: framing a 2 GiB header from a byte slice
+// TestHugeHeaderScanner: framing a 2 GiB header from a byte slice
 // allocates nothing big, with the default limit and with the largest.
-func TestHugeHeaderSplitter(t *testing.T) {
+func TestHugeHeaderScanner(t *testing.T) {
 	hdr := header2G()
-	for _, limit := range []int{0, pduwire.MaxLimit} {
+	for _, limit := range []int{0, pduwire.MaxPDULen} {
 		var err error
 		n := perRun(100, func() {
-			s := pduwire.NewSplitter(hdr, limit)
+			s := pduwire.NewScanner(hdr, pduwire.Options{MaxPDULen: limit})
 			for s.Next() {
 			}
 			err = s.Err()
@@ -64,7 +71,7 @@ func TestHugeHeaderSplitter(t *testing.T) {
 			t.Errorf("limit %d: %d bytes allocated per run", limit, n)
 		}
 		want := pduwire.ErrLimit
-		if limit == pduwire.MaxLimit {
+		if limit == pduwire.MaxPDULen {
 			want = pduwire.ErrTruncated
 		}
 		if !errors.Is(err, want) {
@@ -84,7 +91,7 @@ func TestHugeHeaderReader(t *testing.T) {
 	stream := append(header2G(), body...)
 	var err error
 	got := allocated(func() {
-		_, err = pduwire.NewReader(bytes.NewReader(stream), pduwire.DefaultServerLimit).Next()
+		err = firstErr(pduwire.NewReader(bytes.NewReader(stream), pduwire.Options{MaxPDULen: pduwire.ServerMaxPDULen}))
 	})
 	if !errors.Is(err, pduwire.ErrLimit) {
 		t.Fatalf("default limit: %v, want ErrLimit", err)
@@ -93,7 +100,7 @@ func TestHugeHeaderReader(t *testing.T) {
 		t.Errorf("default limit: %d bytes allocated for a refused header", got)
 	}
 	got = allocated(func() {
-		_, err = pduwire.NewReader(bytes.NewReader(stream), pduwire.MaxLimit).Next()
+		err = firstErr(pduwire.NewReader(bytes.NewReader(stream), pduwire.Options{MaxPDULen: pduwire.MaxPDULen}))
 	})
 	if !errors.Is(err, pduwire.ErrTruncated) {
 		t.Fatalf("max limit: %v, want ErrTruncated", err)
@@ -169,7 +176,7 @@ func TestTrickleDeadline(t *testing.T) {
 	if err := client.SetReadDeadline(start.Add(300 * time.Millisecond)); err != nil {
 		t.Fatal(err)
 	}
-	_, err := pduwire.NewReader(client, pduwire.DefaultClientLimit).Next()
+	err := firstErr(pduwire.NewReader(client, pduwire.Options{}))
 	elapsed := time.Since(start)
 	if !errors.Is(err, os.ErrDeadlineExceeded) {
 		t.Fatalf("got %v, want the connection's deadline error", err)
@@ -210,7 +217,7 @@ func TestSlowReaderDeadline(t *testing.T) {
 	pdu = append(pdu, make([]byte, 64)...)
 	r := &slowReader{src: pdu, deadline: time.Now().Add(100 * time.Millisecond)}
 	done := make(chan error, 1)
-	go func() { _, err := pduwire.NewReader(r, pduwire.DefaultClientLimit).Next(); done <- err }()
+	go func() { err := firstErr(pduwire.NewReader(r, pduwire.Options{})); done <- err }()
 	select {
 	case err := <-done:
 		if !errors.Is(err, os.ErrDeadlineExceeded) && !errors.Is(err, io.ErrNoProgress) {
@@ -241,7 +248,7 @@ var errGaveUp = errors.New("zeroReader: gave up")
 // after a few hundred empty reads.
 func TestZeroReadsEnd(t *testing.T) {
 	r := &zeroReader{give: 1 << 20}
-	_, err := pduwire.NewReader(r, 0).Next()
+	err := firstErr(pduwire.NewReader(r, pduwire.Options{}))
 	if r.calls > 1000 {
 		t.Fatalf("pduwire.Reader made %d empty reads before %v (finding F1)", r.calls, err)
 	}

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"encoding/binary"
 	"errors"
-	"io"
 	"os"
 	"path/filepath"
 	"testing"
@@ -53,7 +52,7 @@ func mustBeParseError(t *testing.T, what string, err error) {
 // number of PDUs framed.
 func checkStream(t *testing.T, data []byte) int {
 	t.Helper()
-	s := pduwire.NewSplitter(data, streamLimit)
+	s := pduwire.NewScanner(data, pduwire.Options{MaxPDULen: streamLimit})
 	n := 0
 	for s.Next() {
 		p := s.PDU()
@@ -64,7 +63,7 @@ func checkStream(t *testing.T, data []byte) int {
 		n++
 	}
 	if err := s.Err(); err != nil {
-		mustBeParseError(t, "splitter", err)
+		mustBeParseError(t, "scanner", err)
 	}
 	return n
 }
@@ -224,7 +223,7 @@ func checkLabelSet(t *testing.T, ls *pduwire.LabelSet) {
 func TestPMCDCaptures(t *testing.T) {
 	total := 0
 	for _, b := range pmcdSeeds(t) {
-		s := pduwire.NewSplitter(b, streamLimit)
+		s := pduwire.NewScanner(b, pduwire.Options{MaxPDULen: streamLimit})
 		for s.Next() {
 		}
 		if s.Err() != nil || s.Offset() != len(b) {
@@ -238,7 +237,7 @@ func TestPMCDCaptures(t *testing.T) {
 }
 
 // FuzzPMCDStream treats the input as a pmcd connection's bytes: framed
-// by the splitter and by the io.Reader framer fed one byte per Read
+// by the Scanner and by the Reader fed one byte per Read
 // (they must agree), every PDU decoded and re-encoded, event arrays
 // parsed by eventrec and label sets by labels.
 func FuzzPMCDStream(f *testing.F) {
@@ -247,24 +246,25 @@ func FuzzPMCDStream(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
 		n := checkStream(t, data)
-		r := pduwire.NewReader(iotest.OneByteReader(bytes.NewReader(data)), streamLimit)
-		s := pduwire.NewSplitter(data, streamLimit)
+		r := pduwire.NewReader(iotest.OneByteReader(bytes.NewReader(data)), pduwire.Options{MaxPDULen: streamLimit})
+		s := pduwire.NewScanner(data, pduwire.Options{MaxPDULen: streamLimit})
 		for i := 0; ; i++ {
-			p, err := r.Next()
-			if err != nil {
+			if !r.Next() {
+				err := r.Err()
 				if i != n {
-					t.Fatalf("reader framed %d PDUs, splitter %d", i, n)
+					t.Fatalf("reader framed %d PDUs, scanner %d", i, n)
 				}
 				if s.Next() {
-					t.Fatalf("splitter frames a PDU after the reader's %v", err)
+					t.Fatalf("scanner frames a PDU after the reader's end (%v)", err)
 				}
-				if (err == io.EOF) != (s.Err() == nil) {
-					t.Fatalf("reader ends with %v, splitter with %v", err, s.Err())
+				if (err == nil) != (s.Err() == nil) {
+					t.Fatalf("reader ends with %v, scanner with %v", err, s.Err())
 				}
 				break
 			}
+			p := r.PDU()
 			if !s.Next() || !bytes.Equal(s.PDU().Bytes, p.Bytes) {
-				t.Fatalf("reader and splitter disagree at %d", p.Offset)
+				t.Fatalf("reader and scanner disagree at %d", p.Offset)
 			}
 		}
 	})

@@ -199,7 +199,7 @@ func FuzzPMCDGenerated(f *testing.F) {
 		}
 
 		// Values survive the trip.
-		s := pduwire.NewSplitter(stream, streamLimit)
+		s := pduwire.NewScanner(stream, pduwire.Options{MaxPDULen: streamLimit})
 		s.Next()
 		r, err := pduwire.ParseResult(s.PDU().Bytes)
 		if err != nil {

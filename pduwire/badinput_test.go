@@ -3,7 +3,6 @@ package pduwire_test
 import (
 	"bytes"
 	"errors"
-	"io"
 	"runtime"
 	"testing"
 
@@ -197,9 +196,9 @@ func TestFramingBadInput(t *testing.T) {
 		{"len 11", hdr(11, 0x7000), 0, pduwire.ErrHeaderLen, 0},
 		{"len 12", hdr(12, 0x7000), 0, nil, 1},
 		{"len 13 truncated", hdr(13, 0x7000), 0, pduwire.ErrTruncated, 0},
-		{"len 65535", full(65535), pduwire.DefaultServerLimit, nil, 1},
-		{"len 65536", full(65536), pduwire.DefaultServerLimit, nil, 1},
-		{"len 65537", full(65537), pduwire.DefaultServerLimit, pduwire.ErrLimit, 0},
+		{"len 65535", full(65535), pduwire.ServerMaxPDULen, nil, 1},
+		{"len 65536", full(65536), pduwire.ServerMaxPDULen, nil, 1},
+		{"len 65537", full(65537), pduwire.ServerMaxPDULen, pduwire.ErrLimit, 0},
 		{"len 0x7fffffff", hdr(0x7fffffff, 0x7001), 0, pduwire.ErrLimit, 0},
 		{"len 0x80000000", hdr(0x80000000, 0x7001), 0, pduwire.ErrLimit, 0},
 		{"len 0xffffffff", hdr(0xffffffff, 0x7001), 0, pduwire.ErrLimit, 0},
@@ -211,26 +210,20 @@ func TestFramingBadInput(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			s := pduwire.NewSplitter(tc.in, tc.limit)
+			s := pduwire.NewScanner(tc.in, pduwire.Options{MaxPDULen: tc.limit})
 			n := 0
 			for s.Next() {
 				n++
 			}
 			if !errors.Is(s.Err(), tc.want) || (tc.want == nil) != (s.Err() == nil) || n != tc.n {
-				t.Fatalf("splitter: %d PDUs, err %v; want %d, %v", n, s.Err(), tc.n, tc.want)
+				t.Fatalf("scanner: %d PDUs, err %v; want %d, %v", n, s.Err(), tc.n, tc.want)
 			}
-			r := pduwire.NewReader(bytes.NewReader(tc.in), tc.limit)
+			r := pduwire.NewReader(bytes.NewReader(tc.in), pduwire.Options{MaxPDULen: tc.limit})
 			n = 0
-			var err error
-			for {
-				if _, err = r.Next(); err != nil {
-					break
-				}
+			for r.Next() {
 				n++
 			}
-			if err == io.EOF {
-				err = nil
-			}
+			err := r.Err()
 			if !errors.Is(err, tc.want) || (tc.want == nil) != (err == nil) || n != tc.n {
 				t.Fatalf("reader: %d PDUs, err %v; want %d, %v", n, err, tc.n, tc.want)
 			}
@@ -244,15 +237,15 @@ func TestFramingBadInput(t *testing.T) {
 func TestHugeLenDoesNotAllocate(t *testing.T) {
 	in := mk(pduwire.TypeResult)
 	wire.PutU32BE(in, 0, 0x7fffffff)
-	s := pduwire.NewSplitter(in, 0)
+	s := pduwire.NewScanner(in, pduwire.Options{})
 	if a := testing.AllocsPerRun(100, func() {
-		s = pduwire.NewSplitter(in, pduwire.MaxLimit)
+		s = pduwire.NewScanner(in, pduwire.Options{MaxPDULen: pduwire.MaxPDULen})
 		s.Next()
 	}); a > 1 { // the one allocation is the *ParseError
-		t.Errorf("splitter: %v allocs", a)
+		t.Errorf("scanner: %v allocs", a)
 	}
 	if !errors.Is(s.Err(), pduwire.ErrLimit) {
-		t.Errorf("splitter: %v", s.Err())
+		t.Errorf("scanner: %v", s.Err())
 	}
 	measure := func(f func()) uint64 {
 		var a, b runtime.MemStats
@@ -264,14 +257,18 @@ func TestHugeLenDoesNotAllocate(t *testing.T) {
 	}
 	var err error
 	if n := measure(func() {
-		_, err = pduwire.NewReader(bytes.NewReader(in), pduwire.MaxLimit).Next()
+		r := pduwire.NewReader(bytes.NewReader(in), pduwire.Options{MaxPDULen: pduwire.MaxPDULen})
+		r.Next()
+		err = r.Err()
 	}); n > 64<<10 || !errors.Is(err, pduwire.ErrLimit) {
 		t.Errorf("reader, len 0x7fffffff: %d bytes allocated, err %v", n, err)
 	}
 	// 60 MiB announced (within the client limit), 100 bytes delivered.
 	slow := append(setLen(mk(pduwire.TypeResult, 0, 0, 0), 60<<20), make([]byte, 100)...)
 	if n := measure(func() {
-		_, err = pduwire.NewReader(bytes.NewReader(slow), pduwire.DefaultClientLimit).Next()
+		r := pduwire.NewReader(bytes.NewReader(slow), pduwire.Options{MaxPDULen: pduwire.DefaultMaxPDULen})
+		r.Next()
+		err = r.Err()
 	}); n > 256<<10 || !errors.Is(err, pduwire.ErrTruncated) {
 		t.Errorf("reader, 60 MiB announced: %d bytes allocated, err %v", n, err)
 	}

@@ -2,7 +2,6 @@ package pduwire_test
 
 import (
 	"bytes"
-	"io"
 	"os"
 	"testing"
 
@@ -122,12 +121,12 @@ func captureStream(b *testing.B) []byte {
 	return all
 }
 
-func BenchmarkSplitter(b *testing.B) {
+func BenchmarkScanner(b *testing.B) {
 	all := captureStream(b)
 	b.SetBytes(int64(len(all)))
 	b.ReportAllocs()
 	for b.Loop() {
-		s := pduwire.NewSplitter(all, 0)
+		s := pduwire.NewScanner(all, pduwire.Options{})
 		for s.Next() {
 		}
 		if s.Err() != nil {
@@ -141,16 +140,13 @@ func BenchmarkReader(b *testing.B) {
 	b.SetBytes(int64(len(all)))
 	b.ReportAllocs()
 	br := bytes.NewReader(all)
-	r := pduwire.NewReader(br, 0)
+	r := pduwire.NewReader(br, pduwire.Options{})
 	for b.Loop() {
 		br.Reset(all)
-		for {
-			if _, err := r.Next(); err != nil {
-				if err != io.EOF {
-					b.Fatal(err)
-				}
-				break
-			}
+		for r.Next() {
+		}
+		if r.Err() != nil {
+			b.Fatal(r.Err())
 		}
 	}
 }
@@ -160,7 +156,7 @@ func BenchmarkDecodeCaptures(b *testing.B) {
 	b.SetBytes(int64(len(all)))
 	b.ReportAllocs()
 	for b.Loop() {
-		for p, err := range pduwire.All(all, 0) {
+		for p, err := range pduwire.All(all, pduwire.Options{}) {
 			if err != nil {
 				b.Fatal(err)
 			}

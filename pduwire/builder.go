@@ -79,12 +79,12 @@ func (b *Builder) String(p []byte) {
 
 // Finish writes the PDU length into the header and returns the buffer
 // with the PDU appended. It fails with [ErrLimit] when a fixed builder ran
-// out of room or the PDU would exceed [MaxLimit].
+// out of room or the PDU would exceed [MaxPDULen].
 func (b *Builder) Finish() ([]byte, error) {
 	if b.err != nil {
 		return b.buf[:b.start], b.err
 	}
-	if len(b.buf)-b.start > MaxLimit {
+	if len(b.buf)-b.start > MaxPDULen {
 		return b.buf[:b.start], fail("Builder", 0, ErrLimit)
 	}
 	return finish(b.buf, b.start), nil

@@ -43,7 +43,7 @@ func loadStream(t testing.TB, conv, dir string) stream {
 		t.Fatal(err)
 	}
 	s := stream{conv: conv, dir: dir, data: data}
-	sp := pduwire.NewSplitter(data, pduwire.DefaultClientLimit)
+	sp := pduwire.NewScanner(data, pduwire.Options{})
 	for sp.Next() {
 		s.pdus = append(s.pdus, sp.PDU())
 	}
@@ -146,20 +146,20 @@ func TestCapturesRoundTrip(t *testing.T) {
 }
 
 // TestCapturesReader reads every stream through the io.Reader framer in
-// small pieces and expects the same PDUs as the splitter.
+// small pieces and expects the same PDUs as the Scanner.
 func TestCapturesReader(t *testing.T) {
 	for _, conv := range captures(t) {
 		for _, dir := range []string{"client", "server"} {
 			s := loadStream(t, conv, dir)
-			r := pduwire.NewReader(&trickle{b: s.data, n: 7}, pduwire.DefaultClientLimit)
+			r := pduwire.NewReader(&trickle{b: s.data, n: 7}, pduwire.Options{})
 			for i := 0; ; i++ {
-				p, err := r.Next()
-				if err != nil {
-					if i != len(s.pdus) || err != io.EOF {
-						t.Fatalf("%s %s: stopped after %d PDUs: %v", conv, dir, i, err)
+				if !r.Next() {
+					if i != len(s.pdus) || r.Err() != nil {
+						t.Fatalf("%s %s: stopped after %d PDUs: %v", conv, dir, i, r.Err())
 					}
 					break
 				}
+				p := r.PDU()
 				if !bytes.Equal(p.Bytes, s.pdus[i].Bytes) || p.Offset != s.pdus[i].Offset {
 					t.Fatalf("%s %s PDU %d differs", conv, dir, i)
 				}
@@ -171,25 +171,25 @@ func TestCapturesReader(t *testing.T) {
 // TestCapturesReaderBuffers reads each server stream through a source
 // that returns whatever the Reader's buffer has room for, and after every
 // few Read calls a timeout error (as a connection with a deadline does),
-// and expects the splitter's PDUs with fewer Read calls than PDUs: a PDU
+// and expects the Scanner's PDUs with fewer Read calls than PDUs: a PDU
 // that has arrived whole costs one read, header and body together, and a
 // failed read loses nothing.
 func TestCapturesReaderBuffers(t *testing.T) {
 	for _, conv := range captures(t) {
 		s := loadStream(t, conv, "server")
 		src := &flaky{b: s.data}
-		r := pduwire.NewReader(src, pduwire.DefaultClientLimit)
+		r := pduwire.NewReader(src, pduwire.Options{})
 		for i := 0; ; {
-			p, err := r.Next()
-			if errors.Is(err, errFlaky) {
-				continue
-			}
-			if err != nil {
-				if i != len(s.pdus) || err != io.EOF {
-					t.Fatalf("%s: stopped after %d PDUs: %v", conv, i, err)
+			if !r.Next() {
+				if errors.Is(r.Err(), errFlaky) {
+					continue
+				}
+				if i != len(s.pdus) || r.Err() != nil {
+					t.Fatalf("%s: stopped after %d PDUs: %v", conv, i, r.Err())
 				}
 				break
 			}
+			p := r.PDU()
 			if !bytes.Equal(p.Bytes, s.pdus[i].Bytes) || p.Offset != s.pdus[i].Offset {
 				t.Fatalf("%s PDU %d differs", conv, i)
 			}

@@ -34,12 +34,11 @@ func dialPmcd(t *testing.T) *pmcdSession {
 	}
 	t.Cleanup(func() { conn.Close() })
 	conn.SetDeadline(time.Now().Add(20 * time.Second))
-	s := &pmcdSession{t: t, conn: conn, r: pduwire.NewReader(conn, pduwire.DefaultClientLimit)}
-	p, err := s.r.Next()
-	if err != nil {
-		t.Fatalf("reading pmcd's hello: %v", err)
+	s := &pmcdSession{t: t, conn: conn, r: pduwire.NewReader(conn, pduwire.Options{})}
+	if !s.r.Next() {
+		t.Fatalf("reading pmcd's hello: %v", s.r.Err())
 	}
-	if s.hello, err = pduwire.ParseServerHello(p.Bytes); err != nil {
+	if s.hello, err = pduwire.ParseServerHello(s.r.PDU().Bytes); err != nil {
 		t.Fatalf("pmcd's hello: %v", err)
 	}
 	if s.hello.Status != 0 {
@@ -66,10 +65,10 @@ func (s *pmcdSession) call(m pduwire.Message) pduwire.Message {
 	s.t.Helper()
 	s.send(m.Append(nil, 0))
 	for {
-		p, err := s.r.Next()
-		if err != nil {
-			s.t.Fatalf("reply to %v: %v", m.Type(), err)
+		if !s.r.Next() {
+			s.t.Fatalf("reply to %v: %v", m.Type(), s.r.Err())
 		}
+		p := s.r.PDU()
 		rep, err := pduwire.Decode(p.Bytes)
 		if err != nil {
 			s.t.Fatalf("decoding pmcd's %v reply to %v: %v", p.Header.Type, m.Type(), err)
@@ -167,16 +166,16 @@ func TestConformancePmcdRejectsEchoedFeatures(t *testing.T) {
 	}
 	defer conn.Close()
 	conn.SetDeadline(time.Now().Add(10 * time.Second))
-	r := pduwire.NewReader(conn, pduwire.DefaultClientLimit)
-	if _, err := r.Next(); err != nil {
-		t.Fatal(err)
+	r := pduwire.NewReader(conn, pduwire.Options{})
+	if !r.Next() {
+		t.Fatal(r.Err())
 	}
 	c := pduwire.Creds{Creds: []pduwire.Credential{pduwire.NewVersionCred(2, pduwire.FlagLabels)}}
 	conn.Write(c.Append(nil, int32(os.Getpid())))
-	p, err := r.Next()
-	if err != nil {
-		t.Fatalf("no reply to CREDS with LABELS: %v", err)
+	if !r.Next() {
+		t.Fatalf("no reply to CREDS with LABELS: %v", r.Err())
 	}
+	p := r.PDU()
 	var e pduwire.ErrorPDU
 	if err := e.UnmarshalBinary(p.Bytes); err != nil || e.Code != -12366 {
 		t.Errorf("reply %v %+v, want ERROR(PM_ERR_IPC)", err, e)

@@ -6,9 +6,10 @@
 // are unpadded), a type code and a sender tag. Bodies are big-endian
 // words, counted arrays and padded strings; RESULT and HIGHRES_RESULT
 // point from their value sets to value blocks by 32-bit word indexes from
-// the start of the PDU. [Splitter] (over a []byte) and [Reader] (over an
-// io.Reader) cut a stream into PDUs, checking 12 ≤ len ≤ limit before a
-// body byte is read. Each PDU type has an owned message type implementing
+// the start of the PDU. [Scanner] (over a []byte) and [Reader] (over an
+// io.Reader) cut a stream into PDUs with the same methods, checking
+// 12 ≤ len ≤ [Options.MaxPDULen] before a body byte is read. Each PDU
+// type has an owned message type implementing
 // [Message]: Append encodes exactly the bytes libpcp emits, except that
 // pad bytes are 0 where libpcp writes '~' (0x7e): the pad after a
 // length-prefixed string (INSTANCE_REQ, INSTANCE, TEXT, PMNS_NAMES,

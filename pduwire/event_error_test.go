@@ -21,7 +21,7 @@ func TestResultEventErrorNamesField(t *testing.T) {
 	}
 	// The capture's sixth PDU is the HIGHRES_RESULT of sample.event.*; its
 	// word at byte 92 is the first array's record count.
-	s := NewSplitter(stream, 0)
+	s := NewScanner(stream, Options{})
 	var pdu []byte
 	for s.Next() {
 		if s.PDU().Header.Type == TypeHighresResult {

@@ -26,7 +26,7 @@ func TestValueEventsMatchPminfo(t *testing.T) {
 		want = append(want, n)
 	}
 	var got []int
-	s := pduwire.NewSplitter(stream, pduwire.DefaultClientLimit)
+	s := pduwire.NewScanner(stream, pduwire.Options{})
 	for s.Next() {
 		if s.PDU().Header.Type != pduwire.TypeHighresResult {
 			continue

@@ -9,9 +9,9 @@ import (
 )
 
 // Split a captured pmcd byte stream into PDUs and name them.
-func ExampleSplitter() {
+func ExampleScanner() {
 	data, _ := os.ReadFile("testdata/captures/conv11.server.bin")
-	s := pduwire.NewSplitter(data, pduwire.DefaultClientLimit)
+	s := pduwire.NewScanner(data, pduwire.Options{})
 	for s.Next() {
 		p := s.PDU()
 		fmt.Println(p.Offset, p.Header.Len, p.Header.Type)

@@ -5,18 +5,40 @@ import (
 	"iter"
 )
 
-// Size ceilings for [Splitter] and [Reader] (docs/pcp-pdu.md §2.4, §2.5).
+// Size ceilings for [Scanner] and [Reader] (docs/pcp-pdu.md §2.4, §2.5).
 const (
-	// DefaultServerLimit is what pmcd and pmproxy accept from a client:
-	// 64 KiB, len == 65536 included.
-	DefaultServerLimit = 65536
-	// DefaultClientLimit bounds PDUs a client accepts from pmcd, whose
-	// results have no protocol ceiling below INT_MAX − 1024; 64 MiB
-	// holds any realistic fetch reply.
-	DefaultClientLimit = 64 << 20
-	// MaxLimit is PCP 7.2.1's absolute ceiling, INT_MAX − 1024.
-	MaxLimit = 1<<31 - 1 - 1024
+	// DefaultMaxPDULen is the default of [Options.MaxPDULen], for PDUs a
+	// client accepts from pmcd, whose results have no protocol ceiling
+	// below INT_MAX − 1024; 64 MiB holds any realistic fetch reply.
+	DefaultMaxPDULen = 64 << 20
+	// ServerMaxPDULen is what pmcd and pmproxy accept from a client:
+	// 64 KiB, len == 65536 included. Servers set it as
+	// [Options.MaxPDULen].
+	ServerMaxPDULen = 65536
+	// MaxPDULen is PCP 7.2.1's absolute ceiling, INT_MAX − 1024; a larger
+	// [Options.MaxPDULen] is lowered to it.
+	MaxPDULen = 1<<31 - 1 - 1024
 )
+
+// Options configure [NewScanner], [NewReader] and [All]. The zero
+// Options are the defaults: each zero field takes its own default.
+type Options struct {
+	// MaxPDULen rejects PDUs whose len is larger ([ErrLimit]); 0 (or a
+	// negative value) selects [DefaultMaxPDULen], a value above
+	// [MaxPDULen] is lowered to it.
+	MaxPDULen int
+}
+
+// limit returns the ceiling o selects, as the framers compare it.
+func (o Options) limit() uint32 {
+	switch {
+	case o.MaxPDULen <= 0:
+		return DefaultMaxPDULen
+	case o.MaxPDULen > MaxPDULen:
+		return MaxPDULen
+	}
+	return uint32(o.MaxPDULen)
+}
 
 // PDU is one framed PDU: its offset in the stream, its header, and all
 // of its bytes (header included), aliasing the input.
@@ -45,28 +67,19 @@ func checkFrame(hdr []byte, off int64, limit uint32) (Header, error) {
 	return h, nil
 }
 
-// clampLimit maps a caller's limit to the range the framers support:
-// values ≤ 0 select def, values above MaxLimit are lowered to it.
-func clampLimit(limit, def int) uint32 {
-	switch {
-	case limit <= 0:
-		return uint32(def)
-	case limit > MaxLimit:
-		return MaxLimit
-	}
-	return uint32(limit)
-}
-
-// Splitter cuts a byte slice holding a stream of PDUs into PDUs. A PDU
+// Scanner cuts a byte slice holding a stream of PDUs into PDUs. A PDU
 // may start at any byte offset (ATTR and LABEL lengths are not multiples
 // of 4). It never copies: each PDU aliases the input. Use it as
 //
-//	s := pduwire.NewSplitter(buf, 0)
-//	for s.Next() { p := s.PDU(); ... }
-//	if err := s.Err(); err != nil { ... }
+//	s := pduwire.NewScanner(buf, pduwire.Options{})
+//	for s.Next() {
+//		p := s.PDU() // aliases buf
+//	}
+//	err := s.Err() // nil at a clean end of input
 //
-// A Splitter is a small value; copying it snapshots its position.
-type Splitter struct {
+// [Reader] does the same over an io.Reader. A Scanner is a small value;
+// copying it snapshots its position.
+type Scanner struct {
 	buf   []byte
 	off   int
 	limit uint32
@@ -74,19 +87,19 @@ type Splitter struct {
 	err   error
 }
 
-// NewSplitter returns a splitter over b that rejects PDUs longer than
-// limit bytes; limit ≤ 0 selects [DefaultClientLimit].
-func NewSplitter(b []byte, limit int) Splitter {
-	return Splitter{buf: b, limit: clampLimit(limit, DefaultClientLimit)}
+// NewScanner returns a scanner over b that rejects PDUs longer than
+// o.MaxPDULen bytes.
+func NewScanner(b []byte, o Options) Scanner {
+	return Scanner{buf: b, limit: o.limit()}
 }
 
 // Next advances to the next PDU and reports whether there is one. It
 // returns false at the end of the input or on the first framing error:
-// a len below 12 or above the limit ([ErrHeaderLen], [ErrLimit]), a
+// a len below 12 or above [Options.MaxPDULen] ([ErrHeaderLen], [ErrLimit]), a
 // negative type ([ErrType]) or a PDU cut short ([ErrTruncated]), each at
 // the offset of the offending PDU. The length is checked before the
 // body is looked at.
-func (s *Splitter) Next() bool {
+func (s *Scanner) Next() bool {
 	if s.err != nil || s.off >= len(s.buf) {
 		return false
 	}
@@ -111,19 +124,21 @@ func (s *Splitter) Next() bool {
 }
 
 // PDU returns the PDU found by the last successful Next.
-func (s *Splitter) PDU() PDU { return s.pdu }
+func (s *Scanner) PDU() PDU { return s.pdu }
 
-// Err returns the framing error that stopped Next, or nil.
-func (s *Splitter) Err() error { return s.err }
+// Err returns the framing error that stopped Next, or nil at a clean
+// end of input.
+func (s *Scanner) Err() error { return s.err }
 
 // Offset returns the number of bytes consumed by complete PDUs.
-func (s *Splitter) Offset() int { return s.off }
+func (s *Scanner) Offset() int { return s.off }
 
-// All iterates over the PDUs in b (limit as for [NewSplitter]). A framing
-// error is yielded once, with a zero PDU, as the last element.
-func All(b []byte, limit int) iter.Seq2[PDU, error] {
+// All iterates over the PDUs in b as a [Scanner] with options o finds
+// them. A framing error is yielded once, with a zero PDU, as the last
+// element.
+func All(b []byte, o Options) iter.Seq2[PDU, error] {
 	return func(yield func(PDU, error) bool) {
-		s := NewSplitter(b, limit)
+		s := NewScanner(b, o)
 		for s.Next() {
 			if !yield(s.PDU(), nil) {
 				return

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"encoding/binary"
 	"errors"
-	"io"
 	"os"
 	"path/filepath"
 	"testing"
@@ -24,7 +23,7 @@ func seedPDUs(tb testing.TB, t pduwire.Type) [][]byte {
 		if err != nil {
 			tb.Fatal(err)
 		}
-		for p, err := range pduwire.All(data, 0) {
+		for p, err := range pduwire.All(data, pduwire.Options{}) {
 			if err != nil {
 				tb.Fatal(err)
 			}
@@ -154,10 +153,10 @@ func FuzzServerHello(f *testing.F) {
 	})
 }
 
-// FuzzSplitter checks the framers on arbitrary streams: the splitter and
-// the io.Reader framer agree PDU for PDU, every PDU is within limits and
+// FuzzScanner checks the framers on arbitrary streams: the Scanner and
+// the Reader agree PDU for PDU, every PDU is within limits and
 // the PDUs tile the consumed prefix; each framed PDU is then decoded.
-func FuzzSplitter(f *testing.F) {
+func FuzzScanner(f *testing.F) {
 	files, _ := filepath.Glob("testdata/captures/conv*.bin")
 	for _, name := range files {
 		b, _ := os.ReadFile(name)
@@ -166,8 +165,8 @@ func FuzzSplitter(f *testing.F) {
 	f.Add([]byte{0, 0, 0, 13, 0, 0, 0x70, 0x11, 0, 0, 0, 0, 'x', 0, 0, 0, 12, 0, 0, 0x70, 0, 0, 0, 0, 0}, uint16(20))
 	f.Fuzz(func(t *testing.T, data []byte, lim uint16) {
 		limit := int(lim)
-		s := pduwire.NewSplitter(data, limit)
-		r := pduwire.NewReader(bytes.NewReader(data), limit)
+		s := pduwire.NewScanner(data, pduwire.Options{MaxPDULen: limit})
+		r := pduwire.NewReader(bytes.NewReader(data), pduwire.Options{MaxPDULen: limit})
 		var off int64
 		for s.Next() {
 			p := s.PDU()
@@ -178,21 +177,24 @@ func FuzzSplitter(f *testing.F) {
 				t.Fatalf("PDU of %d bytes over limit %d", len(p.Bytes), limit)
 			}
 			off += int64(len(p.Bytes))
-			q, err := r.Next()
-			if err != nil || !bytes.Equal(q.Bytes, p.Bytes) || q.Offset != p.Offset {
-				t.Fatalf("reader disagrees at %d: %v", p.Offset, err)
+			ok := r.Next()
+			if q := r.PDU(); !ok || !bytes.Equal(q.Bytes, p.Bytes) || q.Offset != p.Offset {
+				t.Fatalf("reader disagrees at %d: %v", p.Offset, r.Err())
 			}
 			checkRoundTrip(t, p.Bytes)
 		}
 		if int(off) != s.Offset() {
 			t.Fatalf("offset %d, PDUs cover %d", s.Offset(), off)
 		}
-		_, rerr := r.Next()
-		if (s.Err() == nil) != (rerr == io.EOF) {
-			t.Fatalf("splitter %v, reader %v", s.Err(), rerr)
+		if r.Next() {
+			t.Fatalf("scanner stopped at %d (%v), reader read on", s.Offset(), s.Err())
+		}
+		rerr := r.Err()
+		if (s.Err() == nil) != (rerr == nil) {
+			t.Fatalf("scanner %v, reader %v", s.Err(), rerr)
 		}
 		if s.Err() != nil && !errors.Is(rerr, errors.Unwrap(s.Err())) {
-			t.Fatalf("splitter %v, reader %v", s.Err(), rerr)
+			t.Fatalf("scanner %v, reader %v", s.Err(), rerr)
 		}
 	})
 }

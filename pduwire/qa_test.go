@@ -418,7 +418,7 @@ func TestQABinaryReproducers(t *testing.T) {
 			t.Fatal(err)
 		}
 		rejected := false
-		for p, err := range pduwire.All(data, pduwire.DefaultServerLimit) {
+		for p, err := range pduwire.All(data, pduwire.Options{MaxPDULen: pduwire.ServerMaxPDULen}) {
 			if err != nil {
 				rejected = true
 				break
@@ -439,7 +439,7 @@ func TestQABinaryReproducers(t *testing.T) {
 
 // splitErr frames b and returns the framing error.
 func splitErr(b []byte) error {
-	s := pduwire.NewSplitter(b, 0)
+	s := pduwire.NewScanner(b, pduwire.Options{})
 	for s.Next() {
 	}
 	return s.Err()

@@ -9,15 +9,22 @@ import "io"
 // times what the peer really sent, plus this much.
 const readChunk = 64 << 10
 
-// Reader reads whole PDUs from a byte stream such as a TCP connection.
+// Reader reads whole PDUs from a byte stream such as a TCP connection,
+// with the methods of [Scanner]:
+//
+//	r := pduwire.NewReader(conn, pduwire.Options{})
+//	for r.Next() {
+//		p := r.PDU() // valid until the next call to Next
+//	}
+//	err := r.Err() // nil at an orderly end of stream
+//
 // Partial reads are normal; a PDU may begin at any offset. The Reader
 // buffers: one read takes whatever the buffer has room for, so a PDU that
 // has arrived whole costs one system call, header and body together, and
 // bytes of the next PDU wait in the buffer. Each header is validated
-// (12 ≤ len ≤ limit, type ≥ 0) before the buffer grows for its body, and
-// it grows only as body bytes arrive, doubling each time. Deadlines are the caller's business
-// (set them on the connection); after a read error the bytes received so
-// far stay buffered, so a later Next resumes the same PDU.
+// (12 ≤ len ≤ [Options.MaxPDULen], type ≥ 0) before the buffer grows for
+// its body, and it grows only as body bytes arrive, doubling each time.
+// Deadlines are the caller's business (set them on the connection).
 type Reader struct {
 	r     io.Reader
 	limit uint32
@@ -25,54 +32,76 @@ type Reader struct {
 	start int
 	end   int
 	off   int64
+	pdu   PDU
+	err   error
 }
 
-// NewReader returns a Reader on r with the given ceiling; limit ≤ 0
-// selects [DefaultClientLimit]. Servers should pass [DefaultServerLimit].
-func NewReader(r io.Reader, limit int) *Reader {
-	return &Reader{r: r, limit: clampLimit(limit, DefaultClientLimit)}
+// NewReader returns a Reader on r that rejects PDUs longer than
+// o.MaxPDULen bytes. Servers should set [ServerMaxPDULen].
+func NewReader(r io.Reader, o Options) *Reader {
+	return &Reader{r: r, limit: o.limit()}
 }
 
 // Offset returns the number of stream bytes consumed by complete PDUs.
 func (r *Reader) Offset() int64 { return r.off }
 
-// Next reads one PDU. Its Bytes are valid until the next call. At an
-// orderly end of stream (no byte of a new PDU) it returns io.EOF. A stream
-// that ends inside a PDU yields [ErrTruncated]; framing failures yield
-// [ErrHeaderLen], [ErrLimit] or [ErrType] as a [*ParseError] with the
-// stream offset. Other read errors are returned as they are.
-func (r *Reader) Next() (PDU, error) {
+// PDU returns the PDU read by the last successful Next. Its Bytes alias
+// the Reader's buffer and are valid until the next call to Next.
+func (r *Reader) PDU() PDU { return r.pdu }
+
+// Err returns the error that stopped Next, or nil at an orderly end of
+// stream (no byte of a new PDU). A stream that ends inside a PDU is
+// [ErrTruncated]; framing failures are [ErrHeaderLen], [ErrLimit] or
+// [ErrType]; each is a [*ParseError] with the stream offset. Other read
+// errors are returned as they are.
+func (r *Reader) Err() error { return r.err }
+
+// Next reads one PDU and reports whether there is one; it returns false
+// at the end of the stream or on an error, which [Reader.Err] reports.
+// A framing error stops the Reader for good. After any other read error
+// (a deadline, say) the bytes received so far stay buffered, so calling
+// Next again resumes the same PDU.
+func (r *Reader) Next() bool {
+	if r.err != nil {
+		if _, framing := r.err.(*ParseError); framing {
+			return false
+		}
+		r.err = nil
+	}
 	if r.start > 0 {
 		// The previous PDU's view dies now: move what follows it to the
 		// front (usually nothing, for request/response traffic).
 		r.end = copy(r.buf, r.buf[r.start:r.end])
 		r.start = 0
 	}
+	r.pdu = PDU{}
 	if cap(r.buf) < 512 {
 		r.buf = make([]byte, 512)
 	}
-	if err := r.fill(HeaderLen, "header"); err != nil {
-		return PDU{}, err
+	if !r.fill(HeaderLen, "header") {
+		return false
 	}
 	h, err := checkFrame(r.buf[:HeaderLen], r.off, r.limit)
 	if err != nil {
-		return PDU{}, err
+		r.err = err
+		return false
 	}
 	n := int(h.Len)
-	if err := r.fill(n, "body"); err != nil {
-		return PDU{}, err
+	if !r.fill(n, "body") {
+		return false
 	}
 	r.start = n
-	p := PDU{Offset: r.off, Header: h, Bytes: r.buf[:n:n]}
+	r.pdu = PDU{Offset: r.off, Header: h, Bytes: r.buf[:n:n]}
 	r.off += int64(n)
-	return p, nil
+	return true
 }
 
 // fill reads until the buffer holds at least n bytes, doubling it each
 // time the bytes that arrived fill it, or making it n bytes once the
 // doubled size reaches half of n: the buffers before the last then add up
-// to less than n.
-func (r *Reader) fill(n int, field string) error {
+// to less than n. It reports whether they arrived; if not, r.err says
+// why (nil at an orderly end of stream).
+func (r *Reader) fill(n int, field string) bool {
 	empty := 0
 	for r.end < n {
 		if r.end == len(r.buf) {
@@ -88,22 +117,25 @@ func (r *Reader) fill(n int, field string) error {
 		r.end += m
 		switch {
 		case r.end >= n:
-			return nil
+			return true
 		case err == io.EOF && r.end == 0:
-			return io.EOF
+			return false
 		case err == io.EOF:
-			return &ParseError{Format: "pduwire", Field: field, Offset: r.off, Err: ErrTruncated}
+			r.err = &ParseError{Format: "pduwire", Field: field, Offset: r.off, Err: ErrTruncated}
+			return false
 		case err != nil:
-			return err
+			r.err = err
+			return false
 		case m == 0:
 			if empty++; empty >= maxEmptyReads {
-				return io.ErrNoProgress
+				r.err = io.ErrNoProgress
+				return false
 			}
 		default:
 			empty = 0
 		}
 	}
-	return nil
+	return true
 }
 
 // maxEmptyReads is how many (0, nil) reads in a row fill tolerates, as

@@ -27,18 +27,19 @@ func (c *chunked) Read(p []byte) (int, error) {
 // body arrives instead of growing by a chunk and copying everything each
 // time (which cost 32.8 GB for this PDU, issue 24).
 func TestReaderBigPDUAllocation(t *testing.T) {
-	n := DefaultClientLimit
+	n := DefaultMaxPDULen
 	pdu := AppendHeader(make([]byte, 0, n), Header{Len: uint32(n), Type: TypeResult})
 	pdu = append(pdu, bytes.Repeat([]byte{0x5a}, n-HeaderLen)...)
 	var before, after runtime.MemStats
 	runtime.GC()
 	runtime.ReadMemStats(&before)
-	r := NewReader(&chunked{b: pdu, n: 64 << 10}, 0)
-	p, err := r.Next()
+	r := NewReader(&chunked{b: pdu, n: 64 << 10}, Options{})
+	ok := r.Next()
 	runtime.ReadMemStats(&after)
-	if err != nil {
-		t.Fatal(err)
+	if !ok {
+		t.Fatal(r.Err())
 	}
+	p := r.PDU()
 	if len(p.Bytes) != n || !bytes.Equal(p.Bytes[n-4:], []byte{0x5a, 0x5a, 0x5a, 0x5a}) {
 		t.Fatalf("got %d bytes", len(p.Bytes))
 	}
@@ -51,10 +52,10 @@ func TestReaderBigPDUAllocation(t *testing.T) {
 // times what it sent, plus one chunk: the buffer grows with the bytes that
 // arrive, not with the announced length.
 func TestReaderStalledPeerMemory(t *testing.T) {
-	head := AppendHeader(nil, Header{Len: uint32(DefaultClientLimit), Type: TypeResult})
+	head := AppendHeader(nil, Header{Len: uint32(DefaultMaxPDULen), Type: TypeResult})
 	sent := append(head, make([]byte, 100<<10)...)
-	r := NewReader(&chunked{b: sent, n: 4 << 10}, 0)
-	if _, err := r.Next(); err == nil {
+	r := NewReader(&chunked{b: sent, n: 4 << 10}, Options{})
+	if r.Next() || r.Err() == nil {
 		t.Fatal("a truncated PDU was accepted")
 	}
 	if c := cap(r.buf); c > 4*len(sent)+readChunk {

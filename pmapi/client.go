@@ -88,7 +88,7 @@ const (
 	// DefaultTimeout is libpcp's default request timeout.
 	DefaultTimeout = 10 * time.Second
 	// DefaultMaxPDU is pduwire's ceiling for PDUs a client accepts.
-	DefaultMaxPDU = pduwire.DefaultClientLimit
+	DefaultMaxPDU = pduwire.DefaultMaxPDULen
 	// DefaultMaxNotices is far above the handful of state changes pmcd
 	// announces before a reply, and low enough that a peer flooding
 	// notices is cut off in microseconds.
@@ -142,7 +142,7 @@ func Dial(ctx context.Context, addr string, o Options) (*Client, error) {
 			c.timer.Stop()
 		}
 	}
-	c.rd = pduwire.NewReader(c.rw, o.MaxPDU)
+	c.rd = pduwire.NewReader(c.rw, pduwire.Options{MaxPDULen: o.MaxPDU})
 	if err := c.handshake(ctx, time.Until(deadline)); err != nil {
 		conn.Close()
 		return nil, err
@@ -170,8 +170,20 @@ func (c *Client) handshake(ctx context.Context, limit time.Duration) error {
 // short at the moment the exchange completed; wireErr says which limit.
 var errInterrupted = errors.New("interrupted")
 
+// next reads the next PDU; pmcd closing the connection between PDUs is
+// io.EOF.
+func (c *Client) next() (pduwire.PDU, error) {
+	if c.rd.Next() {
+		return c.rd.PDU(), nil
+	}
+	if err := c.rd.Err(); err != nil {
+		return pduwire.PDU{}, err
+	}
+	return pduwire.PDU{}, io.EOF
+}
+
 func (c *Client) greet() error {
-	p, err := c.rd.Next()
+	p, err := c.next()
 	if err != nil {
 		return err
 	}
@@ -357,7 +369,7 @@ func (c *Client) roundTrip(op string, want []pduwire.Type) (pduwire.PDU, error) 
 		return pduwire.PDU{}, err
 	}
 	for notices := 0; ; notices++ {
-		p, err := c.rd.Next()
+		p, err := c.next()
 		if err != nil {
 			return p, err
 		}

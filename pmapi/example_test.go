@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"fmt"
-	"io"
 	"net"
 	"os"
 
@@ -28,19 +27,17 @@ func recordedPmcd() (addr string, stop func()) {
 		pduwire.TypeDesc:          pduwire.TypeDescReq,
 		pduwire.TypeHighresResult: pduwire.TypeHighresFetch,
 	}
-	r := pduwire.NewReader(bytes.NewReader(rec), 0)
-	for {
-		p, err := r.Next()
-		if err == io.EOF {
-			break
-		} else if err != nil {
-			panic(err)
-		}
+	r := pduwire.NewReader(bytes.NewReader(rec), pduwire.Options{})
+	for r.Next() {
+		p := r.PDU()
 		if greeting == nil {
 			greeting = bytes.Clone(p.Bytes)
 		} else if req, ok := answers[p.Header.Type]; ok && replies[req] == nil {
 			replies[req] = bytes.Clone(p.Bytes)
 		}
+	}
+	if err := r.Err(); err != nil {
+		panic(err)
 	}
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
@@ -53,12 +50,9 @@ func recordedPmcd() (addr string, stop func()) {
 		}
 		defer conn.Close()
 		conn.Write(greeting)
-		r := pduwire.NewReader(conn, pduwire.DefaultServerLimit)
-		for {
-			p, err := r.Next()
-			if err != nil {
-				return
-			}
+		r := pduwire.NewReader(conn, pduwire.Options{MaxPDULen: pduwire.ServerMaxPDULen})
+		for r.Next() {
+			p := r.PDU()
 			if reply := replies[p.Header.Type]; reply != nil { // CREDS, PROFILE: none
 				conn.Write(reply)
 			}

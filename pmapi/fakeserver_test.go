@@ -49,8 +49,8 @@ func fakePmcd(t *testing.T, greeting []byte, script func(conn *fakeConn)) string
 	t.Helper()
 	return serveOne(t, func(conn net.Conn) {
 		conn.Write(greeting)
-		r := pduwire.NewReader(conn, pduwire.DefaultServerLimit)
-		if p, err := r.Next(); err != nil || p.Header.Type != pduwire.TypeCreds {
+		r := pduwire.NewReader(conn, pduwire.Options{MaxPDULen: pduwire.ServerMaxPDULen})
+		if !r.Next() || r.PDU().Header.Type != pduwire.TypeCreds {
 			return
 		}
 		script(&fakeConn{conn, r})

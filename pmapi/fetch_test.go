@@ -15,10 +15,10 @@ import (
 func countingPmcd(t *testing.T) string {
 	return fakePmcd(t, hello(t), func(conn *fakeConn) {
 		for n := uint32(1); ; {
-			p, err := conn.r.Next()
-			if err != nil {
+			if !conn.r.Next() {
 				return
 			}
+			p := conn.r.PDU()
 			if p.Header.Type != pduwire.TypeHighresFetch && p.Header.Type != pduwire.TypeFetch {
 				continue // PROFILE: no reply
 			}

@@ -18,12 +18,12 @@ func scriptedPmcd(t *testing.T, pre, post []byte, gotFirst chan<- pduwire.PDU) s
 	t.Helper()
 	return serveOne(t, func(conn net.Conn) {
 		conn.Write(pre)
-		r := pduwire.NewReader(conn, pduwire.DefaultServerLimit)
-		p, err := r.Next()
-		if err != nil {
+		r := pduwire.NewReader(conn, pduwire.Options{MaxPDULen: pduwire.ServerMaxPDULen})
+		if !r.Next() {
 			close(gotFirst)
 			return
 		}
+		p := r.PDU()
 		p.Bytes = append([]byte(nil), p.Bytes...)
 		gotFirst <- p
 		conn.Write(post)

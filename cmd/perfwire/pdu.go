@@ -19,7 +19,7 @@ import (
 func runPDU(args []string, stdout io.Writer) error {
 	fs := flag.NewFlagSet("pdu", flag.ContinueOnError)
 	fs.SetOutput(stdout)
-	limit := fs.Int("limit", pduwire.DefaultClientLimit, "largest PDU accepted, in bytes")
+	limit := fs.Int("limit", pduwire.DefaultMaxPDULen, "largest PDU accepted, in bytes")
 	fs.Usage = func() {
 		io.WriteString(stdout, "usage: perfwire pdu [-limit N] FILE...\n\n"+
 			"Decodes raw streams of PCP PDUs and prints one JSON object per PDU.\n\n")
@@ -34,8 +34,8 @@ func runPDU(args []string, stdout io.Writer) error {
 	if fs.NArg() == 0 {
 		return usagef("usage: perfwire pdu [-limit N] FILE...")
 	}
-	if *limit <= 0 || *limit > pduwire.MaxLimit {
-		return usagef("-limit must be between 1 and %d", pduwire.MaxLimit)
+	if *limit <= 0 || *limit > pduwire.MaxPDULen {
+		return usagef("-limit must be between 1 and %d", pduwire.MaxPDULen)
 	}
 	w := bufio.NewWriter(stdout)
 	defer w.Flush()
@@ -65,7 +65,7 @@ func runPDU(args []string, stdout io.Writer) error {
 func dumpPDUs(w *bufio.Writer, file string, data []byte, limit int) error {
 	out := jsonLines{w: w}
 	var buf []byte
-	s := pduwire.NewSplitter(data, limit)
+	s := pduwire.NewScanner(data, pduwire.Options{MaxPDULen: limit})
 	for s.Next() {
 		var err error
 		if buf, err = abi.AppendPDU(buf[:0], file, s.PDU()); err != nil {

@@ -55,7 +55,7 @@ func capturePDUs(t testing.TB) [][]byte {
 		if err != nil {
 			t.Fatal(err)
 		}
-		for p, err := range pduwire.All(b, 0) {
+		for p, err := range pduwire.All(b, pduwire.Options{}) {
 			if err != nil {
 				// QA vectors include deliberately broken framing:
 				// keep the PDUs before it.

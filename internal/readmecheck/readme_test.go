@@ -44,7 +44,7 @@ var (
 	_ = mmv.NewReader
 	_ = mmvfile.Create
 	_ = pcp.NewID
-	_ = pduwire.NewSplitter
+	_ = pduwire.NewScanner
 	_ = pmapi.Dial
 )
 

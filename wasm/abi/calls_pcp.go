@@ -11,14 +11,14 @@ import (
 // modules and the pcp module.
 func init() {
 	calls[OpPDUDecode] = func(in []byte, limit uint32) msgp.Marshaler {
-		if limit > pduwire.MaxLimit {
+		if limit > pduwire.MaxPDULen {
 			return Failure(ErrBadInput)
 		}
 		r := DecodePDUs(in, int(limit))
 		return &r
 	}
 	opens[OpPDUStream] = func(_ []byte, limit uint32) (any, error) {
-		if limit > pduwire.MaxLimit {
+		if limit > pduwire.MaxPDULen {
 			return nil, abiError(ErrBadInput)
 		}
 		return NewPDUSession(int(limit)), nil

@@ -21,11 +21,8 @@ import (
 // is kept.
 func DecodePDUs(in []byte, limit int) PDUStream {
 	res := PDUStream{PDUs: []msgp.Raw{}}
-	if limit <= 0 {
-		limit = pduwire.DefaultClientLimit
-	}
 	var buf []byte
-	for p, err := range pduwire.All(in, limit) {
+	for p, err := range pduwire.All(in, pduwire.Options{MaxPDULen: limit}) {
 		if err != nil {
 			res.Error = ErrorOf(err)
 			break

@@ -62,7 +62,7 @@ func TestDecodeBodyMatchesDecode(t *testing.T) {
 			t.Fatal(err)
 		}
 		n := 0
-		for p, err := range pduwire.All(in, 0) {
+		for p, err := range pduwire.All(in, pduwire.Options{}) {
 			if err != nil {
 				t.Fatalf("%s: %v", name, err)
 			}
@@ -83,7 +83,7 @@ func FuzzDecodeBody(f *testing.F) {
 		if err != nil {
 			f.Fatal(err)
 		}
-		for p, err := range pduwire.All(in, 0) {
+		for p, err := range pduwire.All(in, pduwire.Options{}) {
 			if err != nil {
 				break
 			}

@@ -12,7 +12,7 @@ import (
 // chunking of a stream gives the PDUs and the error DecodePDUs gives for
 // the whole. At most one incomplete PDU waits (up to the limit).
 type PDUSession struct {
-	limit    int
+	opts     pduwire.Options
 	pending  []byte
 	consumed int64 // stream bytes before pending[0]
 	done     bool
@@ -23,10 +23,7 @@ type PDUSession struct {
 // NewPDUSession starts a stream session accepting PDUs up to limit bytes
 // (0: pduwire's default client limit).
 func NewPDUSession(limit int) *PDUSession {
-	if limit <= 0 {
-		limit = pduwire.DefaultClientLimit
-	}
-	return &PDUSession{limit: limit}
+	return &PDUSession{opts: pduwire.Options{MaxPDULen: limit}}
 }
 
 // Feed decodes the PDUs chunk completes. After an error the session is
@@ -40,7 +37,7 @@ func (s *PDUSession) Feed(chunk []byte) PDUStream {
 	s.pending = append(s.pending, chunk...)
 	off := 0
 	for len(s.pending)-off >= pduwire.HeaderLen {
-		sp := pduwire.NewSplitter(s.pending[off:], s.limit)
+		sp := pduwire.NewScanner(s.pending[off:], s.opts)
 		if !sp.Next() {
 			if errors.Is(sp.Err(), pduwire.ErrTruncated) {
 				break // the body has not all arrived
@@ -71,7 +68,7 @@ func (s *PDUSession) Feed(chunk []byte) PDUStream {
 func (s *PDUSession) End() PDUStream {
 	res := PDUStream{PDUs: []msgp.Raw{}}
 	if !s.done && len(s.pending) > 0 {
-		sp := pduwire.NewSplitter(s.pending, s.limit)
+		sp := pduwire.NewScanner(s.pending, s.opts)
 		sp.Next()
 		s.fail(shiftError(sp.Err(), int(s.consumed)))
 	}

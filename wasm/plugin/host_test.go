@@ -132,4 +132,4 @@ func readFile(t testing.TB, name string) []byte {
 
 func newScanner(in []byte) dlt.Scanner { return dlt.NewScanner(in, dlt.Options{}) }
 
-func pduwireAll(in []byte) iter.Seq2[pduwire.PDU, error] { return pduwire.All(in, 0) }
+func pduwireAll(in []byte) iter.Seq2[pduwire.PDU, error] { return pduwire.All(in, pduwire.Options{}) }
