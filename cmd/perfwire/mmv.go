@@ -46,62 +46,66 @@ func runMMV(args []string, stdout io.Writer) error {
 	default:
 		return usagef("--order must be le, be or native, not %q", *order)
 	}
-	now := time.Now().UnixMicro()
-	// As pmdammv serves a file: a metric it leaves out is left out here
-	// too, with a diagnostic; --strict refuses the file instead.
-	lim := mmv.Options{SkipRefused: !*strict}
+	if *dump && plugin != nil {
+		return usagef("--dump is mmvdump's text, which the plugin leaves to the host: run it without --plugin")
+	}
 	// Each argument is a file, or a directory scanned the way pmdammv
-	// scans $PCP_TMP_DIR/mmv; unusable files found in a directory are
-	// reported, not fatal.
-	var paths []string
-	var readers []mmv.Reader
+	// scans $PCP_TMP_DIR/mmv (the files' discovery, and whether their
+	// writers live, are the host's); unusable files found in a
+	// directory are reported, not fatal. The images are validated and
+	// served by abi.ServeMMVImages, natively or in the plugin.
+	in := abi.MMVServeInput{Strict: *strict, Now: mmvNow()}
+	big := bo.Uint16([]byte{0, 1}) == 1
 	var skipped []abi.MMVSkipped
+	var pending error // the argument that could not be read
 	for _, arg := range fs.Args() {
 		if st, err := os.Stat(arg); err == nil && st.IsDir() {
-			found, err := mmvfile.Scan(arg, lim)
+			found, err := mmvfile.Scan(arg, mmv.Options{SkipRefused: !*strict})
 			if err != nil {
-				return err
+				pending = err
+				break
 			}
 			for _, f := range found {
+				path := filepath.Join(arg, f.Name)
 				if f.Err != nil {
-					skipped = append(skipped, abi.MMVSkipped{File: filepath.Join(arg, f.Name), Error: abi.ErrorOf(f.Err)})
+					skipped = append(skipped, abi.MMVSkipped{File: path, Error: abi.ErrorOf(f.Err)})
 					continue
 				}
-				paths = append(paths, filepath.Join(arg, f.Name))
-				readers = append(readers, f.Reader)
+				in.Files = append(in.Files, abi.MMVImage{Path: path, Name: f.Name, Image: f.Reader.Bytes()})
 			}
 			continue
 		}
 		b, err := os.ReadFile(arg)
 		if err != nil {
-			return err
+			pending = err
+			break
 		}
-		r, err := mmv.NewReader(b, mmv.Options{Order: bo, SkipRefused: lim.SkipRefused})
-		if err != nil {
-			return &inputError{file: arg, err: err}
-		}
-		paths = append(paths, arg)
-		readers = append(readers, r)
-	}
-
-	srcs := make([]mmv.Source, len(readers))
-	for i := range readers {
-		srcs[i] = mmv.Source{Name: filepath.Base(paths[i]), Reader: &readers[i]}
+		in.Files = append(in.Files, abi.MMVImage{Path: arg, Name: filepath.Base(arg), BigEndian: big, Image: b})
 	}
 	if *dump {
-		for i, path := range paths {
-			if i > 0 {
-				stdout.Write([]byte("\n"))
-			}
-			if _, err := stdout.Write(mmv.AppendDump(nil, &readers[i], path, now)); err != nil {
-				return err
-			}
+		return dumpMMV(stdout, &in, pending)
+	}
+	in.ValidateOnly = pending != nil
+	var res abi.MMVServe
+	if plugin != nil {
+		req, err := in.MarshalMsg(nil)
+		if err != nil {
+			return err
 		}
-		return nil
+		if err := plugin.callIn(abi.OpMMVServe, req, 0, &res); err != nil {
+			return err
+		}
+	} else {
+		res = abi.ServeMMVImages(&in)
+	}
+	if res.Error != nil && pending != nil {
+		return errOf(res.Error)
+	}
+	if pending != nil {
+		return pending
 	}
 	// The JSON view is pmdammv's (--dump, as mmvdump, prints every
 	// entry): say what it leaves out.
-	res := abi.ServeMMV(srcs, paths, *strict, now)
 	for _, n := range res.Notes {
 		fmt.Fprintf(diag, "perfwire mmv: %s\n", n)
 	}
@@ -122,4 +126,38 @@ func runMMV(args []string, stdout io.Writer) error {
 		}
 	}
 	return w.Flush()
+}
+
+// mmvNow is the time elapsed values are read at, in microseconds since
+// the Unix epoch (the tests fix it).
+var mmvNow = func() int64 { return time.Now().UnixMicro() }
+
+// dumpMMV prints in's files as mmvdump does, each validated as the JSON
+// view validates it; pending, the argument that could not be read, is
+// reported after the files before it.
+func dumpMMV(stdout io.Writer, in *abi.MMVServeInput, pending error) error {
+	readers := make([]mmv.Reader, len(in.Files))
+	for i, f := range in.Files {
+		o := mmv.Options{SkipRefused: !in.Strict}
+		if f.BigEndian {
+			o.Order = binary.BigEndian
+		}
+		r, err := mmv.NewReader(f.Image, o)
+		if err != nil {
+			return &inputError{file: f.Path, err: err}
+		}
+		readers[i] = r
+	}
+	if pending != nil {
+		return pending
+	}
+	for i, f := range in.Files {
+		if i > 0 {
+			stdout.Write([]byte("\n"))
+		}
+		if _, err := stdout.Write(mmv.AppendDump(nil, &readers[i], f.Path, in.Now)); err != nil {
+			return err
+		}
+	}
+	return nil
 }

@@ -1,6 +1,7 @@
 package abi
 
 import (
+	"encoding/binary"
 	"strconv"
 	"strings"
 
@@ -53,6 +54,34 @@ func ServeMMV(srcs []mmv.Source, paths []string, strict bool, nowMicros int64) M
 		res.Files = append(res.Files, f)
 	}
 	return res
+}
+
+// ServeMMVImages validates in's images in order (as mmv.NewReader with
+// SkipRefused unless in.Strict) and serves them with ServeMMV; the first
+// file that fails is the result's error, its message prefixed with the
+// file's path. It is the mmv_serve call (in the mmv module).
+func ServeMMVImages(in *MMVServeInput) MMVServe {
+	readers := make([]mmv.Reader, len(in.Files))
+	srcs := make([]mmv.Source, len(in.Files))
+	paths := make([]string, len(in.Files))
+	for i, f := range in.Files {
+		o := mmv.Options{SkipRefused: !in.Strict}
+		if f.BigEndian {
+			o.Order = binary.BigEndian
+		}
+		r, err := mmv.NewReader(f.Image, o)
+		if err != nil {
+			e := ErrorOf(err)
+			e.Message = f.Path + ": " + e.Message
+			return MMVServe{Error: e, Files: []MMVServed{}, Notes: []string{}}
+		}
+		readers[i], paths[i] = r, f.Path
+		srcs[i] = mmv.Source{Name: f.Name, Reader: &readers[i]}
+	}
+	if in.ValidateOnly {
+		return MMVServe{Files: []MMVServed{}, Notes: []string{}}
+	}
+	return ServeMMV(srcs, paths, in.Strict, in.Now)
 }
 
 // mmvSkipText says which metric a reader left out and by which rule.

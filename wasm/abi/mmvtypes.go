@@ -95,3 +95,27 @@ type MMVSkipped struct {
 	File  string `msg:"file"`
 	Error *Error `msg:"error"`
 }
+
+// MMVServeInput is the input of mmv_serve: the files to serve as pmdammv
+// serves one directory of them, in its order.
+type MMVServeInput struct {
+	_ noCompare
+
+	Files  []MMVImage `msg:"files"`
+	Strict bool       `msg:"strict"` // refuse a file with a metric pmdammv leaves out
+	Now    int64      `msg:"now"`    // microseconds since the Unix epoch, for elapsed values
+	// ValidateOnly stops after validating the files: the host could not
+	// read the file after them, which it reports unless one of these
+	// fails first.
+	ValidateOnly bool `msg:"validate_only"`
+}
+
+// MMVImage is one MMV file image to serve.
+type MMVImage struct {
+	_ noCompare
+
+	Path      string `msg:"path"` // as the result prints it
+	Name      string `msg:"name"` // pmdammv's name for it: the path's base name
+	BigEndian bool   `msg:"big_endian"`
+	Image     []byte `msg:"image"`
+}

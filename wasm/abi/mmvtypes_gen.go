@@ -7,6 +7,85 @@ import (
 )
 
 // MarshalMsg implements msgp.Marshaler
+func (z *MMVImage) MarshalMsg(b []byte) (o []byte, err error) {
+	o = msgp.Require(b, z.Msgsize())
+	// map header, size 4
+	// string "path"
+	o = append(o, 0x84, 0xa4, 0x70, 0x61, 0x74, 0x68)
+	o = msgp.AppendString(o, z.Path)
+	// string "name"
+	o = append(o, 0xa4, 0x6e, 0x61, 0x6d, 0x65)
+	o = msgp.AppendString(o, z.Name)
+	// string "big_endian"
+	o = append(o, 0xaa, 0x62, 0x69, 0x67, 0x5f, 0x65, 0x6e, 0x64, 0x69, 0x61, 0x6e)
+	o = msgp.AppendBool(o, z.BigEndian)
+	// string "image"
+	o = append(o, 0xa5, 0x69, 0x6d, 0x61, 0x67, 0x65)
+	o = msgp.AppendBytes(o, z.Image)
+	return
+}
+
+// UnmarshalMsg implements msgp.Unmarshaler
+func (z *MMVImage) UnmarshalMsg(bts []byte) (o []byte, err error) {
+	var field []byte
+	_ = field
+	var zb0001 uint32
+	zb0001, bts, err = msgp.ReadMapHeaderBytes(bts)
+	if err != nil {
+		err = msgp.WrapError(err)
+		return
+	}
+	for zb0001 > 0 {
+		zb0001--
+		field, bts, err = msgp.ReadMapKeyZC(bts)
+		if err != nil {
+			err = msgp.WrapError(err)
+			return
+		}
+		switch msgp.UnsafeString(field) {
+		case "path":
+			z.Path, bts, err = msgp.ReadStringBytes(bts)
+			if err != nil {
+				err = msgp.WrapError(err, "Path")
+				return
+			}
+		case "name":
+			z.Name, bts, err = msgp.ReadStringBytes(bts)
+			if err != nil {
+				err = msgp.WrapError(err, "Name")
+				return
+			}
+		case "big_endian":
+			z.BigEndian, bts, err = msgp.ReadBoolBytes(bts)
+			if err != nil {
+				err = msgp.WrapError(err, "BigEndian")
+				return
+			}
+		case "image":
+			z.Image, bts, err = msgp.ReadBytesBytes(bts, z.Image)
+			if err != nil {
+				err = msgp.WrapError(err, "Image")
+				return
+			}
+		default:
+			bts, err = msgp.Skip(bts)
+			if err != nil {
+				err = msgp.WrapError(err)
+				return
+			}
+		}
+	}
+	o = bts
+	return
+}
+
+// Msgsize returns an upper bound estimate of the number of bytes occupied by the serialized message
+func (z *MMVImage) Msgsize() (s int) {
+	s = 1 + 5 + msgp.StringPrefixSize + len(z.Path) + 5 + msgp.StringPrefixSize + len(z.Name) + 11 + msgp.BoolSize + 6 + msgp.BytesPrefixSize + len(z.Image)
+	return
+}
+
+// MarshalMsg implements msgp.Marshaler
 func (z *MMVServe) MarshalMsg(b []byte) (o []byte, err error) {
 	o = msgp.Require(b, z.Msgsize())
 	// map header, size 3
@@ -141,6 +220,109 @@ func (z *MMVServe) Msgsize() (s int) {
 	for za0002 := range z.Notes {
 		s += msgp.StringPrefixSize + len(z.Notes[za0002])
 	}
+	return
+}
+
+// MarshalMsg implements msgp.Marshaler
+func (z *MMVServeInput) MarshalMsg(b []byte) (o []byte, err error) {
+	o = msgp.Require(b, z.Msgsize())
+	// map header, size 4
+	// string "files"
+	o = append(o, 0x84, 0xa5, 0x66, 0x69, 0x6c, 0x65, 0x73)
+	o = msgp.AppendArrayHeader(o, uint32(len(z.Files)))
+	for za0001 := range z.Files {
+		o, err = z.Files[za0001].MarshalMsg(o)
+		if err != nil {
+			err = msgp.WrapError(err, "Files", za0001)
+			return
+		}
+	}
+	// string "strict"
+	o = append(o, 0xa6, 0x73, 0x74, 0x72, 0x69, 0x63, 0x74)
+	o = msgp.AppendBool(o, z.Strict)
+	// string "now"
+	o = append(o, 0xa3, 0x6e, 0x6f, 0x77)
+	o = msgp.AppendInt64(o, z.Now)
+	// string "validate_only"
+	o = append(o, 0xad, 0x76, 0x61, 0x6c, 0x69, 0x64, 0x61, 0x74, 0x65, 0x5f, 0x6f, 0x6e, 0x6c, 0x79)
+	o = msgp.AppendBool(o, z.ValidateOnly)
+	return
+}
+
+// UnmarshalMsg implements msgp.Unmarshaler
+func (z *MMVServeInput) UnmarshalMsg(bts []byte) (o []byte, err error) {
+	var field []byte
+	_ = field
+	var zb0001 uint32
+	zb0001, bts, err = msgp.ReadMapHeaderBytes(bts)
+	if err != nil {
+		err = msgp.WrapError(err)
+		return
+	}
+	for zb0001 > 0 {
+		zb0001--
+		field, bts, err = msgp.ReadMapKeyZC(bts)
+		if err != nil {
+			err = msgp.WrapError(err)
+			return
+		}
+		switch msgp.UnsafeString(field) {
+		case "files":
+			var zb0002 uint32
+			zb0002, bts, err = msgp.ReadArrayHeaderBytes(bts)
+			if err != nil {
+				err = msgp.WrapError(err, "Files")
+				return
+			}
+			if cap(z.Files) >= int(zb0002) {
+				z.Files = (z.Files)[:zb0002]
+			} else {
+				z.Files = make([]MMVImage, zb0002)
+			}
+			for za0001 := range z.Files {
+				bts, err = z.Files[za0001].UnmarshalMsg(bts)
+				if err != nil {
+					err = msgp.WrapError(err, "Files", za0001)
+					return
+				}
+			}
+		case "strict":
+			z.Strict, bts, err = msgp.ReadBoolBytes(bts)
+			if err != nil {
+				err = msgp.WrapError(err, "Strict")
+				return
+			}
+		case "now":
+			z.Now, bts, err = msgp.ReadInt64Bytes(bts)
+			if err != nil {
+				err = msgp.WrapError(err, "Now")
+				return
+			}
+		case "validate_only":
+			z.ValidateOnly, bts, err = msgp.ReadBoolBytes(bts)
+			if err != nil {
+				err = msgp.WrapError(err, "ValidateOnly")
+				return
+			}
+		default:
+			bts, err = msgp.Skip(bts)
+			if err != nil {
+				err = msgp.WrapError(err)
+				return
+			}
+		}
+	}
+	o = bts
+	return
+}
+
+// Msgsize returns an upper bound estimate of the number of bytes occupied by the serialized message
+func (z *MMVServeInput) Msgsize() (s int) {
+	s = 1 + 6 + msgp.ArrayHeaderSize
+	for za0001 := range z.Files {
+		s += z.Files[za0001].Msgsize()
+	}
+	s += 7 + msgp.BoolSize + 4 + msgp.Int64Size + 14 + msgp.BoolSize
 	return
 }
 

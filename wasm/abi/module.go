@@ -28,6 +28,7 @@ const (
 	OpLabelsCanon
 	OpLabelsMerge
 	OpMMVRead
+	OpMMVServe
 	numOps
 )
 
@@ -69,6 +70,7 @@ var Calls = [numOps]CallInfo{
 	OpLabelsCanon:  {"labels_canon", "labelsCanon", ArgIn},
 	OpLabelsMerge:  {"labels_merge", "labelsMerge", ArgIn},
 	OpMMVRead:      {"mmv_read", "mmvRead", ArgInN},
+	OpMMVServe:     {"mmv_serve", "mmvServe", ArgIn},
 }
 
 // Opens reports whether op returns a session handle rather than a

@@ -96,3 +96,6 @@ func labelsMerge(in uint32) uint32 { return call(abi.OpLabelsMerge, in, 0) }
 
 //go:wasmexport mmv_read
 func mmvRead(in, flags uint32) uint32 { return call(abi.OpMMVRead, in, flags) }
+
+//go:wasmexport mmv_serve
+func mmvServe(in uint32) uint32 { return call(abi.OpMMVServe, in, 0) }

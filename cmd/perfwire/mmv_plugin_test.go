@@ -1,0 +1,138 @@
+package main
+
+import (
+	"bytes"
+	"errors"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/perfwire/perfwire/mmv"
+	"github.com/perfwire/perfwire/pcp"
+)
+
+// mmvModule builds, once, the mmv module (build tag mmv), the one that
+// has mmv_serve.
+var mmvModule = sync.OnceValues(func() (string, error) {
+	file := filepath.Join(filepath.Dir(pluginWasm), "perfwire-mmv.wasm")
+	cmd := exec.Command("go", "build", "-buildmode=c-shared", "-trimpath", "-tags", "mmv", "-ldflags=-s -w", "-o", file, "../../wasm/plugin")
+	cmd.Env = append(os.Environ(), "GOOS=wasip1", "GOARCH=wasm")
+	if b, err := cmd.CombinedOutput(); err != nil {
+		return "", errors.New("building the mmv module: " + err.Error() + "\n" + string(b))
+	}
+	return file, nil
+})
+
+// TestMMVPluginByteIdentical: perfwire --plugin perfwire-mmv.wasm mmv
+// prints exactly what the native run prints, on stdout and stderr, with
+// the same exit status, for every bundled file, several at once, a
+// directory with files pmdammv skips, --strict refusals, damaged and
+// missing files and a wrong byte order.
+func TestMMVPluginByteIdentical(t *testing.T) {
+	file, err := mmvModule()
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Elapsed values depend on the time they are read at: one time for
+	// both runs.
+	defer func(f func() int64) { mmvNow = f }(mmvNow)
+	mmvNow = func() int64 { return 1764000000000000 }
+
+	files, _ := filepath.Glob(mmvData + "*/*.mmv")
+	files = append(files, mmvData+"qa/large-parfait")
+	if len(files) != 9 {
+		t.Fatalf("%d MMV test files", len(files))
+	}
+	dir := t.TempDir()
+	write := func(name string, b []byte) string {
+		f := filepath.Join(dir, name)
+		if err := os.WriteFile(f, b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return f
+	}
+	read := func(name string) []byte {
+		b, err := os.ReadFile(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return b
+	}
+	// A directory as pmdammv sees one: files it serves, a dead writer's
+	// file, junk, a hidden file.
+	served := filepath.Join(dir, "mmvdir")
+	os.Mkdir(served, 0o755)
+	for _, f := range []string{"lab/sample1.mmv", "lab/sample3.mmv", "speed/test2.mmv", "speed/test5.mmv"} {
+		os.WriteFile(filepath.Join(served, filepath.Base(f)), read(mmvData+f), 0o644)
+	}
+	dead := &mmv.Registry{Flags: mmv.FlagProcess, Process: 0x7ffffff0, Cluster: 5, Gen: 1,
+		Metrics: []mmv.MetricDef{{Name: "x", Item: 1, Type: mmv.TypeU32, Sem: pcp.SemCounter}}}
+	p, err := dead.Plan()
+	if err != nil {
+		t.Fatal(err)
+	}
+	os.WriteFile(filepath.Join(served, "dead"), p.AppendFile(nil, nil), 0o644)
+	os.WriteFile(filepath.Join(served, "junk"), []byte("junk"), 0o644)
+	os.WriteFile(filepath.Join(served, ".hidden"), []byte("x"), 0o644)
+	corrupt := read(mmvData + "speed/test1.mmv")
+	corrupt[16]++ // g2 != g1
+	bad := write("bad.mmv", corrupt)
+	cut := write("cut.mmv", read(mmvData + "lab/sample2.mmv")[:200])
+	missing := filepath.Join(dir, "missing.mmv")
+
+	var cases [][]string
+	for _, f := range files {
+		cases = append(cases, []string{"mmv", f}, []string{"mmv", "--strict", f})
+	}
+	cases = append(cases, append([]string{"mmv"}, files...), append([]string{"mmv", "--strict"}, files...),
+		[]string{"mmv", served}, []string{"mmv", served, files[0]}, []string{"mmv", "--strict", served},
+		[]string{"mmv", bad}, []string{"mmv", cut}, []string{"mmv", files[0], bad, missing},
+		[]string{"mmv", files[0], missing, bad}, []string{"mmv", missing}, []string{"mmv", "--order", "be", files[0]},
+		[]string{"mmv", "--order", "native", files[1]}, []string{"mmv", filepath.Join(dir, "no-such-dir") + "/"})
+
+	shared, err := loadPlugin(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer shared.close()
+	codes := map[int]int{}
+	for i, args := range cases {
+		var nout, nerr, pout, perr bytes.Buffer
+		ncode := run(args, &nout, &nerr)
+		var pcode int
+		if i%10 == 0 {
+			pcode = run(append([]string{"--plugin", file}, args...), &pout, &perr)
+		} else {
+			plugin = shared
+			pcode = run(args, &pout, &perr)
+			plugin = nil
+		}
+		codes[ncode]++
+		if ncode != pcode || !bytes.Equal(nout.Bytes(), pout.Bytes()) || nerr.String() != perr.String() {
+			t.Errorf("%q: native exit %d, %d bytes, %q; plugin exit %d, %d bytes, %q",
+				args, ncode, nout.Len(), nerr.String(), pcode, pout.Len(), perr.String())
+		}
+	}
+	// Both successes and failures were compared.
+	if codes[0] < 10 || codes[1] < 5 {
+		t.Errorf("exit codes %v", codes)
+	}
+}
+
+// TestMMVPluginRefuses: --dump is the host's formatter, not a call of the
+// plugin; a module built without mmv_serve says so.
+func TestMMVPluginRefuses(t *testing.T) {
+	var out, errb bytes.Buffer
+	if code := run([]string{"--plugin", pluginWasm, "mmv", "--dump", mmvData + "lab/sample1.mmv"}, &out, &errb); code != 2 ||
+		!strings.Contains(errb.String(), "--dump") {
+		t.Errorf("--dump through the plugin: exit %d, %q", code, errb.String())
+	}
+	errb.Reset()
+	if code := run([]string{"--plugin", pluginWasm, "mmv", mmvData + "lab/sample1.mmv"}, &out, &errb); code != 1 ||
+		!strings.Contains(errb.String(), "call not in this module") {
+		t.Errorf("the all-formats module: exit %d, %q", code, errb.String())
+	}
+}
