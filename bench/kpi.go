@@ -24,7 +24,7 @@ func kpiPayloads(path string) ([][]byte, int, error) {
 	var sel dltkpi.Selector
 	for s.Next() {
 		m := s.Message()
-		if sel.IsKPI(m) && !m.BigEndian() {
+		if sel.IsKPI(m) && m.Order() == binary.LittleEndian {
 			out = append(out, m.Payload())
 			size += len(m.Payload())
 		}

@@ -1,6 +1,9 @@
 package dlt
 
-import "math"
+import (
+	"encoding/binary"
+	"math"
+)
 
 // Arg is a view of one verbose argument. Name, Unit and Bytes alias the
 // message's buffer (valid until it is modified or reused; see
@@ -57,9 +60,9 @@ func (a Arg) Bits() int {
 // display for unsigned integers.
 func (a Arg) Coding() Coding { return Coding(a.info & TypeCodeMask >> typeCodeShift) }
 
-// BigEndian reports the byte order of the argument's lengths and value
-// (the message's MSBF flag).
-func (a Arg) BigEndian() bool { return a.big }
+// Order reports the byte order of the argument's lengths and value (the
+// message's MSBF flag): binary.BigEndian or binary.LittleEndian.
+func (a Arg) Order() binary.ByteOrder { return orderOf(a.big) }
 
 // Offset is the input offset of the argument's type info word.
 func (a Arg) Offset() int { return a.off }

@@ -1,6 +1,9 @@
 package dlt
 
-import "iter"
+import (
+	"encoding/binary"
+	"iter"
+)
 
 // ArgScanner decodes the verbose arguments of one message in order:
 //
@@ -12,9 +15,9 @@ import "iter"
 //	if err := as.Err(); err != nil { ... }
 //
 // It decodes at most NOAR arguments, checks every length against the
-// payload, and reports [ErrArgCount] when the payload ends first and
-// [ErrTrailingBytes] when bytes remain after the last one. An argument it
-// cannot decode ([ErrTruncated], [ErrUnsupportedType]) ends the scan; the
+// payload, and reports [ErrCount] when the payload ends first and
+// [ErrTrailing] when bytes remain after the last one. An argument it
+// cannot decode ([ErrTruncated], [ErrType]) ends the scan; the
 // arguments before it stay valid. It allocates nothing.
 type ArgScanner struct {
 	p    []byte // payload
@@ -29,7 +32,7 @@ type ArgScanner struct {
 // ArgScanner returns a scanner over the message's arguments; for a
 // non-verbose message it yields nothing and its Err is [ErrNotVerbose].
 func (m Message) ArgScanner() ArgScanner {
-	s := ArgScanner{p: m.Payload(), base: m.PayloadOffset(), left: m.NumArgs(), big: m.BigEndian()}
+	s := ArgScanner{p: m.Payload(), base: m.PayloadOffset(), left: m.NumArgs(), big: m.big()}
 	if !m.Verbose() {
 		s.err = errAt("MSIN", m.base+int(m.ext), ErrNotVerbose)
 	}
@@ -59,12 +62,12 @@ func (s *ArgScanner) Next() bool {
 	}
 	if s.left == 0 {
 		if s.off != len(s.p) {
-			s.err = errAt("payload", s.base+s.off, ErrTrailingBytes)
+			s.err = errAt("payload", s.base+s.off, ErrTrailing)
 		}
 		return false
 	}
 	if s.off == len(s.p) {
-		s.err = errAt("NOAR", s.base+s.off, ErrArgCount)
+		s.err = errAt("NOAR", s.base+s.off, ErrCount)
 		return false
 	}
 	if p := s.p[s.off:]; len(p) >= 6 && s.plainString(p) {
@@ -115,11 +118,11 @@ func (s *ArgScanner) Err() error { return s.err }
 func (s *ArgScanner) Remaining() int { return s.left }
 
 // ConsumeArg decodes the argument at the start of p, a verbose payload in
-// the given byte order, and returns it with its size in bytes. It fails
-// with a [ParseError] ([ErrTruncated] or [ErrUnsupportedType]) whose
-// offset counts from p[0].
-func ConsumeArg(p []byte, bigEndian bool) (Arg, int, error) {
-	a, n, err := decodeArg(p, bigEndian)
+// byte order order (nil means little-endian), and returns it with its
+// size in bytes. It fails with a [ParseError] ([ErrTruncated] or
+// [ErrType]) whose offset counts from p[0].
+func ConsumeArg(p []byte, order binary.ByteOrder) (Arg, int, error) {
+	a, n, err := decodeArg(p, isBig(order))
 	if err != nil {
 		return Arg{}, 0, errAt(err.field, err.at, err.kind)
 	}
@@ -174,7 +177,7 @@ func trimNUL(p []byte, s span) span {
 }
 
 var (
-	errArgType   = &argError{field: "type info", kind: ErrUnsupportedType}
+	errArgType   = &argError{field: "type info", kind: ErrType}
 	errArgHeader = &argError{field: "type info", kind: ErrTruncated}
 )
 

@@ -75,15 +75,15 @@ func TestConsumeArgLayouts(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			in := dhex(t, tt.in)
-			a, n, err := ConsumeArg(in, tt.big)
+			a, n, err := ConsumeArg(in, orderOf(tt.big))
 			if err != nil {
 				t.Fatal(err)
 			}
 			if n != len(in) {
 				t.Errorf("consumed %d of %d bytes", n, len(in))
 			}
-			if a.Kind() != tt.kind || a.Bits() != tt.bits || a.BigEndian() != tt.big {
-				t.Errorf("kind %v bits %d big %v, want %v %d %v", a.Kind(), a.Bits(), a.BigEndian(), tt.kind, tt.bits, tt.big)
+			if a.Kind() != tt.kind || a.Bits() != tt.bits || a.Order() != orderOf(tt.big) {
+				t.Errorf("kind %v bits %d big %v, want %v %d %v", a.Kind(), a.Bits(), a.Order(), tt.kind, tt.bits, tt.big)
 			}
 			txt, _ := a.AppendText(nil)
 			if string(txt) != tt.text {
@@ -102,11 +102,11 @@ func TestConsumeArgLayouts(t *testing.T) {
 				t.Errorf("name %q unit %q vari %v, want %q %q", a.Name(), a.Unit(), a.HasVarInfo(), tt.nm, tt.unit)
 			}
 			// Re-encoding the decoded argument gives a decoder-equal argument.
-			out, err := AppendArg(nil, specOf(a), tt.big)
+			out, err := AppendArg(nil, specOf(a), orderOf(tt.big))
 			if err != nil {
 				t.Fatal(err)
 			}
-			b, _, err := ConsumeArg(out, tt.big)
+			b, _, err := ConsumeArg(out, orderOf(tt.big))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -128,7 +128,7 @@ func TestFixedPoint(t *testing.T) {
 		{"25100000 | 0000003f | fdffffffffffffffffffffffffffffff | 2a000000000000000000000000000000", false},
 		{"00001021 | 3f000000 | fffffffd | 2a", true},
 	} {
-		a, _, err := ConsumeArg(dhex(t, tt.in), tt.big)
+		a, _, err := ConsumeArg(dhex(t, tt.in), orderOf(tt.big))
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -1,7 +1,9 @@
 package dlt
 
 import (
+	"encoding/binary"
 	"errors"
+	"strings"
 	"testing"
 )
 
@@ -11,7 +13,7 @@ func newRecord(t testing.TB, noar int, payload []byte, big bool) []byte {
 	t.Helper()
 	b := AppendStorageHeader(nil, StorageHeader{Seconds: 1795315932, Microseconds: 374134, ECU: MakeID("ECU1")})
 	h := LogHeader(MakeID("ECU1"), MakeID("PROC"), MakeID("PROC"), LevelInfo, 14698, 11517642)
-	h.BigEndian = big
+	h.Order = orderOf(big)
 	b, err := AppendMessage(b, h, noar, payload)
 	if err != nil {
 		t.Fatal(err)
@@ -32,6 +34,53 @@ func wantErr(t *testing.T, err, kind error, off int) {
 	if off >= 0 && pe.Offset != int64(off) {
 		t.Fatalf("error %v at offset %d, want %d", err, pe.Offset, off)
 	}
+	// The ParseError names the format once; the kind does not repeat it.
+	if msg := err.Error(); !strings.HasPrefix(msg, "dlt: ") || strings.Contains(msg[len("dlt: "):], "dlt:") {
+		t.Fatalf("message %q does not name the format exactly once", msg)
+	}
+}
+
+// A LEN over MaxMessageLen names both numbers.
+func TestLimitValue(t *testing.T) {
+	good := newRecord(t, 1, dhex(t, "00020000 0400 4e455700"), false)
+	n := len(good) - StorageHeaderLen
+	_, _, err := ConsumeMessage(good, Options{MaxMessageLen: n - 1})
+	pe, ok := errors.AsType[*ParseError](err)
+	if !ok || !errors.Is(err, ErrLimit) || !pe.HasValue || !pe.HasLimit || pe.Value != int64(n) || pe.Limit != int64(n-1) {
+		t.Fatalf("LEN %d over limit %d: %v", n, n-1, err)
+	}
+}
+
+// Order reports MSBF as a binary.ByteOrder, for messages and arguments,
+// and the encoder takes one.
+func TestOrder(t *testing.T) {
+	for _, order := range []binary.ByteOrder{binary.LittleEndian, binary.BigEndian} {
+		h := LogHeader(MakeID("E"), MakeID("A"), MakeID("C"), LevelInfo, 1, 2)
+		h.Order = order
+		b := NewBuilder(nil, h)
+		b.Arg(ArgSpec{Kind: KindUnsigned, Bits: 32, Uint: 0x01020304})
+		rec, err := b.Finish()
+		if err != nil {
+			t.Fatal(err)
+		}
+		m, _, err := ConsumeMessage(rec, Options{Framing: FramingBare})
+		if err != nil || m.Order() != order || (m.HeaderType()&HTYPBigEndian != 0) != (order == binary.BigEndian) {
+			t.Fatalf("%v: order %v, HTYP %#x, %v", order, m.Order(), m.HeaderType(), err)
+		}
+		// The u32 value is the last 4 bytes, in the message's order.
+		if got := order.Uint32(rec[len(rec)-4:]); got != 0x01020304 {
+			t.Errorf("%v: value written as %#x", order, got)
+		}
+		for a, err := range m.Args() {
+			if err != nil || a.Order() != order || a.Uint() != 0x01020304 {
+				t.Errorf("%v: argument order %v value %#x, %v", order, a.Order(), a.Uint(), err)
+			}
+		}
+	}
+	// nil means little-endian.
+	if b, _ := AppendStringArg(nil, "x", nil); binary.LittleEndian.Uint16(b[4:]) != 2 {
+		t.Errorf("nil order wrote % x", b)
+	}
 }
 
 // The record layout used below: storage header 0..15, standard header
@@ -51,19 +100,19 @@ func TestBadRecords(t *testing.T) {
 		kind error
 		off  int
 	}{
-		{"bad pattern", mut(func(b []byte) []byte { b[0] = 'X'; return b }), Options{}, ErrBadPattern, 0},
-		{"DLT v2 storage header", mut(func(b []byte) []byte { b[3] = 2; return b }), Options{}, ErrUnsupportedVersion, 3},
+		{"bad pattern", mut(func(b []byte) []byte { b[0] = 'X'; return b }), Options{}, ErrMagic, 0},
+		{"DLT v2 storage header", mut(func(b []byte) []byte { b[3] = 2; return b }), Options{}, ErrVersion, 3},
 		{"truncated pattern", []byte("DL"), Options{}, ErrTruncated, 0},
 		{"truncated storage header", good[:9], Options{}, ErrTruncated, 0},
 		{"truncated standard header", good[:18], Options{}, ErrTruncated, 16},
-		{"version 0", mut(func(b []byte) []byte { b[16] &^= 0xE0; return b }), Options{}, ErrUnsupportedVersion, 16},
-		{"version 2", mut(func(b []byte) []byte { b[16] = b[16]&^0xE0 | 0x40; return b }), Options{}, ErrUnsupportedVersion, 16},
-		{"LEN smaller than header", mut(func(b []byte) []byte { b[19] = 25; return b }), Options{}, ErrBadLength, 18},
-		{"LEN 0", mut(func(b []byte) []byte { b[18], b[19] = 0, 0; return b }), Options{}, ErrBadLength, 18},
+		{"version 0", mut(func(b []byte) []byte { b[16] &^= 0xE0; return b }), Options{}, ErrVersion, 16},
+		{"version 2", mut(func(b []byte) []byte { b[16] = b[16]&^0xE0 | 0x40; return b }), Options{}, ErrVersion, 16},
+		{"LEN smaller than header", mut(func(b []byte) []byte { b[19] = 25; return b }), Options{}, ErrLength, 18},
+		{"LEN 0", mut(func(b []byte) []byte { b[18], b[19] = 0, 0; return b }), Options{}, ErrLength, 18},
 		{"LEN past the end", mut(func(b []byte) []byte { b[19]++; return b }), Options{}, ErrTruncated, 0},
 		{"truncated final record", good[:len(good)-1], Options{}, ErrTruncated, 0},
 		{"LEN over the limit", good, Options{MaxMessageLen: len(good) - 17}, ErrLimit, 18},
-		{"serial pattern missing", good[16:], Options{Framing: FramingSerial}, ErrBadPattern, 0},
+		{"serial pattern missing", good[16:], Options{Framing: FramingSerial}, ErrMagic, 0},
 		{"bare LEN past the end", good[16 : len(good)-2], Options{Framing: FramingBare}, ErrTruncated, 0},
 	}
 	for _, tt := range tests {
@@ -121,24 +170,24 @@ func TestBadArgs(t *testing.T) {
 		kind    error
 		off     int
 	}{
-		{"NOAR larger than arguments", 3, str + str, false, 2, ErrArgCount, payloadAt + 20},
-		{"NOAR 0 with bytes", 0, str, false, 0, ErrTrailingBytes, payloadAt},
-		{"bytes after NOAR arguments", 1, str + "00", false, 1, ErrTrailingBytes, payloadAt + 10},
+		{"NOAR larger than arguments", 3, str + str, false, 2, ErrCount, payloadAt + 20},
+		{"NOAR 0 with bytes", 0, str, false, 0, ErrTrailing, payloadAt},
+		{"bytes after NOAR arguments", 1, str + "00", false, 1, ErrTrailing, payloadAt + 10},
 		{"string past the end", 1, "00020000 0500 4e455700", false, 0, ErrTruncated, payloadAt + 6},
 		{"string length past the end BE", 1, "00000200 ff00 4e455700", true, 0, ErrTruncated, payloadAt + 6},
 		{"string length field cut", 1, "00020000 04", false, 0, ErrTruncated, payloadAt + 4},
 		{"type info cut", 1, "0002", false, 0, ErrTruncated, payloadAt},
-		{"reserved bit 18 ignored, like dlt-convert", 2, "00020400 0400 4e455700", false, 1, ErrArgCount, payloadAt + 10},
-		{"reserved bit 31 alone", 1, "00000080 0400 4e455700", false, 0, ErrUnsupportedType, payloadAt},
-		{"no kind bit", 1, "01000000 00", false, 0, ErrUnsupportedType, payloadAt},
-		{"two kind bits", 1, "61000000 00", false, 0, ErrUnsupportedType, payloadAt},
-		{"array", 1, "41010000 0100 0100 00", false, 0, ErrUnsupportedType, payloadAt},
-		{"struct", 1, "00400000 0000", false, 0, ErrUnsupportedType, payloadAt},
-		{"uint TYLE 0", 1, "40000000 00", false, 0, ErrUnsupportedType, payloadAt},
-		{"uint TYLE 6", 1, "46000000 00", false, 0, ErrUnsupportedType, payloadAt},
-		{"float8", 1, "81000000 00", false, 0, ErrUnsupportedType, payloadAt},
-		{"bool TYLE 2", 1, "12000000 0000", false, 0, ErrUnsupportedType, payloadAt},
-		{"FIXP on float", 1, "83100000 00000000 00000000 00000000", false, 0, ErrUnsupportedType, payloadAt},
+		{"reserved bit 18 ignored, like dlt-convert", 2, "00020400 0400 4e455700", false, 1, ErrCount, payloadAt + 10},
+		{"reserved bit 31 alone", 1, "00000080 0400 4e455700", false, 0, ErrType, payloadAt},
+		{"no kind bit", 1, "01000000 00", false, 0, ErrType, payloadAt},
+		{"two kind bits", 1, "61000000 00", false, 0, ErrType, payloadAt},
+		{"array", 1, "41010000 0100 0100 00", false, 0, ErrType, payloadAt},
+		{"struct", 1, "00400000 0000", false, 0, ErrType, payloadAt},
+		{"uint TYLE 0", 1, "40000000 00", false, 0, ErrType, payloadAt},
+		{"uint TYLE 6", 1, "46000000 00", false, 0, ErrType, payloadAt},
+		{"float8", 1, "81000000 00", false, 0, ErrType, payloadAt},
+		{"bool TYLE 2", 1, "12000000 0000", false, 0, ErrType, payloadAt},
+		{"FIXP on float", 1, "83100000 00000000 00000000 00000000", false, 0, ErrType, payloadAt},
 		{"uint32 value cut", 2, str + "43000000 0102", false, 1, ErrTruncated, payloadAt + 14},
 		{"uint64 BE value cut", 1, "00000044 01020304", true, 0, ErrTruncated, payloadAt + 4},
 		{"VARI name past the end", 1, "43080000 0900 0100 6e00", false, 0, ErrTruncated, payloadAt + 8},
@@ -205,7 +254,7 @@ func TestNonVerbose(t *testing.T) {
 		wantErr(t, err, ErrNotVerbose, 16+12)
 	}
 	// Big-endian non-verbose message id (MSBF).
-	h := Header{BigEndian: true, Extended: true, Type: TypeControl, Subtype: ControlRequest}
+	h := Header{Order: orderOf(true), Extended: true, Type: TypeControl, Subtype: ControlRequest}
 	rec, err := AppendMessage(nil, h, 0, dhex(t, "00000f02 01"))
 	if err != nil {
 		t.Fatal(err)

@@ -46,7 +46,7 @@ func TestNumericCombinations(t *testing.T) {
 			}
 		}
 		h := LogHeader(MakeID("E"), MakeID("A"), MakeID("C"), LevelWarn, 1, 2)
-		h.BigEndian = big
+		h.Order = orderOf(big)
 		m := NewBuilder(nil, h)
 		for _, s := range specs {
 			m.Arg(s)
@@ -119,7 +119,7 @@ func TestZeroValues(t *testing.T) {
 	_, sid := m.SessionID()
 	_, ts := m.Timestamp()
 	_, id := m.MessageID()
-	if m.HeaderType() != 0 || m.Len() != 0 || m.Counter() != 0 || m.Version() != 0 || m.BigEndian() || ecu || sid || ts || id ||
+	if m.HeaderType() != 0 || m.Len() != 0 || m.Counter() != 0 || m.Version() != 0 || m.Order() != orderOf(false) || ecu || sid || ts || id ||
 		m.Verbose() || m.NumArgs() != 0 || len(m.Payload()) != 0 || m.ECU() != (ID{}) || m.StorageHeader() != (StorageHeader{}) ||
 		m.NonVerboseData() != nil || len(m.Clone().Bytes()) != 0 {
 		t.Fatal("zero Message is not empty")
@@ -165,7 +165,7 @@ func TestBuilderHelpers(t *testing.T) {
 	m.Int(1, 12)
 	m.String("not written")
 	out, err = m.Finish()
-	wantErr(t, err, ErrUnsupportedType, 26)
+	wantErr(t, err, ErrType, 26)
 	if len(out) != 26 {
 		t.Fatalf("%d bytes after a failed argument", len(out))
 	}
@@ -180,10 +180,10 @@ func TestBuilderHelpers(t *testing.T) {
 	m.Raw(make([]byte, 600))
 	_, err = m.Finish()
 	wantErr(t, err, ErrLimit, 2)
-	if _, err := AppendStringArg(nil, string(make([]byte, 65535)), false); !errors.Is(err, ErrLimit) {
+	if _, err := AppendStringArg(nil, string(make([]byte, 65535)), nil); !errors.Is(err, ErrLimit) {
 		t.Fatal(err)
 	}
-	if _, err := AppendArg(nil, ArgSpec{Kind: KindString, Data: make([]byte, 65535)}, false); !errors.Is(err, ErrLimit) {
+	if _, err := AppendArg(nil, ArgSpec{Kind: KindString, Data: make([]byte, 65535)}, nil); !errors.Is(err, ErrLimit) {
 		t.Fatal(err)
 	}
 }

@@ -113,7 +113,7 @@ func TestConformanceDltConvertEncoder(t *testing.T) {
 		for i, args := range conformanceArgs(big) {
 			data = AppendStorageHeader(data, StorageHeader{Seconds: 1795315932 + uint32(i), Microseconds: int32(i * 1001), ECU: MakeID("RECV")})
 			h := LogHeader(MakeID("ECU1"), MakeID("APP"), MakeID("C"), uint8(i%6+1), 4242, uint32(i*100000))
-			h.BigEndian = big
+			h.Order = orderOf(big)
 			h.Counter = uint8(i * 37)
 			switch i % 4 { // vary the optional header fields
 			case 1:
@@ -175,7 +175,7 @@ func TestConformanceDltConvertNonVerbose(t *testing.T) {
 	}
 	for _, big := range []bool{false, true} {
 		for _, sub := range []uint8{0, 1, 2, 3, 4, 15} {
-			h := Header{Extended: true, Type: TypeControl, Subtype: sub, AppID: MakeID("DA1"), ContextID: MakeID("DC1"), BigEndian: big}
+			h := Header{Extended: true, Type: TypeControl, Subtype: sub, AppID: MakeID("DA1"), ContextID: MakeID("DC1"), Order: orderOf(big)}
 			for _, id := range []uint32{0, 1, 3, 20, 21, 0xF01, 0xF02, 1234567} {
 				add(h, u32(id, big))
 				add(h, append(u32(id, big), 5))
@@ -185,19 +185,19 @@ func TestConformanceDltConvertNonVerbose(t *testing.T) {
 			add(h, []byte{1, 2, 3})
 		}
 		for st := range 10 {
-			add(Header{Extended: true, Type: TypeControl, Subtype: ControlResponse, BigEndian: big}, append(u32(1, big), byte(st), 0xab))
+			add(Header{Extended: true, Type: TypeControl, Subtype: ControlResponse, Order: orderOf(big)}, append(u32(1, big), byte(st), 0xab))
 		}
-		add(Header{Extended: true, Type: TypeControl, Subtype: ControlResponse, BigEndian: big}, append(u32(1, big), 200))
+		add(Header{Extended: true, Type: TypeControl, Subtype: ControlResponse, Order: orderOf(big)}, append(u32(1, big), 200))
 		for _, mt := range []MessageType{TypeLog, TypeAppTrace, TypeNwTrace, 5, 7} {
-			h := Header{Extended: true, Type: mt, Subtype: 3, AppID: MakeID("APP1"), ContextID: MakeID("C"), BigEndian: big}
+			h := Header{Extended: true, Type: mt, Subtype: 3, AppID: MakeID("APP1"), ContextID: MakeID("C"), Order: orderOf(big)}
 			add(h, append(u32(77, big), 9, 8))
 			add(h, u32(0xFFFFFFFF, big))
 			add(h, []byte{1, 2})
 		}
-		add(Header{BigEndian: big}, append(u32(77, big), 9, 8))
-		add(Header{BigEndian: big, WithTimestamp: true, Timestamp: 5, WithSessionID: true, SessionID: 9}, nil)
-		add(Header{BigEndian: big, WithECU: true, ECU: MakeID("E2"), Counter: 255}, []byte{1})
-		add(Header{Extended: true, Verbose: true, Type: TypeLog, Subtype: 9, BigEndian: big}, nil)
+		add(Header{Order: orderOf(big)}, append(u32(77, big), 9, 8))
+		add(Header{Order: orderOf(big), WithTimestamp: true, Timestamp: 5, WithSessionID: true, SessionID: 9}, nil)
+		add(Header{Order: orderOf(big), WithECU: true, ECU: MakeID("E2"), Counter: 255}, []byte{1})
+		add(Header{Extended: true, Verbose: true, Type: TypeLog, Subtype: 9, Order: orderOf(big)}, nil)
 	}
 	compareWithTool(t, data)
 }
@@ -209,7 +209,7 @@ func TestConformanceDltConvertNonVerbose(t *testing.T) {
 // ARAY bit of an integer, prints one element and then fails, where this
 // package rejects the argument.
 func TestConformanceDltConvertBadArgs(t *testing.T) {
-	str := func(s string) []byte { b, _ := AppendStringArg(nil, s, false); return b }
+	str := func(s string) []byte { b, _ := AppendStringArg(nil, s, nil); return b }
 	cat := func(ps ...[]byte) []byte { return bytes.Join(ps, nil) }
 	var data []byte
 	for _, tc := range []struct {

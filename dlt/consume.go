@@ -1,5 +1,7 @@
 package dlt
 
+import "github.com/perfwire/perfwire/internal/wire"
+
 // Framing says what precedes each message in the input.
 type Framing uint8
 
@@ -36,8 +38,8 @@ type Options struct {
 //
 // It fails with a [ParseError] whose Err is [ErrTruncated] when b holds
 // only part of the record (a stream reader should read more and retry),
-// [ErrBadPattern] or [ErrUnsupportedVersion] for a wrong header pattern
-// or version, [ErrBadLength] when LEN is smaller than the headers, and
+// [ErrMagic] or [ErrVersion] for a wrong header pattern
+// or version, [ErrLength] when LEN is smaller than the headers, and
 // [ErrLimit] when LEN exceeds opt.MaxMessageLen. Offsets count from b[0].
 // The payload is not decoded; see [Message.Args].
 func ConsumeMessage(b []byte, opt Options) (Message, int, error) {
@@ -68,7 +70,7 @@ func consume(b []byte, at int, opt Options) (Message, int, error) {
 	}
 	htyp := rest[std]
 	if htyp>>5 != 1 {
-		return Message{}, 0, errAt("HTYP version", at+std, ErrUnsupportedVersion)
+		return Message{}, 0, errAt("HTYP version", at+std, ErrVersion)
 	}
 	n := int(be16(rest[std+2:]))
 	hlen := 4
@@ -83,14 +85,14 @@ func consume(b []byte, at int, opt Options) (Message, int, error) {
 		hlen += ExtendedHeaderLen
 	}
 	if n < hlen {
-		return Message{}, 0, errAt("LEN", at+std+2, ErrBadLength)
+		return Message{}, 0, errAt("LEN", at+std+2, ErrLength)
 	}
 	maxLen := opt.MaxMessageLen
 	if maxLen <= 0 {
 		maxLen = MaxMessageLen
 	}
 	if n > maxLen {
-		return Message{}, 0, errAt("LEN", at+std+2, ErrLimit)
+		return Message{}, 0, wire.NewValueError("dlt", "LEN", at+std+2, ErrLimit, int64(n), int64(maxLen))
 	}
 	size := std + n
 	if len(rest) < size {
@@ -113,9 +115,9 @@ func checkPattern(b []byte, at int, p [4]byte, field string) error {
 	for i := range n {
 		if b[i] != p[i] {
 			if i == 3 && p == storagePattern && b[3] == 2 {
-				return errAt(field, at+3, ErrUnsupportedVersion)
+				return errAt(field, at+3, ErrVersion)
 			}
-			return errAt(field, at+i, ErrBadPattern)
+			return errAt(field, at+i, ErrMagic)
 		}
 	}
 	if n < 4 {

@@ -6,7 +6,8 @@
 // CTID) and the verbose payload: a sequence of arguments, each a 32-bit
 // type info word followed by an optional name and unit and the value —
 // bool, signed and unsigned integers of 8 to 128 bits, floats of 16 to 128
-// bits, strings, raw bytes — in the byte order the MSBF flag selects.
+// bits, strings, raw bytes — in the byte order the MSBF flag selects
+// ([Message.Order], [Header.Order]: a binary.ByteOrder).
 // Non-verbose messages (including control messages) carry a 32-bit
 // message id followed by untyped data.
 //
@@ -22,7 +23,8 @@
 // dlt-convert -a line. [Builder], [AppendArg] and [AppendStorageHeader]
 // encode messages that dlt-convert decodes identically. Decoding failures
 // are [*ParseError] values with the input offset and one of the Err*
-// kinds.
+// kinds: internal/wire's shared kinds ([ErrTruncated], [ErrMagic], ...),
+// and [ErrNotVerbose], this package's own.
 //
 // Allocation and lifetime: scanning messages and decoding arguments
 // allocate nothing. A Message, an Arg and every []byte they return are
@@ -36,7 +38,7 @@
 // Where this package and dlt-convert 2.18.8 differ (both checked by the
 // conformance tests): the tool decodes type infos with several kind
 // bits by a priority order, 8-bit floats as hex, and integer arrays as
-// their first element, where this package reports [ErrUnsupportedType];
+// their first element, where this package reports [ErrType];
 // the tool prints nothing for BIN-coded integers of 32 bits or more and
 // HEX-coded 128-bit ones, where [Arg.AppendText] prints the value.
 //
@@ -46,7 +48,7 @@
 //     and name, kindOf, and valueSize (-1 until it decodes).
 //  2. Decode its layout in decodeArg (args.go), checking every length
 //     against the remaining payload, returning views, and failing with
-//     ErrTruncated or ErrUnsupportedType at the field's offset; nested
+//     ErrTruncated or ErrType at the field's offset; nested
 //     types need a depth limit in Options.
 //  3. Add typed accessors to Arg (arg.go) and its dlt-convert text to
 //     Arg.AppendText (text.go).

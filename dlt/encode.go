@@ -1,6 +1,7 @@
 package dlt
 
 import (
+	"encoding/binary"
 	"math"
 
 	"github.com/perfwire/perfwire/internal/wire"
@@ -22,8 +23,8 @@ func AppendSerialHeader(dst []byte) []byte { return append(dst, serialPattern[:]
 // Header describes the standard and extended header of a message to
 // encode. Optional fields are written only when their With* flag is set.
 type Header struct {
-	Counter       uint8 // MCNT
-	BigEndian     bool  // MSBF: payload in big-endian order
+	Counter       uint8            // MCNT
+	Order         binary.ByteOrder // MSBF: the payload's byte order; nil means little-endian
 	WithECU       bool
 	ECU           ID
 	WithSessionID bool
@@ -43,13 +44,13 @@ type Header struct {
 
 // LogHeader returns the header libdlt writes for a verbose log message
 // (HTYP 0x3D: ECU, session id and timestamp; little-endian payload).
-func LogHeader(ecu, app, ctx ID, level uint8, session, timestamp uint32) Header {
+func LogHeader(ecu, app, ctid ID, level uint8, session, timestamp uint32) Header {
 	return Header{
 		WithECU: true, ECU: ecu,
 		WithSessionID: true, SessionID: session,
 		WithTimestamp: true, Timestamp: timestamp,
 		Extended: true, Verbose: true, Type: TypeLog, Subtype: level,
-		AppID: app, ContextID: ctx,
+		AppID: app, ContextID: ctid,
 	}
 }
 
@@ -59,7 +60,7 @@ func LogHeader(ecu, app, ctx ID, level uint8, session, timestamp uint32) Header 
 // reports it. Use it by value; it never allocates beyond growing dst.
 //
 //	b := dlt.AppendStorageHeader(buf, dlt.StorageHeader{Seconds: s, ECU: ecu})
-//	m := dlt.NewBuilder(b, dlt.LogHeader(ecu, app, ctx, dlt.LevelInfo, pid, tmsp))
+//	m := dlt.NewBuilder(b, dlt.LogHeader(ecu, app, ctid, dlt.LevelInfo, pid, tmsp))
 //	m.String("NEW")
 //	m.String("17294;14904;sleep")
 //	b, err := m.Finish()
@@ -75,12 +76,12 @@ type Builder struct {
 // NewBuilder appends the headers h describes to dst and returns a
 // builder for the payload.
 func NewBuilder(dst []byte, h Header) Builder {
-	m := Builder{start: len(dst), big: h.BigEndian}
+	m := Builder{start: len(dst), big: isBig(h.Order)}
 	htyp := uint8(htypVersion1)
 	if h.Extended || h.Verbose {
 		htyp |= HTYPExtended
 	}
-	if h.BigEndian {
+	if m.big {
 		htyp |= HTYPBigEndian
 	}
 	if h.WithECU {
@@ -121,7 +122,7 @@ func (m *Builder) Arg(spec ArgSpec) {
 	if m.err != nil {
 		return
 	}
-	m.b, m.err = AppendArg(m.b, spec, m.big)
+	m.b, m.err = AppendArg(m.b, spec, orderOf(m.big))
 	m.args++
 }
 
@@ -130,7 +131,7 @@ func (m *Builder) String(s string) {
 	if m.err != nil {
 		return
 	}
-	m.b, m.err = AppendStringArg(m.b, s, m.big)
+	m.b, m.err = AppendStringArg(m.b, s, orderOf(m.big))
 	m.args++
 }
 
@@ -174,12 +175,12 @@ func (m *Builder) Finish() ([]byte, error) {
 	}
 	n := len(m.b) - m.start
 	if n > MaxMessageLen {
-		return m.b, errAt("LEN", m.start+2, ErrLimit)
+		return m.b, wire.NewValueError("dlt", "LEN", m.start+2, ErrLimit, int64(n), MaxMessageLen)
 	}
 	putBE16(m.b[m.start+2:], uint16(n))
 	if m.noar != 0 {
 		if m.args > 255 {
-			return m.b, errAt("NOAR", m.noar, ErrLimit)
+			return m.b, wire.NewValueError("dlt", "NOAR", m.noar, ErrLimit, int64(m.args), 255)
 		}
 		m.b[m.noar] = uint8(m.args)
 	}
@@ -266,14 +267,15 @@ func (s *ArgSpec) typeInfo() (uint32, bool) {
 }
 
 // AppendArg appends the argument spec describes in the given byte order.
-// It fails with [ErrUnsupportedType] for an invalid kind/size/flag
+// It fails with [ErrType] for an invalid kind/size/flag
 // combination and [ErrLimit] for a name, unit or value longer than a u16
 // length allows; the offset is len(dst). On failure dst is returned
 // unchanged.
-func AppendArg(dst []byte, spec ArgSpec, bigEndian bool) ([]byte, error) {
+func AppendArg(dst []byte, spec ArgSpec, order binary.ByteOrder) ([]byte, error) {
+	bigEndian := isBig(order)
 	info, ok := spec.typeInfo()
 	if !ok {
-		return dst, errAt("type info", len(dst), ErrUnsupportedType)
+		return dst, errAt("type info", len(dst), ErrType)
 	}
 	if len(spec.Name) >= 0xFFFF || len(spec.Unit) >= 0xFFFF || len(spec.Data) >= 0xFFFF {
 		return dst, errAt("length", len(dst), ErrLimit)
@@ -339,7 +341,8 @@ func AppendArg(dst []byte, spec ArgSpec, bigEndian bool) ([]byte, error) {
 // AppendStringArg appends an ASCII string argument exactly as libdlt
 // writes one (type info 0x200, u16 length including the NUL, bytes, NUL).
 // It fails with [ErrLimit] when s has 65535 bytes or more.
-func AppendStringArg(dst []byte, s string, bigEndian bool) ([]byte, error) {
+func AppendStringArg(dst []byte, s string, order binary.ByteOrder) ([]byte, error) {
+	bigEndian := isBig(order)
 	if len(s) >= 0xFFFF {
 		return dst, errAt("length", len(dst), ErrLimit)
 	}

@@ -81,7 +81,7 @@ func ExampleBuilder() {
 // Errors carry a kind for errors.Is and the input offset.
 func ExampleParseError() {
 	_, _, err := dlt.ConsumeMessage([]byte("DLT\x02 a DLT v2 storage header"), dlt.Options{})
-	fmt.Println(errors.Is(err, dlt.ErrUnsupportedVersion))
+	fmt.Println(errors.Is(err, dlt.ErrVersion))
 	if pe, ok := errors.AsType[*dlt.ParseError](err); ok {
 		fmt.Println(pe.Field, pe.Offset)
 	}
@@ -89,7 +89,7 @@ func ExampleParseError() {
 	// Output:
 	// true
 	// storage header 3
-	// dlt: storage header: dlt: unsupported version at offset 3
+	// dlt: storage header: unsupported version at offset 3
 }
 
 // Print messages as `TZ=UTC dlt-convert -a` does (the tool adds an index).

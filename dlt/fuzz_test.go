@@ -2,6 +2,7 @@ package dlt
 
 import (
 	"bytes"
+	"encoding/binary"
 	"math"
 	"testing"
 
@@ -67,7 +68,7 @@ func checkReencode(t *testing.T, m Message) {
 			return
 		}
 		// The scanner's in-place fast path and ConsumeArg agree.
-		c, _, err := ConsumeArg(m.Payload()[a.Offset()-m.PayloadOffset():], m.BigEndian())
+		c, _, err := ConsumeArg(m.Payload()[a.Offset()-m.PayloadOffset():], m.Order())
 		if err != nil {
 			t.Fatalf("ConsumeArg fails where the scanner decoded: %v", err)
 		}
@@ -128,13 +129,13 @@ func FuzzArg(f *testing.F) {
 	f.Add(false, []byte{0x00, 0x02, 0, 0, 4, 0, 'N', 'E', 'W', 0})
 	eachSeedRecord(f, func(m Message) {
 		if m.Verbose() {
-			f.Add(m.BigEndian(), m.Payload())
+			f.Add(m.big(), m.Payload())
 		}
 	})
 	f.Fuzz(func(t *testing.T, big bool, p []byte) {
 		p = p[:len(p):len(p)]
 		for len(p) > 0 {
-			a, n, err := ConsumeArg(p, big)
+			a, n, err := ConsumeArg(p, orderOf(big))
 			if err != nil {
 				if _, ok := err.(*ParseError); !ok {
 					t.Fatalf("error %T", err)
@@ -148,11 +149,11 @@ func FuzzArg(f *testing.F) {
 				t.Fatal(err)
 			}
 			s := specOf(a)
-			out, err := AppendArg(nil, s, big)
+			out, err := AppendArg(nil, s, orderOf(big))
 			if err != nil {
 				t.Fatalf("re-encoding %+v: %v", s, err)
 			}
-			b, m, err := ConsumeArg(out, big)
+			b, m, err := ConsumeArg(out, orderOf(big))
 			if err != nil || m != len(out) {
 				t.Fatalf("re-encoded %x: %v", out, err)
 			}
@@ -261,7 +262,9 @@ func FuzzEncodeRoundTrip(f *testing.F) {
 	f.Add([]byte{0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20})
 	f.Fuzz(func(t *testing.T, data []byte) {
 		var fm fuzzMessage
-		randfill.NewFromGoFuzz(data).NilChance(0).NumElements(0, 8).Fill(&fm)
+		randfill.NewFromGoFuzz(data).NilChance(0).NumElements(0, 8).Funcs(
+			func(o *binary.ByteOrder, c randfill.Continue) { *o = orderOf(c.Bool()) },
+		).Fill(&fm)
 		h := fm.Header
 		h.Verbose, h.Extended = true, true
 		h.Type &= 3

@@ -7,7 +7,7 @@ import "testing"
 func headerOf(m Message) Header {
 	h := Header{
 		Counter:   m.Counter(),
-		BigEndian: m.BigEndian(),
+		Order:     m.Order(),
 		Extended:  m.HasExtendedHeader(),
 		Verbose:   m.Verbose(),
 		Type:      m.Type(),
@@ -56,7 +56,7 @@ func reencode(t testing.TB, dst []byte, m Message, flip bool) []byte {
 		dst = AppendStorageHeader(dst, m.StorageHeader())
 	}
 	h := headerOf(m)
-	h.BigEndian = h.BigEndian != flip
+	h.Order = orderOf(isBig(h.Order) != flip)
 	if !m.Verbose() {
 		if flip {
 			t.Fatal("cannot flip a non-verbose payload")

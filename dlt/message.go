@@ -1,5 +1,7 @@
 package dlt
 
+import "encoding/binary"
+
 // Message is a view of one DLT record: the optional storage or serial
 // header, the standard header, the optional extended header and the
 // payload. It aliases the scanned buffer and is valid until that buffer is
@@ -56,9 +58,13 @@ func (m Message) HeaderType() uint8 {
 // Version is the protocol version from HTYP (always 1 for a returned message).
 func (m Message) Version() uint8 { return m.HeaderType() >> 5 }
 
-// BigEndian reports the MSBF flag: payload integers (type infos, lengths,
-// values, message ids) are big-endian.
-func (m Message) BigEndian() bool { return m.HeaderType()&HTYPBigEndian != 0 }
+// Order reports the payload's byte order, the MSBF flag: binary.BigEndian
+// when set, else binary.LittleEndian, for payload integers (type infos,
+// lengths, values, message ids).
+func (m Message) Order() binary.ByteOrder { return orderOf(m.big()) }
+
+// big reports the MSBF flag.
+func (m Message) big() bool { return m.HeaderType()&HTYPBigEndian != 0 }
 
 // Counter is the MCNT message counter.
 func (m Message) Counter() uint8 {
@@ -196,7 +202,7 @@ func (m Message) MessageID() (id uint32, ok bool) {
 	if m.Verbose() || len(p) < 4 {
 		return 0, false
 	}
-	if m.BigEndian() {
+	if m.big() {
 		return be32(p), true
 	}
 	return le32(p), true

@@ -7,7 +7,7 @@ import (
 
 func strRecord(t testing.TB, s string) []byte {
 	t.Helper()
-	p, err := AppendStringArg(nil, s, false)
+	p, err := AppendStringArg(nil, s, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -75,18 +75,18 @@ func TestResyncCapture(t *testing.T) {
 		skipped int
 		kind    error
 	}{
-		{"garbage before the first record", append([]byte("garbage!"), data...), len(ms), 8, ErrBadPattern},
+		{"garbage before the first record", append([]byte("garbage!"), data...), len(ms), 8, ErrMagic},
 		{"LEN of record k too large", func() []byte {
 			b := append([]byte(nil), data...)
 			b[rk.Offset()+18] = 0xFF
 			return b
-		}(), len(ms) - 1, len(rk.Bytes()), ErrBadLength},
-		{"record k cut in half", append(append([]byte(nil), data[:rk.Offset()+30]...), data[end:]...), len(ms) - 1, 30, ErrBadLength},
+		}(), len(ms) - 1, len(rk.Bytes()), ErrLength},
+		{"record k cut in half", append(append([]byte(nil), data[:rk.Offset()+30]...), data[end:]...), len(ms) - 1, 30, ErrLength},
 		{"DLT v2 record", func() []byte {
 			b := append([]byte(nil), data...)
 			b[rk.Offset()+3] = 2
 			return b
-		}(), len(ms) - 1, len(rk.Bytes()), ErrUnsupportedVersion},
+		}(), len(ms) - 1, len(rk.Bytes()), ErrVersion},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -128,7 +128,7 @@ func TestResyncEnd(t *testing.T) {
 	s = NewScanner(append(append([]byte(nil), r...), "trailing"...), Options{})
 	for s.Next() {
 	}
-	wantErr(t, s.Err(), ErrBadPattern, len(r))
+	wantErr(t, s.Err(), ErrMagic, len(r))
 }
 
 func TestSerialAndBare(t *testing.T) {
@@ -160,5 +160,5 @@ func TestSerialAndBare(t *testing.T) {
 	if s.Next() {
 		t.Fatal("bare junk accepted")
 	}
-	wantErr(t, s.Err(), ErrUnsupportedVersion, 0)
+	wantErr(t, s.Err(), ErrVersion, 0)
 }

@@ -45,7 +45,7 @@ func TestBigEndianTwins(t *testing.T) {
 			}
 			for i, m := range got {
 				o := orig[i]
-				if !m.BigEndian() || m.HeaderType() != o.HeaderType()|HTYPBigEndian || m.Len() != o.Len() {
+				if m.Order() != orderOf(true) || m.HeaderType() != o.HeaderType()|HTYPBigEndian || m.Len() != o.Len() {
 					t.Fatalf("twin %d: HTYP %#x LEN %d, original %#x %d", i, m.HeaderType(), m.Len(), o.HeaderType(), o.Len())
 				}
 				var ga, oa []byte

@@ -77,7 +77,7 @@ func (s *Scanner) Next() bool {
 			// corrupt one (a partly written record, a damaged length);
 			// otherwise the record is fine and garbage follows it.
 			if c := s.resync(s.off+1, s.off+n); c >= 0 {
-				err = errAt("LEN", s.off+int(m.std)+2, ErrBadLength)
+				err = errAt("LEN", s.off+int(m.std)+2, ErrLength)
 			}
 		}
 		if err == nil {

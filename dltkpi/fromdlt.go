@@ -1,7 +1,6 @@
 package dltkpi
 
 import (
-	"encoding/binary"
 	"errors"
 
 	"github.com/perfwire/perfwire/dlt"
@@ -61,10 +60,7 @@ func (s Selector) FromDLT(m dlt.Message) (Message, Source, error) {
 	}
 	src := SourceOf(m)
 	p := s.Parser
-	p.Order = binary.LittleEndian
-	if m.BigEndian() {
-		p.Order = binary.BigEndian
-	}
+	p.Order = m.Order()
 	km, err := p.Parse(m.Payload())
 	return km, src, err
 }

@@ -2,6 +2,7 @@ package dltkpi
 
 import (
 	"bytes"
+	"encoding/binary"
 	"errors"
 	"os"
 	"slices"
@@ -77,7 +78,7 @@ func TestFromDLTBigEndian(t *testing.T) {
 	h := dlt.LogHeader(dlt.MakeID("ECU1"), DefaultAppID, DefaultContextID, dlt.LevelInfo, 14698, 11727820)
 	h.Counter = 111
 	le := build(h, "IRQ", "LOC;cpu0:350458;cpu1:343627;", "ERR;cpu0:0;")
-	h.BigEndian = true
+	h.Order = binary.BigEndian
 	be := build(h, "IRQ", "LOC;cpu0:350458;cpu1:343627;", "ERR;cpu0:0;")
 	if bytes.Equal(le.Payload(), be.Payload()) {
 		t.Fatal("big-endian twin has the same payload")

@@ -2,6 +2,7 @@ package fuzz
 
 import (
 	"bytes"
+	"encoding/binary"
 	"testing"
 
 	"github.com/perfwire/perfwire/dlt"
@@ -124,10 +125,10 @@ func kpiMessage(h dlt.Header, payload []byte, big bool) ([]byte, error) {
 	if !big {
 		return dlt.AppendMessage(nil, h, m.Arguments, payload)
 	}
-	h.BigEndian = true
+	h.Order = binary.BigEndian
 	var p []byte
 	for a := range m.Args() {
-		if p, err = dlt.AppendStringArg(p, string(a), true); err != nil {
+		if p, err = dlt.AppendStringArg(p, string(a), binary.BigEndian); err != nil {
 			return nil, err
 		}
 	}
