@@ -12,6 +12,7 @@ require (
 
 require (
 	github.com/philhofer/fwd v1.2.0 // indirect
+	golang.org/x/exp v0.0.0-20231110203233-9a3e6036ecaa // indirect
 	golang.org/x/mod v0.18.0 // indirect
 	golang.org/x/tools v0.22.0 // indirect
 )

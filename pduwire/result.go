@@ -74,6 +74,27 @@ func ParseResult(pdu []byte) (Result, error) {
 	return r, nil
 }
 
+// ParseResultBody validates numpmid value sets that start at byte off of b
+// and run to its end, laid out as in a RESULT PDU: value block pointers
+// are word indexes from the start of b. It reads containers that hold a
+// RESULT's value sets behind a header of their own, as PCP archive
+// records do, without copying them; the caller fills in Sec and Nsec.
+// It fails as [ParseResult] does once the header is checked, with offsets
+// counted from the start of b.
+func ParseResultBody(b []byte, off, numpmid int) (Result, error) {
+	if off < 0 || off > len(b) {
+		return Result{}, fail("RESULT", len(b), ErrTruncated)
+	}
+	if numpmid < 0 || numpmid > len(b) {
+		return Result{}, fail("RESULT.numpmid", off, ErrCount)
+	}
+	r := Result{pdu: b, recOff: off, NumPMID: numpmid}
+	if err := r.validate(); err != nil {
+		return Result{}, err
+	}
+	return r, nil
+}
+
 // validate walks the records once, checking each pointer and its block,
 // then checks that the blocks tile the bytes after the records exactly.
 func (r *Result) validate() error {

@@ -33,6 +33,7 @@ type command struct {
 // commands lists every subcommand; each is implemented in the file named
 // after it.
 var commands = []command{
+	{"archive", "read PCP archives as pmdumplog does, or as JSON lines", runArchive},
 	{"dlt", "print every DLT message as dlt-convert -a does, filtered; or follow a daemon", runDLT},
 	{"kpi", "decode dlt-kpi messages in DLT files", runKPI},
 	{"pdu", "decode a raw stream of PCP PDUs as JSON lines", runPDU},
@@ -80,13 +81,14 @@ func usage(w io.Writer) {
 // kpi, labels, events, mmv) inside that wasip1 module (wasm/ABI.md) instead of natively.
 // helpAsked reports whether args ask for a command's help: --help or
 // -help before any "--", and -h too except for pm, whose -h names the
-// host as pminfo's and pmval's does.
+// host as pminfo's and pmval's does, and archive, whose -h asks for the
+// help texts as pmdumplog's does.
 func helpAsked(cmd string, args []string) bool {
 	for _, a := range args {
 		switch {
 		case a == "--":
 			return false
-		case a == "--help" || a == "-help" || a == "-h" && cmd != "pm":
+		case a == "--help" || a == "-help" || a == "-h" && cmd != "pm" && cmd != "archive":
 			return true
 		}
 	}

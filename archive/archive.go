@@ -1,0 +1,155 @@
+package archive
+
+import (
+	"sort"
+
+	"github.com/perfwire/perfwire/pcp"
+)
+
+// Archive is an opened archive: its label, its metadata and its data
+// volumes. It reads the volumes on demand; it is safe for concurrent use
+// by several Scanners, as long as the Files' ReadAt is (it is for
+// *os.File, mapped files and bytes.Reader).
+type Archive struct {
+	Label Label // the .meta's label (Vol is VolMeta)
+	Meta  *Meta
+
+	vols     []volume // in volume order
+	index    *File
+	o        Options
+	closers  closers
+	metaSize int64
+}
+
+// volume is one data volume and where its records begin.
+type volume struct {
+	File
+	num   int32
+	first int64 // the offset of the first record, after the label
+}
+
+// Open reads the label and the metadata of an archive and the labels of
+// its data volumes. index may be nil (it is optional for reading); vols
+// may come in any order and may skip numbers, as libpcp allows. Every
+// label must agree with the .meta's (ErrLabelMismatch), and a damaged
+// .meta is an error: the records a reader would need are not all there.
+func Open(meta File, index *File, vols []File, o Options) (*Archive, error) {
+	o = o.withDefaults()
+	l, first, err := readLabel(meta)
+	if err != nil {
+		return nil, err
+	}
+	if l.Vol != VolMeta {
+		return nil, failValue(meta.Name, "label.vol", volOffset(l.Version), ErrLabelMismatch, int64(l.Vol), VolMeta)
+	}
+	a := &Archive{Label: l, o: o, metaSize: meta.Size}
+	if a.Meta, err = readMeta(meta, first, l.Version, o); err != nil {
+		return nil, err
+	}
+	if index != nil {
+		il, _, err := readLabel(*index)
+		if err != nil {
+			return nil, err
+		}
+		if il.Vol != VolIndex || !sameArchive(il, l) {
+			return nil, fail(index.Name, "label", 0, ErrLabelMismatch)
+		}
+		a.index = index
+	}
+	for _, f := range vols {
+		vl, n, err := readLabel(f)
+		if err != nil {
+			return nil, err
+		}
+		if vl.Vol < 0 || !sameArchive(vl, l) {
+			return nil, fail(f.Name, "label", 0, ErrLabelMismatch)
+		}
+		a.vols = append(a.vols, volume{File: f, num: vl.Vol, first: n})
+	}
+	sort.Slice(a.vols, func(i, j int) bool { return a.vols[i].num < a.vols[j].num })
+	for i := 1; i < len(a.vols); i++ {
+		if a.vols[i].num == a.vols[i-1].num {
+			return nil, failValue(a.vols[i].Name, "label.vol", volOffset(l.Version), ErrLabelMismatch,
+				int64(a.vols[i].num), int64(a.vols[i].num)+1)
+		}
+	}
+	return a, nil
+}
+
+// volOffset is the label's vol field offset in version v.
+func volOffset(v int) int64 {
+	if v == 3 {
+		return 24
+	}
+	return 20
+}
+
+// readMeta reads every record of the .meta after its label.
+func readMeta(f File, off int64, v int, o Options) (*Meta, error) {
+	m := &Meta{byPMID: map[pcp.ID]int{}, byName: map[string]int{}, byDom: map[pcp.InDom][]int{},
+		text: map[[2]uint32]int{}}
+	p := metaParser{m: m, v: v, file: f.Name, o: o, current: map[pcp.InDom]int{}}
+	var buf []byte
+	for n := 0; off < f.Size; n++ {
+		if n >= o.MaxMetaRecords {
+			return nil, failValue(f.Name, "meta", off, ErrLimit, int64(n)+1, int64(o.MaxMetaRecords))
+		}
+		var rec []byte
+		var err error
+		if buf, rec, err = readRecord(f, off, buf, 0, o.MaxRecordLen); err != nil {
+			return nil, err
+		}
+		if err := p.record(rec, off); err != nil {
+			return nil, err
+		}
+		off += int64(len(rec))
+	}
+	p.finish()
+	return m, nil
+}
+
+// Volumes returns the numbers of the data volumes, in order.
+func (a *Archive) Volumes() []int {
+	out := make([]int, len(a.vols))
+	for i, v := range a.vols {
+		out[i] = int(v.num)
+	}
+	return out
+}
+
+// End returns the time of the last record of the last volume that has
+// one (pmGetArchiveEnd), reading backwards from its end. A volume whose
+// tail is damaged yields the error.
+func (a *Archive) End() (Timestamp, error) {
+	for i := len(a.vols) - 1; i >= 0; i-- {
+		v := &a.vols[i]
+		if v.Size <= v.first {
+			continue
+		}
+		_, rec, _, err := readRecordBack(v.File, v.Size, v.first, nil, a.o.MaxRecordLen)
+		if err != nil {
+			return Timestamp{}, err
+		}
+		return readStamp(rec, 4, a.Label.Version), nil
+	}
+	return a.Label.Start, nil
+}
+
+// readRecordBack reads the record that ends at end (not before first)
+// through its trailer, checks it as readRecord does, and returns it and
+// its start.
+func readRecordBack(f File, end, first int64, buf []byte, max int) ([]byte, []byte, int64, error) {
+	if end-4 < first {
+		return buf, nil, 0, fail(f.Name, "record.trailer", end, ErrTruncated)
+	}
+	var w [4]byte
+	if _, err := f.R.ReadAt(w[:], end-4); err != nil {
+		return buf, nil, 0, ioFail(f.Name, "record.trailer", end-4, err)
+	}
+	n := int64(be32(w[:], 0))
+	if n < 12 || end-n < first {
+		return buf, nil, 0, failValue(f.Name, "record.trailer", end-4, ErrLength, n, end-first)
+	}
+	buf, rec, err := readRecord(f, end-n, buf, 0, max)
+	return buf, rec, end - n, err
+}

@@ -1,0 +1,64 @@
+package archive
+
+import (
+	"errors"
+
+	"github.com/perfwire/perfwire/internal/wire"
+)
+
+// ParseError is the error of every decoder in this package: file, field,
+// byte offset in that file, and the kind (see internal/wire).
+type ParseError = wire.Error
+
+// The kinds shared with every format.
+var (
+	ErrTruncated = wire.ErrTruncated
+	ErrLimit     = wire.ErrLimit
+	ErrLength    = wire.ErrLength
+	ErrCount     = wire.ErrCount
+	ErrTrailing  = wire.ErrTrailing
+	ErrMagic     = wire.ErrMagic
+	ErrVersion   = wire.ErrVersion
+	ErrType      = wire.ErrType
+	ErrRange     = wire.ErrRange
+	ErrField     = wire.ErrField
+)
+
+// Kinds only archives have.
+var (
+	// ErrFrame: a record's trailing length differs from its leading one.
+	ErrFrame = wire.NewKind("archive_frame", "record trailer length differs from its header")
+	// ErrLabelMismatch: a file's label disagrees with the .meta's label
+	// (another archive's file, or a damaged label).
+	ErrLabelMismatch = wire.NewKind("archive_label_mismatch", "label differs from the archive's")
+	// ErrOrder: a record's time is before the one that precedes it.
+	ErrOrder = wire.NewKind("archive_order", "timestamp goes backwards")
+	// ErrNoFile: a file the archive needs is missing.
+	ErrNoFile = wire.NewKind("archive_no_file", "missing file")
+	// ErrCompressed: a compressed file, which this build does not read.
+	ErrCompressed = wire.NewKind("archive_compressed", "compressed file (decompress it first)")
+)
+
+const format = "archive"
+
+func fail(file, field string, off int64, kind error) error {
+	return &ParseError{File: file, Format: format, Field: field, Offset: off, Err: kind}
+}
+
+func failValue(file, field string, off int64, kind error, value, limit int64) error {
+	return &ParseError{File: file, Format: format, Field: field, Offset: off, Err: kind,
+		Value: value, Limit: limit, HasValue: true, HasLimit: true}
+}
+
+// rebase turns an error of another package's decoder, whose offsets count
+// from the start of the bytes it was given, into one that names file and
+// counts from the start of the file (base is where those bytes began).
+func rebase(err error, file string, base int64) error {
+	if e, ok := errors.AsType[*wire.Error](err); ok {
+		c := *e
+		c.File = file
+		c.Offset += base
+		return &c
+	}
+	return err
+}

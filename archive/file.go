@@ -1,0 +1,94 @@
+package archive
+
+import (
+	"bytes"
+	"encoding/binary"
+	"io"
+	"strconv"
+)
+
+// File is one file of an archive: its name (for errors), its bytes and
+// its size. R may be an *os.File, a mapped file, or a bytes.Reader.
+type File struct {
+	Name string
+	R    io.ReaderAt
+	Size int64
+}
+
+// BytesFile returns a File over b.
+func BytesFile(name string, b []byte) File {
+	return File{Name: name, R: bytes.NewReader(b), Size: int64(len(b))}
+}
+
+// readRecord reads the framed record at off of f into buf[pre:] and
+// returns buf grown as needed, the record (framing included) and its
+// length. It checks the length against the file's size and max, and the
+// trailer against the header. pre bytes are kept free before the record
+// so a caller can give the record a header of its own.
+func readRecord(f File, off int64, buf []byte, pre, max int) ([]byte, []byte, error) {
+	if off+4 > f.Size {
+		return buf, nil, fail(f.Name, "record.len", off, ErrTruncated)
+	}
+	var w [4]byte
+	if _, err := f.R.ReadAt(w[:], off); err != nil {
+		return buf, nil, ioFail(f.Name, "record.len", off, err)
+	}
+	n := int64(binary.BigEndian.Uint32(w[:]))
+	if n < 12 {
+		return buf, nil, failValue(f.Name, "record.len", off, ErrLength, n, 12)
+	}
+	if n > int64(max) {
+		return buf, nil, failValue(f.Name, "record.len", off, ErrLimit, n, int64(max))
+	}
+	if off+n > f.Size {
+		return buf, nil, failValue(f.Name, "record", off, ErrTruncated, n, f.Size-off)
+	}
+	need := pre + int(n)
+	if cap(buf) < need {
+		buf = make([]byte, need, need+need/4)
+	}
+	buf = buf[:need]
+	rec := buf[pre:need]
+	if _, err := f.R.ReadAt(rec, off); err != nil {
+		return buf, nil, ioFail(f.Name, "record", off, err)
+	}
+	if t := binary.BigEndian.Uint32(rec[n-4:]); int64(t) != n {
+		return buf, nil, failValue(f.Name, "record.trailer", off+n-4, ErrFrame, int64(t), n)
+	}
+	return buf, rec, nil
+}
+
+// ioFail reports a read error; a short read is truncation.
+func ioFail(file, field string, off int64, err error) error {
+	if err == io.EOF || err == io.ErrUnexpectedEOF {
+		return fail(file, field, off, ErrTruncated)
+	}
+	return &ioError{file: file, off: off, err: err}
+}
+
+// ioError is a read error of the underlying file, not damage.
+type ioError struct {
+	file string
+	off  int64
+	err  error
+}
+
+func (e *ioError) Error() string {
+	return e.file + ": archive: read at offset " + strconv.FormatInt(e.off, 10) + ": " + e.err.Error()
+}
+
+func (e *ioError) Unwrap() error { return e.err }
+
+// readLabel reads and checks the label record at the start of f.
+func readLabel(f File) (Label, int64, error) {
+	var b [labelLenV3]byte
+	n := min(int64(len(b)), f.Size)
+	if _, err := f.R.ReadAt(b[:n], 0); err != nil && err != io.EOF {
+		return Label{}, 0, ioFail(f.Name, "label", 0, err)
+	}
+	l, size, err := ParseLabel(b[:n])
+	if err != nil {
+		return Label{}, 0, rebase(err, f.Name, 0)
+	}
+	return l, int64(size), nil
+}

@@ -1,0 +1,104 @@
+package archive
+
+import "github.com/perfwire/perfwire/pduwire"
+
+// Record is one data record: the values of one fetch at Time, or a mark
+// (a gap in the recording, where pmlogger stopped and started again:
+// values on either side must not be joined).
+type Record struct {
+	Time   Timestamp
+	Mark   bool
+	Vol    int   // the data volume it is in
+	Offset int64 // its byte offset in that volume
+	// Result is a view of the record's value sets (NumPMID is 0 for a
+	// mark); Sec and Nsec hold Time. It is valid until the next call to
+	// the Scanner's Next.
+	Result pduwire.Result
+}
+
+// pre is the room kept before a record in the scanner's buffer: a
+// record's value block pointers count words as if a 12-byte PDU header
+// stood before its payload, which begins 4 bytes into the record
+// (docs/pcp-archive.md §4), so the view starts 8 bytes before it.
+const pre = 8
+
+// Scanner reads the data records of an archive in order, across its
+// volumes. It allocates nothing once its buffer holds the largest record.
+//
+//	s := a.NewScanner()
+//	for s.Next() {
+//		r := s.Record()
+//		...
+//	}
+//	if err := s.Err(); err != nil { ... }
+type Scanner struct {
+	a   *Archive
+	vol int   // index into a.vols
+	off int64 // the next record's offset in that volume
+	buf []byte
+	rec Record
+	err error
+}
+
+// NewScanner returns a Scanner at the archive's first record.
+func (a *Archive) NewScanner() *Scanner {
+	s := &Scanner{a: a}
+	if len(a.vols) > 0 {
+		s.off = a.vols[0].first
+	}
+	return s
+}
+
+// Next reads the next record; it reports false at the end of the last
+// volume or at damage, which Err then returns.
+func (s *Scanner) Next() bool {
+	if s.err != nil {
+		return false
+	}
+	for s.vol < len(s.a.vols) && s.off >= s.a.vols[s.vol].Size {
+		s.vol++
+		if s.vol < len(s.a.vols) {
+			s.off = s.a.vols[s.vol].first
+		}
+	}
+	if s.vol >= len(s.a.vols) {
+		return false
+	}
+	v := &s.a.vols[s.vol]
+	var rec []byte
+	s.buf, rec, s.err = readRecord(v.File, s.off, s.buf, pre, s.a.o.MaxRecordLen)
+	if s.err != nil {
+		return false
+	}
+	if s.err = s.decode(v, rec); s.err != nil {
+		return false
+	}
+	s.off += int64(len(rec))
+	return true
+}
+
+// decode fills s.rec from rec, which sits at s.buf[pre:].
+func (s *Scanner) decode(v *volume, rec []byte) error {
+	ver := s.a.Label.Version
+	hdr := stampSize(ver) + 4 // timestamp, numpmid
+	if len(rec) < 8+hdr {
+		return failValue(v.Name, "record.len", s.off, ErrLength, int64(len(rec)), int64(8+hdr))
+	}
+	t := readStamp(rec, 4, ver)
+	numpmid := int32(be32(rec, 4+hdr-4))
+	body := s.buf[:pre+len(rec)-4] // up to the trailer; word 3 is the payload's first
+	res, err := pduwire.ParseResultBody(body, pre+4+hdr, int(numpmid))
+	if err != nil {
+		return rebase(err, v.Name, s.off-pre)
+	}
+	res.Sec, res.Nsec = t.Sec, int64(t.Nsec)
+	res.Highres = ver == 3
+	s.rec = Record{Time: t, Mark: numpmid == 0, Vol: int(v.num), Offset: s.off, Result: res}
+	return nil
+}
+
+// Record returns the record the last Next read.
+func (s *Scanner) Record() *Record { return &s.rec }
+
+// Err returns the error that stopped the scanner, nil at a clean end.
+func (s *Scanner) Err() error { return s.err }

@@ -1,0 +1,45 @@
+package main
+
+// hashOrder returns keys (distinct, in the order they were added) in the
+// order libpcp's hash table walks them (__pmHashAdd: a table of one
+// bucket that grows when it holds more than four nodes a bucket, each new
+// node put at the head of its chain; a walk goes bucket by bucket). It
+// is how pmdumplog orders descriptors and instance domains, which
+// perfwire archive -d and -i reproduce.
+func hashOrder(keys []uint32) []uint32 {
+	size := 0
+	var table [][]uint32 // each chain head first
+	for n, k := range keys {
+		switch {
+		case size == 0:
+			size = 1
+			table = make([][]uint32, 1)
+		case (n+1)/4 > size:
+			old := table
+			size *= 2
+			if size%2 != 0 {
+				size++
+			}
+			if size%3 != 0 {
+				size += 2
+			}
+			if size%5 != 0 {
+				size += 2
+			}
+			table = make([][]uint32, size)
+			for b := len(old) - 1; b >= 0; b-- {
+				for _, key := range old[b] {
+					h := key % uint32(size)
+					table[h] = append([]uint32{key}, table[h]...)
+				}
+			}
+		}
+		h := k % uint32(size)
+		table[h] = append([]uint32{k}, table[h]...)
+	}
+	var out []uint32
+	for _, chain := range table {
+		out = append(out, chain...)
+	}
+	return out
+}
