@@ -36,16 +36,27 @@ func OpenFS(fsys fs.FS, base string, o Options) (*Archive, error) {
 		if !ok || e.IsDir() {
 			continue
 		}
+		var unzip Decompressor
 		for _, suf := range compressedSuffixes {
 			if plain, ok := strings.CutSuffix(rest, suf); ok && archiveSuffix(plain) {
-				c.close()
-				return nil, fail(path.Join(dir, name), "", 0, ErrCompressed)
+				if unzip = o.Decompressors[suf]; unzip == nil {
+					c.close()
+					return nil, fail(path.Join(dir, name), "", 0, ErrCompressed)
+				}
+				rest = plain
+				break
 			}
 		}
 		if !archiveSuffix(rest) {
 			continue
 		}
-		f, err := openFile(fsys, path.Join(dir, name), &c)
+		var f File
+		var err error
+		if unzip != nil {
+			f, err = decompress(fsys, path.Join(dir, name), unzip, o.withDefaults().MaxDecompressed)
+		} else {
+			f, err = openFile(fsys, path.Join(dir, name), &c)
+		}
 		if err != nil {
 			c.close()
 			return nil, err
@@ -100,6 +111,27 @@ func openFile(fsys fs.FS, name string, c *closers) (File, error) {
 	b, err := io.ReadAll(f)
 	if err != nil {
 		return File{}, err
+	}
+	return BytesFile(name, b), nil
+}
+
+// decompress reads name in fsys through unzip, whole, up to max bytes.
+func decompress(fsys fs.FS, name string, unzip Decompressor, max int64) (File, error) {
+	f, err := fsys.Open(name)
+	if err != nil {
+		return File{}, err
+	}
+	defer f.Close()
+	r, err := unzip(f)
+	if err != nil {
+		return File{}, &ioError{file: name, err: err}
+	}
+	b, err := io.ReadAll(io.LimitReader(r, max+1))
+	if err != nil {
+		return File{}, &ioError{file: name, err: err}
+	}
+	if int64(len(b)) > max {
+		return File{}, failValue(name, "decompressed size", 0, ErrLimit, int64(len(b)), max)
 	}
 	return BytesFile(name, b), nil
 }

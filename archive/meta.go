@@ -2,6 +2,8 @@ package archive
 
 import (
 	"bytes"
+	"cmp"
+	"slices"
 	"sort"
 
 	"github.com/perfwire/perfwire/pcp"
@@ -36,8 +38,9 @@ type Metric struct {
 }
 
 // Instances is an instance domain as one .meta record gives it, from Time
-// on. For a delta record (version 3) Inst and Names are the whole domain
-// as it stands after the change; Delta reports how it was recorded.
+// on, its instances in increasing number as libpcp keeps them. For a
+// delta record (version 3) Inst and Names are the whole domain as it
+// stands after the change; Delta reports how it was recorded.
 type Instances struct {
 	Time  Timestamp
 	InDom pcp.InDom
@@ -48,10 +51,8 @@ type Instances struct {
 
 // Name returns the external name of inst, or "" and false.
 func (in *Instances) Name(inst int32) (string, bool) {
-	for i, v := range in.Inst {
-		if v == inst {
-			return in.Names[i], true
-		}
+	if i, ok := slices.BinarySearch(in.Inst, inst); ok {
+		return in.Names[i], true
 	}
 	return "", false
 }
@@ -184,7 +185,10 @@ func (p *metaParser) desc(c *cursor) error {
 		if !ok {
 			return c.fail("DESC.name", ErrTruncated)
 		}
-		d.Names = append(d.Names, string(name))
+		// Old pmloggers wrote a name more than once; libpcp keeps one.
+		if !slices.Contains(d.Names, string(name)) {
+			d.Names = append(d.Names, string(name))
+		}
 	}
 	if c.left() != 0 {
 		return c.fail("DESC", ErrTrailing)
@@ -275,9 +279,35 @@ func (p *metaParser) indom(c *cursor, delta bool) error {
 	if delta {
 		rec = p.applyDelta(rec, dead)
 	}
+	rec.sort()
 	p.current[rec.InDom] = len(p.m.InDoms)
 	p.m.InDoms = append(p.m.InDoms, rec)
 	return nil
+}
+
+// sort orders the instances by number, as libpcp keeps them, so that
+// lookups can search and equal domains compare equal; instances with the
+// same number keep their order.
+func (in *Instances) sort() {
+	if slices.IsSorted(in.Inst) {
+		return
+	}
+	idx := make([]int, len(in.Inst))
+	for i := range idx {
+		idx[i] = i
+	}
+	slices.SortStableFunc(idx, func(a, b int) int { return cmp.Compare(in.Inst[a], in.Inst[b]) })
+	inst := make([]int32, len(idx))
+	names := make([]string, len(idx))
+	for i, k := range idx {
+		inst[i], names[i] = in.Inst[k], in.Names[k]
+	}
+	in.Inst, in.Names = inst, names
+}
+
+// same reports whether two records list the same instances and names.
+func (in *Instances) same(o *Instances) bool {
+	return slices.Equal(in.Inst, o.Inst) && slices.Equal(in.Names, o.Names)
 }
 
 // applyDelta returns the whole domain after d's changes to the latest
@@ -368,14 +398,68 @@ func (p *metaParser) labels(c *cursor) error {
 	return nil
 }
 
-// finish sorts the instance domain records into time order and indexes
-// them by domain.
+// finish puts each domain's records in time order as libpcp keeps them:
+// a record equal to another of the same time is dropped and that other
+// moves to the end of its time slot (the newest place, the one lookups
+// find); the others go at the end of their slot. InDoms is rebuilt in
+// time order from what remains.
 func (p *metaParser) finish() {
 	m := p.m
-	sort.SliceStable(m.InDoms, func(i, j int) bool { return m.InDoms[i].Time.Before(m.InDoms[j].Time) })
+	var order []pcp.InDom
+	lists := map[pcp.InDom][]int{}
 	for i := range m.InDoms {
-		d := m.InDoms[i].InDom
-		m.byDom[d] = append(m.byDom[d], i)
+		rec := &m.InDoms[i]
+		l, seen := lists[rec.InDom]
+		if !seen {
+			order = append(order, rec.InDom)
+		}
+		// end is just past the slot of rec.Time; start is its first.
+		end := sort.Search(len(l), func(k int) bool { return rec.Time.Before(m.InDoms[l[k]].Time) })
+		start := end
+		for start > 0 && m.InDoms[l[start-1]].Time == rec.Time {
+			start--
+		}
+		dup := -1
+		for k := start; k < end; k++ {
+			if m.InDoms[l[k]].same(rec) {
+				dup = k
+				break
+			}
+		}
+		if dup >= 0 {
+			moved := l[dup]
+			l = slices.Delete(l, dup, dup+1)
+			l = slices.Insert(l, end-1, moved)
+		} else {
+			l = slices.Insert(l, end, i)
+		}
+		lists[rec.InDom] = l
+	}
+	var keep []int
+	for _, d := range order {
+		keep = append(keep, lists[d]...)
+	}
+	slices.SortStableFunc(keep, func(a, b int) int {
+		ta, tb := m.InDoms[a].Time, m.InDoms[b].Time
+		switch {
+		case ta.Before(tb):
+			return -1
+		case tb.Before(ta):
+			return 1
+		}
+		return 0
+	})
+	pos := make(map[int]int, len(keep))
+	recs := make([]Instances, len(keep))
+	for j, i := range keep {
+		recs[j] = m.InDoms[i]
+		pos[i] = j
+	}
+	m.InDoms = recs
+	for _, d := range order {
+		for _, i := range lists[d] {
+			m.byDom[d] = append(m.byDom[d], pos[i])
+		}
 	}
 }
 

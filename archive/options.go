@@ -1,5 +1,7 @@
 package archive
 
+import "io"
+
 // Options bound what reading an archive may cost. Each zero field means
 // its default.
 type Options struct {
@@ -12,13 +14,28 @@ type Options struct {
 	MaxInstances int
 	// MaxMetaRecords bounds the number of .meta records.
 	MaxMetaRecords int
+
+	// Decompressors open the compressed files OpenFS finds, by suffix
+	// (".xz", ".zst", ".gz", ".bz2", ...). A compressed file is read whole
+	// into memory through its decompressor, up to MaxDecompressed bytes;
+	// one without a decompressor is ErrCompressed. The package has none of
+	// its own, so that a build carries only the codecs its caller names.
+	Decompressors map[string]Decompressor
+	// MaxDecompressed bounds the size of a decompressed file.
+	MaxDecompressed int64
 }
+
+// Decompressor returns the decompressed contents of r.
+type Decompressor func(r io.Reader) (io.Reader, error)
 
 // Defaults of Options.
 const (
 	DefaultMaxRecordLen   = 64 << 20
 	DefaultMaxInstances   = 1 << 24
 	DefaultMaxMetaRecords = 1 << 24
+	// DefaultMaxDecompressed is above pmlogger's 2 GiB volume limit of
+	// version 2 archives, less than a 64-bit host can hold.
+	DefaultMaxDecompressed = 4 << 30
 )
 
 func (o Options) withDefaults() Options {
@@ -30,6 +47,9 @@ func (o Options) withDefaults() Options {
 	}
 	if o.MaxMetaRecords <= 0 {
 		o.MaxMetaRecords = DefaultMaxMetaRecords
+	}
+	if o.MaxDecompressed <= 0 {
+		o.MaxDecompressed = DefaultMaxDecompressed
 	}
 	return o
 }

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"encoding/binary"
 	"fmt"
+	"math"
 	"strings"
 	"time"
 
@@ -20,6 +21,8 @@ type dumper struct {
 	a   *archive.Archive
 	loc *time.Location
 	v3  bool
+
+	pmns map[pcp.ID][]string // each metric's names in pmNameAll's order
 }
 
 // clock prints HH:MM:SS with microseconds (v2) or nanoseconds (v3), as
@@ -65,8 +68,11 @@ func (d *dumper) label(verbose bool) error {
 
 // names is how pmdumplog names a metric: every name, joined by " or ".
 func (d *dumper) names(id pcp.ID) string {
-	if m, ok := d.a.Meta.Metric(id); ok && len(m.Names) > 0 {
-		return strings.Join(m.Names, " or ")
+	if d.pmns == nil {
+		d.pmns = pmnsOrder(d.a.Meta.Metrics)
+	}
+	if names := d.pmns[id]; len(names) > 0 {
+		return strings.Join(names, " or ")
 	}
 	return id.String()
 }
@@ -135,7 +141,7 @@ func (d *dumper) record(r *archive.Record, sizes bool) {
 func instText(in *archive.Instances, inst int32) string {
 	if in != nil {
 		if name, ok := in.Name(inst); ok {
-			return fmt.Sprintf("%d or %q", inst, name)
+			return fmt.Sprintf("%d or \"%s\"", inst, name)
 		}
 	}
 	return fmt.Sprintf("%d or ???", inst)
@@ -149,13 +155,28 @@ func dumpValue(raw pcp.Raw, t pcp.Type) string {
 	}
 	switch t {
 	case pcp.TypeFloat:
-		return cFloat(float64(a.Float32()), 8)
+		return cReal(float64(a.Float32()), 8)
 	case pcp.TypeDouble:
-		return cFloat(a.Float64(), 16)
+		return cReal(a.Float64(), 16)
 	case pcp.Type32, pcp.TypeU32, pcp.Type64, pcp.TypeU64, pcp.TypeString:
 		return printValue(raw, t, 1)
 	}
 	return aggregateText(raw, 1)
+}
+
+// cReal is C's %.Ng, with glibc's names for NaN (signed) and infinity.
+func cReal(v float64, prec int) string {
+	switch {
+	case math.IsNaN(v) && math.Signbit(v):
+		return "-nan"
+	case math.IsNaN(v):
+		return "nan"
+	case math.IsInf(v, 1):
+		return "inf"
+	case math.IsInf(v, -1):
+		return "-inf"
+	}
+	return cFloat(v, prec)
 }
 
 // event prints one event-record array value as pmdumplog does: the count

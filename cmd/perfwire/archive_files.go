@@ -24,7 +24,7 @@ func openArchive(arg string) (*archive.Archive, error) {
 			base = base[:i]
 		}
 	}
-	a, err := archive.OpenFS(mapFS{}, filepath.ToSlash(filepath.Clean(base)), archive.Options{})
+	a, err := archive.OpenFS(mapFS{}, filepath.ToSlash(filepath.Clean(base)), archive.Options{Decompressors: codecs})
 	if err != nil {
 		return nil, &inputError{file: arg, err: err}
 	}

@@ -1,5 +1,13 @@
 package main
 
+import (
+	"slices"
+	"strings"
+
+	"github.com/perfwire/perfwire/archive"
+	"github.com/perfwire/perfwire/pcp"
+)
+
 // hashOrder returns keys (distinct, in the order they were added) in the
 // order libpcp's hash table walks them (__pmHashAdd: a table of one
 // bucket that grows when it holds more than four nodes a bucket, each new
@@ -40,6 +48,52 @@ func hashOrder(keys []uint32) []uint32 {
 	var out []uint32
 	for _, chain := range table {
 		out = append(out, chain...)
+	}
+	return out
+}
+
+// pmnsOrder returns, for each metric, its names in the order libpcp's
+// pmNameAll gives them for an archive: the depth-first order of a
+// namespace tree built from every name in the .meta's order, each node's
+// children in the order they were first seen.
+func pmnsOrder(metrics []archive.Metric) map[pcp.ID][]string {
+	type node struct {
+		kids  []*node
+		byKey map[string]*node
+		name  string // the full name, at a leaf
+	}
+	root := &node{byKey: map[string]*node{}}
+	for _, m := range metrics {
+		for _, full := range m.Names {
+			n := root
+			for part := range strings.SplitSeq(full, ".") {
+				k, ok := n.byKey[part]
+				if !ok {
+					k = &node{byKey: map[string]*node{}}
+					n.byKey[part] = k
+					n.kids = append(n.kids, k)
+				}
+				n = k
+			}
+			n.name = full
+		}
+	}
+	rank := map[string]int{}
+	var walk func(n *node)
+	walk = func(n *node) {
+		if n.name != "" {
+			rank[n.name] = len(rank)
+		}
+		for _, k := range n.kids {
+			walk(k)
+		}
+	}
+	walk(root)
+	out := make(map[pcp.ID][]string, len(metrics))
+	for _, m := range metrics {
+		names := slices.Clone(m.Names)
+		slices.SortStableFunc(names, func(a, b string) int { return rank[a] - rank[b] })
+		out[m.ID] = names
 	}
 	return out
 }
