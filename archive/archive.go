@@ -104,6 +104,10 @@ func readMeta(f File, off int64, v int, o Options) (*Meta, error) {
 		}
 		off += int64(len(rec))
 	}
+	if len(m.Metrics) == 0 {
+		// libpcp refuses an archive without one descriptor.
+		return nil, failValue(f.Name, "meta", off, ErrCount, 0, 1)
+	}
 	p.finish()
 	return m, nil
 }
@@ -118,19 +122,37 @@ func (a *Archive) Volumes() []int {
 }
 
 // End returns the time of the last record of the last volume that has
-// one (pmGetArchiveEnd), reading backwards from its end. A volume whose
-// tail is damaged yields the error.
+// one (pmGetArchiveEnd). It reads backwards from the volume's end; when
+// the tail is damaged it reads the volume forwards and takes the last
+// sound record before the damage, as libpcp does. A volume without a
+// sound record passes the question to the one before it; the error is
+// the damage found when no volume has one.
 func (a *Archive) End() (Timestamp, error) {
+	var first error
 	for i := len(a.vols) - 1; i >= 0; i-- {
 		v := &a.vols[i]
 		if v.Size <= v.first {
 			continue
 		}
 		_, rec, _, err := readRecordBack(v.File, v.Size, v.first, nil, a.o.MaxRecordLen)
-		if err != nil {
-			return Timestamp{}, err
+		if err == nil && len(rec) >= 8+stampSize(a.Label.Version) {
+			return readStamp(rec, 4, a.Label.Version), nil
 		}
-		return readStamp(rec, 4, a.Label.Version), nil
+		if first == nil {
+			first = err
+		}
+		s := &Scanner{a: a, vol: i, off: v.first}
+		var last Timestamp
+		found := false
+		for s.Next() && s.rec.Vol == int(v.num) {
+			last, found = s.rec.Time, true
+		}
+		if found {
+			return last, nil
+		}
+	}
+	if first != nil {
+		return Timestamp{}, first
 	}
 	return a.Label.Start, nil
 }

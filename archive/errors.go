@@ -31,8 +31,6 @@ var (
 	// ErrLabelMismatch: a file's label disagrees with the .meta's label
 	// (another archive's file, or a damaged label).
 	ErrLabelMismatch = wire.NewKind("archive_label_mismatch", "label differs from the archive's")
-	// ErrOrder: a record's time is before the one that precedes it.
-	ErrOrder = wire.NewKind("archive_order", "timestamp goes backwards")
 	// ErrNoFile: a file the archive needs is missing.
 	ErrNoFile = wire.NewKind("archive_no_file", "missing file")
 	// ErrCompressed: a compressed file, which this build does not read.

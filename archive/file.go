@@ -29,11 +29,16 @@ func readRecord(f File, off int64, buf []byte, pre, max int) ([]byte, []byte, er
 	if off+4 > f.Size {
 		return buf, nil, fail(f.Name, "record.len", off, ErrTruncated)
 	}
-	var w [4]byte
-	if _, err := f.R.ReadAt(w[:], off); err != nil {
+	// The length word is read into buf: a local array would escape to the
+	// heap through the io.ReaderAt call, an allocation per record.
+	if cap(buf) < pre+12 {
+		buf = make([]byte, pre+12, 4096)
+	}
+	w := buf[pre : pre+4]
+	if _, err := f.R.ReadAt(w, off); err != nil {
 		return buf, nil, ioFail(f.Name, "record.len", off, err)
 	}
-	n := int64(binary.BigEndian.Uint32(w[:]))
+	n := int64(binary.BigEndian.Uint32(w))
 	if n < 12 {
 		return buf, nil, failValue(f.Name, "record.len", off, ErrLength, n, 12)
 	}

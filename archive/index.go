@@ -23,10 +23,10 @@ func indexEntrySize(v int) int {
 // HasIndex reports whether the archive was opened with its .index.
 func (a *Archive) HasIndex() bool { return a.index != nil }
 
-// Index reads the temporal index. It fails with ErrTruncated when the
-// file ends inside an entry, after returning the whole entries before it;
-// it checks no entry against the volumes (pmlogcheck's and pmdumplog's
-// integrity checks are the caller's: each entry says what it says).
+// Index reads the temporal index. Every whole entry is returned; the
+// error is the first problem found: ErrTruncated when the file ends inside
+// an entry, ErrRange for an entry whose offsets point past the end of the
+// .meta or of its volume (as pmlogcheck reports them).
 func (a *Archive) Index() ([]IndexEntry, error) {
 	if a.index == nil {
 		return nil, nil
@@ -61,6 +61,15 @@ func (a *Archive) Index() ([]IndexEntry, error) {
 			out[i].Vol = int32(be32(e, 8))
 			out[i].MetaOffset = int64(be32(e, 12))
 			out[i].DataOffset = int64(be32(e, 16))
+		}
+	}
+	for i, e := range out {
+		at := first + int64(i)*size
+		if e.MetaOffset > a.metaSize {
+			return out, failValue(f.Name, "index.meta_off", at, ErrRange, e.MetaOffset, a.metaSize)
+		}
+		if vs, ok := a.VolumeSize(e.Vol); ok && e.DataOffset > vs {
+			return out, failValue(f.Name, "index.data_off", at, ErrRange, e.DataOffset, vs)
 		}
 	}
 	if rest := (f.Size - first) - n*size; rest > 0 {

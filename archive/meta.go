@@ -11,7 +11,8 @@ import (
 )
 
 // The .meta record types (docs/pcp-archive.md §5). Version 2 archives use
-// 1–4; version 3 archives use 1, 4 and 5–7.
+// 1–4; version 3 archives use 1, 4 and 5–7; readers accept all of them in
+// both, as libpcp does.
 const (
 	metaDesc       = 1
 	metaInDomV2    = 2
@@ -156,10 +157,16 @@ func (p *metaParser) record(rec []byte, off int64) error {
 		return p.desc(&c)
 	case typ == metaText:
 		return p.text(&c)
-	case typ == metaInDomV2 && p.v == 2, (typ == metaInDom || typ == metaInDomDelta) && p.v == 3:
-		return p.indom(&c, typ == metaInDomDelta)
-	case typ == metaLabelV2 && p.v == 2, typ == metaLabel && p.v == 3:
-		return p.labels(&c)
+	// The record type, not the archive's version, says how a timestamp
+	// is laid out: libpcp reads either kind in either version.
+	case typ == metaInDomV2:
+		return p.indom(&c, 2, false)
+	case typ == metaInDom || typ == metaInDomDelta:
+		return p.indom(&c, 3, typ == metaInDomDelta)
+	case typ == metaLabelV2:
+		return p.labels(&c, 2)
+	case typ == metaLabel:
+		return p.labels(&c, 3)
 	}
 	return failValue(p.file, "meta.type", off+4, ErrType, int64(typ), 0)
 }
@@ -184,6 +191,10 @@ func (p *metaParser) desc(c *cursor) error {
 		name, ok := c.bytes(int(int32(l)))
 		if !ok {
 			return c.fail("DESC.name", ErrTruncated)
+		}
+		// A name ends at a NUL, as libpcp reads it (old archives pad).
+		if i := bytes.IndexByte(name, 0); i >= 0 {
+			name = name[:i]
 		}
 		// Old pmloggers wrote a name more than once; libpcp keeps one.
 		if !slices.Contains(d.Names, string(name)) {
@@ -231,8 +242,8 @@ func (p *metaParser) text(c *cursor) error {
 	return nil
 }
 
-func (p *metaParser) indom(c *cursor, delta bool) error {
-	t, ok := c.stamp(p.v)
+func (p *metaParser) indom(c *cursor, v int, delta bool) error {
+	t, ok := c.stamp(v)
 	if !ok {
 		return c.fail("INDOM", ErrTruncated)
 	}
@@ -252,7 +263,10 @@ func (p *metaParser) indom(c *cursor, delta bool) error {
 	inst := make([]int32, n)
 	for i := range inst {
 		v, _ := c.u32()
-		inst[i] = int32(v)
+		if inst[i] = int32(v); inst[i] < 0 {
+			// PM_IN_NULL and other negative numbers name no instance.
+			return c.failValue("INDOM.inst", c.pos-4, ErrRange, int64(inst[i]), 0)
+		}
 	}
 	offsAt := c.pos
 	c.pos += 4 * n
@@ -338,8 +352,8 @@ func (p *metaParser) applyDelta(d Instances, dead []bool) Instances {
 	return out
 }
 
-func (p *metaParser) labels(c *cursor) error {
-	t, ok := c.stamp(p.v)
+func (p *metaParser) labels(c *cursor, v int) error {
+	t, ok := c.stamp(v)
 	if !ok {
 		return c.fail("LABEL", ErrTruncated)
 	}

@@ -15,6 +15,11 @@ type Options struct {
 	// MaxMetaRecords bounds the number of .meta records.
 	MaxMetaRecords int
 
+	// KeepOutOfOrder makes a Scanner return records that are earlier than
+	// the one before them; by default it passes over them as libpcp does
+	// and counts them (Scanner.Skipped).
+	KeepOutOfOrder bool
+
 	// Decompressors open the compressed files OpenFS finds, by suffix
 	// (".xz", ".zst", ".gz", ".bz2", ...). A compressed file is read whole
 	// into memory through its decompressor, up to MaxDecompressed bytes;

@@ -32,50 +32,74 @@ const pre = 8
 //	}
 //	if err := s.Err(); err != nil { ... }
 type Scanner struct {
-	a   *Archive
-	vol int   // index into a.vols
-	off int64 // the next record's offset in that volume
-	buf []byte
-	rec Record
-	err error
+	a       *Archive
+	last    Timestamp // the previous record's time, at first the label's
+	skipped int
+	vol     int   // index into a.vols
+	off     int64 // the next record's offset in that volume
+	buf     []byte
+	rec     Record
+	err     error
 }
 
 // NewScanner returns a Scanner at the archive's first record.
 func (a *Archive) NewScanner() *Scanner {
-	s := &Scanner{a: a}
+	s := &Scanner{a: a, last: a.Label.Start}
 	if len(a.vols) > 0 {
 		s.off = a.vols[0].first
 	}
 	return s
 }
 
-// Next reads the next record; it reports false at the end of the last
-// volume or at damage, which Err then returns.
-func (s *Scanner) Next() bool {
-	if s.err != nil {
-		return false
+// Rewind puts the scanner back at the archive's first record, keeping its
+// buffer, and clears its error.
+func (s *Scanner) Rewind() {
+	s.vol, s.off, s.err, s.last, s.skipped = 0, 0, nil, s.a.Label.Start, 0
+	if len(s.a.vols) > 0 {
+		s.off = s.a.vols[0].first
 	}
-	for s.vol < len(s.a.vols) && s.off >= s.a.vols[s.vol].Size {
-		s.vol++
-		if s.vol < len(s.a.vols) {
-			s.off = s.a.vols[s.vol].first
-		}
-	}
-	if s.vol >= len(s.a.vols) {
-		return false
-	}
-	v := &s.a.vols[s.vol]
-	var rec []byte
-	s.buf, rec, s.err = readRecord(v.File, s.off, s.buf, pre, s.a.o.MaxRecordLen)
-	if s.err != nil {
-		return false
-	}
-	if s.err = s.decode(v, rec); s.err != nil {
-		return false
-	}
-	s.off += int64(len(rec))
-	return true
 }
+
+// Next reads the next record; it reports false at the end of the last
+// volume or at damage, which Err then returns. A record earlier than the
+// one it returned before (or than the label's start) is passed over and
+// counted by Skipped, as libpcp's readers do, unless
+// Options.KeepOutOfOrder is set.
+func (s *Scanner) Next() bool {
+	for s.err == nil {
+		for s.vol < len(s.a.vols) && s.off >= s.a.vols[s.vol].Size {
+			s.vol++
+			if s.vol < len(s.a.vols) {
+				s.off = s.a.vols[s.vol].first
+			}
+		}
+		if s.vol >= len(s.a.vols) {
+			return false
+		}
+		v := &s.a.vols[s.vol]
+		var rec []byte
+		if s.buf, rec, s.err = readRecord(v.File, s.off, s.buf, pre, s.a.o.MaxRecordLen); s.err != nil {
+			return false
+		}
+		if s.err = s.decode(v, rec); s.err != nil {
+			return false
+		}
+		s.off += int64(len(rec))
+		if s.rec.Time.Before(s.last) && !s.a.o.KeepOutOfOrder {
+			// Earlier than the record before it (or than the label's
+			// start): libpcp's readers pass over it, pmlogcheck reports it.
+			s.skipped++
+			continue
+		}
+		s.last = s.rec.Time
+		return true
+	}
+	return false
+}
+
+// Skipped returns how many records Next passed over for being earlier
+// than the record before them (see Options.KeepOutOfOrder).
+func (s *Scanner) Skipped() int { return s.skipped }
 
 // decode fills s.rec from rec, which sits at s.buf[pre:].
 func (s *Scanner) decode(v *volume, rec []byte) error {
@@ -86,6 +110,9 @@ func (s *Scanner) decode(v *volume, rec []byte) error {
 	}
 	t := readStamp(rec, 4, ver)
 	numpmid := int32(be32(rec, 4+hdr-4))
+	if numpmid < 0 || int(numpmid) > len(rec)/8 {
+		return failValue(v.Name, "record.numpmid", s.off+int64(hdr), ErrCount, int64(numpmid), int64(len(rec)/8))
+	}
 	body := s.buf[:pre+len(rec)-4] // up to the trailer; word 3 is the payload's first
 	res, err := pduwire.ParseResultBody(body, pre+4+hdr, int(numpmid))
 	if err != nil {

@@ -2,10 +2,12 @@ package main
 
 import (
 	"bufio"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/perfwire/perfwire/archive"
@@ -78,9 +80,7 @@ func runArchive(args []string, stdout io.Writer) error {
 	}
 	d := &dumper{w: w, a: a, loc: loc, v3: a.Label.Version == 3}
 	if *lab {
-		if err := d.label(*labV); err != nil {
-			return &inputError{file: fs.Arg(0), err: err}
-		}
+		d.label(*labV)
 	}
 	if *desc {
 		d.descs()
@@ -106,12 +106,21 @@ func runArchive(args []string, stdout io.Writer) error {
 			w.WriteByte('\n')
 			d.record(s.Record(), *sizes)
 		}
+		warnSkipped(fs.Arg(0), s)
 		if err := s.Err(); err != nil {
 			w.Flush()
 			return &inputError{file: fs.Arg(0), err: err}
 		}
 	}
 	return nil
+}
+
+// warnSkipped says on stderr how many records a scan passed over for
+// being out of time order, which pmdumplog passes over without a word.
+func warnSkipped(name string, s *archive.Scanner) {
+	if n := s.Skipped(); n > 0 {
+		fmt.Fprintf(diag, "perfwire archive: %s: passed over %d records earlier than the record before them (pmlogcheck reports them)\n", name, n)
+	}
 }
 
 // descs prints the descriptors (pmdumplog -d), in libpcp's hash order.
@@ -123,7 +132,7 @@ func (d *dumper) descs() {
 	}
 	for _, k := range hashOrder(keys) {
 		m, _ := d.a.Meta.Metric(pcp.ID(k))
-		d.w.WriteString("PMID: " + m.ID.String() + " (" + d.names(m.ID) + ")\n")
+		d.w.WriteString("PMID: " + m.ID.String() + " (" + strings.Replace(d.names(m.ID), "<nonames>", "<noname>", 1) + ")\n")
 		b, _ := m.Desc.AppendText(nil)
 		d.w.Write(b)
 	}
@@ -161,6 +170,14 @@ func (d *dumper) index() error {
 	}
 	d.w.WriteString("\t\tLog Vol    end(meta)     end(log)\n")
 	ti, err := d.a.Index()
+	switch {
+	case errors.Is(err, archive.ErrRange):
+		err = nil // pmdumplog's checks below print each entry's problem
+	case errors.Is(err, archive.ErrTruncated):
+		// The index is optional: warn, print the whole entries, go on.
+		fmt.Fprintf(diag, "perfwire archive: %v\n", err)
+		err = nil
+	}
 	var last *archive.IndexEntry
 	logSize := int64(-1)
 	for i := range ti {

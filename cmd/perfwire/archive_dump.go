@@ -28,7 +28,9 @@ type dumper struct {
 // clock prints HH:MM:SS with microseconds (v2) or nanoseconds (v3), as
 // pmdumplog prints record times.
 func (d *dumper) clock(t archive.Timestamp) string {
-	tm := t.Time().In(d.loc)
+	// The seconds alone give the clock, and the fraction is printed as
+	// recorded, unnormalised, as pmdumplog prints a damaged one.
+	tm := time.Unix(t.Sec, 0).In(d.loc)
 	if d.v3 {
 		return fmt.Sprintf("%02d:%02d:%02d.%09d", tm.Hour(), tm.Minute(), tm.Second(), t.Nsec)
 	}
@@ -36,7 +38,7 @@ func (d *dumper) clock(t archive.Timestamp) string {
 }
 
 // label prints the label section (pmdumplog -l; verbose is -L).
-func (d *dumper) label(verbose bool) error {
+func (d *dumper) label(verbose bool) {
 	l := d.a.Label
 	day := func(t archive.Timestamp) string {
 		tm := t.Time().In(d.loc)
@@ -47,6 +49,8 @@ func (d *dumper) label(verbose bool) error {
 	fmt.Fprintf(d.w, "    commencing %s\n", day(l.Start))
 	end, err := d.a.End()
 	if err != nil {
+		// As pmdumplog: say so, and go on to what can be read.
+		fmt.Fprintf(diag, "perfwire archive: cannot find the end of the archive: %v\n", err)
 		fmt.Fprintf(d.w, "    ending     UNKNOWN\n")
 	} else {
 		fmt.Fprintf(d.w, "    ending     %s\n", day(end))
@@ -63,7 +67,6 @@ func (d *dumper) label(verbose bool) error {
 		}
 		fmt.Fprintf(d.w, "PID for pmlogger: %d\n", l.PID)
 	}
-	return err
 }
 
 // names is how pmdumplog names a metric: every name, joined by " or ".
@@ -74,7 +77,7 @@ func (d *dumper) names(id pcp.ID) string {
 	if names := d.pmns[id]; len(names) > 0 {
 		return strings.Join(names, " or ")
 	}
-	return id.String()
+	return "<nonames>"
 }
 
 // record prints one data record (pmdumplog -m; sizes is -s).

@@ -59,6 +59,7 @@ func archiveJSON(w io.Writer, a *archive.Archive, name string) error {
 			return err
 		}
 	}
+	warnSkipped(name, s)
 	if err := s.Err(); err != nil {
 		return &inputError{file: name, err: err}
 	}

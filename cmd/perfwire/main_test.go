@@ -28,11 +28,12 @@ func TestUsageExitCodes(t *testing.T) {
 }
 
 // Every command prints its help on stdout and exits 0 for --help (and
-// -h, but for pm, whose -h names the host as pminfo's does).
+// -h, but for pm, whose -h names the host as pminfo's does, and archive,
+// whose -h asks for help texts as pmdumplog's does).
 func TestHelpEverywhere(t *testing.T) {
 	for _, c := range commands {
 		for _, flag := range []string{"--help", "-h"} {
-			if c.name == "pm" && flag == "-h" {
+			if (c.name == "pm" || c.name == "archive") && flag == "-h" {
 				continue
 			}
 			var out, errb bytes.Buffer
@@ -45,5 +46,8 @@ func TestHelpEverywhere(t *testing.T) {
 	var out, errb bytes.Buffer
 	if code := run([]string{"pm", "-h"}, &out, &errb); code != 2 {
 		t.Errorf("pm -h without a host: exit %d, want 2 (a usage error)", code)
+	}
+	if code := run([]string{"archive", "-h"}, &out, &errb); code != 2 {
+		t.Errorf("archive -h without an archive: exit %d, want 2 (a usage error)", code)
 	}
 }

@@ -2,6 +2,7 @@ package abi
 
 import (
 	"encoding/hex"
+	"math"
 
 	"github.com/tinylib/msgp/msgp"
 
@@ -31,6 +32,8 @@ func ArchiveValueOf(o *ArchiveValue, v pduwire.Value, t pcp.Type) {
 		b = msgp.AppendInt64(nil, a.Int64())
 	case t == pcp.TypeU64:
 		b = msgp.AppendUint64(nil, a.Uint64())
+	case t == pcp.TypeFloat && !math.IsNaN(float64(a.Float32())) && !math.IsInf(float64(a.Float32()), 0):
+		b = msgp.AppendFloat32(nil, a.Float32()) // JSON gets the float's shortest text
 	case t == pcp.TypeFloat:
 		b = appendFloat(nil, float64(a.Float32()))
 	case t == pcp.TypeDouble:
