@@ -119,7 +119,7 @@ func (s *Scanner) decode(v *volume, rec []byte) error {
 		return rebase(err, v.Name, s.off-pre)
 	}
 	res.Sec, res.Nsec = t.Sec, int64(t.Nsec)
-	res.Highres = ver == 3
+	res.HighRes = ver == 3
 	s.rec = Record{Time: t, Mark: numpmid == 0, Vol: int(v.num), Offset: s.off, Result: res}
 	return nil
 }

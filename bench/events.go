@@ -145,7 +145,7 @@ func figEvents100(cfg Config) Figure {
 		return f
 	}
 	f.Bytes = len(arr)
-	res := pduwire.ResultData{Sec: 1, Sets: []pduwire.ValueSetData{{
+	res := pduwire.ResultPDU{Sec: 1, Sets: []pduwire.ValueSetData{{
 		PMID:   pcp.NewID(29, 0, 136),
 		ValFmt: pduwire.ValDPTR,
 		Values: []pduwire.ValueData{{Inst: 0, BlockType: pcp.TypeEvent, Payload: arr[4:]}},

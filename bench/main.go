@@ -106,7 +106,7 @@ var figures = []struct {
 	run func(Config) Figure
 }{
 	{"result", figResult},
-	{"result-highres", figResultHighres},
+	{"result-highres", figResultHighRes},
 	{"events", figEvents},
 	{"events-100", figEvents100},
 	{"labels-parse", figLabelParse},

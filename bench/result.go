@@ -114,7 +114,7 @@ func decodeLowerBound(pdu []byte) uint64 {
 	}
 	be32 := func(o int) uint32 { return binary.BigEndian.Uint32(pdu[o:]) }
 	off := 24
-	if r.Highres {
+	if r.HighRes {
 		off = 32
 	}
 	var sum uint64
@@ -159,23 +159,23 @@ func figResult(cfg Config) Figure {
 	return resultFigure(cfg, "result", "testdata/result-1000.bin", false)
 }
 
-func figResultHighres(cfg Config) Figure {
+func figResultHighRes(cfg Config) Figure {
 	return resultFigure(cfg, "result-highres", "testdata/result-1000-highres.bin", true)
 }
 
-func resultFigure(cfg Config, id, path string, highres bool) Figure {
+func resultFigure(cfg Config, id, path string, highRes bool) Figure {
 	pdu, err := os.ReadFile(path)
 	if err != nil {
 		return Figure{ID: id, Notes: []string{err.Error()}}
 	}
 	cp := cBytes(pdu)
 	hr := C.int(0)
-	if highres {
+	if highRes {
 		hr = 1
 	}
 	C.bench_result_setup(cp, C.int(len(pdu)), hr)
 	kind, decoder := "RESULT", "__pmDecodeResult"
-	if highres {
+	if highRes {
 		kind, decoder = "HIGHRES_RESULT", "__pmDecodeHighResResult"
 	}
 	f := Figure{

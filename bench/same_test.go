@@ -36,7 +36,7 @@ func checkFigure(t *testing.T, f Figure) {
 // TestSameWork: perfwire and libpcp (or the naive baseline) read the same
 // values from the same inputs in every in-process comparison.
 func TestSameWork(t *testing.T) {
-	for _, fig := range []func(Config) Figure{figResult, figResultHighres, figEvents, figEvents100, figLabelParse, figLabelMerge, figKPI, figMemcpy} {
+	for _, fig := range []func(Config) Figure{figResult, figResultHighRes, figEvents, figEvents100, figLabelParse, figLabelMerge, figKPI, figMemcpy} {
 		f := fig(tiny)
 		t.Run(f.ID, func(t *testing.T) { checkFigure(t, f) })
 	}

@@ -49,7 +49,7 @@ func Parse(b []byte, opts Options) (Array, error) {
 	w := be32(b)
 	typ := pcp.Type(w >> 24)
 	eaLen := int(w & maxEALen)
-	if typ != pcp.TypeEvent && typ != pcp.TypeHighresEvent {
+	if typ != pcp.TypeEvent && typ != pcp.TypeHighResEvent {
 		return Array{}, newError("ea_type", base, ErrType)
 	}
 	if opts.Type != 0 && opts.Type != typ {
@@ -63,7 +63,7 @@ func Parse(b []byte, opts Options) (Array, error) {
 	}
 	n := int32(be32(b[4:]))
 	hdr := recordHeaderLen
-	if typ == pcp.TypeHighresEvent {
+	if typ == pcp.TypeHighResEvent {
 		hdr = hrRecordHeaderLen
 	}
 	if n < 0 || int64(n) > int64((eaLen-arrayHeaderLen)/hdr) {
@@ -102,7 +102,7 @@ func ParseValue(valfmt uint32, block []byte, opts Options) (Array, error) {
 	return Parse(block, opts)
 }
 
-// Type returns pcp.TypeEvent or pcp.TypeHighresEvent.
+// Type returns pcp.TypeEvent or pcp.TypeHighResEvent.
 func (a Array) Type() pcp.Type {
 	if a.typ == 0 {
 		return pcp.TypeEvent
@@ -111,7 +111,7 @@ func (a Array) Type() pcp.Type {
 }
 
 // HighRes reports whether records carry 64-bit second/nanosecond stamps.
-func (a Array) HighRes() bool { return a.typ == pcp.TypeHighresEvent }
+func (a Array) HighRes() bool { return a.typ == pcp.TypeHighResEvent }
 
 // Len returns the number of records (ea_nrecords), missed markers
 // included.

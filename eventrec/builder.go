@@ -30,7 +30,7 @@ type Builder struct {
 }
 
 // NewBuilder starts an array of type typ (pcp.TypeEvent or
-// pcp.TypeHighresEvent) at the end of dst. Any other type makes Finish
+// pcp.TypeHighResEvent) at the end of dst. Any other type makes Finish
 // fail with [ErrType].
 func NewBuilder(dst []byte, typ pcp.Type) *Builder {
 	b := &Builder{}
@@ -41,7 +41,7 @@ func NewBuilder(dst []byte, typ pcp.Type) *Builder {
 // Reset reuses the builder for a new array appended to dst.
 func (b *Builder) Reset(dst []byte, typ pcp.Type) {
 	*b = Builder{buf: dst, start: len(dst), rec: -1, typ: typ}
-	if typ != pcp.TypeEvent && typ != pcp.TypeHighresEvent {
+	if typ != pcp.TypeEvent && typ != pcp.TypeHighResEvent {
 		b.err = newError("ea_type", 0, ErrType)
 	}
 	b.buf = wire.AppendZeros(b.buf, arrayHeaderLen)
@@ -57,7 +57,7 @@ func (b *Builder) setErr(field string, kind error) {
 func (b *Builder) closeRecord() {
 	if b.rec >= 0 && !b.missed && b.err == nil {
 		hdr := recordHeaderLen
-		if b.typ == pcp.TypeHighresEvent {
+		if b.typ == pcp.TypeHighResEvent {
 			hdr = hrRecordHeaderLen
 		}
 		wire.PutU32BE(b.buf, b.rec+hdr-4, uint32(b.nparams))
@@ -72,7 +72,7 @@ func (b *Builder) addHeader(sec, frac int64, flags Flags, n int32) {
 	if b.err != nil {
 		return
 	}
-	if b.typ == pcp.TypeHighresEvent {
+	if b.typ == pcp.TypeHighResEvent {
 		b.rec = len(b.buf)
 		b.buf = wire.AppendU64BE(b.buf, uint64(sec))
 		b.buf = wire.AppendU64BE(b.buf, uint64(frac))
@@ -124,7 +124,7 @@ func (b *Builder) AddParam(id pcp.ID, typ pcp.Type, value []byte) {
 	case b.rec < 0 || b.missed:
 		b.setErr("parameter", ErrBuild)
 		return
-	case typ == pcp.TypeEvent || typ == pcp.TypeHighresEvent:
+	case typ == pcp.TypeEvent || typ == pcp.TypeHighResEvent:
 		b.setErr("ep_type", ErrType)
 		return
 	case fl < 0:

@@ -31,7 +31,7 @@ func TestBuilderSampleRecord(t *testing.T) {
 // kept and the array starts after them.
 func TestBuilderAppendsAfterDst(t *testing.T) {
 	dst := []byte{1, 2, 3}
-	b := NewBuilder(dst, pcp.TypeHighresEvent)
+	b := NewBuilder(dst, pcp.TypeHighResEvent)
 	b.AddMissed(1, 2, 3)
 	out, err := b.Finish()
 	if err != nil || !bytes.Equal(out[:3], []byte{1, 2, 3}) {

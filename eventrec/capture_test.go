@@ -44,7 +44,7 @@ func TestConv05(t *testing.T) {
 	oracle := string(readTestdata(t, "conv05.out.txt"))
 	var found int
 	for _, pdu := range pdus {
-		if pduType(pdu) != pduHighresResult {
+		if pduType(pdu) != pduHighResResult {
 			continue
 		}
 		if !bytes.Equal(pdu, readTestdata(t, "conv05.pdu0.HIGHRES_RESULT.bin")) {

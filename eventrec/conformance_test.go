@@ -158,7 +158,7 @@ func renderPmval(t *testing.T, stream []byte, metric string, names map[pcp.ID]st
 	}
 	var lines []string
 	for _, pdu := range pdus {
-		if pduType(pdu) != pduHighresResult {
+		if pduType(pdu) != pduHighResResult {
 			continue
 		}
 		blocks, err := eventBlocks(pdu)
@@ -216,7 +216,7 @@ func normalizePmval(text string) string {
 func coverage(t *testing.T, stream []byte, seen map[string]bool) {
 	pdus, _ := splitPDUs(stream)
 	for _, pdu := range pdus {
-		if pduType(pdu) != pduHighresResult {
+		if pduType(pdu) != pduHighResResult {
 			continue
 		}
 		blocks, _ := eventBlocks(pdu)

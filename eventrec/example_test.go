@@ -40,7 +40,7 @@ func ExampleParse() {
 // Pack records the way a PMDA does, then read them back.
 func ExampleBuilder() {
 	typeID := pcp.NewID(29, 0, 127)
-	b := eventrec.NewBuilder(nil, pcp.TypeHighresEvent)
+	b := eventrec.NewBuilder(nil, pcp.TypeHighResEvent)
 	b.AddRecord(1700000000, 5, eventrec.FlagStart|eventrec.FlagID)
 	b.AddUint32(typeID, 4)
 	b.AddString(pcp.NewID(29, 0, 134), "six")

@@ -29,7 +29,7 @@ func realArrays(t testing.TB) [][]byte {
 		}
 		pdus, _ := splitPDUs(b)
 		for _, pdu := range pdus {
-			if typ := pduType(pdu); typ != pduResult && typ != pduHighresResult {
+			if typ := pduType(pdu); typ != pduResult && typ != pduHighResResult {
 				continue
 			}
 			blocks, _ := eventBlocks(pdu)
@@ -172,7 +172,7 @@ func FuzzBuilderRoundTrip(f *testing.F) {
 		randfill.NewFromGoFuzz(data).NilChance(0).NumElements(0, 6).Fill(&in)
 		typ := pcp.TypeEvent
 		if in.HighRes {
-			typ = pcp.TypeHighresEvent
+			typ = pcp.TypeHighResEvent
 		}
 		// Bring the description inside what a valid array can carry.
 		for i := range in.Records {

@@ -30,7 +30,7 @@ func readTestdata(t testing.TB, name string) []byte {
 
 const (
 	pduResult        = 0x7001
-	pduHighresResult = 0x7015
+	pduHighResResult = 0x7015
 )
 
 // splitPDUs cuts a byte stream into PDUs using only the header's len word.
@@ -69,7 +69,7 @@ func eventBlocks(pdu []byte) ([]eventBlock, error) {
 	switch pduType(pdu) {
 	case pduResult:
 		off = 12 + 8
-	case pduHighresResult:
+	case pduHighResResult:
 		off = 12
 	default:
 		return out, errors.New("not a RESULT")
@@ -85,7 +85,7 @@ func eventBlocks(pdu []byte) ([]eventBlock, error) {
 		return out, err
 	}
 	off += 4
-	if pduType(pdu) == pduHighresResult {
+	if pduType(pdu) == pduHighResResult {
 		off += 16
 	}
 	for i := uint32(0); i < numpmid; i++ {
@@ -124,7 +124,7 @@ func eventBlocks(pdu []byte) ([]eventBlock, error) {
 			if err != nil {
 				return out, err
 			}
-			if t := pcp.Type(hdr >> 24); t == pcp.TypeEvent || t == pcp.TypeHighresEvent {
+			if t := pcp.Type(hdr >> 24); t == pcp.TypeEvent || t == pcp.TypeHighResEvent {
 				out = append(out, eventBlock{pcp.ID(pmid), int32(inst), int(w) * 4})
 			}
 		}
@@ -134,9 +134,9 @@ func eventBlocks(pdu []byte) ([]eventBlock, error) {
 
 // stamp formats a record time as pmPrintStamp / pmPrintHighResStamp do
 // in UTC: HH:MM:SS.mmm (microseconds truncated) or HH:MM:SS.nnnnnnnnn.
-func stamp(sec, frac int64, highres bool) string {
+func stamp(sec, frac int64, highRes bool) string {
 	t := time.Unix(sec, 0).UTC()
-	if highres {
+	if highRes {
 		return fmt.Sprintf("%02d:%02d:%02d.%09d", t.Hour(), t.Minute(), t.Second(), frac)
 	}
 	return fmt.Sprintf("%02d:%02d:%02d.%03d", t.Hour(), t.Minute(), t.Second(), frac/1000)
@@ -296,7 +296,7 @@ func renderPminfoX(t testing.TB, stream []byte, names map[pcp.ID]string) string 
 	}
 	var lines []string
 	for _, pdu := range pdus {
-		if pduType(pdu) != pduHighresResult {
+		if pduType(pdu) != pduHighResResult {
 			continue
 		}
 		blocks, err := eventBlocks(pdu)
@@ -367,7 +367,7 @@ func checkReencode(t testing.TB, stream []byte) {
 		t.Fatal(err)
 	}
 	for _, pdu := range pdus {
-		if typ := pduType(pdu); typ != pduHighresResult && typ != pduResult {
+		if typ := pduType(pdu); typ != pduHighResResult && typ != pduResult {
 			continue
 		}
 		blocks, err := eventBlocks(pdu)

@@ -14,7 +14,7 @@ const (
 // default; each zero limit takes its default.
 type Options struct {
 	// Type is the expected array type, pcp.TypeEvent or
-	// pcp.TypeHighresEvent (from the metric's descriptor). Zero (which
+	// pcp.TypeHighResEvent (from the metric's descriptor). Zero (which
 	// is never an event type) accepts either.
 	Type pcp.Type
 	// Lenient accepts what libpcp accepts but the strict mode rejects:

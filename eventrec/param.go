@@ -49,7 +49,7 @@ func checkParam(b []byte) (n, at int, field string, kind error) {
 		return 0, 4, "ep_len", ErrTruncated
 	}
 	switch fl := fixedLen(t); {
-	case t == pcp.TypeEvent || t == pcp.TypeHighresEvent:
+	case t == pcp.TypeEvent || t == pcp.TypeHighResEvent:
 		return 0, 4, "ep_type", ErrType
 	case fl < 0:
 		return 0, 4, "ep_type", ErrType

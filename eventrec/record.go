@@ -17,7 +17,7 @@ type Record struct {
 	n       int32  // er_nparams: parameters, or the lost count when missed
 	params  []byte // the parameters' bytes, exactly
 	off     int    // offset of the record in the array
-	highres bool
+	highRes bool
 }
 
 // Seconds returns tv_sec, sign-extended for 32-bit stamps (negative
@@ -30,14 +30,14 @@ func (r Record) Fraction() int64 { return r.frac }
 
 // Nanoseconds returns the sub-second part in nanoseconds for both kinds.
 func (r Record) Nanoseconds() int64 {
-	if r.highres {
+	if r.highRes {
 		return r.frac
 	}
 	return r.frac * 1000
 }
 
 // HighRes reports whether the record came from a HIGHRES_EVENT array.
-func (r Record) HighRes() bool { return r.highres }
+func (r Record) HighRes() bool { return r.highRes }
 
 // Flags returns er_flags, undefined bits included.
 func (r Record) Flags() Flags { return r.flags }
@@ -119,15 +119,15 @@ func (s *Scanner) Next() bool {
 	var r Record
 	r.off = off
 	hdr := recordHeaderLen
-	if s.a.typ == pcp.TypeHighresEvent {
+	if s.a.typ == pcp.TypeHighResEvent {
 		hdr = hrRecordHeaderLen
-		r.highres = true
+		r.highRes = true
 	}
 	if uint64(hdr) > uint64(len(b)-off) {
 		return s.fail("record header", off, ErrTruncated)
 	}
 	h := b[off : off+hdr]
-	if r.highres {
+	if r.highRes {
 		r.sec = int64(be64(h))
 		r.frac = int64(be64(h[8:]))
 		if !opts.Lenient && uint64(r.frac) >= 1e9 {

@@ -72,7 +72,7 @@ func syntheticArray(t *testing.T, typ pcp.Type, variant, inst int) []byte {
 	t.Helper()
 	id := func(item uint32) pcp.ID { return pcp.NewID(29, 0, item) }
 	frac := func(us int64) int64 {
-		if typ == pcp.TypeHighresEvent {
+		if typ == pcp.TypeHighResEvent {
 			return us*1000 + 789
 		}
 		return us
@@ -159,7 +159,7 @@ func toolThroughRewriter(t *testing.T, replace func(pcp.ID, int32, pcp.Type) []b
 					break
 				}
 				pdu := pending[:l]
-				if pduType(pdu) == pduHighresResult {
+				if pduType(pdu) == pduHighResResult {
 					if pdu, err = rewriteResult(pdu, replace); err != nil {
 						errc <- err
 						return
@@ -222,7 +222,7 @@ func rewriteResult(pdu []byte, replace func(pcp.ID, int32, pcp.Type) []byte) ([]
 					hdr := rd(bo)
 					vlen := int(hdr & 0xffffff)
 					v.block = pdu[bo : bo+(vlen+3)&^3]
-					if typ := pcp.Type(hdr >> 24); typ == pcp.TypeEvent || typ == pcp.TypeHighresEvent {
+					if typ := pcp.Type(hdr >> 24); typ == pcp.TypeEvent || typ == pcp.TypeHighResEvent {
 						v.block = replace(pcp.ID(s.pmid), int32(v.inst), typ)
 					}
 				}

@@ -77,7 +77,7 @@ func checkPDU(t *testing.T, pdu []byte) {
 		mustBeParseError(t, "decode", err)
 		if _, rerr := pduwire.ParseResult(pdu); rerr == nil {
 			h, _, _ := pduwire.ConsumeHeader(pdu)
-			if h.Type == pduwire.TypeResult || h.Type == pduwire.TypeHighresResult {
+			if h.Type == pduwire.TypeResult || h.Type == pduwire.TypeHighResResult {
 				t.Fatalf("ParseResult accepts a RESULT that Decode rejects: %v", err)
 			}
 		}
@@ -93,9 +93,9 @@ func checkPDU(t *testing.T, pdu []byte) {
 		t.Fatalf("%v: second encoding differs\n% x\n% x", m.Type(), enc, enc2)
 	}
 	switch m := m.(type) {
-	case *pduwire.ResultData:
+	case *pduwire.ResultPDU:
 		checkResultEvents(t, pdu)
-	case *pduwire.Label:
+	case *pduwire.LabelPDU:
 		for i := range m.Sets {
 			checkLabelSet(t, &m.Sets[i])
 		}
@@ -119,7 +119,7 @@ func checkResultEvents(t *testing.T, pdu []byte) {
 		for i := range vs.Len() {
 			v := vs.Value(i)
 			_, _ = v.Uint64(), v.Float64()
-			if !v.Block() || (v.BlockType() != pcp.TypeEvent && v.BlockType() != pcp.TypeHighresEvent) {
+			if !v.Block() || (v.BlockType() != pcp.TypeEvent && v.BlockType() != pcp.TypeHighResEvent) {
 				continue
 			}
 			// Rebuild the block with its type/length word, which is

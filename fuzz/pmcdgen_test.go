@@ -43,7 +43,7 @@ type genLabel struct {
 // genStream is what the structured target fills from the fuzzer's
 // bytes: one RESULT whose value sets are event arrays, and one LABEL PDU.
 type genStream struct {
-	Highres bool
+	HighRes bool
 	Sec     int64
 	Nsec    int64
 	Arrays  [][]genRecord
@@ -56,7 +56,7 @@ var paramTypes = [...]pcp.Type{pcp.Type32, pcp.TypeU32, pcp.Type64, pcp.TypeU64,
 // buildArray encodes recs as one event array of type typ.
 func buildArray(t *testing.T, typ pcp.Type, recs []genRecord) []byte {
 	fracMax := int64(1_000_000)
-	if typ == pcp.TypeHighresEvent {
+	if typ == pcp.TypeHighResEvent {
 		fracMax = 1_000_000_000
 	}
 	b := eventrec.NewBuilder(nil, typ)
@@ -158,12 +158,12 @@ func FuzzPMCDGenerated(f *testing.F) {
 		var g genStream
 		randfill.NewFromGoFuzz(data).NilChance(0).NumElements(0, 6).MaxDepth(6).Fill(&g)
 		typ := pcp.TypeEvent
-		rt := pduwire.ResultData{Highres: g.Highres, Sec: g.Sec, Nsec: g.Nsec % 1_000_000_000}
+		rt := pduwire.ResultPDU{HighRes: g.HighRes, Sec: g.Sec, Nsec: g.Nsec % 1_000_000_000}
 		if rt.Nsec < 0 {
 			rt.Nsec = -rt.Nsec
 		}
-		if g.Highres {
-			typ = pcp.TypeHighresEvent
+		if g.HighRes {
+			typ = pcp.TypeHighResEvent
 		} else {
 			rt.Sec = int64(int32(rt.Sec))
 			rt.Nsec -= rt.Nsec % 1000
@@ -178,7 +178,7 @@ func FuzzPMCDGenerated(f *testing.F) {
 				Values: []pduwire.ValueData{{Inst: pcp.InNull, BlockType: typ, Payload: arr[4:]}},
 			})
 		}
-		lp := pduwire.Label{Ident: uint32(pcp.NewID(29, 0, 1)), Kind: pduwire.LabelItem}
+		lp := pduwire.LabelPDU{Ident: uint32(pcp.NewID(29, 0, 1)), Kind: pduwire.LabelItem}
 		var sets []labels.Set
 		for i, gl := range g.Sets {
 			s := buildSet(t, gl)
@@ -225,7 +225,7 @@ func FuzzPMCDGenerated(f *testing.F) {
 			i++
 		}
 		s.Next()
-		var got pduwire.Label
+		var got pduwire.LabelPDU
 		if err := got.UnmarshalBinary(s.PDU().Bytes); err != nil {
 			t.Fatal(err)
 		}

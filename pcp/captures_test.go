@@ -17,7 +17,7 @@ var pminfoType = map[string]Type{
 	"32-bit int": Type32, "32-bit unsigned int": TypeU32, "64-bit int": Type64,
 	"64-bit unsigned int": TypeU64, "float": TypeFloat, "double": TypeDouble,
 	"string": TypeString, "aggregate": TypeAggregate, "event record array": TypeEvent,
-	"highres event record array": TypeHighresEvent,
+	"highres event record array": TypeHighResEvent,
 }
 
 // descsOf returns the pmDesc of every DESC PDU in pmcd's byte stream.
@@ -195,7 +195,7 @@ func TestCapturesExtractValues(t *testing.T) {
 			d := descs[k]
 			a, err := Extract(raws[vi], d.Type, d.Type)
 			vi++
-			if d.Type == TypeEvent || d.Type == TypeHighresEvent {
+			if d.Type == TypeEvent || d.Type == TypeHighResEvent {
 				if !errors.Is(err, ErrConv) {
 					t.Errorf("conv%s: event value extracted: %v", conv, err)
 				}

@@ -145,7 +145,7 @@ func TestConformanceLibpcpUnits(t *testing.T) {
 }
 
 var conformanceTypes = []Type{Type32, TypeU32, Type64, TypeU64, TypeFloat, TypeDouble, TypeString,
-	TypeAggregate, TypeAggregateStatic, TypeEvent, TypeHighresEvent, TypeNoSupport, TypeUnknown, 11}
+	TypeAggregate, TypeAggregateStatic, TypeEvent, TypeHighResEvent, TypeNoSupport, TypeUnknown, 11}
 
 func TestConformanceLibpcpExtract(t *testing.T) {
 	rng := newRand(t)

@@ -13,7 +13,7 @@ import (
 
 // fuzzTypes are the type codes the fuzz targets pick from by one byte.
 var fuzzTypes = []Type{Type32, TypeU32, Type64, TypeU64, TypeFloat, TypeDouble, TypeString,
-	TypeAggregate, TypeAggregateStatic, TypeEvent, TypeHighresEvent, TypeNoSupport, TypeUnknown, 11}
+	TypeAggregate, TypeAggregateStatic, TypeEvent, TypeHighResEvent, TypeNoSupport, TypeUnknown, 11}
 
 // addExtractSeeds seeds from the libpcp oracle's inputs: a selector byte
 // (insitu flag, input and output type) and the value bytes.

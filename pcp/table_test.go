@@ -45,7 +45,7 @@ func TestExtractBadInput(t *testing.T) {
 		{"STRING to 32", Raw{Block: []byte("12\x00")}, TypeString, Type32, ErrConv},
 		{"AGGREGATE to STRING", Raw{Block: []byte("ab")}, TypeAggregate, TypeString, ErrConv},
 		{"EVENT", Raw{Block: u64}, TypeEvent, TypeEvent, ErrConv},
-		{"HIGHRES_EVENT", Raw{Block: u64}, TypeHighresEvent, TypeHighresEvent, ErrConv},
+		{"HIGHRES_EVENT", Raw{Block: u64}, TypeHighResEvent, TypeHighResEvent, ErrConv},
 		{"AGGREGATE_STATIC", Raw{Block: u64}, TypeAggregateStatic, TypeAggregateStatic, ErrConv},
 		{"unknown type in a block", Raw{Block: u64[:4]}, TypeUnknown, Type32, ErrConv},
 		{"32 to EVENT", Raw{Insitu: true, Word: 1}, Type32, TypeEvent, ErrConv},

@@ -16,7 +16,7 @@ const (
 	TypeAggregate       Type = 7
 	TypeAggregateStatic Type = 8
 	TypeEvent           Type = 9
-	TypeHighresEvent    Type = 10
+	TypeHighResEvent    Type = 10
 	TypeUnknown         Type = 255 // only in value-block headers
 )
 

@@ -26,21 +26,21 @@ const (
 	AttrExclusive = 16
 )
 
-// Attr is an ATTR (alias AUTH) PDU (0x7011, docs/pcp-pdu.md §4.14): an attribute
+// AttrPDU is an ATTR (alias AUTH) PDU (0x7011, docs/pcp-pdu.md §4.14): an attribute
 // code (0 for SASL payloads) and an unpadded value. Its length is
 // 16 + len(Value), so the next PDU in a stream may start at any offset.
 // Checking the value's character set (container and user names) is the
 // caller's job before the value is used.
-type Attr struct {
+type AttrPDU struct {
 	Attr  int32
 	Value []byte
 }
 
 // Type returns TypeAttr.
-func (*Attr) Type() Type { return TypeAttr }
+func (*AttrPDU) Type() Type { return TypeAttr }
 
 // Append appends the PDU (16 + len(Value) bytes, no padding).
-func (m *Attr) Append(b []byte, from int32) []byte {
+func (m *AttrPDU) Append(b []byte, from int32) []byte {
 	b, start := begin(b, TypeAttr, from)
 	b = wire.AppendU32BE(b, uint32(m.Attr))
 	return finish(append(b, m.Value...), start)
@@ -48,7 +48,7 @@ func (m *Attr) Append(b []byte, from int32) []byte {
 
 // UnmarshalBinary decodes an ATTR PDU: len ≥ 16 ([ErrTruncated]) and a
 // value below 4096 bytes ([ErrLimit]).
-func (m *Attr) UnmarshalBinary(pdu []byte) error {
+func (m *AttrPDU) UnmarshalBinary(pdu []byte) error {
 	if _, _, err := open(pdu, "ATTR", TypeAttr); err != nil {
 		return err
 	}

@@ -137,7 +137,7 @@ func TestBadInput(t *testing.T) {
 		// docs/pcp-pdu.md §8.2: RESULT and HIGHRES_RESULT.
 		{"result numpmid > len", result(1000), pduwire.ErrCount, 20},
 		{"result numpmid negative", result(m1), pduwire.ErrCount, 20},
-		{"highres numpmid > len", mk(pduwire.TypeHighresResult, 1000, 0, 0, 0, 0), pduwire.ErrCount, 12},
+		{"highres numpmid > len", mk(pduwire.TypeHighResResult, 1000, 0, 0, 0, 0), pduwire.ErrCount, 12},
 		{"result numval negative", result(1, pmid, 0xffffcf9e), nil, -1},
 		{"result numval huge", result(1, pmid, 0x7fffffff, 0), pduwire.ErrCount, 28},
 		{"result numval > remaining", result(1, pmid, 2, 0, 0, 0), pduwire.ErrTruncated, 24},

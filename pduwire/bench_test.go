@@ -65,8 +65,8 @@ func TestResultViewAllocs(t *testing.T) {
 		}); a != 0 {
 			t.Errorf("%s: %v allocs per iterator walk, want 0", f, a)
 		}
-		// Decoding into a reused ResultData reaches a steady state of 0.
-		var d pduwire.ResultData
+		// Decoding into a reused ResultPDU reaches a steady state of 0.
+		var d pduwire.ResultPDU
 		if err := d.UnmarshalBinary(pdu); err != nil {
 			t.Fatal(err)
 		}
@@ -87,7 +87,7 @@ func BenchmarkResultView1000(b *testing.B) {
 	}
 }
 
-func BenchmarkHighresResultView1000(b *testing.B) {
+func BenchmarkHighResResultView1000(b *testing.B) {
 	pdu := readFile(b, "testdata/bench/result-1000-highres.bin")
 	b.SetBytes(int64(len(pdu)))
 	b.ReportAllocs()
@@ -99,7 +99,7 @@ func BenchmarkHighresResultView1000(b *testing.B) {
 }
 
 func BenchmarkResultEncode1000(b *testing.B) {
-	var d pduwire.ResultData
+	var d pduwire.ResultPDU
 	if err := d.UnmarshalBinary(readFile(b, "testdata/bench/result-1000.bin")); err != nil {
 		b.Fatal(err)
 	}

@@ -45,7 +45,7 @@ func dialPmcd(t *testing.T) *pmcdSession {
 		t.Fatalf("pmcd refused the connection: status %d", s.hello.Status)
 	}
 	flags := pduwire.ClientFlags(s.hello.Features)
-	if flags&^pduwire.ClientFlagsAllowed != 0 || flags&(pduwire.FlagLabels|pduwire.FlagHighres|pduwire.FlagDescs) != 0 {
+	if flags&^pduwire.ClientFlagsAllowed != 0 || flags&(pduwire.FlagLabels|pduwire.FlagHighRes|pduwire.FlagDescs) != 0 {
 		t.Fatalf("client flags %#x echo one-way features", flags)
 	}
 	s.send(pduwire.AppendClientCreds(nil, int32(os.Getpid()), flags))
@@ -85,15 +85,15 @@ func (s *pmcdSession) call(m pduwire.Message) pduwire.Message {
 // what pmprobe reads from the same pmcd.
 func TestConformancePmcdFetch(t *testing.T) {
 	s := dialPmcd(t)
-	if s.hello.Features.Version() != 2 || !s.hello.Features.HighresFetch() || !s.hello.Features.DescIDs() {
+	if s.hello.Features.Version() != 2 || !s.hello.Features.HighResFetch() || !s.hello.Features.DescIDs() {
 		t.Errorf("features %#x: pmcd 6.0.3 advertises version 2, HIGHRES and DESCS", uint32(s.hello.Features))
 	}
 	names := []string{"sample.long.one", "sample.long.hundred", "sample.colour", "sample.string.hullo", "sample.double.ten"}
-	req := &pduwire.PMNSNames{}
+	req := &pduwire.PMNSNamesPDU{}
 	for _, n := range names {
 		req.Names = append(req.Names, []byte(n))
 	}
-	ids, ok := s.call(req).(*pduwire.PMNSIDs)
+	ids, ok := s.call(req).(*pduwire.PMNSIDsPDU)
 	if !ok || len(ids.PMIDs) != len(names) || ids.Status != int32(len(names)) {
 		t.Fatalf("name lookup: %+v", ids)
 	}
@@ -101,7 +101,7 @@ func TestConformancePmcdFetch(t *testing.T) {
 		t.Errorf("sample.long.one = %v, want 29.0.10", ids.PMIDs[0])
 	}
 	// Descriptors, in one DESC_IDS as advertised.
-	descs, ok := s.call(&pduwire.DescIDs{PMIDs: ids.PMIDs}).(*pduwire.Descs)
+	descs, ok := s.call(&pduwire.DescIDsPDU{PMIDs: ids.PMIDs}).(*pduwire.DescsPDU)
 	if !ok || len(descs.Descs) != len(names) {
 		t.Fatalf("DESC_IDS reply: %+v", descs)
 	}
@@ -112,10 +112,10 @@ func TestConformancePmcdFetch(t *testing.T) {
 		}
 	}
 	// A profile, then one fetch of everything.
-	s.send((&pduwire.Profile{}).Append(nil, 0))
-	rep := s.call(&pduwire.Fetch{Highres: true, PMIDs: ids.PMIDs})
-	res, ok := rep.(*pduwire.ResultData)
-	if !ok || !res.Highres || len(res.Sets) != len(names) {
+	s.send((&pduwire.ProfilePDU{}).Append(nil, 0))
+	rep := s.call(&pduwire.FetchPDU{HighRes: true, PMIDs: ids.PMIDs})
+	res, ok := rep.(*pduwire.ResultPDU)
+	if !ok || !res.HighRes || len(res.Sets) != len(names) {
 		t.Fatalf("fetch reply: %v %+v", rep.Type(), rep)
 	}
 	got := map[string]string{}
@@ -147,12 +147,12 @@ func TestConformancePmcdFetch(t *testing.T) {
 	}
 	// sample.colour has three instances; the INSTANCE reply names them.
 	colour := res.Sets[2]
-	inst, ok := s.call(&pduwire.InstanceReq{InDom: descs.Descs[2].InDom, Inst: pcp.InNull}).(*pduwire.Instance)
+	inst, ok := s.call(&pduwire.InstanceReqPDU{InDom: descs.Descs[2].InDom, Inst: pcp.InNull}).(*pduwire.InstancePDU)
 	if !ok || len(colour.Values) != 3 || len(inst.Instances) != 3 || string(inst.Instances[1].Name) != "green" {
 		t.Errorf("sample.colour: %+v, instances %+v", colour, inst)
 	}
 	// A request pmcd cannot satisfy comes back as an ERROR value.
-	if e, ok := s.call(&pduwire.DescReq{PMID: pcp.NewID(77, 0, 1)}).(*pduwire.ErrorPDU); !ok || e.Code != -12358 {
+	if e, ok := s.call(&pduwire.DescReqPDU{PMID: pcp.NewID(77, 0, 1)}).(*pduwire.ErrorPDU); !ok || e.Code != -12358 {
 		t.Errorf("DESC_REQ for an unknown domain: %+v, want ERROR(PM_ERR_PMID)", e)
 	}
 }
@@ -170,7 +170,7 @@ func TestConformancePmcdRejectsEchoedFeatures(t *testing.T) {
 	if !r.Next() {
 		t.Fatal(r.Err())
 	}
-	c := pduwire.Creds{Creds: []pduwire.Credential{pduwire.NewVersionCred(2, pduwire.FlagLabels)}}
+	c := pduwire.CredsPDU{Creds: []pduwire.Credential{pduwire.NewVersionCred(2, pduwire.FlagLabels)}}
 	conn.Write(c.Append(nil, int32(os.Getpid())))
 	if !r.Next() {
 		t.Fatalf("no reply to CREDS with LABELS: %v", r.Err())
@@ -186,7 +186,7 @@ func TestConformancePmcdRejectsEchoedFeatures(t *testing.T) {
 // one-line help text fetched with our PDUs against pminfo.
 func TestConformancePmcdNamespaceAndHelp(t *testing.T) {
 	s := dialPmcd(t)
-	names, ok := s.call(&pduwire.PMNSChild{Traverse: true, Name: []byte("sample.event")}).(*pduwire.PMNSNames)
+	names, ok := s.call(&pduwire.PMNSChildPDU{Traverse: true, Name: []byte("sample.event")}).(*pduwire.PMNSNamesPDU)
 	if !ok || len(names.Names) == 0 {
 		t.Fatalf("traverse: %+v", names)
 	}
@@ -202,7 +202,7 @@ func TestConformancePmcdNamespaceAndHelp(t *testing.T) {
 		t.Errorf("traverse %q, pminfo %q", got, out)
 	}
 	id := pcp.NewID(29, 0, 10)
-	txt, ok := s.call(&pduwire.TextReq{Ident: uint32(id), Kind: pduwire.TextOneline | pduwire.TextPMID}).(*pduwire.Text)
+	txt, ok := s.call(&pduwire.TextReqPDU{Ident: uint32(id), Kind: pduwire.TextOneline | pduwire.TextPMID}).(*pduwire.TextPDU)
 	if !ok {
 		t.Fatalf("TEXT_REQ reply: %+v", txt)
 	}
@@ -214,7 +214,7 @@ func TestConformancePmcdNamespaceAndHelp(t *testing.T) {
 		t.Errorf("help %q, pminfo %q", want, out)
 	}
 	// Context labels arrive as a LABEL PDU whose JSON names the host.
-	lab, ok := s.call(&pduwire.LabelReq{Ident: 0xffffffff, Kind: pduwire.LabelContext}).(*pduwire.Label)
+	lab, ok := s.call(&pduwire.LabelReqPDU{Ident: 0xffffffff, Kind: pduwire.LabelContext}).(*pduwire.LabelPDU)
 	if !ok || len(lab.Sets) != 1 || !strings.Contains(string(lab.Sets[0].JSON), `"hostname":`) {
 		t.Errorf("context labels: %+v", lab)
 	}

@@ -138,7 +138,7 @@ func countCases(t *testing.T) []countCase {
 		}
 		return ok()
 	}
-	hf := capturePDU(t, pduwire.TypeHighresFetch, func(b []byte) bool { return be32At(b, 24) > 1 })
+	hf := capturePDU(t, pduwire.TypeHighResFetch, func(b []byte) bool { return be32At(b, 24) > 1 })
 	cs = append(cs, countCase{"HIGHRES_FETCH numpmid (capture)", hf, 24, (int64(len(hf)) - 28) / 4, fetchRule})
 	fetch := mk(pduwire.TypeFetch, 0, 0, 0, 2, pmid, pmid+1)
 	cs = append(cs, countCase{"FETCH numpmid", fetch, 24, 2, fetchRule})
@@ -433,7 +433,7 @@ func countCases(t *testing.T) []countCase {
 	// docs/pcp-pdu.md §4.5 RESULT numpmid, on the capture with INSITU values only.
 	res := capturePDU(t, pduwire.TypeResult, func(b []byte) bool { return be32At(b, 20) >= 1 && insituOnly(b, 24) })
 	cs = append(cs, resultNumpmid("RESULT numpmid (capture)", res, 20, 24))
-	hres := capturePDU(t, pduwire.TypeHighresResult, func(b []byte) bool { return be32At(b, 12) >= 2 && insituOnly(b, 32) })
+	hres := capturePDU(t, pduwire.TypeHighResResult, func(b []byte) bool { return be32At(b, 12) >= 2 && insituOnly(b, 32) })
 	cs = append(cs, resultNumpmid("HIGHRES_RESULT numpmid (capture)", hres, 12, 32))
 
 	// docs/pcp-pdu.md §4.7 numval of a one-metric RESULT with one INSITU value (len 44):
@@ -593,8 +593,8 @@ func checkAllocBound(t *testing.T, pdu []byte) {
 // smallest legal block.
 func TestResultVlenSmall(t *testing.T) {
 	const pmid = 0x07400005
-	highres := func(words ...uint32) []byte {
-		return mk(pduwire.TypeHighresResult, append([]uint32{1, 0, 0, 0, 0}, words...)...)
+	highRes := func(words ...uint32) []byte {
+		return mk(pduwire.TypeHighResResult, append([]uint32{1, 0, 0, 0, 0}, words...)...)
 	}
 	tests := []struct {
 		name string
@@ -608,9 +608,9 @@ func TestResultVlenSmall(t *testing.T) {
 		{"result vlen 3", result(1, pmid, 1, 1, m1, 11, 0x06000003), pduwire.ErrValueBlock, 44},
 		{"result vlen 0 on a 64-bit block", result(1, pmid, 1, 1, m1, 11, 0x02000000, 0, 0), pduwire.ErrValueBlock, 44},
 		{"result vlen 2 with payload bytes after", result(1, pmid, 1, 1, m1, 11, 0x07000002, 0), pduwire.ErrValueBlock, 44},
-		{"highres vlen 0", highres(pmid, 1, 1, m1, 13, 0x07000000), pduwire.ErrValueBlock, 52},
-		{"highres vlen 1", highres(pmid, 1, 1, m1, 13, 0x06000001), pduwire.ErrValueBlock, 52},
-		{"highres vlen 2", highres(pmid, 1, 1, m1, 13, 0x07000002), pduwire.ErrValueBlock, 52},
+		{"highres vlen 0", highRes(pmid, 1, 1, m1, 13, 0x07000000), pduwire.ErrValueBlock, 52},
+		{"highres vlen 1", highRes(pmid, 1, 1, m1, 13, 0x06000001), pduwire.ErrValueBlock, 52},
+		{"highres vlen 2", highRes(pmid, 1, 1, m1, 13, 0x07000002), pduwire.ErrValueBlock, 52},
 		{"result vlen 4 empty aggregate", result(1, pmid, 1, 1, m1, 11, 0x07000004), nil, -1},
 		{"result vlen 4 string without NUL", result(1, pmid, 1, 1, m1, 11, 0x06000004), nil, -1},
 	}

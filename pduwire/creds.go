@@ -26,16 +26,16 @@ func (c Credential) Version() uint8 { return uint8(c >> 16) }
 // Flags returns the PDU_FLAG_* bits of a CVERSION credential.
 func (c Credential) Flags() uint16 { return uint16(c) }
 
-// Creds is a CREDS PDU (0x700c, docs/pcp-pdu.md §4.2).
-type Creds struct {
+// CredsPDU is a CREDS PDU (0x700c, docs/pcp-pdu.md §4.2).
+type CredsPDU struct {
 	Creds []Credential
 }
 
 // Type returns TypeCreds.
-func (*Creds) Type() Type { return TypeCreds }
+func (*CredsPDU) Type() Type { return TypeCreds }
 
 // Append appends the PDU (16 + 4·n bytes).
-func (m *Creds) Append(b []byte, from int32) []byte {
+func (m *CredsPDU) Append(b []byte, from int32) []byte {
 	b, start := begin(b, TypeCreds, from)
 	b = wire.AppendU32BE(b, uint32(len(m.Creds)))
 	for _, c := range m.Creds {
@@ -47,7 +47,7 @@ func (m *Creds) Append(b []byte, from int32) []byte {
 // UnmarshalBinary decodes a CREDS PDU. It checks len ≥ 20 before reading
 // numcreds ([ErrTruncated]), requires 1 ≤ numcreds ≤ [MaxCreds]
 // ([ErrCount]) and len == 16 + 4·numcreds ([ErrLength]).
-func (m *Creds) UnmarshalBinary(pdu []byte) error {
+func (m *CredsPDU) UnmarshalBinary(pdu []byte) error {
 	if _, _, err := open(pdu, "CREDS", TypeCreds); err != nil {
 		return err
 	}

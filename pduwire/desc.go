@@ -27,22 +27,22 @@ func readDesc(b []byte, off int) Desc {
 	}
 }
 
-// DescReq is a DESC_REQ PDU (0x7004): the descriptor of one pmID.
-type DescReq struct {
+// DescReqPDU is a DESC_REQ PDU (0x7004): the descriptor of one pmID.
+type DescReqPDU struct {
 	PMID pcp.ID
 }
 
 // Type returns TypeDescReq.
-func (*DescReq) Type() Type { return TypeDescReq }
+func (*DescReqPDU) Type() Type { return TypeDescReq }
 
 // Append appends the 16-byte PDU.
-func (m *DescReq) Append(b []byte, from int32) []byte {
+func (m *DescReqPDU) Append(b []byte, from int32) []byte {
 	b, start := begin(b, TypeDescReq, from)
 	return finish(wire.AppendU32BE(b, uint32(m.PMID)), start)
 }
 
 // UnmarshalBinary decodes a DESC_REQ PDU; len must be 16 ([ErrLength]).
-func (m *DescReq) UnmarshalBinary(pdu []byte) error {
+func (m *DescReqPDU) UnmarshalBinary(pdu []byte) error {
 	if _, _, err := open(pdu, "DESC_REQ", TypeDescReq); err != nil {
 		return err
 	}
@@ -79,17 +79,17 @@ func (m *DescPDU) UnmarshalBinary(pdu []byte) error {
 	return nil
 }
 
-// Descs is a DESCS PDU (0x7017): descriptors in request order; a failed
+// DescsPDU is a DESCS PDU (0x7017): descriptors in request order; a failed
 // pmID yields an entry whose PMID is pcp.IDNull.
-type Descs struct {
+type DescsPDU struct {
 	Descs []Desc
 }
 
 // Type returns TypeDescs.
-func (*Descs) Type() Type { return TypeDescs }
+func (*DescsPDU) Type() Type { return TypeDescs }
 
 // Append appends the PDU (16 + 20·n bytes).
-func (m *Descs) Append(b []byte, from int32) []byte {
+func (m *DescsPDU) Append(b []byte, from int32) []byte {
 	b, start := begin(b, TypeDescs, from)
 	b = wire.AppendU32BE(b, uint32(len(m.Descs)))
 	for _, d := range m.Descs {
@@ -101,7 +101,7 @@ func (m *Descs) Append(b []byte, from int32) []byte {
 // UnmarshalBinary decodes a DESCS PDU: len ≥ 36 ([ErrTruncated]),
 // 1 ≤ numdescs within the PDU ([ErrCount]), len == 16 + 20·numdescs
 // ([ErrLength]).
-func (m *Descs) UnmarshalBinary(pdu []byte) error {
+func (m *DescsPDU) UnmarshalBinary(pdu []byte) error {
 	if _, _, err := open(pdu, "DESCS", TypeDescs); err != nil {
 		return err
 	}

@@ -39,7 +39,8 @@
 //
 //  1. Add its code to the Type constants and its name to typeNames (or
 //     logTypeNames) in type.go.
-//  2. Write the owned message type in a file named for it, with Type,
+//  2. Write the owned message type, named for its PDU with the suffix
+//     PDU (LOG_STATUS: LogStatusPDU), in a file named for it, with Type,
 //     Append (begin/finish back-patch the length; pad with zeros) and
 //     UnmarshalBinary (open checks header and type; then check len ≥ the
 //     minimum before reading counts, bound every count by the bytes left

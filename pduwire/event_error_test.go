@@ -24,7 +24,7 @@ func TestResultEventErrorNamesField(t *testing.T) {
 	s := NewScanner(stream, Options{})
 	var pdu []byte
 	for s.Next() {
-		if s.PDU().Header.Type == TypeHighresResult {
+		if s.PDU().Header.Type == TypeHighResResult {
 			pdu = append([]byte(nil), s.PDU().Bytes...)
 			break
 		}

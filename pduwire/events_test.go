@@ -28,7 +28,7 @@ func TestValueEventsMatchPminfo(t *testing.T) {
 	var got []int
 	s := pduwire.NewScanner(stream, pduwire.Options{})
 	for s.Next() {
-		if s.PDU().Header.Type != pduwire.TypeHighresResult {
+		if s.PDU().Header.Type != pduwire.TypeHighResResult {
 			continue
 		}
 		r, err := pduwire.ParseResult(s.PDU().Bytes)

@@ -54,7 +54,7 @@ func ExampleParseServerHello() {
 		fmt.Println(err)
 		return
 	}
-	fmt.Println("status", h.Status, "highres", h.Features.HighresFetch(), "desc_ids", h.Features.DescIDs())
+	fmt.Println("status", h.Status, "highres", h.Features.HighResFetch(), "desc_ids", h.Features.DescIDs())
 	creds := pduwire.AppendClientCreds(nil, 4242, pduwire.ClientFlags(h.Features))
 	fmt.Printf("% x\n", creds)
 	// Output:
@@ -63,8 +63,8 @@ func ExampleParseServerHello() {
 }
 
 // Encode a HIGHRES_FETCH request; Append writes the length last.
-func ExampleFetch_Append() {
-	f := pduwire.Fetch{Highres: true, PMIDs: []pcp.ID{pcp.NewID(29, 0, 5)}}
+func ExampleFetchPDU_Append() {
+	f := pduwire.FetchPDU{HighRes: true, PMIDs: []pcp.ID{pcp.NewID(29, 0, 5)}}
 	fmt.Printf("% x\n", f.Append(nil, 0))
 	// Output: 00 00 00 20 00 00 70 14 00 00 00 00 00 00 00 00 00 00 00 00 00 00 00 00 00 00 00 01 07 40 00 05
 }

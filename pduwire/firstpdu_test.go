@@ -17,7 +17,7 @@ func TestFirstPDUNotCreds(t *testing.T) {
 	others := 0
 	for _, conv := range captures(t) {
 		s := loadStream(t, conv, "client")
-		var c pduwire.Creds
+		var c pduwire.CredsPDU
 		if err := c.UnmarshalBinary(s.pdus[0].Bytes); err != nil {
 			t.Fatalf("%s: first client PDU: %v", conv, err)
 		}

@@ -109,10 +109,10 @@ func fuzzType(f *testing.F, t pduwire.Type) {
 
 func FuzzError(f *testing.F)         { fuzzType(f, pduwire.TypeError) }
 func FuzzResult(f *testing.F)        { fuzzType(f, pduwire.TypeResult) }
-func FuzzHighresResult(f *testing.F) { fuzzType(f, pduwire.TypeHighresResult) }
+func FuzzHighResResult(f *testing.F) { fuzzType(f, pduwire.TypeHighResResult) }
 func FuzzProfile(f *testing.F)       { fuzzType(f, pduwire.TypeProfile) }
 func FuzzFetch(f *testing.F)         { fuzzType(f, pduwire.TypeFetch) }
-func FuzzHighresFetch(f *testing.F)  { fuzzType(f, pduwire.TypeHighresFetch) }
+func FuzzHighResFetch(f *testing.F)  { fuzzType(f, pduwire.TypeHighResFetch) }
 func FuzzDescReq(f *testing.F)       { fuzzType(f, pduwire.TypeDescReq) }
 func FuzzDesc(f *testing.F)          { fuzzType(f, pduwire.TypeDesc) }
 func FuzzDescIDs(f *testing.F)       { fuzzType(f, pduwire.TypeDescIDs) }

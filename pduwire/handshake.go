@@ -14,7 +14,7 @@ const (
 	FlagCertReqd  = 0x0080
 	FlagBadLabel  = 0x0100
 	FlagLabels    = 0x0200
-	FlagHighres   = 0x0400
+	FlagHighRes   = 0x0400
 	FlagDescs     = 0x0800
 )
 
@@ -46,9 +46,9 @@ func (f Features) Licensed() uint8 { return uint8(f >> 16) }
 // Flags returns the PDU_FLAG_* bits.
 func (f Features) Flags() uint16 { return uint16(f) }
 
-// HighresFetch reports whether the server takes HIGHRES_FETCH and answers
+// HighResFetch reports whether the server takes HIGHRES_FETCH and answers
 // with HIGHRES_RESULT.
-func (f Features) HighresFetch() bool { return f.Flags()&FlagHighres != 0 }
+func (f Features) HighResFetch() bool { return f.Flags()&FlagHighRes != 0 }
 
 // DescIDs reports whether the server takes DESC_IDS (else loop over
 // DESC_REQ).
@@ -101,14 +101,14 @@ func ClientFlags(f Features) uint16 {
 // credential, version 2, flags restricted to [ClientFlagsAllowed], with
 // the client's pid as the sender tag.
 func AppendClientCreds(b []byte, pid int32, flags uint16) []byte {
-	c := Creds{Creds: []Credential{NewVersionCred(ProtocolVersion, flags&ClientFlagsAllowed)}}
+	c := CredsPDU{Creds: []Credential{NewVersionCred(ProtocolVersion, flags&ClientFlagsAllowed)}}
 	return c.Append(b, pid)
 }
 
 // CheckClientCreds applies pmcd's rules to a client's CREDS: exactly one
 // credential ([ErrCount]), of type CVERSION with a non-zero version and
 // flags within [ClientFlagsAllowed] ([ErrField]). It returns the flags.
-func CheckClientCreds(c *Creds) (uint16, error) {
+func CheckClientCreds(c *CredsPDU) (uint16, error) {
 	if len(c.Creds) != 1 {
 		return 0, fail("CREDS.numcreds", 12, ErrCount)
 	}

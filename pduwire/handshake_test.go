@@ -14,7 +14,7 @@ func TestHandshake(t *testing.T) {
 	hello := mk(pduwire.TypeError, 0, 0x02010e44)
 	h, err := pduwire.ParseServerHello(hello)
 	if err != nil || h.Status != 0 || h.Features != 0x02010e44 || h.Features.Licensed() != 1 ||
-		!h.Features.Labels() || !h.Features.HighresFetch() || !h.Features.DescIDs() {
+		!h.Features.Labels() || !h.Features.HighResFetch() || !h.Features.DescIDs() {
 		t.Fatalf("hello: %+v %v", h, err)
 	}
 	if got := pduwire.AppendServerHello(nil, 0, h.Features); string(got) != string(hello) {
@@ -69,8 +69,8 @@ func TestHandshake(t *testing.T) {
 		{[]pduwire.Credential{0x02020000}, pduwire.ErrField},
 		{[]pduwire.Credential{pduwire.NewVersionCred(2, 0), pduwire.NewVersionCred(2, 0)}, pduwire.ErrCount},
 	} {
-		var c pduwire.Creds
-		if err := c.UnmarshalBinary((&pduwire.Creds{Creds: tc.creds}).Append(nil, 1)); err != nil {
+		var c pduwire.CredsPDU
+		if err := c.UnmarshalBinary((&pduwire.CredsPDU{Creds: tc.creds}).Append(nil, 1)); err != nil {
 			t.Fatal(err)
 		}
 		if _, err := pduwire.CheckClientCreds(&c); !errors.Is(err, tc.want) || (tc.want == nil) != (err == nil) {

@@ -5,24 +5,24 @@ import (
 	"github.com/perfwire/perfwire/pcp"
 )
 
-// Fetch is a FETCH (0x7003) or HIGHRES_FETCH (0x7014) PDU (docs/pcp-pdu.md §4.4).
+// FetchPDU is a FETCH (0x7003) or HIGHRES_FETCH (0x7014) PDU (docs/pcp-pdu.md §4.4).
 // The legacy timestamp words are sent as zeros and ignored on receipt.
-type Fetch struct {
-	Highres bool
+type FetchPDU struct {
+	HighRes bool
 	Ctx     int32
 	PMIDs   []pcp.ID
 }
 
-// Type returns TypeHighresFetch or TypeFetch.
-func (m *Fetch) Type() Type {
-	if m.Highres {
-		return TypeHighresFetch
+// Type returns TypeHighResFetch or TypeFetch.
+func (m *FetchPDU) Type() Type {
+	if m.HighRes {
+		return TypeHighResFetch
 	}
 	return TypeFetch
 }
 
 // Append appends the PDU (28 + 4·numpmid bytes).
-func (m *Fetch) Append(b []byte, from int32) []byte {
+func (m *FetchPDU) Append(b []byte, from int32) []byte {
 	b, start := begin(b, m.Type(), from)
 	b = wire.AppendU32BE(b, uint32(m.Ctx))
 	b = wire.AppendZeros(b, 8)
@@ -33,15 +33,15 @@ func (m *Fetch) Append(b []byte, from int32) []byte {
 // UnmarshalBinary decodes a FETCH or HIGHRES_FETCH PDU: len ≥ 32
 // ([ErrTruncated]), numpmid ≥ 1 ([ErrCount]), len == 28 + 4·numpmid
 // ([ErrLength]).
-func (m *Fetch) UnmarshalBinary(pdu []byte) error {
-	h, _, err := open(pdu, "FETCH", TypeFetch, TypeHighresFetch)
+func (m *FetchPDU) UnmarshalBinary(pdu []byte) error {
+	h, _, err := open(pdu, "FETCH", TypeFetch, TypeHighResFetch)
 	if err != nil {
 		return err
 	}
 	if err := atLeast(pdu, "FETCH", 32); err != nil {
 		return err
 	}
-	m.Highres = h.Type == TypeHighresFetch
+	m.HighRes = h.Type == TypeHighResFetch
 	m.Ctx = int32(be32(pdu, 12))
 	m.PMIDs, err = decodeIDs(pdu, 24, "FETCH", m.PMIDs[:0])
 	return err
@@ -75,18 +75,18 @@ func decodeIDs(pdu []byte, off int, name string, dst []pcp.ID) ([]pcp.ID, error)
 	return dst, nil
 }
 
-// PMNSIDs is a PMNS_IDS PDU (0x700d, docs/pcp-pdu.md §4.13): a status word and a
+// PMNSIDsPDU is a PMNS_IDS PDU (0x700d, docs/pcp-pdu.md §4.13): a status word and a
 // list of pmIDs (PM_ID_NULL for names that did not resolve).
-type PMNSIDs struct {
+type PMNSIDsPDU struct {
 	Status int32
 	PMIDs  []pcp.ID
 }
 
 // Type returns TypePMNSIDs.
-func (*PMNSIDs) Type() Type { return TypePMNSIDs }
+func (*PMNSIDsPDU) Type() Type { return TypePMNSIDs }
 
 // Append appends the PDU (20 + 4·n bytes).
-func (m *PMNSIDs) Append(b []byte, from int32) []byte {
+func (m *PMNSIDsPDU) Append(b []byte, from int32) []byte {
 	b, start := begin(b, TypePMNSIDs, from)
 	b = wire.AppendU32BE(b, uint32(m.Status))
 	b = appendIDs(b, m.PMIDs)
@@ -96,7 +96,7 @@ func (m *PMNSIDs) Append(b []byte, from int32) []byte {
 // UnmarshalBinary decodes a PMNS_IDS PDU: len ≥ 24 ([ErrTruncated]),
 // numids ≥ 1 and within the PDU ([ErrCount]), len == 20 + 4·numids
 // ([ErrLength]).
-func (m *PMNSIDs) UnmarshalBinary(pdu []byte) error {
+func (m *PMNSIDsPDU) UnmarshalBinary(pdu []byte) error {
 	if _, _, err := open(pdu, "PMNS_IDS", TypePMNSIDs); err != nil {
 		return err
 	}
@@ -109,26 +109,26 @@ func (m *PMNSIDs) UnmarshalBinary(pdu []byte) error {
 	return err
 }
 
-// DescIDs is a DESC_IDS PDU (0x7016, docs/pcp-pdu.md §4.10): the PMNS_IDS layout
+// DescIDsPDU is a DESC_IDS PDU (0x7016, docs/pcp-pdu.md §4.10): the PMNS_IDS layout
 // with −1 in the status word.
-type DescIDs struct {
+type DescIDsPDU struct {
 	PMIDs []pcp.ID
 }
 
 // Type returns TypeDescIDs.
-func (*DescIDs) Type() Type { return TypeDescIDs }
+func (*DescIDsPDU) Type() Type { return TypeDescIDs }
 
 // Append appends the PDU (20 + 4·n bytes).
-func (m *DescIDs) Append(b []byte, from int32) []byte {
+func (m *DescIDsPDU) Append(b []byte, from int32) []byte {
 	b, start := begin(b, TypeDescIDs, from)
 	b = wire.AppendU32BE(b, 0xffffffff)
 	b = appendIDs(b, m.PMIDs)
 	return finish(b, start)
 }
 
-// UnmarshalBinary decodes a DESC_IDS PDU as [PMNSIDs.UnmarshalBinary]
+// UnmarshalBinary decodes a DESC_IDS PDU as [PMNSIDsPDU.UnmarshalBinary]
 // does and also requires the status word to be −1 ([ErrField]).
-func (m *DescIDs) UnmarshalBinary(pdu []byte) error {
+func (m *DescIDsPDU) UnmarshalBinary(pdu []byte) error {
 	if _, _, err := open(pdu, "DESC_IDS", TypeDescIDs); err != nil {
 		return err
 	}

@@ -5,20 +5,20 @@ import (
 	"github.com/perfwire/perfwire/pcp"
 )
 
-// InstanceReq is an INSTANCE_REQ PDU (0x7006, docs/pcp-pdu.md §4.11): Inst =
+// InstanceReqPDU is an INSTANCE_REQ PDU (0x7006, docs/pcp-pdu.md §4.11): Inst =
 // pcp.InNull and an empty Name ask for the whole domain; an Inst asks for
 // its name; a Name asks for its instance number.
-type InstanceReq struct {
+type InstanceReqPDU struct {
 	InDom pcp.InDom
 	Inst  int32
 	Name  []byte // no NUL; libpcp stops at an embedded NUL, we keep the bytes
 }
 
 // Type returns TypeInstanceReq.
-func (*InstanceReq) Type() Type { return TypeInstanceReq }
+func (*InstanceReqPDU) Type() Type { return TypeInstanceReq }
 
 // Append appends the PDU (32 + pad4(namelen) bytes).
-func (m *InstanceReq) Append(b []byte, from int32) []byte {
+func (m *InstanceReqPDU) Append(b []byte, from int32) []byte {
 	b, start := begin(b, TypeInstanceReq, from)
 	b = wire.AppendU32BE(b, uint32(m.InDom))
 	b = wire.AppendZeros(b, 8)
@@ -39,7 +39,7 @@ func appendString(b []byte, s []byte) []byte {
 // namelen ≥ 0 and inside the PDU ([ErrCount]), and then len at most
 // 32 + pad4(namelen) ([ErrLength]): like libpcp 6.0.3 (and as for
 // INSTANCE and TEXT), the final pad may be missing, wholly or in part.
-func (m *InstanceReq) UnmarshalBinary(pdu []byte) error {
+func (m *InstanceReqPDU) UnmarshalBinary(pdu []byte) error {
 	if _, _, err := open(pdu, "INSTANCE_REQ", TypeInstanceReq); err != nil {
 		return err
 	}
@@ -64,10 +64,10 @@ func (m *InstanceReq) UnmarshalBinary(pdu []byte) error {
 	return nil
 }
 
-// Instance is an INSTANCE PDU (0x7007): instance numbers and names of an
+// InstancePDU is an INSTANCE PDU (0x7007): instance numbers and names of an
 // instance domain. Single lookups return one partial entry (a number with
 // an empty name, or pcp.InNull with a name).
-type Instance struct {
+type InstancePDU struct {
 	InDom     pcp.InDom
 	Instances []InstanceEntry
 }
@@ -79,10 +79,10 @@ type InstanceEntry struct {
 }
 
 // Type returns TypeInstance.
-func (*Instance) Type() Type { return TypeInstance }
+func (*InstancePDU) Type() Type { return TypeInstance }
 
 // Append appends the PDU (20 + Σ(8 + pad4(namelen)) bytes).
-func (m *Instance) Append(b []byte, from int32) []byte {
+func (m *InstancePDU) Append(b []byte, from int32) []byte {
 	b, start := begin(b, TypeInstance, from)
 	b = wire.AppendU32BE(b, uint32(m.InDom))
 	b = wire.AppendU32BE(b, uint32(len(m.Instances)))
@@ -98,7 +98,7 @@ func (m *Instance) Append(b []byte, from int32) []byte {
 // inside the PDU ([ErrTruncated]); no padded advance past the end
 // ([ErrTruncated]) except the final pad, which may be missing; nothing
 // after the last entry ([ErrTrailing]).
-func (m *Instance) UnmarshalBinary(pdu []byte) error {
+func (m *InstancePDU) UnmarshalBinary(pdu []byte) error {
 	if _, _, err := open(pdu, "INSTANCE", TypeInstance); err != nil {
 		return err
 	}

@@ -21,24 +21,24 @@ const (
 	MaxJSONLen = 65534 // jsonlen < 65535
 )
 
-// LabelReq is a LABEL_REQ PDU (0x7012): the labels at one level.
-type LabelReq struct {
+// LabelReqPDU is a LABEL_REQ PDU (0x7012): the labels at one level.
+type LabelReqPDU struct {
 	Ident uint32 // PM_ID_NULL, a domain, a pmInDom or a pmID, per Kind
 	Kind  int32  // one of the Label* constants
 }
 
 // Type returns TypeLabelReq.
-func (*LabelReq) Type() Type { return TypeLabelReq }
+func (*LabelReqPDU) Type() Type { return TypeLabelReq }
 
 // Append appends the 20-byte PDU.
-func (m *LabelReq) Append(b []byte, from int32) []byte {
+func (m *LabelReqPDU) Append(b []byte, from int32) []byte {
 	b, start := begin(b, TypeLabelReq, from)
 	b = wire.AppendU32BE(b, m.Ident)
 	return finish(wire.AppendU32BE(b, uint32(m.Kind)), start)
 }
 
 // UnmarshalBinary decodes a LABEL_REQ PDU; len must be 20 ([ErrLength]).
-func (m *LabelReq) UnmarshalBinary(pdu []byte) error {
+func (m *LabelReqPDU) UnmarshalBinary(pdu []byte) error {
 	if _, _, err := open(pdu, "LABEL_REQ", TypeLabelReq); err != nil {
 		return err
 	}
@@ -49,10 +49,10 @@ func (m *LabelReq) UnmarshalBinary(pdu []byte) error {
 	return nil
 }
 
-// Label is a LABEL PDU (0x7013, docs/pcp-pdu.md §4.15): label sets, each a JSON
+// LabelPDU is a LABEL PDU (0x7013, docs/pcp-pdu.md §4.15): label sets, each a JSON
 // object plus an index of its labels. The JSON texts follow all set
 // headers, back to back and unpadded, so len is often not a multiple of 4.
-type Label struct {
+type LabelPDU struct {
 	Ident uint32 // echo of the request
 	Kind  int32  // echo of the request
 	Sets  []LabelSet
@@ -80,7 +80,7 @@ type LabelEntry struct {
 }
 
 // Type returns TypeLabel.
-func (*Label) Type() Type { return TypeLabel }
+func (*LabelPDU) Type() Type { return TypeLabel }
 
 // sent is s as Append puts it on the wire.
 func (s LabelSet) sent() LabelSet {
@@ -99,7 +99,7 @@ func (s LabelSet) sent() LabelSet {
 // Σjsonlen bytes). NLabels is sent as len(Labels) unless it is negative;
 // a set without labels, or an error set (NLabels < 0), is sent without
 // JSON, as libpcp reads it.
-func (m *Label) Append(b []byte, from int32) []byte {
+func (m *LabelPDU) Append(b []byte, from int32) []byte {
 	b, start := begin(b, TypeLabel, from)
 	b = wire.AppendU32BE(b, m.Ident)
 	b = wire.AppendU32BE(b, uint32(m.Kind))
@@ -135,7 +135,7 @@ func (m *Label) Append(b []byte, from int32) []byte {
 // [ErrField] for a negative json offset, a jsonlen outside 0…65534, JSON
 // past the end, or a label name or value outside its set's JSON; and with
 // [ErrTrailing] if len exceeds pad4 of the last JSON's end.
-func (m *Label) UnmarshalBinary(pdu []byte) error {
+func (m *LabelPDU) UnmarshalBinary(pdu []byte) error {
 	if _, _, err := open(pdu, "LABEL", TypeLabel); err != nil {
 		return err
 	}

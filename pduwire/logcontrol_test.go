@@ -13,11 +13,11 @@ import (
 // without metrics; 28 is too short. What Append makes of an empty request
 // is what that decoder takes.
 func TestLogControlMinimum(t *testing.T) {
-	empty := (&pduwire.LogControl{Control: 13, State: 2, Delta: 1000}).Append(nil, 0)
+	empty := (&pduwire.LogControlPDU{Control: 13, State: 2, Delta: 1000}).Append(nil, 0)
 	if len(empty) != 32 {
 		t.Fatalf("Append without metrics: %d bytes, libpcp wants 32", len(empty))
 	}
-	var m pduwire.LogControl
+	var m pduwire.LogControlPDU
 	if err := m.UnmarshalBinary(empty); err != nil || m.Control != 13 || m.State != 2 || m.Delta != 1000 || len(m.Metrics) != 0 {
 		t.Fatalf("32-byte LOG_CONTROL: %+v, %v", m, err)
 	}

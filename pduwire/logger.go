@@ -21,23 +21,23 @@ const (
 	LogStateOn    = 2
 )
 
-// LogRequest is a LOG_REQUEST PDU (0x8002) from pmlc to pmlogger.
-type LogRequest struct {
+// LogRequestPDU is a LOG_REQUEST PDU (0x8002) from pmlc to pmlogger.
+type LogRequestPDU struct {
 	Request int32 // LogRequestNewVolume, LogRequestStatus or LogRequestSync
 }
 
 // Type returns TypeLogRequest.
-func (*LogRequest) Type() Type { return TypeLogRequest }
+func (*LogRequestPDU) Type() Type { return TypeLogRequest }
 
 // Append appends the 16-byte PDU.
-func (m *LogRequest) Append(b []byte, from int32) []byte {
+func (m *LogRequestPDU) Append(b []byte, from int32) []byte {
 	b, start := begin(b, TypeLogRequest, from)
 	return finish(wire.AppendU32BE(b, uint32(m.Request)), start)
 }
 
 // UnmarshalBinary decodes a LOG_REQUEST PDU: len ≥ 16 ([ErrTruncated]);
 // bytes after the request word are ignored, as pmlogger does.
-func (m *LogRequest) UnmarshalBinary(pdu []byte) error {
+func (m *LogRequestPDU) UnmarshalBinary(pdu []byte) error {
 	if _, _, err := open(pdu, "LOG_REQUEST", TypeLogRequest); err != nil {
 		return err
 	}
@@ -48,9 +48,9 @@ func (m *LogRequest) UnmarshalBinary(pdu []byte) error {
 	return nil
 }
 
-// LogControl is a LOG_CONTROL PDU (0x8000): a logging request or its
+// LogControlPDU is a LOG_CONTROL PDU (0x8000): a logging request or its
 // answer, per metric and instance. Values are always 32-bit words.
-type LogControl struct {
+type LogControlPDU struct {
 	Control int32 // LogMandatory, LogAdvisory or LogEnquire
 	State   int32 // LogStateOff, LogStateMaybe or LogStateOn
 	Delta   int32 // logging interval in milliseconds
@@ -72,11 +72,11 @@ type LogValue struct {
 }
 
 // Type returns TypeLogControl.
-func (*LogControl) Type() Type { return TypeLogControl }
+func (*LogControlPDU) Type() Type { return TypeLogControl }
 
 // Append appends the PDU (28 + Σ(8 + 8·numval) bytes, or 32 without
 // metrics: libpcp's decoder wants at least its structure's 32 bytes).
-func (m *LogControl) Append(b []byte, from int32) []byte {
+func (m *LogControlPDU) Append(b []byte, from int32) []byte {
 	b, start := begin(b, TypeLogControl, from)
 	b = wire.AppendU32BE(b, uint32(m.Control))
 	b = wire.AppendU32BE(b, uint32(m.State))
@@ -106,7 +106,7 @@ func (m *LogControl) Append(b []byte, from int32) []byte {
 // PDU ([ErrTruncated], [ErrCount]) and nothing after the last
 // ([ErrTrailing]) — except that without metrics the word at 28 is part of
 // the 32 bytes and ignored.
-func (m *LogControl) UnmarshalBinary(pdu []byte) error {
+func (m *LogControlPDU) UnmarshalBinary(pdu []byte) error {
 	if _, _, err := open(pdu, "LOG_CONTROL", TypeLogControl); err != nil {
 		return err
 	}
@@ -158,9 +158,9 @@ type LogTime struct {
 	Frac int32 // microseconds in LOG_STATUS_V2, nanoseconds in LOG_STATUS
 }
 
-// LogStatusV2 is the fixed 264-byte LOG_STATUS_V2 PDU (0x8001) of
+// LogStatusV2PDU is the fixed 264-byte LOG_STATUS_V2 PDU (0x8001) of
 // pmlogger control protocol 2. Strings are NUL-padded arrays.
-type LogStatusV2 struct {
+type LogStatusV2PDU struct {
 	Start, Last, Now LogTime
 	State, Vol       int32
 	Size             int64
@@ -169,10 +169,10 @@ type LogStatusV2 struct {
 }
 
 // Type returns TypeLogStatusV2.
-func (*LogStatusV2) Type() Type { return TypeLogStatusV2 }
+func (*LogStatusV2PDU) Type() Type { return TypeLogStatusV2 }
 
 // Append appends the 264-byte PDU.
-func (m *LogStatusV2) Append(b []byte, from int32) []byte {
+func (m *LogStatusV2PDU) Append(b []byte, from int32) []byte {
 	b, start := begin(b, TypeLogStatusV2, from)
 	b = wire.AppendU32BE(b, 0)
 	for _, t := range [...]LogTime{m.Start, m.Last, m.Now} {
@@ -191,7 +191,7 @@ func (m *LogStatusV2) Append(b []byte, from int32) []byte {
 
 // UnmarshalBinary decodes a LOG_STATUS_V2 PDU; len must be 264
 // ([ErrLength]).
-func (m *LogStatusV2) UnmarshalBinary(pdu []byte) error {
+func (m *LogStatusV2PDU) UnmarshalBinary(pdu []byte) error {
 	if _, _, err := open(pdu, "LOG_STATUS_V2", TypeLogStatusV2); err != nil {
 		return err
 	}
@@ -214,13 +214,13 @@ func (m *LogStatusV2) UnmarshalBinary(pdu []byte) error {
 // MaxLogString bounds each LOG_STATUS string (its NUL included).
 const MaxLogString = 256
 
-// LogStatus is a LOG_STATUS PDU (0x8003) of pmlogger control protocol 3:
+// LogStatusPDU is a LOG_STATUS PDU (0x8003) of pmlogger control protocol 3:
 // 64-bit timestamps and six variable strings. Each timestamp's seconds
 // travel as two BE32 words, the low-order word first: libpcp 6.0.3 packs
 // the 64-bit value in its host's word order, and every pmlogger on a
 // little-endian host (bytes made by __pmSendLogStatus, fuzz/RESULTS.md
 // F3) sends them so.
-type LogStatus struct {
+type LogStatusPDU struct {
 	Start, Last, Now LogTime // Frac in nanoseconds
 	State, Vol       int32
 	Size             int64
@@ -230,11 +230,11 @@ type LogStatus struct {
 }
 
 // Type returns TypeLogStatus.
-func (*LogStatus) Type() Type { return TypeLogStatus }
+func (*LogStatusPDU) Type() Type { return TypeLogStatus }
 
 // Append appends the PDU: the 88-byte fixed part, the strings back to
 // back, and one pad to a multiple of 4.
-func (m *LogStatus) Append(b []byte, from int32) []byte {
+func (m *LogStatusPDU) Append(b []byte, from int32) []byte {
 	b, start := begin(b, TypeLogStatus, from)
 	for _, t := range [...]LogTime{m.Start, m.Last, m.Now} {
 		b = appendLogSec(b, t.Sec)
@@ -255,7 +255,7 @@ func (m *LogStatus) Append(b []byte, from int32) []byte {
 // UnmarshalBinary decodes a LOG_STATUS PDU: len ≥ 88 ([ErrTruncated])
 // before anything is read, each string length in 0…256 ([ErrCount]) and
 // every string inside the PDU ([ErrTruncated]).
-func (m *LogStatus) UnmarshalBinary(pdu []byte) error {
+func (m *LogStatusPDU) UnmarshalBinary(pdu []byte) error {
 	if _, _, err := open(pdu, "LOG_STATUS", TypeLogStatus); err != nil {
 		return err
 	}

@@ -17,7 +17,7 @@ func TestLogStatusFromLibpcp(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var m pduwire.LogStatus
+	var m pduwire.LogStatusPDU
 	if err := m.UnmarshalBinary(v3); err != nil {
 		t.Fatal(err)
 	}
@@ -43,7 +43,7 @@ func TestLogStatusFromLibpcp(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var o pduwire.LogStatusV2
+	var o pduwire.LogStatusV2PDU
 	if err := o.UnmarshalBinary(v2); err != nil {
 		t.Fatal(err)
 	}

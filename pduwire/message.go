@@ -17,55 +17,55 @@ func New(t Type) Message {
 	case TypeError:
 		return &ErrorPDU{}
 	case TypeResult:
-		return &ResultData{}
-	case TypeHighresResult:
-		return &ResultData{Highres: true}
+		return &ResultPDU{}
+	case TypeHighResResult:
+		return &ResultPDU{HighRes: true}
 	case TypeProfile:
-		return &Profile{}
+		return &ProfilePDU{}
 	case TypeFetch:
-		return &Fetch{}
-	case TypeHighresFetch:
-		return &Fetch{Highres: true}
+		return &FetchPDU{}
+	case TypeHighResFetch:
+		return &FetchPDU{HighRes: true}
 	case TypeDescReq:
-		return &DescReq{}
+		return &DescReqPDU{}
 	case TypeDesc:
 		return &DescPDU{}
 	case TypeDescIDs:
-		return &DescIDs{}
+		return &DescIDsPDU{}
 	case TypeDescs:
-		return &Descs{}
+		return &DescsPDU{}
 	case TypeInstanceReq:
-		return &InstanceReq{}
+		return &InstanceReqPDU{}
 	case TypeInstance:
-		return &Instance{}
+		return &InstancePDU{}
 	case TypeTextReq:
-		return &TextReq{}
+		return &TextReqPDU{}
 	case TypeText:
-		return &Text{}
+		return &TextPDU{}
 	case TypeCreds:
-		return &Creds{}
+		return &CredsPDU{}
 	case TypePMNSIDs:
-		return &PMNSIDs{}
+		return &PMNSIDsPDU{}
 	case TypePMNSNames:
-		return &PMNSNames{}
+		return &PMNSNamesPDU{}
 	case TypePMNSChild:
-		return &PMNSChild{}
+		return &PMNSChildPDU{}
 	case TypePMNSTraverse:
-		return &PMNSChild{Traverse: true}
+		return &PMNSChildPDU{Traverse: true}
 	case TypeAttr:
-		return &Attr{}
+		return &AttrPDU{}
 	case TypeLabelReq:
-		return &LabelReq{}
+		return &LabelReqPDU{}
 	case TypeLabel:
-		return &Label{}
+		return &LabelPDU{}
 	case TypeLogControl:
-		return &LogControl{}
+		return &LogControlPDU{}
 	case TypeLogStatusV2:
-		return &LogStatusV2{}
+		return &LogStatusV2PDU{}
 	case TypeLogRequest:
-		return &LogRequest{}
+		return &LogRequestPDU{}
 	case TypeLogStatus:
-		return &LogStatus{}
+		return &LogStatusPDU{}
 	}
 	return nil
 }

@@ -22,9 +22,9 @@ type conversation struct {
 	names    map[pcp.ID][]string
 	descs    map[pcp.ID]pduwire.Desc
 	insts    map[pcp.InDom]map[int32]string
-	results  []*pduwire.ResultData
-	stores   []*pduwire.ResultData // client RESULTs (pmstore)
-	storeAck []int32               // ERROR code answering each store
+	results  []*pduwire.ResultPDU
+	stores   []*pduwire.ResultPDU // client RESULTs (pmstore)
+	storeAck []int32              // ERROR code answering each store
 	texts    map[uint32]string
 	traverse []string
 }
@@ -54,7 +54,7 @@ func loadConversation(t *testing.T, conv string) *conversation {
 	if c.hello, err = pduwire.ParseServerHello(ss.pdus[0].Bytes); err != nil {
 		t.Fatal(err)
 	}
-	if _, ok := client[0].(*pduwire.Creds); !ok {
+	if _, ok := client[0].(*pduwire.CredsPDU); !ok {
 		t.Fatalf("%s: first client PDU is %v", conv, client[0].Type())
 	}
 	si := 1
@@ -75,33 +75,33 @@ func loadConversation(t *testing.T, conv string) *conversation {
 		rep := server[si]
 		si++
 		switch q := req.(type) {
-		case *pduwire.PMNSNames:
-			if r, ok := rep.(*pduwire.PMNSIDs); ok {
+		case *pduwire.PMNSNamesPDU:
+			if r, ok := rep.(*pduwire.PMNSIDsPDU); ok {
 				for i, n := range q.Names {
 					c.ids[string(n)] = r.PMIDs[i]
 				}
 			}
-		case *pduwire.PMNSIDs:
-			if r, ok := rep.(*pduwire.PMNSNames); ok {
+		case *pduwire.PMNSIDsPDU:
+			if r, ok := rep.(*pduwire.PMNSNamesPDU); ok {
 				for _, n := range r.Names {
 					c.names[q.PMIDs[0]] = append(c.names[q.PMIDs[0]], string(n))
 				}
 			}
-		case *pduwire.PMNSChild:
-			if r, ok := rep.(*pduwire.PMNSNames); ok && q.Traverse {
+		case *pduwire.PMNSChildPDU:
+			if r, ok := rep.(*pduwire.PMNSNamesPDU); ok && q.Traverse {
 				for _, n := range r.Names {
 					c.traverse = append(c.traverse, string(n))
 				}
 			}
-		case *pduwire.ResultData:
+		case *pduwire.ResultPDU:
 			c.stores = append(c.stores, q)
 			c.storeAck = append(c.storeAck, rep.(*pduwire.ErrorPDU).Code)
-		case *pduwire.TextReq:
-			if r, ok := rep.(*pduwire.Text); ok {
+		case *pduwire.TextReqPDU:
+			if r, ok := rep.(*pduwire.TextPDU); ok {
 				c.texts[q.Ident] = string(r.Text)
 			}
-		case *pduwire.InstanceReq:
-			if r, ok := rep.(*pduwire.Instance); ok {
+		case *pduwire.InstanceReqPDU:
+			if r, ok := rep.(*pduwire.InstancePDU); ok {
 				if c.insts[q.InDom] == nil {
 					c.insts[q.InDom] = map[int32]string{}
 				}
@@ -113,11 +113,11 @@ func loadConversation(t *testing.T, conv string) *conversation {
 		switch r := rep.(type) {
 		case *pduwire.DescPDU:
 			c.descs[r.Desc.ID] = r.Desc
-		case *pduwire.Descs:
+		case *pduwire.DescsPDU:
 			for _, d := range r.Descs {
 				c.descs[d.ID] = d
 			}
-		case *pduwire.ResultData:
+		case *pduwire.ResultPDU:
 			c.results = append(c.results, r)
 		}
 	}
@@ -143,7 +143,7 @@ var pminfoTypes = map[pcp.Type]string{
 	pcp.Type32: "32-bit int", pcp.TypeU32: "32-bit unsigned int", pcp.Type64: "64-bit int",
 	pcp.TypeU64: "64-bit unsigned int", pcp.TypeFloat: "float", pcp.TypeDouble: "double",
 	pcp.TypeString: "string", pcp.TypeAggregate: "aggregate", pcp.TypeEvent: "event record array",
-	pcp.TypeHighresEvent: "highres event record array",
+	pcp.TypeHighResEvent: "highres event record array",
 }
 
 var pminfoSems = map[pcp.Sem]string{pcp.SemCounter: "counter", pcp.SemInstant: "instant", pcp.SemDiscrete: "discrete"}
@@ -169,7 +169,7 @@ func formatValue(t pcp.Type, v pduwire.ValueData) string {
 		return strconv.Quote(strings.TrimSuffix(string(p), "\x00"))
 	case pcp.TypeAggregate:
 		return `"` + string(p) + `" [` + hex.EncodeToString(p) + "]"
-	case pcp.TypeEvent, pcp.TypeHighresEvent:
+	case pcp.TypeEvent, pcp.TypeHighResEvent:
 		n := binary.BigEndian.Uint32(p)
 		if n == 1 {
 			return "[1 event record"
@@ -356,7 +356,7 @@ func TestCapturesToolOracles(t *testing.T) {
 		t.Errorf("conv19: traversal %q", c.traverse)
 	}
 	// The handshake: pmcd 6.0.3's features word.
-	if c.hello.Status != 0 || c.hello.Features.Flags() != 0x0e44 || !c.hello.Features.HighresFetch() ||
+	if c.hello.Status != 0 || c.hello.Features.Flags() != 0x0e44 || !c.hello.Features.HighResFetch() ||
 		!c.hello.Features.DescIDs() || c.hello.Features.Version() != 2 {
 		t.Errorf("hello %+v", c.hello)
 	}

@@ -2,24 +2,24 @@ package pduwire
 
 import "github.com/perfwire/perfwire/internal/wire"
 
-// PMNSNames is a PMNS_NAMES PDU (0x700e, docs/pcp-pdu.md §4.13): metric names or
+// PMNSNamesPDU is a PMNS_NAMES PDU (0x700e, docs/pcp-pdu.md §4.13): metric names or
 // name components, optionally each with a status (0 leaf, 1 non-leaf).
 // A negative numnames on the wire is a PM_ERR_* code from the peer; it is
 // reported in Status, not as a decode error.
-type PMNSNames struct {
+type PMNSNamesPDU struct {
 	Status   int32    // 0, or the negative code sent in place of numnames
 	Names    [][]byte // no NULs
 	Statuses []int32  // nil, or one per name
 }
 
 // Type returns TypePMNSNames.
-func (*PMNSNames) Type() Type { return TypePMNSNames }
+func (*PMNSNamesPDU) Type() Type { return TypePMNSNames }
 
 // Append appends the PDU (24 + Σ(4·[status] + 4 + pad4(namelen)) bytes),
 // with nstrbytes = Σ(namelen + 1) as libpcp computes it. Statuses is sent
 // only when it has one entry per name. Names must not be empty: libpcp's
 // decoder (and ours) sizes its room check on at least one name byte each.
-func (m *PMNSNames) Append(b []byte, from int32) []byte {
+func (m *PMNSNamesPDU) Append(b []byte, from int32) []byte {
 	b, start := begin(b, TypePMNSNames, from)
 	if m.Status < 0 {
 		b = wire.AppendU32BE(b, 0)
@@ -54,7 +54,7 @@ func (m *PMNSNames) Append(b []byte, from int32) []byte {
 // room ((len − 24)/8, or /12 with statuses), numstatus other than 0 or
 // numnames, or names that do not fit in nstrbytes; with [ErrTrailing] for
 // more than 3 bytes after the last name.
-func (m *PMNSNames) UnmarshalBinary(pdu []byte) error {
+func (m *PMNSNamesPDU) UnmarshalBinary(pdu []byte) error {
 	if _, _, err := open(pdu, "PMNS_NAMES", TypePMNSNames); err != nil {
 		return err
 	}
@@ -125,17 +125,17 @@ func (m *PMNSNames) UnmarshalBinary(pdu []byte) error {
 	return nil
 }
 
-// PMNSChild is a PMNS_CHILD (0x700f) or, with Traverse set, a
+// PMNSChildPDU is a PMNS_CHILD (0x700f) or, with Traverse set, a
 // PMNS_TRAVERSE (0x7010) PDU: the children of, or all leaves below, a
 // namespace node (the root is the empty name).
-type PMNSChild struct {
+type PMNSChildPDU struct {
 	Traverse bool
 	Subtype  int32 // CHILD: 0 names only, 1 names and status; TRAVERSE: 0
 	Name     []byte
 }
 
 // Type returns TypePMNSTraverse or TypePMNSChild.
-func (m *PMNSChild) Type() Type {
+func (m *PMNSChildPDU) Type() Type {
 	if m.Traverse {
 		return TypePMNSTraverse
 	}
@@ -143,7 +143,7 @@ func (m *PMNSChild) Type() Type {
 }
 
 // Append appends the PDU (20 + pad4(namelen) bytes).
-func (m *PMNSChild) Append(b []byte, from int32) []byte {
+func (m *PMNSChildPDU) Append(b []byte, from int32) []byte {
 	b, start := begin(b, m.Type(), from)
 	b = wire.AppendU32BE(b, uint32(m.Subtype))
 	return finish(appendString(b, m.Name), start)
@@ -152,7 +152,7 @@ func (m *PMNSChild) Append(b []byte, from int32) []byte {
 // UnmarshalBinary decodes a PMNS_CHILD or PMNS_TRAVERSE PDU: len ≥ 20
 // ([ErrTruncated]) and 0 ≤ namelen ≤ len − 20 ([ErrCount]), as libpcp
 // requires; trailing bytes are tolerated.
-func (m *PMNSChild) UnmarshalBinary(pdu []byte) error {
+func (m *PMNSChildPDU) UnmarshalBinary(pdu []byte) error {
 	h, _, err := open(pdu, "PMNS_CHILD", TypePMNSChild, TypePMNSTraverse)
 	if err != nil {
 		return err

@@ -11,9 +11,9 @@ const (
 	ProfileExclude = 1
 )
 
-// Profile is a PROFILE PDU (0x7002, docs/pcp-pdu.md §4.3): which instances of which
+// ProfilePDU is a PROFILE PDU (0x7002, docs/pcp-pdu.md §4.3): which instances of which
 // instance domains a context wants.
-type Profile struct {
+type ProfilePDU struct {
 	Ctx     int32 // context number, ≥ 0
 	State   int32 // global state: ProfileInclude or ProfileExclude
 	Entries []ProfileEntry
@@ -27,10 +27,10 @@ type ProfileEntry struct {
 }
 
 // Type returns TypeProfile.
-func (*Profile) Type() Type { return TypeProfile }
+func (*ProfilePDU) Type() Type { return TypeProfile }
 
 // Append appends the PDU: 28 + 16·numprof + 4·Σnuminst bytes.
-func (m *Profile) Append(b []byte, from int32) []byte {
+func (m *ProfilePDU) Append(b []byte, from int32) []byte {
 	b, start := begin(b, TypeProfile, from)
 	b = wire.AppendU32BE(b, uint32(m.Ctx))
 	b = wire.AppendU32BE(b, uint32(m.State))
@@ -55,7 +55,7 @@ func (m *Profile) Append(b []byte, from int32) []byte {
 // within the room left ([ErrCount]), and no bytes after the instance
 // lists ([ErrTrailing]) when numprof > 0. With numprof 0 the trailing pad
 // may be missing and extra bytes are ignored, as libpcp does.
-func (m *Profile) UnmarshalBinary(pdu []byte) error {
+func (m *ProfilePDU) UnmarshalBinary(pdu []byte) error {
 	if _, _, err := open(pdu, "PROFILE", TypeProfile); err != nil {
 		return err
 	}

@@ -233,7 +233,7 @@ func describe(m pduwire.Message, from int32) (string, bool) {
 	switch m := m.(type) {
 	case *pduwire.ErrorPDU:
 		return "code=" + strconv.Itoa(int(m.Code)), true
-	case *pduwire.Creds:
+	case *pduwire.CredsPDU:
 		s := "sender=" + strconv.Itoa(int(from)) + " credcount=" + strconv.Itoa(len(m.Creds)) + " ..."
 		for i, c := range m.Creds {
 			s += "\n    #" + strconv.Itoa(i) + " = { type=0x" + strconv.FormatUint(uint64(c.Kind()), 16) +
@@ -241,21 +241,21 @@ func describe(m pduwire.Message, from int32) (string, bool) {
 				" c=0x" + strconv.FormatUint(uint64(c.Flags()&0xff), 16) + " }"
 		}
 		return s, true
-	case *pduwire.Attr:
+	case *pduwire.AttrPDU:
 		return "attr=" + strconv.Itoa(int(m.Attr)) + " vlen=" + strconv.Itoa(len(m.Value)) + ` value="` + string(m.Value) + `"`, true
 	case *pduwire.DescPDU:
 		d := m.Desc
 		return "desc: pmid==" + d.ID.String() + " type=" + qaTypeNames[d.Type] + " indom=" + d.InDom.String() +
 			" semantics=" + qaSemNames[d.Sem] + " units=", false
-	case *pduwire.DescIDs:
+	case *pduwire.DescIDsPDU:
 		return idsText(m.PMIDs), true
-	case *pduwire.PMNSIDs:
+	case *pduwire.PMNSIDsPDU:
 		return "pmid=" + m.PMIDs[0].String() + " asts=" + strconv.Itoa(int(m.Status)), true
-	case *pduwire.DescReq:
+	case *pduwire.DescReqPDU:
 		return "pmid=" + m.PMID.String(), true
-	case *pduwire.Fetch:
+	case *pduwire.FetchPDU:
 		return "ctxnum=" + strconv.Itoa(int(m.Ctx)) + " unused=0.000000 " + idsText(m.PMIDs), true
-	case *pduwire.Profile:
+	case *pduwire.ProfilePDU:
 		st := map[int32]string{0: "INCLUDE", 1: "EXCLUDE"}
 		s := "ctxnum=" + strconv.Itoa(int(m.Ctx)) + " ...\nDump Instance Profile state=" + st[m.State] + ", " +
 			strconv.Itoa(len(m.Entries)) + " profiles"
@@ -267,13 +267,13 @@ func describe(m pduwire.Message, from int32) (string, bool) {
 			}
 		}
 		return s, true
-	case *pduwire.InstanceReq:
+	case *pduwire.InstanceReqPDU:
 		name := "NULL"
 		if len(m.Name) > 0 {
 			name = string(m.Name)
 		}
 		return "indom=" + m.InDom.String() + " inst=" + strconv.Itoa(int(m.Inst)) + " name=" + name, true
-	case *pduwire.LabelReq:
+	case *pduwire.LabelReqPDU:
 		s := "type=0x" + strconv.FormatUint(uint64(m.Kind), 16) + " ident="
 		switch m.Kind {
 		case pduwire.LabelDomain:
@@ -286,7 +286,7 @@ func describe(m pduwire.Message, from int32) (string, bool) {
 		// libpcp replaces the ident of CONTEXT and unknown types by -1;
 		// we keep the wire word, so only the type is compared.
 		return s, false
-	case *pduwire.PMNSNames:
+	case *pduwire.PMNSNamesPDU:
 		s := "numnamesp=" + strconv.Itoa(len(m.Names)) + " ..."
 		for i, n := range m.Names {
 			s += "\n  [" + strconv.Itoa(i) + "] " + string(n)
@@ -295,12 +295,12 @@ func describe(m pduwire.Message, from int32) (string, bool) {
 			}
 		}
 		return s, true
-	case *pduwire.TextReq:
+	case *pduwire.TextReqPDU:
 		if m.Kind&pduwire.TextInDom != 0 {
 			return "pmInDom=" + pcp.InDom(m.Ident).String() + " type=0x" + strconv.FormatUint(uint64(m.Kind), 16), true
 		}
 		return "pmID=" + pcp.ID(m.Ident).String() + " type=0x" + strconv.FormatUint(uint64(m.Kind), 16), true
-	case *pduwire.ResultData:
+	case *pduwire.ResultPDU:
 		s := "numpmid: " + strconv.Itoa(len(m.Sets))
 		for _, vs := range m.Sets {
 			s += "\x00" + vs.PMID.String() + " (\x00numval: " + strconv.Itoa(len(vs.Values)) + " valfmt: " + strconv.Itoa(int(vs.ValFmt))
@@ -352,14 +352,14 @@ func TestQAPDUData(t *testing.T) {
 			compared++
 			switch {
 			case exp.text == "Functionality not yet implemented":
-				nl, ok := m.(*pduwire.PMNSNames)
+				nl, ok := m.(*pduwire.PMNSNamesPDU)
 				if err != nil || !ok || nl.Status != -21344 {
 					t.Errorf("%s:%d: want status PM_ERR_NYI, got %v %+v", sect, p.line, err, m)
 				}
 			case strings.Contains(exp.diag, "!= numids from caller 1"):
 				// A caller-side check (pmcd asks a PMDA for one name):
 				// the PDU is well formed, and the count is what differs.
-				ids, ok := m.(*pduwire.PMNSIDs)
+				ids, ok := m.(*pduwire.PMNSIDsPDU)
 				if err != nil || !ok || len(ids.PMIDs) == 1 {
 					t.Errorf("%s:%d: want a well-formed list of != 1 ids, got %v %+v", sect, p.line, err, m)
 				}
@@ -460,7 +460,7 @@ func containsAll(text, frags string) bool {
 // that must precede its use in label JSON rejects it.
 func TestQAContainerInjection(t *testing.T) {
 	pdus := compileSpec(t, "label-req-container-json-injection")
-	var a pduwire.Attr
+	var a pduwire.AttrPDU
 	if err := a.UnmarshalBinary(pdus[1].bytes); err != nil || a.Attr != pduwire.AttrContainer {
 		t.Fatalf("decode: %v %+v", err, a)
 	}

@@ -23,7 +23,7 @@ const (
 type Result struct {
 	pdu     []byte
 	recOff  int
-	Highres bool  // HIGHRES_RESULT (64-bit seconds, nanoseconds)
+	HighRes bool  // HIGHRES_RESULT (64-bit seconds, nanoseconds)
 	Sec     int64 // seconds since the epoch (tv_sec, sign-extended for RESULT)
 	// Nsec is the sub-second part in nanoseconds; for RESULT it is
 	// tv_usec × 1000, as libpcp converts it (tv_usec is not range-checked).
@@ -39,14 +39,14 @@ type Result struct {
 // [ErrValueBlock], [ErrOverlap], [ErrContiguity], [ErrTrailing],
 // [ErrEvent], each as a [*ParseError] with the offset in the PDU.
 func ParseResult(pdu []byte) (Result, error) {
-	h, _, err := open(pdu, "RESULT", TypeResult, TypeHighresResult)
+	h, _, err := open(pdu, "RESULT", TypeResult, TypeHighResResult)
 	if err != nil {
 		return Result{}, err
 	}
-	r := Result{pdu: pdu, Highres: h.Type == TypeHighresResult}
+	r := Result{pdu: pdu, HighRes: h.Type == TypeHighResResult}
 	var numpmid int32
 	numOff := 20
-	if r.Highres {
+	if r.HighRes {
 		if len(pdu) < 32 {
 			return Result{}, fail("HIGHRES_RESULT", len(pdu), ErrTruncated)
 		}
@@ -184,7 +184,7 @@ func (t *tiling) add(pdu, vl []byte, vp int) error {
 		if want := fixedVlen[typ]; want != 0 && vlen != uint64(want) {
 			return fail("value.vlen", int(start), ErrValueBlock)
 		}
-		if typ == uint8(pcp.TypeEvent) || typ == uint8(pcp.TypeHighresEvent) {
+		if typ == uint8(pcp.TypeEvent) || typ == uint8(pcp.TypeHighResEvent) {
 			if err := checkEvents(pdu[start:start+vlen], int(start), pcp.Type(typ)); err != nil {
 				return err
 			}
@@ -325,7 +325,7 @@ func block(pdu []byte, w uint32) []byte {
 // that is not an event array (ErrEvent).
 func (v Value) Events() (eventrec.Array, error) {
 	t := v.BlockType()
-	if t != pcp.TypeEvent && t != pcp.TypeHighresEvent {
+	if t != pcp.TypeEvent && t != pcp.TypeHighResEvent {
 		return eventrec.Array{}, fail("value.events", 4*int(v.Word), ErrEvent)
 	}
 	return eventrec.Parse(v.blk, eventrec.Options{Type: t, Lenient: true, Base: 4 * int(v.Word)})

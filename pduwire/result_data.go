@@ -5,17 +5,17 @@ import (
 	"github.com/perfwire/perfwire/pcp"
 )
 
-// ResultData is the owned, buildable form of a RESULT or HIGHRES_RESULT,
-// for encoders, stores and tests. Decoding into it ([ResultData.UnmarshalBinary])
+// ResultPDU is the owned, buildable form of a RESULT or HIGHRES_RESULT,
+// for encoders, stores and tests. Decoding into it ([ResultPDU.UnmarshalBinary])
 // reuses its slices; payloads alias the decoded PDU.
-type ResultData struct {
-	Highres bool
+type ResultPDU struct {
+	HighRes bool
 	Sec     int64 // tv_sec; RESULT keeps only the low 32 bits
 	Nsec    int64 // nanoseconds; RESULT sends Nsec / 1000 as tv_usec
 	Sets    []ValueSetData
 }
 
-// ValueSetData is one metric's values in a [ResultData].
+// ValueSetData is one metric's values in a [ResultPDU].
 type ValueSetData struct {
 	PMID pcp.ID
 	// NumVal is sent only when Values is empty: 0 for "no values" or a
@@ -34,10 +34,10 @@ type ValueData struct {
 	Payload   []byte
 }
 
-// Type returns TypeHighresResult or TypeResult.
-func (m *ResultData) Type() Type {
-	if m.Highres {
-		return TypeHighresResult
+// Type returns TypeHighResResult or TypeResult.
+func (m *ResultPDU) Type() Type {
+	if m.HighRes {
+		return TypeHighResResult
 	}
 	return TypeResult
 }
@@ -46,9 +46,9 @@ func (m *ResultData) Type() Type {
 // order, then each value block right after the previous one, in the order
 // the records reference them, with zero pad bytes. Payloads longer than
 // the 24-bit vlen allows are the caller's error and are cut short.
-func (m *ResultData) Append(b []byte, from int32) []byte {
+func (m *ResultPDU) Append(b []byte, from int32) []byte {
 	b, start := begin(b, m.Type(), from)
-	if m.Highres {
+	if m.HighRes {
 		b = wire.AppendU32BE(b, uint32(len(m.Sets)))
 		b = wire.AppendU64BE(b, uint64(m.Sec))
 		b = wire.AppendU64BE(b, uint64(m.Nsec))
@@ -111,7 +111,7 @@ func (vs *ValueSetData) size() int {
 // UnmarshalBinary decodes a whole RESULT or HIGHRES_RESULT PDU into m,
 // reusing m's slices; payloads alias pdu. It fails as [ParseResult] does,
 // leaving m in an unspecified state.
-func (m *ResultData) UnmarshalBinary(pdu []byte) error {
+func (m *ResultPDU) UnmarshalBinary(pdu []byte) error {
 	r, err := ParseResult(pdu)
 	if err != nil {
 		return err
@@ -121,8 +121,8 @@ func (m *ResultData) UnmarshalBinary(pdu []byte) error {
 }
 
 // AppendTo fills m from the view r, reusing m's slices.
-func (r *Result) AppendTo(m *ResultData) {
-	m.Highres, m.Sec, m.Nsec = r.Highres, r.Sec, r.Nsec
+func (r *Result) AppendTo(m *ResultPDU) {
+	m.HighRes, m.Sec, m.Nsec = r.HighRes, r.Sec, r.Nsec
 	sets := m.Sets[:0]
 	s := r.Scan()
 	for s.Next() {

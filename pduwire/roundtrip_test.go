@@ -21,29 +21,29 @@ func normalize(m pduwire.Message) {
 		if !m.Extended {
 			m.Datum = 0
 		}
-	case *pduwire.Creds:
+	case *pduwire.CredsPDU:
 		if len(m.Creds) == 0 {
 			m.Creds = []pduwire.Credential{pduwire.NewVersionCred(2, 0)}
 		}
-	case *pduwire.Profile:
+	case *pduwire.ProfilePDU:
 		m.Ctx &= 0x7fffffff
-	case *pduwire.Fetch:
+	case *pduwire.FetchPDU:
 		if len(m.PMIDs) == 0 {
 			m.PMIDs = []pcp.ID{1}
 		}
-	case *pduwire.DescIDs:
+	case *pduwire.DescIDsPDU:
 		if len(m.PMIDs) == 0 {
 			m.PMIDs = []pcp.ID{1}
 		}
-	case *pduwire.PMNSIDs:
+	case *pduwire.PMNSIDsPDU:
 		if len(m.PMIDs) == 0 {
 			m.PMIDs = []pcp.ID{1}
 		}
-	case *pduwire.Descs:
+	case *pduwire.DescsPDU:
 		if len(m.Descs) == 0 {
 			m.Descs = []pduwire.Desc{{}}
 		}
-	case *pduwire.PMNSNames:
+	case *pduwire.PMNSNamesPDU:
 		if m.Status < 0 || len(m.Names) == 0 {
 			m.Names, m.Statuses = nil, nil
 		}
@@ -56,9 +56,9 @@ func normalize(m pduwire.Message) {
 		if len(m.Statuses) != len(m.Names) {
 			m.Statuses = nil
 		}
-	case *pduwire.Attr:
+	case *pduwire.AttrPDU:
 		m.Value = m.Value[:min(len(m.Value), pduwire.MaxAttrValue)]
-	case *pduwire.Label:
+	case *pduwire.LabelPDU:
 		for i := range m.Sets {
 			s := &m.Sets[i]
 			s.JSON = s.JSON[:min(len(s.JSON), pduwire.MaxJSONLen)]
@@ -77,7 +77,7 @@ func normalize(m pduwire.Message) {
 				l.Value, l.ValueLen = 0, uint16(min(int(l.ValueLen), len(s.JSON)))
 			}
 		}
-	case *pduwire.LogControl:
+	case *pduwire.LogControlPDU:
 		if len(m.Metrics) == 0 {
 			m.Metrics = []pduwire.LogMetric{{}}
 		}
@@ -89,16 +89,16 @@ func normalize(m pduwire.Message) {
 				lm.NumVal = min(lm.NumVal, 0)
 			}
 		}
-	case *pduwire.LogStatusV2:
+	case *pduwire.LogStatusV2PDU:
 		for _, t := range []*pduwire.LogTime{&m.Start, &m.Last, &m.Now} {
 			t.Sec = int64(int32(t.Sec))
 		}
-	case *pduwire.LogStatus:
+	case *pduwire.LogStatusPDU:
 		for i := range m.Strings {
 			m.Strings[i] = m.Strings[i][:min(len(m.Strings[i]), pduwire.MaxLogString)]
 		}
-	case *pduwire.ResultData:
-		if !m.Highres {
+	case *pduwire.ResultPDU:
+		if !m.HighRes {
 			m.Sec = int64(int32(m.Sec))
 			m.Nsec = int64(int32(m.Nsec/1000)) * 1000
 		}
@@ -122,7 +122,7 @@ func normalize(m pduwire.Message) {
 					v.Payload = append(v.Payload, make([]byte, 8)...)[:8]
 				case pcp.TypeFloat:
 					v.Payload = append(v.Payload, make([]byte, 4)...)[:4]
-				case pcp.TypeEvent, pcp.TypeHighresEvent:
+				case pcp.TypeEvent, pcp.TypeHighResEvent:
 					v.BlockType = pcp.TypeAggregate
 				}
 			}
@@ -170,8 +170,8 @@ func equalish(a, b reflect.Value) bool {
 }
 
 var roundTripTypes = []pduwire.Type{
-	pduwire.TypeError, pduwire.TypeResult, pduwire.TypeHighresResult, pduwire.TypeProfile, pduwire.TypeFetch,
-	pduwire.TypeHighresFetch, pduwire.TypeDescReq, pduwire.TypeDesc, pduwire.TypeDescIDs, pduwire.TypeDescs,
+	pduwire.TypeError, pduwire.TypeResult, pduwire.TypeHighResResult, pduwire.TypeProfile, pduwire.TypeFetch,
+	pduwire.TypeHighResFetch, pduwire.TypeDescReq, pduwire.TypeDesc, pduwire.TypeDescIDs, pduwire.TypeDescs,
 	pduwire.TypeInstanceReq, pduwire.TypeInstance, pduwire.TypeTextReq, pduwire.TypeText, pduwire.TypeCreds,
 	pduwire.TypePMNSIDs, pduwire.TypePMNSNames, pduwire.TypePMNSChild, pduwire.TypePMNSTraverse, pduwire.TypeAttr,
 	pduwire.TypeLabelReq, pduwire.TypeLabel, pduwire.TypeLogControl, pduwire.TypeLogStatusV2,
@@ -189,13 +189,13 @@ func FuzzRoundTrip(f *testing.F) {
 		for _, typ := range roundTripTypes {
 			in := pduwire.New(typ)
 			fill.Fill(in)
-			// Fill may flip the Highres/Traverse selector: keep the type.
+			// Fill may flip the HighRes/Traverse selector: keep the type.
 			switch m := in.(type) {
-			case *pduwire.ResultData:
-				m.Highres = typ == pduwire.TypeHighresResult
-			case *pduwire.Fetch:
-				m.Highres = typ == pduwire.TypeHighresFetch
-			case *pduwire.PMNSChild:
+			case *pduwire.ResultPDU:
+				m.HighRes = typ == pduwire.TypeHighResResult
+			case *pduwire.FetchPDU:
+				m.HighRes = typ == pduwire.TypeHighResFetch
+			case *pduwire.PMNSChildPDU:
 				m.Traverse = typ == pduwire.TypePMNSTraverse
 			}
 			normalize(in)

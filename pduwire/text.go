@@ -10,24 +10,24 @@ const (
 	TextInDom   = 8
 )
 
-// TextReq is a TEXT_REQ PDU (0x7008): help text for a pmID or pmInDom.
-type TextReq struct {
+// TextReqPDU is a TEXT_REQ PDU (0x7008): help text for a pmID or pmInDom.
+type TextReqPDU struct {
 	Ident uint32 // a pcp.ID or pcp.InDom, as Kind says
 	Kind  int32  // TextOneline or TextHelp, ORed with TextPMID or TextInDom
 }
 
 // Type returns TypeTextReq.
-func (*TextReq) Type() Type { return TypeTextReq }
+func (*TextReqPDU) Type() Type { return TypeTextReq }
 
 // Append appends the 20-byte PDU.
-func (m *TextReq) Append(b []byte, from int32) []byte {
+func (m *TextReqPDU) Append(b []byte, from int32) []byte {
 	b, start := begin(b, TypeTextReq, from)
 	b = wire.AppendU32BE(b, m.Ident)
 	return finish(wire.AppendU32BE(b, uint32(m.Kind)), start)
 }
 
 // UnmarshalBinary decodes a TEXT_REQ PDU; len must be 20 ([ErrLength]).
-func (m *TextReq) UnmarshalBinary(pdu []byte) error {
+func (m *TextReqPDU) UnmarshalBinary(pdu []byte) error {
 	if _, _, err := open(pdu, "TEXT_REQ", TypeTextReq); err != nil {
 		return err
 	}
@@ -38,19 +38,19 @@ func (m *TextReq) UnmarshalBinary(pdu []byte) error {
 	return nil
 }
 
-// Text is a TEXT PDU (0x7009). Ident is opaque: PMDAs write it in their
+// TextPDU is a TEXT PDU (0x7009). Ident is opaque: PMDAs write it in their
 // host byte order and pmcd relays it unchanged (docs/pcp-pdu.md §4.12), so it need
 // not match the request.
-type Text struct {
+type TextPDU struct {
 	Ident uint32
 	Text  []byte // no NUL
 }
 
 // Type returns TypeText.
-func (*Text) Type() Type { return TypeText }
+func (*TextPDU) Type() Type { return TypeText }
 
 // Append appends the PDU (20 + pad4(buflen) bytes).
-func (m *Text) Append(b []byte, from int32) []byte {
+func (m *TextPDU) Append(b []byte, from int32) []byte {
 	b, start := begin(b, TypeText, from)
 	b = wire.AppendU32BE(b, m.Ident)
 	return finish(appendString(b, m.Text), start)
@@ -59,7 +59,7 @@ func (m *Text) Append(b []byte, from int32) []byte {
 // UnmarshalBinary decodes a TEXT PDU: len ≥ 20 ([ErrTruncated]),
 // 0 ≤ buflen and len ≥ 20 + pad4(buflen) ([ErrCount]). Bytes after the
 // padded text are tolerated, as libpcp does.
-func (m *Text) UnmarshalBinary(pdu []byte) error {
+func (m *TextPDU) UnmarshalBinary(pdu []byte) error {
 	if _, _, err := open(pdu, "TEXT", TypeText); err != nil {
 		return err
 	}

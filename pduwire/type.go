@@ -27,8 +27,8 @@ const (
 	TypeAttr          Type = 0x7011 // also known as AUTH
 	TypeLabelReq      Type = 0x7012
 	TypeLabel         Type = 0x7013
-	TypeHighresFetch  Type = 0x7014
-	TypeHighresResult Type = 0x7015
+	TypeHighResFetch  Type = 0x7014
+	TypeHighResResult Type = 0x7015
 	TypeDescIDs       Type = 0x7016
 	TypeDescs         Type = 0x7017
 	TypeLogControl    Type = 0x8000

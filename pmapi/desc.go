@@ -37,13 +37,13 @@ func (c *Client) LookupDescs(ctx context.Context, ids ...pcp.ID) ([]pduwire.Desc
 		}
 		return out, nil
 	}
-	req := pduwire.DescIDs{PMIDs: ids}
+	req := pduwire.DescIDsPDU{PMIDs: ids}
 	c.out = req.Append(c.out[:0], 0)
 	p, err := c.exchange(ctx, "lookup descs", pduwire.TypeDescs)
 	if err != nil {
 		return nil, err
 	}
-	var m pduwire.Descs
+	var m pduwire.DescsPDU
 	if err := c.decode("lookup descs", p, &m); err != nil {
 		return nil, err
 	}
@@ -54,7 +54,7 @@ func (c *Client) LookupDescs(ctx context.Context, ids ...pcp.ID) ([]pduwire.Desc
 }
 
 func (c *Client) descReq(ctx context.Context, id pcp.ID) (pduwire.Desc, error) {
-	req := pduwire.DescReq{PMID: id}
+	req := pduwire.DescReqPDU{PMID: id}
 	c.out = req.Append(c.out[:0], 0)
 	p, err := c.exchange(ctx, "lookup desc", pduwire.TypeDesc)
 	if err != nil {

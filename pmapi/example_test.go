@@ -25,7 +25,7 @@ func recordedPmcd() (addr string, stop func()) {
 	answers := map[pduwire.Type]pduwire.Type{
 		pduwire.TypePMNSIDs:       pduwire.TypePMNSNames,
 		pduwire.TypeDesc:          pduwire.TypeDescReq,
-		pduwire.TypeHighresResult: pduwire.TypeHighresFetch,
+		pduwire.TypeHighResResult: pduwire.TypeHighResFetch,
 	}
 	r := pduwire.NewReader(bytes.NewReader(rec), pduwire.Options{})
 	for r.Next() {

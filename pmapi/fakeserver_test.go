@@ -70,10 +70,10 @@ func readRequest(conn *fakeConn) {
 }
 
 func TestFakeServerMisbehaviour(t *testing.T) {
-	huge := pduwire.AppendHeader(nil, pduwire.Header{Len: 0x7fffffff, Type: pduwire.TypeHighresResult})
+	huge := pduwire.AppendHeader(nil, pduwire.Header{Len: 0x7fffffff, Type: pduwire.TypeHighResResult})
 	short := pduwire.AppendHeader(nil, pduwire.Header{Len: 8, Type: pduwire.TypeError})
-	wrongType := (&pduwire.Text{Text: []byte("hi")}).Append(nil, 0)
-	badResult := append(pduwire.AppendHeader(nil, pduwire.Header{Len: 20, Type: pduwire.TypeHighresResult}), 0, 0, 0, 9, 0, 0, 0, 0)
+	wrongType := (&pduwire.TextPDU{Text: []byte("hi")}).Append(nil, 0)
+	badResult := append(pduwire.AppendHeader(nil, pduwire.Header{Len: 20, Type: pduwire.TypeHighResResult}), 0, 0, 0, 9, 0, 0, 0, 0)
 	tests := []struct {
 		name  string
 		reply []byte // sent after the request; nil = say nothing
@@ -181,7 +181,7 @@ func TestFakeServerHandshake(t *testing.T) {
 	}{
 		"refused":       {refuse, nil},
 		"no features":   {short, ErrProtocol},
-		"not an ERROR":  {(&pduwire.Text{}).Append(nil, 0), ErrProtocol},
+		"not an ERROR":  {(&pduwire.TextPDU{}).Append(nil, 0), ErrProtocol},
 		"garbage bytes": {[]byte("HTTP/1.1 400 Bad Request\r\n\r\n"), nil},
 	} {
 		t.Run(name, func(t *testing.T) {
@@ -209,7 +209,7 @@ func TestFakeServerHandshake(t *testing.T) {
 
 // State-change ERROR PDUs before a result are collected, not errors.
 func TestFakeServerStateChange(t *testing.T) {
-	res := (&pduwire.ResultData{Highres: true, Sec: 1, Sets: []pduwire.ValueSetData{{PMID: pcp.NewID(29, 0, 10),
+	res := (&pduwire.ResultPDU{HighRes: true, Sec: 1, Sets: []pduwire.ValueSetData{{PMID: pcp.NewID(29, 0, 10),
 		Values: []pduwire.ValueData{{Inst: pcp.InNull, Word: 1}}}}}).Append(nil, 0)
 	addr := fakePmcd(t, hello(t), func(conn *fakeConn) {
 		readRequest(conn)

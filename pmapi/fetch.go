@@ -41,9 +41,9 @@ func (c *Client) fetch(ctx context.Context, ids []pcp.ID, own bool) (pduwire.Res
 	if err := c.ensureProfile(ctx); err != nil {
 		return pduwire.Result{}, err
 	}
-	req := pduwire.Fetch{Highres: c.features.HighresFetch(), PMIDs: ids}
+	req := pduwire.FetchPDU{HighRes: c.features.HighResFetch(), PMIDs: ids}
 	c.out = req.Append(c.out[:0], 0)
-	p, err := c.exchange(ctx, "fetch", pduwire.TypeResult, pduwire.TypeHighresResult)
+	p, err := c.exchange(ctx, "fetch", pduwire.TypeResult, pduwire.TypeHighResResult)
 	if err != nil {
 		return pduwire.Result{}, err
 	}
@@ -65,7 +65,7 @@ func (c *Client) fetch(ctx context.Context, ids []pcp.ID, own bool) (pduwire.Res
 // SetProfile replaces the instance profile of the client's context
 // (pmAddProfile/pmDelProfile): which instances fetches return. It is sent
 // now; pmcd does not reply to a PROFILE.
-func (c *Client) SetProfile(ctx context.Context, p pduwire.Profile) error {
+func (c *Client) SetProfile(ctx context.Context, p pduwire.ProfilePDU) error {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.closed {
@@ -84,10 +84,10 @@ func (c *Client) ensureProfile(ctx context.Context) error {
 	if c.profile {
 		return nil
 	}
-	return c.sendProfile(ctx, &pduwire.Profile{State: pduwire.ProfileInclude})
+	return c.sendProfile(ctx, &pduwire.ProfilePDU{State: pduwire.ProfileInclude})
 }
 
-func (c *Client) sendProfile(ctx context.Context, p *pduwire.Profile) error {
+func (c *Client) sendProfile(ctx context.Context, p *pduwire.ProfilePDU) error {
 	c.out = p.Append(c.out[:0], 0)
 	c.arm(ctx, c.timeout)
 	_, err := c.rw.Write(c.out)
@@ -104,7 +104,7 @@ func (c *Client) sendProfile(ctx context.Context, p *pduwire.Profile) error {
 func (c *Client) Store(ctx context.Context, sets []pduwire.ValueSetData) error {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	req := pduwire.ResultData{Sets: sets}
+	req := pduwire.ResultPDU{Sets: sets}
 	c.out = req.Append(c.out[:0], 0)
 	p, err := c.exchange(ctx, "store", pduwire.TypeError)
 	if err != nil {

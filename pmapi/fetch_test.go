@@ -19,7 +19,7 @@ func countingPmcd(t *testing.T) string {
 				return
 			}
 			p := conn.r.PDU()
-			if p.Header.Type != pduwire.TypeHighresFetch && p.Header.Type != pduwire.TypeFetch {
+			if p.Header.Type != pduwire.TypeHighResFetch && p.Header.Type != pduwire.TypeFetch {
 				continue // PROFILE: no reply
 			}
 			if _, err := conn.Write(sampleResult(n)); err != nil {

@@ -56,7 +56,7 @@ func TestHandshakeSecureAckRefusal(t *testing.T) {
 			if !ok {
 				t.Fatal("the client sent no PDU")
 			}
-			var creds pduwire.Creds
+			var creds pduwire.CredsPDU
 			if err := creds.UnmarshalBinary(p.Bytes); err != nil {
 				t.Fatalf("first client PDU: %v", err)
 			}
@@ -85,7 +85,7 @@ func TestHandshakeSecureAckRefusal(t *testing.T) {
 // is pduwire's TestFirstPDUNotCreds.
 func TestHandshakeUnsolicitedBeforeCreds(t *testing.T) {
 	hello := pduwire.AppendServerHello(nil, 0, pduwire.NewFeatures(2, 1, 0x0e44))
-	text := (&pduwire.Text{Text: []byte("hi")}).Append(nil, 0)
+	text := (&pduwire.TextPDU{Text: []byte("hi")}).Append(nil, 0)
 	ipc := (&pduwire.ErrorPDU{Code: int32(pcp.ErrIPC)}).Append(nil, 0)
 	hello2 := pduwire.AppendServerHello(nil, 0, pduwire.NewFeatures(2, 1, 0x0e44))
 	for _, tc := range []struct {

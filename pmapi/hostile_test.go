@@ -22,7 +22,7 @@ import (
 
 // sampleResult is a HIGHRES_RESULT for sample.long.ten (29.0.10) = v.
 func sampleResult(v uint32) []byte {
-	return (&pduwire.ResultData{Highres: true, Sec: 1, Sets: []pduwire.ValueSetData{{PMID: pcp.NewID(29, 0, 10),
+	return (&pduwire.ResultPDU{HighRes: true, Sec: 1, Sets: []pduwire.ValueSetData{{PMID: pcp.NewID(29, 0, 10),
 		Values: []pduwire.ValueData{{Inst: pcp.InNull, Word: v}}}}}).Append(nil, 0)
 }
 
@@ -268,7 +268,7 @@ func TestHostileCloseMidPDU(t *testing.T) {
 // than it holds, and one with a different number of value sets than the
 // metrics asked for.
 func TestHostileCounts(t *testing.T) {
-	twoSets := (&pduwire.ResultData{Highres: true, Sets: []pduwire.ValueSetData{
+	twoSets := (&pduwire.ResultPDU{HighRes: true, Sets: []pduwire.ValueSetData{
 		{PMID: pcp.NewID(29, 0, 10), Values: []pduwire.ValueData{{Inst: pcp.InNull, Word: 1}}},
 		{PMID: pcp.NewID(29, 0, 11), Values: []pduwire.ValueData{{Inst: pcp.InNull, Word: 2}}}}}).Append(nil, 0)
 	// A HIGHRES_RESULT body is numpmid, a pad word, the 16-byte
@@ -325,7 +325,7 @@ func hugeResult() []byte {
 			}
 			vals[i] = pduwire.ValueData{Inst: int32(i), BlockType: pcp.TypeAggregate, Payload: make([]byte, n)}
 		}
-		return (&pduwire.ResultData{Highres: true, Sets: []pduwire.ValueSetData{{PMID: pcp.NewID(29, 0, 10),
+		return (&pduwire.ResultPDU{HighRes: true, Sets: []pduwire.ValueSetData{{PMID: pcp.NewID(29, 0, 10),
 			ValFmt: pduwire.ValDPTR, Values: vals}}}).Append(nil, 0)
 	}
 	b := build(12 << 20)

@@ -17,7 +17,7 @@ type Instance struct {
 func (c *Client) GetInDom(ctx context.Context, indom pcp.InDom) ([]Instance, error) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	m, err := c.instance(ctx, "get indom", pduwire.InstanceReq{InDom: indom, Inst: pcp.InNull})
+	m, err := c.instance(ctx, "get indom", pduwire.InstanceReqPDU{InDom: indom, Inst: pcp.InNull})
 	if err != nil {
 		return nil, err
 	}
@@ -33,7 +33,7 @@ func (c *Client) GetInDom(ctx context.Context, indom pcp.InDom) ([]Instance, err
 func (c *Client) LookupInDom(ctx context.Context, indom pcp.InDom, name string) (int32, error) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	m, err := c.instance(ctx, "lookup indom", pduwire.InstanceReq{InDom: indom, Inst: pcp.InNull, Name: []byte(name)})
+	m, err := c.instance(ctx, "lookup indom", pduwire.InstanceReqPDU{InDom: indom, Inst: pcp.InNull, Name: []byte(name)})
 	if err != nil {
 		return 0, err
 	}
@@ -47,7 +47,7 @@ func (c *Client) LookupInDom(ctx context.Context, indom pcp.InDom, name string) 
 func (c *Client) NameInDom(ctx context.Context, indom pcp.InDom, inst int32) (string, error) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	m, err := c.instance(ctx, "name indom", pduwire.InstanceReq{InDom: indom, Inst: inst})
+	m, err := c.instance(ctx, "name indom", pduwire.InstanceReqPDU{InDom: indom, Inst: inst})
 	if err != nil {
 		return "", err
 	}
@@ -57,13 +57,13 @@ func (c *Client) NameInDom(ctx context.Context, indom pcp.InDom, inst int32) (st
 	return string(m.Instances[0].Name), nil
 }
 
-func (c *Client) instance(ctx context.Context, op string, req pduwire.InstanceReq) (*pduwire.Instance, error) {
+func (c *Client) instance(ctx context.Context, op string, req pduwire.InstanceReqPDU) (*pduwire.InstancePDU, error) {
 	c.out = req.Append(c.out[:0], 0)
 	p, err := c.exchange(ctx, op, pduwire.TypeInstance)
 	if err != nil {
 		return nil, err
 	}
-	var m pduwire.Instance
+	var m pduwire.InstancePDU
 	if err := c.decode(op, p, &m); err != nil {
 		return nil, err
 	}

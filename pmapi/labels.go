@@ -26,13 +26,13 @@ func (c *Client) LookupLabels(ctx context.Context, kind int32, ident uint32) ([]
 	if !c.features.Labels() {
 		return nil, &ServerError{Op: "lookup labels", Code: -12413} // PM_ERR_FEATURE
 	}
-	req := pduwire.LabelReq{Ident: ident, Kind: kind}
+	req := pduwire.LabelReqPDU{Ident: ident, Kind: kind}
 	c.out = req.Append(c.out[:0], 0)
 	p, err := c.exchange(ctx, "lookup labels", pduwire.TypeLabel)
 	if err != nil {
 		return nil, err
 	}
-	var m pduwire.Label
+	var m pduwire.LabelPDU
 	if err := c.decode("lookup labels", p, &m); err != nil {
 		return nil, err
 	}

@@ -13,7 +13,7 @@ import (
 func (c *Client) LookupName(ctx context.Context, names ...string) ([]pcp.ID, error) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	req := pduwire.PMNSNames{Names: make([][]byte, len(names))}
+	req := pduwire.PMNSNamesPDU{Names: make([][]byte, len(names))}
 	for i, n := range names {
 		req.Names[i] = []byte(n)
 	}
@@ -22,7 +22,7 @@ func (c *Client) LookupName(ctx context.Context, names ...string) ([]pcp.ID, err
 	if err != nil {
 		return nil, err
 	}
-	var ids pduwire.PMNSIDs
+	var ids pduwire.PMNSIDsPDU
 	if err := c.decode("lookup name", p, &ids); err != nil {
 		return nil, err
 	}
@@ -39,7 +39,7 @@ func (c *Client) LookupName(ctx context.Context, names ...string) ([]pcp.ID, err
 func (c *Client) NameID(ctx context.Context, id pcp.ID) ([]string, error) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	req := pduwire.PMNSIDs{PMIDs: []pcp.ID{id}}
+	req := pduwire.PMNSIDsPDU{PMIDs: []pcp.ID{id}}
 	c.out = req.Append(c.out[:0], 0)
 	names, _, err := c.names(ctx, "name of pmID")
 	return names, err
@@ -50,7 +50,7 @@ func (c *Client) NameID(ctx context.Context, id pcp.ID) ([]string, error) {
 func (c *Client) Children(ctx context.Context, name string) (names []string, leaf []bool, err error) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	req := pduwire.PMNSChild{Subtype: 1, Name: []byte(name)}
+	req := pduwire.PMNSChildPDU{Subtype: 1, Name: []byte(name)}
 	c.out = req.Append(c.out[:0], 0)
 	names, status, err := c.names(ctx, "children")
 	if err != nil {
@@ -68,7 +68,7 @@ func (c *Client) Children(ctx context.Context, name string) (names []string, lea
 func (c *Client) Traverse(ctx context.Context, name string) ([]string, error) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	req := pduwire.PMNSChild{Traverse: true, Name: []byte(name)}
+	req := pduwire.PMNSChildPDU{Traverse: true, Name: []byte(name)}
 	c.out = req.Append(c.out[:0], 0)
 	names, _, err := c.names(ctx, "traverse")
 	return names, err
@@ -80,7 +80,7 @@ func (c *Client) names(ctx context.Context, op string) ([]string, []int32, error
 	if err != nil {
 		return nil, nil, err
 	}
-	var m pduwire.PMNSNames
+	var m pduwire.PMNSNamesPDU
 	if err := c.decode(op, p, &m); err != nil {
 		return nil, nil, err
 	}

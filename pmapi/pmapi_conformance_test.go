@@ -192,8 +192,8 @@ func fetchAndStore(t *testing.T, c *Client) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !r.Highres || r.Sec < time.Now().Add(-time.Hour).Unix() {
-		t.Errorf("result timestamp %d.%09d (highres %v) is not now", r.Sec, r.Nsec, r.Highres)
+	if !r.HighRes || r.Sec < time.Now().Add(-time.Hour).Unix() {
+		t.Errorf("result timestamp %d.%09d (highres %v) is not now", r.Sec, r.Nsec, r.HighRes)
 	}
 	out := pminfo(t, append([]string{"-f"}, names...)...)
 	i := 0

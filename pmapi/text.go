@@ -36,13 +36,13 @@ func (c *Client) text(ctx context.Context, ident uint32, kind int32, help bool) 
 	} else {
 		kind |= pduwire.TextOneline
 	}
-	req := pduwire.TextReq{Ident: ident, Kind: kind}
+	req := pduwire.TextReqPDU{Ident: ident, Kind: kind}
 	c.out = req.Append(c.out[:0], 0)
 	p, err := c.exchange(ctx, "lookup text", pduwire.TypeText)
 	if err != nil {
 		return "", err
 	}
-	var m pduwire.Text
+	var m pduwire.TextPDU
 	if err := c.decode("lookup text", p, &m); err != nil {
 		return "", err
 	}

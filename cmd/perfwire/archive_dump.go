@@ -119,7 +119,7 @@ func (d *dumper) record(r *archive.Record, sizes bool) {
 		}
 		for j := range vs.Len() {
 			v := vs.Value(j)
-			if desc.Type == pcp.TypeEvent || desc.Type == pcp.TypeHighresEvent {
+			if desc.Type == pcp.TypeEvent || desc.Type == pcp.TypeHighResEvent {
 				d.event(vs, v, desc, in)
 				continue
 			}

@@ -164,7 +164,7 @@ func (p *pmPrinter) each(cmd string, args []string) error {
 		if err != nil {
 			return err
 		}
-		var r pduwire.ResultData
+		var r pduwire.ResultPDU
 		res.AppendTo(&r)
 		return p.fetch(names, descs, &r)
 	}
@@ -289,7 +289,7 @@ func (p *pmPrinter) labels(name string, d pduwire.Desc) error {
 }
 
 // fetch prints a result whose instance domains are already cached.
-func (p *pmPrinter) fetch(names []string, descs []pduwire.Desc, r *pduwire.ResultData) error {
+func (p *pmPrinter) fetch(names []string, descs []pduwire.Desc, r *pduwire.ResultPDU) error {
 	for i, vs := range r.Sets {
 		name, d := names[i], descs[i]
 		if vs.NumVal < 0 || len(vs.Values) == 0 {

@@ -63,7 +63,7 @@ func (r *pmvalRun) run(host string) error {
 	if d.InDom == pcp.InDomNull && r.o.insts != nil {
 		return fmt.Errorf("%s: singular metrics do not have instances", r.o.metric)
 	}
-	if d.Type == pcp.TypeEvent || d.Type == pcp.TypeHighresEvent {
+	if d.Type == pcp.TypeEvent || d.Type == pcp.TypeHighResEvent {
 		return usagef("pm val: %s is an event metric; use perfwire pm fetch", r.o.metric)
 	}
 	r.cols = r.o.width
@@ -229,7 +229,7 @@ func (r *pmvalRun) fetchOnce() (sample, bool, error) {
 	if err != nil {
 		return sample{}, false, err
 	}
-	var rd pduwire.ResultData
+	var rd pduwire.ResultPDU
 	res.AppendTo(&rd)
 	s := sample{time: float64(rd.Sec) + float64(rd.Nsec)/1e9}
 	if r.o.finish != 0 && s.time > r.o.finish {

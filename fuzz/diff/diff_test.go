@@ -283,7 +283,7 @@ func resultBlocks(b []byte) (end int, idx []uint32) {
 	off, numOff := 24, 20
 	switch pduwire.Type(binary.BigEndian.Uint32(b[4:])) {
 	case pduwire.TypeResult:
-	case pduwire.TypeHighresResult:
+	case pduwire.TypeHighResResult:
 		off, numOff = 32, 12
 	default:
 		return -1, nil
@@ -338,7 +338,7 @@ func logStatusRunOn(ours, theirs string) bool {
 // word, which libpcp refuses (see pmnsWalk): a last name that is empty,
 // or of 1 to 3 bytes without its full pad.
 func shortLastName(b []byte) bool {
-	var m pduwire.PMNSNames
+	var m pduwire.PMNSNamesPDU
 	if len(b) < 28 || pduwire.Type(binary.BigEndian.Uint32(b[4:])) != pduwire.TypePMNSNames ||
 		m.UnmarshalBinary(b) != nil || len(m.Names) == 0 {
 		return false
@@ -436,7 +436,7 @@ func TestDiffLabelTexts(t *testing.T) {
 	n := 0
 	texts := [][]byte{[]byte(`{}`), []byte(`{"a":1,"b":"x"}`), []byte(`{"a":{"b":2}}`), []byte(`{"1a":1}`), []byte(`{"a":1,}`), []byte(`[1]`)}
 	for _, p := range capturePDUs(t) {
-		var l pduwire.Label
+		var l pduwire.LabelPDU
 		if binary.BigEndian.Uint32(p[4:]) != uint32(pduwire.TypeLabel) || l.UnmarshalBinary(p) != nil {
 			continue
 		}
@@ -465,9 +465,9 @@ const firstTypes = 14
 
 // diffTypes are the PDU types the oracle decodes; the fuzz target maps
 // every input onto one of them.
-var diffTypes = [...]pduwire.Type{pduwire.TypeResult, pduwire.TypeHighresResult, pduwire.TypeError, pduwire.TypeDesc, pduwire.TypeText, pduwire.TypeLabel,
+var diffTypes = [...]pduwire.Type{pduwire.TypeResult, pduwire.TypeHighResResult, pduwire.TypeError, pduwire.TypeDesc, pduwire.TypeText, pduwire.TypeLabel,
 	pduwire.TypeDescReq, pduwire.TypeTextReq, pduwire.TypeLabelReq, pduwire.TypeInstance,
-	pduwire.TypeFetch, pduwire.TypeHighresFetch, pduwire.TypePMNSNames, pduwire.TypeCreds,
+	pduwire.TypeFetch, pduwire.TypeHighResFetch, pduwire.TypePMNSNames, pduwire.TypeCreds,
 	pduwire.TypeDescs, pduwire.TypeDescIDs, pduwire.TypePMNSIDs, pduwire.TypePMNSChild, pduwire.TypePMNSTraverse,
 	pduwire.TypeAttr, pduwire.TypeProfile, pduwire.TypeLogControl, pduwire.TypeLogStatusV2, pduwire.TypeLogRequest,
 	pduwire.TypeLogStatus, pduwire.TypeInstanceReq}
@@ -511,7 +511,7 @@ func FuzzDiffLabels(f *testing.F) {
 	f.Add([]byte(`{"a":1,"b":"x","c":{"d":true}}`))
 	f.Add([]byte(`{"hostname":"x","agent":"sample"}`))
 	for _, p := range capturePDUs(f) {
-		var l pduwire.Label
+		var l pduwire.LabelPDU
 		if binary.BigEndian.Uint32(p[4:]) == uint32(pduwire.TypeLabel) && l.UnmarshalBinary(p) == nil {
 			for _, s := range l.Sets {
 				f.Add(bytes.Clone(s.JSON))

@@ -17,7 +17,7 @@ import (
 func (t *text) more(typ pduwire.Type, b []byte) bool {
 	switch typ {
 	case pduwire.TypeInstanceReq:
-		var q pduwire.InstanceReq
+		var q pduwire.InstanceReqPDU
 		if q.UnmarshalBinary(b) != nil {
 			return false
 		}
@@ -33,7 +33,7 @@ func (t *text) more(typ pduwire.Type, b []byte) bool {
 			t.put(hex.EncodeToString(name), "\n")
 		}
 	case pduwire.TypeDescs:
-		var q pduwire.Descs
+		var q pduwire.DescsPDU
 		if q.UnmarshalBinary(b) != nil {
 			return false
 		}
@@ -42,19 +42,19 @@ func (t *text) more(typ pduwire.Type, b []byte) bool {
 			t.desc(d)
 		}
 	case pduwire.TypeDescIDs:
-		var q pduwire.DescIDs
+		var q pduwire.DescIDsPDU
 		if q.UnmarshalBinary(b) != nil {
 			return false
 		}
 		t.ids(-1, q.PMIDs)
 	case pduwire.TypePMNSIDs:
-		var q pduwire.PMNSIDs
+		var q pduwire.PMNSIDsPDU
 		if q.UnmarshalBinary(b) != nil {
 			return false
 		}
 		t.ids(q.Status, q.PMIDs)
 	case pduwire.TypePMNSChild, pduwire.TypePMNSTraverse:
-		var q pduwire.PMNSChild
+		var q pduwire.PMNSChildPDU
 		if q.UnmarshalBinary(b) != nil {
 			return false
 		}
@@ -68,13 +68,13 @@ func (t *text) more(typ pduwire.Type, b []byte) bool {
 		t.cstr(q.Name)
 		t.put("\n")
 	case pduwire.TypeAttr:
-		var q pduwire.Attr
+		var q pduwire.AttrPDU
 		if q.UnmarshalBinary(b) != nil {
 			return false
 		}
 		t.put("A ", strconv.Itoa(int(q.Attr)), " ", strconv.Itoa(len(q.Value)), " ", hex.EncodeToString(q.Value), "\n")
 	case pduwire.TypeProfile:
-		var q pduwire.Profile
+		var q pduwire.ProfilePDU
 		if q.UnmarshalBinary(b) != nil {
 			return false
 		}
@@ -86,13 +86,13 @@ func (t *text) more(typ pduwire.Type, b []byte) bool {
 			}
 		}
 	case pduwire.TypeLogRequest:
-		var q pduwire.LogRequest
+		var q pduwire.LogRequestPDU
 		if q.UnmarshalBinary(b) != nil {
 			return false
 		}
 		t.put("G ", strconv.Itoa(int(q.Request)), "\n")
 	case pduwire.TypeLogControl:
-		var q pduwire.LogControl
+		var q pduwire.LogControlPDU
 		if q.UnmarshalBinary(b) != nil {
 			return false
 		}
@@ -104,7 +104,7 @@ func (t *text) more(typ pduwire.Type, b []byte) bool {
 			}
 		}
 	case pduwire.TypeLogStatusV2:
-		var q pduwire.LogStatusV2
+		var q pduwire.LogStatusV2PDU
 		if q.UnmarshalBinary(b) != nil {
 			return false
 		}
@@ -114,7 +114,7 @@ func (t *text) more(typ pduwire.Type, b []byte) bool {
 		q.Now.Frac *= 1000
 		t.logStatus(q.Start, q.Last, q.Now, q.State, q.Vol, q.Size, [6][]byte{q.Host[:], q.FQDN[:], q.PMCDTZ[:], nil, q.LoggerTZ[:], nil})
 	case pduwire.TypeLogStatus:
-		var q pduwire.LogStatus
+		var q pduwire.LogStatusPDU
 		if q.UnmarshalBinary(b) != nil {
 			return false
 		}

@@ -33,7 +33,7 @@ func Ours(kind int, b []byte) (string, bool) {
 	}
 	var t text
 	switch h.Type {
-	case pduwire.TypeResult, pduwire.TypeHighresResult:
+	case pduwire.TypeResult, pduwire.TypeHighResResult:
 		r, err := pduwire.ParseResult(b)
 		if err != nil {
 			return rejected, true
@@ -59,7 +59,7 @@ func Ours(kind int, b []byte) (string, bool) {
 		}
 		t.desc(d.Desc)
 	case pduwire.TypeText:
-		var x pduwire.Text
+		var x pduwire.TextPDU
 		if x.UnmarshalBinary(b) != nil {
 			return rejected, true
 		}
@@ -70,7 +70,7 @@ func Ours(kind int, b []byte) (string, bool) {
 		}
 		t.put("T ", hex32(x.Ident), " ", hex.EncodeToString(txt), "\n")
 	case pduwire.TypeLabel:
-		var l pduwire.Label
+		var l pduwire.LabelPDU
 		if l.UnmarshalBinary(b) != nil {
 			return rejected, true
 		}
@@ -95,13 +95,13 @@ func Ours(kind int, b []byte) (string, bool) {
 			}
 		}
 	case pduwire.TypeDescReq:
-		var q pduwire.DescReq
+		var q pduwire.DescReqPDU
 		if q.UnmarshalBinary(b) != nil {
 			return rejected, true
 		}
 		t.put("Q ", hex32(uint32(q.PMID)), "\n")
 	case pduwire.TypeTextReq:
-		var q pduwire.TextReq
+		var q pduwire.TextReqPDU
 		if q.UnmarshalBinary(b) != nil {
 			return rejected, true
 		}
@@ -113,7 +113,7 @@ func Ours(kind int, b []byte) (string, bool) {
 		}
 		t.put("Q ", hex32(ident), " ", strconv.Itoa(int(q.Kind)), "\n")
 	case pduwire.TypeLabelReq:
-		var q pduwire.LabelReq
+		var q pduwire.LabelReqPDU
 		if q.UnmarshalBinary(b) != nil {
 			return rejected, true
 		}
@@ -125,7 +125,7 @@ func Ours(kind int, b []byte) (string, bool) {
 		}
 		t.put("Q ", hex32(ident), " ", strconv.Itoa(int(q.Kind)), "\n")
 	case pduwire.TypeInstance:
-		var in pduwire.Instance
+		var in pduwire.InstancePDU
 		if in.UnmarshalBinary(b) != nil {
 			return rejected, true
 		}
@@ -143,8 +143,8 @@ func Ours(kind int, b []byte) (string, bool) {
 				t.put(hex.EncodeToString(name), "\n")
 			}
 		}
-	case pduwire.TypeFetch, pduwire.TypeHighresFetch:
-		var q pduwire.Fetch
+	case pduwire.TypeFetch, pduwire.TypeHighResFetch:
+		var q pduwire.FetchPDU
 		if q.UnmarshalBinary(b) != nil {
 			return rejected, true
 		}
@@ -153,7 +153,7 @@ func Ours(kind int, b []byte) (string, bool) {
 			t.put("f ", hex32(uint32(id)), "\n")
 		}
 	case pduwire.TypePMNSNames:
-		var q pduwire.PMNSNames
+		var q pduwire.PMNSNamesPDU
 		if q.UnmarshalBinary(b) != nil {
 			return rejected, true
 		}
@@ -176,7 +176,7 @@ func Ours(kind int, b []byte) (string, bool) {
 			t.put("m ", strconv.Itoa(int(st)), " ", hex.EncodeToString(name), "\n")
 		}
 	case pduwire.TypeCreds:
-		var q pduwire.Creds
+		var q pduwire.CredsPDU
 		if q.UnmarshalBinary(b) != nil {
 			return rejected, true
 		}
@@ -288,7 +288,7 @@ func (t *text) result(r *pduwire.Result) {
 				continue
 			}
 			t.put("B ", strconv.Itoa(int(v.Inst)))
-			if v.BlockType() == pcp.TypeEvent || v.BlockType() == pcp.TypeHighresEvent {
+			if v.BlockType() == pcp.TypeEvent || v.BlockType() == pcp.TypeHighResEvent {
 				t.put(" ", strconv.Itoa(int(v.BlockType())), " ", strconv.Itoa(len(v.Payload())+4), "\n")
 				t.events(uint32(vs.ValFmt), v)
 				continue

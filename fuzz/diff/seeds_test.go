@@ -18,25 +18,25 @@ func synthPDUs() [][]byte {
 	id := pcp.NewID(29, 0, 5)
 	host := []byte("pcp-host\x00")
 	msgs := []pduwire.Message{
-		&pduwire.Descs{Descs: []pduwire.Desc{
+		&pduwire.DescsPDU{Descs: []pduwire.Desc{
 			{ID: id, Type: pcp.TypeU32, InDom: pcp.NewInDom(29, 1), Sem: 3},
 			{ID: pcp.ID(0xffffffff)},
 		}},
-		&pduwire.PMNSChild{Subtype: 1, Name: []byte("sample.colour")},
-		&pduwire.PMNSChild{Name: []byte("")},
-		&pduwire.PMNSChild{Traverse: true, Name: []byte("sampledso")},
-		&pduwire.LogRequest{Request: pduwire.LogRequestStatus},
-		&pduwire.LogControl{Control: pduwire.LogMandatory, State: pduwire.LogStateOn, Delta: 5000, Metrics: []pduwire.LogMetric{
+		&pduwire.PMNSChildPDU{Subtype: 1, Name: []byte("sample.colour")},
+		&pduwire.PMNSChildPDU{Name: []byte("")},
+		&pduwire.PMNSChildPDU{Traverse: true, Name: []byte("sampledso")},
+		&pduwire.LogRequestPDU{Request: pduwire.LogRequestStatus},
+		&pduwire.LogControlPDU{Control: pduwire.LogMandatory, State: pduwire.LogStateOn, Delta: 5000, Metrics: []pduwire.LogMetric{
 			{PMID: id, NumVal: 2, Values: []pduwire.LogValue{{Inst: 0, Value: 0}, {Inst: 2, Value: 0}}},
 			{PMID: pcp.NewID(29, 0, 6), NumVal: 0},
 			{PMID: pcp.NewID(29, 0, 7), NumVal: -12357},
 		}},
-		&pduwire.LogStatus{Start: pduwire.LogTime{Sec: 1700000000, Frac: 123456789}, Last: pduwire.LogTime{Sec: 1700000010},
+		&pduwire.LogStatusPDU{Start: pduwire.LogTime{Sec: 1700000000, Frac: 123456789}, Last: pduwire.LogTime{Sec: 1700000010},
 			Now: pduwire.LogTime{Sec: 1700000011, Frac: 5}, State: 2, Vol: 3, Size: 1 << 33,
 			Strings: [6][]byte{host, []byte("pcp-host.example.org\x00"), []byte("UTC\x00"), nil, []byte("AEST-10\x00"), []byte(":Australia/Sydney\x00")}},
-		&pduwire.Attr{Attr: pduwire.AttrUsername, Value: []byte("pcpqa")},
+		&pduwire.AttrPDU{Attr: pduwire.AttrUsername, Value: []byte("pcpqa")},
 	}
-	v2 := &pduwire.LogStatusV2{Start: pduwire.LogTime{Sec: 1700000000, Frac: 999999}, State: 1, Vol: 0, Size: 4096}
+	v2 := &pduwire.LogStatusV2PDU{Start: pduwire.LogTime{Sec: 1700000000, Frac: 999999}, State: 1, Vol: 0, Size: 4096}
 	copy(v2.Host[:], "pcp-host")
 	copy(v2.FQDN[:], "pcp-host.example.org")
 	copy(v2.PMCDTZ[:], "UTC")

@@ -14,7 +14,7 @@ import (
 // type t: a number or a string as the type says, the records of an event
 // array, or the hex of anything else.
 func ArchiveValueOf(o *ArchiveValue, v pduwire.Value, t pcp.Type) {
-	if t == pcp.TypeEvent || t == pcp.TypeHighresEvent {
+	if t == pcp.TypeEvent || t == pcp.TypeHighResEvent {
 		if a, err := v.Events(); err == nil {
 			o.Records = eventRecords(a)
 			return

@@ -98,14 +98,14 @@ func decodeBody(t pduwire.Type, b []byte) (msgp.Marshaler, error) {
 		f := pduwire.Features(m.Datum)
 		return &ErrorExtBody{Code: m.Code, Datum: hex32(m.Datum), HandshakeStatus: int32(pcp.FromV1(m.Code)),
 			Version: f.Version(), Features: hex32(uint32(f.Flags()))}, nil
-	case pduwire.TypeResult, pduwire.TypeHighresResult:
-		m := pduwire.ResultData{Highres: t == pduwire.TypeHighresResult}
+	case pduwire.TypeResult, pduwire.TypeHighResResult:
+		m := pduwire.ResultPDU{HighRes: t == pduwire.TypeHighResResult}
 		if err := m.UnmarshalBinary(b); err != nil {
 			return nil, err
 		}
 		return resultBody(&m), nil
 	case pduwire.TypeProfile:
-		var m pduwire.Profile
+		var m pduwire.ProfilePDU
 		if err := m.UnmarshalBinary(b); err != nil {
 			return nil, err
 		}
@@ -114,14 +114,14 @@ func decodeBody(t pduwire.Type, b []byte) (msgp.Marshaler, error) {
 			o.Entries = append(o.Entries, ProfileEntry{InDom: e.InDom.String(), State: e.State, Insts: append([]int32{}, e.Insts...)})
 		}
 		return o, nil
-	case pduwire.TypeFetch, pduwire.TypeHighresFetch:
-		m := pduwire.Fetch{Highres: t == pduwire.TypeHighresFetch}
+	case pduwire.TypeFetch, pduwire.TypeHighResFetch:
+		m := pduwire.FetchPDU{HighRes: t == pduwire.TypeHighResFetch}
 		if err := m.UnmarshalBinary(b); err != nil {
 			return nil, err
 		}
 		return &FetchBody{Ctx: m.Ctx, PMIDs: ids(m.PMIDs)}, nil
 	case pduwire.TypeDescReq:
-		var m pduwire.DescReq
+		var m pduwire.DescReqPDU
 		if err := m.UnmarshalBinary(b); err != nil {
 			return nil, err
 		}
@@ -133,13 +133,13 @@ func decodeBody(t pduwire.Type, b []byte) (msgp.Marshaler, error) {
 		}
 		return &DescBody{Desc: desc(m.Desc)}, nil
 	case pduwire.TypeDescIDs:
-		var m pduwire.DescIDs
+		var m pduwire.DescIDsPDU
 		if err := m.UnmarshalBinary(b); err != nil {
 			return nil, err
 		}
 		return &PMIDsBody{PMIDs: ids(m.PMIDs)}, nil
 	case pduwire.TypeDescs:
-		var m pduwire.Descs
+		var m pduwire.DescsPDU
 		if err := m.UnmarshalBinary(b); err != nil {
 			return nil, err
 		}
@@ -149,13 +149,13 @@ func decodeBody(t pduwire.Type, b []byte) (msgp.Marshaler, error) {
 		}
 		return o, nil
 	case pduwire.TypeInstanceReq:
-		var m pduwire.InstanceReq
+		var m pduwire.InstanceReqPDU
 		if err := m.UnmarshalBinary(b); err != nil {
 			return nil, err
 		}
 		return &InstanceReqBody{InDom: m.InDom.String(), Inst: m.Inst, Name: string(m.Name)}, nil
 	case pduwire.TypeInstance:
-		var m pduwire.Instance
+		var m pduwire.InstancePDU
 		if err := m.UnmarshalBinary(b); err != nil {
 			return nil, err
 		}
@@ -165,19 +165,19 @@ func decodeBody(t pduwire.Type, b []byte) (msgp.Marshaler, error) {
 		}
 		return o, nil
 	case pduwire.TypeTextReq:
-		var m pduwire.TextReq
+		var m pduwire.TextReqPDU
 		if err := m.UnmarshalBinary(b); err != nil {
 			return nil, err
 		}
 		return &IdentKindBody{Ident: hex32(m.Ident), Kind: m.Kind}, nil
 	case pduwire.TypeText:
-		var m pduwire.Text
+		var m pduwire.TextPDU
 		if err := m.UnmarshalBinary(b); err != nil {
 			return nil, err
 		}
 		return &TextBody{Ident: hex32(m.Ident), Text: string(m.Text)}, nil
 	case pduwire.TypeCreds:
-		var m pduwire.Creds
+		var m pduwire.CredsPDU
 		if err := m.UnmarshalBinary(b); err != nil {
 			return nil, err
 		}
@@ -187,13 +187,13 @@ func decodeBody(t pduwire.Type, b []byte) (msgp.Marshaler, error) {
 		}
 		return o, nil
 	case pduwire.TypePMNSIDs:
-		var m pduwire.PMNSIDs
+		var m pduwire.PMNSIDsPDU
 		if err := m.UnmarshalBinary(b); err != nil {
 			return nil, err
 		}
 		return &PMNSIDsBody{Status: m.Status, PMIDs: ids(m.PMIDs)}, nil
 	case pduwire.TypePMNSNames:
-		var m pduwire.PMNSNames
+		var m pduwire.PMNSNamesPDU
 		if err := m.UnmarshalBinary(b); err != nil {
 			return nil, err
 		}
@@ -206,25 +206,25 @@ func decodeBody(t pduwire.Type, b []byte) (msgp.Marshaler, error) {
 		}
 		return o, nil
 	case pduwire.TypePMNSChild, pduwire.TypePMNSTraverse:
-		m := pduwire.PMNSChild{Traverse: t == pduwire.TypePMNSTraverse}
+		m := pduwire.PMNSChildPDU{Traverse: t == pduwire.TypePMNSTraverse}
 		if err := m.UnmarshalBinary(b); err != nil {
 			return nil, err
 		}
 		return &PMNSChildBody{Subtype: m.Subtype, Name: string(m.Name)}, nil
 	case pduwire.TypeAttr:
-		var m pduwire.Attr
+		var m pduwire.AttrPDU
 		if err := m.UnmarshalBinary(b); err != nil {
 			return nil, err
 		}
 		return &AttrBody{Attr: m.Attr, Value: string(m.Value)}, nil
 	case pduwire.TypeLabelReq:
-		var m pduwire.LabelReq
+		var m pduwire.LabelReqPDU
 		if err := m.UnmarshalBinary(b); err != nil {
 			return nil, err
 		}
 		return &IdentKindBody{Ident: hex32(m.Ident), Kind: m.Kind}, nil
 	case pduwire.TypeLabel:
-		var m pduwire.Label
+		var m pduwire.LabelPDU
 		if err := m.UnmarshalBinary(b); err != nil {
 			return nil, err
 		}
@@ -240,13 +240,13 @@ func decodeBody(t pduwire.Type, b []byte) (msgp.Marshaler, error) {
 		}
 		return o, nil
 	case pduwire.TypeLogRequest:
-		var m pduwire.LogRequest
+		var m pduwire.LogRequestPDU
 		if err := m.UnmarshalBinary(b); err != nil {
 			return nil, err
 		}
 		return &LogRequestBody{Request: m.Request}, nil
 	case pduwire.TypeLogControl:
-		var m pduwire.LogControl
+		var m pduwire.LogControlPDU
 		if err := m.UnmarshalBinary(b); err != nil {
 			return nil, err
 		}
@@ -260,7 +260,7 @@ func decodeBody(t pduwire.Type, b []byte) (msgp.Marshaler, error) {
 		}
 		return o, nil
 	case pduwire.TypeLogStatusV2:
-		var m pduwire.LogStatusV2
+		var m pduwire.LogStatusV2PDU
 		if err := m.UnmarshalBinary(b); err != nil {
 			return nil, err
 		}
@@ -268,7 +268,7 @@ func decodeBody(t pduwire.Type, b []byte) (msgp.Marshaler, error) {
 			State: m.State, Vol: m.Vol, Size: m.Size, Host: cstr(m.Host[:]), FQDN: cstr(m.FQDN[:]),
 			PMCDTZ: cstr(m.PMCDTZ[:]), LoggerTZ: cstr(m.LoggerTZ[:])}, nil
 	case pduwire.TypeLogStatus:
-		var m pduwire.LogStatus
+		var m pduwire.LogStatusPDU
 		if err := m.UnmarshalBinary(b); err != nil {
 			return nil, err
 		}
@@ -282,7 +282,7 @@ func decodeBody(t pduwire.Type, b []byte) (msgp.Marshaler, error) {
 	return &UnknownBody{BodyHex: hex.EncodeToString(b[min(len(b), pduwire.HeaderLen):])}, nil
 }
 
-func resultBody(m *pduwire.ResultData) *ResultBody {
+func resultBody(m *pduwire.ResultPDU) *ResultBody {
 	o := &ResultBody{Sec: m.Sec, Nsec: m.Nsec, NumPMID: len(m.Sets), ValueSets: make([]ValueSet, 0, len(m.Sets))}
 	for _, vs := range m.Sets {
 		s := ValueSet{PMID: vs.PMID.String(), NumVal: vs.NumVal}
@@ -325,7 +325,7 @@ func value(v pduwire.ValueData, valfmt uint8) Value {
 		o.Value = raw(appendFloat(nil, float64(math.Float32frombits(binary.BigEndian.Uint32(p)))))
 	case v.BlockType == pcp.TypeString:
 		o.Value = raw(msgp.AppendString(nil, strings.TrimSuffix(string(p), "\x00")))
-	case v.BlockType == pcp.TypeEvent || v.BlockType == pcp.TypeHighresEvent:
+	case v.BlockType == pcp.TypeEvent || v.BlockType == pcp.TypeHighResEvent:
 		o.Records = resultEvents(v)
 	default:
 		h := hex.EncodeToString(p)
@@ -418,7 +418,7 @@ func hex32(v uint32) string { return "0x" + strconv.FormatUint(uint64(v), 16) }
 var typeNames = [...]string{
 	pcp.Type32: "32", pcp.TypeU32: "u32", pcp.Type64: "64", pcp.TypeU64: "u64",
 	pcp.TypeFloat: "float", pcp.TypeDouble: "double", pcp.TypeString: "string", pcp.TypeAggregate: "aggregate",
-	pcp.TypeAggregateStatic: "aggregate_static", pcp.TypeEvent: "event", pcp.TypeHighresEvent: "highres_event",
+	pcp.TypeAggregateStatic: "aggregate_static", pcp.TypeEvent: "event", pcp.TypeHighResEvent: "highres_event",
 }
 
 // TypeName is the schema's name of a PCP value type: 32, u32, 64, u64,
