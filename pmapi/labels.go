@@ -21,6 +21,20 @@ type LabelSet struct {
 // the pduwire.Label* constants and ident the pmID, pmInDom or domain it
 // applies to (pcp.IDNull for the context).
 func (c *Client) LookupLabels(ctx context.Context, kind int32, ident uint32) ([]LabelSet, error) {
+	sets, err := c.LookupLabelSets(ctx, kind, ident)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]LabelSet, 0, len(sets))
+	for _, s := range sets {
+		out = append(out, LabelSet{Inst: s.Inst, JSON: string(s.JSON)})
+	}
+	return out, nil
+}
+
+// LookupLabelSets is LookupLabels with each set's label index (name and
+// value offsets and flags) as pmcd sent it, for writers of archives.
+func (c *Client) LookupLabelSets(ctx context.Context, kind int32, ident uint32) ([]pduwire.LabelSet, error) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if !c.features.Labels() {
@@ -36,12 +50,14 @@ func (c *Client) LookupLabels(ctx context.Context, kind int32, ident uint32) ([]
 	if err := c.decode("lookup labels", p, &m); err != nil {
 		return nil, err
 	}
-	out := make([]LabelSet, 0, len(m.Sets))
+	out := make([]pduwire.LabelSet, 0, len(m.Sets))
 	for _, s := range m.Sets {
 		if s.NLabels < 0 {
 			return nil, &ServerError{Op: "lookup labels", Code: pcp.Code(s.NLabels)}
 		}
-		out = append(out, LabelSet{Inst: s.Inst, JSON: string(s.JSON)})
+		s.JSON = append([]byte(nil), s.JSON...)
+		s.Labels = append([]pduwire.LabelEntry(nil), s.Labels...)
+		out = append(out, s)
 	}
 	return out, nil
 }

@@ -33,9 +33,15 @@ any one of those files) and prints it as pmdumplog does:
            or UTC, the default)
   --json   one JSON object per record instead: {"timestamp": RFC 3339 UTC
            with nanoseconds, "values": [{"pmid", "name", "inst", "value"}]};
-           a mark record is {"timestamp": ..., "mark": true}`
+           a mark record is {"timestamp": ..., "mark": true}
+
+       perfwire archive record -o BASE ... METRIC...   records one from pmcd
+       (perfwire archive record --help says how)`
 
 func runArchive(args []string, stdout io.Writer) error {
+	if len(args) > 0 && args[0] == "record" {
+		return runArchiveRecord(args[1:], stdout)
+	}
 	fs := flag.NewFlagSet("archive", flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
 	all := fs.Bool("a", false, "")

@@ -263,3 +263,40 @@ func TestConformanceArchiveBad(t *testing.T) {
 		}
 	}
 }
+
+// perfwire archive record writes archives from the running pmcd that
+// pmlogcheck accepts without a word, that pmdumplog prints as perfwire
+// reads them, and that pmval reads, in both versions and across volumes.
+func TestConformanceArchiveRecord(t *testing.T) {
+	for _, v := range []string{"2", "3"} {
+		base := filepath.Join(t.TempDir(), "rec")
+		var out, errb bytes.Buffer
+		code := run([]string{"archive", "record", "-o", base, "-V", v, "-t", "60ms", "-s", "12", "-v", "5",
+			"sample.many", "sample.long.one", "sample.string.hullo", "sample.aggregate.hullo", "sample.event.records",
+			"sample.colour", "simple", "trivial", "kernel.all.load"}, &out, &errb)
+		if code != 0 {
+			t.Fatalf("v%s: record: exit %d: %s", v, code, errb.String())
+		}
+		if vols, _ := filepath.Glob(base + ".[0-9]*"); len(vols) != 3 {
+			t.Errorf("v%s: %d volumes, want 3 (-s 12 -v 5)", v, len(vols))
+		}
+		if o, err := exec.Command("pmlogcheck", base).CombinedOutput(); err != nil || len(o) != 0 {
+			t.Errorf("v%s: pmlogcheck: %v: %s", v, err, o)
+		}
+		for _, flag := range []string{"-a", "-e", "-h"} {
+			want, wcode := pmdumplogOut(t, flag, base)
+			got, code := perfwireOut(flag, base)
+			if code != 0 || wcode != 0 || got != want {
+				t.Errorf("v%s %s: exit %d (pmdumplog %d)\n%s", v, flag, code, wcode, firstDiff(got, want))
+			}
+		}
+		all, _ := pmdumplogOut(t, "-a", base)
+		if n := strings.Count(all, " metrics\n"); n != 12 || !strings.Contains(all, `inst [1 or "green"]`) || !strings.Contains(all, "event record") {
+			t.Errorf("v%s: pmdumplog sees %d records", v, n)
+		}
+		o, err := exec.Command("pmval", "-a", base, "-t", "0.06", "-z", "sample.colour").CombinedOutput()
+		if err != nil || !strings.Contains(string(o), "green") || strings.Count(string(o), "\n") < 10 {
+			t.Errorf("v%s: pmval -a: %v\n%s", v, err, o)
+		}
+	}
+}

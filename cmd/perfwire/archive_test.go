@@ -176,3 +176,27 @@ func firstDiff(got, want string) string {
 	}
 	return ""
 }
+
+// archive record refuses bad arguments before it connects, and never
+// writes over an archive.
+func TestArchiveRecordArgs(t *testing.T) {
+	base := t.TempDir() + "/x"
+	os.WriteFile(base+".meta", []byte("keep"), 0o644)
+	for _, args := range [][]string{
+		{"-o", base + "y"},                   // no metric
+		{"sample.long.one"},                  // no -o
+		{"-o", base + "y", "-V", "4", "m"},   // version
+		{"-o", base + "y", "-s", "0", "m"},   // samples
+		{"-o", base, "sample.long.one"},      // exists
+		{"-o", base + "y", "-t", "-1s", "m"}, // interval
+		{"-o", base + "y", "--bogus", "m"},   // flag
+	} {
+		var out, errb bytes.Buffer
+		if code := run(append([]string{"archive", "record"}, args...), &out, &errb); code != 2 {
+			t.Errorf("record %q: exit %d, want 2: %s", args, code, errb.String())
+		}
+	}
+	if b, _ := os.ReadFile(base + ".meta"); string(b) != "keep" {
+		t.Errorf("the existing archive was touched")
+	}
+}
