@@ -112,7 +112,7 @@ func AppendText(dst []byte, t Text) []byte {
 // AppendResult appends a data record of version v holding r's value sets
 // at time t (r's own time is not used). A result without value sets is a
 // mark record.
-func AppendResult(dst []byte, v int, t Timestamp, r *pduwire.ResultData) []byte {
+func AppendResult(dst []byte, v int, t Timestamp, r *pduwire.ResultPDU) []byte {
 	dst, start := beginRecord(dst)
 	dst = appendStamp(dst, t, v)
 	// The value sets and blocks are a RESULT PDU's, whose value block
@@ -120,7 +120,7 @@ func AppendResult(dst []byte, v int, t Timestamp, r *pduwire.ResultData) []byte 
 	// (docs/pcp-archive.md §4). A v2 record has the RESULT's layout; in
 	// v3 the timestamp is 4 bytes longer, so every pointer moves a word.
 	plain := *r
-	plain.Highres = false // the RESULT layout, whatever r came from
+	plain.HighRes = false // the RESULT layout, whatever r came from
 	pdu := plain.Append(nil, 0)
 	dst = append(dst, pdu[20:]...) // numpmid, value sets, blocks
 	if v == 3 {

@@ -19,7 +19,7 @@ type content struct {
 	InDoms  []Instances
 	Labels  []LabelSets
 	Texts   []Text
-	Results []pduwire.ResultData
+	Results []pduwire.ResultPDU
 }
 
 // normalize brings randomly filled content into what the format can
@@ -95,7 +95,7 @@ func (c *content) normalize(v int) {
 	}
 	for i := range c.Results {
 		r := &c.Results[i]
-		r.Highres, r.Sec, r.Nsec = false, 0, 0
+		r.HighRes, r.Sec, r.Nsec = false, 0, 0
 		for k := range r.Sets {
 			vs := &r.Sets[k]
 			if len(vs.Values) == 0 {

@@ -110,7 +110,7 @@ func (w *Writer) Text(t Text) error {
 
 // Result writes a data record: r's value sets at time t, which must not
 // be before the previous record's (ErrRange).
-func (w *Writer) Result(t Timestamp, r *pduwire.ResultData) error {
+func (w *Writer) Result(t Timestamp, r *pduwire.ResultPDU) error {
 	if w.err != nil {
 		return w.err
 	}
@@ -129,7 +129,7 @@ func (w *Writer) Result(t Timestamp, r *pduwire.ResultData) error {
 
 // Mark writes a mark record at t: a gap in the recording.
 func (w *Writer) Mark(t Timestamp) error {
-	return w.Result(t, &pduwire.ResultData{})
+	return w.Result(t, &pduwire.ResultPDU{})
 }
 
 // NewVolume continues the recording in vol, the next data volume.

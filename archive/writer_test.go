@@ -33,7 +33,7 @@ func rewrite(t testing.TB, a *Archive, v int) files {
 	}
 	next := 0 // the next instance domain record to write
 	s := a.NewScanner()
-	var rd pduwire.ResultData
+	var rd pduwire.ResultPDU
 	for s.Next() {
 		r := s.Record()
 		for next < len(m.InDoms) && !r.Time.Before(m.InDoms[next].Time) {
@@ -65,20 +65,20 @@ func rewrite(t testing.TB, a *Archive, v int) files {
 	return out
 }
 
-// records reads every record of a as owned ResultData with its time.
-func records(t testing.TB, a *Archive) ([]Timestamp, []pduwire.ResultData) {
+// records reads every record of a as an owned ResultPDU with its time.
+func records(t testing.TB, a *Archive) ([]Timestamp, []pduwire.ResultPDU) {
 	var ts []Timestamp
-	var rs []pduwire.ResultData
+	var rs []pduwire.ResultPDU
 	s := a.NewScanner()
 	for s.Next() {
-		var rd pduwire.ResultData
+		var rd pduwire.ResultPDU
 		s.Record().Result.AppendTo(&rd)
 		for i := range rd.Sets {
 			for j := range rd.Sets[i].Values {
 				rd.Sets[i].Values[j].Payload = bytes.Clone(rd.Sets[i].Values[j].Payload)
 			}
 		}
-		rd.Sec, rd.Nsec, rd.Highres = 0, 0, false
+		rd.Sec, rd.Nsec, rd.HighRes = 0, 0, false
 		if rd.Sets == nil {
 			rd.Sets = []pduwire.ValueSetData{}
 		}

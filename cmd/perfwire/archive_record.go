@@ -204,7 +204,7 @@ func (r *recorder) record(base string, interval time.Duration, samples, volSampl
 	}
 	r.indoms = map[pcp.InDom][]int32{}
 	next := time.Now()
-	var rd pduwire.ResultData
+	var rd pduwire.ResultPDU
 	for n := 0; n < samples; n++ {
 		time.Sleep(time.Until(next))
 		next = next.Add(interval)
