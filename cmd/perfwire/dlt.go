@@ -6,6 +6,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"os"
 	"regexp"
 	"slices"
 	"strconv"
@@ -70,6 +71,26 @@ func (f *dltFilter) match(m dlt.Message) bool {
 	return f.grep == nil || f.grep.Match(m.AppendPayloadText(nil))
 }
 
+// matchDecoded is match for a message the plugin decoded.
+func (f *dltFilter) matchDecoded(d *abi.DLTDecoded) bool {
+	m := &d.Message
+	switch {
+	case f.ecu != "" && m.ECU != f.ecu,
+		f.app != "" && (!d.Ext || m.AppID != f.app),
+		f.ctx != "" && (!d.Ext || m.ContextID != f.ctx),
+		f.typ != "" && (!d.Ext || m.Type != f.typ),
+		f.level != 0 && (d.Level == 0 || d.Level > f.level):
+		return false
+	}
+	if !f.from.IsZero() || !f.to.IsZero() {
+		t := time.Unix(int64(d.Sec), int64(d.Usec)*1000)
+		if !f.from.IsZero() && t.Before(f.from) || !f.to.IsZero() && !t.Before(f.to) {
+			return false
+		}
+	}
+	return f.grep == nil || f.grep.Match(d.Text[d.PayloadAt:len(d.Text)-1])
+}
+
 func runDLT(args []string, stdout io.Writer) error {
 	fs := flag.NewFlagSet("dlt", flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
@@ -122,6 +143,9 @@ func runDLT(args []string, stdout io.Writer) error {
 		}
 		f.grep = re
 	}
+	if *follow != "" && plugin != nil {
+		return usagef("--follow reads a daemon natively: run it without --plugin")
+	}
 	w := bufio.NewWriter(stdout)
 	defer w.Flush()
 	p := &dltPrinter{w: w, f: &f, json: *asJSON, out: jsonLines{w: w}}
@@ -129,7 +153,11 @@ func runDLT(args []string, stdout io.Writer) error {
 		return p.follow(*follow)
 	}
 	for _, name := range fs.Args() {
-		if err := p.file(name); err != nil {
+		file := p.file
+		if plugin != nil {
+			file = p.fileInPlugin
+		}
+		if err := file(name); err != nil {
 			return err
 		}
 	}
@@ -163,6 +191,61 @@ func (p *dltPrinter) print(m dlt.Message, index int) error {
 	if time.Local != time.UTC {
 		local := time.Unix(int64(m.StorageHeader().Seconds), 0).Format("2006/01/02 15:04:05")
 		copy(b[at:], local)
+	}
+	p.line = append(b, '\n')
+	_, err := p.w.Write(p.line)
+	return err
+}
+
+// fileInPlugin is file with the decode inside the wasip1 module
+// (dlt_decode, in the dlt module): the messages come with their JSON,
+// their dlt-convert line and what the filter reads.
+func (p *dltPrinter) fileInPlugin(name string) error {
+	data, err := os.ReadFile(name)
+	if err != nil {
+		return &inputError{file: name, err: err}
+	}
+	var res abi.DLTDecode
+	if err := plugin.callIn(abi.OpDLTDecode, data, 0, &res); err != nil {
+		return err
+	}
+	if len(res.Messages) == 0 && res.Error != nil && res.Error.Kind == abi.ErrNotBuilt.Code() {
+		return errOf(res.Error)
+	}
+	for i := range res.Messages {
+		if err := p.printDecoded(&res.Messages[i]); err != nil {
+			return err
+		}
+	}
+	var first error
+	if res.SkipError != nil {
+		first = errOf(res.SkipError)
+	}
+	reportSkipped(name, res.SkippedBytes, res.SkippedPlaces, first)
+	err = nil
+	if res.Error != nil {
+		err = &inputError{file: name, err: errOf(res.Error)}
+	}
+	if ferr := p.w.Flush(); err == nil {
+		err = ferr
+	}
+	return err
+}
+
+// printDecoded is print for a message the plugin decoded.
+func (p *dltPrinter) printDecoded(d *abi.DLTDecoded) error {
+	if !p.f.matchDecoded(d) {
+		return nil
+	}
+	if p.json {
+		return p.out.write(&d.Message)
+	}
+	b := strconv.AppendInt(p.line[:0], int64(d.Message.Index), 10)
+	b = append(b, ' ')
+	at := len(b)
+	b = append(b, d.Text...)
+	if time.Local != time.UTC {
+		copy(b[at:], time.Unix(int64(d.Sec), 0).Format("2006/01/02 15:04:05"))
 	}
 	p.line = append(b, '\n')
 	_, err := p.w.Write(p.line)

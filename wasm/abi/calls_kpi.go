@@ -1,4 +1,4 @@
-//go:build !pcp && !mmv
+//go:build !pcp && !mmv && !dlt
 
 package abi
 

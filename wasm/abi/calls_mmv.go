@@ -1,4 +1,4 @@
-//go:build !kpi && !pcp
+//go:build !kpi && !pcp && !dlt
 
 package abi
 

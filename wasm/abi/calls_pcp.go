@@ -1,4 +1,4 @@
-//go:build !kpi && !mmv
+//go:build !kpi && !mmv && !dlt
 
 package abi
 

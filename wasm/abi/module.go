@@ -29,6 +29,7 @@ const (
 	OpLabelsMerge
 	OpMMVRead
 	OpMMVServe
+	OpDLTDecode
 	numOps
 )
 
@@ -71,6 +72,7 @@ var Calls = [numOps]CallInfo{
 	OpLabelsMerge:  {"labels_merge", "labelsMerge", ArgIn},
 	OpMMVRead:      {"mmv_read", "mmvRead", ArgInN},
 	OpMMVServe:     {"mmv_serve", "mmvServe", ArgIn},
+	OpDLTDecode:    {"dlt_decode", "dltDecode", ArgIn},
 }
 
 // Opens reports whether op returns a session handle rather than a

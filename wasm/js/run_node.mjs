@@ -57,7 +57,7 @@ out("mmv.read", pw.mmvRead(input("sample2.mmv"), 0));
 out("bad.decode", pw.eventsDecode("not bytes"));
 out("bad.framing", new Uint8Array([pw.kpiStream(7), pw.kpiStream("x"), pw.pduStream(-1)]));
 const garbage = new TextEncoder().encode("DLT\x01 garbage, not any format ".repeat(20));
-for (const f of ["kpiDecode", "pduDecode", "eventsDecode", "labelsCanon", "labelsMerge", "mmvRead", "mmvServe"]) {
+for (const f of ["kpiDecode", "pduDecode", "eventsDecode", "labelsCanon", "labelsMerge", "mmvRead", "mmvServe", "dltDecode"]) {
 	out("garbage." + f, pw[f](garbage, 0));
 }
 const ps = pw.pduStream(0);

@@ -99,3 +99,6 @@ func mmvRead(in, flags uint32) uint32 { return call(abi.OpMMVRead, in, flags) }
 
 //go:wasmexport mmv_serve
 func mmvServe(in uint32) uint32 { return call(abi.OpMMVServe, in, 0) }
+
+//go:wasmexport dlt_decode
+func dltDecode(in uint32) uint32 { return call(abi.OpDLTDecode, in, 0) }

@@ -1,6 +1,6 @@
 // Command size builds perfwire's WebAssembly modules as `make wasm` ships
 // them and prints each one's size against its budget (issue 18): a
-// one-format module (build tag kpi, pcp or mmv) may add 400 KB raw to the
+// one-format module (build tag kpi, pcp, mmv or dlt) may add 400 KB raw to the
 // runtime+msgp baseline of its GOOS; an all-formats module 1.0 MB (1024 KB) raw
 // and 250 KB gzip -9. A broken budget is printed as BROKEN; with -check
 // the command also exits 1 (TestSizeBudgets is the check `make test`
@@ -40,10 +40,12 @@ var modules = []module{
 	{"perfwire-kpi.wasm", "wasip1", "./wasm/plugin", "kpi", "baseline.wasm", 400 * KB, 0, 0},
 	{"perfwire-pcp.wasm", "wasip1", "./wasm/plugin", "pcp", "baseline.wasm", 400 * KB, 0, 600 * KB},
 	{"perfwire-mmv.wasm", "wasip1", "./wasm/plugin", "mmv", "baseline.wasm", 400 * KB, 0, 0},
+	{"perfwire-dlt.wasm", "wasip1", "./wasm/plugin", "dlt", "baseline.wasm", 400 * KB, 0, 0},
 	{"perfwire-js.wasm", "js", "./wasm/js", "", "baseline-js.wasm", 1024 * KB, 250 * KB, 0},
 	{"perfwire-js-kpi.wasm", "js", "./wasm/js", "kpi", "baseline-js.wasm", 400 * KB, 0, 0},
 	{"perfwire-js-pcp.wasm", "js", "./wasm/js", "pcp", "baseline-js.wasm", 400 * KB, 0, 600 * KB},
 	{"perfwire-js-mmv.wasm", "js", "./wasm/js", "mmv", "baseline-js.wasm", 400 * KB, 0, 0},
+	{"perfwire-js-dlt.wasm", "js", "./wasm/js", "dlt", "baseline-js.wasm", 400 * KB, 0, 0},
 }
 
 // size is a module's raw and gzip -9 size.
