@@ -8,7 +8,7 @@ import (
 )
 
 // core lists the packages that are compiled into wasm plugins.
-var core = []string{"pcp", "pduwire", "labels", "eventrec", "mmv", "dlt", "dltkpi", "ltt"}
+var core = []string{"pcp", "pduwire", "labels", "eventrec", "mmv", "dlt", "dltkpi", "ltt", "archive"}
 
 // forbidden may not be imported by a core package (DEVELOPERS.md).
 var forbidden = []string{"fmt", "reflect", "encoding/json", "os"}
