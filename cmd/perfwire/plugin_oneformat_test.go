@@ -214,3 +214,29 @@ func TestDLTPluginRefuses(t *testing.T) {
 		t.Errorf("the all-formats module: exit %d, %q", code, errb.String())
 	}
 }
+
+// throughModule runs tests with their decode inside the one-format module
+// of tag (what --plugin perfwire-TAG.wasm does).
+func throughModule(t *testing.T, tag string, tests map[string]func(*testing.T)) {
+	file, err := oneFormatModule(tag)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := loadPlugin(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer p.close()
+	plugin = p
+	defer func() { plugin = nil }()
+	for name, f := range tests {
+		t.Run(name, f)
+	}
+}
+
+// TestThroughOneFormatPlugins runs the mmv and dlt tests again with their
+// decode inside the mmv and dlt modules.
+func TestThroughOneFormatPlugins(t *testing.T) {
+	throughModule(t, "mmv", map[string]func(*testing.T){"MMVJSON": TestMMVJSON, "MMVErrors": TestMMVErrors, "MMVDirectory": TestMMVDirectory})
+	throughModule(t, "dlt", map[string]func(*testing.T){"DLTUsage": TestDLTUsage})
+}
