@@ -69,6 +69,22 @@ func ExampleFetchPDU_Append() {
 	// Output: 00 00 00 20 00 00 70 14 00 00 00 00 00 00 00 00 00 00 00 00 00 00 00 00 00 00 00 01 07 40 00 05
 }
 
+// Build a PMNS_TRAVERSE PDU field by field, as pminfo sends it for
+// sample.colour (its pad bytes are '~' where ours are 0); Finish writes
+// the length.
+func ExampleBuilder() {
+	b := pduwire.NewBuilder(nil, pduwire.TypePMNSTraverse, 0)
+	b.AddUint32(0) // subtype
+	b.AddString("sample.colour")
+	pdu, err := b.Finish()
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Printf("% x\n", pdu)
+	// Output: 00 00 00 24 00 00 70 10 00 00 00 00 00 00 00 00 00 00 00 0d 73 61 6d 70 6c 65 2e 63 6f 6c 6f 75 72 00 00 00
+}
+
 // Decode any PDU into its typed message.
 func ExampleDecode() {
 	pdu := []byte{0, 0, 0, 0x20, 0, 0, 0x70, 0x05, 0, 0, 0, 0,
