@@ -9,8 +9,8 @@ import "github.com/tinylib/msgp/msgp"
 // budget leaves (there it answers not_built).
 func init() {
 	calls[OpMMVServe] = func(in []byte, _ uint32) msgp.Marshaler {
-		var req MMVServeInput
-		if _, err := req.UnmarshalMsg(in); err != nil {
+		req, err := readMMVServeInput(in)
+		if err != nil {
 			return Failure(ErrBadInput)
 		}
 		r := ServeMMVImages(&req)
