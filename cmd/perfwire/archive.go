@@ -36,11 +36,15 @@ any one of those files) and prints it as pmdumplog does:
            a mark record is {"timestamp": ..., "mark": true}
 
        perfwire archive record -o BASE ... METRIC...   records one from pmcd
-       (perfwire archive record --help says how)`
+       perfwire archive val [-t D] [-S T] [-T T] ... BASE METRIC   as pmval -a
+       (--help after record or val says how)`
 
 func runArchive(args []string, stdout io.Writer) error {
 	if len(args) > 0 && args[0] == "record" {
 		return runArchiveRecord(args[1:], stdout)
+	}
+	if len(args) > 0 && args[0] == "val" {
+		return runArchiveVal(args[1:], stdout)
 	}
 	fs := flag.NewFlagSet("archive", flag.ContinueOnError)
 	fs.SetOutput(io.Discard)

@@ -300,3 +300,63 @@ func TestConformanceArchiveRecord(t *testing.T) {
 		}
 	}
 }
+
+// archive val prints what pmval -a prints: every metric (but event
+// records, which pmval reads raw) of an archive recorded now (with an
+// MMV counter, so rates), of PCP's QA archives with mark records and
+// counters, and of a sample of the others, at several steps, as rates
+// and raw, and in a -S/-T window.
+func TestConformanceArchiveVal(t *testing.T) {
+	qa := "/var/lib/pcp/testsuite/archives/"
+	bases := []string{record(t, 3), qa + "count-mark", qa + "interpmark", qa + "20041125", qa + "bozo-disk",
+		qa + "sample-labels", qa + "pcp-vmstat", qa + "naslog", qa + "rattle", qa + "mirage"}
+	checked := 0
+	for _, base := range bases {
+		if _, err := os.Stat(base + ".meta"); err != nil {
+			if _, err := os.Stat(base + ".meta.xz"); err != nil {
+				t.Fatalf("%s: %v (is pcp-testsuite installed?)", base, err)
+			}
+		}
+		names, err := exec.Command("pminfo", "-a", base).Output()
+		if err != nil {
+			t.Fatalf("pminfo -a %s: %v", base, err)
+		}
+		// Steps that give a few hundred samples whatever the archive's
+		// length (some QA archives last days).
+		a, err := openArchive(base)
+		if err != nil {
+			t.Fatal(err)
+		}
+		end, _ := a.End()
+		a.Close()
+		dur := end.Time().Sub(a.Label.Start.Time()).Seconds()
+		step := func(n float64) string { return strconv.FormatFloat(max(dur/n, 0.01), 'f', 3, 64) }
+		n := 0
+		for _, m := range strings.Fields(string(names)) {
+			if strings.Contains(m, "event") || n >= 12 {
+				continue
+			}
+			for _, args := range [][]string{{"-t", step(300)}, {"-t", step(37)}, {"-r", "-t", step(90)},
+				{"-t", step(200), "-S", "+" + step(10) + "sec", "-T", "+" + step(3) + "sec"}} {
+				cmd := exec.Command("pmval", append(append([]string{"-Z", "UTC", "-a", base}, args...), m)...)
+				o, _ := cmd.CombinedOutput()
+				want := string(o)
+				if strings.Contains(want, "pmval:") {
+					continue // derived metrics and the like: not in the archive
+				}
+				_, want, _ = strings.Cut(want, "\n") // the time zone note
+				want = strings.TrimPrefix(want, "\n")
+				var out, errb bytes.Buffer
+				code := run(append(append([]string{"archive", "val"}, args...), base, m), &out, &errb)
+				if code != 0 || out.String() != want {
+					t.Errorf("val %v %s %s: exit %d %s\n%s", args, filepath.Base(base), m, code, errb.String(), firstDiff(out.String(), want))
+				}
+				checked++
+			}
+			n++
+		}
+	}
+	if checked < 150 {
+		t.Errorf("only %d comparisons", checked)
+	}
+}

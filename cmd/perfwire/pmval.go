@@ -12,7 +12,9 @@ import (
 	"time"
 
 	"github.com/perfwire/perfwire/pcp"
+	"github.com/perfwire/perfwire/archive"
 	"github.com/perfwire/perfwire/pduwire"
+	"github.com/perfwire/perfwire/pmapi"
 	"github.com/perfwire/perfwire/wasm/abi"
 	"github.com/tinylib/msgp/msgp"
 )
@@ -34,7 +36,40 @@ type pmvalRun struct {
 	insts  []valInst
 	style  int // -1 until the labels are first printed
 	errOut io.Writer
+	src    valSource
+	arch   *archiveVal // nil for a live pmcd
 }
+
+// valSource is where pm val and archive val get metrics from: a live
+// pmcd or an archive in interpolation mode.
+type valSource interface {
+	lookupMetric(name string) (pcp.ID, pcp.Desc, error)
+	lookupInDom(indom pcp.InDom, name string) (int32, error)
+	getInDom(indom pcp.InDom) ([]pmapi.Instance, error)
+	fetch(id pcp.ID) (pduwire.Result, error)
+}
+
+// liveSource is a pmcd through pmapi.
+type liveSource struct{ p *pmPrinter }
+
+func (l liveSource) lookupMetric(name string) (pcp.ID, pcp.Desc, error) {
+	ids, err := l.p.c.LookupName(l.p.ctx, name)
+	if err != nil {
+		return 0, pcp.Desc{}, err
+	}
+	d, err := l.p.c.LookupDesc(l.p.ctx, ids[0])
+	return ids[0], d, err
+}
+
+func (l liveSource) lookupInDom(indom pcp.InDom, name string) (int32, error) {
+	return l.p.c.LookupInDom(l.p.ctx, indom, name)
+}
+
+func (l liveSource) getInDom(indom pcp.InDom) ([]pmapi.Instance, error) {
+	return l.p.c.GetInDom(l.p.ctx, indom)
+}
+
+func (l liveSource) fetch(id pcp.ID) (pduwire.Result, error) { return l.p.c.Fetch(l.p.ctx, id) }
 
 func (p *pmPrinter) val(args []string, host string) error {
 	o, err := parsePMValArgs(args, p.json)
@@ -45,18 +80,13 @@ func (p *pmPrinter) val(args []string, host string) error {
 	if err != nil {
 		return err
 	}
-	r := &pmvalRun{p: p, o: o, style: -1, errOut: os.Stderr}
+	r := &pmvalRun{p: p, o: o, style: -1, errOut: os.Stderr, src: liveSource{p}}
 	return r.run(host)
 }
 
 func (r *pmvalRun) run(host string) error {
-	c, ctx := r.p.c, r.p.ctx
-	ids, err := c.LookupName(ctx, r.o.metric)
-	if err != nil {
-		return fmt.Errorf("%s: %w", r.o.metric, err)
-	}
-	r.id = ids[0]
-	if r.desc, err = c.LookupDesc(ctx, r.id); err != nil {
+	var err error
+	if r.id, r.desc, err = r.src.lookupMetric(r.o.metric); err != nil {
 		return fmt.Errorf("%s: %w", r.o.metric, err)
 	}
 	d := r.desc
@@ -88,7 +118,10 @@ func (r *pmvalRun) run(host string) error {
 		return err
 	}
 	if !r.o.json {
-		r.header(r.hostname(host))
+		if r.arch == nil {
+			host = r.hostname(host)
+		}
+		r.header(host)
 	}
 	if err := r.loop(); err != nil && err != errWindowEnd {
 		return err
@@ -122,21 +155,21 @@ func (r *pmvalRun) hostname(host string) string {
 // loadInstances fills the columns: the named instances, or every
 // instance of the domain, sorted by number.
 func (r *pmvalRun) loadInstances() error {
-	c, ctx, d := r.p.c, r.p.ctx, r.desc
+	d := r.desc
 	r.insts = r.insts[:0]
 	if d.InDom == pcp.InDomNull {
 		return nil
 	}
 	if r.o.insts != nil {
 		for _, name := range r.o.insts {
-			id, err := c.LookupInDom(ctx, d.InDom, name)
+			id, err := r.src.lookupInDom(d.InDom, name)
 			if err != nil {
 				return fmt.Errorf("instance %s not available", name)
 			}
 			r.insts = append(r.insts, valInst{id, name})
 		}
 	} else {
-		all, err := c.GetInDom(ctx, d.InDom)
+		all, err := r.src.getInDom(d.InDom)
 		if err != nil {
 			return fmt.Errorf("pmGetInDom(%s): %w", d.InDom, err)
 		}
@@ -150,8 +183,13 @@ func (r *pmvalRun) loadInstances() error {
 
 func (r *pmvalRun) header(host string) {
 	w, d := r.p.w, r.desc
-	fmt.Fprintf(w, "\nmetric:    %s\n", r.o.metric)
-	fmt.Fprintf(w, "host:      %s\n", host)
+	if r.arch == nil {
+		fmt.Fprintf(w, "\nmetric:    %s\n", r.o.metric)
+		fmt.Fprintf(w, "host:      %s\n", host)
+	} else {
+		fmt.Fprintf(w, "metric:    %s\n", r.o.metric)
+		r.arch.header(w, host)
+	}
 	sem := "unknown"
 	switch d.Sem {
 	case pcp.SemCounter:
@@ -225,7 +263,10 @@ var errWindowEnd = errors.New("end of the time window")
 // what pmval prints when there are none; errWindowEnd for a result
 // stamped after the -T window.
 func (r *pmvalRun) fetchOnce() (sample, bool, error) {
-	res, err := r.p.c.Fetch(r.p.ctx, r.id)
+	res, err := r.src.fetch(r.id)
+	if errors.Is(err, archive.ErrEOL) {
+		return sample{}, false, errWindowEnd
+	}
 	if err != nil {
 		return sample{}, false, err
 	}
@@ -247,6 +288,7 @@ func (r *pmvalRun) fetchOnce() (sample, bool, error) {
 		if r.o.json {
 			r.p.emit(&abi.PMValSample{Timestamp: stamp(s.time), Metric: r.o.metric, Values: []abi.PMValInstant{}})
 		} else {
+			r.timestamp(s.time, "  ")
 			fmt.Fprintln(r.p.w, "No values available")
 		}
 		return s, false, nil
@@ -285,11 +327,13 @@ func (r *pmvalRun) loop() error {
 					r.labels()
 				}
 				if !rates {
+					r.timestamp(s.time, "")
 					r.values(s)
 					reporting = true
 					continue
 				}
 				if (noValues || reporting) && !r.o.json {
+					r.timestamp(s.time, "  ")
 					fmt.Fprintln(r.p.w, "No values available")
 				}
 				noValues = false
@@ -297,10 +341,12 @@ func (r *pmvalRun) loop() error {
 				noValues = true
 			}
 		}
-		select {
-		case <-r.p.ctx.Done():
-			return nil
-		case <-time.After(r.o.interval):
+		if r.arch == nil {
+			select {
+			case <-r.p.ctx.Done():
+				return nil
+			case <-time.After(r.o.interval):
+			}
 		}
 		if !havePrev {
 			continue
@@ -319,6 +365,7 @@ func (r *pmvalRun) loop() error {
 			}
 			r.labels()
 		}
+		r.timestamp(cur.time, "")
 		if rates {
 			r.rates(cur, prev)
 		} else {
@@ -328,6 +375,17 @@ func (r *pmvalRun) loop() error {
 		prev = cur
 	}
 	return nil
+}
+
+// timestamp starts an archive sample's line with its time, as pmval
+// does for archives (nothing for a live pmcd or in JSON).
+func (r *pmvalRun) timestamp(t float64, after string) {
+	if r.arch == nil || r.o.json {
+		return
+	}
+	sec, frac := math.Modf(t)
+	tm := time.Unix(int64(sec), 0).In(r.arch.loc)
+	fmt.Fprintf(r.p.w, "%02d:%02d:%02d.%03d%s", tm.Hour(), tm.Minute(), tm.Second(), int(frac*1000+1e-6), after)
 }
 
 // known reports whether every instance in s has a column.
@@ -378,6 +436,9 @@ func (r *pmvalRun) labels() {
 	}
 	fmt.Fprintln(w)
 	shift := !r.o.raw && r.desc.Sem == pcp.SemCounter && r.style == 0 && r.o.fixed == -1
+	if r.arch != nil && len(r.insts) > 0 {
+		fmt.Fprintf(w, "%12s", "") // over the timestamps of archive lines
+	}
 	for _, in := range r.insts {
 		if shift {
 			// Rates have decimals: names sit three places left.
