@@ -29,16 +29,16 @@ const (
 // returns a result like a live pmcd's, in the mode SetMode chose. It is
 // not safe for concurrent use.
 type Context struct {
-	a     *Archive
-	mode  Mode
-	t     Timestamp // the next fetch's time (Interp)
-	step  int64     // nanoseconds
+	a      *Archive
+	mode   Mode
+	t      Timestamp // the next fetch's time (Interp)
+	step   int64     // nanoseconds
 	scan   *Scanner
 	origin Timestamp
-	back  backCursor
-	buf   []byte
-	res   pduwire.ResultPDU
-	state interpState
+	back   backCursor
+	buf    []byte
+	res    pduwire.ResultPDU
+	state  interpState
 }
 
 // NewContext returns a context at the start of the archive in Interp

@@ -11,8 +11,8 @@ import (
 	"strings"
 	"time"
 
-	"github.com/perfwire/perfwire/pcp"
 	"github.com/perfwire/perfwire/archive"
+	"github.com/perfwire/perfwire/pcp"
 	"github.com/perfwire/perfwire/pduwire"
 	"github.com/perfwire/perfwire/pmapi"
 	"github.com/perfwire/perfwire/wasm/abi"
