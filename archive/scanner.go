@@ -1,6 +1,10 @@
 package archive
 
-import "github.com/perfwire/perfwire/pduwire"
+import (
+	"io"
+
+	"github.com/perfwire/perfwire/pduwire"
+)
 
 // Record is one data record: the values of one fetch at Time, or a mark
 // (a gap in the recording, where pmlogger stopped and started again:
@@ -35,6 +39,8 @@ type Scanner struct {
 	a       *Archive
 	last    Timestamp // the previous record's time, at first the label's
 	skipped int
+	winVol  *volume // the volume the window holds, nil for none
+	winOff  int64   // the window's offset in it
 	vol     int   // index into a.vols
 	off     int64 // the next record's offset in that volume
 	buf     []byte
@@ -49,6 +55,65 @@ func (a *Archive) NewScanner() *Scanner {
 		s.off = a.vols[0].first
 	}
 	return s
+}
+
+// window is how much of a volume a Scanner reads at once: records are
+// served from it, so a file costs one read per window, not two per
+// record.
+const window = 64 << 10
+
+// record returns the record at s.off of v, and a view that starts pre
+// bytes before it (see pre), both in the read window. It checks the
+// record as readRecord does.
+func (s *Scanner) record(v *volume) (base, rec []byte, err error) {
+	if s.off+4 > v.Size {
+		return nil, nil, fail(v.Name, "record.len", s.off, ErrTruncated)
+	}
+	if err := s.fill(v, pre+4); err != nil {
+		return nil, nil, err
+	}
+	at := int(s.off - s.winOff)
+	n := int64(be32(s.buf, at))
+	switch {
+	case n < 12:
+		return nil, nil, failValue(v.Name, "record.len", s.off, ErrLength, n, 12)
+	case n > int64(s.a.o.MaxRecordLen):
+		return nil, nil, failValue(v.Name, "record.len", s.off, ErrLimit, n, int64(s.a.o.MaxRecordLen))
+	case s.off+n > v.Size:
+		return nil, nil, failValue(v.Name, "record", s.off, ErrTruncated, n, v.Size-s.off)
+	}
+	if err := s.fill(v, pre+int(n)); err != nil {
+		return nil, nil, err
+	}
+	at = int(s.off - s.winOff)
+	rec = s.buf[at : at+int(n)]
+	if t := be32(rec, int(n)-4); int64(t) != n {
+		return nil, nil, failValue(v.Name, "record.trailer", s.off+n-4, ErrFrame, int64(t), n)
+	}
+	return s.buf[at-pre : at+int(n)], rec, nil
+}
+
+// fill makes the window hold need bytes from s.off−pre of v, reading a
+// whole window (or the record, if larger) when it does not.
+func (s *Scanner) fill(v *volume, need int) error {
+	from := s.off - pre
+	if s.winVol == v && from >= s.winOff && from+int64(need) <= s.winOff+int64(len(s.buf)) {
+		return nil
+	}
+	size := int(min(int64(max(window, need)), v.Size-from))
+	if cap(s.buf) < size {
+		s.buf = make([]byte, size, max(size, window))
+	}
+	s.buf = s.buf[:size]
+	if n, err := v.R.ReadAt(s.buf, from); n < size {
+		s.winVol = nil
+		if err == nil {
+			err = io.ErrUnexpectedEOF
+		}
+		return ioFail(v.Name, "record", s.off, err)
+	}
+	s.winVol, s.winOff = v, from
+	return nil
 }
 
 // Rewind puts the scanner back at the archive's first record, keeping its
@@ -77,11 +142,11 @@ func (s *Scanner) Next() bool {
 			return false
 		}
 		v := &s.a.vols[s.vol]
-		var rec []byte
-		if s.buf, rec, s.err = readRecord(v.File, s.off, s.buf, pre, s.a.o.MaxRecordLen); s.err != nil {
+		var base, rec []byte
+		if base, rec, s.err = s.record(v); s.err != nil {
 			return false
 		}
-		if s.err = s.decode(v, rec); s.err != nil {
+		if s.err = s.decode(v, base, rec); s.err != nil {
 			return false
 		}
 		s.off += int64(len(rec))
@@ -101,8 +166,8 @@ func (s *Scanner) Next() bool {
 // than the record before them (see Options.KeepOutOfOrder).
 func (s *Scanner) Skipped() int { return s.skipped }
 
-// decode fills s.rec from rec, which sits at s.buf[pre:].
-func (s *Scanner) decode(v *volume, rec []byte) error {
+// decode fills s.rec from rec, which sits at base[pre:].
+func (s *Scanner) decode(v *volume, base, rec []byte) error {
 	ver := s.a.Label.Version
 	hdr := stampSize(ver) + 4 // timestamp, numpmid
 	if len(rec) < 8+hdr {
@@ -113,7 +178,7 @@ func (s *Scanner) decode(v *volume, rec []byte) error {
 	if numpmid < 0 || int(numpmid) > len(rec)/8 {
 		return failValue(v.Name, "record.numpmid", s.off+int64(hdr), ErrCount, int64(numpmid), int64(len(rec)/8))
 	}
-	body := s.buf[:pre+len(rec)-4] // up to the trailer; word 3 is the payload's first
+	body := base[:pre+len(rec)-4] // up to the trailer; word 3 is the payload's first
 	res, err := pduwire.ParseResultBody(body, pre+4+hdr, int(numpmid))
 	if err != nil {
 		return rebase(err, v.Name, s.off-pre)

@@ -36,4 +36,7 @@ int bench_mmv_setup(const char *name);
 uint64_t bench_mmv_inc(int n);
 uint64_t bench_mmv_inc_byname(int n);
 uint64_t bench_atomic_add(int n);
+/* PCP archive read (c_archive.c) */
+int bench_archive_setup(const char *path, uint32_t *pmids, int *types, int n);
+uint64_t bench_archive(int n, uint64_t *values);
 #endif

@@ -59,6 +59,8 @@ func main() {
 			f = figViewer(cfg, *quick)
 		case "clients":
 			f = figClients(cfg, *quick)
+		case "archive":
+			f = figArchive(cfg, *quick)
 		default:
 			f = fig.run(cfg)
 		}
@@ -117,6 +119,7 @@ var figures = []struct {
 	{"kpi", figKPI},
 	{"mmv", figMMV},
 	{"mmv-read", figMMVRead},
+	{"archive", nil},
 	{"dlt", nil},
 	{"memcpy", figMemcpy},
 	{"memcpy-large", nil},
