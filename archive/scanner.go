@@ -41,8 +41,8 @@ type Scanner struct {
 	skipped int
 	winVol  *volume // the volume the window holds, nil for none
 	winOff  int64   // the window's offset in it
-	vol     int   // index into a.vols
-	off     int64 // the next record's offset in that volume
+	vol     int     // index into a.vols
+	off     int64   // the next record's offset in that volume
 	buf     []byte
 	rec     Record
 	err     error
