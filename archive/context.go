@@ -1,6 +1,7 @@
 package archive
 
 import (
+	"context"
 	"time"
 
 	"github.com/perfwire/perfwire/pcp"
@@ -54,13 +55,12 @@ func (a *Archive) NewContext() *Context {
 // or after it; Backward: the last at or before it); step is the
 // interpolation step, negative to step backwards (Interp only).
 func (c *Context) SetMode(m Mode, origin Timestamp, step time.Duration) {
-	c.mode, c.t, c.step = m, origin, step.Nanoseconds()
+	c.mode, c.t, c.step, c.origin = m, origin, step.Nanoseconds(), origin
 	c.state = interpState{}
 	c.scan = nil
 	switch m {
 	case Forward:
 		c.scan = c.a.NewScanner()
-		c.origin = origin
 	case Backward:
 		c.back = backCursor{a: c.a, vol: len(c.a.vols) - 1, until: origin}
 		if c.back.vol >= 0 {
@@ -74,11 +74,12 @@ func (c *Context) SetMode(m Mode, origin Timestamp, step time.Duration) {
 // record holding any of them, its value sets for ids only. Past the end
 // it returns ErrEOL; damage in a volume is its *ParseError. The result is
 // valid until the next call.
-func (c *Context) Fetch(ids ...pcp.ID) (pduwire.Result, error) {
+func (c *Context) Fetch(_ context.Context, ids ...pcp.ID) (pduwire.Result, error) {
 	switch c.mode {
 	case Forward:
 		for c.scan.Next() {
 			if r := c.scan.Record(); !r.Time.Before(c.origin) && c.pick(r, ids) {
+				c.origin = r.Time
 				return c.result()
 			}
 		}
@@ -93,6 +94,7 @@ func (c *Context) Fetch(ids ...pcp.ID) (pduwire.Result, error) {
 				return pduwire.Result{}, err
 			}
 			if c.pick(r, ids) {
+				c.origin = r.Time
 				return c.result()
 			}
 		}

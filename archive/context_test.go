@@ -1,7 +1,9 @@
 package archive
 
 import (
+	"context"
 	"errors"
+	"strings"
 	"testing"
 	"time"
 
@@ -34,7 +36,7 @@ func TestContextForwardBackward(t *testing.T) {
 		c.SetMode(mode, origin, 0)
 		var got []Timestamp
 		for {
-			r, err := c.Fetch(m.ID)
+			r, err := c.Fetch(context.Background(), m.ID)
 			if errors.Is(err, ErrEOL) {
 				break
 			}
@@ -72,7 +74,7 @@ func TestContextInterp(t *testing.T) {
 	c.SetMode(Interp, a.Label.Start, 100*time.Millisecond)
 	m, _ := a.Meta.Lookup("sample.long.one")
 	for i := 0; ; i++ {
-		r, err := c.Fetch(m.ID, pcp.ID(12345))
+		r, err := c.Fetch(context.Background(), m.ID, pcp.ID(12345))
 		if errors.Is(err, ErrEOL) {
 			if i < 10 {
 				t.Errorf("ErrEOL after %d steps", i)
@@ -92,5 +94,43 @@ func TestContextInterp(t *testing.T) {
 		if vs := sets.ValueSet(); vs.NumVal != int32(pcp.ErrPMIDLog) {
 			t.Errorf("unknown metric: numval %d", vs.NumVal)
 		}
+	}
+}
+
+// The Source methods answer from the metadata as of the current time:
+// sample.many.int's domain had 5, then 3, then 7 instances.
+func TestContextSource(t *testing.T) {
+	a, err := load(t, "m3").open(Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	c := a.NewContext()
+	if _, err := c.LookupName(ctx, "no.such.metric"); !errors.Is(err, pcp.ErrName) {
+		t.Errorf("unknown name: %v", err)
+	}
+	ids, err := c.LookupName(ctx, "sample.many.int")
+	if err != nil {
+		t.Fatal(err)
+	}
+	d, _ := c.LookupDesc(ctx, ids[0])
+	var sizes []int
+	for _, in := range a.Meta.InDomHistory(d.InDom) {
+		c.SetMode(Interp, in.Time, time.Second)
+		insts, err := c.GetInDom(ctx, d.InDom)
+		if err != nil {
+			t.Fatal(err)
+		}
+		sizes = append(sizes, len(insts))
+	}
+	if len(sizes) != 3 || sizes[0] != 5 || sizes[1] != 3 || sizes[2] != 7 {
+		t.Errorf("instances as of each change: %v, want [5 3 7]", sizes)
+	}
+	if one, err := c.LookupText(ctx, ids[0], false); err != nil || one == "" {
+		t.Errorf("one-line help: %q %v", one, err)
+	}
+	sets, err := c.LookupLabelSets(ctx, 1, uint32(pcp.IDNull)) // the context's labels
+	if err != nil || len(sets) != 1 || !strings.Contains(string(sets[0].JSON), `"hostname":"vm"`) {
+		t.Errorf("context labels: %v %v", sets, err)
 	}
 }

@@ -8,10 +8,7 @@ import (
 )
 
 // Instance is one member of an instance domain.
-type Instance struct {
-	Inst int32
-	Name string
-}
+type Instance = pcp.Instance
 
 // GetInDom lists every instance of an instance domain (pmGetInDom).
 func (c *Client) GetInDom(ctx context.Context, indom pcp.InDom) ([]Instance, error) {

@@ -4,6 +4,8 @@ package main
 
 import (
 	"bytes"
+	"context"
+	"fmt"
 	"encoding/binary"
 	"os"
 	"os/exec"
@@ -14,9 +16,12 @@ import (
 	"testing"
 	"time"
 
+	"github.com/perfwire/perfwire/archive"
 	"github.com/perfwire/perfwire/mmv"
 	"github.com/perfwire/perfwire/mmv/mmvfile"
 	"github.com/perfwire/perfwire/pcp"
+	"github.com/perfwire/perfwire/pduwire"
+	"github.com/perfwire/perfwire/pmapi"
 )
 
 // pmdumplogOut runs pmdumplog -Z UTC with args and returns its stdout
@@ -358,5 +363,54 @@ func TestConformanceArchiveVal(t *testing.T) {
 	}
 	if checked < 150 {
 		t.Errorf("only %d comparisons", checked)
+	}
+}
+
+// One consumer of pmapi.Source gets the same names, descriptors,
+// instances, help texts and label sets from the live pmcd and from an
+// archive pmlogger recorded from it, and values from both.
+func TestConformanceArchiveSource(t *testing.T) {
+	base := record(t, 3)
+	a, err := openArchive(base)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer a.Close()
+	ctx := context.Background()
+	live, err := pmapi.Dial(ctx, "127.0.0.1:44321", pmapi.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer live.Close()
+	ac := a.NewContext()
+	end, _ := a.End()
+	describe := func(s pmapi.Source, name string) string {
+		ids, err := s.LookupName(ctx, name)
+		if err != nil {
+			return err.Error()
+		}
+		d, _ := s.LookupDesc(ctx, ids[0])
+		one, _ := s.LookupText(ctx, ids[0], false)
+		help, _ := s.LookupText(ctx, ids[0], true)
+		out := fmt.Sprintf("%v %s\n[%s]\n%s\n", ids[0], d, one, help)
+		if d.InDom != pcp.InDomNull {
+			insts, err := s.GetInDom(ctx, d.InDom)
+			out += fmt.Sprintf("%v %v\n", insts, err)
+		}
+		sets, _ := s.LookupLabelSets(ctx, pduwire.LabelItem, uint32(ids[0]))
+		for _, ls := range sets {
+			out += fmt.Sprintf("item labels %d %s\n", ls.Inst, ls.JSON)
+		}
+		res, err := s.Fetch(ctx, ids[0])
+		if err != nil || res.NumPMID != 1 {
+			out += fmt.Sprintf("fetch: %v %d\n", err, res.NumPMID)
+		}
+		return out
+	}
+	for _, name := range []string{"sample.colour", "sample.long.one", "sample.string.hullo", "simple.numfetch", "trivial.time", "kernel.all.load"} {
+		ac.SetMode(archive.Interp, end, time.Second) // each Fetch moves the time on
+		if l, r := describe(live, name), describe(ac, name); l != r {
+			t.Errorf("%s:\nlive:\n%s\narchive:\n%s", name, l, r)
+		}
 	}
 }

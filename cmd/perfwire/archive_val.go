@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"flag"
 	"fmt"
@@ -175,4 +176,6 @@ func (s archiveSource) lookupInDom(indom pcp.InDom, name string) (int32, error) 
 	return 0, pcp.ErrInstLog
 }
 
-func (s archiveSource) fetch(id pcp.ID) (pduwire.Result, error) { return s.c.Fetch(id) }
+func (s archiveSource) fetch(id pcp.ID) (pduwire.Result, error) {
+	return s.c.Fetch(context.Background(), id)
+}
