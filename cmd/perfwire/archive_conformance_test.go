@@ -5,8 +5,8 @@ package main
 import (
 	"bytes"
 	"context"
-	"fmt"
 	"encoding/binary"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
