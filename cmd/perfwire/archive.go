@@ -112,10 +112,13 @@ func runArchive(args []string, stdout io.Writer) error {
 	}
 	if *vals {
 		s := a.NewScanner()
+		p := archiveProgress(fs.Arg(0), a)
 		for s.Next() {
 			w.WriteByte('\n')
 			d.record(s.Record(), *sizes)
+			p.at(s.Record())
 		}
+		p.finish()
 		warnSkipped(fs.Arg(0), s)
 		if err := s.Err(); err != nil {
 			w.Flush()
@@ -124,6 +127,27 @@ func runArchive(args []string, stdout io.Writer) error {
 	}
 	return nil
 }
+
+// volumeProgress draws a progress line over an archive's data volumes,
+// by the offset of each record read.
+type volumeProgress struct {
+	*progress
+	before map[int]int64 // the bytes of the volumes before each
+}
+
+func archiveProgress(name string, a *archive.Archive) volumeProgress {
+	vp := volumeProgress{before: map[int]int64{}}
+	var total int64
+	for _, v := range a.Volumes() {
+		vp.before[v] = total
+		size, _ := a.VolumeSize(int32(v))
+		total += size
+	}
+	vp.progress = newProgress(name, total)
+	return vp
+}
+
+func (vp volumeProgress) at(r *archive.Record) { vp.set(vp.before[r.Vol] + r.Offset) }
 
 // warnSkipped says on stderr how many records a scan passed over for
 // being out of time order, which pmdumplog passes over without a word.

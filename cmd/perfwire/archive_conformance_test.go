@@ -276,7 +276,7 @@ func TestConformanceArchiveRecord(t *testing.T) {
 	for _, v := range []string{"2", "3"} {
 		base := filepath.Join(t.TempDir(), "rec")
 		var out, errb bytes.Buffer
-		code := run([]string{"archive", "record", "-o", base, "-V", v, "-t", "60ms", "-s", "12", "-v", "5",
+		code := run([]string{"archive", "record", "-o", base, "-V", v, "--interval", "60ms", "--samples", "12", "-v", "5",
 			"sample.many", "sample.long.one", "sample.string.hullo", "sample.aggregate.hullo", "sample.event.records",
 			"sample.colour", "simple", "trivial", "kernel.all.load"}, &out, &errb)
 		if code != 0 {

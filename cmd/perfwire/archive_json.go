@@ -15,8 +15,11 @@ func archiveJSON(w io.Writer, a *archive.Archive, name string) error {
 	j := jsonLines{w: w}
 	var rec abi.ArchiveRecord
 	s := a.NewScanner()
+	p := archiveProgress(name, a)
+	defer p.finish()
 	for s.Next() {
 		r := s.Record()
+		p.at(r)
 		rec = abi.ArchiveRecord{Timestamp: r.Time.Time().Format(time.RFC3339Nano), Mark: r.Mark}
 		vss := r.Result.Scan()
 		for vss.Next() {

@@ -18,7 +18,7 @@ import (
 	"github.com/perfwire/perfwire/pmapi"
 )
 
-const archiveRecordUsage = `usage: perfwire archive record -o BASE [-h HOST] [-t INTERVAL] [-s SAMPLES] [-V 2|3] [-v VOLSAMPLES] METRIC...
+const archiveRecordUsage = `usage: perfwire archive record -o BASE [-h HOST] [--interval D] [--samples N] [-V 2|3] [-v VOLSAMPLES] METRIC...
 
 Records the metrics (leaf names or subtrees) from a running pmcd into the
 archive BASE (BASE.meta, BASE.index, BASE.0 ...) as pmlogger does: the
@@ -29,8 +29,8 @@ or not at all.
 
   -o BASE        the archive to write (its files must not exist)
   -h HOST        pmcd host[:port] (127.0.0.1:44321)
-  -t INTERVAL    time between samples (1s), a Go duration
-  -s SAMPLES     number of samples (10)
+  -t, --interval D   time between samples (1s), a Go duration
+  -s, --samples N    number of samples (10)
   -V 2|3         archive format version (3)
   -v VOLSAMPLES  start a new data volume every VOLSAMPLES samples (0: never)`
 
@@ -40,7 +40,9 @@ func runArchiveRecord(args []string, stdout io.Writer) error {
 	out := fs.String("o", "", "")
 	host := fs.String("h", "127.0.0.1:44321", "")
 	interval := fs.Duration("t", time.Second, "")
+	fs.DurationVar(interval, "interval", time.Second, "")
 	samples := fs.Int("s", 10, "")
+	fs.IntVar(samples, "samples", 10, "")
 	version := fs.Int("V", 3, "")
 	volSamples := fs.Int("v", 0, "")
 	if err := fs.Parse(args); err != nil {

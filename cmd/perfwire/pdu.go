@@ -5,7 +5,6 @@ import (
 	"errors"
 	"flag"
 	"io"
-	"os"
 
 	"github.com/perfwire/perfwire/pduwire"
 	"github.com/perfwire/perfwire/wasm/abi"
@@ -40,7 +39,13 @@ func runPDU(args []string, stdout io.Writer) error {
 	w := bufio.NewWriter(stdout)
 	defer w.Flush()
 	for _, file := range fs.Args() {
-		data, err := os.ReadFile(file)
+		// A large capture shows how far its read has got (progress.go).
+		r, done, err := openWithProgress(file)
+		if err != nil {
+			return err
+		}
+		data, err := io.ReadAll(r)
+		done()
 		if err != nil {
 			return err
 		}
