@@ -24,19 +24,14 @@ int bench_archive_setup(const char *path, uint32_t *pmids, int *types, int n)
     return 0;
 }
 
+uint64_t bench_sum_atom(int type, const pmAtomValue *a); /* c_result.c */
+
+/* fold is c_result.c's checksum of an atom, and an aggregate's length */
 static uint64_t fold(int type, const pmAtomValue *a)
 {
-    switch (type) {
-    case PM_TYPE_32: return (uint64_t)(int64_t)a->l;
-    case PM_TYPE_U32: return (uint64_t)a->ul;
-    case PM_TYPE_64: return (uint64_t)a->ll;
-    case PM_TYPE_U64: return a->ull;
-    case PM_TYPE_DOUBLE: { uint64_t u; memcpy(&u, &a->d, 8); return u; }
-    case PM_TYPE_FLOAT: { uint32_t u; memcpy(&u, &a->f, 4); return u; }
-    case PM_TYPE_STRING: return strlen(a->cp);
-    case PM_TYPE_AGGREGATE: return a->vbp->vlen;
-    }
-    return 0;
+    if (type == PM_TYPE_AGGREGATE)
+        return a->vbp->vlen;
+    return bench_sum_atom(type, a);
 }
 
 /* one pass over the whole archive; the sum of every value and the count */

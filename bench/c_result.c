@@ -41,8 +41,8 @@ int bench_result_setup(const void *pdu, int len, int highres)
     return 0;
 }
 
-/* sum folds one extracted atom into the checksum the Go side also computes. */
-static uint64_t sum_atom(int type, const pmAtomValue *a)
+/* bench_sum_atom folds one extracted atom into the checksum the Go side also computes. */
+uint64_t bench_sum_atom(int type, const pmAtomValue *a)
 {
     switch (type) {
     case PM_TYPE_32: return (uint64_t)(int64_t)a->l;
@@ -79,7 +79,7 @@ uint64_t bench_result(int n)
 		int type = vs->valfmt == PM_VAL_INSITU ? PM_TYPE_32 : vs->vlist[j].value.pval->vtype;
 		if (pmExtractValue(vs->valfmt, &vs->vlist[j], type, &a, type) < 0)
 		    return 0;
-		sum = sum * 31 + sum_atom(type, &a);
+		sum = sum * 31 + bench_sum_atom(type, &a);
 		if (type == PM_TYPE_STRING)
 		    free(a.cp);
 	    }
