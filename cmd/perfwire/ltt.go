@@ -58,6 +58,16 @@ func runLTT(args []string, stdout io.Writer) error {
 		fmt.Fprintf(diag, "perfwire ltt: %s/%s\n", dir, d)
 	}
 	files := append(append([]tracedir.Tracefile{}, tr.Control...), tr.CPUs...)
+	// A large trace shows how far the walk has got, block by block.
+	var total, read int64
+	for _, f := range files {
+		total += f.Size
+	}
+	p := newProgress(dir, total)
+	defer p.finish()
+	walk := func(f tracedir.Tracefile, fn func(block int, ev *ltt.Event) error) error {
+		return walkLTT(f, func(n int64) { read += n; p.set(read) }, fn)
+	}
 	if *events {
 		w := bufio.NewWriter(stdout)
 		out := jsonLines{w: w}
@@ -80,7 +90,7 @@ func runLTT(args []string, stdout io.Writer) error {
 			return w.Flush()
 		}
 		for _, f := range files {
-			err := walkLTT(f, func(blk int, ev *ltt.Event) error {
+			err := walk(f, func(blk int, ev *ltt.Event) error {
 				if *limit > 0 && printed >= *limit {
 					return errEnough
 				}
@@ -109,7 +119,7 @@ func runLTT(args []string, stdout io.Writer) error {
 		st := abi.LTTTracefile{Name: f.Name, Bytes: int(f.Size), Blocks: f.NumBlocks(), Versions: []string{}}
 		counts := map[string]int{}
 		seen := map[string]bool{}
-		err := walkLTT(f, func(_ int, ev *ltt.Event) error {
+		err := walk(f, func(_ int, ev *ltt.Event) error {
 			st.Events++
 			counts[ev.Type.Name()]++
 			t := ev.Time
@@ -141,13 +151,16 @@ func runLTT(args []string, stdout io.Writer) error {
 	return out.write(&sum)
 }
 
-// walkLTT calls fn for every event of every block of f.
-func walkLTT(f tracedir.Tracefile, fn func(block int, ev *ltt.Event) error) error {
+// walkLTT calls fn for every event of every block of f, and done with
+// each block's share of the file's bytes once the block is read.
+func walkLTT(f tracedir.Tracefile, done func(int64), fn func(block int, ev *ltt.Event) error) error {
+	per := f.Size / int64(max(f.NumBlocks(), 1))
 	for i := range f.NumBlocks() {
 		blk, err := f.Block(i)
 		if err != nil {
 			return err
 		}
+		done(per)
 		for ev, err := range blk.Events() {
 			if err != nil {
 				return err
