@@ -35,3 +35,15 @@ func BenchmarkParseResultOnly(b *testing.B) {
 		}
 	}
 }
+
+func BenchmarkDecodeReader(b *testing.B) {
+	pdu, err := os.ReadFile("testdata/result-1000.bin")
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.SetBytes(int64(len(pdu)))
+	b.ReportAllocs()
+	for b.Loop() {
+		decodeReader(pdu)
+	}
+}

@@ -158,6 +158,9 @@ func TestBadInput(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
+			if isResult(tc.pdu) {
+				checkReader(t, tc.pdu)
+			}
 			_, err := pduwire.Decode(tc.pdu)
 			if tc.want == nil {
 				if err != nil {

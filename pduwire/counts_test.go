@@ -539,6 +539,9 @@ func TestEveryCount(t *testing.T) {
 // checkVerdict decodes pdu and compares the answer with w.
 func checkVerdict(t *testing.T, pdu []byte, w verdict) {
 	t.Helper()
+	if isResult(pdu) {
+		checkReader(t, pdu)
+	}
 	_, err := pduwire.Decode(pdu)
 	if w.kind == nil {
 		if err != nil {

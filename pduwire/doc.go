@@ -18,15 +18,17 @@
 // a whole PDU with
 // libpcp's (hardened, 6.3.1+) length rules. [ParseResult] validates a
 // RESULT once and returns a [Result] view whose value sets and values can
-// then be walked without errors or allocations. The connection handshake
+// then be walked without errors or allocations; [NewResultReader] reads
+// every value in one pass instead, checking each value set with the same
+// rules as it reaches it (the faster way to read a whole result once). The connection handshake
 // is data: [ParseServerHello], [ClientFlags], [AppendClientCreds]. For
 // PDUs without a message type, [Builder] reserves the header and
 // back-patches len; [ConsumeHeader] reads one.
 //
-// Allocation and lifetime: the framers, [ParseResult] and the [Result]
-// walk allocate nothing (ParseResult allocates one small bitmap only for
-// value blocks referenced out of address order, which libpcp never
-// emits). Byte slices in views and decoded messages alias the input and
+// Allocation and lifetime: the framers, [ParseResult], [ResultReader]
+// and the [Result] walk allocate nothing (ParseResult and ResultReader
+// allocate one small bitmap only for value blocks referenced out of
+// address order, which libpcp never emits). Byte slices in views and decoded messages alias the input and
 // are valid until the caller reuses or modifies it; copy what you keep.
 // UnmarshalBinary reuses the message's slices, so decoding into the same
 // message in a loop reaches zero allocations; after an error the message

@@ -46,6 +46,37 @@ func ExampleParseResult() {
 	// Output: 50 value sets, 1000 values
 }
 
+// Read every value of a RESULT in one pass: each value set is checked
+// as the reader reaches it, and Err says whether the whole PDU was good.
+func ExampleNewResultReader() {
+	pdu, _ := os.ReadFile("testdata/bench/result-1000.bin")
+	rr, err := pduwire.NewResultReader(pdu)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	var ints, blocks int
+	var bytes int
+	for rr.Next() {
+		vs := rr.ValueSet()
+		for i := range vs.Len() {
+			v := vs.Value(i)
+			if !v.Block() {
+				ints++ // v.Word is the value
+				continue
+			}
+			blocks++
+			bytes += len(v.Payload())
+		}
+	}
+	if err := rr.Err(); err != nil {
+		fmt.Println(err) // a bad PDU: drop what was read
+		return
+	}
+	fmt.Println(ints, "insitu values,", blocks, "value blocks of", bytes, "bytes")
+	// Output: 500 insitu values, 500 value blocks of 4618 bytes
+}
+
 // Decode pmcd's first PDU and build the client's CREDS reply.
 func ExampleParseServerHello() {
 	hello := []byte{0, 0, 0, 0x14, 0, 0, 0x70, 0, 0, 0, 0, 0, 0, 0, 0, 0, 2, 1, 0x0e, 0x44}

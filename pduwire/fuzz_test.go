@@ -56,6 +56,9 @@ func seedPDUs(tb testing.TB, t pduwire.Type) [][]byte {
 // checkRoundTrip is the invariant of every decoder: whatever decodes
 // re-encodes to a PDU that decodes again and re-encodes to the same bytes.
 func checkRoundTrip(t *testing.T, pdu []byte) {
+	if isResult(pdu) {
+		checkReader(t, pdu)
+	}
 	m, err := pduwire.Decode(pdu)
 	if err != nil {
 		if _, ok := errors.AsType[*pduwire.ParseError](err); !ok {
@@ -87,6 +90,15 @@ func checkRoundTrip(t *testing.T, pdu []byte) {
 		}
 		_ = n
 	}
+}
+
+// isResult reports whether pdu's type word is RESULT or HIGHRES_RESULT.
+func isResult(pdu []byte) bool {
+	if len(pdu) < 8 {
+		return false
+	}
+	t := pduwire.Type(binary.BigEndian.Uint32(pdu[4:]))
+	return t == pduwire.TypeResult || t == pduwire.TypeHighResResult
 }
 
 // fuzzType fuzzes the body decoder of type t: the type word is forced

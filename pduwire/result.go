@@ -39,6 +39,19 @@ type Result struct {
 // [ErrValueBlock], [ErrOverlap], [ErrContiguity], [ErrTrailing],
 // [ErrEvent], each as a [*ParseError] with the offset in the PDU.
 func ParseResult(pdu []byte) (Result, error) {
+	r, err := resultHeader(pdu)
+	if err != nil {
+		return Result{}, err
+	}
+	if err := r.validate(); err != nil {
+		return Result{}, err
+	}
+	return r, nil
+}
+
+// resultHeader checks the header and numpmid of a whole RESULT or
+// HIGHRES_RESULT PDU and returns a view whose value sets are unchecked.
+func resultHeader(pdu []byte) (Result, error) {
 	h, _, err := open(pdu, "RESULT", TypeResult, TypeHighResResult)
 	if err != nil {
 		return Result{}, err
@@ -68,9 +81,6 @@ func ParseResult(pdu []byte) (Result, error) {
 		return Result{}, fail("RESULT.numpmid", numOff, ErrCount)
 	}
 	r.NumPMID = int(numpmid)
-	if err := r.validate(); err != nil {
-		return Result{}, err
-	}
 	return r, nil
 }
 
@@ -130,20 +140,30 @@ func (r *Result) validate() error {
 			return err
 		}
 	}
+	return t.finish(pdu, r.recOff, off, r.NumPMID)
+}
+
+// finish checks, after the last record (which ends at recEnd), the rules
+// of the whole PDU: nothing trails the records when there are no value
+// blocks; otherwise the blocks start right after the records, tile the
+// rest of the PDU, and (if they came out of address order) do not overlap.
+func (t *tiling) finish(pdu []byte, recOff, recEnd, numpmid int) error {
+	n := uint64(len(pdu))
 	if t.nptr == 0 {
-		if uint64(off) != n {
-			return fail("RESULT", off, ErrTrailing)
+		if uint64(recEnd) != n {
+			return fail("RESULT", recEnd, ErrTrailing)
 		}
 		return nil
 	}
-	if t.minStart != uint64(off) {
-		return fail("value.index", off, ErrContiguity)
+	if t.minStart != uint64(recEnd) {
+		return fail("value.index", recEnd, ErrContiguity)
 	}
-	if t.sum != n-uint64(off) {
-		return fail("value blocks", off, ErrContiguity)
+	if t.sum != n-uint64(recEnd) {
+		return fail("value blocks", recEnd, ErrContiguity)
 	}
 	if !t.ordered {
-		return r.checkOverlap(off)
+		r := Result{pdu: pdu, recOff: recOff, NumPMID: numpmid}
+		return r.checkOverlap(recEnd)
 	}
 	return nil
 }
