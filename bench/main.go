@@ -61,6 +61,8 @@ func main() {
 			f = figClients(cfg, *quick)
 		case "archive":
 			f = figArchive(cfg, *quick)
+		case "stream":
+			f = figStream(cfg, *quick)
 		default:
 			f = fig.run(cfg)
 		}
@@ -121,6 +123,7 @@ var figures = []struct {
 	{"mmv-read", figMMVRead},
 	{"archive", nil},
 	{"dlt", nil},
+	{"stream", nil},
 	{"memcpy", figMemcpy},
 	{"memcpy-large", nil},
 	{"wasm", figWasm},
