@@ -25,7 +25,15 @@ var misses = map[string]string{
 		"building atoms and the consumer's type switch. Next steps (pduwire and pcp owners): fuse " +
 		"validation and the first walk (a caller that reads every value could validate each block as " +
 		"it reads it), and re-measure with -rounds 31 on a quiet machine; the lower-bound row (about " +
-		"2.3x) is the ceiling of this design.",
+		"2.3x) is the ceiling of this design. On 2026-11-25 the first row became pduwire.ResultReader, " +
+		"which checks each value set as Next reaches it and reads it right away: 5.4 µs against 5.7-5.9 " +
+		"for ParseResult then a walk. Checking value by value was tried and measured slower (a NextValue " +
+		"scanner 7.3 µs, decoding a set into a caller's []Value 7.0 µs): the per-value call does not " +
+		"inline, and ParseResult's loop never touches insitu values, which are half of this PDU. The " +
+		"ratio moves with libpcp's own time, which was 10.5 µs on 2026-11-22 and 12.3-12.8 µs in every " +
+		"run on 2026-11-25 (2.3x then); at 10.5 µs the reader row is about 1.95x. Next: fewer checks per " +
+		"block in tiling.add (its hot spot is the block-header load feeding the fixed-size test, which " +
+		"a constant-table variant did not improve) and cheaper typed accessors on Value.",
 	"result-highres": "Same code path and same cause as the RESULT figure above (only the header differs).",
 	"events": "The arrays are tiny (8–96 bytes, 1–3 records), so the figure is dominated by fixed costs: " +
 		"eventrec.Parse validates the whole array before Unpack walks it a second time, and both walks " +
