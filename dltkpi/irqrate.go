@@ -14,6 +14,9 @@ type IRQRate struct {
 	HasDelta bool
 	Delta    int64
 	Interval uint32
+	// Time is the TMSP of the latest sample: the BEG of the IRQ group it
+	// came in, or the dataset's own outside a group.
+	Time uint32
 }
 
 // PerSecond returns Delta per second, or 0 without a delta.
@@ -48,7 +51,7 @@ func (t *Tracker) IRQs() []IRQRate {
 	for _, name := range t.irqNames {
 		st := t.irqs[name]
 		for i, c := range st.counts {
-			out = append(out, IRQRate{Name: name, CPU: i, Count: c, HasDelta: st.valid[i], Delta: st.deltas[i], Interval: st.interval})
+			out = append(out, IRQRate{Name: name, CPU: i, Count: c, HasDelta: st.valid[i], Delta: st.deltas[i], Interval: st.interval, Time: st.lastT})
 		}
 	}
 	return out

@@ -81,6 +81,7 @@ type Process struct {
 
 	actGen, chkGen uint32
 	ending         bool
+	stopAt         uint32 // the STP's TMSP while ending
 }
 
 // RSSBytes converts RSS from pages to bytes for a page size (dlt-kpi

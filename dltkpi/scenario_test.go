@@ -167,3 +167,59 @@ func TestTrackerIRQRates(t *testing.T) {
 		}
 	}
 }
+
+// With KeepEnded, every process leaving the table is kept with when and
+// why it ended: an STP in a group (at the STP's time, once the group
+// ends), an STP outside any group, absence from a complete CHK group, a
+// reused pid, a new session.
+func TestTrackerEnded(t *testing.T) {
+	f := newFeed()
+	f.t = NewTracker(TrackerOptions{KeepEnded: true})
+	f.group(10000, "NEW", "5;1;old", "6;1;a", "7;1;b", "8;1;c")
+	f.group(20000, "NEW", "5;1;new")
+	f.at(21000, "STP", "BEG")
+	f.at(21005, "STP", "6")
+	f.at(21010, "STP", "END")
+	f.at(22000, "STP", "7")
+	f.group(30000, "CHK", "5;new", "9;d")
+	f.at(35000, "NEW", "BEG")
+	f.src.SEID = 8
+	f.group(40000, "NEW", "10;1;after")
+	type end struct {
+		pid   int32
+		cmd   string
+		start uint32
+		end   uint32
+		by    Kind
+	}
+	var got []end
+	for _, e := range f.t.TakeEnded() {
+		got = append(got, end{e.PID, string(e.Cmd), e.FirstSeen, e.End, e.By})
+	}
+	want := []end{
+		{5, "old", 10000, 20000, KindNEW},
+		{6, "a", 10000, 21005, KindSTP},
+		{7, "b", 10000, 22000, KindSTP},
+		{8, "c", 10000, 30000, KindCHK},
+		{5, "new", 20000, 40000, KindNone},
+		{9, "d", 30000, 40000, KindNone},
+	}
+	if len(got) != len(want) {
+		t.Fatalf("ended %+v, want %+v", got, want)
+	}
+	for i := range want {
+		if got[i] != want[i] {
+			t.Errorf("ended[%d] %+v, want %+v", i, got[i], want[i])
+		}
+	}
+	if len(f.t.TakeEnded()) != 0 {
+		t.Error("TakeEnded returned the same processes twice")
+	}
+	// Off by default.
+	g := newFeed()
+	g.group(10000, "NEW", "5;1;old")
+	g.at(22000, "STP", "5")
+	if n := len(g.t.TakeEnded()); n != 0 {
+		t.Errorf("%d ended without KeepEnded", n)
+	}
+}

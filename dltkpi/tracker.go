@@ -17,6 +17,10 @@ type TrackerOptions struct {
 	// architecture's own rows (NMI, LOC, … on x86; IPIs and Err on ARM).
 	// Zero means DefaultMinIRQRows.
 	MinIRQRows int
+	// KeepEnded makes the tracker keep each process it removes from the
+	// table, for TakeEnded: exited processes and the earlier holders of
+	// reused pids. Off, they are forgotten.
+	KeepEnded bool
 }
 
 // The defaults of [TrackerOptions] fit a large Linux host (pid_max 4 M
@@ -78,6 +82,45 @@ type Tracker struct {
 	stopped  []int32
 	stats    TrackerStats
 	scratch  []int64
+	ended    []Ended
+	gone     []int // the pids a CHK group missed
+}
+
+// Ended is a process the tracker removed from its table: its last state
+// and when and why it ended.
+type Ended struct {
+	_        [0]func() // not comparable: no equality function in the wasm plugins
+	*Process           // no longer the tracker's: the caller may keep it
+	// End is the TMSP at which the process was known to be gone: its STP
+	// dataset's, the begin of the complete CHK group that missed it, the
+	// NEW dataset's that reused its pid, or the first message of a new
+	// dlt-kpi session.
+	End uint32
+	// By is what ended it: KindSTP, KindCHK, KindNEW, or KindNone for a
+	// new session.
+	By Kind
+}
+
+// TakeEnded returns the processes removed from the table since the last
+// call, in the order they were removed (those that one CHK group missed
+// or one new session ended by pid), when TrackerOptions.KeepEnded is set.
+// The slice is valid until the next Apply; the processes it points to are
+// the caller's.
+func (t *Tracker) TakeEnded() []Ended {
+	e := t.ended
+	t.ended = t.ended[:0]
+	return e
+}
+
+// remove deletes pid's entry, keeping it for TakeEnded if asked to.
+// Inlined at its five callers it cost the wasm plugins 4 KB.
+//
+//go:noinline
+func (t *Tracker) remove(p *Process, end uint32, by Kind) {
+	if t.limits.KeepEnded {
+		t.ended = append(t.ended, Ended{Process: p, End: end, By: by})
+	}
+	delete(t.procs, p.PID)
 }
 
 // NewTracker returns an empty tracker (zero fields of o take their
@@ -152,6 +195,11 @@ func (t *Tracker) Apply(ev Event) {
 	switch ev.Type {
 	case EventSessionChanged:
 		t.stats.Resets++
+		if t.limits.KeepEnded {
+			for _, p := range t.Processes() { // in pid order
+				t.remove(t.procs[p.PID], ev.Source.TMSP, KindNone)
+			}
+		}
 		t.reset()
 	case EventGroupBegin:
 		g := &t.groups[k]
@@ -220,7 +268,7 @@ func (t *Tracker) dataset(ev Event) {
 				return
 			}
 			t.stats.Replaced++
-			delete(t.procs, d.PID)
+			t.remove(p, now, KindNEW)
 			if p = t.create(d.PID, now); p == nil {
 				return
 			}
@@ -268,10 +316,10 @@ func (t *Tracker) dataset(ev Event) {
 			return
 		}
 		if inGroup {
-			p.ending = true
+			p.ending, p.stopAt = true, now
 			t.stopped = append(t.stopped, d.PID)
 		} else {
-			delete(t.procs, d.PID)
+			t.remove(p, now, KindSTP)
 		}
 	case KindACT:
 		p := t.get(d.PID, now)
@@ -360,7 +408,7 @@ func (t *Tracker) groupEnd(k Kind, g Group, complete bool) {
 	case KindSTP:
 		for _, pid := range t.stopped {
 			if p, ok := t.procs[pid]; ok && p.ending {
-				delete(t.procs, pid)
+				t.remove(p, p.stopAt, KindSTP)
 			}
 		}
 		t.stopped = t.stopped[:0]
@@ -377,13 +425,21 @@ func (t *Tracker) groupEnd(k Kind, g Group, complete bool) {
 		if !complete {
 			return
 		}
+		// In pid order, so that what TakeEnded returns does not depend on
+		// the map's order.
+		gone := t.gone[:0]
 		for pid, p := range t.procs {
 			if p.chkGen != gen && int32(g.Begin-p.FirstSeen) > 0 {
-				t.stats.InferredStops++
-				delete(t.procs, pid)
-				t.tomb(pid, g.Begin)
+				gone = append(gone, int(pid))
 			}
 		}
+		slices.Sort(gone)
+		for _, pid := range gone {
+			t.stats.InferredStops++
+			t.remove(t.procs[int32(pid)], g.Begin, KindCHK)
+			t.tomb(int32(pid), g.Begin)
+		}
+		t.gone = gone
 	case KindIRQ:
 		suspect := t.rowsBad || len(t.rows) < t.lastRows/2 || len(t.rows) < t.limits.MinIRQRows
 		for _, r := range t.rows {
