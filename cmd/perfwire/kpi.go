@@ -2,10 +2,12 @@ package main
 
 import (
 	"bufio"
+	"cmp"
 	"flag"
 	"fmt"
 	"io"
 	"os"
+	"slices"
 	"strconv"
 
 	"github.com/perfwire/perfwire/dlt"
@@ -13,7 +15,7 @@ import (
 	"github.com/perfwire/perfwire/wasm/abi"
 )
 
-const kpiUsage = `usage: perfwire kpi [--json | --summary] [--page-size N] FILE.dlt...
+const kpiUsage = `usage: perfwire kpi [--json | --summary | --all | --irqs] [--page-size N] FILE.dlt...
        perfwire kpi top [OPTIONS] (FILE.dlt... | --follow HOST[:PORT])   (perfwire kpi top --help)
 
 Decodes the dlt-kpi messages (APID/CTID PROC/PROC) of DLT files, in order,
@@ -29,7 +31,17 @@ through the group reassembler and the process tracker.
              or ""), datasets
   --summary  one object: messages, datasets and groups per identifier,
              truncated, malformed, open_groups, skipped_bytes and the
-             tracker's inferred_stops, suspect_irq, replaced`
+             tracker's inferred_stops, suspect_irq, replaced
+  --all      every process seen, exited ones and earlier holders of reused
+             pids too, by PID then start: PID, PPID, START and END (s of
+             ECU uptime; END "-" while it runs), LIFETIME (END or, while
+             it runs, the last time seen, minus START), ENDED (what said
+             it ended: STP, CHK when a complete CHK group missed it, NEW
+             when its pid was reused, session when dlt-kpi restarted),
+             FLAGS and COMMAND
+  --irqs     one object per interrupt and CPU each IRQ group updated (a
+             suspect group is not applied): name, cpu, count, has_delta,
+             delta, interval (0.1 ms), per_second, tmsp (the group's BEG)`
 
 // runKPI implements `perfwire kpi`.
 func runKPI(args []string, stdout io.Writer) error {
@@ -40,6 +52,8 @@ func runKPI(args []string, stdout io.Writer) error {
 	fs.SetOutput(io.Discard)
 	asJSON := fs.Bool("json", false, "one JSON object per KPI message")
 	summary := fs.Bool("summary", false, "one JSON object with counts")
+	all := fs.Bool("all", false, "every process seen, exited ones too")
+	irqs := fs.Bool("irqs", false, "the interrupt table after each IRQ group")
 	pageSize := fs.Int64("page-size", 4096, "bytes per page, to convert RSS")
 	if err := fs.Parse(args); err != nil {
 		if err == flag.ErrHelp {
@@ -51,8 +65,8 @@ func runKPI(args []string, stdout io.Writer) error {
 	switch {
 	case fs.NArg() == 0:
 		return usagef("no input file\n%s", kpiUsage)
-	case *asJSON && *summary:
-		return usagef("--json and --summary exclude each other")
+	case btoi(*asJSON)+btoi(*summary)+btoi(*all)+btoi(*irqs) > 1:
+		return usagef("--json, --summary, --all and --irqs exclude each other")
 	case *pageSize <= 0:
 		return usagef("--page-size must be positive")
 	}
@@ -60,12 +74,13 @@ func runKPI(args []string, stdout io.Writer) error {
 	out := bufio.NewWriter(stdout)
 	defer out.Flush()
 	if plugin != nil {
-		return kpiInPlugin(plugin, fs.Args(), *asJSON, *summary, *pageSize, out)
+		return kpiInPlugin(plugin, fs.Args(), kpiMode{*asJSON, *summary, *all, *irqs}, *pageSize, out)
 	}
 	k := kpiRun{
 		r:    dltkpi.NewReassembler(dltkpi.Options{}),
-		t:    dltkpi.NewTracker(dltkpi.TrackerOptions{}),
+		t:    dltkpi.NewTracker(dltkpi.TrackerOptions{KeepEnded: *all}),
 		json: *asJSON,
+		irqs: *irqs,
 		out:  jsonLines{w: out},
 	}
 	var fileErr error
@@ -77,31 +92,61 @@ func runKPI(args []string, stdout io.Writer) error {
 	}
 	open := k.r.OpenGroups()
 	k.r.Flush()
-	k.drain()
+	if err := k.drain(); err != nil {
+		return err
+	}
 	switch {
+	case *all:
+		writeAll(out, append(k.ended, rows(k.t)...))
 	case *summary:
 		st := abi.Stats(k.r.Stats(), k.t.Stats(), open, k.skipped, k.places)
 		if err := k.out.write(&st); err != nil {
 			return err
 		}
-	case !*asJSON:
+	case !*asJSON && !*irqs:
 		writeTable(out, rows(k.t), abi.Stats(k.r.Stats(), k.t.Stats(), open, k.skipped, k.places), *pageSize)
 	}
 	return fileErr
 }
 
+// kpiMode is the output runKPI chose.
+type kpiMode struct{ json, summary, all, irqs bool }
+
+func btoi(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
+
 // kpiInPlugin is runKPI with the decode inside the wasip1 module: a KPI
 // stream session fed each file (kpi_decode for --json's messages), its
 // table and stats printed as the native run prints the tracker's.
-func kpiInPlugin(p *wasmPlugin, files []string, asJSON, summary bool, pageSize int64, out io.Writer) error {
+func kpiInPlugin(p *wasmPlugin, files []string, mode kpiMode, pageSize int64, out io.Writer) error {
+	asJSON := mode.json
 	jl := jsonLines{w: out}
+	var ended []abi.KPIProcess
+	// took keeps what a step reported: the processes that ended, and the
+	// IRQ samples printed as the native run prints them.
+	took := func(st *abi.KPIStep) error {
+		ended = append(ended, st.Ended...)
+		for i := range st.IRQs {
+			if !mode.irqs {
+				break
+			}
+			if err := jl.write(&st.IRQs[i]); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
 	s, err := p.open(abi.OpKPIStream, 0)
 	if err != nil {
 		return err
 	}
 	defer p.free(s)
 	var fileErr error
-	ended := false
+	stopped := false
 	skipped, places := 0, 0 // the stream's totals after the last file
 	for _, name := range files {
 		data, err := os.ReadFile(name)
@@ -131,6 +176,9 @@ func kpiInPlugin(p *wasmPlugin, files []string, asJSON, summary bool, pageSize i
 		var st abi.KPIStep
 		err = p.call(abi.OpKPIFeed, s, h, &st)
 		p.free(h)
+		if err == nil {
+			err = took(&st)
+		}
 		if err != nil {
 			return err
 		}
@@ -142,14 +190,17 @@ func kpiInPlugin(p *wasmPlugin, files []string, asJSON, summary bool, pageSize i
 			if err := p.call(abi.OpKPIEnd, s, 0, &st); err != nil {
 				return err
 			}
-			ended = true
+			if err := took(&st); err != nil {
+				return err
+			}
+			stopped = true
 		}
 		var tb abi.KPITable
 		if err := p.call(abi.OpKPITable, s, 0, &tb); err != nil {
 			return err
 		}
 		skipErr := errOf(st.Error)
-		if st.Done && st.Error != nil && (ended || tb.Stats.SkippedBytes == skipped) {
+		if st.Done && st.Error != nil && (stopped || tb.Stats.SkippedBytes == skipped) {
 			skipErr = nil // the error that ended the run, not damage skipped
 		}
 		reportSkipped(name, tb.Stats.SkippedBytes-skipped, tb.Stats.SkippedPlaces-places, skipErr)
@@ -161,9 +212,12 @@ func kpiInPlugin(p *wasmPlugin, files []string, asJSON, summary bool, pageSize i
 			break
 		}
 	}
-	if !ended {
+	if !stopped {
 		var st abi.KPIStep
 		if err := p.call(abi.OpKPIEnd, s, 0, &st); err != nil {
+			return err
+		}
+		if err := took(&st); err != nil {
 			return err
 		}
 	}
@@ -172,11 +226,13 @@ func kpiInPlugin(p *wasmPlugin, files []string, asJSON, summary bool, pageSize i
 		return err
 	}
 	switch {
-	case summary:
+	case mode.all:
+		writeAll(out, append(ended, tb.Processes...))
+	case mode.summary:
 		if err := jl.write(&tb.Stats); err != nil {
 			return err
 		}
-	case !asJSON:
+	case !asJSON && !mode.irqs:
 		writeTable(out, tb.Processes, tb.Stats, pageSize)
 	}
 	return fileErr
@@ -187,6 +243,8 @@ type kpiRun struct {
 	r       *dltkpi.Reassembler
 	t       *dltkpi.Tracker
 	json    bool
+	irqs    bool // print the IRQ table after each IRQ group applied
+	ended   []abi.KPIProcess
 	out     jsonLines
 	skipped int
 	places  int
@@ -206,8 +264,7 @@ func (k *kpiRun) file(name string) error {
 			}
 		}
 		k.r.PushDLT(sel, m)
-		k.drain()
-		return true, nil
+		return true, k.drain()
 	})
 	k.skipped += skipped
 	k.places += places
@@ -228,10 +285,59 @@ func reportSkipped(name string, bytes, places int, first error) {
 	fmt.Fprintln(diag, msg)
 }
 
-func (k *kpiRun) drain() {
+// drain applies the reassembler's events to the tracker, keeps the
+// processes it removes and, with --irqs, prints the interrupt table
+// after each IRQ group it applied, as the plugin's session reports them.
+func (k *kpiRun) drain() error {
 	for k.r.Next() {
-		k.t.Apply(k.r.Event())
+		ev := k.r.Event()
+		k.t.Apply(ev)
+		for _, e := range k.t.TakeEnded() {
+			k.ended = append(k.ended, abi.EndedRow(&e))
+		}
+		if k.irqs && abi.IRQGroupEnd(ev) {
+			for _, q := range abi.AppendIRQs(nil, k.t, &ev) {
+				if err := k.out.write(&q); err != nil {
+					return err
+				}
+			}
+		}
 	}
+	return nil
+}
+
+// writeAll prints every process seen (--all), by PID then start.
+func writeAll(w io.Writer, procs []abi.KPIProcess) {
+	slices.SortStableFunc(procs, func(a, b abi.KPIProcess) int {
+		return cmp.Or(cmp.Compare(a.PID, b.PID), cmp.Compare(a.FirstSeen, b.FirstSeen))
+	})
+	fmt.Fprintf(w, "%7s %7s %12s %12s %11s %-7s %-5s %s\n", "PID", "PPID", "START", "END", "LIFETIME", "ENDED", "FLAGS", "COMMAND")
+	n := 0
+	for _, p := range procs {
+		ppid := "?"
+		if p.PPIDKnown {
+			ppid = strconv.Itoa(int(p.PPID))
+		}
+		end, by, last := "-", "-", p.LastSeen
+		if p.EndBy != "" {
+			n++
+			end, by, last = tmspSeconds(int64(p.End)), p.EndBy, p.End
+		}
+		cmd := strconv.Quote(string(rawBytes(p.Cmd, p.CmdHex)))
+		fmt.Fprintf(w, "%7d %7s %12s %12s %11s %-7s %-5s %s\n", p.PID, ppid, tmspSeconds(int64(p.FirstSeen)), end,
+			tmspSeconds(int64(last)-int64(p.FirstSeen)), by, flagsOf(&p), cmd[1:len(cmd)-1])
+	}
+	fmt.Fprintf(w, "# %d processes, %d of them ended\n", len(procs), n)
+}
+
+// tmspSeconds writes a TMSP value (0.1 ms) as seconds, every digit kept.
+func tmspSeconds(t int64) string {
+	sign := ""
+	if t < 0 {
+		sign, t = "-", -t
+	}
+	frac := strconv.FormatInt(10000+t%10000, 10)
+	return sign + strconv.FormatInt(t/10000, 10) + "." + frac[1:]
 }
 
 // writeTable prints the process table: one row per live process,
@@ -254,23 +360,28 @@ func writeTable(w io.Writer, procs []abi.KPIProcess, st abi.KPIStats, pageSize i
 				io = strconv.FormatUint(p.IODelta, 10)
 			}
 		}
-		flags := ""
-		if p.StatShifted {
-			flags += "S" // comm with whitespace: ppid and ACT values unreliable
-		}
-		if p.Partial {
-			flags += "P" // command known only from a truncated fragment
-		}
-		if p.CmdKind == dltkpi.CmdNull.String() {
-			flags += "N"
-		}
-		if flags == "" {
-			flags = "-"
-		}
 		cmd := strconv.Quote(string(rawBytes(p.Cmd, p.CmdHex)))
-		fmt.Fprintf(w, "%7d %7s %5s %10s %8s %12s %-5s %s\n", p.PID, ppid, cpu, rss, ctx, io, flags, cmd[1:len(cmd)-1])
+		fmt.Fprintf(w, "%7d %7s %5s %10s %8s %12s %-5s %s\n", p.PID, ppid, cpu, rss, ctx, io, flagsOf(&p), cmd[1:len(cmd)-1])
 	}
 	fmt.Fprintf(w, "# %d processes; %d suspect IRQ groups, %d pid replacements, %d inferred stops\n", len(procs), st.SuspectIRQ, st.Replaced, st.InferredStops)
+}
+
+// flagsOf is a row's FLAGS column.
+func flagsOf(p *abi.KPIProcess) string {
+	flags := ""
+	if p.StatShifted {
+		flags += "S" // comm with whitespace: ppid and ACT values unreliable
+	}
+	if p.Partial {
+		flags += "P" // command known only from a truncated fragment
+	}
+	if p.CmdKind == dltkpi.CmdNull.String() {
+		flags += "N"
+	}
+	if flags == "" {
+		flags = "-"
+	}
+	return flags
 }
 
 // rows is the tracker's process table as the schema's rows.

@@ -202,3 +202,55 @@ func TestKPIErrors(t *testing.T) {
 		t.Errorf("cut file: summary %s", out.String())
 	}
 }
+
+// TestKPIAll: --all lists every process seen, a reused pid once per
+// process, with when and why each one ended; --irqs prints the table of
+// each applied IRQ group; the output modes exclude each other.
+func TestKPIAll(t *testing.T) {
+	var out, errb bytes.Buffer
+	if code := run([]string{"kpi", "--all", "../../viewer/testdata/kpi-reuse.dlt"}, &out, &errb); code != 0 {
+		t.Fatalf("exit %d: %s", code, errb.String())
+	}
+	want := `    PID    PPID        START          END    LIFETIME ENDED   FLAGS COMMAND
+      1       0     100.0000            -     19.0000 -       -     /sbin/init
+    100       1     100.0000            -     20.0000 -       -     /usr/bin/dlt-daemon
+    200       1     100.0000     111.6000     11.6000 NEW     -     /usr/bin/worker
+    200       1     111.6000            -      8.4000 -       -     /usr/bin/worker --again
+    300     200     100.0000     104.7000      4.7000 STP     -     job-a
+    300     200     106.8000            -     13.2000 -       -     job-b
+    301     200     100.0000     116.9500     16.9500 CHK     -     (kworker/0:1)
+    400     100     113.9000     115.5000      1.6000 STP     -     short-lived
+# 8 processes, 4 of them ended
+`
+	if out.String() != want {
+		t.Errorf("perfwire kpi --all:\n%s\nwant:\n%s", out.String(), want)
+	}
+	out.Reset()
+	if code := run([]string{"kpi", "--irqs", "../../viewer/testdata/kpi-reuse.dlt"}, &out, &errb); code != 0 {
+		t.Fatalf("exit %d: %s", code, errb.String())
+	}
+	lines := strings.Split(strings.TrimSpace(out.String()), "\n")
+	var last struct {
+		Name      string
+		CPU       int
+		PerSecond float64 `json:"per_second"`
+		TMSP      uint32
+	}
+	if err := json.Unmarshal([]byte(lines[len(lines)-1]), &last); err != nil || len(lines) != 6*12 {
+		t.Fatalf("%d lines, the last %q: %v", len(lines), lines[len(lines)-1], err)
+	}
+	if last.TMSP != 1182000 || last.Name != "eth0" || last.CPU != 1 || last.PerSecond != 302 {
+		t.Errorf("last IRQ row %+v", last)
+	}
+	if code := run([]string{"kpi", "--all", "--irqs", "x.dlt"}, &out, &errb); code != 2 {
+		t.Errorf("--all --irqs: exit %d", code)
+	}
+	for _, tc := range []struct {
+		t    int64
+		want string
+	}{{0, "0.0000"}, {1182000, "118.2000"}, {7, "0.0007"}, {-15, "-0.0015"}} {
+		if got := tmspSeconds(tc.t); got != tc.want {
+			t.Errorf("tmspSeconds(%d) = %s, want %s", tc.t, got, tc.want)
+		}
+	}
+}

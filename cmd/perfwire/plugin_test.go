@@ -99,12 +99,13 @@ func TestPluginByteIdentical(t *testing.T) {
 		[]string{"pdu", write("huge.bin", []byte("\x7f\xff\xff\xff\x00\x00\x70\x01\x00\x00\x00\x00"))},
 		[]string{"pdu", "-limit", "100", captureDir + "conv05.server.bin"},
 		[]string{"pdu", filepath.Join(dir, "missing.bin")})
-	for _, f := range append(dlts, cutDLT, damagedDLT, headerDLT) {
-		for _, mode := range [][]string{{"kpi"}, {"kpi", "--json"}, {"kpi", "--summary"}} {
+	for _, f := range append(dlts, cutDLT, damagedDLT, headerDLT, "../../viewer/testdata/kpi-reuse.dlt") {
+		for _, mode := range [][]string{{"kpi"}, {"kpi", "--json"}, {"kpi", "--summary"}, {"kpi", "--all"}, {"kpi", "--irqs"}} {
 			cases = append(cases, append(mode, f))
 		}
 	}
 	cases = append(cases, []string{"kpi", "--summary", dlts[0], dlts[1]}, []string{"kpi", "--summary", cutDLT, dlts[0]},
+		[]string{"kpi", "--all", dlts[0], dlts[1]}, []string{"kpi", "--irqs", cutDLT, dlts[0]},
 		[]string{"kpi", filepath.Join(dir, "missing.dlt")})
 	// Label sets: the qa/561 merges, each of their sets alone, bad ones.
 	qa := read("../../labels/testdata/qa/561-mergelabels.input.tsv")

@@ -94,6 +94,38 @@ func ProcessRow(p *dltkpi.Process) KPIProcess {
 	}
 }
 
+// EndedRow is the schema's row of a process the tracker removed.
+func EndedRow(e *dltkpi.Ended) KPIProcess {
+	r := ProcessRow(e.Process)
+	r.End, r.EndBy = e.End, e.By.String()
+	if e.By == dltkpi.KindNone {
+		r.EndBy = "session"
+	}
+	return r
+}
+
+// AppendIRQs appends the schema's rows of a tracker's interrupt table:
+// all of them for a nil ev, else those the IRQ group ev ended updated,
+// whose latest sample has the group's time (none when the tracker found
+// the group suspect).
+func AppendIRQs(rows []KPIIRQ, t *dltkpi.Tracker, ev *dltkpi.Event) []KPIIRQ {
+	for _, q := range t.IRQs() {
+		if ev == nil || q.Time == ev.Group.Begin {
+			rows = append(rows, KPIIRQ{
+				Name: q.Name, CPU: q.CPU, Count: q.Count, HasDelta: q.HasDelta,
+				Delta: q.Delta, Interval: q.Interval, PerSecond: q.PerSecond(), TMSP: q.Time,
+			})
+		}
+	}
+	return rows
+}
+
+// IRQGroupEnd reports whether ev ends an IRQ group, which the tracker
+// applies unless it is suspect.
+func IRQGroupEnd(ev dltkpi.Event) bool {
+	return ev.Kind == dltkpi.KindIRQ && (ev.Type == dltkpi.EventGroupEnd || ev.Type == dltkpi.EventGroupAborted)
+}
+
 // Stats is the schema's summary of a reassembler's and a tracker's
 // counters, with the groups left open and the bytes skipped.
 func Stats(rs dltkpi.Stats, ts dltkpi.TrackerStats, open, skipped, places int) KPIStats {
@@ -120,8 +152,9 @@ type KPISession struct {
 	open    int // groups still open when the input ended
 	done    bool
 	err     error
-	samples []CPUSample
-	actPIDs []int32 // pids listed by the open ACT group
+	samples []CPUSample // what the step reports, handed over to its result
+	irqs    []KPIIRQ    // as samples
+	actPIDs []int32     // pids listed by the open ACT group
 
 	// A stream session (NewKPIStream) has no whole input: bytes arrive
 	// with Feed and wait in pending until their record is complete.
@@ -142,7 +175,7 @@ func NewKPISession(in []byte) *KPISession {
 		in: in,
 		s:  dlt.NewScanner(in, dlt.Options{}),
 		r:  dltkpi.NewReassembler(dltkpi.Options{}),
-		t:  dltkpi.NewTracker(dltkpi.TrackerOptions{}),
+		t:  dltkpi.NewTracker(dltkpi.TrackerOptions{KeepEnded: true}),
 	}
 }
 
@@ -152,7 +185,6 @@ func NewKPISession(in []byte) *KPISession {
 // Done again with no samples. A framing error the scanner cannot get
 // past ends the session with that error; what came before it is kept.
 func (k *KPISession) Step(max int) KPIStep {
-	k.samples = k.samples[:0]
 	if k.stream {
 		return k.progress(abiError(ErrBadMode))
 	}
@@ -171,12 +203,16 @@ func (k *KPISession) Step(max int) KPIStep {
 	return k.progress(nil)
 }
 
-// drain applies the reassembler's events to the tracker and, when an ACT
-// group ends, samples the tracker's CPU for the pids that group listed.
+// drain applies the reassembler's events to the tracker: when an ACT
+// group ends, it samples the tracker's values for the pids that group
+// listed; when an IRQ group is applied, it copies the rows it updated.
 func (k *KPISession) drain() {
 	for k.r.Next() {
 		ev := k.r.Event()
 		k.t.Apply(ev)
+		if IRQGroupEnd(ev) {
+			k.irqs = AppendIRQs(k.irqs, k.t, &ev)
+		}
 		if ev.Kind != dltkpi.KindACT {
 			continue
 		}
@@ -194,15 +230,24 @@ func (k *KPISession) drain() {
 	}
 }
 
-// sample reads the CPU the tracker now holds for the pids of the ACT
+// sample reads the values the tracker now holds for the pids of the ACT
 // group that just ended. Looking pids up one by one, instead of copying
 // and sorting the whole table per group, keeps a step cheap.
 func (k *KPISession) sample(tmsp uint32) CPUSample {
-	s := CPUSample{TMSP: tmsp, PIDs: make([]int32, 0, len(k.actPIDs)), CPU: make([]uint64, 0, len(k.actPIDs))}
+	n := len(k.actPIDs)
+	s := CPUSample{TMSP: tmsp, PIDs: make([]int32, 0, n), CPU: make([]uint64, 0, n),
+		RSS: make([]int64, 0, n), Ctx: make([]int64, 0, n), IO: make([]uint64, 0, n)}
 	for _, pid := range k.actPIDs {
 		if p, ok := k.t.Process(pid); ok && p.HasACT {
+			ctx := int64(-1)
+			if p.HasDelta {
+				ctx = p.CtxDelta
+			}
 			s.PIDs = append(s.PIDs, p.PID)
 			s.CPU = append(s.CPU, p.CPU)
+			s.RSS = append(s.RSS, p.RSS)
+			s.Ctx = append(s.Ctx, ctx)
+			s.IO = append(s.IO, p.IODelta)
 		}
 	}
 	return s
@@ -211,15 +256,9 @@ func (k *KPISession) sample(tmsp uint32) CPUSample {
 // Table returns the tracker's current process table, interrupt rates and
 // counters.
 func (k *KPISession) Table() KPITable {
-	res := KPITable{Error: ErrorOf(k.err), Processes: []KPIProcess{}, IRQs: []KPIIRQ{}}
+	res := KPITable{Error: ErrorOf(k.err), Processes: []KPIProcess{}, IRQs: AppendIRQs([]KPIIRQ{}, k.t, nil)}
 	for _, p := range k.t.Processes() {
 		res.Processes = append(res.Processes, ProcessRow(&p))
-	}
-	for _, q := range k.t.IRQs() {
-		res.IRQs = append(res.IRQs, KPIIRQ{
-			Name: q.Name, CPU: q.CPU, Count: q.Count, HasDelta: q.HasDelta,
-			Delta: q.Delta, Interval: q.Interval, PerSecond: q.PerSecond(),
-		})
 	}
 	rs, ts := k.r.Stats(), k.t.Stats()
 	open := k.open

@@ -25,16 +25,15 @@ func NewKPIStream(framing dlt.Framing) *KPISession {
 		stream: true,
 		opt:    dlt.Options{Framing: framing},
 		r:      dltkpi.NewReassembler(dltkpi.Options{}),
-		t:      dltkpi.NewTracker(dltkpi.TrackerOptions{}),
+		t:      dltkpi.NewTracker(dltkpi.TrackerOptions{KeepEnded: true}),
 	}
 }
 
 // Feed decodes every record that chunk completes and returns the
 // progress (Offset: stream bytes decoded or skipped; Total: bytes fed)
-// and the samples of the ACT groups that ended. The session copies what
+// and what the records reported (KPIStep). The session copies what
 // it keeps of chunk.
 func (k *KPISession) Feed(chunk []byte) KPIStep {
-	k.samples = k.samples[:0]
 	if !k.stream {
 		return k.progress(abiError(ErrBadMode))
 	}
@@ -98,7 +97,6 @@ func (k *KPISession) resync(from int) int {
 // End declares the stream finished: an incomplete record left over is
 // reported as truncated, and the reassembler is flushed.
 func (k *KPISession) End() KPIStep {
-	k.samples = k.samples[:0]
 	if !k.stream {
 		return k.progress(abiError(ErrBadMode))
 	}
@@ -134,7 +132,10 @@ func (k *KPISession) progress(callErr error) KPIStep {
 		Error:    ErrorOf(err),
 		Done:     k.done,
 		Messages: k.r.Stats().Messages,
-		Samples:  append([]CPUSample{}, k.samples...),
+	}
+	st.Samples, st.IRQs, k.samples, k.irqs = k.samples, k.irqs, nil, nil
+	for _, e := range k.t.TakeEnded() {
+		st.Ended = append(st.Ended, EndedRow(&e))
 	}
 	if k.stream {
 		st.Offset, st.Total = k.consumed, k.fed

@@ -5,15 +5,15 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
-	"slices"
+	"strings"
 	"testing"
 
 	"github.com/perfwire/perfwire/dlt"
 )
 
 // TestKPIStreamMatchesCapture feeds each capture in random pieces and
-// one byte at a time, and expects the same samples and the same table as
-// a session over the whole capture.
+// one byte at a time, and expects the same samples, IRQ samples, ended
+// processes and table as a session over the whole capture.
 func TestKPIStreamMatchesCapture(t *testing.T) {
 	files, _ := filepath.Glob(filepath.Join("..", "testdata", "*.dlt"))
 	if len(files) != 3 {
@@ -38,21 +38,26 @@ func streamMatches(t *testing.T, name string, oneByte bool) {
 
 	rng := rand.New(rand.NewPCG(1, uint64(len(in))))
 	s := NewKPIStream(dlt.FramingStorage)
-	var samples []CPUSample
+	var all KPIStep
+	add := func(st KPIStep) {
+		all.Samples = append(all.Samples, st.Samples...)
+		all.IRQs = append(all.IRQs, st.IRQs...)
+		all.Ended = append(all.Ended, st.Ended...)
+	}
 	for off := 0; off < len(in); {
 		n := min(1+rng.IntN(3000), len(in)-off)
 		if oneByte {
 			n = 1
 		}
 		step := s.Feed(in[off : off+n])
-		samples = append(samples, step.Samples...)
+		add(step)
 		off += n
 		if step.Total != off || step.Offset > off || step.Error != nil {
 			t.Fatalf("%s: after %d bytes: %+v", name, off, step)
 		}
 	}
 	end := s.End()
-	samples = append(samples, end.Samples...)
+	add(end)
 	if !end.Done || end.Offset != len(in) || end.Error != nil {
 		t.Errorf("%s: end %+v", name, end)
 	}
@@ -61,10 +66,16 @@ func streamMatches(t *testing.T, name string, oneByte bool) {
 	if !bytes.Equal(gotBytes, wantBytes) {
 		t.Errorf("%s: streamed table differs from the capture session's", name)
 	}
-	if len(samples) != len(st.Samples) || !slices.EqualFunc(samples, st.Samples, func(a, b CPUSample) bool {
-		return a.TMSP == b.TMSP && slices.Equal(a.PIDs, b.PIDs) && slices.Equal(a.CPU, b.CPU)
-	}) {
-		t.Errorf("%s: %d streamed samples, %d from the capture", name, len(samples), len(st.Samples))
+	all.Done, all.Offset, all.Total, all.Messages = st.Done, st.Offset, st.Total, st.Messages
+	gotSteps, _ := all.MarshalMsg(nil)
+	wantSteps, _ := st.MarshalMsg(nil)
+	if !bytes.Equal(gotSteps, wantSteps) {
+		t.Errorf("%s: %d streamed samples, %d IRQ samples, %d ended; from the capture %d, %d, %d", name,
+			len(all.Samples), len(all.IRQs), len(all.Ended), len(st.Samples), len(st.IRQs), len(st.Ended))
+	}
+	if len(st.Samples) == 0 || len(st.Samples[0].RSS) != len(st.Samples[0].PIDs) ||
+		strings.Contains(name, "kpi-odd") && (len(st.IRQs) == 0 || len(st.Ended) == 0) {
+		t.Errorf("%s: %d samples, %d IRQ samples, %d ended", name, len(st.Samples), len(st.IRQs), len(st.Ended))
 	}
 }
 

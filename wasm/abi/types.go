@@ -96,8 +96,10 @@ type KPIDataset struct {
 	Counts    []int64 `msg:"counts,omitempty"`
 }
 
-// KPIStep is the result of kpi_step: how far the session got and the
-// CPU samples of the ACT groups that ended during the step.
+// KPIStep is the result of kpi_step, kpi_feed and kpi_end: how far the
+// session got and what happened during the step: the samples of the ACT
+// groups that ended, the interrupt table after each IRQ group applied,
+// and the processes that left the table.
 type KPIStep struct {
 	_ noCompare
 
@@ -107,16 +109,31 @@ type KPIStep struct {
 	Done     bool        `msg:"done"`
 	Messages int         `msg:"messages"` // KPI messages pushed so far
 	Samples  []CPUSample `msg:"samples"`
+	// IRQs are the interrupt rows each IRQ group the tracker applied (a
+	// suspect one is not) updated, in order, as `perfwire kpi --irqs`
+	// prints them: each one's tmsp is its group's BEG.
+	IRQs []KPIIRQ `msg:"irqs"`
+	// Ended are the processes the tracker removed (exited, or the earlier
+	// holder of a reused pid), each with its end and end_by.
+	Ended []KPIProcess `msg:"ended"`
 }
 
-// CPUSample is the CPU of the processes an ACT group listed, as the
-// tracker holds it right after the group ended, in the group's order.
+// CPUSample is the CPU, RSS, context switches and I/O of the processes
+// an ACT group listed, as the tracker holds them right after the group
+// ended (`perfwire kpi top` prints a frame then), in the group's order;
+// every slice is parallel to pids.
 type CPUSample struct {
 	_ noCompare
 
 	TMSP uint32   `msg:"tmsp"`
 	PIDs []int32  `msg:"pids"`
-	CPU  []uint64 `msg:"cpu"` // per-mille of the machine, parallel to pids
+	CPU  []uint64 `msg:"cpu"` // per-mille of the machine
+	RSS  []int64  `msg:"rss"` // pages
+	// Ctx and IO are the growth of the counters in the last interval
+	// (KPIProcess's ctx_delta and io_delta); without one (has_delta
+	// false) ctx is -1 and io 0.
+	Ctx []int64  `msg:"ctx"`
+	IO  []uint64 `msg:"io"`
 }
 
 // KPITable is the result of kpi_table: the tracker's current state.
@@ -153,6 +170,12 @@ type KPIProcess struct {
 	CtxDelta    int64  `msg:"ctx_delta"`
 	IODelta     uint64 `msg:"io_delta"`
 	Interval    uint32 `msg:"interval"`
+	// End is, for a process no longer in the table, when it was known to
+	// be gone (dltkpi.Ended), and EndBy what said so: STP, CHK (absent
+	// from a complete CHK group), NEW (its pid reused) or "session" (a
+	// new dlt-kpi session); 0 and "" for a process in the table.
+	End   uint32 `msg:"end"`
+	EndBy string `msg:"end_by"`
 }
 
 // KPIIRQ is one interrupt on one CPU (dltkpi.IRQRate).
@@ -166,6 +189,7 @@ type KPIIRQ struct {
 	Delta     int64   `msg:"delta"`
 	Interval  uint32  `msg:"interval"`
 	PerSecond float64 `msg:"per_second"`
+	TMSP      uint32  `msg:"tmsp"` // of its latest sample (dltkpi.IRQRate.Time)
 }
 
 // KPIStats counts what the reassembler and the tracker saw; `perfwire

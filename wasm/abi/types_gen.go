@@ -9,9 +9,9 @@ import (
 // MarshalMsg implements msgp.Marshaler
 func (z *CPUSample) MarshalMsg(b []byte) (o []byte, err error) {
 	o = msgp.Require(b, z.Msgsize())
-	// map header, size 3
+	// map header, size 6
 	// string "tmsp"
-	o = append(o, 0x83, 0xa4, 0x74, 0x6d, 0x73, 0x70)
+	o = append(o, 0x86, 0xa4, 0x74, 0x6d, 0x73, 0x70)
 	o = msgp.AppendUint32(o, z.TMSP)
 	// string "pids"
 	o = append(o, 0xa4, 0x70, 0x69, 0x64, 0x73)
@@ -24,6 +24,24 @@ func (z *CPUSample) MarshalMsg(b []byte) (o []byte, err error) {
 	o = msgp.AppendArrayHeader(o, uint32(len(z.CPU)))
 	for za0002 := range z.CPU {
 		o = msgp.AppendUint64(o, z.CPU[za0002])
+	}
+	// string "rss"
+	o = append(o, 0xa3, 0x72, 0x73, 0x73)
+	o = msgp.AppendArrayHeader(o, uint32(len(z.RSS)))
+	for za0003 := range z.RSS {
+		o = msgp.AppendInt64(o, z.RSS[za0003])
+	}
+	// string "ctx"
+	o = append(o, 0xa3, 0x63, 0x74, 0x78)
+	o = msgp.AppendArrayHeader(o, uint32(len(z.Ctx)))
+	for za0004 := range z.Ctx {
+		o = msgp.AppendInt64(o, z.Ctx[za0004])
+	}
+	// string "io"
+	o = append(o, 0xa2, 0x69, 0x6f)
+	o = msgp.AppendArrayHeader(o, uint32(len(z.IO)))
+	for za0005 := range z.IO {
+		o = msgp.AppendUint64(o, z.IO[za0005])
 	}
 	return
 }
@@ -90,6 +108,63 @@ func (z *CPUSample) UnmarshalMsg(bts []byte) (o []byte, err error) {
 					return
 				}
 			}
+		case "rss":
+			var zb0004 uint32
+			zb0004, bts, err = msgp.ReadArrayHeaderBytes(bts)
+			if err != nil {
+				err = msgp.WrapError(err, "RSS")
+				return
+			}
+			if cap(z.RSS) >= int(zb0004) {
+				z.RSS = (z.RSS)[:zb0004]
+			} else {
+				z.RSS = make([]int64, zb0004)
+			}
+			for za0003 := range z.RSS {
+				z.RSS[za0003], bts, err = msgp.ReadInt64Bytes(bts)
+				if err != nil {
+					err = msgp.WrapError(err, "RSS", za0003)
+					return
+				}
+			}
+		case "ctx":
+			var zb0005 uint32
+			zb0005, bts, err = msgp.ReadArrayHeaderBytes(bts)
+			if err != nil {
+				err = msgp.WrapError(err, "Ctx")
+				return
+			}
+			if cap(z.Ctx) >= int(zb0005) {
+				z.Ctx = (z.Ctx)[:zb0005]
+			} else {
+				z.Ctx = make([]int64, zb0005)
+			}
+			for za0004 := range z.Ctx {
+				z.Ctx[za0004], bts, err = msgp.ReadInt64Bytes(bts)
+				if err != nil {
+					err = msgp.WrapError(err, "Ctx", za0004)
+					return
+				}
+			}
+		case "io":
+			var zb0006 uint32
+			zb0006, bts, err = msgp.ReadArrayHeaderBytes(bts)
+			if err != nil {
+				err = msgp.WrapError(err, "IO")
+				return
+			}
+			if cap(z.IO) >= int(zb0006) {
+				z.IO = (z.IO)[:zb0006]
+			} else {
+				z.IO = make([]uint64, zb0006)
+			}
+			for za0005 := range z.IO {
+				z.IO[za0005], bts, err = msgp.ReadUint64Bytes(bts)
+				if err != nil {
+					err = msgp.WrapError(err, "IO", za0005)
+					return
+				}
+			}
 		default:
 			bts, err = msgp.Skip(bts)
 			if err != nil {
@@ -104,7 +179,7 @@ func (z *CPUSample) UnmarshalMsg(bts []byte) (o []byte, err error) {
 
 // Msgsize returns an upper bound estimate of the number of bytes occupied by the serialized message
 func (z *CPUSample) Msgsize() (s int) {
-	s = 1 + 5 + msgp.Uint32Size + 5 + msgp.ArrayHeaderSize + (len(z.PIDs) * (msgp.Int32Size)) + 4 + msgp.ArrayHeaderSize + (len(z.CPU) * (msgp.Uint64Size))
+	s = 1 + 5 + msgp.Uint32Size + 5 + msgp.ArrayHeaderSize + (len(z.PIDs) * (msgp.Int32Size)) + 4 + msgp.ArrayHeaderSize + (len(z.CPU) * (msgp.Uint64Size)) + 4 + msgp.ArrayHeaderSize + (len(z.RSS) * (msgp.Int64Size)) + 4 + msgp.ArrayHeaderSize + (len(z.Ctx) * (msgp.Int64Size)) + 3 + msgp.ArrayHeaderSize + (len(z.IO) * (msgp.Uint64Size))
 	return
 }
 
@@ -911,9 +986,9 @@ func (z *KPIDataset) Msgsize() (s int) {
 // MarshalMsg implements msgp.Marshaler
 func (z *KPIIRQ) MarshalMsg(b []byte) (o []byte, err error) {
 	o = msgp.Require(b, z.Msgsize())
-	// map header, size 7
+	// map header, size 8
 	// string "name"
-	o = append(o, 0x87, 0xa4, 0x6e, 0x61, 0x6d, 0x65)
+	o = append(o, 0x88, 0xa4, 0x6e, 0x61, 0x6d, 0x65)
 	o = msgp.AppendString(o, z.Name)
 	// string "cpu"
 	o = append(o, 0xa3, 0x63, 0x70, 0x75)
@@ -933,6 +1008,9 @@ func (z *KPIIRQ) MarshalMsg(b []byte) (o []byte, err error) {
 	// string "per_second"
 	o = append(o, 0xaa, 0x70, 0x65, 0x72, 0x5f, 0x73, 0x65, 0x63, 0x6f, 0x6e, 0x64)
 	o = msgp.AppendFloat64(o, z.PerSecond)
+	// string "tmsp"
+	o = append(o, 0xa4, 0x74, 0x6d, 0x73, 0x70)
+	o = msgp.AppendUint32(o, z.TMSP)
 	return
 }
 
@@ -996,6 +1074,12 @@ func (z *KPIIRQ) UnmarshalMsg(bts []byte) (o []byte, err error) {
 				err = msgp.WrapError(err, "PerSecond")
 				return
 			}
+		case "tmsp":
+			z.TMSP, bts, err = msgp.ReadUint32Bytes(bts)
+			if err != nil {
+				err = msgp.WrapError(err, "TMSP")
+				return
+			}
 		default:
 			bts, err = msgp.Skip(bts)
 			if err != nil {
@@ -1010,7 +1094,7 @@ func (z *KPIIRQ) UnmarshalMsg(bts []byte) (o []byte, err error) {
 
 // Msgsize returns an upper bound estimate of the number of bytes occupied by the serialized message
 func (z *KPIIRQ) Msgsize() (s int) {
-	s = 1 + 5 + msgp.StringPrefixSize + len(z.Name) + 4 + msgp.IntSize + 6 + msgp.Int64Size + 10 + msgp.BoolSize + 6 + msgp.Int64Size + 9 + msgp.Uint32Size + 11 + msgp.Float64Size
+	s = 1 + 5 + msgp.StringPrefixSize + len(z.Name) + 4 + msgp.IntSize + 6 + msgp.Int64Size + 10 + msgp.BoolSize + 6 + msgp.Int64Size + 9 + msgp.Uint32Size + 11 + msgp.Float64Size + 5 + msgp.Uint32Size
 	return
 }
 
@@ -1265,9 +1349,9 @@ func (z *KPIMessages) Msgsize() (s int) {
 // MarshalMsg implements msgp.Marshaler
 func (z *KPIProcess) MarshalMsg(b []byte) (o []byte, err error) {
 	o = msgp.Require(b, z.Msgsize())
-	// map header, size 20
+	// map header, size 22
 	// string "pid"
-	o = append(o, 0xde, 0x0, 0x14, 0xa3, 0x70, 0x69, 0x64)
+	o = append(o, 0xde, 0x0, 0x16, 0xa3, 0x70, 0x69, 0x64)
 	o = msgp.AppendInt32(o, z.PID)
 	// string "ppid"
 	o = append(o, 0xa4, 0x70, 0x70, 0x69, 0x64)
@@ -1326,6 +1410,12 @@ func (z *KPIProcess) MarshalMsg(b []byte) (o []byte, err error) {
 	// string "interval"
 	o = append(o, 0xa8, 0x69, 0x6e, 0x74, 0x65, 0x72, 0x76, 0x61, 0x6c)
 	o = msgp.AppendUint32(o, z.Interval)
+	// string "end"
+	o = append(o, 0xa3, 0x65, 0x6e, 0x64)
+	o = msgp.AppendUint32(o, z.End)
+	// string "end_by"
+	o = append(o, 0xa6, 0x65, 0x6e, 0x64, 0x5f, 0x62, 0x79)
+	o = msgp.AppendString(o, z.EndBy)
 	return
 }
 
@@ -1467,6 +1557,18 @@ func (z *KPIProcess) UnmarshalMsg(bts []byte) (o []byte, err error) {
 				err = msgp.WrapError(err, "Interval")
 				return
 			}
+		case "end":
+			z.End, bts, err = msgp.ReadUint32Bytes(bts)
+			if err != nil {
+				err = msgp.WrapError(err, "End")
+				return
+			}
+		case "end_by":
+			z.EndBy, bts, err = msgp.ReadStringBytes(bts)
+			if err != nil {
+				err = msgp.WrapError(err, "EndBy")
+				return
+			}
 		default:
 			bts, err = msgp.Skip(bts)
 			if err != nil {
@@ -1481,7 +1583,7 @@ func (z *KPIProcess) UnmarshalMsg(bts []byte) (o []byte, err error) {
 
 // Msgsize returns an upper bound estimate of the number of bytes occupied by the serialized message
 func (z *KPIProcess) Msgsize() (s int) {
-	s = 3 + 4 + msgp.Int32Size + 5 + msgp.Int32Size + 11 + msgp.BoolSize + 4 + msgp.StringPrefixSize + len(z.Cmd) + 8 + msgp.StringPrefixSize + len(z.CmdHex) + 9 + msgp.StringPrefixSize + len(z.CmdKind) + 8 + msgp.BoolSize + 13 + msgp.BoolSize + 11 + msgp.Uint32Size + 10 + msgp.Uint32Size + 8 + msgp.BoolSize + 4 + msgp.Uint64Size + 4 + msgp.Int64Size + 4 + msgp.Int64Size + 3 + msgp.Uint64Size + 7 + msgp.Uint64Size + 10 + msgp.BoolSize + 10 + msgp.Int64Size + 9 + msgp.Uint64Size + 9 + msgp.Uint32Size
+	s = 3 + 4 + msgp.Int32Size + 5 + msgp.Int32Size + 11 + msgp.BoolSize + 4 + msgp.StringPrefixSize + len(z.Cmd) + 8 + msgp.StringPrefixSize + len(z.CmdHex) + 9 + msgp.StringPrefixSize + len(z.CmdKind) + 8 + msgp.BoolSize + 13 + msgp.BoolSize + 11 + msgp.Uint32Size + 10 + msgp.Uint32Size + 8 + msgp.BoolSize + 4 + msgp.Uint64Size + 4 + msgp.Int64Size + 4 + msgp.Int64Size + 3 + msgp.Uint64Size + 7 + msgp.Uint64Size + 10 + msgp.BoolSize + 10 + msgp.Int64Size + 9 + msgp.Uint64Size + 9 + msgp.Uint32Size + 4 + msgp.Uint32Size + 7 + msgp.StringPrefixSize + len(z.EndBy)
 	return
 }
 
@@ -1638,9 +1740,9 @@ func (z *KPIStats) Msgsize() (s int) {
 // MarshalMsg implements msgp.Marshaler
 func (z *KPIStep) MarshalMsg(b []byte) (o []byte, err error) {
 	o = msgp.Require(b, z.Msgsize())
-	// map header, size 6
+	// map header, size 8
 	// string "error"
-	o = append(o, 0x86, 0xa5, 0x65, 0x72, 0x72, 0x6f, 0x72)
+	o = append(o, 0x88, 0xa5, 0x65, 0x72, 0x72, 0x6f, 0x72)
 	if z.Error == nil {
 		o = msgp.AppendNil(o)
 	} else {
@@ -1669,6 +1771,26 @@ func (z *KPIStep) MarshalMsg(b []byte) (o []byte, err error) {
 		o, err = z.Samples[za0001].MarshalMsg(o)
 		if err != nil {
 			err = msgp.WrapError(err, "Samples", za0001)
+			return
+		}
+	}
+	// string "irqs"
+	o = append(o, 0xa4, 0x69, 0x72, 0x71, 0x73)
+	o = msgp.AppendArrayHeader(o, uint32(len(z.IRQs)))
+	for za0002 := range z.IRQs {
+		o, err = z.IRQs[za0002].MarshalMsg(o)
+		if err != nil {
+			err = msgp.WrapError(err, "IRQs", za0002)
+			return
+		}
+	}
+	// string "ended"
+	o = append(o, 0xa5, 0x65, 0x6e, 0x64, 0x65, 0x64)
+	o = msgp.AppendArrayHeader(o, uint32(len(z.Ended)))
+	for za0003 := range z.Ended {
+		o, err = z.Ended[za0003].MarshalMsg(o)
+		if err != nil {
+			err = msgp.WrapError(err, "Ended", za0003)
 			return
 		}
 	}
@@ -1753,6 +1875,44 @@ func (z *KPIStep) UnmarshalMsg(bts []byte) (o []byte, err error) {
 					return
 				}
 			}
+		case "irqs":
+			var zb0003 uint32
+			zb0003, bts, err = msgp.ReadArrayHeaderBytes(bts)
+			if err != nil {
+				err = msgp.WrapError(err, "IRQs")
+				return
+			}
+			if cap(z.IRQs) >= int(zb0003) {
+				z.IRQs = (z.IRQs)[:zb0003]
+			} else {
+				z.IRQs = make([]KPIIRQ, zb0003)
+			}
+			for za0002 := range z.IRQs {
+				bts, err = z.IRQs[za0002].UnmarshalMsg(bts)
+				if err != nil {
+					err = msgp.WrapError(err, "IRQs", za0002)
+					return
+				}
+			}
+		case "ended":
+			var zb0004 uint32
+			zb0004, bts, err = msgp.ReadArrayHeaderBytes(bts)
+			if err != nil {
+				err = msgp.WrapError(err, "Ended")
+				return
+			}
+			if cap(z.Ended) >= int(zb0004) {
+				z.Ended = (z.Ended)[:zb0004]
+			} else {
+				z.Ended = make([]KPIProcess, zb0004)
+			}
+			for za0003 := range z.Ended {
+				bts, err = z.Ended[za0003].UnmarshalMsg(bts)
+				if err != nil {
+					err = msgp.WrapError(err, "Ended", za0003)
+					return
+				}
+			}
 		default:
 			bts, err = msgp.Skip(bts)
 			if err != nil {
@@ -1776,6 +1936,14 @@ func (z *KPIStep) Msgsize() (s int) {
 	s += 7 + msgp.IntSize + 6 + msgp.IntSize + 5 + msgp.BoolSize + 9 + msgp.IntSize + 8 + msgp.ArrayHeaderSize
 	for za0001 := range z.Samples {
 		s += z.Samples[za0001].Msgsize()
+	}
+	s += 5 + msgp.ArrayHeaderSize
+	for za0002 := range z.IRQs {
+		s += z.IRQs[za0002].Msgsize()
+	}
+	s += 6 + msgp.ArrayHeaderSize
+	for za0003 := range z.Ended {
+		s += z.Ended[za0003].Msgsize()
 	}
 	return
 }
