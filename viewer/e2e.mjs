@@ -2,17 +2,18 @@
 // prints, as JSON, what the page showed at each step, for
 // viewer_conformance_test.go to check against the CLI:
 //
-//   node e2e.mjs BASE_URL SHOTDIR CAPTURE DROPPED OTHER
+//   node e2e.mjs BASE_URL SHOTDIR CAPTURE DROPPED OTHER REUSE
 //
 // CAPTURE is opened with the file picker, DROPPED by drag and drop, OTHER
 // (no format the viewer knows) must be refused with a message, BASE_URL/slow/big.dlt (served
 // slowly) is opened and cancelled, and CAPTURE is opened by URL
-// (?src=BASE_URL/captures/NAME).
+// (?src=BASE_URL/captures/NAME). REUSE (reused pids, ended processes) is
+// opened with the file picker and its charts zoomed from the RSS chart.
 import { readFileSync } from "node:fs";
 import { basename, join } from "node:path";
 import { chromium } from "playwright-core";
 
-const [base, shots, capture, dropped, other] = process.argv.slice(2);
+const [base, shots, capture, dropped, other, reuse] = process.argv.slice(2);
 const browser = await chromium.launch({
 	executablePath: process.env.CHROMIUM || "/usr/bin/chromium",
 	headless: true,
@@ -32,6 +33,15 @@ const snapshot = (page) => page.evaluate(() => ({
 	rowsInDOM: document.querySelectorAll("#procs .vbody .vrow").length,
 	irqRows: document.querySelectorAll("#irqs .vbody .vrow").length,
 	legend: [...document.querySelectorAll("#chart .u-legend .u-series")].map((s) => s.textContent),
+	charts: window.perfwireViewer.charts(),
+	chartsInk: Object.fromEntries(["rsschart", "ctxchart", "iochart", "irqchart"].map((id) => {
+		const c = document.querySelector("#" + id + " canvas");
+		if (!c) return [id, 0];
+		const d = c.getContext("2d").getImageData(0, 0, c.width, c.height).data;
+		let n = 0;
+		for (let i = 3; i < d.length; i += 4) if (d[i]) n++;
+		return [id, n];
+	})),
 	chartInk: (() => {
 		const c = document.querySelector("#chart canvas");
 		if (!c) return 0;
@@ -120,6 +130,26 @@ try {
 	await page.goto(base + "/?src=" + encodeURIComponent("/captures/" + basename(capture)));
 	await settled(page);
 	out.byURL = await snapshot(page);
+
+	// 7b. Reused pids and ended processes: their rows, each chart, and
+	// zooming from the RSS chart moves the CPU chart too (one time axis);
+	// the tree puts each child under the process of its parent's pid that
+	// ran when it started.
+	await page.setInputFiles("#file", reuse);
+	await settled(page);
+	out.reuse = await snapshot(page);
+	await page.screenshot({ path: join(shots, "viewer-kpi-reuse.png"), fullPage: true });
+	const cpuRange = () => page.evaluate(() => window.perfwireViewer.range());
+	const rssOver = page.locator("#rsschart .u-over");
+	const rbox = await rssOver.boundingBox();
+	const beforeLinked = await cpuRange();
+	await page.mouse.move(rbox.x + rbox.width * 0.3, rbox.y + rbox.height / 2);
+	for (let i = 0; i < 4; i++) await page.mouse.wheel(0, -120);
+	out.linked = { before: beforeLinked, after: await cpuRange() };
+	await page.screenshot({ path: join(shots, "viewer-kpi-reuse-zoomed.png"), fullPage: true });
+	await page.check("#tree");
+	out.reuseTree = await page.evaluate(() => [...document.querySelectorAll("#procs .vbody .vrow")].map((r) => [r.children[0].textContent, r.children[6].textContent, r.lastChild.style.paddingLeft || "0px"]));
+	await page.uncheck("#tree");
 
 	// 9. PCP: two recorded PDU streams and an MMV file.
 	out.pcp = {};

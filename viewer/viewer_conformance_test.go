@@ -46,6 +46,7 @@ func TestConformanceViewer(t *testing.T) {
 		t.Fatalf("web-build: %v\n%s", err, out)
 	}
 	capture, _ := filepath.Abs("testdata/kpi-odd.dlt")
+	reuse, _ := filepath.Abs("testdata/kpi-reuse.dlt")
 	dropped, _ := filepath.Abs("testdata/excerpt-irq-strtok-race.dlt")
 	other, _ := filepath.Abs("testdata/README.md") // text: no format the viewer knows
 	raw, err := os.ReadFile(capture)
@@ -96,7 +97,7 @@ func TestConformanceViewer(t *testing.T) {
 	}
 	go io.Copy(io.Discard, serveErr)
 
-	cmd := exec.Command("node", "e2e.mjs", srv.URL, t.ArtifactDir(), capture, dropped, other)
+	cmd := exec.Command("node", "e2e.mjs", srv.URL, t.ArtifactDir(), capture, dropped, other, reuse)
 	pcpFiles := []string{"testdata/conv15.server.bin", "testdata/conv17.server.bin", "testdata/sample1.mmv"}
 	for i, f := range pcpFiles {
 		pcpFiles[i], _ = filepath.Abs(f)
@@ -116,9 +117,14 @@ func TestConformanceViewer(t *testing.T) {
 		Legend                     []string
 		ChartInk                   int
 		Statuses                   []string
+		Charts                     map[string]chartData
+		ChartsInk                  map[string]int
 	}
 	var page struct {
 		Picked, Dropped, Other, Cancelled, Replaced, ByURL view
+		Reuse                                              view
+		Linked                                             struct{ Before, After []float64 }
+		ReuseTree                                          [][]string
 		Live, LiveCancelled                                view
 		LiveLink                                           string
 		Zoom                                               struct{ Before, Zoomed, Panned []float64 }
@@ -148,12 +154,20 @@ func TestConformanceViewer(t *testing.T) {
 			t.Errorf("%s: state %q, status %q", what, v.State, v.Status)
 			return
 		}
-		want := cliTable(t, root, file)
-		if len(v.Processes) != len(want) {
-			t.Errorf("%s: %d processes, perfwire kpi %d", what, len(v.Processes), len(want))
+		// The processes still running are perfwire kpi's table; all, the
+		// ended ones too, perfwire kpi --all's.
+		var live []map[string]string
+		for _, p := range v.Processes {
+			if p["end"] == "-" {
+				live = append(live, p)
+			}
 		}
-		for i := range min(len(v.Processes), len(want)) {
-			p, w := v.Processes[i], want[i]
+		want := cliTable(t, root, file)
+		if len(live) != len(want) {
+			t.Errorf("%s: %d processes running, perfwire kpi %d", what, len(live), len(want))
+		}
+		for i := range min(len(live), len(want)) {
+			p, w := live[i], want[i]
 			if p["pid"] != strconv.Itoa(int(w.pid)) || p["cpu"] != w.cpu || p["rssKiB"] != w.rss {
 				t.Errorf("%s row %d: pid %s cpu %s rss %s, perfwire kpi %d %s %s", what, i, p["pid"], p["cpu"], p["rssKiB"], w.pid, w.cpu, w.rss)
 			}
@@ -163,14 +177,58 @@ func TestConformanceViewer(t *testing.T) {
 				t.Errorf("%s pid %d: command %q, perfwire kpi %q", what, w.pid, p["cmd"], w.cmd)
 			}
 		}
+		all := cliAll(t, root, file)
+		if len(v.Processes) != len(all) {
+			t.Errorf("%s: %d processes, perfwire kpi --all %d", what, len(v.Processes), len(all))
+		}
+		for i := range min(len(v.Processes), len(all)) {
+			p, w := v.Processes[i], all[i]
+			got := []string{p["pid"], p["ppid"], p["start"], p["end"], p["life"], p["by"], p["flags"]}
+			if !reflect.DeepEqual(got, w[:7]) || !strings.ContainsAny(w[7], `\"`) && p["cmd"] != w[7] {
+				t.Errorf("%s row %d: %q %q, perfwire kpi --all %q", what, i, got, p["cmd"], w)
+			}
+		}
 		if ws := cliSummary(t, root, file); !reflect.DeepEqual(v.Summary, ws) {
 			t.Errorf("%s: summary %v, perfwire kpi --summary %v", what, v.Summary, ws)
 		}
+		checkCharts(t, root, what, v.Charts, file)
 	}
 	samePage("file picker", page.Picked, capture)
 	samePage("dropped", page.Dropped, dropped)
 	samePage("replaced mid-decode", page.Replaced, dropped)
 	samePage("by URL", page.ByURL, capture)
+	samePage("reused pids", page.Reuse, reuse)
+	for id, ink := range page.Reuse.ChartsInk {
+		if ink < 500 {
+			t.Errorf("reused pids: %s drew %d pixels", id, ink)
+		}
+	}
+	// pid 300 ran twice, pid 200 too: two rows, two lines each.
+	rows := map[string]int{}
+	for _, p := range page.Reuse.Processes {
+		rows[p["pid"]]++
+	}
+	lines := map[int32]int{}
+	for _, s := range page.Reuse.Charts["rss"].Series {
+		lines[s.PID]++
+	}
+	if rows["300"] != 2 || rows["200"] != 2 || lines[300] != 2 || lines[200] != 2 {
+		t.Errorf("reused pids: rows %v, RSS lines %v", rows, lines)
+	}
+	if l := page.Linked; len(l.Before) != 2 || len(l.After) != 2 || !(l.After[1]-l.After[0] < l.Before[1]-l.Before[0]) {
+		t.Errorf("zooming the RSS chart moved the CPU chart from %v to %v", l.Before, l.After)
+	}
+	// In the tree, job-b (pid 300 from 106.8 s) is a child of the first
+	// pid 200, which ran until 111.6 s, not of the second.
+	var tree []string
+	for _, r := range page.ReuseTree {
+		tree = append(tree, strings.Join(r, " "))
+	}
+	wantTree := []string{"1 100.0000 0px", "100 100.0000 14px", "400 113.9000 28px", "200 100.0000 14px",
+		"300 100.0000 28px", "300 106.8000 28px", "301 100.0000 28px", "200 111.6000 14px"}
+	if !reflect.DeepEqual(tree, wantTree) {
+		t.Errorf("tree of the reused pids:\n%s\nwant\n%s", strings.Join(tree, "\n"), strings.Join(wantTree, "\n"))
+	}
 	if p := page.Picked; p.ChartInk < 1000 || len(p.Legend) < 4 || p.RowsInDOM == 0 || p.IRQRows == 0 {
 		t.Errorf("picked: chart %d pixels, legend %q, %d process rows and %d IRQ rows drawn", p.ChartInk, p.Legend, p.RowsInDOM, p.IRQRows)
 	}
@@ -418,6 +476,182 @@ func cliTable(t *testing.T, root, capture string) []cliRow {
 	}
 	if len(rows) == 0 {
 		t.Fatalf("perfwire kpi printed no process:\n%s", out)
+	}
+	return rows
+}
+
+// chartData is what one chart draws (perfwireViewer.charts()): x, and per
+// line its process (pid, start) or interrupt (key) and values.
+type chartData struct {
+	X, Total, Others []float64
+	Series           []struct {
+		PID   int32
+		Start *float64
+		Label string
+		Key   string
+		Y     []*float64
+	}
+}
+
+// checkCharts compares every point of the CPU, RSS, context switch and
+// I/O charts with the frame perfwire kpi top prints when that ACT group
+// ends (the nth point is the nth frame), the CPU total with the frame's
+// "‰ in all", and every point of the interrupts chart with the row
+// perfwire kpi --irqs prints for that interrupt and group.
+func checkCharts(t *testing.T, root, what string, charts map[string]chartData, file string) {
+	t.Helper()
+	frames, inAll := cliTop(t, root, file)
+	column := map[string]int{"cpu": 2, "rss": 3, "ctx": 4, "io": 5}
+	for metric, col := range column {
+		c, ok := charts[metric]
+		if !ok || len(c.X) != len(frames) {
+			t.Errorf("%s: the %s chart has %d points in time, perfwire kpi top %d frames", what, metric, len(c.X), len(frames))
+			continue
+		}
+		n := 0
+		for _, s := range c.Series {
+			for i, y := range s.Y {
+				if y == nil {
+					continue
+				}
+				n++
+				if w, ok := frames[i][s.PID]; !ok || w[col] != strconv.FormatFloat(*y, 'f', -1, 64) {
+					t.Errorf("%s: %s of %s at %.4f s is %v, perfwire kpi top %q", what, metric, s.Label, c.X[i], *y, w)
+				}
+			}
+		}
+		if n == 0 {
+			t.Errorf("%s: the %s chart shows no value at its %d points in time", what, metric, len(c.X))
+		}
+		if metric == "cpu" {
+			for i, total := range c.Total {
+				if int64(total) != inAll[i] {
+					t.Errorf("%s: CPU of all processes at %.4f s is %v, perfwire kpi top %d‰ in all", what, c.X[i], total, inAll[i])
+				}
+			}
+		}
+	}
+	irqs := cliIRQs(t, root, file)
+	c := charts["irq"]
+	n := 0
+	for _, s := range c.Series {
+		for i, y := range s.Y {
+			w, ok := irqs[irqKey{c.X[i], s.Key}]
+			if !ok && y == nil {
+				continue
+			}
+			n++
+			if !ok || (y == nil) != (w == nil) || y != nil && *y != *w {
+				t.Errorf("%s: interrupt %s at %.4f s: %v, perfwire kpi --irqs %v", what, s.Key, c.X[i], y, w)
+			}
+		}
+	}
+	if len(irqs) > 0 && n == 0 {
+		t.Errorf("%s: no interrupt rate charted; perfwire kpi --irqs has %d rows", what, len(irqs))
+	}
+}
+
+// cliTop runs perfwire kpi top on the capture and returns each frame's
+// rows by pid (its fields up to IO/int) and its CPU "in all".
+func cliTop(t *testing.T, root, file string) ([]map[int32][]string, []int64) {
+	t.Helper()
+	cmd := exec.Command("go", "run", "./cmd/perfwire", "kpi", "top", file)
+	cmd.Dir = root
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("perfwire kpi top: %v", err)
+	}
+	var frames []map[int32][]string
+	var inAll []int64
+	for line := range strings.SplitSeq(string(out), "\n") {
+		f := strings.Fields(line)
+		switch {
+		case strings.HasPrefix(line, "perfwire kpi top - "):
+			frames = append(frames, map[int32][]string{})
+			for i, w := range f {
+				if strings.HasSuffix(w, "‰") && i+2 < len(f) && f[i+1] == "in" && f[i+2] == "all" {
+					n, _ := strconv.ParseInt(strings.TrimSuffix(w, "‰"), 10, 64)
+					inAll = append(inAll, n)
+				}
+			}
+		case len(f) >= 6 && f[0] != "PID" && len(frames) > 0:
+			pid, err := strconv.Atoi(f[0])
+			if err != nil {
+				t.Fatalf("perfwire kpi top line %q", line)
+			}
+			frames[len(frames)-1][int32(pid)] = f[:6]
+		}
+	}
+	if len(frames) == 0 || len(inAll) != len(frames) {
+		t.Fatalf("perfwire kpi top: %d frames, %d totals", len(frames), len(inAll))
+	}
+	return frames, inAll
+}
+
+type irqKey struct {
+	x   float64
+	key string
+}
+
+// cliIRQs runs perfwire kpi --irqs and returns each row's rate (nil
+// without a delta) by the group's time in seconds and "name cpuN".
+func cliIRQs(t *testing.T, root, file string) map[irqKey]*float64 {
+	t.Helper()
+	cmd := exec.Command("go", "run", "./cmd/perfwire", "kpi", "--irqs", file)
+	cmd.Dir = root
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("perfwire kpi --irqs: %v", err)
+	}
+	m := map[irqKey]*float64{}
+	for line := range strings.SplitSeq(strings.TrimSpace(string(out)), "\n") {
+		if line == "" {
+			continue
+		}
+		var q struct {
+			Name      string
+			CPU       int
+			HasDelta  bool    `json:"has_delta"`
+			PerSecond float64 `json:"per_second"`
+			TMSP      uint32
+		}
+		if err := json.Unmarshal([]byte(line), &q); err != nil {
+			t.Fatalf("perfwire kpi --irqs line %q: %v", line, err)
+		}
+		k := irqKey{float64(q.TMSP) / 10000, fmt.Sprintf("%s cpu%d", q.Name, q.CPU)}
+		m[k] = nil
+		if q.HasDelta {
+			m[k] = &q.PerSecond
+		}
+	}
+	return m
+}
+
+// cliAll runs perfwire kpi --all and returns its rows: PID, PPID,
+// START, END, LIFETIME, ENDED, FLAGS and the command.
+func cliAll(t *testing.T, root, file string) [][]string {
+	t.Helper()
+	cmd := exec.Command("go", "run", "./cmd/perfwire", "kpi", "--all", file)
+	cmd.Dir = root
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("perfwire kpi --all: %v", err)
+	}
+	var rows [][]string
+	for line := range strings.SplitSeq(string(out), "\n") {
+		f := strings.Fields(line)
+		if len(f) < 7 || f[0] == "PID" || strings.HasPrefix(line, "#") {
+			continue
+		}
+		// The command follows FLAGS (5 columns wide, then a space) at a
+		// fixed column: the fields before it are right- or left-aligned
+		// in fixed widths (7 7 12 12 11 7 5, a space after each).
+		const at = 8 + 8 + 13 + 13 + 12 + 8 + 6
+		cmd := ""
+		if len(line) > at {
+			cmd = line[at:]
+		}
+		rows = append(rows, append(f[:7:7], cmd))
 	}
 	return rows
 }

@@ -2,8 +2,39 @@
 // drag to zoom into a range, the wheel to zoom around the cursor, shift +
 // wheel or a horizontal wheel to pan, W/S to zoom and A/D to pan from the
 // keyboard, double click to see everything. The legend follows the
-// cursor with each series' exact value.
+// cursor with each series' exact value. Charts in one XGroup share their
+// time axis: zooming or panning one moves the others.
 import uPlot from "uplot";
+
+// XGroup links the x scales of charts on one time axis.
+export class XGroup {
+	constructor() { this.charts = new Set(); this.busy = false; }
+	// follow sets every chart's x range to u's.
+	follow(u) {
+		if (this.busy || !this.charts.has(u)) return;
+		const { min, max } = u.scales.x;
+		if (min == null) return;
+		this.busy = true;
+		try {
+			for (const o of this.charts) {
+				if (o !== u && (o.scales.x.min !== min || o.scales.x.max !== max)) o.setScale("x", { min, max });
+			}
+		} finally { this.busy = false; }
+	}
+	// span sets every chart's x range to the union of their data's.
+	span() {
+		let lo = Infinity, hi = -Infinity;
+		for (const u of this.charts) {
+			const x = u.data[0];
+			if (x.length) { lo = Math.min(lo, x[0]); hi = Math.max(hi, x[x.length - 1]); }
+		}
+		if (lo > hi) return;
+		if (lo === hi) { lo -= 1; hi += 1; }
+		this.busy = true;
+		try { for (const u of this.charts) u.setScale("x", { min: lo, max: hi }); } finally { this.busy = false; }
+	}
+	get size() { return this.charts.size; }
+}
 
 export const PALETTE = ["#2563eb", "#dc2626", "#16a34a", "#d97706", "#7c3aed", "#0891b2", "#db2777", "#4b5563",
 	"#65a30d", "#9333ea"];
@@ -55,12 +86,21 @@ function si(v) {
 }
 
 // timeChart draws series (each {label, stroke, dash?, width?}) over data
-// in el; sync names the cursor group shared by the page's charts; opt may
-// name the axes (x, y) and ask for points on the lines (a short series).
+// in el, replacing the chart el had; sync names the cursor group shared by
+// the page's charts; opt may name the axes (x, y), ask for points on the
+// lines (a short series), give the legend's value text (value(v)), a
+// height, and an XGroup to join.
 export function timeChart(el, title, series, data, sync, opt = {}) {
 	const width = Math.max(400, el.clientWidth || 1000);
+	const group = opt.group;
+	const value = opt.value || String;
+	if (el._chart) {
+		if (group) group.charts.delete(el._chart);
+		el._chart.destroy();
+		el._chart = null;
+	}
 	const opts = {
-		title, width, height: 280,
+		title, width, height: opt.height || 280,
 		cursor: { sync: { key: sync }, drag: { x: true, y: false } },
 		scales: { x: { time: false } },
 		axes: [{ label: opt.x || "capture time (s of ECU uptime)" }, { label: opt.y || "‰", size: 70, values: (u, vals) => vals.map(si) }],
@@ -68,11 +108,15 @@ export function timeChart(el, title, series, data, sync, opt = {}) {
 			{ label: "time", value: (u, v) => (v == null ? "–" : v.toFixed(4) + " s") },
 			...series.map((s) => ({
 				label: s.label, stroke: s.stroke, width: s.width || 1.5, dash: s.dash, spanGaps: false,
-				points: { show: !!opt.points }, value: (u, v) => (v == null ? "–" : String(v)),
+				points: { show: !!opt.points }, value: (u, v) => (v == null ? "–" : value(v)),
 			})),
 		],
 		plugins: [navigation()],
+		hooks: { setScale: [(u, key) => { if (key === "x" && group) group.follow(u); }] },
 	};
 	el.replaceChildren();
-	return new uPlot(opts, data, el);
+	const u = new uPlot(opts, data, el);
+	el._chart = u;
+	if (group) group.charts.add(u);
+	return u;
 }

@@ -5,7 +5,7 @@
 import "uplot/dist/uPlot.min.css";
 import "./style.css";
 import { Samples } from "./series.js";
-import { timeChart, PALETTE } from "./chart.js";
+import { timeChart, PALETTE, XGroup } from "./chart.js";
 import { VTable, treeOrder } from "./table.js";
 import { text, bytes } from "./text.js";
 import { showPCP, showMMV, pcpViews, mmvViews } from "./formats.js";
@@ -16,7 +16,20 @@ const DRAW_MS = 500; // redraw the chart at most this often while loading
 
 let job = 0;
 let samples, table, started, lastDraw, chart;
+let ended = []; // rows of the processes that left the table, as steps report them
+let insts = new Map(); // pid → its processes, by start: [{id, start, label}]
+let drawn = {}; // what each chart shows, for the embedding API
+const xgroup = new XGroup(); // the charts share one time axis
 const KINDS = ["NEW", "STP", "ACT", "CHK", "IRQ"];
+
+// The per-process charts besides CPU: the metric (series.js METRICS),
+// its element, title and unit.
+const CHARTS = [
+	{ metric: "cpu", el: "chart", title: "CPU per process (‰ of the machine; top by peak, the rest as others)", y: "‰" },
+	{ metric: "rss", el: "rsschart", title: "RSS per process (KiB at the page size; top by peak, the rest as others)", y: "KiB" },
+	{ metric: "ctx", el: "ctxchart", title: "Context switches per process in each ACT interval (top by peak, the rest as others)", y: "switches" },
+	{ metric: "io", el: "iochart", title: "I/O bytes per process in each ACT interval (top by peak, the rest as others)", y: "bytes" },
+];
 
 // The embedding API (viewer/README.md): what a host page or a test reads.
 const api = (window.perfwireViewer = {
@@ -27,6 +40,10 @@ const api = (window.perfwireViewer = {
 	cancel: () => cancel(),
 	stats: null, // {bytes, seconds, bytesPerSec, samples}
 	range: () => (chart ? [chart.scales.x.min, chart.scales.x.max] : null), // the chart's time range
+	// charts returns what each chart draws: per ACT chart (cpu, rss, ctx,
+	// io) x, total, others and per top process {pid, start, label, y}; for
+	// irq x and per top interrupt {key, y}. Values as shown, null for none.
+	charts: () => drawn,
 	// redrawMs zooms and pans the chart n times and returns the median time
 	// of one redraw in ms (uPlot draws in the microtask after setScale).
 	redrawMs: async (n) => {
@@ -69,12 +86,18 @@ function open(src) {
 	job++;
 	samples = new Samples();
 	table = null;
+	ended = []; insts = new Map(); drawn = {};
 	started = performance.now();
 	lastDraw = 0;
 	api.summary = null; api.processes = []; api.stats = null;
 	$("progress").value = 0;
 	$("summary").textContent = "";
-	$("chart").replaceChildren();
+	for (const c of [...CHARTS, { el: "irqchart" }]) {
+		const el = $(c.el);
+		if (el._chart) { xgroup.charts.delete(el._chart); el._chart.destroy(); el._chart = null; }
+		el.replaceChildren();
+	}
+	chart = null;
 	showView("kpi");
 	api.pcp = null; api.mmv = null;
 	procTable.setRows([]);
@@ -99,14 +122,18 @@ worker.onmessage = (e) => {
 		setState("error", "error: " + m.message);
 		return;
 	}
-	if (m.times) samples.append(m);
+	if (m.times) {
+		samples.append(m);
+		samples.appendIRQ(m);
+		for (const p of m.ended) ended.push(p);
+	}
 	const pct = m.total ? Math.min(100, Math.round(100 * m.fed / m.total)) : null;
 	$("progress").value = m.total ? m.fed / m.total : 0;
 	if (m.type === "progress") {
 		$("status").textContent = `decoding… ${pct === null ? bytes(m.fed) : pct + "%"} · ${bytes(m.bytesPerSec)}/s · ${m.messages} KPI messages`;
 		if (m.table) { table = m.table; showTables(); } // a live stream's table so far
 		const now = performance.now();
-		if (now - lastDraw > DRAW_MS) { lastDraw = now; drawCPU(); }
+		if (now - lastDraw > DRAW_MS) { lastDraw = now; drawCharts(); }
 		return;
 	}
 	// done
@@ -124,7 +151,7 @@ worker.onmessage = (e) => {
 	api.summary = table.stats; // the schema `perfwire kpi --summary` prints
 	showSummary(api.summary);
 	showTables();
-	drawCPU();
+	drawCharts();
 	api.stats.drawnSeconds = (performance.now() - started) / 1000; // decoded and drawn
 	const stop = m.error ? ` (stopped: ${m.error.message})` : "";
 	setState("done", `done: ${m.messages} KPI messages in ${api.stats.seconds.toFixed(2)} s` + stop);
@@ -139,16 +166,56 @@ function showSummary(s) {
 	$("summary").classList.toggle("warn", !!(s.truncated || s.open_groups || s.skipped_bytes));
 }
 
-function drawCPU() {
-	if (!samples || samples.length === 0) return;
-	const { data, top } = samples.cpuSeries(Number($("topn").value) || 8);
-	const names = new Map((table ? table.processes : []).map((p) => [p.pid, text(p.cmd)]));
-	const series = [
-		{ label: "all processes", stroke: "#9aa3ad", dash: [5, 4] },
-		{ label: "others", stroke: "#c0c6cc" },
-		...top.map((pid, i) => ({ label: `${pid} ${(names.get(pid) || "").slice(0, 32)}`, stroke: PALETTE[i % PALETTE.length], width: 2 })),
-	];
-	chart = timeChart($("chart"), "CPU per process (‰ of the machine; top by peak, the rest as others)", series, data, "kpi");
+// ident names the process a sample of pid at time t (s) belongs to: the
+// last one with that pid that started by then, so that a reused pid is
+// two processes, each its own line.
+function ident(pid, t) {
+	const list = insts.get(pid);
+	if (!list) return String(pid);
+	let best = list[0];
+	for (const p of list) if (p.start <= t) best = p;
+	return best.id;
+}
+
+// drawCharts draws the per-process charts and the interrupts' rates, all
+// on one time axis.
+function drawCharts() {
+	if (!samples) return;
+	const n = Number($("topn").value) || 8, ps = pageSize();
+	const byId = new Map();
+	for (const list of insts.values()) for (const p of list) byId.set(p.id, p);
+	if (samples.length) {
+		for (const c of CHARTS) {
+			const { data, top } = samples.series(c.metric, n, ps, ident);
+			const who = top.map((id) => byId.get(id) || { pid: Number(id), start: null, label: String(id) });
+			const series = [
+				{ label: "all processes", stroke: "#9aa3ad", dash: [5, 4] },
+				{ label: "others", stroke: "#c0c6cc" },
+				...who.map((p, i) => ({ label: p.label.slice(0, 40), stroke: PALETTE[i % PALETTE.length], width: 2 })),
+			];
+			const u = timeChart($(c.el), c.title, series, data, "kpi", { y: c.y, group: xgroup, height: c.metric === "cpu" ? 280 : 220 });
+			if (c.metric === "cpu") chart = u;
+			drawn[c.metric] = {
+				x: Array.from(data[0]), total: Array.from(data[1]), others: Array.from(data[2]),
+				series: who.map((p, i) => ({ pid: p.pid, start: p.start, label: p.label, y: data[3 + i] })),
+			};
+		}
+	}
+	if (samples.irqRows) {
+		const { data, top } = samples.irqSeries(n);
+		const series = top.map((k, i) => ({ label: k, stroke: PALETTE[i % PALETTE.length], width: 2 }));
+		timeChart($("irqchart"), "Interrupts per second (an interrupt on one CPU; top by peak)", series, data, "kpi",
+			{ y: "per s", group: xgroup, height: 220, points: data[0].length < 60 });
+		drawn.irq = { x: Array.from(data[0]), series: top.map((key, i) => ({ key, y: data[1 + i] })) };
+	}
+	xgroup.span();
+}
+
+// secs writes a TMSP count (0.1 ms) as seconds with every digit, as
+// perfwire kpi --all does.
+function secs(t) {
+	const a = Math.abs(t);
+	return (t < 0 ? "-" : "") + Math.trunc(a / 10000) + "." + String(a % 10000).padStart(4, "0");
 }
 
 const procColumns = [
@@ -158,12 +225,14 @@ const procColumns = [
 	{ key: "rssKiB", label: "RSS KiB", num: true, text: (r) => (r.hasAct ? r.rssKiB : "-") },
 	{ key: "ctx", label: "CTX/int", num: true, text: (r) => (r.hasDelta ? r.ctx : "-") },
 	{ key: "io", label: "IO/int", num: true, text: (r) => (r.hasDelta ? r.io : "-") },
-	{ key: "first", label: "first seen s", num: true, text: (r) => r.first.toFixed(1) },
-	{ key: "life", label: "lifetime s", num: true, text: (r) => r.life.toFixed(1) },
+	{ key: "start", label: "start s", num: true, cls: "t", text: (r) => r.startText },
+	{ key: "end", label: "end s", num: true, cls: "t", text: (r) => r.endText },
+	{ key: "life", label: "lifetime s", num: true, cls: "t", text: (r) => r.lifeText },
+	{ key: "by", label: "ended", text: (r) => r.by },
 	{ key: "flags", label: "Flags", text: (r) => r.flags },
 	{ key: "cmd", label: "Command", cls: "cmd", text: (r) => r.cmd },
 ];
-const procTable = new VTable($("procs"), procColumns, { sortKey: "pid" });
+const procTable = new VTable($("procs"), procColumns, { sortKey: "pid", key: "id" });
 const irqTable = new VTable($("irqs"), [
 	{ key: "name", label: "IRQ", cls: "name", text: (r) => r.name },
 	{ key: "cpu", label: "CPU", num: true, text: (r) => r.cpu },
@@ -172,19 +241,43 @@ const irqTable = new VTable($("irqs"), [
 	{ key: "per_second", label: "per s", num: true, text: (r) => (r.has_delta ? r.per_second.toFixed(1) : "-") },
 ], { sortKey: "per_second", desc: true });
 
-function showTables() {
-	const ps = pageSize();
-	const rows = table.processes.map((p) => ({
-		pid: p.pid, ppid: p.ppid, ppidKnown: p.ppid_known, hasAct: p.has_act, hasDelta: p.has_act && p.has_delta,
-		cpu: Number(p.cpu), rssKiB: Math.floor(Number(p.rss) * ps / 1024), ctx: Number(p.ctx_delta), io: Number(p.io_delta),
-		first: p.first_seen / 10000, life: (p.last_seen - p.first_seen) / 10000,
+// row is the process table's row of a process, live or ended: the
+// numbers of an ended one are those perfwire kpi --all prints (its last
+// CPU, RSS and deltas are not shown: it no longer runs).
+function row(p, ps) {
+	const gone = p.end_by !== "";
+	const last = gone ? p.end : p.last_seen;
+	return {
+		id: `${p.pid}@${p.first_seen}`, pid: p.pid, ppid: p.ppid, ppidKnown: p.ppid_known,
+		hasAct: !gone && p.has_act, hasDelta: !gone && p.has_act && p.has_delta,
+		// An ended process's values sort below every live one's.
+		cpu: gone ? -1 : Number(p.cpu), rssKiB: gone ? -1 : Math.trunc(Number(p.rss) * ps / 1024),
+		ctx: gone ? -1 : Number(p.ctx_delta), io: gone ? -1 : Number(p.io_delta),
+		start: p.first_seen, startText: secs(p.first_seen),
+		end: gone ? p.end : Infinity, endText: gone ? secs(p.end) : "-",
+		life: last - p.first_seen, lifeText: secs(last - p.first_seen), by: gone ? p.end_by : "-",
 		flags: (p.stat_shifted ? "S" : "") + (p.partial ? "P" : "") + (p.cmd_kind === "null" ? "N" : "") || "-",
 		cmd: text(p.cmd),
-	}));
+	};
+}
+
+function showTables() {
+	const ps = pageSize();
+	// By pid, then start, as perfwire kpi --all lists them.
+	const rows = [...ended, ...table.processes].map((p) => row(p, ps)).sort((a, b) => a.pid - b.pid || a.start - b.start);
+	insts = new Map();
+	for (const r of rows) {
+		if (!insts.has(r.pid)) insts.set(r.pid, []);
+		insts.get(r.pid).push({ id: r.id, pid: r.pid, start: r.start / 10000, label: `${r.pid} ${r.cmd}` });
+	}
+	for (const list of insts.values()) {
+		if (list.length > 1) for (const p of list) p.label += ` (from ${secs(Number(p.id.split("@")[1]))} s)`;
+	}
 	procTable.setRows(rows);
 	api.processes = rows.map((r) => Object.fromEntries(procColumns.map((c) => [c.key, String(c.text(r))])));
 	const st = table.stats;
-	$("proccount").textContent = `(${rows.length} processes; ${st.inferred_stops} inferred stops, ${st.replaced} pid replacements, ${st.suspect_irq} suspect IRQ groups)`;
+	$("proccount").textContent = `(${rows.length} processes, ${ended.length} of them ended; ${st.inferred_stops} inferred stops, ` +
+		`${st.replaced} pid replacements, ${st.suspect_irq} suspect IRQ groups)`;
 	irqTable.setRows(table.irqs);
 }
 
@@ -192,8 +285,8 @@ pcpViews();
 mmvViews();
 $("filter").addEventListener("input", (e) => procTable.setFilter(e.target.value));
 $("tree").addEventListener("change", (e) => procTable.setTree(e.target.checked ? treeOrder : null));
-$("pagesize").addEventListener("change", () => table && showTables());
-$("topn").addEventListener("change", drawCPU);
+$("pagesize").addEventListener("change", () => { if (table) { showTables(); drawCharts(); } });
+$("topn").addEventListener("change", drawCharts);
 $("cancel").addEventListener("click", cancel);
 $("file").addEventListener("change", (e) => {
 	const f = e.target.files[0];
@@ -205,7 +298,9 @@ for (const ev of ["dragenter", "dragover"]) drop.addEventListener(ev, (e) => { e
 for (const ev of ["dragleave", "drop"]) drop.addEventListener(ev, () => drop.classList.remove("over"));
 document.body.addEventListener("dragover", (e) => e.preventDefault());
 document.body.addEventListener("drop", (e) => { e.preventDefault(); const f = e.dataTransfer.files[0]; if (f) open(f); });
-window.addEventListener("resize", () => chart && chart.setSize({ width: $("chart").clientWidth, height: 280 }));
+window.addEventListener("resize", () => {
+	for (const u of xgroup.charts) u.setSize({ width: u.root.parentElement.clientWidth, height: u.height });
+});
 
 // Under perfwire serve --dlt, /live says which daemon can be followed.
 fetch("live").then((r) => (r.ok ? r.json() : null)).then((live) => {

@@ -1,6 +1,7 @@
-// Columnar storage of the CPU samples the worker streams in, and the
-// per-process series the charts draw from it. Typed arrays grow by
-// doubling, so appending a batch never copies more than the batch.
+// Columnar storage of what the worker streams in (the ACT groups' samples
+// and the IRQ rows), and the per-process or per-interrupt series the
+// charts draw from it. Typed arrays grow by doubling, so appending a batch
+// never copies more than the batch.
 
 class Grow {
 	constructor(Type) { this.Type = Type; this.a = new Type(1024); this.n = 0; }
@@ -16,51 +17,114 @@ class Grow {
 	get view() { return this.a.subarray(0, this.n); }
 }
 
+// METRICS are the per-process values of an ACT sample the page charts:
+// the column each lives in and how a stored number becomes what `perfwire
+// kpi top` prints (null: "-", no value).
+export const METRICS = {
+	cpu: { value: (v) => v },
+	rss: { value: (v, pageSize) => Math.trunc(v * pageSize / 1024) }, // pages → KiB, as Go divides
+	ctx: { value: (v) => (v < 0 ? null : v) }, // -1: no delta yet
+	io: { value: (v, pageSize, ctx) => (ctx < 0 ? null : v) }, // no delta when ctx has none
+};
+
 export class Samples {
 	constructor() {
 		this.times = new Grow(Float64Array); // per ACT group: seconds of ECU uptime
 		this.counts = new Grow(Uint32Array); // per ACT group: processes listed
 		this.pids = new Grow(Int32Array); // per listed process
 		this.cpu = new Grow(Uint16Array); // per listed process: ‰ of the machine
+		this.rss = new Grow(Float64Array); // pages
+		this.ctx = new Grow(Float64Array); // context switches in the interval, -1 without
+		this.io = new Grow(Float64Array); // I/O bytes in the interval
+		this.irqT = new Grow(Float64Array); // per IRQ row: its group's BEG in seconds
+		this.irqRate = new Grow(Float64Array); // per second, NaN without a delta
+		this.irqKey = []; // "name cpuN"
 	}
 	append(b) {
 		this.times.push(b.times); this.counts.push(b.counts);
 		this.pids.push(b.pids); this.cpu.push(b.cpu);
+		this.rss.push(b.rss); this.ctx.push(b.ctx); this.io.push(b.io);
+	}
+	appendIRQ(b) {
+		this.irqT.push(b.irqT); this.irqRate.push(b.irqRate);
+		for (const k of b.irqKey) this.irqKey.push(k);
 	}
 	get length() { return this.times.n; }
 	get entries() { return this.pids.n; }
+	get irqRows() { return this.irqT.n; }
 
-	// cpuSeries returns uPlot's aligned data for the top n processes by
-	// peak CPU: [x, total, others, top1, …, topN], a top process's y null
-	// where it was not listed (uPlot draws a gap), and the top pids in order.
-	cpuSeries(n) {
-		const times = this.times.view, counts = this.counts.view, pids = this.pids.view, cpu = this.cpu.view;
-		const peak = new Map();
-		for (let i = 0; i < pids.length; i++) {
-			const p = pids[i], c = cpu[i];
-			if (!(peak.get(p) >= c)) peak.set(p, c);
-		}
-		const top = [...peak].sort((a, b) => b[1] - a[1] || a[0] - b[0]).slice(0, n).map(([p]) => p);
-		const col = new Map(top.map((p, i) => [p, i]));
-		// ACT groups arrive in capture order; uPlot wants x ascending.
-		const order = Array.from(times.keys());
-		let sorted = true;
-		for (let i = 1; i < times.length; i++) if (times[i] < times[i - 1]) { sorted = false; break; }
+	// series returns uPlot's aligned data for the top n processes by the
+	// peak of metric (cpu, rss, ctx or io, as METRICS converts them):
+	// [x, total, others, top1, …, topN], a top process's y null where it
+	// was not listed or had no value (uPlot draws a gap), and the top
+	// processes in order. A process is what ident(pid, seconds) names (by
+	// default its pid), so that a reused pid can be two processes.
+	series(metric, n, pageSize = 4096, ident = (pid) => pid) {
+		const conv = METRICS[metric].value;
+		const times = this.times.view, counts = this.counts.view, pids = this.pids.view;
+		const col = this[metric].view, ctx = this.ctx.view;
+		const vals = new Float64Array(pids.length), who = new Array(pids.length);
 		const start = new Uint32Array(times.length);
 		for (let i = 1; i < times.length; i++) start[i] = start[i - 1] + counts[i - 1];
-		if (!sorted) order.sort((a, b) => times[a] - times[b] || a - b);
+		const peak = new Map();
+		for (let g = 0; g < times.length; g++) {
+			for (let i = start[g], end = start[g] + counts[g]; i < end; i++) {
+				const v = conv(col[i], pageSize, ctx[i]);
+				vals[i] = v === null ? NaN : v;
+				const p = (who[i] = ident(pids[i], times[g]));
+				if (v !== null && !(peak.get(p) >= v)) peak.set(p, v);
+			}
+		}
+		const top = [...peak].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0)).slice(0, n).map(([p]) => p);
+		const cols = new Map(top.map((p, i) => [p, i]));
 		const x = new Float64Array(times.length), total = new Float64Array(times.length), others = new Float64Array(times.length);
 		const ys = top.map(() => new Array(times.length).fill(null));
-		order.forEach((g, row) => {
+		ascending(times).forEach((g, row) => {
 			x[row] = times[g];
 			let sum = 0, rest = 0;
 			for (let k = start[g], end = start[g] + counts[g]; k < end; k++) {
-				const c = cpu[k], j = col.get(pids[k]);
-				sum += c;
-				if (j === undefined) rest += c; else ys[j][row] = c;
+				const v = vals[k], j = cols.get(who[k]);
+				if (Number.isNaN(v)) continue;
+				sum += v;
+				if (j === undefined) rest += v; else ys[j][row] = v;
 			}
 			total[row] = sum; others[row] = rest;
 		});
 		return { data: [x, total, others, ...ys], top };
 	}
+
+	// cpuSeries is series("cpu", n).
+	cpuSeries(n) { return this.series("cpu", n); }
+
+	// irqSeries returns uPlot's aligned data for the top n interrupts (a
+	// name on one CPU) by peak rate: [x, top1, …, topN] over the times of
+	// the IRQ groups, null where a group did not update one or it had no
+	// delta yet, and the top keys in order.
+	irqSeries(n) {
+		const t = this.irqT.view, rate = this.irqRate.view, key = this.irqKey;
+		const peak = new Map();
+		for (let i = 0; i < t.length; i++) {
+			if (!Number.isNaN(rate[i]) && !(peak.get(key[i]) >= rate[i])) peak.set(key[i], rate[i]);
+		}
+		const top = [...peak].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1)).slice(0, n).map(([k]) => k);
+		const cols = new Map(top.map((k, i) => [k, i]));
+		const xs = [...new Set(t)].sort((a, b) => a - b);
+		const at = new Map(xs.map((v, i) => [v, i]));
+		const ys = top.map(() => new Array(xs.length).fill(null));
+		for (let i = 0; i < t.length; i++) {
+			const j = cols.get(key[i]);
+			if (j !== undefined && !Number.isNaN(rate[i])) ys[j][at.get(t[i])] = rate[i];
+		}
+		return { data: [Float64Array.from(xs), ...ys], top };
+	}
+}
+
+// ascending returns the indexes of times in ascending order (ACT groups
+// arrive in capture order, uPlot wants x ascending), ties in arrival order.
+function ascending(times) {
+	const order = Array.from(times.keys());
+	for (let i = 1; i < times.length; i++) {
+		if (times[i] < times[i - 1]) return order.sort((a, b) => times[a] - times[b] || a - b);
+	}
+	return order;
 }

@@ -51,7 +51,7 @@ export class VTable {
 		let v = this.filter ? this.rows.filter((r) => this.columns.some((c) => String(c.text(r)).toLowerCase().includes(this.filter))) : [...this.rows];
 		v.sort((a, b) => {
 			const x = a[k], y = b[k];
-			return sign * (x < y ? -1 : x > y ? 1 : 0) || (a.pid ?? 0) - (b.pid ?? 0);
+			return sign * (x < y ? -1 : x > y ? 1 : 0) || (a.pid ?? 0) - (b.pid ?? 0) || (a.start ?? 0) - (b.start ?? 0);
 		});
 		if (this.tree) v = this.tree(v);
 		this.view = v;
@@ -82,21 +82,35 @@ export class VTable {
 }
 
 // treeOrder puts each process after its parent (by PPID), depth-first,
-// keeping the given order among siblings; orphans are roots.
+// keeping the given order among siblings; orphans are roots. When a pid
+// was reused, the parent is the process with that pid that had started
+// by the child's start (rows with start and, if they ended, end).
 export function treeOrder(rows) {
-	const byPid = new Map(rows.map((r) => [r.pid, r]));
+	const byPid = new Map();
+	for (const r of rows) {
+		if (!byPid.has(r.pid)) byPid.set(r.pid, []);
+		byPid.get(r.pid).push(r);
+	}
+	const parentOf = (r) => {
+		const cands = byPid.get(r.ppid);
+		if (!r.ppidKnown || !cands || r.ppid === r.pid) return null;
+		let best = null;
+		for (const c of cands) if ((c.start ?? 0) <= (r.start ?? 0) && (!best || c.start > best.start)) best = c;
+		return best || cands[0];
+	};
 	const kids = new Map();
 	const roots = [];
 	for (const r of rows) {
-		if (r.ppidKnown && byPid.has(r.ppid) && r.ppid !== r.pid) {
-			if (!kids.has(r.ppid)) kids.set(r.ppid, []);
-			kids.get(r.ppid).push(r);
+		const p = parentOf(r);
+		if (p) {
+			if (!kids.has(p)) kids.set(p, []);
+			kids.get(p).push(r);
 		} else roots.push(r);
 	}
 	const out = [];
 	const walk = (r, depth) => {
 		out.push({ ...r, depth });
-		for (const k of kids.get(r.pid) || []) walk(k, depth + 1);
+		for (const k of kids.get(r) || []) walk(k, depth + 1);
 	};
 	roots.forEach((r) => walk(r, 0));
 	return out;

@@ -30,38 +30,57 @@ let current = 0;
 const BATCH_MS = 100; // post a batch at most this often while decoding
 const TABLE_MS = 1000; // a live stream has no end: send the table this often
 
-// Columns collects one batch: per ACT group its time and how many
-// processes it listed; per process in it, the pid and its CPU in ‰.
+// Columns collects one batch of a step's results: per ACT group its time
+// and how many processes it listed; per process in it, the pid, its CPU in
+// ‰, RSS in pages, context switches and I/O bytes in the interval (ctx -1
+// without a delta); per IRQ row its group's time, "name cpuN" and rate
+// (NaN without a delta); and the processes that ended, as rows.
 class Columns {
 	constructor() { this.reset(); }
 	reset() {
 		this.times = []; this.counts = []; this.pids = []; this.cpu = [];
+		this.rss = []; this.ctx = []; this.io = [];
+		this.irqT = []; this.irqKey = []; this.irqRate = [];
+		this.ended = [];
 	}
-	add(samples) {
-		for (const s of samples) {
+	add(step) {
+		for (const s of step.samples) {
 			this.times.push(s.tmsp / 10000);
 			this.counts.push(s.pids.length);
 			for (let i = 0; i < s.pids.length; i++) {
 				this.pids.push(s.pids[i]);
 				this.cpu.push(Number(s.cpu[i]));
+				this.rss.push(Number(s.rss[i]));
+				this.ctx.push(Number(s.ctx[i]));
+				this.io.push(Number(s.io[i]));
 			}
 		}
+		for (const q of step.irqs) {
+			this.irqT.push(q.tmsp / 10000);
+			this.irqKey.push(`${q.name} cpu${q.cpu}`);
+			this.irqRate.push(q.has_delta ? q.per_second : NaN);
+		}
+		for (const p of step.ended) this.ended.push(p);
 	}
 	take() {
 		const b = {
 			times: Float64Array.from(this.times), counts: Uint32Array.from(this.counts),
 			pids: Int32Array.from(this.pids), cpu: Uint16Array.from(this.cpu),
+			rss: Float64Array.from(this.rss), ctx: Float64Array.from(this.ctx), io: Float64Array.from(this.io),
+			irqT: Float64Array.from(this.irqT), irqRate: Float64Array.from(this.irqRate), irqKey: this.irqKey,
+			ended: this.ended,
 		};
 		this.reset();
 		return b;
 	}
-	get empty() { return this.times.length === 0; }
+	get empty() { return this.times.length === 0 && this.irqT.length === 0 && this.ended.length === 0; }
 }
 
-// post sends msg with batch's columns, if any, moved rather than copied.
+// post sends msg with batch's columns, if any, the typed arrays moved
+// rather than copied.
 function post(msg, batch) {
 	if (batch) Object.assign(msg, batch);
-	self.postMessage(msg, batch ? [batch.times.buffer, batch.counts.buffer, batch.pids.buffer, batch.cpu.buffer] : []);
+	self.postMessage(msg, batch ? ["times", "counts", "pids", "cpu", "rss", "ctx", "io", "irqT", "irqRate"].map((k) => batch[k].buffer) : []);
 }
 
 async function run(job, source) {
@@ -89,7 +108,7 @@ async function run(job, source) {
 	const feed = (u8) => {
 		fed += u8.length;
 		step = decode(pw.kpiFeed(s, u8));
-		cols.add(step.samples);
+		cols.add(step);
 	};
 	try {
 		if (!first.done) feed(head);
@@ -111,7 +130,7 @@ async function run(job, source) {
 			feed(value);
 		}
 		step = decode(pw.kpiEnd(s));
-		cols.add(step.samples);
+		cols.add(step);
 		const table = decode(pw.kpiTable(s));
 		const secs = (performance.now() - t0) / 1000;
 		post({ type: "done", view: "kpi", job, fed, total, bytesPerSec: fed / secs, seconds: secs, messages: step.messages,
