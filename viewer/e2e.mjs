@@ -9,6 +9,8 @@
 // slowly) is opened and cancelled, and CAPTURE is opened by URL
 // (?src=BASE_URL/captures/NAME). REUSE (reused pids, ended processes) is
 // opened with the file picker and its charts zoomed from the RSS chart.
+// The message logs of CAPTURE (whole) and REUSE (under each filter) are
+// read back.
 import { readFileSync } from "node:fs";
 import { basename, join } from "node:path";
 import { chromium } from "playwright-core";
@@ -69,11 +71,16 @@ try {
 	out.picked = await snapshot(page);
 	out.picked.statuses = await page.evaluate(() => window.__statuses);
 	await page.screenshot({ path: join(shots, "viewer-kpi.png"), fullPage: true });
+	const logDone = () => page.waitForFunction(() => ["done", "error"].includes(window.perfwireViewer.log.state), null, { timeout: 60000 });
+	await page.click("#logload");
+	await logDone();
+	out.pickedLog = await page.evaluate(() => ({ state: window.perfwireViewer.log.state, rows: window.perfwireViewer.log.rows() }));
 
 	// 2. Zoom with the wheel and pan with the keyboard: the x range changes.
 	const xs = () => page.evaluate(() => window.perfwireViewer.range());
 	const before = await xs();
 	const over = page.locator("#chart .u-over");
+	await page.evaluate(() => window.scrollTo(0, 0)); // the log's button scrolled down
 	const box = await over.boundingBox();
 	await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
 	for (let i = 0; i < 5; i++) await page.mouse.wheel(0, -120);
@@ -141,6 +148,7 @@ try {
 	await page.screenshot({ path: join(shots, "viewer-kpi-reuse.png"), fullPage: true });
 	const cpuRange = () => page.evaluate(() => window.perfwireViewer.range());
 	const rssOver = page.locator("#rsschart .u-over");
+	await rssOver.scrollIntoViewIfNeeded();
 	const rbox = await rssOver.boundingBox();
 	const beforeLinked = await cpuRange();
 	await page.mouse.move(rbox.x + rbox.width * 0.3, rbox.y + rbox.height / 2);
@@ -150,6 +158,27 @@ try {
 	await page.check("#tree");
 	out.reuseTree = await page.evaluate(() => [...document.querySelectorAll("#procs .vbody .vrow")].map((r) => [r.children[0].textContent, r.children[6].textContent, r.lastChild.style.paddingLeft || "0px"]));
 	await page.uncheck("#tree");
+
+	// The message log of REUSE, whole, then filtered by kind, by pid, by
+	// text and by the charts' (zoomed) time range, one at a time.
+	await page.click("#logload");
+	await logDone();
+	const shown = () => page.evaluate(() => ({ shown: window.perfwireViewer.log.shown, rows: window.perfwireViewer.log.rows(),
+		drawn: document.querySelectorAll("#log .vbody .vrow").length }));
+	out.reuseLog = { all: await shown() };
+	await page.selectOption("#logkind", "ACT");
+	out.reuseLog.kind = await shown();
+	await page.selectOption("#logkind", "-1");
+	await page.fill("#logpid", "300");
+	out.reuseLog.pid = await shown();
+	await page.fill("#logpid", "");
+	await page.fill("#logtext", "JOB-");
+	out.reuseLog.text = await shown();
+	await page.fill("#logtext", "");
+	await page.click("#logrange");
+	out.reuseLog.range = { from: Number(await page.inputValue("#logfrom")), to: Number(await page.inputValue("#logto")), ...await shown() };
+	await page.locator("#log").scrollIntoViewIfNeeded();
+	await page.screenshot({ path: join(shots, "viewer-kpi-reuse-log.png"), fullPage: true });
 
 	// 9. PCP: two recorded PDU streams and an MMV file.
 	out.pcp = {};

@@ -16,6 +16,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -28,9 +29,12 @@ import (
 // file picker, zoomed and panned, its table sorted, filtered and shown as
 // a tree; a second capture dropped on the page; a file that is not DLT; a
 // big capture (the real one 40 times back to back, served slowly)
-// cancelled, then replaced while decoding; a capture opened by URL; and
-// the running dlt-daemon followed live through perfwire serve --dlt. What the page shows is checked against `perfwire kpi`
-// on the same files. Screenshots land in the test's artifact directory
+// cancelled, then replaced while decoding; a capture opened by URL; a
+// capture with reused pids and ended processes, zoomed from its RSS
+// chart; the message logs, filtered; and the running dlt-daemon followed
+// live through perfwire serve --dlt. What the page shows is checked
+// against perfwire kpi (the table, --all, --summary, --json, --irqs and
+// kpi top) on the same files. Screenshots land in the test's artifact directory
 // (go test -artifacts).
 func TestConformanceViewer(t *testing.T) {
 	chromium := "/usr/bin/chromium"
@@ -124,14 +128,25 @@ func TestConformanceViewer(t *testing.T) {
 		Picked, Dropped, Other, Cancelled, Replaced, ByURL view
 		Reuse                                              view
 		Linked                                             struct{ Before, After []float64 }
-		ReuseTree                                          [][]string
-		Live, LiveCancelled                                view
-		LiveLink                                           string
-		Zoom                                               struct{ Before, Zoomed, Panned []float64 }
-		SortedFirst, Filtered                              []string
-		TreeRows                                           int
-		Errors                                             []string
-		PCP                                                map[string]struct {
+		PickedLog                                          struct {
+			State string
+			Rows  [][]string
+		}
+		ReuseLog struct {
+			All, Kind, PID, Text logView
+			Range                struct {
+				logView
+				From, To float64
+			}
+		}
+		ReuseTree             [][]string
+		Live, LiveCancelled   view
+		LiveLink              string
+		Zoom                  struct{ Before, Zoomed, Panned []float64 }
+		SortedFirst, Filtered []string
+		TreeRows              int
+		Errors                []string
+		PCP                   map[string]struct {
 			State, Status, MMV string
 			ChartInk           int
 			PDU                *struct {
@@ -198,6 +213,7 @@ func TestConformanceViewer(t *testing.T) {
 	samePage("replaced mid-decode", page.Replaced, dropped)
 	samePage("by URL", page.ByURL, capture)
 	samePage("reused pids", page.Reuse, reuse)
+	checkLog(t, root, page.PickedLog.State, page.PickedLog.Rows, capture, page.ReuseLog, reuse)
 	for id, ink := range page.Reuse.ChartsInk {
 		if ink < 500 {
 			t.Errorf("reused pids: %s drew %d pixels", id, ink)
@@ -654,4 +670,152 @@ func cliAll(t *testing.T, root, file string) [][]string {
 		rows = append(rows, append(f[:7:7], cmd))
 	}
 	return rows
+}
+
+// logView is what the message log shows under one filter.
+type logView struct {
+	Shown, Drawn int
+	Rows         [][]string
+}
+
+// checkLog compares the message log of capture, every row, with perfwire
+// kpi --json on it, and the log of reuse under each filter with the
+// messages of perfwire kpi --json that pass it.
+func checkLog(t *testing.T, root, state string, rows [][]string, capture string, reuseLog struct {
+	All, Kind, PID, Text logView
+	Range                struct {
+		logView
+		From, To float64
+	}
+}, reuse string) {
+	t.Helper()
+	want := cliLog(t, root, capture)
+	if state != "done" || len(rows) != len(want) {
+		t.Errorf("%s: message log %s with %d rows, perfwire kpi --json %d messages", filepath.Base(capture), state, len(rows), len(want))
+	}
+	for i := range min(len(rows), len(want)) {
+		if !reflect.DeepEqual(rows[i], want[i].cells) {
+			t.Errorf("%s: message log row %d %q, perfwire kpi --json %q", filepath.Base(capture), i, rows[i], want[i].cells)
+		}
+	}
+	msgs := cliLog(t, root, reuse)
+	filters := []struct {
+		name string
+		got  logView
+		keep func(m cliMessage) bool
+	}{
+		{"all", reuseLog.All, func(cliMessage) bool { return true }},
+		{"kind ACT", reuseLog.Kind, func(m cliMessage) bool { return m.cells[2] == "ACT" }},
+		{"pid 300", reuseLog.PID, func(m cliMessage) bool { return slices.Contains(m.pids, 300) }},
+		{"text JOB-", reuseLog.Text, func(m cliMessage) bool { return strings.Contains(strings.ToLower(m.cells[5]), "job-") }},
+		{"the charts' range", reuseLog.Range.logView, func(m cliMessage) bool {
+			s := float64(m.tmsp) / 10000
+			return s >= reuseLog.Range.From && s <= reuseLog.Range.To
+		}},
+	}
+	for _, f := range filters {
+		var w [][]string
+		for _, m := range msgs {
+			if f.keep(m) {
+				w = append(w, m.cells)
+			}
+		}
+		if f.got.Shown != len(w) || !reflect.DeepEqual(f.got.Rows, w) || f.got.Drawn == 0 {
+			t.Errorf("reuse log, %s: %d rows shown (%d drawn), perfwire kpi --json %d", f.name, f.got.Shown, f.got.Drawn, len(w))
+		}
+	}
+	if n := reuseLog.Range.Shown; n == 0 || n == len(msgs) {
+		t.Errorf("reuse log: the charts' zoomed range [%v, %v] keeps %d of %d messages", reuseLog.Range.From, reuseLog.Range.To, n, len(msgs))
+	}
+}
+
+// cliMessage is one message of perfwire kpi --json as the log shows it.
+type cliMessage struct {
+	tmsp  uint32
+	pids  []int64
+	cells []string
+}
+
+// cliLog runs perfwire kpi --json on a capture and renders each message
+// as the message log does: #, time s, kind, sync, datasets, and each
+// dataset's keys as key=value in the schema's order.
+func cliLog(t *testing.T, root, file string) []cliMessage {
+	t.Helper()
+	cmd := exec.Command("go", "run", "./cmd/perfwire", "kpi", "--json", file)
+	cmd.Dir = root
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("perfwire kpi --json: %v", err)
+	}
+	var msgs []cliMessage
+	for line := range strings.SplitSeq(strings.TrimSpace(string(out)), "\n") {
+		var m struct {
+			TMSP       uint32
+			Kind, Sync string
+			Datasets   []map[string]any
+		}
+		dec := json.NewDecoder(strings.NewReader(line))
+		dec.UseNumber()
+		if err := dec.Decode(&m); err != nil {
+			t.Fatalf("perfwire kpi --json line %q: %v", line, err)
+		}
+		var parts []string
+		var pids []int64
+		for _, d := range m.Datasets {
+			if pid, ok := d["pid"].(json.Number); ok {
+				n, _ := pid.Int64()
+				pids = append(pids, n)
+			}
+			switch {
+			case d["truncated"] == true:
+				parts = append(parts, "truncated raw="+escape(d["raw"].(string)))
+				continue
+			case d["error"] != nil:
+				parts = append(parts, "error="+d["error"].(string)+" raw="+escape(d["raw"].(string)))
+				continue
+			}
+			var kv []string
+			for _, k := range []string{"pid", "ppid", "cmd", "cpu", "rss", "ctx", "io", "iowait", "name", "counts"} {
+				switch v := d[k].(type) {
+				case nil:
+				case string:
+					kv = append(kv, k+"="+escape(v))
+				case []any:
+					var c []string
+					for _, n := range v {
+						c = append(c, n.(json.Number).String())
+					}
+					kv = append(kv, k+"="+strings.Join(c, ","))
+				default:
+					kv = append(kv, k+"="+fmt.Sprint(v))
+				}
+			}
+			parts = append(parts, strings.Join(kv, " "))
+		}
+		cells := []string{strconv.Itoa(len(msgs) + 1), fmt.Sprintf("%d.%04d", m.TMSP/10000, m.TMSP%10000), m.Kind, m.Sync,
+			strconv.Itoa(len(m.Datasets)), strings.Join(parts, " | ")}
+		msgs = append(msgs, cliMessage{m.TMSP, pids, cells})
+	}
+	return msgs
+}
+
+// escape writes /proc text as the page does (text.js): tab, newline and
+// carriage return as \t, \n, \r, other control characters as \xNN.
+func escape(s string) string {
+	var b strings.Builder
+	for _, r := range s {
+		switch {
+		case r == '\t':
+			b.WriteString(`\t`)
+		case r == '\n':
+			b.WriteString(`\n`)
+		case r == '\r':
+			b.WriteString(`\r`)
+		case r < 0x20 || r == 0x7f:
+			fmt.Fprintf(&b, `\x%02x`, r)
+		default:
+			b.WriteRune(r)
+		}
+	}
+	return b.String()
 }

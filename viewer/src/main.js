@@ -7,7 +7,8 @@ import "./style.css";
 import { Samples } from "./series.js";
 import { timeChart, PALETTE, XGroup } from "./chart.js";
 import { VTable, treeOrder } from "./table.js";
-import { text, bytes } from "./text.js";
+import { text, bytes, secs } from "./text.js";
+import { MessageLog } from "./log.js";
 import { showPCP, showMMV, pcpViews, mmvViews } from "./formats.js";
 
 const $ = (id) => document.getElementById(id);
@@ -19,6 +20,8 @@ let samples, table, started, lastDraw, chart;
 let ended = []; // rows of the processes that left the table, as steps report them
 let insts = new Map(); // pid → its processes, by start: [{id, start, label}]
 let drawn = {}; // what each chart shows, for the embedding API
+let source = null, live = false; // what is open: a File or a URL, and whether it never ends
+let logState = "none"; // the message log: none, loading, done or error
 const xgroup = new XGroup(); // the charts share one time axis
 const KINDS = ["NEW", "STP", "ACT", "CHK", "IRQ"];
 
@@ -44,6 +47,17 @@ const api = (window.perfwireViewer = {
 	// io) x, total, others and per top process {pid, start, label, y}; for
 	// irq x and per top interrupt {key, y}. Values as shown, null for none.
 	charts: () => drawn,
+	// log is the message log: its state ("none" until asked for with
+	// openLog(), "loading", "done", "error"), how many messages it has and
+	// shows, and rows(from, to), the shown rows' cells (#, time s, kind,
+	// sync, datasets, content).
+	log: {
+		get state() { return logState; },
+		get messages() { return log.length; },
+		get shown() { return log.index.length; },
+		rows: (from = 0, to = Infinity) => Array.from(log.index.subarray(from, Math.min(to, log.index.length)), (i) => log.cells(i)),
+	},
+	openLog: () => openLog(),
 	// redrawMs zooms and pans the chart n times and returns the median time
 	// of one redraw in ms (uPlot draws in the microtask after setScale).
 	redrawMs: async (n) => {
@@ -87,6 +101,10 @@ function open(src) {
 	samples = new Samples();
 	table = null;
 	ended = []; insts = new Map(); drawn = {};
+	source = src; live = false; logState = "none";
+	log.reset();
+	$("logload").disabled = true;
+	$("logcount").textContent = "";
 	started = performance.now();
 	lastDraw = 0;
 	api.summary = null; api.processes = []; api.stats = null;
@@ -118,6 +136,7 @@ function cancel() {
 worker.onmessage = (e) => {
 	const m = e.data;
 	if (m.job !== job) return; // a file the user has since replaced
+	if (m.type === "log") { showLog(m); return; }
 	if (m.type === "error") {
 		setState("error", "error: " + m.message);
 		return;
@@ -147,6 +166,8 @@ worker.onmessage = (e) => {
 		return;
 	}
 	table = m.table;
+	live = !m.total;
+	$("logload").disabled = live;
 	api.stats = { bytes: m.fed, seconds: (performance.now() - started) / 1000, bytesPerSec: m.bytesPerSec, samples: samples.length };
 	api.summary = table.stats; // the schema `perfwire kpi --summary` prints
 	showSummary(api.summary);
@@ -211,13 +232,6 @@ function drawCharts() {
 	xgroup.span();
 }
 
-// secs writes a TMSP count (0.1 ms) as seconds with every digit, as
-// perfwire kpi --all does.
-function secs(t) {
-	const a = Math.abs(t);
-	return (t < 0 ? "-" : "") + Math.trunc(a / 10000) + "." + String(a % 10000).padStart(4, "0");
-}
-
 const procColumns = [
 	{ key: "pid", label: "PID", num: true, text: (r) => r.pid },
 	{ key: "ppid", label: "PPID", num: true, text: (r) => (r.ppidKnown ? r.ppid : "?") },
@@ -280,6 +294,40 @@ function showTables() {
 		`${st.replaced} pid replacements, ${st.suspect_irq} suspect IRQ groups)`;
 	irqTable.setRows(table.irqs);
 }
+
+// openLog asks the worker to read the capture again for its messages.
+function openLog() {
+	if (logState === "loading" || logState === "done" || !source || live) return;
+	logState = "loading";
+	$("logload").disabled = true;
+	$("logcount").textContent = "(reading…)";
+	worker.postMessage(typeof source === "string" ? { type: "log", job, url: source } : { type: "log", job, file: source });
+}
+
+function showLog(m) {
+	if (m.tmsp) log.append(m);
+	if (m.done) logState = m.error && !log.length ? "error" : "done";
+	const pct = m.total ? ` — reading ${Math.round(100 * m.fed / m.total)}%` : "";
+	const err = m.error ? ` — ${m.error.message}` : "";
+	$("logcount").textContent = `(${log.index.length} of ${log.length} messages shown${m.done ? "" : pct}${err})`;
+}
+
+function logFilter() {
+	const num = (id) => ($(id).value === "" ? null : Number($(id).value));
+	log.setFilter({ kind: Number($("logkind").value), pid: num("logpid"), text: $("logtext").value.toLowerCase(), from: num("logfrom"), to: num("logto") });
+	$("logcount").textContent = `(${log.index.length} of ${log.length} messages shown)`;
+}
+
+const log = new MessageLog($("log"));
+for (const id of ["logkind", "logpid", "logtext", "logfrom", "logto"]) $(id).addEventListener("input", logFilter);
+$("logload").addEventListener("click", openLog);
+$("logrange").addEventListener("click", () => {
+	const r = api.range();
+	if (!r) return;
+	$("logfrom").value = r[0].toFixed(4);
+	$("logto").value = r[1].toFixed(4);
+	logFilter();
+});
 
 pcpViews();
 mmvViews();

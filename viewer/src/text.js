@@ -25,3 +25,10 @@ export function bytes(n) {
 	if (n >= 1e3) return (n / 1e3).toFixed(0) + " kB";
 	return n + " B";
 }
+
+// secs writes a TMSP count (0.1 ms) as seconds with every digit, as
+// perfwire kpi --all does.
+export function secs(t) {
+	const a = Math.abs(t);
+	return (t < 0 ? "-" : "") + Math.trunc(a / 10000) + "." + String(a % 10000).padStart(4, "0");
+}

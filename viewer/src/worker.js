@@ -8,6 +8,7 @@
 import { decode } from "@msgpack/msgpack";
 import { detect } from "./detect.js";
 import { PCPStream } from "./pcp.js";
+import { text } from "./text.js";
 
 let ready = null;
 
@@ -207,10 +208,107 @@ async function runPDU(job, reader, head, t0, total) {
 	post({ type: "done", view: "pdu", job, fed, total, bytesPerSec: fed / secs, seconds: secs, messages: pcp.pdus, pcp: pcp.result(), error: err });
 }
 
+// The message log: per KPI message its TMSP, kind and sync (indexes into
+// KINDS and SYNCS), its datasets as text and the pids they name.
+const KINDS = ["NEW", "STP", "ACT", "CHK", "IRQ"], SYNCS = ["", "BEG", "END"];
+const KEYS = ["pid", "ppid", "cmd", "cpu", "rss", "ctx", "io", "iowait", "name", "counts"];
+
+// datasetText writes one dataset of the schema as key=value pairs, in
+// the order perfwire kpi --json gives the keys, strings as the page
+// shows /proc text.
+function datasetText(d) {
+	if (d.truncated) return "truncated raw=" + text(d.raw);
+	if (d.error !== undefined) return "error=" + d.error + " raw=" + text(d.raw);
+	const out = [];
+	for (const k of KEYS) {
+		const v = d[k];
+		if (v === undefined) continue;
+		out.push(k + "=" + (typeof v === "string" ? text(v) : Array.isArray(v) ? v.join(",") : String(v)));
+	}
+	return out.join(" ");
+}
+
+class LogColumns {
+	constructor() { this.reset(); }
+	reset() { this.tmsp = []; this.kind = []; this.sync = []; this.count = []; this.text = []; this.npids = []; this.pids = []; }
+	add(messages) {
+		for (const m of messages) {
+			this.tmsp.push(m.tmsp);
+			this.kind.push(KINDS.indexOf(m.kind));
+			this.sync.push(SYNCS.indexOf(m.sync));
+			this.count.push(m.datasets.length);
+			this.text.push(m.datasets.map(datasetText).join(" | "));
+			let n = 0;
+			for (const d of m.datasets) if (d.pid !== undefined) { this.pids.push(d.pid); n++; }
+			this.npids.push(n);
+		}
+	}
+	take() {
+		const b = {
+			tmsp: Uint32Array.from(this.tmsp), kind: Int8Array.from(this.kind), sync: Int8Array.from(this.sync),
+			count: Uint32Array.from(this.count), npids: Uint32Array.from(this.npids), pids: Int32Array.from(this.pids), text: this.text,
+		};
+		this.reset();
+		return b;
+	}
+}
+
+// runLog reads a capture again for its message log. A KPI stream session
+// says after each piece how far the complete records go (its offset), so
+// kpi_decode, which wants whole records, is given exactly those bytes:
+// the log has the messages perfwire kpi --json prints.
+async function runLog(job, source) {
+	const t0 = performance.now();
+	const reader = source.stream.getReader();
+	const pw = await load();
+	let s = null, buf = new Uint8Array(0), base = 0, fed = 0, last = t0, err = null;
+	const cols = new LogColumns();
+	const postLog = (done) => {
+		const b = cols.take();
+		self.postMessage({ type: "log", job, done, fed, total: source.size, error: err, ...b },
+			[b.tmsp.buffer, b.kind.buffer, b.sync.buffer, b.count.buffer, b.npids.buffer, b.pids.buffer]);
+	};
+	const decodeUpTo = (end) => {
+		if (end <= base) return;
+		const r = decode(pw.kpiDecode(buf.subarray(0, end - base), 0));
+		cols.add(r.messages);
+		if (r.error && !err) err = r.error;
+		buf = buf.slice(end - base);
+		base = end;
+	};
+	try {
+		for (;;) {
+			const { value, done } = await reader.read();
+			if (job !== current) { reader.cancel(); return; }
+			if (done) break;
+			if (!s) {
+				const fmt = detect(value);
+				if (fmt.framing !== 0) {
+					reader.cancel();
+					self.postMessage({ type: "log", job, done: true, error: { message: "the message log reads .dlt files with storage headers only" } });
+					return;
+				}
+				s = pw.kpiStream(fmt.framing);
+			}
+			fed += value.length;
+			const joined = new Uint8Array(buf.length + value.length);
+			joined.set(buf); joined.set(value, buf.length);
+			buf = joined;
+			decodeUpTo(decode(pw.kpiFeed(s, value)).offset);
+			const now = performance.now();
+			if (now - last >= BATCH_MS) { last = now; postLog(false); }
+		}
+		if (s) decodeUpTo(base + buf.length); // a record cut by the end: kpi_decode reports it
+	} finally {
+		if (s) pw.kpiClose(s);
+	}
+	postLog(true);
+}
+
 self.onmessage = async (e) => {
 	const m = e.data;
 	if (m.type === "cancel") { current = 0; return; }
-	if (m.type !== "open") return;
+	if (m.type !== "open" && m.type !== "log") return;
 	current = m.job;
 	try {
 		let source;
@@ -221,8 +319,12 @@ self.onmessage = async (e) => {
 			if (!resp.ok) throw new Error(`${m.url}: HTTP ${resp.status} ${resp.statusText}`);
 			source = { stream: resp.body, size: Number(resp.headers.get("content-length")) || 0 };
 		}
-		await run(m.job, source);
+		if (m.type === "log") await runLog(m.job, source);
+		else await run(m.job, source);
 	} catch (err) {
-		if (m.job === current) post({ type: "error", job: m.job, message: String(err && err.message || err) });
+		if (m.job !== current) return;
+		const message = String(err && err.message || err);
+		if (m.type === "log") self.postMessage({ type: "log", job: m.job, done: true, error: { message } });
+		else post({ type: "error", job: m.job, message });
 	}
 };
