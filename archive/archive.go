@@ -1,7 +1,8 @@
 package archive
 
 import (
-	"sort"
+	"cmp"
+	"slices"
 
 	"github.com/perfwire/perfwire/pcp"
 )
@@ -56,6 +57,7 @@ func Open(meta File, index *File, vols []File, o Options) (*Archive, error) {
 		}
 		a.index = index
 	}
+	read := make([]volume, 0, len(vols))
 	for _, f := range vols {
 		vl, n, err := readLabel(f)
 		if err != nil {
@@ -64,9 +66,19 @@ func Open(meta File, index *File, vols []File, o Options) (*Archive, error) {
 		if vl.Vol < 0 || !sameArchive(vl, l) {
 			return nil, fail(f.Name, "label", 0, ErrLabelMismatch)
 		}
-		a.vols = append(a.vols, volume{File: f, num: vl.Vol, first: n})
+		read = append(read, volume{File: f, num: vl.Vol, first: n})
 	}
-	sort.Slice(a.vols, func(i, j int) bool { return a.vols[i].num < a.vols[j].num })
+	// The volumes in number order, sorted through their indexes: the
+	// metadata reader's sort of indexes serves here too, where a sort of
+	// volume values would add 20 KB of code to a WebAssembly module.
+	order := make([]int, len(read))
+	for i := range order {
+		order[i] = i
+	}
+	slices.SortStableFunc(order, func(x, y int) int { return cmp.Compare(read[x].num, read[y].num) })
+	for _, i := range order {
+		a.vols = append(a.vols, read[i])
+	}
 	for i := 1; i < len(a.vols); i++ {
 		if a.vols[i].num == a.vols[i-1].num {
 			return nil, failValue(a.vols[i].Name, "label.vol", volOffset(l.Version), ErrLabelMismatch,

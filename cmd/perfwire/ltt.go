@@ -78,7 +78,7 @@ func runLTT(args []string, stdout io.Writer) error {
 					break
 				}
 				printed++
-				e := abi.NewLTTEvent("cpu/"+strconv.Itoa(cpu), -1, ev)
+				e := newLTTEvent("cpu/"+strconv.Itoa(cpu), -1, ev)
 				if err := out.write(&e); err != nil {
 					return err
 				}
@@ -95,7 +95,7 @@ func runLTT(args []string, stdout io.Writer) error {
 					return errEnough
 				}
 				printed++
-				e := abi.NewLTTEvent(f.Name, blk, ev)
+				e := newLTTEvent(f.Name, blk, ev)
 				return out.write(&e)
 			})
 			if err == errEnough {
@@ -143,7 +143,7 @@ func runLTT(args []string, stdout io.Writer) error {
 			}
 			st.Wraps += s.Wraps()
 		}
-		st.Counts = abi.AppendLTTCounts(nil, counts)
+		st.Counts = appendLTTCounts(nil, counts)
 		sum.Tracefiles = append(sum.Tracefiles, st)
 	}
 	// One JSON line, as every command's JSON output is.

@@ -331,7 +331,7 @@ func (p *pmPrinter) fetch(names []string, descs []pduwire.Desc, r *pduwire.Resul
 
 // formatValue renders a value as pminfo -f does and as the schema's
 // MessagePack value (PMValue's).
-func formatValue(r pcp.Raw, t pcp.Type) (string, msgp.Raw) {
+func formatValue(r pcp.Raw, t pcp.Type) (string, abi.Raw) {
 	a, err := pcp.Extract(r, t, t)
 	if err != nil {
 		// The PM_ERR_* code's text alone, as libpcp's pmErrStr gives it.
@@ -363,7 +363,7 @@ func formatValue(r pcp.Raw, t pcp.Type) (string, msgp.Raw) {
 
 // jsonFloat is a float value of PMValue: NaN and infinities as strings,
 // as the schema's Value has them; bits is 32 for a float.
-func jsonFloat(f float64, bits int) msgp.Raw {
+func jsonFloat(f float64, bits int) abi.Raw {
 	switch {
 	case math.IsNaN(f) || math.IsInf(f, 0):
 		return msgp.AppendString(nil, strconv.FormatFloat(f, 'g', -1, 64))

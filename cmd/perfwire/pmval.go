@@ -16,7 +16,6 @@ import (
 	"github.com/perfwire/perfwire/pduwire"
 	"github.com/perfwire/perfwire/pmapi"
 	"github.com/perfwire/perfwire/wasm/abi"
-	"github.com/tinylib/msgp/msgp"
 )
 
 // valInst is one column: an instance number and its name.
@@ -493,7 +492,7 @@ func (r *pmvalRun) values(s sample) {
 func (r *pmvalRun) rates(cur, prev sample) {
 	delta := r.scale * (cur.time - prev.time)
 	if r.o.json {
-		r.emitSample(cur, func(v pduwire.ValueData) msgp.Raw {
+		r.emitSample(cur, func(v pduwire.ValueData) abi.Raw {
 			if p, ok := find(prev.values, v.Inst); ok {
 				if x, ok := r.rate(cur.valfmt, v, p, delta); ok && x >= 0 {
 					return jsonFloat(x, 64)
@@ -582,7 +581,7 @@ func (r *pmvalRun) rateText(valfmt uint8, cur, prev pduwire.ValueData, delta flo
 
 // emitSample prints one sample as a JSON object: the value of each
 // instance, or the rate that rate computes.
-func (r *pmvalRun) emitSample(s sample, rate func(pduwire.ValueData) msgp.Raw) {
+func (r *pmvalRun) emitSample(s sample, rate func(pduwire.ValueData) abi.Raw) {
 	values := make([]abi.PMValInstant, 0, len(s.values))
 	for _, v := range s.values {
 		name, inst := "", int64(-1)
@@ -593,7 +592,7 @@ func (r *pmvalRun) emitSample(s sample, rate func(pduwire.ValueData) msgp.Raw) {
 			}
 			name, inst = r.insts[c].name, int64(v.Inst)
 		}
-		var val msgp.Raw
+		var val abi.Raw
 		if rate != nil {
 			val = rate(v)
 		} else {

@@ -1,10 +1,10 @@
 package abi
 
 import (
-	"time"
 	"unicode/utf8"
 
 	"github.com/perfwire/perfwire/dlt"
+	"github.com/perfwire/perfwire/internal/rfc3339"
 )
 
 // NewDLTMessage describes m, the index-th message of its input. The
@@ -57,5 +57,5 @@ func validText(b []byte) string {
 
 // rfc3339Micro formats Unix seconds and microseconds as RFC 3339 UTC.
 func rfc3339Micro(sec, us int64) string {
-	return time.Unix(sec, us*1000).UTC().Format("2006-01-02T15:04:05.000000Z07:00")
+	return rfc3339.String(sec, us*1000, 6)
 }

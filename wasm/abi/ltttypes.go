@@ -1,7 +1,5 @@
 package abi
 
-import "github.com/tinylib/msgp/msgp"
-
 //go:generate go tool msgp -io=false -tests=false -file ltttypes.go -o ltttypes_gen.go
 
 // The LTT schema: `perfwire ltt` prints an LTTSummary, or with --events
@@ -45,7 +43,7 @@ type LTTTracefile struct {
 	FirstTime *int64   `msg:"first_time"`
 	LastTime  *int64   `msg:"last_time"`
 	Wraps     uint64   `msg:"wraps"` // cycle counter wraps
-	Counts    msgp.Raw `msg:"counts"`
+	Counts    Raw      `msg:"counts"`
 }
 
 // LTTEvent is one event. Block is -1 in time-merged output; Time is
@@ -56,13 +54,13 @@ type LTTTracefile struct {
 type LTTEvent struct {
 	_ noCompare
 
-	File   string   `msg:"file"`
-	Block  int      `msg:"block"`
-	Offset int      `msg:"offset"`
-	ID     uint16   `msg:"id"`
-	Event  string   `msg:"event"`
-	TSC    uint32   `msg:"tsc"`
-	Cycles uint64   `msg:"cycles"`
-	Time   int64    `msg:"time"`
-	Fields msgp.Raw `msg:"fields"`
+	File   string `msg:"file"`
+	Block  int    `msg:"block"`
+	Offset int    `msg:"offset"`
+	ID     uint16 `msg:"id"`
+	Event  string `msg:"event"`
+	TSC    uint32 `msg:"tsc"`
+	Cycles uint64 `msg:"cycles"`
+	Time   int64  `msg:"time"`
+	Fields Raw    `msg:"fields"`
 }

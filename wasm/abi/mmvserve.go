@@ -180,7 +180,7 @@ func serveMMV(s mmv.Source, path string, cluster uint32, now int64, drop []bool)
 
 // mmvServedValue is a value as pmdammv would return it now, nil when it
 // has none.
-func mmvServedValue(v mmv.Value, now int64) msgp.Raw {
+func mmvServedValue(v mmv.Value, now int64) Raw {
 	if v.Missing() {
 		return nil
 	}
@@ -188,7 +188,7 @@ func mmvServedValue(v mmv.Value, now int64) msgp.Raw {
 	case mmv.TypeU32, mmv.TypeU64:
 		return msgp.AppendUint64(nil, v.Uint())
 	case mmv.TypeFloat, mmv.TypeDouble:
-		return appendFloat(nil, v.Float())
+		return AppendFloat(nil, v.Float())
 	case mmv.TypeString:
 		return msgp.AppendString(nil, string(v.Text()))
 	case mmv.TypeElapsed:

@@ -1,7 +1,5 @@
 package abi
 
-import "github.com/tinylib/msgp/msgp"
-
 //go:generate go tool msgp -io=false -tests=false -file mmvtypes.go -o mmvtypes_gen.go
 
 // The served view of MMV files (ServeMMV), apart from types.go so that
@@ -82,7 +80,7 @@ type MMVServedValue struct {
 
 	Inst     *int32           `msg:"inst"`
 	Instance *string          `msg:"instance"`
-	Value    msgp.Raw         `msg:"value"`
+	Value    Raw              `msg:"value"`
 	Labels   []MMVServedLabel `msg:"labels,omitempty"`
 }
 

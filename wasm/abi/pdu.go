@@ -20,7 +20,7 @@ import (
 // The first framing or body error ends the stream; what came before it
 // is kept.
 func DecodePDUs(in []byte, limit int) PDUStream {
-	res := PDUStream{PDUs: []msgp.Raw{}}
+	res := PDUStream{PDUs: []Raw{}}
 	var buf []byte
 	for p, err := range pduwire.All(in, pduwire.Options{MaxPDULen: limit}) {
 		if err != nil {
@@ -33,7 +33,7 @@ func DecodePDUs(in []byte, limit int) PDUStream {
 			res.Error = ErrorOf(derr)
 			break
 		}
-		res.PDUs = append(res.PDUs, msgp.Raw(append([]byte(nil), buf...)))
+		res.PDUs = append(res.PDUs, Raw(append([]byte(nil), buf...)))
 	}
 	return res
 }
@@ -320,9 +320,9 @@ func value(v pduwire.ValueData, valfmt uint8) Value {
 	case v.BlockType == pcp.TypeU64 && len(p) == 8:
 		o.Value = raw(msgp.AppendUint64(nil, binary.BigEndian.Uint64(p)))
 	case v.BlockType == pcp.TypeDouble && len(p) == 8:
-		o.Value = raw(appendFloat(nil, math.Float64frombits(binary.BigEndian.Uint64(p))))
+		o.Value = raw(AppendFloat(nil, math.Float64frombits(binary.BigEndian.Uint64(p))))
 	case v.BlockType == pcp.TypeFloat && len(p) == 4:
-		o.Value = raw(appendFloat(nil, float64(math.Float32frombits(binary.BigEndian.Uint32(p)))))
+		o.Value = raw(AppendFloat(nil, float64(math.Float32frombits(binary.BigEndian.Uint32(p)))))
 	case v.BlockType == pcp.TypeString:
 		o.Value = raw(msgp.AppendString(nil, strings.TrimSuffix(string(p), "\x00")))
 	case v.BlockType == pcp.TypeEvent || v.BlockType == pcp.TypeHighResEvent:
@@ -334,11 +334,11 @@ func value(v pduwire.ValueData, valfmt uint8) Value {
 	return o
 }
 
-func raw(b []byte) *msgp.Raw { r := msgp.Raw(b); return &r }
+func raw(b []byte) *Raw { r := Raw(b); return &r }
 
-// appendFloat appends f as a MessagePack float, or NaN and the
-// infinities as strings, which JSON can carry.
-func appendFloat(b []byte, f float64) []byte {
+// AppendFloat appends f as the schema writes floats: a MessagePack float,
+// or NaN and the infinities as strings, which JSON can carry.
+func AppendFloat(b []byte, f float64) []byte {
 	if math.IsNaN(f) || math.IsInf(f, 0) {
 		return msgp.AppendString(b, strconv.FormatFloat(f, 'g', -1, 64))
 	}
@@ -375,7 +375,7 @@ func eventRecords(a eventrec.Array) []EventRecord {
 }
 
 // paramValue is an event parameter as a MessagePack value of its type.
-func paramValue(p eventrec.Param) msgp.Raw {
+func paramValue(p eventrec.Param) Raw {
 	switch p.Type {
 	case pcp.Type32:
 		v, _ := p.Int32()
@@ -391,10 +391,10 @@ func paramValue(p eventrec.Param) msgp.Raw {
 		return msgp.AppendUint64(nil, v)
 	case pcp.TypeFloat:
 		v, _ := p.Float32()
-		return appendFloat(nil, float64(v))
+		return AppendFloat(nil, float64(v))
 	case pcp.TypeDouble:
 		v, _ := p.Float64()
-		return appendFloat(nil, v)
+		return AppendFloat(nil, v)
 	case pcp.TypeString:
 		v, _ := p.Text()
 		return msgp.AppendString(nil, string(v))

@@ -4,7 +4,6 @@ import (
 	"errors"
 
 	"github.com/perfwire/perfwire/pduwire"
-	"github.com/tinylib/msgp/msgp"
 )
 
 // PDUSession decodes a PCP byte stream fed piece by piece (pdu_stream,
@@ -29,7 +28,7 @@ func NewPDUSession(limit int) *PDUSession {
 // Feed decodes the PDUs chunk completes. After an error the session is
 // done and further pieces are ignored.
 func (s *PDUSession) Feed(chunk []byte) PDUStream {
-	res := PDUStream{PDUs: []msgp.Raw{}}
+	res := PDUStream{PDUs: []Raw{}}
 	if s.done {
 		res.Error = ErrorOf(s.err)
 		return res
@@ -52,7 +51,7 @@ func (s *PDUSession) Feed(chunk []byte) PDUStream {
 			s.fail(err)
 			break
 		}
-		res.PDUs = append(res.PDUs, msgp.Raw(append([]byte(nil), s.buf...)))
+		res.PDUs = append(res.PDUs, Raw(append([]byte(nil), s.buf...)))
 		off += len(p.Bytes)
 	}
 	if !s.done {
@@ -66,7 +65,7 @@ func (s *PDUSession) Feed(chunk []byte) PDUStream {
 // End declares the stream finished: a PDU left incomplete is the
 // truncation error DecodePDUs reports for it.
 func (s *PDUSession) End() PDUStream {
-	res := PDUStream{PDUs: []msgp.Raw{}}
+	res := PDUStream{PDUs: []Raw{}}
 	if !s.done && len(s.pending) > 0 {
 		sp := pduwire.NewScanner(s.pending, s.opts)
 		sp.Next()

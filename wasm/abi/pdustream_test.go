@@ -6,8 +6,6 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
-
-	"github.com/tinylib/msgp/msgp"
 )
 
 // feedPDUs runs a PDU session over in, cut into pieces by next (which
@@ -15,7 +13,7 @@ import (
 // of the whole run as one PDUStream.
 func feedPDUs(in []byte, next func() int) PDUStream {
 	s := NewPDUSession(0)
-	all := PDUStream{PDUs: []msgp.Raw{}}
+	all := PDUStream{PDUs: []Raw{}}
 	for off := 0; off < len(in); {
 		n := min(next(), len(in)-off)
 		r := s.Feed(in[off : off+n])

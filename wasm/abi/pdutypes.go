@@ -1,7 +1,5 @@
 package abi
 
-import "github.com/tinylib/msgp/msgp"
-
 //go:generate go tool msgp -io=false -tests=false -file pdutypes.go -o pdutypes_gen.go
 
 // The PDU schema. One decoded PDU is one flat map: the PDUHeader keys,
@@ -72,7 +70,7 @@ type Value struct {
 	Inst    int32         `msg:"inst"`
 	Fmt     string        `msg:"fmt"`
 	Type    string        `msg:"type,omitempty"`
-	Value   *msgp.Raw     `msg:"value,omitempty"`
+	Value   *Raw          `msg:"value,omitempty"`
 	Records []EventRecord `msg:"records,omitempty"`
 	Hex     *string       `msg:"hex,omitempty"`
 }
@@ -94,9 +92,9 @@ type EventRecord struct {
 type EventParam struct {
 	_ noCompare
 
-	PMID  string   `msg:"pmid"`
-	Type  string   `msg:"type"`
-	Value msgp.Raw `msg:"value"`
+	PMID  string `msg:"pmid"`
+	Type  string `msg:"type"`
+	Value Raw    `msg:"value"`
 }
 
 // ProfileBody is a PROFILE PDU.

@@ -3333,7 +3333,7 @@ func (z *Value) UnmarshalMsg(bts []byte) (o []byte, err error) {
 				z.Value = nil
 			} else {
 				if z.Value == nil {
-					z.Value = new(msgp.Raw)
+					z.Value = new(Raw)
 				}
 				bts, err = z.Value.UnmarshalMsg(bts)
 				if err != nil {

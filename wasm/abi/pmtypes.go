@@ -1,7 +1,5 @@
 package abi
 
-import "github.com/tinylib/msgp/msgp"
-
 //go:generate go tool msgp -io=false -tests=false -file pmtypes.go -o pmtypes_gen.go
 
 // The schema of `perfwire pm --json`: what a pmcd client asked and got,
@@ -85,8 +83,8 @@ type PMFetch struct {
 type PMValue struct {
 	_ noCompare
 
-	Inst  int32    `msg:"inst"`
-	Value msgp.Raw `msg:"value"`
+	Inst  int32 `msg:"inst"`
+	Value Raw   `msg:"value"`
 }
 
 // PMStore is `pm store`: the value before and the value stored.
@@ -114,7 +112,7 @@ type PMValSample struct {
 type PMValInstant struct {
 	_ noCompare
 
-	Inst  int64    `msg:"inst"`
-	Name  string   `msg:"name"`
-	Value msgp.Raw `msg:"value"`
+	Inst  int64  `msg:"inst"`
+	Name  string `msg:"name"`
+	Value Raw    `msg:"value"`
 }

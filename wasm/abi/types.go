@@ -1,7 +1,5 @@
 package abi
 
-import "github.com/tinylib/msgp/msgp"
-
 //go:generate go tool msgp -io=false -tests=false -file types.go -o types_gen.go
 
 // Version is the ABI number hosts query with abi_version (wasip1) or
@@ -263,8 +261,8 @@ type EventArray struct {
 type PDUStream struct {
 	_ noCompare
 
-	Error *Error     `msg:"error"`
-	PDUs  []msgp.Raw `msg:"pdus"`
+	Error *Error `msg:"error"`
+	PDUs  []Raw  `msg:"pdus"`
 }
 
 // MMVFile is the result of mmv_read: the metadata and current values of

@@ -3395,7 +3395,7 @@ func (z *PDUStream) UnmarshalMsg(bts []byte) (o []byte, err error) {
 			if cap(z.PDUs) >= int(zb0002) {
 				z.PDUs = (z.PDUs)[:zb0002]
 			} else {
-				z.PDUs = make([]msgp.Raw, zb0002)
+				z.PDUs = make([]Raw, zb0002)
 			}
 			for za0001 := range z.PDUs {
 				bts, err = z.PDUs[za0001].UnmarshalMsg(bts)

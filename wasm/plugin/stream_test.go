@@ -6,7 +6,6 @@ import (
 	"testing"
 
 	"github.com/perfwire/perfwire/wasm/abi"
-	"github.com/tinylib/msgp/msgp"
 )
 
 // TestPDUStreamInModule feeds every PCP capture of ../testdata to a
@@ -25,7 +24,7 @@ func TestPDUStreamInModule(t *testing.T) {
 			if s == 0 {
 				t.Fatal("pdu_stream gave no session")
 			}
-			got := abi.PDUStream{PDUs: []msgp.Raw{}}
+			got := abi.PDUStream{PDUs: []abi.Raw{}}
 			for i := range in {
 				hin := h.put(in[i : i+1])
 				var r abi.PDUStream

@@ -1,31 +1,32 @@
-package abi
+package main
 
 import (
 	"slices"
 
 	"github.com/perfwire/perfwire/ltt"
+	"github.com/perfwire/perfwire/wasm/abi"
 	"github.com/tinylib/msgp/msgp"
 )
 
-// NewLTTEvent is the schema's view of ev, read from tracefile file
+// newLTTEvent is the schema's view of ev, read from tracefile file
 // (block -1 when the caller merged the CPUs' events in time order).
-func NewLTTEvent(file string, block int, ev *ltt.Event) LTTEvent {
-	return LTTEvent{
+func newLTTEvent(file string, block int, ev *ltt.Event) abi.LTTEvent {
+	return abi.LTTEvent{
 		File: file, Block: block, Offset: ev.Offset, ID: ev.ID, Event: ev.Type.Name(),
-		TSC: ev.TSC, Cycles: ev.Cycles, Time: ev.Time, Fields: AppendLTTValue(nil, ev.Payload()),
+		TSC: ev.TSC, Cycles: ev.Cycles, Time: ev.Time, Fields: appendLTTValue(nil, ev.Payload()),
 	}
 }
 
-// AppendLTTValue appends a decoded value as MessagePack, as LTTEvent's
+// appendLTTValue appends a decoded value as MessagePack, as abi.LTTEvent's
 // fields describes.
-func AppendLTTValue(b []byte, v ltt.Value) []byte {
+func appendLTTValue(b []byte, v ltt.Value) []byte {
 	switch v.Kind() {
 	case ltt.KindInt:
 		return msgp.AppendInt64(b, v.Int())
 	case ltt.KindUint:
 		return msgp.AppendUint64(b, v.Uint())
 	case ltt.KindFloat:
-		return appendFloat(b, v.Float())
+		return abi.AppendFloat(b, v.Float())
 	case ltt.KindString:
 		return msgp.AppendStringFromBytes(b, v.Text())
 	case ltt.KindEnum:
@@ -39,7 +40,7 @@ func AppendLTTValue(b []byte, v ltt.Value) []byte {
 		var body []byte
 		n := 0
 		for it := v.Iter(); it.Next(); n++ {
-			body = AppendLTTValue(body, it.Value())
+			body = appendLTTValue(body, it.Value())
 		}
 		return append(msgp.AppendArrayHeader(b, uint32(n)), body...)
 	}
@@ -53,13 +54,13 @@ func AppendLTTValue(b []byte, v ltt.Value) []byte {
 		n++
 	}
 	for it := v.Iter(); it.Next(); n++ {
-		body = AppendLTTValue(msgp.AppendString(body, it.Name()), it.Value())
+		body = appendLTTValue(msgp.AppendString(body, it.Name()), it.Value())
 	}
 	return append(msgp.AppendMapHeader(b, uint32(n)), body...)
 }
 
-// AppendLTTCounts appends counts as a MessagePack map, keys sorted.
-func AppendLTTCounts(b []byte, counts map[string]int) []byte {
+// appendLTTCounts appends counts as a MessagePack map, keys sorted.
+func appendLTTCounts(b []byte, counts map[string]int) []byte {
 	keys := make([]string, 0, len(counts))
 	for k := range counts {
 		keys = append(keys, k)

@@ -1,0 +1,121 @@
+// Package rfc3339 formats Unix times as RFC 3339 UTC text, the way
+// time.Time.Format does for the layouts perfwire prints, without the
+// time package's general formatter: in a WebAssembly module that
+// formatter and its layout parser cost about 30 KB of code, more than
+// every other use of time together.
+package rfc3339
+
+// Trimmed, as Append's digits, prints up to nine fraction digits with
+// trailing zeros removed and no point when the fraction is zero, as
+// time.RFC3339Nano does.
+const Trimmed = -1
+
+// Append appends sec seconds and nsec nanoseconds after the Unix epoch,
+// in UTC, as YYYY-MM-DDThh:mm:ss[.fraction]Z. digits is the number of
+// fraction digits (0 to 9, truncated, as time.Format truncates) or
+// Trimmed. nsec outside [0, 1e9) is carried into sec first, as time.Unix
+// does. Years outside 0..9999 print as time.Format prints them: a minus
+// sign before a negative year, more than four digits above 9999.
+func Append(dst []byte, sec, nsec int64, digits int) []byte {
+	if nsec < 0 || nsec >= 1e9 {
+		sec += nsec / 1e9
+		nsec %= 1e9
+		if nsec < 0 {
+			nsec += 1e9
+			sec--
+		}
+	}
+	days, secs := sec/86400, sec%86400
+	if secs < 0 {
+		secs += 86400
+		days--
+	}
+	y, m, d := civil(days)
+	if y < 0 {
+		dst = append(dst, '-')
+		y = -y
+	}
+	dst = appendInt(dst, y, 4)
+	// The rest has a fixed width: fill a template.
+	t := [...]byte{'-', 0, 0, '-', 0, 0, 'T', 0, 0, ':', 0, 0, ':', 0, 0}
+	for i, v := range [...]int64{m, d, secs / 3600, secs / 60 % 60, secs % 60} {
+		t[3*i+1], t[3*i+2] = byte('0'+v/10), byte('0'+v%10)
+	}
+	dst = append(dst, t[:]...)
+	dst = appendFraction(dst, nsec, digits)
+	return append(dst, 'Z')
+}
+
+// String is Append into a new string.
+func String(sec, nsec int64, digits int) string {
+	var b [40]byte
+	return string(Append(b[:0], sec, nsec, digits))
+}
+
+// civil converts days since 1970-01-01 to a proleptic Gregorian date,
+// counting in 400-year eras that start on 1 March so that the leap day
+// ends each era's year (the method of Howard Hinnant's date algorithms).
+func civil(days int64) (y, m, d int64) {
+	z := days + 719468 // days since 0000-03-01
+	era := z / 146097
+	if z < 0 && z%146097 != 0 {
+		era--
+	}
+	doe := z - era*146097                                  // [0, 146096]
+	yoe := (doe - doe/1460 + doe/36524 - doe/146096) / 365 // [0, 399]
+	doy := doe - (365*yoe + yoe/4 - yoe/100)               // [0, 365]
+	mp := (5*doy + 2) / 153                                // [0, 11], March first
+	d = doy - (153*mp+2)/5 + 1
+	m = mp + 3
+	if m > 12 {
+		m -= 12
+	}
+	y = yoe + era*400
+	if m <= 2 {
+		y++
+	}
+	return y, m, d
+}
+
+// appendInt appends v ≥ 0 in decimal, zero-padded to width digits.
+func appendInt(dst []byte, v int64, width int) []byte {
+	var b [20]byte
+	i := len(b)
+	for v >= 10 || width > 1 {
+		i--
+		b[i] = byte('0' + v%10)
+		v /= 10
+		width--
+	}
+	i--
+	b[i] = byte('0' + v)
+	return append(dst, b[i:]...)
+}
+
+// appendFraction appends the fraction of a second as digits asks.
+func appendFraction(dst []byte, nsec int64, digits int) []byte {
+	n := digits
+	if digits == Trimmed {
+		if nsec == 0 {
+			return dst
+		}
+		n = 9
+		for v := nsec; v%10 == 0; v /= 10 {
+			n--
+		}
+	}
+	if n <= 0 {
+		return dst
+	}
+	if n > 9 {
+		n = 9
+	}
+	var b [9]byte
+	v := nsec
+	for i := 8; i >= 0; i-- {
+		b[i] = byte('0' + v%10)
+		v /= 10
+	}
+	dst = append(dst, '.')
+	return append(dst, b[:n]...)
+}
