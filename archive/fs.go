@@ -18,6 +18,29 @@ var compressedSuffixes = []string{".xz", ".zst", ".gz", ".bz2", ".lzma", ".Z", "
 // data volume base.N. Files that implement io.ReaderAt (os.DirFS's do) are
 // read in place; others are read into memory. Close releases the files.
 func OpenFS(fsys fs.FS, base string, o Options) (*Archive, error) {
+	files, c, err := filesFS(fsys, base, o)
+	if err != nil {
+		return nil, err
+	}
+	a, err := OpenFiles(files, o)
+	if err != nil {
+		c.close()
+		return nil, err
+	}
+	a.closers = c
+	return a, nil
+}
+
+// FilesFS returns the files of the archive named base in fsys, as OpenFS
+// finds them (compressed ones decompressed into memory), for a caller
+// that hands them on whole, such as to the wasm plugin; close releases
+// them.
+func FilesFS(fsys fs.FS, base string, o Options) (files []File, close func() error, err error) {
+	files, c, err := filesFS(fsys, base, o)
+	return files, c.close, err
+}
+
+func filesFS(fsys fs.FS, base string, o Options) ([]File, closers, error) {
 	dir, stem := path.Split(base)
 	dir = strings.TrimSuffix(dir, "/")
 	if dir == "" {
@@ -25,62 +48,86 @@ func OpenFS(fsys fs.FS, base string, o Options) (*Archive, error) {
 	}
 	ents, err := fs.ReadDir(fsys, dir)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	var c closers
-	var meta, index *File
-	var vols []File
+	var files []File
+	haveMeta := false
 	for _, e := range ents {
 		name := e.Name()
 		rest, ok := strings.CutPrefix(name, stem+".")
 		if !ok || e.IsDir() {
 			continue
 		}
-		var unzip Decompressor
-		for _, suf := range compressedSuffixes {
-			if plain, ok := strings.CutSuffix(rest, suf); ok && archiveSuffix(plain) {
-				if unzip = o.Decompressors[suf]; unzip == nil {
-					c.close()
-					return nil, fail(path.Join(dir, name), "", 0, ErrCompressed)
-				}
-				rest = plain
-				break
-			}
-		}
-		if !archiveSuffix(rest) {
+		plain, suf := plainName(rest)
+		if !archiveSuffix(plain) {
 			continue
 		}
 		var f File
 		var err error
-		if unzip != nil {
-			f, err = decompress(fsys, path.Join(dir, name), unzip, o.withDefaults().MaxDecompressed)
-		} else {
+		if suf == "" {
 			f, err = openFile(fsys, path.Join(dir, name), &c)
+		} else if unzip := o.Decompressors[suf]; unzip == nil {
+			err = fail(path.Join(dir, name), "", 0, ErrCompressed)
+		} else {
+			f, err = decompress(fsys, path.Join(dir, name), unzip, o.withDefaults().MaxDecompressed)
 		}
 		if err != nil {
 			c.close()
-			return nil, err
+			return nil, nil, err
 		}
-		switch rest {
-		case "meta":
-			meta = &f
-		case "index":
-			index = &f
-		default:
-			vols = append(vols, f)
+		haveMeta = haveMeta || plain == "meta"
+		files = append(files, f)
+	}
+	if !haveMeta {
+		c.close()
+		return nil, nil, fail(base+".meta", "", 0, ErrNoFile)
+	}
+	return files, c, nil
+}
+
+// plainName splits a compressed suffix off an archive file's suffix
+// ("0.xz" is "0" and ".xz").
+func plainName(rest string) (plain, compressed string) {
+	for _, suf := range compressedSuffixes {
+		if p, ok := strings.CutSuffix(rest, suf); ok && archiveSuffix(p) {
+			return p, suf
+		}
+	}
+	return rest, ""
+}
+
+// OpenFiles opens an archive from its files, each known by its name's
+// suffix (BASE.meta, BASE.index, BASE.N, or any of them with a compressed
+// suffix, already decompressed); other files are ignored. It is Open for
+// a caller that has the files, not their roles.
+func OpenFiles(files []File, o Options) (*Archive, error) {
+	var meta, index *File
+	var vols []File
+	for i := range files {
+		// The role is the last suffix, or the one before a compressed
+		// one: stems have dots too ("20180416.10.00.meta.xz").
+		name := path.Base(files[i].Name)
+		for _, suf := range compressedSuffixes {
+			if p, ok := strings.CutSuffix(name, suf); ok {
+				name = p
+				break
+			}
+		}
+		plain := name[strings.LastIndexByte(name, '.')+1:]
+		switch {
+		case plain == "meta":
+			meta = &files[i]
+		case plain == "index":
+			index = &files[i]
+		case archiveSuffix(plain):
+			vols = append(vols, files[i])
 		}
 	}
 	if meta == nil {
-		c.close()
-		return nil, fail(base+".meta", "", 0, ErrNoFile)
+		return nil, fail("", "meta", 0, ErrNoFile)
 	}
-	a, err := Open(*meta, index, vols, o)
-	if err != nil {
-		c.close()
-		return nil, err
-	}
-	a.closers = c
-	return a, nil
+	return Open(*meta, index, vols, o)
 }
 
 // archiveSuffix reports whether s is "meta", "index" or a volume number.

@@ -78,13 +78,19 @@ func runArchive(args []string, stdout io.Writer) error {
 	if !*lab && !*desc && !*indom && !*ti && !*labels && !*help && !*vals {
 		*vals = true
 	}
+	w := bufio.NewWriter(stdout)
+	defer w.Flush()
+	if plugin != nil {
+		if !*asJSON {
+			return usagef("archive's sections are pmdumplog's text, which the plugin leaves to the host: add --json, or run it without --plugin")
+		}
+		return archiveJSONPlugin(w, fs.Arg(0))
+	}
 	a, err := openArchive(fs.Arg(0))
 	if err != nil {
 		return err
 	}
 	defer a.Close()
-	w := bufio.NewWriter(stdout)
-	defer w.Flush()
 	if *asJSON {
 		return archiveJSON(w, a, fs.Arg(0))
 	}
@@ -119,7 +125,7 @@ func runArchive(args []string, stdout io.Writer) error {
 			p.at(s.Record())
 		}
 		p.finish()
-		warnSkipped(fs.Arg(0), s)
+		warnSkipped(fs.Arg(0), s.Skipped())
 		if err := s.Err(); err != nil {
 			w.Flush()
 			return &inputError{file: fs.Arg(0), err: err}
@@ -148,14 +154,6 @@ func archiveProgress(name string, a *archive.Archive) volumeProgress {
 }
 
 func (vp volumeProgress) at(r *archive.Record) { vp.set(vp.before[r.Vol] + r.Offset) }
-
-// warnSkipped says on stderr how many records a scan passed over for
-// being out of time order, which pmdumplog passes over without a word.
-func warnSkipped(name string, s *archive.Scanner) {
-	if n := s.Skipped(); n > 0 {
-		fmt.Fprintf(diag, "perfwire archive: %s: passed over %d records earlier than the record before them (pmlogcheck reports them)\n", name, n)
-	}
-}
 
 // descs prints the descriptors (pmdumplog -d), in libpcp's hash order.
 func (d *dumper) descs() {

@@ -5,6 +5,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"crypto/sha256"
 	"encoding/binary"
 	"fmt"
 	"os"
@@ -191,6 +192,56 @@ func TestConformanceArchiveQA(t *testing.T) {
 		}()
 	}
 	wg.Wait()
+}
+
+// TestConformanceArchiveJSONThroughPlugin: for every PCP QA archive and
+// the archives pmlogger records here, archive --json through the
+// all-formats wasip1 module prints exactly what the native run prints,
+// stderr and exit status included (the text sections are the host's, and
+// TestConformanceArchiveQA holds them to pmdumplog).
+func TestConformanceArchiveJSONThroughPlugin(t *testing.T) {
+	metas, _ := filepath.Glob("/var/lib/pcp/testsuite/archives/*.meta*")
+	seen := map[string]bool{}
+	var cases [][]string
+	for _, m := range metas {
+		b := strings.TrimSuffix(strings.TrimSuffix(m, ".xz"), ".meta")
+		if !seen[b] && !strings.Contains(filepath.Base(b), ".meta") {
+			seen[b] = true
+			cases = append(cases, []string{"archive", "--json", b})
+		}
+	}
+	if len(cases) < 150 {
+		t.Fatalf("%d QA archives: is pcp-testsuite installed (scripts/pcp-up.sh)?", len(cases))
+	}
+	for _, v := range []int{2, 3} {
+		cases = append(cases, []string{"archive", "--json", record(t, v)})
+	}
+	// Some outputs are gigabytes (pcp-pidstat-process-args prints 2.5 GB
+	// of JSON): compare digests, not buffers.
+	shared, err := loadPlugin(pluginWasm)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer shared.close()
+	ok := 0
+	for _, args := range cases {
+		nout, nerr := sha256.New(), new(bytes.Buffer)
+		ncode := run(args, nout, nerr)
+		pout, perr := sha256.New(), new(bytes.Buffer)
+		plugin = shared
+		pcode := run(args, pout, perr)
+		plugin = nil
+		if ncode == 0 {
+			ok++
+		}
+		if ncode != pcode || !bytes.Equal(nout.Sum(nil), pout.Sum(nil)) || nerr.String() != perr.String() {
+			t.Errorf("%q: native exit %d, %q; plugin exit %d, %q, stdout the same: %v",
+				args, ncode, nerr.String(), pcode, perr.String(), bytes.Equal(nout.Sum(nil), pout.Sum(nil)))
+		}
+	}
+	if ok < 150 {
+		t.Errorf("%d of %d archives read whole", ok, len(cases))
+	}
 }
 
 // checkSwapped checks that got and want differ only in values that are

@@ -15,6 +15,16 @@ import (
 // files (BASE.meta, BASE.index, BASE.0), as pmdumplog accepts. Its files
 // are mapped, not read: a reader never holds a whole volume in memory.
 func openArchive(arg string) (*archive.Archive, error) {
+	a, err := archive.OpenFS(mapFS{}, archiveBase(arg), archive.Options{Decompressors: codecs})
+	if err != nil {
+		return nil, &inputError{file: arg, err: err}
+	}
+	return a, nil
+}
+
+// archiveBase is the base name of the archive arg names, as a path of
+// mapFS.
+func archiveBase(arg string) string {
 	base := arg
 	for _, suf := range []string{".meta", ".index"} {
 		base = strings.TrimSuffix(base, suf)
@@ -24,11 +34,7 @@ func openArchive(arg string) (*archive.Archive, error) {
 			base = base[:i]
 		}
 	}
-	a, err := archive.OpenFS(mapFS{}, filepath.ToSlash(filepath.Clean(base)), archive.Options{Decompressors: codecs})
-	if err != nil {
-		return nil, &inputError{file: arg, err: err}
-	}
-	return a, nil
+	return filepath.ToSlash(filepath.Clean(base))
 }
 
 func allDigits(s string) bool {

@@ -1,11 +1,10 @@
 package main
 
 import (
+	"fmt"
 	"io"
-	"time"
 
 	"github.com/perfwire/perfwire/archive"
-	"github.com/perfwire/perfwire/pcp"
 	"github.com/perfwire/perfwire/wasm/abi"
 )
 
@@ -13,58 +12,80 @@ import (
 // schema (abi.ArchiveRecord).
 func archiveJSON(w io.Writer, a *archive.Archive, name string) error {
 	j := jsonLines{w: w}
-	var rec abi.ArchiveRecord
 	s := a.NewScanner()
 	p := archiveProgress(name, a)
 	defer p.finish()
 	for s.Next() {
-		r := s.Record()
-		p.at(r)
-		rec = abi.ArchiveRecord{Timestamp: r.Time.Time().Format(time.RFC3339Nano), Mark: r.Mark}
-		vss := r.Result.Scan()
-		for vss.Next() {
-			vs := vss.ValueSet()
-			base := abi.ArchiveValue{PMID: vs.PMID.String(), Name: vs.PMID.String(), Inst: pcp.InNull}
-			typ, indom := pcp.Type(pcp.TypeAggregate), pcp.InDomNull
-			if m, ok := a.Meta.Metric(vs.PMID); ok {
-				if len(m.Names) > 0 {
-					base.Name = m.Names[0]
-				}
-				typ, indom = m.Type, m.InDom
-			}
-			if vs.NumVal <= 0 {
-				v := base
-				v.Error = "no values"
-				if vs.NumVal < 0 {
-					v.Error = pcp.Code(vs.NumVal).Message()
-				}
-				rec.Values = append(rec.Values, v)
-				continue
-			}
-			var in *archive.Instances
-			if indom != pcp.InDomNull {
-				in, _ = a.Meta.InDomAt(indom, r.Time)
-			}
-			for j := range vs.Len() {
-				pv := vs.Value(j)
-				v := base
-				v.Inst = pv.Inst
-				if in != nil {
-					if n, ok := in.Name(pv.Inst); ok {
-						v.Instance = &n
-					}
-				}
-				abi.ArchiveValueOf(&v, pv, typ)
-				rec.Values = append(rec.Values, v)
-			}
-		}
+		p.at(s.Record())
+		rec := abi.NewArchiveRecord(a, s.Record())
 		if err := j.write(&rec); err != nil {
 			return err
 		}
 	}
-	warnSkipped(name, s)
+	warnSkipped(name, s.Skipped())
 	if err := s.Err(); err != nil {
 		return &inputError{file: name, err: err}
 	}
 	return nil
+}
+
+// archiveJSONPlugin is archiveJSON with the reading done in the plugin:
+// the archive's files (decompressed, as the native reader sees them) go
+// to archive_open whole, and archive_next hands back its records in the
+// same schema, a batch at a time.
+func archiveJSONPlugin(w io.Writer, arg string) error {
+	files, closeFiles, err := archive.FilesFS(mapFS{}, archiveBase(arg), archive.Options{Decompressors: codecs})
+	if err != nil {
+		return &inputError{file: arg, err: err}
+	}
+	defer closeFiles()
+	in := abi.ArchiveInput{Names: make([]string, len(files)), Files: make([][]byte, len(files))}
+	for i, f := range files {
+		b := make([]byte, f.Size)
+		if _, err := f.R.ReadAt(b, 0); err != nil && err != io.EOF {
+			return &inputError{file: f.Name, err: err}
+		}
+		in.Names[i], in.Files[i] = f.Name, b
+	}
+	msg, err := in.MarshalMsg(nil)
+	if err != nil {
+		return err
+	}
+	h, err := plugin.put(msg)
+	if err != nil {
+		return err
+	}
+	s, err := plugin.open(abi.OpArchiveOpen, h)
+	plugin.free(h)
+	if err != nil {
+		return err
+	}
+	defer plugin.free(s)
+	j := jsonLines{w: w}
+	for {
+		var res abi.ArchiveRead
+		if err := plugin.call(abi.OpArchiveNext, s, 0, &res); err != nil {
+			return err
+		}
+		for _, r := range res.Records {
+			if err := j.raw(r); err != nil {
+				return err
+			}
+		}
+		if res.Done {
+			warnSkipped(arg, res.Skipped)
+			if res.Error != nil {
+				return &inputError{file: arg, err: errOf(res.Error)}
+			}
+			return nil
+		}
+	}
+}
+
+// warnSkipped says on stderr how many records a scan passed over for
+// being out of time order, which pmdumplog passes over without a word.
+func warnSkipped(name string, n int) {
+	if n > 0 {
+		fmt.Fprintf(diag, "perfwire archive: %s: passed over %d records earlier than the record before them (pmlogcheck reports them)\n", name, n)
+	}
 }

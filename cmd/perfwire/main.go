@@ -6,10 +6,9 @@
 //
 //	perfwire [--plugin FILE.wasm] <command> [flags] [arguments]
 //
-// With --plugin, pdu, kpi, labels and events decode inside that wasip1 module (wasm/ABI.md)
-// through wazero and print what the native run prints; so do mmv with
-// the mmv module (perfwire-mmv.wasm, the one with mmv_serve) and dlt with
-// the dlt module (perfwire-dlt.wasm, dlt_decode).
+// With --plugin, pdu, kpi, labels, events, mmv, dlt and archive --json
+// decode inside that wasip1 module (wasm/ABI.md) through wazero and print
+// what the native run prints.
 //
 // Exit status: 0 on success, 1 when an input cannot be decoded (the
 // message names the file and the byte offset), 2 on usage errors.
@@ -71,15 +70,15 @@ func usage(w io.Writer) {
 	for _, c := range commands {
 		fmt.Fprintf(w, "  %-8s %s\n", c.name, c.summary)
 	}
-	fmt.Fprintln(w, "\n--plugin FILE.wasm runs the decode of pdu, kpi, labels and events (of mmv with")
-	fmt.Fprintln(w, "perfwire-mmv.wasm, of dlt with perfwire-dlt.wasm) inside that wasip1 module")
-	fmt.Fprintln(w, "(wasm/ABI.md) through wazero; the output is the native run's.")
+	fmt.Fprintln(w, "\n--plugin FILE.wasm runs the decode of pdu, kpi, labels, events, mmv, dlt and")
+	fmt.Fprintln(w, "archive --json inside that wasip1 module (wasm/ABI.md) through wazero; the")
+	fmt.Fprintln(w, "output is the native run's.")
 	fmt.Fprintln(w, "\nRun 'perfwire <command> -h' for a command's flags.")
 }
 
 // run executes one invocation and returns the process exit status.
 // --plugin FILE.wasm before the command runs the decoding commands (pdu,
-// kpi, labels, events, mmv, dlt) inside that wasip1 module (wasm/ABI.md) instead of natively.
+// kpi, labels, events, mmv, dlt, archive) inside that wasip1 module (wasm/ABI.md) instead of natively.
 // helpAsked reports whether args ask for a command's help: --help or
 // -help before any "--", and -h too except for pm, whose -h names the
 // host as pminfo's and pmval's does, and archive, whose -h asks for the

@@ -130,7 +130,7 @@ func (p *wasmPlugin) callIn(op abi.Op, in []byte, n uint32, res msgp.Unmarshaler
 func (p *wasmPlugin) open(op abi.Op, a uint32) (uint32, error) {
 	s, err := p.export(abi.Calls[op].Export, uint64(a))
 	if err == nil && s == 0 {
-		err = errors.New("plugin: " + abi.Calls[op].Export + " refused its argument")
+		err = errors.New("plugin: " + abi.Calls[op].Export + " opened no session: the module lacks the call or refused its input")
 	}
 	return s, err
 }

@@ -15,7 +15,7 @@ import (
 )
 
 // oneFormatModule builds, once per tag, the one-format wasip1 module of
-// that build tag (mmv has mmv_serve, dlt has dlt_decode).
+// that build tag, which has only its format's calls.
 func oneFormatModule(tag string) (string, error) {
 	v, _ := oneFormatModules.LoadOrStore(tag, sync.OnceValues(func() (string, error) {
 		file := filepath.Join(filepath.Dir(pluginWasm), "perfwire-"+tag+".wasm")
@@ -138,17 +138,21 @@ func TestMMVPluginByteIdentical(t *testing.T) {
 }
 
 // TestMMVPluginRefuses: --dump is the host's formatter, not a call of the
-// plugin; a module built without mmv_serve says so.
+// plugin; a module built without the MMV calls says so.
 func TestMMVPluginRefuses(t *testing.T) {
 	var out, errb bytes.Buffer
 	if code := run([]string{"--plugin", pluginWasm, "mmv", "--dump", mmvData + "lab/sample1.mmv"}, &out, &errb); code != 2 ||
 		!strings.Contains(errb.String(), "--dump") {
 		t.Errorf("--dump through the plugin: exit %d, %q", code, errb.String())
 	}
+	kpi, err := oneFormatModule("kpi")
+	if err != nil {
+		t.Fatal(err)
+	}
 	errb.Reset()
-	if code := run([]string{"--plugin", pluginWasm, "mmv", mmvData + "lab/sample1.mmv"}, &out, &errb); code != 1 ||
+	if code := run([]string{"--plugin", kpi, "mmv", mmvData + "lab/sample1.mmv"}, &out, &errb); code != 1 ||
 		!strings.Contains(errb.String(), "call not in this module") {
-		t.Errorf("the all-formats module: exit %d, %q", code, errb.String())
+		t.Errorf("the kpi module: exit %d, %q", code, errb.String())
 	}
 }
 
@@ -208,10 +212,14 @@ func TestDLTPluginRefuses(t *testing.T) {
 		!strings.Contains(errb.String(), "--follow") {
 		t.Errorf("--follow through the plugin: exit %d, %q", code, errb.String())
 	}
+	kpi, err := oneFormatModule("kpi")
+	if err != nil {
+		t.Fatal(err)
+	}
 	errb.Reset()
-	if code := run([]string{"--plugin", pluginWasm, "dlt", "../../dlt/testdata/kpi-odd.dlt"}, &out, &errb); code != 1 ||
+	if code := run([]string{"--plugin", kpi, "dlt", "../../dlt/testdata/kpi-odd.dlt"}, &out, &errb); code != 1 ||
 		!strings.Contains(errb.String(), "call not in this module") {
-		t.Errorf("the all-formats module: exit %d, %q", code, errb.String())
+		t.Errorf("the kpi module: exit %d, %q", code, errb.String())
 	}
 }
 

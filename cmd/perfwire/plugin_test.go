@@ -30,8 +30,9 @@ func TestMain(m *testing.M) {
 	os.Exit(code)
 }
 
-// TestThroughPlugin runs the pdu and kpi tests again with their decode
-// inside the wasip1 module (what --plugin does).
+// TestThroughPlugin runs the pdu, kpi, labels, events, mmv, dlt and
+// archive tests again with their decode inside the all-formats wasip1
+// module (what --plugin does).
 func TestThroughPlugin(t *testing.T) {
 	p, err := loadPlugin(pluginWasm)
 	if err != nil {
@@ -47,6 +48,8 @@ func TestThroughPlugin(t *testing.T) {
 		"KPIReportsSkippedDamage": TestKPIReportsSkippedDamage,
 		"LabelsMergeQA561":        TestLabelsMergeQA561, "LabelsErrors": TestLabelsErrors,
 		"EventsMatchPminfo": TestEventsMatchPminfo, "EventsErrors": TestEventsErrors,
+		"MMVJSON": TestMMVJSON, "MMVErrors": TestMMVErrors, "MMVDirectory": TestMMVDirectory,
+		"DLTUsage": TestDLTUsage, "ArchiveJSON": TestArchiveJSON,
 	} {
 		t.Run(name, f)
 	}

@@ -3,9 +3,12 @@ package abi
 import (
 	"encoding/hex"
 	"math"
+	"runtime"
 
 	"github.com/tinylib/msgp/msgp"
 
+	"github.com/perfwire/perfwire/archive"
+	"github.com/perfwire/perfwire/internal/rfc3339"
 	"github.com/perfwire/perfwire/pcp"
 	"github.com/perfwire/perfwire/pduwire"
 )
@@ -35,9 +38,9 @@ func ArchiveValueOf(o *ArchiveValue, v pduwire.Value, t pcp.Type) {
 	case t == pcp.TypeFloat && !math.IsNaN(float64(a.Float32())) && !math.IsInf(float64(a.Float32()), 0):
 		b = msgp.AppendFloat32(nil, a.Float32()) // JSON gets the float's shortest text
 	case t == pcp.TypeFloat:
-		b = appendFloat(nil, float64(a.Float32()))
+		b = AppendFloat(nil, float64(a.Float32()))
 	case t == pcp.TypeDouble:
-		b = appendFloat(nil, a.Float64())
+		b = AppendFloat(nil, a.Float64())
 	case t == pcp.TypeString:
 		b = msgp.AppendString(nil, string(a.Bytes()))
 	}
@@ -50,4 +53,128 @@ func ArchiveValueOf(o *ArchiveValue, v pduwire.Value, t pcp.Type) {
 		h = hex32(v.Word)[2:]
 	}
 	o.Hex = &h
+}
+
+// NewArchiveRecord describes record r of archive a in the shared schema:
+// its time, and each value with its metric's pmID, first name, instance
+// (number and name as of the record's time) and value by type.
+func NewArchiveRecord(a *archive.Archive, r *archive.Record) ArchiveRecord {
+	rec := ArchiveRecord{Timestamp: rfc3339.String(r.Time.Sec, int64(r.Time.Nsec), rfc3339.Trimmed), Mark: r.Mark}
+	vss := r.Result.Scan()
+	for vss.Next() {
+		vs := vss.ValueSet()
+		base := ArchiveValue{PMID: vs.PMID.String(), Name: vs.PMID.String(), Inst: pcp.InNull}
+		typ, indom := pcp.Type(pcp.TypeAggregate), pcp.InDomNull
+		if m, ok := a.Meta.Metric(vs.PMID); ok {
+			if len(m.Names) > 0 {
+				base.Name = m.Names[0]
+			}
+			typ, indom = m.Type, m.InDom
+		}
+		if vs.NumVal <= 0 {
+			v := base
+			v.Error = "no values"
+			if vs.NumVal < 0 {
+				v.Error = pcp.Code(vs.NumVal).Message()
+			}
+			rec.Values = append(rec.Values, v)
+			continue
+		}
+		var in *archive.Instances
+		if indom != pcp.InDomNull {
+			in, _ = a.Meta.InDomAt(indom, r.Time)
+		}
+		for j := range vs.Len() {
+			pv := vs.Value(j)
+			v := base
+			v.Inst = pv.Inst
+			if in != nil {
+				if n, ok := in.Name(pv.Inst); ok {
+					v.Instance = &n
+				}
+			}
+			ArchiveValueOf(&v, pv, typ)
+			rec.Values = append(rec.Values, v)
+		}
+	}
+	return rec
+}
+
+// archive_next's batches: at most ArchiveBatch records when its caller
+// leaves the number at 0, and never more records than take
+// ArchiveBatchBytes of MessagePack, past the first (a record of a
+// process archive can hold tens of thousands of values).
+const (
+	ArchiveBatch      = 1000
+	ArchiveBatchBytes = 4 << 20
+)
+
+// ArchiveSession reads an archive a batch of records at a time
+// (archive_open, archive_next): a host never needs all of a large
+// archive's records at once. Its state is a closure's on purpose: a
+// session is held as an interface value, and a struct field of type
+// *archive.Archive would make the linker keep the text methods of every
+// type the archive reaches (13 KB of a WebAssembly module).
+type ArchiveSession struct {
+	next func(max int) ArchiveRead
+}
+
+// NewArchiveSession opens the archive in in. An archive that cannot be
+// opened makes a session whose first Next reports why.
+func NewArchiveSession(in ArchiveInput) *ArchiveSession {
+	var err error // why the archive could not be opened, or the reading ended
+	var a *archive.Archive
+	if len(in.Names) != len(in.Files) {
+		err = abiError(ErrBadInput)
+	} else {
+		files := make([]archive.File, len(in.Names))
+		for i := range files {
+			files[i] = archive.BytesFile(in.Names[i], in.Files[i])
+		}
+		a, err = archive.OpenFiles(files, archive.Options{})
+	}
+	var s *archive.Scanner
+	if err == nil {
+		s = a.NewScanner()
+	}
+	done := false
+	return &ArchiveSession{next: func(max int) ArchiveRead {
+		res := ArchiveRead{Records: []Raw{}}
+		size := 0
+		for !done && err == nil && len(res.Records) < max && size < ArchiveBatchBytes {
+			if !s.Next() {
+				done, err = true, s.Err()
+				break
+			}
+			rec := NewArchiveRecord(a, s.Record())
+			var b []byte
+			if b, err = rec.MarshalMsg(nil); err != nil {
+				break
+			}
+			res.Records = append(res.Records, b)
+			size += len(b)
+			// A reactor's exports run on one goroutine that never
+			// blocks, so the collector's background workers get no turn
+			// to finish a cycle and the heap only grows: a process
+			// archive ran the module out of its 4 GB. Yielding after
+			// each record lets them run.
+			runtime.Gosched()
+		}
+		if s != nil {
+			res.Skipped = s.Skipped()
+		}
+		res.Done, res.Error = done || err != nil, ErrorOf(err)
+		return res
+	}}
+}
+
+// Next returns up to max records (ArchiveBatch when max is 0), fewer when
+// they pass ArchiveBatchBytes. The batch that ends the reading has done
+// set, with the error that ended it; later calls return that batch's
+// verdict with no records.
+func (s *ArchiveSession) Next(max int) ArchiveRead {
+	if max <= 0 {
+		max = ArchiveBatch
+	}
+	return s.next(max)
 }

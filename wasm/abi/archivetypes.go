@@ -1,7 +1,5 @@
 package abi
 
-import "github.com/tinylib/msgp/msgp"
-
 //go:generate go tool msgp -io=false -tests=false -file archivetypes.go -o archivetypes_gen.go
 
 // The archive schema: one data record of a PCP archive, as `perfwire
@@ -28,8 +26,32 @@ type ArchiveValue struct {
 	Name     string        `msg:"name"`
 	Inst     int32         `msg:"inst"`
 	Instance *string       `msg:"instance,omitempty"` // the instance's name, when the domain has it
-	Value    *msgp.Raw     `msg:"value,omitempty"`
+	Value    *Raw          `msg:"value,omitempty"`
 	Records  []EventRecord `msg:"records,omitempty"`
 	Hex      *string       `msg:"hex,omitempty"`
 	Error    string        `msg:"error,omitempty"`
+}
+
+// ArchiveInput is archive_open's input: an archive's files (BASE.meta,
+// BASE.index, BASE.0, ...: the role is the name's suffix), decompressed.
+type ArchiveInput struct {
+	_ noCompare
+
+	Names []string `msg:"names"`
+	Files [][]byte `msg:"files"`
+}
+
+// ArchiveRead is archive_next's result: the next data records, each an
+// ArchiveRecord as `perfwire archive --json` prints it; how many records
+// have been passed over so far for being earlier than the one before
+// them; whether the reading is over; and, once it is, the damage that
+// stopped it (after the records before it) or why the archive could not
+// be opened.
+type ArchiveRead struct {
+	_ noCompare
+
+	Error   *Error `msg:"error"`
+	Records []Raw  `msg:"records"`
+	Skipped int    `msg:"skipped"`
+	Done    bool   `msg:"done"`
 }

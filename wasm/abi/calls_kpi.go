@@ -1,4 +1,4 @@
-//go:build !pcp && !mmv && !dlt
+//go:build !pcp && !mmv && !dlt && !archive
 
 package abi
 

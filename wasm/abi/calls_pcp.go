@@ -1,4 +1,4 @@
-//go:build !kpi && !mmv && !dlt
+//go:build !kpi && !mmv && !dlt && !archive
 
 package abi
 

@@ -30,6 +30,8 @@ const (
 	OpMMVRead
 	OpMMVServe
 	OpDLTDecode
+	OpArchiveOpen
+	OpArchiveNext
 	numOps
 )
 
@@ -73,6 +75,8 @@ var Calls = [numOps]CallInfo{
 	OpMMVRead:      {"mmv_read", "mmvRead", ArgInN},
 	OpMMVServe:     {"mmv_serve", "mmvServe", ArgIn},
 	OpDLTDecode:    {"dlt_decode", "dltDecode", ArgIn},
+	OpArchiveOpen:  {"archive_open", "archiveOpen", ArgInOpen},
+	OpArchiveNext:  {"archive_next", "archiveNext", ArgSessionN},
 }
 
 // Opens reports whether op returns a session handle rather than a
@@ -157,7 +161,7 @@ func (m *Module) Free(h uint32) {
 }
 
 // Open runs an op that opens a session (kpi_open, kpi_stream,
-// pdu_stream) and returns the session's handle, or 0 when an argument is
+// pdu_stream, archive_open) and returns the session's handle, or 0 when an argument is
 // bad or the op is not in this build.
 func (m *Module) Open(o Op, h, n uint32) uint32 {
 	if !o.Opens() || opens[o] == nil {

@@ -102,3 +102,9 @@ func mmvServe(in uint32) uint32 { return call(abi.OpMMVServe, in, 0) }
 
 //go:wasmexport dlt_decode
 func dltDecode(in uint32) uint32 { return call(abi.OpDLTDecode, in, 0) }
+
+//go:wasmexport archive_open
+func archiveOpen(in uint32) uint32 { return mod.Open(abi.OpArchiveOpen, in, 0) }
+
+//go:wasmexport archive_next
+func archiveNext(s, max uint32) uint32 { return call(abi.OpArchiveNext, s, max) }

@@ -76,3 +76,47 @@ func readMMVImage(b []byte, f *MMVImage) ([]byte, error) {
 	}
 	return b, nil
 }
+
+// readArchiveInput reads archive_open's input as ArchiveInput, with its
+// files as views of b, not copies: an archive of hundreds of megabytes
+// is then in the module's memory once, in the input buffer that the
+// session keeps alive.
+func readArchiveInput(b []byte) (in ArchiveInput, err error) {
+	var n uint32
+	if n, b, err = msgp.ReadMapHeaderBytes(b); err != nil {
+		return in, err
+	}
+	for range n {
+		var key []byte
+		if key, b, err = msgp.ReadMapKeyZC(b); err != nil {
+			return in, err
+		}
+		var m uint32
+		switch string(key) {
+		case "names":
+			if m, b, err = msgp.ReadArrayHeaderBytes(b); err == nil && int(m) > len(b) {
+				err = msgp.ErrShortBytes // each name takes a byte at least
+			}
+			for i := 0; err == nil && i < int(m); i++ {
+				var s string
+				s, b, err = msgp.ReadStringBytes(b)
+				in.Names = append(in.Names, s)
+			}
+		case "files":
+			if m, b, err = msgp.ReadArrayHeaderBytes(b); err == nil && int(m) > len(b) {
+				err = msgp.ErrShortBytes
+			}
+			for i := 0; err == nil && i < int(m); i++ {
+				var f []byte
+				f, b, err = msgp.ReadBytesZC(b)
+				in.Files = append(in.Files, f)
+			}
+		default:
+			b, err = msgp.Skip(b)
+		}
+		if err != nil {
+			return in, err
+		}
+	}
+	return in, nil
+}
