@@ -1,6 +1,8 @@
 package abi
 
 import (
+	"bytes"
+	"encoding/binary"
 	"encoding/hex"
 	"math"
 	"runtime"
@@ -15,7 +17,11 @@ import (
 
 // ArchiveValueOf sets the value keys of o from v, a value of a metric of
 // type t: a number or a string as the type says, the records of an event
-// array, or the hex of anything else.
+// array, or the hex of anything else. It reads v as pmExtractValue reads
+// a value as its own type (what pcp.Extract(v.Raw(), t, t) gives: 32-bit
+// types and floats in the word, 64-bit ones and doubles in 8-byte blocks,
+// strings up to their NUL), written out so that a wasm module reading
+// archives does without pcp's conversions.
 func ArchiveValueOf(o *ArchiveValue, v pduwire.Value, t pcp.Type) {
 	if t == pcp.TypeEvent || t == pcp.TypeHighResEvent {
 		if a, err := v.Events(); err == nil {
@@ -23,26 +29,30 @@ func ArchiveValueOf(o *ArchiveValue, v pduwire.Value, t pcp.Type) {
 			return
 		}
 	}
-	a, err := pcp.Extract(v.Raw(), t, t)
+	r := v.Raw()
+	p := r.Block
 	var b []byte
 	switch {
-	case err != nil:
-	case t == pcp.Type32:
-		b = msgp.AppendInt32(nil, a.Int32())
-	case t == pcp.TypeU32:
-		b = msgp.AppendUint32(nil, a.Uint32())
-	case t == pcp.Type64:
-		b = msgp.AppendInt64(nil, a.Int64())
-	case t == pcp.TypeU64:
-		b = msgp.AppendUint64(nil, a.Uint64())
-	case t == pcp.TypeFloat && !math.IsNaN(float64(a.Float32())) && !math.IsInf(float64(a.Float32()), 0):
-		b = msgp.AppendFloat32(nil, a.Float32()) // JSON gets the float's shortest text
-	case t == pcp.TypeFloat:
-		b = AppendFloat(nil, float64(a.Float32()))
-	case t == pcp.TypeDouble:
-		b = AppendFloat(nil, a.Float64())
+	case r.Insitu && t == pcp.Type32:
+		b = msgp.AppendInt32(nil, int32(r.Word))
+	case r.Insitu && t == pcp.TypeU32:
+		b = msgp.AppendUint32(nil, r.Word)
+	case r.Insitu && t == pcp.TypeFloat:
+		b = appendFloat32(math.Float32frombits(r.Word))
+	case r.Insitu:
+	case t == pcp.Type64 && len(p) == 8:
+		b = msgp.AppendInt64(nil, int64(binary.BigEndian.Uint64(p)))
+	case t == pcp.TypeU64 && len(p) == 8:
+		b = msgp.AppendUint64(nil, binary.BigEndian.Uint64(p))
+	case t == pcp.TypeDouble && len(p) == 8:
+		b = AppendFloat(nil, math.Float64frombits(binary.BigEndian.Uint64(p)))
+	case t == pcp.TypeFloat && len(p) == 4:
+		b = appendFloat32(math.Float32frombits(binary.BigEndian.Uint32(p)))
 	case t == pcp.TypeString:
-		b = msgp.AppendString(nil, string(a.Bytes()))
+		if i := bytes.IndexByte(p, 0); i >= 0 {
+			p = p[:i]
+		}
+		b = msgp.AppendStringFromBytes(nil, p)
 	}
 	if b != nil {
 		o.Value = raw(b)
@@ -53,6 +63,15 @@ func ArchiveValueOf(o *ArchiveValue, v pduwire.Value, t pcp.Type) {
 		h = hex32(v.Word)[2:]
 	}
 	o.Hex = &h
+}
+
+// appendFloat32 is a float's MessagePack: a float32, whose JSON is its
+// shortest text, or NaN and the infinities as strings.
+func appendFloat32(f float32) []byte {
+	if math.IsNaN(float64(f)) || math.IsInf(float64(f), 0) {
+		return AppendFloat(nil, float64(f))
+	}
+	return msgp.AppendFloat32(nil, f)
 }
 
 // NewArchiveRecord describes record r of archive a in the shared schema:
