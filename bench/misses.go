@@ -79,14 +79,20 @@ var misses = map[string]string{
 		"(compare min/max). Both beat a plain atomic add because neither is atomic (MMV expects one writer " +
 		"per value). Next step: re-run with -rounds 31; if it persists, profile with perf stat on an idle " +
 		"machine.",
-	"wasm": "The all-formats modules (wasip1 +1013 KB raw, +249.8 KB gzip -9; js +1001 KB, +248 KB) and the " +
-		"kpi (+386 KB) and mmv (+226 KB) modules meet their budgets; the pcp module (PDUs, events, labels) adds " +
-		"about 585 KB against 400 KB. Its code is pduwire (95 KB of function bodies: a decoder per PDU type), " +
-		"labels (53 KB), eventrec (13 KB) and wasm/abi (190 KB, of which 105 KB is msgp's generated MarshalMsg " +
-		"for the PDU schema's 35 types and 29 KB the body decoder), and the data section grows with it (+194 KB: " +
-		"pclntab and type descriptors). Go's wasm backend emits about twice the code of amd64 for the same " +
-		"functions, and msgp has no option that makes its marshalers smaller (it inlines small nested types " +
-		"into each parent). Cut so far for issue 18: the result types are incomparable, so that no equality " +
-		"functions are linked (-16 KB), the type-name tables are arrays (-5 KB). Next step: a PDU schema " +
-		"with fewer, shared body types, or one generated marshaler per value kind.",
+	"wasm": "Since issue 18's decision that the all-formats modules carry every format, they hold mmv_serve, " +
+		"dlt_decode and the archive calls too, and add 1444-1460 KB raw, 359-363 KB gzip -9 against 1024 and " +
+		"250: the call groups built alone add 43 KB (plumbing) to 440 KB (pdu_decode) each, and no one of the " +
+		"ten groups is spare. Nearly half of the added code is wasm/abi (426 KB of function bodies, of which " +
+		"about 240 KB is msgp's generated MarshalMsg for 86 schema types, 2.5-3 KB each: Go's wasm backend " +
+		"spills every live value around each call, so a 7-field struct's marshaler is 3 KB) and the data " +
+		"section grows with the code (+445 KB, mostly the pclntab that wasm modules keep for every function). " +
+		"What was measured and cut for this: time.Format for two fixed layouts (-25 KB, internal/rfc3339), " +
+		"msgp.Raw, whose MarshalJSON linked msgp's JSON converter (-10 KB, abi.Raw), ltt and hash/crc32 " +
+		"out of wasm/abi, a generic sort instantiated for archive volumes (-20 KB), pcp.Extract out of the " +
+		"archive path (-17 KB), an archive session held behind a closure so that the linker keeps no text " +
+		"methods of the archive's types (-13 KB); -gcflags=-l makes the module larger. The one-format " +
+		"modules meet 400 KB except pcp (581 KB: a decoder per PDU type in pduwire, 95 KB, and their 35 " +
+		"body types' marshalers). Next steps: one generated marshaler per value kind instead of one per PDU " +
+		"body type, and a decoder of PDU bodies that writes the schema directly instead of through " +
+		"pduwire's owned structs (decodeBody and the UnmarshalBinary methods are 93 KB).",
 }

@@ -43,10 +43,12 @@ var wasmPairs = []wasmPair{
 	{"perfwire-pcp.wasm", "baseline.wasm", "wasip1 -tags pcp: PDUs, events, labels", oneFormatBudget, 0},
 	{"perfwire-mmv.wasm", "baseline.wasm", "wasip1 -tags mmv", oneFormatBudget, 0},
 	{"perfwire-dlt.wasm", "baseline.wasm", "wasip1 -tags dlt: dlt_decode", oneFormatBudget, 0},
+	{"perfwire-archive.wasm", "baseline.wasm", "wasip1 -tags archive: archive_open, archive_next", oneFormatBudget, 0},
 	{"perfwire-js-kpi.wasm", "baseline-js.wasm", "GOOS=js -tags kpi, the viewer's module", oneFormatBudget, 0},
 	{"perfwire-js-pcp.wasm", "baseline-js.wasm", "GOOS=js -tags pcp", oneFormatBudget, 0},
 	{"perfwire-js-mmv.wasm", "baseline-js.wasm", "GOOS=js -tags mmv", oneFormatBudget, 0},
 	{"perfwire-js-dlt.wasm", "baseline-js.wasm", "GOOS=js -tags dlt", oneFormatBudget, 0},
+	{"perfwire-js-archive.wasm", "baseline-js.wasm", "GOOS=js -tags archive", oneFormatBudget, 0},
 }
 
 func figWasm(cfg Config) Figure {
@@ -55,7 +57,7 @@ func figWasm(cfg Config) Figure {
 		Title: "WebAssembly plugins: size over a runtime+msgp module, and kpi_decode in wazero vs native Go",
 		Unit: "kpi_decode of " + filepath.Base(wasmCapture) + " (DLT scan, dlt-kpi decode, MessagePack result), " +
 			"with wazero's side copying the input in and the result out",
-		Goal: "over the runtime+msgp baseline, each all-formats module (wasip1, js) adds at most 1.0 MB raw and 250 KB gzip -9, each one-format module (tags kpi, pcp, mmv, dlt) 400 KB raw",
+		Goal: "over the runtime+msgp baseline, each all-formats module (wasip1, js) adds at most 1.0 MB raw and 250 KB gzip -9, each one-format module (tags kpi, pcp, mmv, dlt, archive) 400 KB raw",
 	}
 	// A setup failure is an error row, which fails the run (main).
 	fail := func(msg string) Figure {
