@@ -67,7 +67,7 @@ func TestOptionsDefaults(t *testing.T) {
 		t.Errorf("reassembler options %+v, want %+v", r.limits, want)
 	}
 	tr := NewTracker(TrackerOptions{MaxIRQs: 2})
-	if want := (TrackerOptions{MaxProcesses: 1 << 16, MaxIRQs: 2, MaxIRQCPUs: 1024, MaxTombstones: 4096, MinIRQRows: 4}); tr.limits != want {
+	if want := (trackerLimits{MaxProcesses: 1 << 16, MaxIRQs: 2, MaxIRQCPUs: 1024, MaxTombstones: 4096, MinIRQRows: 4}); tr.limits != want {
 		t.Errorf("tracker options %+v, want %+v", tr.limits, want)
 	}
 }

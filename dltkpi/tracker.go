@@ -23,6 +23,8 @@ type TrackerOptions struct {
 	KeepEnded bool
 }
 
+type trackerLimits struct{ MaxProcesses, MaxIRQs, MaxIRQCPUs, MaxTombstones, MinIRQRows int }
+
 // The defaults of [TrackerOptions] fit a large Linux host (pid_max 4 M
 // is far more than any table a viewer shows).
 const (
@@ -67,10 +69,14 @@ type groupState struct {
 // groups are used to infer absences. A Tracker is not safe for
 // concurrent use.
 type Tracker struct {
-	limits TrackerOptions
-	procs  map[int32]*Process
-	tombs  map[int32]uint32
-	irqs   map[string]*irqState
+	// limits are TrackerOptions' bounds, keepEnded its KeepEnded: a
+	// struct of ints only needs no equality function in the wasm plugins,
+	// one with a bool does.
+	limits    trackerLimits
+	keepEnded bool
+	procs     map[int32]*Process
+	tombs     map[int32]uint32
+	irqs      map[string]*irqState
 	// irqNames are the keys of irqs, kept sorted as they are added:
 	// sorting them in IRQs instead cost the wasm plugins 19 KB of
 	// slices.Sort's string instantiation.
@@ -117,7 +123,7 @@ func (t *Tracker) TakeEnded() []Ended {
 //
 //go:noinline
 func (t *Tracker) remove(p *Process, end uint32, by Kind) {
-	if t.limits.KeepEnded {
+	if t.keepEnded {
 		t.ended = append(t.ended, Ended{Process: p, End: end, By: by})
 	}
 	delete(t.procs, p.PID)
@@ -142,7 +148,7 @@ func NewTracker(o TrackerOptions) *Tracker {
 	if d.MinIRQRows <= 0 {
 		d.MinIRQRows = DefaultMinIRQRows
 	}
-	t := &Tracker{limits: d}
+	t := &Tracker{limits: trackerLimits{d.MaxProcesses, d.MaxIRQs, d.MaxIRQCPUs, d.MaxTombstones, d.MinIRQRows}, keepEnded: d.KeepEnded}
 	t.reset()
 	return t
 }
@@ -195,7 +201,7 @@ func (t *Tracker) Apply(ev Event) {
 	switch ev.Type {
 	case EventSessionChanged:
 		t.stats.Resets++
-		if t.limits.KeepEnded {
+		if t.keepEnded {
 			for _, p := range t.Processes() { // in pid order
 				t.remove(t.procs[p.PID], ev.Source.TMSP, KindNone)
 			}
