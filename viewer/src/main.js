@@ -38,7 +38,7 @@ const CHARTS = [
 const api = (window.perfwireViewer = {
 	state: "idle",
 	summary: null, // as `perfwire kpi --summary FILE` prints it
-	processes: [], // the process table's rows as shown
+	// processes: the process table's rows as shown (a getter below)
 	open: (src) => open(src),
 	cancel: () => cancel(),
 	stats: null, // {bytes, seconds, bytesPerSec, samples}
@@ -75,6 +75,15 @@ const api = (window.perfwireViewer = {
 	},
 });
 
+// The process table's rows as shown, cell by cell, made when asked for.
+let shownRows = [], shownCells = null;
+Object.defineProperty(api, "processes", {
+	get() {
+		if (!shownCells) shownCells = shownRows.map((r) => Object.fromEntries(procColumns.map((c) => [c.key, String(c.text(r))])));
+		return shownCells;
+	},
+});
+
 // showView shows the views of one format: kpi, pdu or mmv.
 function showView(v) {
 	$("kpiview").hidden = v !== "kpi";
@@ -107,7 +116,7 @@ function open(src) {
 	$("logcount").textContent = "";
 	started = performance.now();
 	lastDraw = 0;
-	api.summary = null; api.processes = []; api.stats = null;
+	api.summary = null; shownRows = []; shownCells = null; api.stats = null;
 	$("progress").value = 0;
 	$("summary").textContent = "";
 	for (const c of [...CHARTS, { el: "irqchart" }]) {
@@ -152,7 +161,9 @@ worker.onmessage = (e) => {
 		$("status").textContent = `decoding… ${pct === null ? bytes(m.fed) : pct + "%"} · ${bytes(m.bytesPerSec)}/s · ${m.messages} KPI messages`;
 		if (m.table) { table = m.table; showTables(); } // a live stream's table so far
 		const now = performance.now();
-		if (now - lastDraw > DRAW_MS) { lastDraw = now; drawCharts(); }
+		// While loading only the CPU chart follows: the others come at the
+		// end, so the page leaves the worker the machine's cores.
+		if (now - lastDraw > DRAW_MS && !drawing) { lastDraw = now; drawCharts(job, live ? null : "cpu"); }
 		return;
 	}
 	// done
@@ -171,12 +182,23 @@ worker.onmessage = (e) => {
 	api.stats = { bytes: m.fed, seconds: (performance.now() - started) / 1000, bytesPerSec: m.bytesPerSec, samples: samples.length };
 	api.summary = table.stats; // the schema `perfwire kpi --summary` prints
 	showSummary(api.summary);
+	finish(m, job);
+};
+
+// finish draws a capture's tables and charts, yielding to the page between
+// them so that no task blocks it long, then says it is done.
+async function finish(m, mine) {
 	showTables();
-	drawCharts();
+	await tick();
+	if (mine !== job) return;
+	await drawCharts(mine);
+	if (mine !== job) return;
 	api.stats.drawnSeconds = (performance.now() - started) / 1000; // decoded and drawn
 	const stop = m.error ? ` (stopped: ${m.error.message})` : "";
 	setState("done", `done: ${m.messages} KPI messages in ${api.stats.seconds.toFixed(2)} s` + stop);
-};
+}
+
+const tick = () => new Promise((r) => setTimeout(r, 0));
 
 function showSummary(s) {
 	const parts = [`${s.messages} KPI messages`, KINDS.map((k) => `${k} ${s.datasets[k]}`).join(" · ")];
@@ -192,23 +214,38 @@ function showSummary(s) {
 // two processes, each its own line.
 function ident(pid, t) {
 	const list = insts.get(pid);
-	if (!list) return String(pid);
-	let best = list[0];
-	for (const p of list) if (p.start <= t) best = p;
-	return best.id;
+	if (!list) return pid;
+	let lo = 0, hi = list.length - 1; // the last start ≤ t, else the first
+	while (lo < hi) {
+		const mid = (lo + hi + 1) >> 1;
+		if (list[mid].start <= t) lo = mid; else hi = mid - 1;
+	}
+	return list[lo];
 }
 
 // drawCharts draws the per-process charts and the interrupts' rates, all
-// on one time axis.
-function drawCharts() {
-	if (!samples) return;
+// on one time axis, one chart per task (only the chart of metric if
+// given); it stops when mine is no longer the open capture.
+let drawing = false;
+async function drawCharts(mine = job, metric = null) {
+	if (!samples || drawing) return;
+	drawing = true;
+	try { await drawAll(mine, metric); } finally { drawing = false; }
+}
+
+async function drawAll(mine, metric) {
 	const n = Number($("topn").value) || 8, ps = pageSize();
-	const byId = new Map();
-	for (const list of insts.values()) for (const p of list) byId.set(p.id, p);
 	if (samples.length) {
+		// Until the table is known every process is its pid.
+		const ids = insts.size ? samples.idents(ident) : undefined;
 		for (const c of CHARTS) {
-			const { data, top } = samples.series(c.metric, n, ps, ident);
-			const who = top.map((id) => byId.get(id) || { pid: Number(id), start: null, label: String(id) });
+			if (metric && c.metric !== metric) continue;
+			const { data, top } = samples.series(c.metric, n, ps, ids);
+			const who = top.map((id) => {
+				const p = typeof id === "object" ? id : null; // a process of insts, or a pid
+				if (!p) return { pid: id, start: null, label: String(id) };
+				return { pid: p.pid, start: p.start, label: `${p.pid} ${p.cmd}` + (p.reused ? ` (from ${secs(p.tmsp)} s)` : "") };
+			});
 			const series = [
 				{ label: "all processes", stroke: "#9aa3ad", dash: [5, 4] },
 				{ label: "others", stroke: "#c0c6cc" },
@@ -217,12 +254,14 @@ function drawCharts() {
 			const u = timeChart($(c.el), c.title, series, data, "kpi", { y: c.y, group: xgroup, height: c.metric === "cpu" ? 280 : 220 });
 			if (c.metric === "cpu") chart = u;
 			drawn[c.metric] = {
-				x: Array.from(data[0]), total: Array.from(data[1]), others: Array.from(data[2]),
+				get x() { return Array.from(data[0]); }, get total() { return Array.from(data[1]); }, get others() { return Array.from(data[2]); },
 				series: who.map((p, i) => ({ pid: p.pid, start: p.start, label: p.label, y: data[3 + i] })),
 			};
+			await tick();
+			if (mine !== job) return;
 		}
 	}
-	if (samples.irqRows) {
+	if (samples.irqRows && !metric) {
 		const { data, top } = samples.irqSeries(n);
 		const series = top.map((k, i) => ({ label: k, stroke: PALETTE[i % PALETTE.length], width: 2 }));
 		timeChart($("irqchart"), "Interrupts per second (an interrupt on one CPU; top by peak)", series, data, "kpi",
@@ -239,14 +278,14 @@ const procColumns = [
 	{ key: "rssKiB", label: "RSS KiB", num: true, text: (r) => (r.hasAct ? r.rssKiB : "-") },
 	{ key: "ctx", label: "CTX/int", num: true, text: (r) => (r.hasDelta ? r.ctx : "-") },
 	{ key: "io", label: "IO/int", num: true, text: (r) => (r.hasDelta ? r.io : "-") },
-	{ key: "start", label: "start s", num: true, cls: "t", text: (r) => r.startText },
-	{ key: "end", label: "end s", num: true, cls: "t", text: (r) => r.endText },
-	{ key: "life", label: "lifetime s", num: true, cls: "t", text: (r) => r.lifeText },
+	{ key: "start", label: "start s", num: true, cls: "t", text: (r) => secs(r.start) },
+	{ key: "end", label: "end s", num: true, cls: "t", text: (r) => (r.end === Infinity ? "-" : secs(r.end)) },
+	{ key: "life", label: "lifetime s", num: true, cls: "t", text: (r) => secs(r.life) },
 	{ key: "by", label: "ended", text: (r) => r.by },
 	{ key: "flags", label: "Flags", text: (r) => r.flags },
 	{ key: "cmd", label: "Command", cls: "cmd", text: (r) => r.cmd },
 ];
-const procTable = new VTable($("procs"), procColumns, { sortKey: "pid", key: "id" });
+const procTable = new VTable($("procs"), procColumns, { sortKey: "pid", key: "pid" });
 const irqTable = new VTable($("irqs"), [
 	{ key: "name", label: "IRQ", cls: "name", text: (r) => r.name },
 	{ key: "cpu", label: "CPU", num: true, text: (r) => r.cpu },
@@ -262,14 +301,12 @@ function row(p, ps) {
 	const gone = p.end_by !== "";
 	const last = gone ? p.end : p.last_seen;
 	return {
-		id: `${p.pid}@${p.first_seen}`, pid: p.pid, ppid: p.ppid, ppidKnown: p.ppid_known,
+		pid: p.pid, ppid: p.ppid, ppidKnown: p.ppid_known,
 		hasAct: !gone && p.has_act, hasDelta: !gone && p.has_act && p.has_delta,
 		// An ended process's values sort below every live one's.
 		cpu: gone ? -1 : Number(p.cpu), rssKiB: gone ? -1 : Math.trunc(Number(p.rss) * ps / 1024),
 		ctx: gone ? -1 : Number(p.ctx_delta), io: gone ? -1 : Number(p.io_delta),
-		start: p.first_seen, startText: secs(p.first_seen),
-		end: gone ? p.end : Infinity, endText: gone ? secs(p.end) : "-",
-		life: last - p.first_seen, lifeText: secs(last - p.first_seen), by: gone ? p.end_by : "-",
+		start: p.first_seen, end: gone ? p.end : Infinity, life: last - p.first_seen, by: gone ? p.end_by : "-",
 		flags: (p.stat_shifted ? "S" : "") + (p.partial ? "P" : "") + (p.cmd_kind === "null" ? "N" : "") || "-",
 		cmd: text(p.cmd),
 	};
@@ -282,13 +319,11 @@ function showTables() {
 	insts = new Map();
 	for (const r of rows) {
 		if (!insts.has(r.pid)) insts.set(r.pid, []);
-		insts.get(r.pid).push({ id: r.id, pid: r.pid, start: r.start / 10000, label: `${r.pid} ${r.cmd}` });
+		insts.get(r.pid).push({ pid: r.pid, start: r.start / 10000, tmsp: r.start, cmd: r.cmd });
 	}
-	for (const list of insts.values()) {
-		if (list.length > 1) for (const p of list) p.label += ` (from ${secs(Number(p.id.split("@")[1]))} s)`;
-	}
+	for (const list of insts.values()) if (list.length > 1) for (const p of list) p.reused = true;
 	procTable.setRows(rows);
-	api.processes = rows.map((r) => Object.fromEntries(procColumns.map((c) => [c.key, String(c.text(r))])));
+	shownRows = rows; shownCells = null;
 	const st = table.stats;
 	$("proccount").textContent = `(${rows.length} processes, ${ended.length} of them ended; ${st.inferred_stops} inferred stops, ` +
 		`${st.replaced} pid replacements, ${st.suspect_irq} suspect IRQ groups)`;
@@ -334,7 +369,7 @@ mmvViews();
 $("filter").addEventListener("input", (e) => procTable.setFilter(e.target.value));
 $("tree").addEventListener("change", (e) => procTable.setTree(e.target.checked ? treeOrder : null));
 $("pagesize").addEventListener("change", () => { if (table) { showTables(); drawCharts(); } });
-$("topn").addEventListener("change", drawCharts);
+$("topn").addEventListener("change", () => drawCharts());
 $("cancel").addEventListener("click", cancel);
 $("file").addEventListener("change", (e) => {
 	const f = e.target.files[0];

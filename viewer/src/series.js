@@ -38,7 +38,8 @@ export class Samples {
 		this.io = new Grow(Float64Array); // I/O bytes in the interval
 		this.irqT = new Grow(Float64Array); // per IRQ row: its group's BEG in seconds
 		this.irqRate = new Grow(Float64Array); // per second, NaN without a delta
-		this.irqKey = []; // "name cpuN"
+		this.irqKey = new Grow(Uint32Array); // the number of its "name cpuN" in irqNames
+		this.irqNames = [];
 	}
 	append(b) {
 		this.times.push(b.times); this.counts.push(b.counts);
@@ -46,36 +47,45 @@ export class Samples {
 		this.rss.push(b.rss); this.ctx.push(b.ctx); this.io.push(b.io);
 	}
 	appendIRQ(b) {
-		this.irqT.push(b.irqT); this.irqRate.push(b.irqRate);
-		for (const k of b.irqKey) this.irqKey.push(k);
+		this.irqT.push(b.irqT); this.irqRate.push(b.irqRate); this.irqKey.push(b.irqKey);
+		for (const k of b.irqNew) this.irqNames.push(k);
 	}
 	get length() { return this.times.n; }
 	get entries() { return this.pids.n; }
 	get irqRows() { return this.irqT.n; }
 
+	// idents returns, per listed process, what ident(pid, seconds) names
+	// it, for series.
+	idents(ident) {
+		const times = this.times.view, counts = this.counts.view, pids = this.pids.view;
+		const who = new Array(pids.length);
+		for (let g = 0, i = 0; g < times.length; g++) {
+			for (const end = i + counts[g]; i < end; i++) who[i] = ident(pids[i], times[g]);
+		}
+		return who;
+	}
+
 	// series returns uPlot's aligned data for the top n processes by the
 	// peak of metric (cpu, rss, ctx or io, as METRICS converts them):
 	// [x, total, others, top1, …, topN], a top process's y null where it
 	// was not listed or had no value (uPlot draws a gap), and the top
-	// processes in order. A process is what ident(pid, seconds) names (by
-	// default its pid), so that a reused pid can be two processes.
-	series(metric, n, pageSize = 4096, ident = (pid) => pid) {
+	// processes in order. A process is what who (idents) names, by
+	// default its pid; so a reused pid can be two processes.
+	series(metric, n, pageSize = 4096, who = this.pids.view) {
 		const conv = METRICS[metric].value;
 		const times = this.times.view, counts = this.counts.view, pids = this.pids.view;
 		const col = this[metric].view, ctx = this.ctx.view;
-		const vals = new Float64Array(pids.length), who = new Array(pids.length);
+		const vals = new Float64Array(pids.length);
 		const start = new Uint32Array(times.length);
 		for (let i = 1; i < times.length; i++) start[i] = start[i - 1] + counts[i - 1];
 		const peak = new Map();
-		for (let g = 0; g < times.length; g++) {
-			for (let i = start[g], end = start[g] + counts[g]; i < end; i++) {
-				const v = conv(col[i], pageSize, ctx[i]);
-				vals[i] = v === null ? NaN : v;
-				const p = (who[i] = ident(pids[i], times[g]));
-				if (v !== null && !(peak.get(p) >= v)) peak.set(p, v);
-			}
+		for (let i = 0; i < pids.length; i++) {
+			const v = conv(col[i], pageSize, ctx[i]);
+			vals[i] = v === null ? NaN : v;
+			const p = who[i];
+			if (v !== null && !(peak.get(p) >= v)) peak.set(p, v);
 		}
-		const top = [...peak].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0)).slice(0, n).map(([p]) => p);
+		const top = topN(peak, n, (a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
 		const cols = new Map(top.map((p, i) => [p, i]));
 		const x = new Float64Array(times.length), total = new Float64Array(times.length), others = new Float64Array(times.length);
 		const ys = top.map(() => new Array(times.length).fill(null));
@@ -101,12 +111,13 @@ export class Samples {
 	// the IRQ groups, null where a group did not update one or it had no
 	// delta yet, and the top keys in order.
 	irqSeries(n) {
-		const t = this.irqT.view, rate = this.irqRate.view, key = this.irqKey;
+		const t = this.irqT.view, rate = this.irqRate.view, key = this.irqKey.view;
 		const peak = new Map();
 		for (let i = 0; i < t.length; i++) {
 			if (!Number.isNaN(rate[i]) && !(peak.get(key[i]) >= rate[i])) peak.set(key[i], rate[i]);
 		}
-		const top = [...peak].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1)).slice(0, n).map(([k]) => k);
+		const names = this.irqNames;
+		const top = topN(peak, n, (a, b) => b[1] - a[1] || (names[a[0]] < names[b[0]] ? -1 : 1));
 		const cols = new Map(top.map((k, i) => [k, i]));
 		const xs = [...new Set(t)].sort((a, b) => a - b);
 		const at = new Map(xs.map((v, i) => [v, i]));
@@ -115,8 +126,22 @@ export class Samples {
 			const j = cols.get(key[i]);
 			if (j !== undefined && !Number.isNaN(rate[i])) ys[j][at.get(t[i])] = rate[i];
 		}
-		return { data: [Float64Array.from(xs), ...ys], top };
+		return { data: [Float64Array.from(xs), ...ys], top: top.map((k) => this.irqNames[k]) };
 	}
+}
+
+// topN returns the keys of the n first entries of map in cmp's order,
+// without sorting all of them (a capture can have many thousands).
+function topN(map, n, cmp) {
+	const best = [];
+	if (n <= 0) return best;
+	for (const e of map) {
+		if (best.length === n && cmp(e, best[n - 1]) >= 0) continue;
+		let i = best.length < n ? best.length : n - 1;
+		best[i] = e;
+		while (i > 0 && cmp(best[i], best[i - 1]) < 0) { [best[i], best[i - 1]] = [best[i - 1], best[i]]; i--; }
+	}
+	return best.map(([k]) => k);
 }
 
 // ascending returns the indexes of times in ascending order (ACT groups

@@ -1,7 +1,10 @@
 // text renders raw /proc bytes as `perfwire kpi` prints them: valid UTF-8
 // as is with control characters escaped, other bytes as \xNN.
 export function text(u8) {
-	if (typeof u8 === "string") u8 = new TextEncoder().encode(u8);
+	if (typeof u8 === "string") {
+		if (!CONTROL.test(u8)) return u8; // the common case, and fast
+		u8 = new TextEncoder().encode(u8);
+	}
 	let str;
 	try { str = new TextDecoder("utf-8", { fatal: true }).decode(u8); } catch { str = null; }
 	let s = "";
@@ -17,6 +20,8 @@ export function text(u8) {
 	}
 	return s;
 }
+
+const CONTROL = /[\x00-\x1f\x7f]/;
 
 // bytes formats a byte count for people: 1.5 MB, 640 kB.
 export function bytes(n) {

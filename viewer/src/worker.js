@@ -9,6 +9,7 @@ import { decode } from "@msgpack/msgpack";
 import { detect } from "./detect.js";
 import { PCPStream } from "./pcp.js";
 import { text } from "./text.js";
+import { readStep } from "./step.js";
 
 let ready = null;
 
@@ -34,54 +35,58 @@ const TABLE_MS = 1000; // a live stream has no end: send the table this often
 // Columns collects one batch of a step's results: per ACT group its time
 // and how many processes it listed; per process in it, the pid, its CPU in
 // ‰, RSS in pages, context switches and I/O bytes in the interval (ctx -1
-// without a delta); per IRQ row its group's time, "name cpuN" and rate
-// (NaN without a delta); and the processes that ended, as rows.
+// without a delta); per IRQ row its group's time, the number of its
+// "name cpuN" (irqNew names those first seen in the batch, numbered on)
+// and its rate (NaN without a delta); and the processes that ended, as
+// rows.
 class Columns {
-	constructor() { this.reset(); }
+	constructor() { this.keys = new Map(); this.nkeys = 0; this.reset(); }
 	reset() {
 		this.times = []; this.counts = []; this.pids = []; this.cpu = [];
 		this.rss = []; this.ctx = []; this.io = [];
-		this.irqT = []; this.irqKey = []; this.irqRate = [];
-		this.ended = [];
+		this.irqT = []; this.irqKey = []; this.irqRate = []; this.irqNew = [];
+		this.ended_ = [];
 	}
-	add(step) {
-		for (const s of step.samples) {
-			this.times.push(s.tmsp / 10000);
-			this.counts.push(s.pids.length);
-			for (let i = 0; i < s.pids.length; i++) {
-				this.pids.push(s.pids[i]);
-				this.cpu.push(Number(s.cpu[i]));
-				this.rss.push(Number(s.rss[i]));
-				this.ctx.push(Number(s.ctx[i]));
-				this.io.push(Number(s.io[i]));
-			}
+	// sample, irq and ended take a step's entries as readStep meets them.
+	sample(tmsp, pids, cpu, rss, ctx, io) {
+		this.times.push(tmsp / 10000);
+		this.counts.push(pids.length);
+		for (let i = 0; i < pids.length; i++) {
+			this.pids.push(pids[i]); this.cpu.push(cpu[i]); this.rss.push(rss[i]); this.ctx.push(ctx[i]); this.io.push(io[i]);
 		}
-		for (const q of step.irqs) {
-			this.irqT.push(q.tmsp / 10000);
-			this.irqKey.push(`${q.name} cpu${q.cpu}`);
-			this.irqRate.push(q.has_delta ? q.per_second : NaN);
-		}
-		for (const p of step.ended) this.ended.push(p);
 	}
+	irq(name, cpu, hasDelta, perSecond, tmsp) {
+		let byCPU = this.keys.get(name);
+		if (!byCPU) this.keys.set(name, (byCPU = []));
+		let id = byCPU[cpu];
+		if (id === undefined) {
+			id = byCPU[cpu] = this.nkeys++;
+			this.irqNew.push(`${name} cpu${cpu}`);
+		}
+		this.irqT.push(tmsp / 10000);
+		this.irqKey.push(id);
+		this.irqRate.push(hasDelta ? perSecond : NaN);
+	}
+	ended(p) { this.ended_.push(p); }
 	take() {
 		const b = {
 			times: Float64Array.from(this.times), counts: Uint32Array.from(this.counts),
 			pids: Int32Array.from(this.pids), cpu: Uint16Array.from(this.cpu),
 			rss: Float64Array.from(this.rss), ctx: Float64Array.from(this.ctx), io: Float64Array.from(this.io),
-			irqT: Float64Array.from(this.irqT), irqRate: Float64Array.from(this.irqRate), irqKey: this.irqKey,
-			ended: this.ended,
+			irqT: Float64Array.from(this.irqT), irqRate: Float64Array.from(this.irqRate), irqKey: Uint32Array.from(this.irqKey),
+			irqNew: this.irqNew, ended: this.ended_,
 		};
 		this.reset();
 		return b;
 	}
-	get empty() { return this.times.length === 0 && this.irqT.length === 0 && this.ended.length === 0; }
+	get empty() { return this.times.length === 0 && this.irqT.length === 0 && this.ended_.length === 0; }
 }
 
 // post sends msg with batch's columns, if any, the typed arrays moved
 // rather than copied.
 function post(msg, batch) {
 	if (batch) Object.assign(msg, batch);
-	self.postMessage(msg, batch ? ["times", "counts", "pids", "cpu", "rss", "ctx", "io", "irqT", "irqRate"].map((k) => batch[k].buffer) : []);
+	self.postMessage(msg, batch ? ["times", "counts", "pids", "cpu", "rss", "ctx", "io", "irqT", "irqRate", "irqKey"].map((k) => batch[k].buffer) : []);
 }
 
 async function run(job, source) {
@@ -108,8 +113,7 @@ async function run(job, source) {
 	let fed = 0, last = performance.now(), lastTable = last, step = null;
 	const feed = (u8) => {
 		fed += u8.length;
-		step = decode(pw.kpiFeed(s, u8));
-		cols.add(step);
+		step = readStep(pw.kpiFeed(s, u8), cols);
 	};
 	try {
 		if (!first.done) feed(head);
@@ -130,8 +134,7 @@ async function run(job, source) {
 			if (done) break;
 			feed(value);
 		}
-		step = decode(pw.kpiEnd(s));
-		cols.add(step);
+		step = readStep(pw.kpiEnd(s), cols);
 		const table = decode(pw.kpiTable(s));
 		const secs = (performance.now() - t0) / 1000;
 		post({ type: "done", view: "kpi", job, fed, total, bytesPerSec: fed / secs, seconds: secs, messages: step.messages,
