@@ -1,8 +1,6 @@
 package abi
 
 import (
-	"runtime"
-
 	"github.com/tinylib/msgp/msgp"
 )
 
@@ -198,10 +196,6 @@ func (m *Module) Call(o Op, a, b uint32) (res []byte) {
 			res, _ = Failure(ErrInternal).MarshalMsg(nil)
 		}
 	}()
-	// An export runs on one goroutine that never blocks: without a yield
-	// the collector's background workers never get to finish a cycle, and
-	// linear memory grows call after call (TestMemoryBounded).
-	defer runtime.Gosched()
 	r, err := m.dispatch(o, a, b).MarshalMsg(nil)
 	if err != nil {
 		r, _ = Failure(err).MarshalMsg(nil)
