@@ -127,5 +127,9 @@ var figures = []struct {
 	{"memcpy", figMemcpy},
 	{"memcpy-large", nil},
 	{"wasm", figWasm},
+	{"plugin-kpi", figPlugin(pluginWorkloads[0])},
+	{"plugin-pdu", figPlugin(pluginWorkloads[1])},
+	{"plugin-mmv", figPlugin(pluginWorkloads[2])},
+	{"plugin-feed", figPlugin(pluginWorkloads[3])},
 	{"viewer", nil},
 }

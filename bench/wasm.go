@@ -308,7 +308,14 @@ func newWasmHost(module []byte) (*wasmHost, error) {
 func (h *wasmHost) close() { h.rt.Close(h.ctx) }
 
 func (h *wasmHost) call(name string, args ...uint64) (uint64, error) {
-	res, err := h.fn[name].Call(h.ctx, args...)
+	fn := h.fn[name]
+	if fn == nil {
+		if fn = h.mod.ExportedFunction(name); fn == nil {
+			return 0, fmt.Errorf("no export %q", name)
+		}
+		h.fn[name] = fn
+	}
+	res, err := fn.Call(h.ctx, args...)
 	if err != nil || len(res) == 0 {
 		return 0, err
 	}
