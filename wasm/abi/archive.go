@@ -76,7 +76,8 @@ func appendFloat32(f float32) []byte {
 
 // NewArchiveRecord describes record r of archive a in the shared schema:
 // its time, and each value with its metric's pmID, first name, instance
-// (number and name as of the record's time) and value by type.
+// (number and name as of the record's time), whether it counts (counter
+// semantics) and value by type.
 func NewArchiveRecord(a *archive.Archive, r *archive.Record) ArchiveRecord {
 	rec := ArchiveRecord{Timestamp: rfc3339.String(r.Time.Sec, int64(r.Time.Nsec), rfc3339.Trimmed), Mark: r.Mark}
 	vss := r.Result.Scan()
@@ -89,6 +90,7 @@ func NewArchiveRecord(a *archive.Archive, r *archive.Record) ArchiveRecord {
 				base.Name = m.Names[0]
 			}
 			typ, indom = m.Type, m.InDom
+			base.Counter = m.Sem == pcp.SemCounter
 		}
 		if vs.NumVal <= 0 {
 			v := base

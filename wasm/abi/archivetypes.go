@@ -18,7 +18,10 @@ type ArchiveRecord struct {
 // ArchiveValue is one instance's value of one metric. inst is -1 for a
 // singular metric. value is a number or a string by the metric's type;
 // event arrays are records and aggregates hex, as in Value. A metric that
-// failed in this record has error (PCP's message) and no value.
+// failed in this record has error (PCP's message) and no value. counter
+// marks a metric whose descriptor's semantics are PM_SEM_COUNTER (a
+// cumulative count, which pmval and pmchart show as a rate); it is the one
+// part of the descriptor a host needs to draw the values as pmchart does.
 type ArchiveValue struct {
 	_ noCompare
 
@@ -26,6 +29,7 @@ type ArchiveValue struct {
 	Name     string        `msg:"name"`
 	Inst     int32         `msg:"inst"`
 	Instance *string       `msg:"instance,omitempty"` // the instance's name, when the domain has it
+	Counter  bool          `msg:"counter,omitempty"`
 	Value    *Raw          `msg:"value,omitempty"`
 	Records  []EventRecord `msg:"records,omitempty"`
 	Hex      *string       `msg:"hex,omitempty"`

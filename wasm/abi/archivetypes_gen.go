@@ -352,28 +352,32 @@ func (z *ArchiveRecord) Msgsize() (s int) {
 func (z *ArchiveValue) MarshalMsg(b []byte) (o []byte, err error) {
 	o = msgp.Require(b, z.Msgsize())
 	// check for omitted fields
-	zb0001Len := uint32(8)
-	var zb0001Mask uint8 /* 8 bits */
+	zb0001Len := uint32(9)
+	var zb0001Mask uint16 /* 9 bits */
 	_ = zb0001Mask
 	if z.Instance == nil {
 		zb0001Len--
 		zb0001Mask |= 0x8
 	}
-	if z.Value == nil {
+	if z.Counter == false {
 		zb0001Len--
 		zb0001Mask |= 0x10
 	}
-	if z.Records == nil {
+	if z.Value == nil {
 		zb0001Len--
 		zb0001Mask |= 0x20
 	}
-	if z.Hex == nil {
+	if z.Records == nil {
 		zb0001Len--
 		zb0001Mask |= 0x40
 	}
-	if z.Error == "" {
+	if z.Hex == nil {
 		zb0001Len--
 		zb0001Mask |= 0x80
+	}
+	if z.Error == "" {
+		zb0001Len--
+		zb0001Mask |= 0x100
 	}
 	// variable map header, size zb0001Len
 	o = append(o, 0x80|uint8(zb0001Len))
@@ -399,6 +403,11 @@ func (z *ArchiveValue) MarshalMsg(b []byte) (o []byte, err error) {
 			}
 		}
 		if (zb0001Mask & 0x10) == 0 { // if not omitted
+			// string "counter"
+			o = append(o, 0xa7, 0x63, 0x6f, 0x75, 0x6e, 0x74, 0x65, 0x72)
+			o = msgp.AppendBool(o, z.Counter)
+		}
+		if (zb0001Mask & 0x20) == 0 { // if not omitted
 			// string "value"
 			o = append(o, 0xa5, 0x76, 0x61, 0x6c, 0x75, 0x65)
 			if z.Value == nil {
@@ -411,7 +420,7 @@ func (z *ArchiveValue) MarshalMsg(b []byte) (o []byte, err error) {
 				}
 			}
 		}
-		if (zb0001Mask & 0x20) == 0 { // if not omitted
+		if (zb0001Mask & 0x40) == 0 { // if not omitted
 			// string "records"
 			o = append(o, 0xa7, 0x72, 0x65, 0x63, 0x6f, 0x72, 0x64, 0x73)
 			o = msgp.AppendArrayHeader(o, uint32(len(z.Records)))
@@ -423,7 +432,7 @@ func (z *ArchiveValue) MarshalMsg(b []byte) (o []byte, err error) {
 				}
 			}
 		}
-		if (zb0001Mask & 0x40) == 0 { // if not omitted
+		if (zb0001Mask & 0x80) == 0 { // if not omitted
 			// string "hex"
 			o = append(o, 0xa3, 0x68, 0x65, 0x78)
 			if z.Hex == nil {
@@ -432,7 +441,7 @@ func (z *ArchiveValue) MarshalMsg(b []byte) (o []byte, err error) {
 				o = msgp.AppendString(o, *z.Hex)
 			}
 		}
-		if (zb0001Mask & 0x80) == 0 { // if not omitted
+		if (zb0001Mask & 0x100) == 0 { // if not omitted
 			// string "error"
 			o = append(o, 0xa5, 0x65, 0x72, 0x72, 0x6f, 0x72)
 			o = msgp.AppendString(o, z.Error)
@@ -493,6 +502,12 @@ func (z *ArchiveValue) UnmarshalMsg(bts []byte) (o []byte, err error) {
 					err = msgp.WrapError(err, "Instance")
 					return
 				}
+			}
+		case "counter":
+			z.Counter, bts, err = msgp.ReadBoolBytes(bts)
+			if err != nil {
+				err = msgp.WrapError(err, "Counter")
+				return
 			}
 		case "value":
 			if msgp.IsNil(bts) {
@@ -573,7 +588,7 @@ func (z *ArchiveValue) Msgsize() (s int) {
 	} else {
 		s += msgp.StringPrefixSize + len(*z.Instance)
 	}
-	s += 6
+	s += 8 + msgp.BoolSize + 6
 	if z.Value == nil {
 		s += msgp.NilSize
 	} else {
