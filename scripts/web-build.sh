@@ -13,7 +13,7 @@ mkdir -p "$dist"
 (cd viewer && node build.mjs)
 cp viewer/src/index.html "$dist"/
 cp "$("$GO" env GOROOT)/lib/wasm/wasm_exec.js" "$dist"/
-# The viewer shows dlt-kpi captures, PCP PDU streams and MMV files: the
-# all-formats module.
+# The viewer shows dlt-kpi captures, PCP PDU streams, MMV files and PCP
+# archives: the all-formats module.
 GOOS=js GOARCH=wasm "$GO" build -trimpath -ldflags='-s -w' -o "$dist/perfwire.wasm" ./wasm/js
 echo "viewer built in $dist: $(wc -c <"$dist/perfwire.wasm") bytes of wasm, $(cat "$dist"/main.js "$dist"/worker.js "$dist"/main.css | gzip -9 | wc -c) bytes of script and style gzipped"

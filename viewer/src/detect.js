@@ -8,16 +8,16 @@ const hex = (b) => [...b.subarray(0, 8)].map((x) => x.toString(16).padStart(2, "
 
 // detect returns {name, view, framing, message}: view "kpi" for DLT data
 // (framing as kpiStream takes it), "mmv" or "pdu" for the PCP formats the
-// viewer shows, "" otherwise, with message saying why.
+// viewer shows, "archive" for a file of a PCP archive (its label), ""
+// otherwise, with message saying why.
 export function detect(b) {
 	const tag = String.fromCharCode(...b.subarray(0, 4));
 	if (tag === "DLT\x01") return { name: "dlt", view: "kpi", framing: 0 };
 	if (tag === "DLS\x01") return { name: "dlt-serial", view: "kpi", framing: 1 };
-	const later = (what) => ({ name: what, view: "", message: `${what}: recognised, but this viewer does not show it yet; use the perfwire command line for it` });
 	if (tag === "MMV\x00") return { name: "MMV file", view: "mmv" };
 	if (b.length >= 8) {
 		const w0 = be32(b, 0), w1 = be32(b, 4);
-		if ((w0 === 132 && w1 === 0x50052602) || (w0 === 808 && w1 === 0x50052603)) return later("PCP archive");
+		if ((w0 === 132 && w1 === 0x50052602) || (w0 === 808 && w1 === 0x50052603)) return { name: "PCP archive", view: "archive" };
 		if (w0 >= 12 && w0 <= 64 << 20 && w1 >= 0x7000 && w1 <= 0x7017) return { name: "PCP PDU stream", view: "pdu" };
 	}
 	if (b.length === 0) return { name: "", view: "", message: "the file is empty" };

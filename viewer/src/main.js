@@ -10,6 +10,7 @@ import { VTable, treeOrder } from "./table.js";
 import { text, bytes, secs } from "./text.js";
 import { MessageLog } from "./log.js";
 import { showPCP, showMMV, pcpViews, mmvViews } from "./formats.js";
+import { showArchive, archiveViews } from "./archiveview.js";
 
 const $ = (id) => document.getElementById(id);
 const worker = new Worker("worker.js");
@@ -39,7 +40,7 @@ const api = (window.perfwireViewer = {
 	state: "idle",
 	summary: null, // as `perfwire kpi --summary FILE` prints it
 	// processes: the process table's rows as shown (a getter below)
-	open: (src) => open(src),
+	open: (src) => open(src), // a File, an array of Files (a PCP archive's), or a URL
 	cancel: () => cancel(),
 	stats: null, // {bytes, seconds, bytesPerSec, samples}
 	range: () => (chart ? [chart.scales.x.min, chart.scales.x.max] : null), // the chart's time range
@@ -89,6 +90,7 @@ function showView(v) {
 	$("kpiview").hidden = v !== "kpi";
 	$("pcpview").hidden = v !== "pdu";
 	$("mmvview").hidden = v !== "mmv";
+	$("archview").hidden = v !== "archive";
 	$("settings").hidden = v !== "kpi"; // top N and page size are dlt-kpi's
 }
 
@@ -126,13 +128,16 @@ function open(src) {
 	}
 	chart = null;
 	showView("kpi");
-	api.pcp = null; api.mmv = null;
+	api.pcp = null; api.mmv = null; api.archive = null;
 	procTable.setRows([]);
 	irqTable.setRows([]);
-	const name = typeof src === "string" ? src : src.name;
+	// Several files are a PCP archive's (BASE.meta, BASE.index, BASE.0 …).
+	const files = Array.isArray(src) ? (src.length === 1 ? null : src) : null;
+	if (Array.isArray(src) && src.length === 1) source = src = src[0];
+	const name = typeof src === "string" ? src : files ? files.map((f) => f.name).join(", ") : src.name;
 	$("title").textContent = name;
 	setState("decoding", "reading " + name + "…");
-	worker.postMessage(typeof src === "string" ? { type: "open", job, url: src } : { type: "open", job, file: src });
+	worker.postMessage(typeof src === "string" ? { type: "open", job, url: src } : files ? { type: "open", job, files } : { type: "open", job, file: src });
 }
 
 function cancel() {
@@ -158,7 +163,7 @@ worker.onmessage = (e) => {
 	const pct = m.total ? Math.min(100, Math.round(100 * m.fed / m.total)) : null;
 	$("progress").value = m.total ? m.fed / m.total : 0;
 	if (m.type === "progress") {
-		$("status").textContent = `decoding… ${pct === null ? bytes(m.fed) : pct + "%"} · ${bytes(m.bytesPerSec)}/s · ${m.messages} KPI messages`;
+		$("status").textContent = `decoding… ${pct === null ? bytes(m.fed) : pct + "%"} · ${bytes(m.bytesPerSec)}/s · ${m.messages} ${m.unit || "KPI messages"}`;
 		if (m.table) { table = m.table; showTables(); } // a live stream's table so far
 		const now = performance.now();
 		// While loading only the CPU chart follows: the others come at the
@@ -171,7 +176,7 @@ worker.onmessage = (e) => {
 	if (m.view !== "kpi") {
 		api.stats = { bytes: m.fed, seconds: (performance.now() - started) / 1000, bytesPerSec: m.bytesPerSec };
 		showView(m.view);
-		const what = m.view === "mmv" ? showMMV(m.mmv, api) : showPCP(m.pcp, api);
+		const what = m.view === "mmv" ? showMMV(m.mmv, api) : m.view === "archive" ? showArchive(m.archive, api) : showPCP(m.pcp, api);
 		const stop = m.error ? ` (stopped: ${m.error.message})` : "";
 		setState("done", `done: ${what} in ${api.stats.seconds.toFixed(2)} s` + stop);
 		return;
@@ -366,21 +371,22 @@ $("logrange").addEventListener("click", () => {
 
 pcpViews();
 mmvViews();
+archiveViews();
 $("filter").addEventListener("input", (e) => procTable.setFilter(e.target.value));
 $("tree").addEventListener("change", (e) => procTable.setTree(e.target.checked ? treeOrder : null));
 $("pagesize").addEventListener("change", () => { if (table) { showTables(); drawCharts(); } });
 $("topn").addEventListener("change", () => drawCharts());
 $("cancel").addEventListener("click", cancel);
 $("file").addEventListener("change", (e) => {
-	const f = e.target.files[0];
+	const fs = [...e.target.files];
 	e.target.value = ""; // so that choosing the same file again reopens it
-	if (f) open(f);
+	if (fs.length) open(fs);
 });
 const drop = $("drop");
 for (const ev of ["dragenter", "dragover"]) drop.addEventListener(ev, (e) => { e.preventDefault(); drop.classList.add("over"); });
 for (const ev of ["dragleave", "drop"]) drop.addEventListener(ev, () => drop.classList.remove("over"));
 document.body.addEventListener("dragover", (e) => e.preventDefault());
-document.body.addEventListener("drop", (e) => { e.preventDefault(); const f = e.dataTransfer.files[0]; if (f) open(f); });
+document.body.addEventListener("drop", (e) => { e.preventDefault(); const fs = [...e.dataTransfer.files]; if (fs.length) open(fs); });
 window.addEventListener("resize", () => {
 	for (const u of xgroup.charts) u.setSize({ width: u.root.parentElement.clientWidth, height: u.height });
 });

@@ -5,8 +5,9 @@
 // batches of typed arrays, transferred, never copied; a PCP PDU stream's
 // PDUs are gathered into metrics (pcp.js); an MMV file is read whole. The
 // page never sees the capture's bytes.
-import { decode } from "@msgpack/msgpack";
+import { decode, encode } from "@msgpack/msgpack";
 import { detect } from "./detect.js";
+import { ArchiveStore } from "./archive.js";
 import { PCPStream } from "./pcp.js";
 import { text } from "./text.js";
 import { readStep } from "./step.js";
@@ -99,6 +100,13 @@ async function run(job, source) {
 	const fmt = detect(head);
 	if (fmt.view === "mmv") return runMMV(job, reader, head, t0);
 	if (fmt.view === "pdu") return runPDU(job, reader, head, t0, total);
+	if (fmt.view === "archive") {
+		if (source.url) return runArchiveURL(job, source.url, reader, head, t0);
+		reader.cancel();
+		post({ type: "error", job, format: fmt.name, message: "a PCP archive is several files: open its BASE.meta, BASE.index and " +
+			"BASE.0, BASE.1 … together (select them all, or drop them at once)" });
+		return;
+	}
 	if (fmt.view !== "kpi") {
 		reader.cancel();
 		post({ type: "error", job, format: fmt.name, message: fmt.message });
@@ -308,6 +316,122 @@ async function runLog(job, source) {
 	postLog(true);
 }
 
+// Compressed archive files: gzip the browser undoes itself
+// (DecompressionStream); the others must be decompressed first.
+const GZIP = /\.gz$/, OTHER = /\.(xz|zst|bz2|lzma|Z)$/;
+
+// runArchiveFiles reads the files of a PCP archive the user picked or
+// dropped together, then its records.
+async function runArchiveFiles(job, files, t0) {
+	const other = files.find((f) => OTHER.test(f.name));
+	if (other) {
+		post({ type: "error", job, format: "PCP archive", message: `${other.name} is compressed: decompress it first ` +
+			`(e.g. xz -dk ${other.name}, zstd -d, bunzip2); the viewer reads .gz itself` });
+		return;
+	}
+	const total = files.reduce((n, f) => n + f.size, 0);
+	const names = [], bytes = [];
+	let fed = 0;
+	for (const f of files) {
+		let stream = f.stream();
+		if (GZIP.test(f.name)) stream = stream.pipeThrough(new DecompressionStream("gzip"));
+		const b = await readAll(job, stream.getReader(), new Uint8Array(0));
+		if (!b) return;
+		names.push(f.name.replace(GZIP, ""));
+		bytes.push(b);
+		fed += f.size;
+		post({ type: "progress", job, fed, total, bytesPerSec: fed / ((performance.now() - t0) / 1000), messages: 0, unit: "records" });
+	}
+	return readArchive(job, names, bytes, fed, total, t0);
+}
+
+// runArchiveURL reads an archive by URL: the one given (BASE.meta, as a
+// rule) has been recognised from its label; BASE.meta, BASE.index and the
+// volumes BASE.0, BASE.1 … are fetched beside it, the volumes until one
+// is missing.
+async function runArchiveURL(job, url, reader, head, t0) {
+	const u = new URL(url, self.location.href);
+	const base = u.pathname.replace(/\.(meta|index|\d+)$/, "");
+	const at = (suffix) => { const x = new URL(u); x.pathname = base + suffix; return x.href; };
+	const leaf = base.slice(base.lastIndexOf("/") + 1);
+	const names = [], bytes = [];
+	let fed = 0;
+	const got = (suffix, b) => {
+		names.push(leaf + suffix); bytes.push(b); fed += b.length;
+		post({ type: "progress", job, fed, total: 0, bytesPerSec: fed / ((performance.now() - t0) / 1000), messages: 0, unit: "records" });
+	};
+	const fetchOne = async (suffix) => {
+		const resp = await fetch(at(suffix));
+		if (!resp.ok) { resp.body && resp.body.cancel(); return null; }
+		return readAll(job, resp.body.getReader(), new Uint8Array(0));
+	};
+	const first = await readAll(job, reader, head);
+	if (!first) return;
+	const own = u.pathname.slice(base.length);
+	if (own === ".meta") got(".meta", first);
+	else {
+		const meta = await fetchOne(".meta");
+		if (job !== current) return;
+		if (!meta) throw new Error(`${at(".meta")}: not found (an archive is opened by its .meta, with the volumes beside it)`);
+		got(".meta", meta);
+	}
+	for (const suffix of [".index"]) {
+		const b = own === suffix ? first : await fetchOne(suffix); // an archive may lack its index
+		if (job !== current) return;
+		if (b) got(suffix, b);
+	}
+	for (let vol = 0; ; vol++) {
+		const suffix = "." + vol;
+		const b = own === suffix ? first : await fetchOne(suffix);
+		if (job !== current) return;
+		if (!b) break;
+		got(suffix, b);
+	}
+	return readArchive(job, names, bytes, fed, 0, t0);
+}
+
+// readArchive hands the files to an archive session and reads its
+// records a batch at a time, posting progress between batches (and
+// yielding, so that a cancel is heard), then the whole to the page.
+async function readArchive(job, names, files, fed, total, t0) {
+	const pw = await load();
+	const s = pw.archiveOpen(encode({ names, files }));
+	if (!s) throw new Error("archive_open refused the files");
+	files.length = 0; // the session keeps its own copy
+	const store = new ArchiveStore();
+	let err = null, skipped = 0, last = performance.now();
+	try {
+		for (;;) {
+			// 64-bit integers keep every digit as BigInt.
+			const r = decode(pw.archiveNext(s, 500), { useBigInt64: true });
+			for (const rec of r.records) store.add(rec);
+			skipped = r.skipped;
+			if (r.done) { err = r.error; break; }
+			const now = performance.now();
+			if (now - last >= BATCH_MS) {
+				last = now;
+				post({ type: "progress", job, fed, total, bytesPerSec: fed / ((now - t0) / 1000), messages: store.records, unit: "records" });
+			}
+			await new Promise((ok) => setTimeout(ok, 0));
+			if (job !== current) return;
+		}
+	} finally {
+		pw.close(s);
+	}
+	if (err && !store.records) {
+		post({ type: "error", job, format: "PCP archive", message: "PCP archive: " + err.message });
+		return;
+	}
+	const secs = (performance.now() - t0) / 1000;
+	const archive = store.take();
+	const buffers = archive.buffers;
+	delete archive.buffers;
+	archive.skipped = skipped;
+	archive.names = names;
+	self.postMessage({ type: "done", view: "archive", job, fed, total: total || fed, bytesPerSec: fed / secs, seconds: secs,
+		messages: store.records, archive, error: err }, buffers);
+}
+
 self.onmessage = async (e) => {
 	const m = e.data;
 	if (m.type === "cancel") { current = 0; return; }
@@ -315,12 +439,16 @@ self.onmessage = async (e) => {
 	current = m.job;
 	try {
 		let source;
+		if (m.files) {
+			await runArchiveFiles(m.job, m.files, performance.now());
+			return;
+		}
 		if (m.file) {
 			source = { stream: m.file.stream(), size: m.file.size };
 		} else {
 			const resp = await fetch(m.url);
 			if (!resp.ok) throw new Error(`${m.url}: HTTP ${resp.status} ${resp.statusText}`);
-			source = { stream: resp.body, size: Number(resp.headers.get("content-length")) || 0 };
+			source = { stream: resp.body, size: Number(resp.headers.get("content-length")) || 0, url: resp.url || m.url };
 		}
 		if (m.type === "log") await runLog(m.job, source);
 		else await run(m.job, source);

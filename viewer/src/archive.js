@@ -1,0 +1,112 @@
+// ArchiveStore gathers a PCP archive's records, as archive_next hands
+// them over (each the object `perfwire archive --json` prints), into
+// columns the page can chart: per metric and instance the records it has
+// a value in, its values, and for a counter its rate per second since the
+// instance's value in the record before (none across a mark record, none
+// when the count went down: a restart). It runs in the worker; take()
+// gives the page typed arrays to transfer.
+
+// stampSeconds splits an RFC 3339 UTC time with up to nine digits of
+// fraction into whole seconds since the epoch and nanoseconds, so that a
+// difference keeps every digit a double can hold.
+export function stampSeconds(ts) {
+	const sec = Date.parse(ts.slice(0, 19) + "Z") / 1000;
+	const m = /^\.(\d{1,9})/.exec(ts.slice(19));
+	return [sec, m ? Number(m[1].padEnd(9, "0")) : 0];
+}
+
+// kindOf says how a value is shown: a number (charted), a string, event
+// records, an aggregate's hex, or an error.
+function kindOf(v) {
+	if (v.error !== undefined) return "error";
+	if (v.records !== undefined) return "events";
+	if (v.hex !== undefined) return "hex";
+	if (typeof v.value === "string") return "string";
+	return "number";
+}
+
+export class ArchiveStore {
+	constructor() {
+		this.stamps = []; // each record's timestamp as the JSON has it
+		this.t = []; // each record's time in seconds from the first record's whole second
+		this.marks = []; // the indexes of the mark records
+		this.sec0 = null;
+		this.metrics = new Map(); // name -> {name, pmid, counter, kinds, values, insts: Map(inst -> series)}
+	}
+
+	add(rec) {
+		const [sec, nsec] = stampSeconds(rec.timestamp);
+		if (this.sec0 === null) this.sec0 = sec;
+		const r = this.stamps.length;
+		const t = sec - this.sec0 + nsec / 1e9;
+		this.stamps.push(rec.timestamp);
+		this.t.push(t);
+		if (rec.mark) {
+			this.marks.push(r);
+			for (const m of this.metrics.values()) for (const s of m.insts.values()) s.prev = null; // no rate across a gap
+			return;
+		}
+		for (const v of rec.values || []) {
+			let m = this.metrics.get(v.name);
+			if (!m) {
+				m = { name: v.name, pmid: v.pmid, counter: !!v.counter, kinds: new Set(), values: 0, insts: new Map() };
+				this.metrics.set(v.name, m);
+			}
+			let s = m.insts.get(v.inst);
+			if (!s) {
+				s = { inst: v.inst, instance: v.instance ?? "", r: [], v: [], rate: [], text: [], prev: null };
+				m.insts.set(v.inst, s);
+			}
+			if (v.instance !== undefined) s.instance = v.instance;
+			const kind = kindOf(v);
+			m.kinds.add(kind);
+			m.values++;
+			s.r.push(r);
+			if (kind !== "number") {
+				s.v.push(NaN);
+				s.rate.push(NaN);
+				s.text.push(kind === "error" ? "error: " + v.error : kind === "events" ? `${v.records.length} event records` :
+					kind === "hex" ? "[" + v.hex + "]" : v.value);
+				s.prev = null;
+				continue;
+			}
+			// 64-bit integers beyond 2^53 come as BigInt: the text keeps
+			// every digit, the chart takes the nearest double.
+			const big = typeof v.value === "bigint";
+			s.v.push(Number(v.value));
+			s.text.push(big ? v.value.toString() : null);
+			let rate = NaN;
+			if (m.counter && s.prev) {
+				const dt = t - s.prev.t;
+				const d = typeof v.value === "bigint" || typeof s.prev.value === "bigint" ?
+					Number(BigInt(v.value) - BigInt(s.prev.value)) : v.value - s.prev.value;
+				if (dt > 0 && d >= 0) rate = d / dt;
+			}
+			s.rate.push(rate);
+			s.prev = { t, value: v.value };
+		}
+	}
+
+	get records() { return this.stamps.length; }
+
+	// take returns what the page shows and the buffers to transfer: the
+	// records' times and stamps, the marks, and per metric its series,
+	// each {inst, instance, r (record indexes), v, rate (counters),
+	// text (non-numbers and exact 64-bit values, null elsewhere)}.
+	take() {
+		const buffers = [];
+		const f64 = (a) => { const x = Float64Array.from(a); buffers.push(x.buffer); return x; };
+		const metrics = [...this.metrics.values()].map((m) => ({
+			name: m.name, pmid: m.pmid, counter: m.counter, kinds: [...m.kinds], values: m.values,
+			series: [...m.insts.values()].sort((a, b) => a.inst - b.inst).map((s) => {
+				const r = Uint32Array.from(s.r);
+				buffers.push(r.buffer);
+				return {
+					inst: s.inst, instance: s.instance, r, v: f64(s.v), rate: m.counter ? f64(s.rate) : null,
+					text: s.text.some((x) => x !== null) ? s.text : null,
+				};
+			}),
+		}));
+		return { t: f64(this.t), stamps: this.stamps, marks: this.marks, metrics, buffers };
+	}
+}

@@ -1,0 +1,198 @@
+// The view of a PCP archive, as pmchart draws one: a tree of the metrics
+// (their names split at the dots), and for each metric picked a chart of
+// its values over time, one line per instance, on one time axis; a
+// counter is drawn as its rate per second between consecutive records,
+// as pmval shows it. Under the charts, the picked metric's values as a
+// table, record by record.
+import { timeChart, PALETTE, XGroup } from "./chart.js";
+import { VTable } from "./table.js";
+
+const $ = (id) => document.getElementById(id);
+const xgroup = new XGroup();
+let arch = null; // what the worker sent: {t, stamps, marks, metrics, skipped, names}
+let byName = new Map();
+let charted = []; // the names charted, in the order picked
+let drawn = new Map(); // name -> {x, series: [{inst, instance, y}]}
+let values = null, valueRows = [], valueName = "";
+
+// number writes a value as perfwire archive --json does for the numbers
+// a double holds exactly; rate writes a rate with nine significant digits.
+const number = (v) => String(v);
+const rate = (v) => (Number.isNaN(v) ? "" : String(+v.toPrecision(9)));
+
+export function archiveViews() {
+	$("archtree").addEventListener("click", (e) => {
+		const leaf = e.target.closest(".leaf");
+		if (leaf) toggle(leaf.dataset.name);
+	});
+	$("archfilter").addEventListener("input", (e) => drawTree(e.target.value.toLowerCase()));
+	window.addEventListener("resize", () => {
+		for (const u of xgroup.charts) u.setSize({ width: u.root.parentElement.clientWidth, height: u.height });
+	});
+}
+
+// showArchive shows an archive and returns what the status line says of
+// it; api.archive is the embedding API's view of it.
+export function showArchive(a, api) {
+	arch = a;
+	byName = new Map(a.metrics.map((m) => [m.name, m]));
+	for (const u of [...xgroup.charts]) u.destroy();
+	xgroup.charts.clear();
+	charted = []; drawn = new Map();
+	$("archcharts").replaceChildren();
+	$("archfilter").value = "";
+	drawTree("");
+	const span = a.t.length ? a.t[a.t.length - 1] - a.t[0] : 0;
+	const what = `${a.t.length} records (${a.marks.length} marks), ${a.metrics.length} metrics, ` +
+		`${span.toFixed(3)} s from ${a.stamps[0] || "-"}` + (a.skipped ? `; ${a.skipped} records out of order skipped` : "");
+	$("archcount").textContent = `(${a.metrics.length})`;
+	$("summary").textContent = `PCP archive ${a.names.join(", ")} — ${what}`;
+	$("summary").classList.toggle("warn", !!a.skipped);
+	api.archive = {
+		records: a.t.length, marks: a.marks.length, skipped: a.skipped, files: a.names, start: a.stamps[0] || null,
+		metrics: a.metrics.map((m) => ({
+			name: m.name, pmid: m.pmid, counter: m.counter, kinds: m.kinds, values: m.values,
+			instances: m.series.map((s) => (s.inst === -1 ? null : s.instance)),
+		})),
+		get charted() { return [...charted]; },
+		show: (name) => { if (!charted.includes(name)) toggle(name); },
+		hide: (name) => { if (charted.includes(name)) toggle(name); },
+		// rows(name): the values table of name, cell by cell, as shown
+		// when name is picked: record #, time, inst, instance, value, rate.
+		rows: (name) => tableRows(byName.get(name) || { series: [] }).map(cells),
+		// chart(name): what name's chart draws: x (s from the first
+		// record), per instance y (rates for a counter; null for none).
+		chart: (name) => drawn.get(name) || null,
+	};
+	// The first counter is charted, else the first metric with numbers.
+	const first = a.metrics.find((m) => m.counter && m.kinds.includes("number")) || a.metrics.find((m) => m.kinds.includes("number"));
+	if (first) toggle(first.name);
+	return what;
+}
+
+// The tree: names split at the dots, a node per part.
+function drawTree(filter) {
+	const root = { kids: new Map() };
+	for (const m of arch.metrics) {
+		if (filter && !m.name.toLowerCase().includes(filter) && !m.pmid.includes(filter)) continue;
+		let n = root;
+		for (const part of m.name.split(".")) {
+			if (!n.kids.has(part)) n.kids.set(part, { kids: new Map() });
+			n = n.kids.get(part);
+		}
+		n.metric = m;
+	}
+	const open = filter !== "" || arch.metrics.length <= 200;
+	const el = (node, name, path) => {
+		const out = [];
+		if (node.metric) {
+			const m = node.metric, d = document.createElement("div");
+			d.className = "leaf" + (charted.includes(m.name) ? " sel" : "");
+			d.dataset.name = m.name;
+			d.title = `${m.name} (PMID ${m.pmid})` + (m.counter ? ": a counter, charted as a rate per second" : "");
+			d.textContent = name;
+			const small = document.createElement("small");
+			small.textContent = ` ${m.values}` + (m.counter ? " · rate" : "") + (m.kinds.includes("number") ? "" : " · " + m.kinds.join(", "));
+			d.append(small);
+			out.push(d);
+		}
+		if (node.kids.size) {
+			const list = [...node.kids].sort((a, b) => (a[0] < b[0] ? -1 : 1)).flatMap(([k, v]) => el(v, k, path ? path + "." + k : k));
+			if (!name) return list;
+			const det = document.createElement("details");
+			det.open = open;
+			const sum = document.createElement("summary");
+			sum.textContent = name;
+			det.append(sum, ...list);
+			out.push(det);
+		}
+		return out;
+	};
+	$("archtree").replaceChildren(...el(root, "", ""));
+}
+
+// toggle charts name, or removes its chart; the values table follows the
+// metric picked last.
+function toggle(name) {
+	const m = byName.get(name);
+	if (!m) return;
+	const i = charted.indexOf(name);
+	if (i >= 0) {
+		charted.splice(i, 1);
+		const box = document.getElementById(chartId(name));
+		if (box && box._chart) { xgroup.charts.delete(box._chart); box._chart.destroy(); }
+		if (box) box.remove();
+		drawn.delete(name);
+		if (valueName === name) showValues(charted.length ? byName.get(charted[charted.length - 1]) : null);
+	} else {
+		charted.push(name);
+		drawChart(m);
+		showValues(m);
+	}
+	for (const d of $("archtree").querySelectorAll(".leaf")) d.classList.toggle("sel", charted.includes(d.dataset.name));
+	xgroup.span();
+}
+
+const chartId = (name) => "arch-" + name.replace(/[^A-Za-z0-9_-]/g, "_");
+
+// drawChart draws a metric's numeric series over time: the values, or a
+// counter's rates; a mark record breaks every line.
+function drawChart(m) {
+	const box = document.createElement("div");
+	box.className = "chart small";
+	box.id = chartId(m.name);
+	$("archcharts").append(box);
+	const series = m.series.filter((s) => s.v.some((x) => !Number.isNaN(x)));
+	const rows = new Set(arch.marks);
+	for (const s of series) for (const r of s.r) rows.add(r);
+	const order = [...rows].sort((a, b) => a - b);
+	const at = new Map(order.map((r, i) => [r, i]));
+	const ys = series.map((s) => {
+		const y = new Array(order.length).fill(null);
+		const src = m.counter ? s.rate : s.v;
+		s.r.forEach((r, i) => { if (!Number.isNaN(src[i])) y[at.get(r)] = src[i]; });
+		return y;
+	});
+	const x = order.map((r) => arch.t[r] - arch.t[0]);
+	const title = `${m.name}` + (m.counter ? " — rate per second (a counter)" : "") + ` · PMID ${m.pmid}`;
+	const labels = series.map((s, i) => ({ label: s.inst === -1 ? m.name : s.instance || String(s.inst), stroke: PALETTE[i % PALETTE.length], width: 2 }));
+	timeChart(box, title, labels, [x, ...ys], "archive", {
+		x: `seconds from ${arch.stamps[0]}`, y: m.counter ? "per second" : "value", group: xgroup, height: 200,
+		points: x.length < 120, value: (v) => (m.counter ? rate(v) : number(v)),
+	});
+	drawn.set(m.name, { x, series: series.map((s, i) => ({ inst: s.inst, instance: s.instance, y: ys[i] })) });
+}
+
+// tableRows lists a metric's values record by record, instances in
+// order: {id, r, stamp, inst, instance, value, rate}.
+function tableRows(m) {
+	const rows = [];
+	for (const s of m.series) {
+		for (let i = 0; i < s.r.length; i++) {
+			const text = s.text && s.text[i] !== null ? s.text[i] : number(s.v[i]);
+			rows.push({ id: rows.length, r: s.r[i], stamp: arch.stamps[s.r[i]], inst: s.inst, instance: s.inst === -1 ? "" : s.instance, value: text,
+				rate: m.counter ? rate(s.rate[i]) : "" });
+		}
+	}
+	rows.sort((a, b) => a.r - b.r || a.inst - b.inst);
+	return rows;
+}
+
+const COLUMNS = [
+	{ key: "r", label: "record", num: true, text: (x) => x.r + 1 },
+	{ key: "stamp", label: "time (UTC)", cls: "t2", text: (x) => x.stamp },
+	{ key: "inst", label: "inst", num: true, text: (x) => (x.inst === -1 ? "" : x.inst) },
+	{ key: "instance", label: "instance", text: (x) => x.instance },
+	{ key: "value", label: "value", cls: "cmd", text: (x) => x.value },
+];
+const cells = (x) => [...COLUMNS, { text: (y) => y.rate }].map((c) => String(c.text(x)));
+
+function showValues(m) {
+	valueName = m ? m.name : "";
+	$("archvaltitle").textContent = m ? `${m.name}: ${m.values} values` + (m.counter ? " (a counter: rate per second since the record before)" : "") : "";
+	if (!m) { $("archvalues").replaceChildren(); values = null; return; }
+	values = new VTable($("archvalues"), m.counter ? [...COLUMNS, { key: "rateN", label: "rate /s", num: true, text: (x) => x.rate }] : COLUMNS,
+		{ sortKey: "r", key: "id" });
+	valueRows = tableRows(m).map((x) => ({ ...x, rateN: x.rate === "" ? -Infinity : Number(x.rate) }));
+	values.setRows(valueRows);
+}
