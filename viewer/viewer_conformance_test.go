@@ -10,6 +10,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"math"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -106,7 +107,14 @@ func TestConformanceViewer(t *testing.T) {
 	for i, f := range pcpFiles {
 		pcpFiles[i], _ = filepath.Abs(f)
 	}
-	cmd.Env = append(os.Environ(), "CHROMIUM="+chromium, "LIVE="+strings.TrimSuffix(live, "/"), "PCP_FILES="+strings.Join(pcpFiles, ","))
+	// A PCP archive (archive/testdata/m3, copied): its files picked
+	// together, and by URL.
+	archFiles := []string{"testdata/m3.meta", "testdata/m3.index", "testdata/m3.0", "testdata/m3.1", "testdata/m3.2"}
+	for i, f := range archFiles {
+		archFiles[i], _ = filepath.Abs(f)
+	}
+	cmd.Env = append(os.Environ(), "CHROMIUM="+chromium, "LIVE="+strings.TrimSuffix(live, "/"), "PCP_FILES="+strings.Join(pcpFiles, ","),
+		"ARCHIVE="+strings.Join(archFiles, ","))
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
 	out, err := cmd.Output()
@@ -146,6 +154,9 @@ func TestConformanceViewer(t *testing.T) {
 		SortedFirst, Filtered []string
 		TreeRows              int
 		Errors                []string
+		Archive, ArchiveByURL archiveView
+		ArchiveAlone          view
+		ArchiveXZ             view
 		PCP                   map[string]struct {
 			State, Status, MMV string
 			ChartInk           int
@@ -292,6 +303,13 @@ func TestConformanceViewer(t *testing.T) {
 		t.Errorf("conv15: the values over time drew %d pixels", ink)
 	}
 	checkMMV(t, root, page.PCP["sample1.mmv"].MMV, pcpFiles[2])
+	checkArchive(t, bin, page.Archive, page.ArchiveByURL, strings.TrimSuffix(archFiles[0], ".meta"))
+	if page.ArchiveAlone.State != "error" || !strings.Contains(page.ArchiveAlone.Status, "PCP archive is several files") {
+		t.Errorf("an archive's .meta alone: state %q, status %q", page.ArchiveAlone.State, page.ArchiveAlone.Status)
+	}
+	if page.ArchiveXZ.State != "error" || !strings.Contains(page.ArchiveXZ.Status, "m3.0.xz is compressed: decompress it first") {
+		t.Errorf("an archive with an .xz volume: state %q, status %q", page.ArchiveXZ.State, page.ArchiveXZ.Status)
+	}
 	if len(page.Errors) > 0 {
 		t.Errorf("page errors: %v", page.Errors)
 	}
@@ -818,4 +836,271 @@ func escape(s string) string {
 		}
 	}
 	return b.String()
+}
+
+// archiveView is what e2e.mjs read of a PCP archive's view.
+type archiveView struct {
+	State, Status           string
+	Records, Marks, Skipped int
+	Files, Leaves, Charted  []string
+	Metrics                 []struct {
+		Name, PMID string
+		Counter    bool
+		Values     int
+		Instances  []*string
+	}
+	Rows   map[string][][]string
+	Table  [][]string
+	Inks   []int
+	Charts map[string]struct {
+		X      []float64
+		Series []struct {
+			Inst     int
+			Instance string
+			Y        []*float64
+		}
+	}
+}
+
+// checkArchive compares the viewer's view of the archive BASE with
+// `perfwire archive --json`: the records, every metric (its values and
+// whether it counts), every cell of every metric's values table (time,
+// instance, value, and for a counter the rate since the instance's value
+// in the record before), the table on screen and the charts; and a
+// counter's rates with `perfwire archive val` (pmval's rate conversion)
+// run from each record to the next.
+func checkArchive(t *testing.T, bin string, got, byURL archiveView, base string) {
+	t.Helper()
+	if got.State != "done" {
+		t.Errorf("archive: state %q, status %q", got.State, got.Status)
+		return
+	}
+	out, err := exec.Command(bin, "archive", "--json", base).Output()
+	if err != nil {
+		t.Fatalf("perfwire archive --json: %v", err)
+	}
+	type value struct {
+		Name     string
+		Inst     int
+		Instance *string
+		Counter  bool
+		Value    json.RawMessage
+		Records  []json.RawMessage
+		Hex      *string
+		Error    string
+	}
+	type record struct {
+		Timestamp string
+		Mark      bool
+		Values    []value
+	}
+	var recs []record
+	for line := range strings.SplitSeq(strings.TrimSpace(string(out)), "\n") {
+		var r record
+		if err := json.Unmarshal([]byte(line), &r); err != nil {
+			t.Fatalf("perfwire archive --json: %q: %v", line, err)
+		}
+		recs = append(recs, r)
+	}
+	marks := 0
+	counts, counter := map[string]int{}, map[string]bool{}
+	want := map[string][][]string{} // per metric, the rows of its values table
+	type prev struct {
+		t time.Time
+		v float64
+	}
+	last := map[string]prev{} // metric and inst -> its value in the record before
+	for i, r := range recs {
+		at, err := time.Parse(time.RFC3339Nano, r.Timestamp)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if r.Mark {
+			marks++
+			clear(last)
+			continue
+		}
+		for _, v := range r.Values {
+			counts[v.Name]++
+			counter[v.Name] = v.Counter
+			inst, instance := "", ""
+			if v.Inst != -1 {
+				inst = strconv.Itoa(v.Inst)
+				if v.Instance != nil {
+					instance = *v.Instance
+				}
+			}
+			text, rate := "", ""
+			key := v.Name + "/" + inst
+			switch {
+			case v.Error != "":
+				text = "error: " + v.Error
+			case v.Records != nil:
+				text = strconv.Itoa(len(v.Records)) + " event records"
+			case v.Hex != nil:
+				text = "[" + *v.Hex + "]"
+			case len(v.Value) > 0 && v.Value[0] == '"':
+				json.Unmarshal(v.Value, &text)
+			default:
+				text = string(v.Value)
+				f, _ := strconv.ParseFloat(text, 64)
+				if p, ok := last[key]; ok && v.Counter && f >= p.v {
+					rate = strconv.FormatFloat((f-p.v)/at.Sub(p.t).Seconds(), 'g', 9, 64)
+				}
+				last[key] = prev{at, f}
+			}
+			if v.Error != "" || text != string(v.Value) {
+				delete(last, key)
+			}
+			want[v.Name] = append(want[v.Name], []string{strconv.Itoa(i + 1), r.Timestamp, inst, instance, text, rate})
+		}
+	}
+	if got.Records != len(recs) || got.Marks != marks || got.Skipped != 0 || byURL.Records != len(recs) || byURL.State != "done" {
+		t.Errorf("archive: %d records, %d marks, %d skipped (by URL: %q, %d records); perfwire archive --json: %d records, %d marks",
+			got.Records, got.Marks, got.Skipped, byURL.State, byURL.Records, len(recs), marks)
+	}
+	if len(got.Metrics) != len(counts) || len(got.Leaves) != len(counts) {
+		t.Errorf("archive: %d metrics, %d leaves in the tree; perfwire archive --json: %d", len(got.Metrics), len(got.Leaves), len(counts))
+	}
+	for _, m := range got.Metrics {
+		if m.Values != counts[m.Name] || m.Counter != counter[m.Name] {
+			t.Errorf("%s: %d values, counter %v; perfwire archive --json: %d, %v", m.Name, m.Values, m.Counter, counts[m.Name], counter[m.Name])
+		}
+	}
+	// Numbers as the page writes them: JSON's text, or the same double.
+	same := func(a, b string) bool {
+		if a == b {
+			return true
+		}
+		x, err1 := strconv.ParseFloat(a, 64)
+		y, err2 := strconv.ParseFloat(b, 64)
+		return err1 == nil && err2 == nil && x == y
+	}
+	for name, rows := range want {
+		g := got.Rows[name]
+		if len(g) != len(rows) {
+			t.Errorf("%s: %d rows in the values table; perfwire archive --json: %d", name, len(g), len(rows))
+			continue
+		}
+		for i := range rows {
+			ok := len(g[i]) == len(rows[i])
+			for j := 0; ok && j < len(rows[i]); j++ {
+				ok = same(g[i][j], rows[i][j])
+			}
+			if !ok {
+				t.Errorf("%s row %d: %q; from perfwire archive --json: %q", name, i, g[i], rows[i])
+			}
+		}
+	}
+	// The table on screen is kernel.all.load's, the metric picked last.
+	if len(got.Table) == 0 {
+		t.Errorf("archive: no values table on screen")
+	}
+	for i, r := range got.Table {
+		w := want["kernel.all.load"]
+		if i >= len(w) || !slices.Equal(r, w[i][:5]) {
+			t.Errorf("archive: values table row %d on screen %q; want %q", i, r, w[min(i, len(w)-1)])
+		}
+	}
+	if !slices.Equal(got.Charted, []string{"simple.time.sys", "simple.time.user", "kernel.all.load"}) {
+		t.Errorf("archive: charted %q, want the first counter met (simple.time.sys), then the two picked from the tree", got.Charted)
+	}
+	for i, ink := range got.Inks {
+		if ink < 500 {
+			t.Errorf("archive: chart %d drew %d pixels", i, ink)
+		}
+	}
+	// Each chart's points are the table's values (rates for a counter).
+	for name, c := range got.Charts {
+		var pts []string
+		for _, s := range c.Series {
+			for _, y := range s.Y {
+				if y != nil {
+					pts = append(pts, strconv.FormatFloat(*y, 'g', 9, 64))
+				}
+			}
+		}
+		var rows []string
+		for _, r := range want[name] {
+			v := r[4]
+			if counter[name] {
+				v = r[5]
+			}
+			if v != "" {
+				rows = append(rows, v)
+			}
+		}
+		slices.SortFunc(pts, func(a, b string) int {
+			x, _ := strconv.ParseFloat(a, 64)
+			y, _ := strconv.ParseFloat(b, 64)
+			return cmpFloat(x, y)
+		})
+		slices.SortFunc(rows, func(a, b string) int {
+			x, _ := strconv.ParseFloat(a, 64)
+			y, _ := strconv.ParseFloat(b, 64)
+			return cmpFloat(x, y)
+		})
+		if len(pts) != len(rows) {
+			t.Errorf("%s: the chart has %d points, the table %d values", name, len(pts), len(rows))
+			continue
+		}
+		for i := range pts {
+			if !same(pts[i], rows[i]) {
+				t.Errorf("%s: chart point %s, table value %s", name, pts[i], rows[i])
+			}
+		}
+	}
+	// pmval's rates: perfwire archive val from a record to the next, one
+	// sample, is the rate between them; every counter, every record.
+	compared := 0
+	for name, rows := range want {
+		if !counter[name] {
+			continue
+		}
+		for i := 1; i < len(rows); i++ {
+			if rows[i][2] != "" || rows[i][5] == "" {
+				continue // one column per instance: the singular counters are enough
+			}
+			t0, _ := time.Parse(time.RFC3339Nano, rows[i-1][1])
+			t1, _ := time.Parse(time.RFC3339Nano, rows[i][1])
+			out, err := exec.Command(bin, "archive", "val", "-S", rows[i-1][1], "-t", t1.Sub(t0).String(), "-s", "2", "-f", "6", base, name).Output()
+			if err != nil {
+				t.Fatalf("perfwire archive val %s: %v", name, err)
+			}
+			// The sample at the later record (pmval prints times cut to
+			// milliseconds); none when the earlier record is the metric's
+			// first, which pmval's interpolation reports as no values.
+			line := ""
+			for l := range strings.SplitSeq(string(out), "\n") {
+				if strings.HasPrefix(l, t1.UTC().Format("15:04:05.000")+" ") && !strings.Contains(l, "No values") {
+					line = l
+				}
+			}
+			if line == "" {
+				continue
+			}
+			compared++
+			f := strings.Fields(line)
+			pmval, err := strconv.ParseFloat(f[len(f)-1], 64)
+			shown, _ := strconv.ParseFloat(got.Rows[name][i][5], 64)
+			// pmval keeps times as doubles of seconds since the epoch
+			// (±0.24 µs): over these 50 ms intervals, 1e-5 of the rate.
+			if err != nil || math.Abs(pmval-shown) > 1e-6+2e-5*math.Abs(pmval) {
+				t.Errorf("%s at %s: the viewer's rate %s; perfwire archive val: %q", name, rows[i][1], got.Rows[name][i][5], line)
+			}
+		}
+	}
+	if compared < 60 {
+		t.Errorf("archive: only %d rates compared with perfwire archive val", compared)
+	}
+}
+
+func cmpFloat(a, b float64) int {
+	switch {
+	case a < b:
+		return -1
+	case a > b:
+		return 1
+	}
+	return 0
 }

@@ -15,6 +15,21 @@ export function stampSeconds(ts) {
 	return [sec, m ? Number(m[1].padEnd(9, "0")) : 0];
 }
 
+// float32Text is the shortest text of a float metric's value, as
+// perfwire archive --json writes it (0.65, not 0.6499999761581421), or
+// null for any other number. MessagePack's float32 arrives as the double
+// of the same value; a fraction a float32 holds exactly is taken for one
+// (a double metric rarely has such a value, and then only its text has
+// digits fewer than its JSON).
+function float32Text(x) {
+	if (typeof x !== "number" || Number.isInteger(x) || !Number.isFinite(x) || Math.fround(x) !== x) return null;
+	for (let p = 1; p < 9; p++) {
+		const t = x.toPrecision(p);
+		if (Math.fround(Number(t)) === x) return String(Number(t));
+	}
+	return null;
+}
+
 // kindOf says how a value is shown: a number (charted), a string, event
 // records, an aggregate's hex, or an error.
 function kindOf(v) {
@@ -73,8 +88,9 @@ export class ArchiveStore {
 			// 64-bit integers beyond 2^53 come as BigInt: the text keeps
 			// every digit, the chart takes the nearest double.
 			const big = typeof v.value === "bigint";
-			s.v.push(Number(v.value));
-			s.text.push(big ? v.value.toString() : null);
+			const f32 = big ? null : float32Text(v.value);
+			s.v.push(f32 === null ? Number(v.value) : Number(f32));
+			s.text.push(big ? v.value.toString() : f32);
 			let rate = NaN;
 			if (m.counter && s.prev) {
 				const dt = t - s.prev.t;
