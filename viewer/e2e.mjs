@@ -59,7 +59,7 @@ try {
 	page.on("pageerror", (e) => errors.push(String(e)));
 	// An archive opened by URL fetches its volumes until one is missing:
 	// that one 404 is expected.
-	page.on("console", (m) => m.type() === "error" && !/\/captures\/m3\.3$/.test(m.location().url) && errors.push(m.text()));
+	page.on("console", (m) => m.type() === "error" && !/\/(captures|slowarch)\/m3\.3$/.test(m.location().url) && errors.push(m.text()));
 	await page.goto(base + "/");
 	await page.evaluate(() => {
 		window.__statuses = [];
@@ -237,6 +237,23 @@ try {
 			return n;
 		}));
 		await page.screenshot({ path: join(shots, "viewer-archive.png"), fullPage: true });
+		// Dropped together: the same archive.
+		const dropAll = await page.evaluateHandle((list) => {
+			const d = new DataTransfer();
+			for (const [name, b64] of list) d.items.add(new File([Uint8Array.from(atob(b64), (c) => c.charCodeAt(0))], name));
+			return d;
+		}, files.map((f) => [basename(f), readFileSync(f).toString("base64")]));
+		await page.dispatchEvent("#drop", "drop", { dataTransfer: dropAll });
+		await page.waitForFunction(() => window.perfwireViewer.state !== "done" || window.perfwireViewer.archive);
+		await settled(page);
+		out.archiveDropped = await arch();
+		// By URL from a server that answers slowly, cancelled while the
+		// volumes arrive: it stays cancelled.
+		await page.evaluate(() => window.perfwireViewer.open("/slowarch/m3.meta"));
+		await page.waitForFunction(() => /decoding… /.test(document.getElementById("status").textContent));
+		await page.click("#cancel");
+		await page.waitForTimeout(3000);
+		out.archiveCancelled = await page.evaluate(() => ({ state: document.body.dataset.state, archive: window.perfwireViewer.archive }));
 		const meta = files.find((f) => f.endsWith(".meta"));
 		await page.goto(base + "/?src=" + encodeURIComponent("/captures/" + basename(meta)));
 		await settled(page);

@@ -76,6 +76,12 @@ func TestConformanceViewer(t *testing.T) {
 			time.Sleep(20 * time.Millisecond)
 		}
 	})
+	// An archive's files, each after half a second: the page fetches the
+	// .meta, the index and the volumes one after another.
+	mux.HandleFunc("/slowarch/", func(w http.ResponseWriter, r *http.Request) {
+		time.Sleep(500 * time.Millisecond)
+		http.StripPrefix("/slowarch/", http.FileServer(http.Dir("testdata"))).ServeHTTP(w, r)
+	})
 	srv := httptest.NewServer(mux)
 	defer srv.Close()
 
@@ -155,9 +161,14 @@ func TestConformanceViewer(t *testing.T) {
 		TreeRows              int
 		Errors                []string
 		Archive, ArchiveByURL archiveView
-		ArchiveAlone          view
-		ArchiveXZ             view
-		PCP                   map[string]struct {
+		ArchiveDropped        archiveView
+		ArchiveCancelled      struct {
+			State   string
+			Archive any
+		}
+		ArchiveAlone view
+		ArchiveXZ    view
+		PCP          map[string]struct {
 			State, Status, MMV string
 			ChartInk           int
 			PDU                *struct {
@@ -304,6 +315,13 @@ func TestConformanceViewer(t *testing.T) {
 	}
 	checkMMV(t, root, page.PCP["sample1.mmv"].MMV, pcpFiles[2])
 	checkArchive(t, bin, page.Archive, page.ArchiveByURL, strings.TrimSuffix(archFiles[0], ".meta"))
+	if page.ArchiveDropped.State != "done" || !reflect.DeepEqual(page.ArchiveDropped.Rows, page.Archive.Rows) {
+		t.Errorf("archive dropped: state %q, status %q; the rows differ from the picked files': %v", page.ArchiveDropped.State,
+			page.ArchiveDropped.Status, !reflect.DeepEqual(page.ArchiveDropped.Rows, page.Archive.Rows))
+	}
+	if page.ArchiveCancelled.State != "cancelled" || page.ArchiveCancelled.Archive != nil {
+		t.Errorf("archive cancelled while its volumes arrive: state %q 3 s later, archive %v", page.ArchiveCancelled.State, page.ArchiveCancelled.Archive)
+	}
 	if page.ArchiveAlone.State != "error" || !strings.Contains(page.ArchiveAlone.Status, "PCP archive is several files") {
 		t.Errorf("an archive's .meta alone: state %q, status %q", page.ArchiveAlone.State, page.ArchiveAlone.Status)
 	}
