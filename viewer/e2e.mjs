@@ -13,6 +13,7 @@
 // read back.
 import { readFileSync } from "node:fs";
 import { basename, join } from "node:path";
+import { gzipSync } from "node:zlib";
 import { chromium } from "playwright-core";
 
 const [base, shots, capture, dropped, other, reuse] = process.argv.slice(2);
@@ -247,6 +248,12 @@ try {
 		await page.waitForFunction(() => window.perfwireViewer.state !== "done" || window.perfwireViewer.archive);
 		await settled(page);
 		out.archiveDropped = await arch();
+		// With a volume gzipped: the browser decompresses it.
+		await page.setInputFiles("#file", files.map((f) => (f.endsWith(".0") ?
+			{ name: basename(f) + ".gz", mimeType: "application/gzip", buffer: gzipSync(readFileSync(f)) } :
+			{ name: basename(f), mimeType: "application/octet-stream", buffer: readFileSync(f) })));
+		await settled(page);
+		out.archiveGzip = await arch();
 		// By URL from a server that answers slowly, cancelled while the
 		// volumes arrive: it stays cancelled.
 		await page.evaluate(() => window.perfwireViewer.open("/slowarch/m3.meta"));

@@ -162,6 +162,7 @@ func TestConformanceViewer(t *testing.T) {
 		Errors                []string
 		Archive, ArchiveByURL archiveView
 		ArchiveDropped        archiveView
+		ArchiveGzip           archiveView
 		ArchiveCancelled      struct {
 			State   string
 			Archive any
@@ -318,6 +319,10 @@ func TestConformanceViewer(t *testing.T) {
 	if page.ArchiveDropped.State != "done" || !reflect.DeepEqual(page.ArchiveDropped.Rows, page.Archive.Rows) {
 		t.Errorf("archive dropped: state %q, status %q; the rows differ from the picked files': %v", page.ArchiveDropped.State,
 			page.ArchiveDropped.Status, !reflect.DeepEqual(page.ArchiveDropped.Rows, page.Archive.Rows))
+	}
+	if page.ArchiveGzip.State != "done" || !reflect.DeepEqual(page.ArchiveGzip.Rows, page.Archive.Rows) ||
+		!slices.Equal(page.ArchiveGzip.Files, []string{"m3.meta", "m3.index", "m3.0", "m3.1", "m3.2"}) {
+		t.Errorf("archive with m3.0.gz: state %q, status %q, files %q", page.ArchiveGzip.State, page.ArchiveGzip.Status, page.ArchiveGzip.Files)
 	}
 	if page.ArchiveCancelled.State != "cancelled" || page.ArchiveCancelled.Archive != nil {
 		t.Errorf("archive cancelled while its volumes arrive: state %q 3 s later, archive %v", page.ArchiveCancelled.State, page.ArchiveCancelled.Archive)
