@@ -111,8 +111,7 @@ func (s *Scanner) Next() bool {
 // framing has no pattern) the next header pattern follows it in full.
 // The Reader calls it before reading more: without it a live stream would
 // wait for a whole resynchronisation window of later bytes before its
-// first record came out. (Only the Reader needs it, which keeps it out of
-// programs that scan bytes, such as the wasm plugin.)
+// first record came out. The Feeder calls it before waiting for more.
 func (s *Scanner) acceptEarly() bool {
 	// Only a whole record is worth decoding (a partial one would cost an
 	// error value on every read): its LEN says where it ends.

@@ -179,34 +179,27 @@ func kpiInPlugin(p *wasmPlugin, files []string, mode kpiMode, pageSize int64, ou
 		if err == nil {
 			err = took(&st)
 		}
+		// Each file is an input of its own, as natively: kpi_cut ends it
+		// (a record it cuts off is truncated and ends the run) and the
+		// next file starts afresh, with the processes carried on.
+		if err == nil {
+			err = p.call(abi.OpKPICut, s, 0, &st)
+		}
+		if err == nil {
+			err = took(&st)
+		}
 		if err != nil {
 			return err
-		}
-		// A file that ends inside a record ends the run, as natively:
-		// its record is reported truncated, not joined to the next file.
-		// A stream that cannot go on (done) ends it too; damage it
-		// resynchronised over is reported and the run goes on.
-		if !st.Done && st.Offset < st.Total {
-			if err := p.call(abi.OpKPIEnd, s, 0, &st); err != nil {
-				return err
-			}
-			if err := took(&st); err != nil {
-				return err
-			}
-			stopped = true
 		}
 		var tb abi.KPITable
 		if err := p.call(abi.OpKPITable, s, 0, &tb); err != nil {
 			return err
 		}
-		skipErr := errOf(st.Error)
-		if st.Done && st.Error != nil && (stopped || tb.Stats.SkippedBytes == skipped) {
-			skipErr = nil // the error that ended the run, not damage skipped
-		}
-		reportSkipped(name, tb.Stats.SkippedBytes-skipped, tb.Stats.SkippedPlaces-places, skipErr)
+		reportSkipped(name, tb.Stats.SkippedBytes-skipped, tb.Stats.SkippedPlaces-places, errOf(st.SkipError))
 		skipped, places = tb.Stats.SkippedBytes, tb.Stats.SkippedPlaces
-		if st.Done && st.Error != nil {
-			if fileErr == nil {
+		if st.Done {
+			stopped = true
+			if st.Error != nil && fileErr == nil {
 				fileErr = &inputError{file: name, err: errOf(st.Error)}
 			}
 			break

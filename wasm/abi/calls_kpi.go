@@ -52,4 +52,12 @@ func init() {
 		r := k.End()
 		return &r
 	}
+	onSes[OpKPICut] = func(s any, _ []byte, _ uint32) msgp.Marshaler {
+		k, ok := s.(*KPISession)
+		if !ok {
+			return Failure(ErrBadMode)
+		}
+		r := k.Cut()
+		return &r
+	}
 }

@@ -161,15 +161,13 @@ type KPISession struct {
 	actPIDs  []int32 // pids listed by the open ACT group
 
 	// A stream session (NewKPIStream) has no whole input: bytes arrive
-	// with Feed and wait in pending until their record is complete.
-	stream   bool
-	opt      dlt.Options
-	pending  []byte
-	consumed int // stream bytes before pending[0]
-	fed      int
-	skipped  int
-	places   int // damaged places skipped
-	skipEnd  int // stream offset where the last skip ended
+	// with Feed and wait in the feeder until their record is decided.
+	stream bool
+	f      *dlt.Feeder
+	fed    int
+	// What the inputs before the current one (kpi_cut) consumed and
+	// skipped.
+	base, skippedBefore, placesBefore int
 }
 
 // NewKPISession starts a session over in, which it keeps (the caller must
@@ -270,13 +268,9 @@ func (k *KPISession) Table() KPITable {
 	if !k.done {
 		open = k.r.OpenGroups()
 	}
-	skipped := k.s.Skipped()
+	skipped, places := k.s.Skipped(), k.s.Resyncs()
 	if k.stream {
-		skipped = k.skipped
-	}
-	places := k.places
-	if !k.stream {
-		places = k.s.Resyncs()
+		skipped, places = k.skippedBefore+k.f.Skipped(), k.placesBefore+k.f.Resyncs()
 	}
 	res.Stats = Stats(rs, ts, open, skipped, places)
 	return res

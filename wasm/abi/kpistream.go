@@ -1,38 +1,33 @@
 package abi
 
 import (
-	"errors"
-
 	"github.com/perfwire/perfwire/dlt"
 	"github.com/perfwire/perfwire/dltkpi"
-	"github.com/perfwire/perfwire/internal/wire"
 )
-
-// patterns are the header patterns a stream resynchronises on, by framing.
-var patterns = [...][]byte{dlt.FramingStorage: []byte("DLT\x01"), dlt.FramingSerial: []byte("DLS\x01"), dlt.FramingBare: nil}
 
 // NewKPIStream starts a session fed piece by piece, for a live DLT stream
 // (dlt-receive's output, a daemon's TCP port with FramingBare, a serial
-// line). Records are decoded as soon as they are complete; a corrupt
-// record is skipped up to the next header pattern (with storage or serial
-// framing; with bare framing there is none, so it ends the stream).
-// Memory is bounded: at most one incomplete record waits.
+// line). The bytes go through a dlt.Feeder, which frames and
+// resynchronises over damage exactly as the scanner of a whole capture
+// (NewKPISession, perfwire kpi) does, whatever the pieces; a record comes
+// out as soon as what follows it decides it. Memory is bounded: the
+// feeder keeps only the bytes not yet decided.
 func NewKPIStream(framing dlt.Framing) *KPISession {
-	if int(framing) >= len(patterns) {
+	if framing > dlt.FramingBare {
 		framing = dlt.FramingStorage
 	}
 	return &KPISession{
 		stream: true,
-		opt:    dlt.Options{Framing: framing},
+		f:      dlt.NewFeeder(dlt.Options{Framing: framing}),
 		r:      dltkpi.NewReassembler(dltkpi.Options{}),
 		t:      dltkpi.NewTracker(dltkpi.TrackerOptions{KeepEnded: true}),
 	}
 }
 
-// Feed decodes every record that chunk completes and returns the
-// progress (Offset: stream bytes decoded or skipped; Total: bytes fed)
-// and what the records reported (KPIStep). The session copies what
-// it keeps of chunk.
+// Feed decodes every record that chunk decides and returns the progress
+// (Offset: stream bytes decided, records or skipped; Total: bytes fed)
+// and what the records reported (KPIStep). The session copies what it
+// keeps of chunk.
 func (k *KPISession) Feed(chunk []byte) KPIStep {
 	if !k.stream {
 		return k.progress(abiError(ErrBadMode))
@@ -41,82 +36,70 @@ func (k *KPISession) Feed(chunk []byte) KPIStep {
 		return k.progress(nil)
 	}
 	k.fed += len(chunk)
-	k.pending = append(k.pending, chunk...)
-	off := 0
-	for off < len(k.pending) {
-		m, n, err := dlt.ConsumeMessage(k.pending[off:], k.opt)
-		if err == nil {
-			k.r.PushDLT(k.sel, m)
-			k.drain()
-			off += n
-			continue
-		}
-		if errors.Is(err, dlt.ErrTruncated) {
-			break // the rest of the record has not arrived
-		}
-		if k.err == nil {
-			k.err = shiftError(err, k.consumed+off)
-		}
-		next := k.resync(off + 1)
-		if next < 0 {
-			off = len(k.pending)
-			k.done = true
-			break
-		}
-		if k.consumed+off != k.skipEnd {
-			k.places++ // a new damaged place, not the rest of the last one
-		}
-		k.skipped += next - off
-		k.skipEnd = k.consumed + next
-		off = next
-	}
-	k.consumed += off
-	k.pending = append(k.pending[:0], k.pending[off:]...)
+	k.f.Feed(chunk)
+	k.take()
 	return k.progress(nil)
 }
 
-// resync returns where the next header pattern starts at or after from,
-// or where a partial pattern at the end might start; -1 without framing.
-func (k *KPISession) resync(from int) int {
-	p := patterns[k.opt.Framing]
-	if p == nil {
-		return -1
+// take passes every message the feeder has decided to the reassembler;
+// an error the feeder cannot get past ends the session.
+func (k *KPISession) take() {
+	for k.f.Next() {
+		k.r.PushDLT(k.sel, k.f.Message())
+		k.drain()
 	}
-	for i := from; i < len(k.pending); i++ {
-		rest := k.pending[i:]
-		if len(rest) >= len(p) && string(rest[:len(p)]) == string(p) {
-			return i
-		}
-		if len(rest) < len(p) && string(p[:len(rest)]) == string(rest) {
-			return i
-		}
+	if err := k.f.Err(); err != nil {
+		k.finish(err)
 	}
-	return len(k.pending)
 }
 
-// End declares the stream finished: an incomplete record left over is
-// reported as truncated, and the reassembler is flushed.
+// finish ends the session with err (nil: the input's end): the groups
+// still open are counted and the reassembler is flushed.
+func (k *KPISession) finish(err error) {
+	k.err = err
+	k.open = k.r.OpenGroups()
+	k.r.Flush()
+	k.drain()
+	k.done = true
+}
+
+// Cut ends the current input as End does, without ending the session: a
+// record cut off by the input's end is truncated and ends the session, as
+// in a scan of that input alone; else the next Feed starts a new input
+// (offsets and errors count from its start) while the processes, groups
+// and counters carry on. perfwire kpi FILE... reads its files so.
+func (k *KPISession) Cut() KPIStep {
+	if !k.stream {
+		return k.progress(abiError(ErrBadMode))
+	}
+	if k.done {
+		return k.progress(nil)
+	}
+	k.f.End()
+	k.take()
+	st := k.progress(nil)
+	if !k.done {
+		k.base += k.f.Offset()
+		k.skippedBefore += k.f.Skipped()
+		k.placesBefore += k.f.Resyncs()
+		k.f = dlt.NewFeeder(k.f.Options())
+	}
+	return st
+}
+
+// End declares the stream finished: the records still undecided are
+// decided, one cut off by the end is reported as truncated, and the
+// reassembler is flushed.
 func (k *KPISession) End() KPIStep {
 	if !k.stream {
 		return k.progress(abiError(ErrBadMode))
 	}
 	if !k.done {
-		if len(k.pending) > 0 && k.err == nil {
-			// The decoder's own error names the part the record ends in,
-			// as the native reader's does; the tail is not counted as
-			// skipped, as it is not natively.
-			_, _, err := dlt.ConsumeMessage(k.pending, k.opt)
-			if err == nil {
-				err = dlt.ErrTruncated
-			}
-			k.err = shiftError(err, k.consumed)
+		k.f.End()
+		k.take()
+		if !k.done {
+			k.finish(nil)
 		}
-		k.consumed += len(k.pending)
-		k.pending = k.pending[:0]
-		k.open = k.r.OpenGroups()
-		k.r.Flush()
-		k.drain()
-		k.done = true
 	}
 	return k.progress(nil)
 }
@@ -138,19 +121,10 @@ func (k *KPISession) progress(callErr error) KPIStep {
 		st.Ended = append(st.Ended, EndedRow(&e))
 	}
 	if k.stream {
-		st.Offset, st.Total = k.consumed, k.fed
+		st.Offset, st.Total = k.base+k.f.Offset(), k.fed
+		st.SkipError = ErrorOf(k.f.SkipError())
 	} else {
 		st.Offset, st.Total = k.s.Offset(), len(k.in)
 	}
 	return st
-}
-
-// shiftError makes a record-relative decoding error stream-relative.
-func shiftError(err error, base int) error {
-	if we, ok := errors.AsType[*wire.Error](err); ok {
-		c := *we
-		c.Offset += int64(base)
-		return &c
-	}
-	return wire.NewError("dlt", "message", base, err)
 }

@@ -20,6 +20,7 @@ const (
 	OpKPIStream
 	OpKPIFeed
 	OpKPIEnd
+	OpKPICut
 	OpPDUDecode
 	OpPDUStream
 	OpPDUFeed
@@ -65,6 +66,7 @@ var Calls = [numOps]CallInfo{
 	OpKPIStream:    {"kpi_stream", "kpiStream", ArgN},
 	OpKPIFeed:      {"kpi_feed", "kpiFeed", ArgSessionIn},
 	OpKPIEnd:       {"kpi_end", "kpiEnd", ArgSession},
+	OpKPICut:       {"kpi_cut", "kpiCut", ArgSession},
 	OpPDUDecode:    {"pdu_decode", "pduDecode", ArgInN},
 	OpPDUStream:    {"pdu_stream", "pduStream", ArgN},
 	OpPDUFeed:      {"pdu_feed", "pduFeed", ArgSessionIn},

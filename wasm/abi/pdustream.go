@@ -3,6 +3,7 @@ package abi
 import (
 	"errors"
 
+	"github.com/perfwire/perfwire/internal/wire"
 	"github.com/perfwire/perfwire/pduwire"
 )
 
@@ -78,4 +79,14 @@ func (s *PDUSession) End() PDUStream {
 
 func (s *PDUSession) fail(err error) {
 	s.err, s.done, s.pending = err, true, nil
+}
+
+// shiftError makes a record-relative decoding error stream-relative.
+func shiftError(err error, base int) error {
+	if we, ok := errors.AsType[*wire.Error](err); ok {
+		c := *we
+		c.Offset += int64(base)
+		return &c
+	}
+	return wire.NewError("dlt", "message", base, err)
 }

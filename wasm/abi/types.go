@@ -101,9 +101,12 @@ type KPIDataset struct {
 type KPIStep struct {
 	_ noCompare
 
-	Error    *Error      `msg:"error"`
-	Offset   int         `msg:"offset"` // bytes of the input consumed so far
-	Total    int         `msg:"total"`  // bytes of the input
+	Error *Error `msg:"error"`
+	// SkipError is the first damage a stream session resynchronised past
+	// in its current input (since kpi_stream or the last kpi_cut).
+	SkipError *Error      `msg:"skip_error,omitempty"`
+	Offset    int         `msg:"offset"` // bytes of the input consumed so far
+	Total     int         `msg:"total"`  // bytes of the input
 	Done     bool        `msg:"done"`
 	Messages int         `msg:"messages"` // KPI messages pushed so far
 	Samples  []CPUSample `msg:"samples"`

@@ -1740,58 +1740,84 @@ func (z *KPIStats) Msgsize() (s int) {
 // MarshalMsg implements msgp.Marshaler
 func (z *KPIStep) MarshalMsg(b []byte) (o []byte, err error) {
 	o = msgp.Require(b, z.Msgsize())
-	// map header, size 8
-	// string "error"
-	o = append(o, 0x88, 0xa5, 0x65, 0x72, 0x72, 0x6f, 0x72)
-	if z.Error == nil {
-		o = msgp.AppendNil(o)
-	} else {
-		o, err = z.Error.MarshalMsg(o)
-		if err != nil {
-			err = msgp.WrapError(err, "Error")
-			return
-		}
+	// check for omitted fields
+	zb0001Len := uint32(9)
+	var zb0001Mask uint16 /* 9 bits */
+	_ = zb0001Mask
+	if z.SkipError == nil {
+		zb0001Len--
+		zb0001Mask |= 0x2
 	}
-	// string "offset"
-	o = append(o, 0xa6, 0x6f, 0x66, 0x66, 0x73, 0x65, 0x74)
-	o = msgp.AppendInt(o, z.Offset)
-	// string "total"
-	o = append(o, 0xa5, 0x74, 0x6f, 0x74, 0x61, 0x6c)
-	o = msgp.AppendInt(o, z.Total)
-	// string "done"
-	o = append(o, 0xa4, 0x64, 0x6f, 0x6e, 0x65)
-	o = msgp.AppendBool(o, z.Done)
-	// string "messages"
-	o = append(o, 0xa8, 0x6d, 0x65, 0x73, 0x73, 0x61, 0x67, 0x65, 0x73)
-	o = msgp.AppendInt(o, z.Messages)
-	// string "samples"
-	o = append(o, 0xa7, 0x73, 0x61, 0x6d, 0x70, 0x6c, 0x65, 0x73)
-	o = msgp.AppendArrayHeader(o, uint32(len(z.Samples)))
-	for za0001 := range z.Samples {
-		o, err = z.Samples[za0001].MarshalMsg(o)
-		if err != nil {
-			err = msgp.WrapError(err, "Samples", za0001)
-			return
+	// variable map header, size zb0001Len
+	o = append(o, 0x80|uint8(zb0001Len))
+
+	// skip if no fields are to be emitted
+	if zb0001Len != 0 {
+		// string "error"
+		o = append(o, 0xa5, 0x65, 0x72, 0x72, 0x6f, 0x72)
+		if z.Error == nil {
+			o = msgp.AppendNil(o)
+		} else {
+			o, err = z.Error.MarshalMsg(o)
+			if err != nil {
+				err = msgp.WrapError(err, "Error")
+				return
+			}
 		}
-	}
-	// string "irqs"
-	o = append(o, 0xa4, 0x69, 0x72, 0x71, 0x73)
-	o = msgp.AppendArrayHeader(o, uint32(len(z.IRQs)))
-	for za0002 := range z.IRQs {
-		o, err = z.IRQs[za0002].MarshalMsg(o)
-		if err != nil {
-			err = msgp.WrapError(err, "IRQs", za0002)
-			return
+		if (zb0001Mask & 0x2) == 0 { // if not omitted
+			// string "skip_error"
+			o = append(o, 0xaa, 0x73, 0x6b, 0x69, 0x70, 0x5f, 0x65, 0x72, 0x72, 0x6f, 0x72)
+			if z.SkipError == nil {
+				o = msgp.AppendNil(o)
+			} else {
+				o, err = z.SkipError.MarshalMsg(o)
+				if err != nil {
+					err = msgp.WrapError(err, "SkipError")
+					return
+				}
+			}
 		}
-	}
-	// string "ended"
-	o = append(o, 0xa5, 0x65, 0x6e, 0x64, 0x65, 0x64)
-	o = msgp.AppendArrayHeader(o, uint32(len(z.Ended)))
-	for za0003 := range z.Ended {
-		o, err = z.Ended[za0003].MarshalMsg(o)
-		if err != nil {
-			err = msgp.WrapError(err, "Ended", za0003)
-			return
+		// string "offset"
+		o = append(o, 0xa6, 0x6f, 0x66, 0x66, 0x73, 0x65, 0x74)
+		o = msgp.AppendInt(o, z.Offset)
+		// string "total"
+		o = append(o, 0xa5, 0x74, 0x6f, 0x74, 0x61, 0x6c)
+		o = msgp.AppendInt(o, z.Total)
+		// string "done"
+		o = append(o, 0xa4, 0x64, 0x6f, 0x6e, 0x65)
+		o = msgp.AppendBool(o, z.Done)
+		// string "messages"
+		o = append(o, 0xa8, 0x6d, 0x65, 0x73, 0x73, 0x61, 0x67, 0x65, 0x73)
+		o = msgp.AppendInt(o, z.Messages)
+		// string "samples"
+		o = append(o, 0xa7, 0x73, 0x61, 0x6d, 0x70, 0x6c, 0x65, 0x73)
+		o = msgp.AppendArrayHeader(o, uint32(len(z.Samples)))
+		for za0001 := range z.Samples {
+			o, err = z.Samples[za0001].MarshalMsg(o)
+			if err != nil {
+				err = msgp.WrapError(err, "Samples", za0001)
+				return
+			}
+		}
+		// string "irqs"
+		o = append(o, 0xa4, 0x69, 0x72, 0x71, 0x73)
+		o = msgp.AppendArrayHeader(o, uint32(len(z.IRQs)))
+		for za0002 := range z.IRQs {
+			o, err = z.IRQs[za0002].MarshalMsg(o)
+			if err != nil {
+				err = msgp.WrapError(err, "IRQs", za0002)
+				return
+			}
+		}
+		// string "ended"
+		o = append(o, 0xa5, 0x65, 0x6e, 0x64, 0x65, 0x64)
+		o = msgp.AppendArrayHeader(o, uint32(len(z.Ended)))
+		for za0003 := range z.Ended {
+			o, err = z.Ended[za0003].MarshalMsg(o)
+			if err != nil {
+				err = msgp.WrapError(err, "Ended", za0003)
+				return
+			}
 		}
 	}
 	return
@@ -1829,6 +1855,23 @@ func (z *KPIStep) UnmarshalMsg(bts []byte) (o []byte, err error) {
 				bts, err = z.Error.UnmarshalMsg(bts)
 				if err != nil {
 					err = msgp.WrapError(err, "Error")
+					return
+				}
+			}
+		case "skip_error":
+			if msgp.IsNil(bts) {
+				bts, err = msgp.ReadNilBytes(bts)
+				if err != nil {
+					return
+				}
+				z.SkipError = nil
+			} else {
+				if z.SkipError == nil {
+					z.SkipError = new(Error)
+				}
+				bts, err = z.SkipError.UnmarshalMsg(bts)
+				if err != nil {
+					err = msgp.WrapError(err, "SkipError")
 					return
 				}
 			}
@@ -1932,6 +1975,12 @@ func (z *KPIStep) Msgsize() (s int) {
 		s += msgp.NilSize
 	} else {
 		s += z.Error.Msgsize()
+	}
+	s += 11
+	if z.SkipError == nil {
+		s += msgp.NilSize
+	} else {
+		s += z.SkipError.Msgsize()
 	}
 	s += 7 + msgp.IntSize + 6 + msgp.IntSize + 5 + msgp.BoolSize + 9 + msgp.IntSize + 8 + msgp.ArrayHeaderSize
 	for za0001 := range z.Samples {

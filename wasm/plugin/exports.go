@@ -81,6 +81,9 @@ func kpiStream(framing uint32) uint32 { return mod.Open(abi.OpKPIStream, framing
 //go:wasmexport kpi_feed
 func kpiFeed(s, in uint32) uint32 { return call(abi.OpKPIFeed, s, in) }
 
+//go:wasmexport kpi_cut
+func kpiCut(s uint32) uint32 { return call(abi.OpKPICut, s, 0) }
+
 //go:wasmexport kpi_end
 func kpiEnd(s uint32) uint32 { return call(abi.OpKPIEnd, s, 0) }
 
