@@ -21,7 +21,7 @@ function load() {
 			const go = new Go();
 			const { instance } = await WebAssembly.instantiateStreaming(fetch("perfwire.wasm"), go.importObject);
 			go.run(instance); // main installs self.perfwire and waits for calls
-			if (self.perfwire.abiVersion !== 3) throw new Error("unexpected ABI " + self.perfwire.abiVersion);
+			if (self.perfwire.abiVersion !== 4) throw new Error("unexpected ABI " + self.perfwire.abiVersion);
 			return self.perfwire;
 		})();
 	}
@@ -146,7 +146,7 @@ async function run(job, source) {
 		const table = decode(pw.kpiTable(s));
 		const secs = (performance.now() - t0) / 1000;
 		post({ type: "done", view: "kpi", job, fed, total, bytesPerSec: fed / secs, seconds: secs, messages: step.messages,
-			table, error: step.error || table.error || null }, cols.empty ? null : cols.take());
+			table, error: step.error || step.skip_error || table.error || null }, cols.empty ? null : cols.take());
 	} finally {
 		pw.kpiClose(s);
 	}

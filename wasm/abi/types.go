@@ -5,7 +5,7 @@ package abi
 // Version is the ABI number hosts query with abi_version (wasip1) or
 // perfwire.abiVersion (js). It grows when an export or a result schema
 // changes incompatibly; adding a key to a result map does not change it.
-const Version = 3
+const Version = 4
 
 // noCompare, the first field of every result type, makes the types
 // incomparable, so that the linker emits no equality function for them:

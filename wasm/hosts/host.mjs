@@ -9,7 +9,7 @@ const wasi = new WASI({ version: "preview1", returnOnExit: true });
 const { instance } = await WebAssembly.instantiate(readFileSync(wasmPath), wasi.getImportObject());
 wasi.initialize(instance); // a reactor: runs _initialize once
 const pw = instance.exports;
-if (pw.abi_version() !== 3) throw new Error("ABI " + pw.abi_version());
+if (pw.abi_version() !== 4) throw new Error("ABI " + pw.abi_version());
 
 const input = readFileSync(inputPath);
 const h = pw.alloc(input.length) >>> 0; // u32: read with >>> 0
