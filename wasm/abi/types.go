@@ -107,9 +107,9 @@ type KPIStep struct {
 	SkipError *Error      `msg:"skip_error,omitempty"`
 	Offset    int         `msg:"offset"` // bytes of the input consumed so far
 	Total     int         `msg:"total"`  // bytes of the input
-	Done     bool        `msg:"done"`
-	Messages int         `msg:"messages"` // KPI messages pushed so far
-	Samples  []CPUSample `msg:"samples"`
+	Done      bool        `msg:"done"`
+	Messages  int         `msg:"messages"` // KPI messages pushed so far
+	Samples   []CPUSample `msg:"samples"`
 	// IRQs are the interrupt rows each IRQ group the tracker applied (a
 	// suspect one is not) updated, in order, as `perfwire kpi --irqs`
 	// prints them: each one's tmsp is its group's BEG.
