@@ -105,7 +105,7 @@ func runArchiveVal(args []string, stdout io.Writer) error {
 	c := a.NewContext()
 	// pmval hands libpcp its origin and step as microseconds (timevals).
 	c.SetMode(archive.Interp, archive.TimestampOf(av.start.Truncate(time.Microsecond)), o.interval.Truncate(time.Microsecond))
-	p := &pmPrinter{w: stdout, json: *asJSON}
+	p := &pmPrinter{w: stdout, json: *asJSON, out: jsonLines{w: stdout}}
 	r := &pmvalRun{p: p, o: o, style: -1, errOut: os.Stderr, src: archiveSource{a, c}, arch: av}
 	err = r.run(a.Label.Hostname)
 	if p.err != nil {

@@ -2,8 +2,10 @@ package main
 
 import (
 	"bytes"
+	"encoding/json"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -49,5 +51,50 @@ func TestArchiveValArgs(t *testing.T) {
 	var out, errb bytes.Buffer
 	if code := run([]string{"archive", "val", archiveData + "m3", "no.such.metric"}, &out, &errb); code != 1 || !strings.Contains(errb.String(), "no.such.metric") {
 		t.Errorf("unknown metric: exit %d, %q", code, errb.String())
+	}
+}
+
+// archive val --json prints a JSON line per sample pmval printed, with
+// the same values: none where pmval said "No values available", else
+// the number pmval printed to its 4 significant digits.
+func TestArchiveValJSON(t *testing.T) {
+	const oracle = archiveData + "m2.pmval-sample.double.million-0.05.txt"
+	want, err := os.ReadFile(oracle)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var samples []string // pmval's value column, one per sample
+	for line := range strings.Lines(string(want)) {
+		if len(line) > 12 && line[2] == ':' && line[5] == ':' {
+			samples = append(samples, strings.TrimSpace(line[12:]))
+		}
+	}
+	var out, errb bytes.Buffer
+	if code := run([]string{"archive", "val", "--json", "-t", "0.05", archiveData + "m2", "sample.double.million"}, &out, &errb); code != 0 {
+		t.Fatalf("exit %d: %s", code, errb.String())
+	}
+	lines := strings.Split(strings.TrimSuffix(out.String(), "\n"), "\n")
+	if len(lines) != len(samples) || len(samples) < 20 {
+		t.Fatalf("%d JSON lines, pmval printed %d samples", len(lines), len(samples))
+	}
+	for i, line := range lines {
+		var s struct {
+			Timestamp, Metric string
+			Values            []struct{ Value float64 }
+		}
+		if err := json.Unmarshal([]byte(line), &s); err != nil {
+			t.Fatalf("line %d: %v: %s", i, err, line)
+		}
+		if s.Metric != "sample.double.million" || !strings.HasSuffix(s.Timestamp, "Z") {
+			t.Errorf("line %d: %s", i, line)
+		}
+		switch {
+		case samples[i] == "No values available":
+			if len(s.Values) != 0 {
+				t.Errorf("sample %d: %s, pmval had no values", i, line)
+			}
+		case len(s.Values) != 1 || strconv.FormatFloat(s.Values[0].Value, 'E', 3, 64) != samples[i]:
+			t.Errorf("sample %d: %s, pmval printed %s", i, line, samples[i])
+		}
 	}
 }
