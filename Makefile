@@ -2,11 +2,22 @@
 # Every target installs what it needs on a fresh Debian 12 machine with Go.
 
 GO          ?= go
+# go.mod names the toolchain (go1.26.10: the first without the standard
+# library's known vulnerabilities that govulncheck reports for go1.26.8);
+# auto lets go fetch it from the module proxy where the machine's Go is
+# older, even where the environment says local.
+export GOTOOLCHAIN := auto
 FUZZTIME    ?= 2s
 LONGFUZZ    ?= 10m
 STATICCHECK := $(shell $(GO) env GOPATH)/bin/staticcheck
+GOVULNCHECK := $(shell $(GO) env GOPATH)/bin/govulncheck
+# The vulnerability database govulncheck reads: the Go module proxy's copy
+# of golang.org/x/vulndb (its data/osv), pinned, because vuln.go.dev is
+# not reachable from every machine the tests run on. Refresh it with the
+# version `go list -m golang.org/x/vulndb@latest` names.
+VULNDB      := golang.org/x/vulndb@v0.0.0-20261105234957-e22db6528018
 
-.PHONY: help demo test test-unit conformance fuzz-smoke fuzz fuzz-diff bench bench-quick bench-go wasm web demo-web lint stacks-up stacks-down
+.PHONY: help demo test test-unit conformance fuzz-smoke fuzz fuzz-diff bench bench-quick bench-go wasm web demo-web lint vuln stacks-up stacks-down
 
 ## help: list every target with what it does.
 help:
@@ -16,8 +27,8 @@ help:
 demo:
 	bash scripts/demo.sh
 
-## test: lint, unit tests and conformance tests against a real pmcd and dlt-daemon.
-test: lint
+## test: lint, the vulnerability check, unit tests and conformance tests against a real pmcd and dlt-daemon.
+test: lint vuln
 	bash scripts/test.sh
 
 ## test-unit: every test that needs no real PCP or DLT stack.
@@ -87,6 +98,15 @@ lint: $(STATICCHECK)
 
 $(STATICCHECK):
 	$(GO) install honnef.co/go/tools/cmd/staticcheck@v0.8.2
+
+## vuln: govulncheck on the three modules, against the pinned vulnerability database.
+vuln: $(GOVULNCHECK)
+	@db=$$($(GO) mod download -json $(VULNDB) | sed -n 's/^[[:space:]]*"Dir": "\(.*\)",$$/\1/p'); \
+	test -d "$$db/data/osv" || { echo "no vulnerability database in '$$db'"; exit 1; }; \
+	for m in . bench fuzz/diff; do echo "govulncheck $$m"; (cd $$m && $(GOVULNCHECK) -db file://$$db/data/osv ./...) || exit 1; done
+
+$(GOVULNCHECK):
+	$(GO) install golang.org/x/vuln/cmd/govulncheck@v1.9.0
 
 ## stacks-up: install and start pmcd (sample, simple, trivial, mmv PMDAs) and dlt-daemon + dlt-kpi.
 stacks-up:

@@ -2,6 +2,8 @@ module github.com/perfwire/perfwire
 
 go 1.26
 
+toolchain go1.26.10
+
 require (
 	github.com/klauspost/compress v1.20.4
 	github.com/tetratelabs/wazero v1.12.0

@@ -2,6 +2,8 @@ module github.com/perfwire/perfwire/bench
 
 go 1.26
 
+toolchain go1.26.10
+
 require (
 	github.com/performancecopilot/speed/v4 v4.0.0
 	github.com/perfwire/perfwire v0.0.0
