@@ -16,8 +16,11 @@
 // [Message] views; after a corrupt record it resynchronises on the next
 // header pattern whose record validates and counts the skipped bytes.
 // [Reader] does the same over an io.Reader (a daemon connection, a
-// serial line) with a fixed-size buffer; [ConsumeMessage] decodes one
-// record for callers that manage their own buffers. [Message.Args] and
+// serial line) with a fixed-size buffer, and [Feeder] over pieces the
+// caller pushes as they arrive (a wasm host's calls, a browser stream):
+// all three decide the same records however the input is cut.
+// [ConsumeMessage] decodes one record for callers that manage their own
+// buffers. [Message.Args] and
 // [Message.ArgScanner] decode the arguments; [Arg.AppendText] prints one
 // as dlt-convert -a does and [Message.AppendText] prints the whole
 // dlt-convert -a line. [Builder], [AppendArg] and [AppendStorageHeader]
@@ -33,7 +36,7 @@
 // returned, so header accessors cannot fail; arguments are decoded
 // lazily and every length is checked against the payload that remains.
 // A Reader allocates its buffer once and its messages are valid only
-// until its next call to Next. No buffer is ever sized from the wire.
+// until its next call to Next; a Feeder's are valid until its next Feed. No buffer is ever sized from the wire.
 //
 // Where this package and dlt-convert 2.18.8 differ (both checked by the
 // conformance tests): the tool decodes type infos with several kind

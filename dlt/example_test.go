@@ -113,3 +113,36 @@ func ExampleMessage_AppendText() {
 	// 2 2026/11/22 02:52:12.374248   11517633 001 ECU1 DLTD INTM log info V 1 [ApplicationID 'PROC' registered for PID 14698, Description=/proc/-filesystem logger application]
 	// 4 2026/11/22 02:52:12.374251   11517641 000 ECU1 PROC PROC log info V 2 [IRQ BEG]
 }
+
+// A live stream pushed piece by piece: each record comes out once what
+// follows it decides it (here, the next record's header pattern).
+func ExampleFeeder() {
+	ecu := dlt.MakeID("ECU1")
+	var b []byte
+	for i := range 3 {
+		b = dlt.AppendStorageHeader(b, dlt.StorageHeader{Seconds: uint32(i), ECU: ecu})
+		m := dlt.NewBuilder(b, dlt.LogHeader(ecu, dlt.MakeID("APP"), dlt.MakeID("CTX"), dlt.LevelInfo, 1, uint32(i)))
+		m.String("hello")
+		var err error
+		if b, err = m.Finish(); err != nil {
+			panic(err)
+		}
+	}
+	f := dlt.NewFeeder(dlt.Options{})
+	for off := 0; off < len(b); off += 10 {
+		f.Feed(b[off:min(off+10, len(b))])
+		for f.Next() {
+			fmt.Println("record at", f.Message().Offset())
+		}
+	}
+	f.End()
+	for f.Next() {
+		fmt.Println("record at", f.Message().Offset(), "(at the end)")
+	}
+	fmt.Println("error:", f.Err())
+	// Output:
+	// record at 0
+	// record at 54
+	// record at 108 (at the end)
+	// error: <nil>
+}
