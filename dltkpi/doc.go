@@ -16,7 +16,8 @@
 // group. [Parse] and [ParseDataset] decode, the Append functions and
 // [EncodeGroup] produce exactly what dlt-kpi sends, the [Reassembler]
 // turns messages into datasets and group events with every anomaly
-// counted, and the [Tracker] builds what a viewer shows. The spec
+// counted, the [Tracker] builds what a viewer shows, and a [Session]
+// wires the two behind a DLT message stream. The spec
 // (dlt-kpi.md) lists where dlt-kpi differs from its own documentation:
 // RSS is in pages, ctx and io are cumulative, cmd is argv[0] only, and a
 // comm containing whitespace shifts the /proc fields dlt-kpi reads.

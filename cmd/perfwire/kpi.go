@@ -76,13 +76,8 @@ func runKPI(args []string, stdout io.Writer) error {
 	if plugin != nil {
 		return kpiInPlugin(plugin, fs.Args(), kpiMode{*asJSON, *summary, *all, *irqs}, *pageSize, out)
 	}
-	k := kpiRun{
-		r:    dltkpi.NewReassembler(dltkpi.Options{}),
-		t:    dltkpi.NewTracker(dltkpi.TrackerOptions{KeepEnded: *all}),
-		json: *asJSON,
-		irqs: *irqs,
-		out:  jsonLines{w: out},
-	}
+	kp := dltkpi.NewSession(dltkpi.Options{}, dltkpi.TrackerOptions{KeepEnded: *all})
+	k := kpiRun{kp: kp, t: kp.Tracker(), json: *asJSON, irqs: *irqs, out: jsonLines{w: out}}
 	var fileErr error
 	for _, name := range fs.Args() {
 		if err := k.file(name); err != nil {
@@ -90,21 +85,21 @@ func runKPI(args []string, stdout io.Writer) error {
 			break
 		}
 	}
-	open := k.r.OpenGroups()
-	k.r.Flush()
+	k.kp.End()
 	if err := k.drain(); err != nil {
 		return err
 	}
+	open := k.kp.OpenGroups()
 	switch {
 	case *all:
 		writeAll(out, append(k.ended, rows(k.t)...))
 	case *summary:
-		st := abi.Stats(k.r.Stats(), k.t.Stats(), open, k.skipped, k.places)
+		st := abi.Stats(k.kp.Stats(), k.t.Stats(), open, k.skipped, k.places)
 		if err := k.out.write(&st); err != nil {
 			return err
 		}
 	case !*asJSON && !*irqs:
-		writeTable(out, rows(k.t), abi.Stats(k.r.Stats(), k.t.Stats(), open, k.skipped, k.places), *pageSize)
+		writeTable(out, rows(k.t), abi.Stats(k.kp.Stats(), k.t.Stats(), open, k.skipped, k.places), *pageSize)
 	}
 	return fileErr
 }
@@ -233,8 +228,8 @@ func kpiInPlugin(p *wasmPlugin, files []string, mode kpiMode, pageSize int64, ou
 
 // kpiRun carries the state of one invocation across its files.
 type kpiRun struct {
-	r       *dltkpi.Reassembler
-	t       *dltkpi.Tracker
+	kp      *dltkpi.Session
+	t       *dltkpi.Tracker // kp's
 	json    bool
 	irqs    bool // print the IRQ table after each IRQ group applied
 	ended   []abi.KPIProcess
@@ -246,17 +241,16 @@ type kpiRun struct {
 // file decodes one DLT file. A record the scanner cannot get past is an
 // input error naming the file; what came before it is kept.
 func (k *kpiRun) file(name string) error {
-	sel := dltkpi.Selector{}
 	skipped, places, err := readDLTFile(name, func(_ int, m dlt.Message) (bool, error) {
 		if k.json {
-			if km, src, err := sel.FromDLT(m); err == nil {
+			if km, src, err := k.kp.Sel.FromDLT(m); err == nil {
 				m := abi.NewKPIMessage(km, src)
 				if err := k.out.write(&m); err != nil {
 					return false, err
 				}
 			}
 		}
-		k.r.PushDLT(sel, m)
+		k.kp.Push(m)
 		return true, k.drain()
 	})
 	k.skipped += skipped
@@ -282,9 +276,8 @@ func reportSkipped(name string, bytes, places int, first error) {
 // processes it removes and, with --irqs, prints the interrupt table
 // after each IRQ group it applied, as the plugin's session reports them.
 func (k *kpiRun) drain() error {
-	for k.r.Next() {
-		ev := k.r.Event()
-		k.t.Apply(ev)
+	for k.kp.Next() {
+		ev := k.kp.Event()
 		for _, e := range k.t.TakeEnded() {
 			k.ended = append(k.ended, abi.EndedRow(&e))
 		}

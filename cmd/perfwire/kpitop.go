@@ -38,8 +38,8 @@ another as plain text, separated by a blank line (as top -b does).`
 // kpiTop holds one run of perfwire kpi top.
 type kpiTop struct {
 	w        io.Writer
-	r        *dltkpi.Reassembler
-	t        *dltkpi.Tracker
+	kp       *dltkpi.Session
+	t        *dltkpi.Tracker // kp's
 	sortKey  string
 	rows     int
 	pageSize int64
@@ -75,8 +75,9 @@ func runKPITop(args []string, stdout io.Writer) error {
 	case (*follow == "") == (fs.NArg() == 0):
 		return usagef("give FILE.dlt... or --follow HOST[:PORT], not both\n%s", kpiTopUsage)
 	}
+	kp := dltkpi.NewSession(dltkpi.Options{}, dltkpi.TrackerOptions{})
 	k := &kpiTop{
-		w: stdout, r: dltkpi.NewReassembler(dltkpi.Options{}), t: dltkpi.NewTracker(dltkpi.TrackerOptions{}),
+		w: stdout, kp: kp, t: kp.Tracker(),
 		sortKey: *sortKey, rows: *rows, pageSize: *pageSize, final: *final, limit: *frames,
 	}
 	if f, ok := stdout.(*os.File); ok && term.IsTerminal(int(f.Fd())) {
@@ -98,7 +99,7 @@ func runKPITop(args []string, stdout io.Writer) error {
 	if k.enough() {
 		return nil
 	}
-	k.r.Flush()
+	k.kp.End()
 	k.drain()
 	if k.final || k.frames == 0 {
 		k.frame()
@@ -109,7 +110,7 @@ func runKPITop(args []string, stdout io.Writer) error {
 func (k *kpiTop) file(name string) error {
 	k.source = name
 	_, _, err := readDLTFile(name, func(_ int, m dlt.Message) (bool, error) {
-		k.r.PushDLT(dltkpi.Selector{}, m)
+		k.kp.Push(m)
 		k.drain()
 		return !k.enough(), nil
 	})
@@ -121,7 +122,7 @@ func (k *kpiTop) file(name string) error {
 func (k *kpiTop) follow(addr string) error {
 	k.source = daemonAddr(addr)
 	return followDaemon(addr, func(m dlt.Message) bool {
-		k.r.PushDLT(dltkpi.Selector{}, m)
+		k.kp.Push(m)
 		k.drain()
 		return !k.enough()
 	})
@@ -133,9 +134,8 @@ func (k *kpiTop) enough() bool { return k.limit > 0 && k.frames >= k.limit }
 // drain applies the reassembler's events and draws a frame when an ACT
 // group ends: the tracker then holds the interval's values.
 func (k *kpiTop) drain() {
-	for k.r.Next() {
-		ev := k.r.Event()
-		k.t.Apply(ev)
+	for k.kp.Next() {
+		ev := k.kp.Event()
 		if ev.Kind == dltkpi.KindACT && ev.Type == dltkpi.EventGroupEnd {
 			k.last = ev.Source.TMSP
 			if !k.final && !k.enough() {

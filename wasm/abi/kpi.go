@@ -149,10 +149,8 @@ func kindCounts(a [dltkpi.NumKinds]int) KindCounts {
 type KPISession struct {
 	in       []byte
 	s        dlt.Scanner
-	sel      dltkpi.Selector
-	r        *dltkpi.Reassembler
-	t        *dltkpi.Tracker
-	open     int // groups still open when the input ended
+	kp       *dltkpi.Session
+	t        *dltkpi.Tracker // kp's
 	done     bool
 	err      error
 	samples  []CPUSample // what the step reports, handed over to its result
@@ -173,12 +171,16 @@ type KPISession struct {
 // NewKPISession starts a session over in, which it keeps (the caller must
 // not modify it while the session lives).
 func NewKPISession(in []byte) *KPISession {
-	return &KPISession{
-		in: in,
-		s:  dlt.NewScanner(in, dlt.Options{}),
-		r:  dltkpi.NewReassembler(dltkpi.Options{}),
-		t:  dltkpi.NewTracker(dltkpi.TrackerOptions{KeepEnded: true}),
-	}
+	k := &KPISession{in: in, s: dlt.NewScanner(in, dlt.Options{})}
+	return k.withPipeline()
+}
+
+// withPipeline gives k the dltkpi session both kinds of KPI session decode
+// through; its tracker keeps the processes it ends, for KPIStep.ended.
+func (k *KPISession) withPipeline() *KPISession {
+	k.kp = dltkpi.NewSession(dltkpi.Options{}, dltkpi.TrackerOptions{KeepEnded: true})
+	k.t = k.kp.Tracker()
+	return k
 }
 
 // Step reads up to max DLT messages (all when max ≤ 0) and returns the
@@ -193,13 +195,12 @@ func (k *KPISession) Step(max int) KPIStep {
 	for n := 0; !k.done && (max <= 0 || n < max); n++ {
 		if !k.s.Next() {
 			k.err = k.s.Err()
-			k.open = k.r.OpenGroups()
-			k.r.Flush()
+			k.kp.End()
 			k.drain()
 			k.done = true
 			break
 		}
-		k.r.PushDLT(k.sel, k.s.Message())
+		k.kp.Push(k.s.Message())
 		k.drain()
 	}
 	return k.progress(nil)
@@ -209,9 +210,8 @@ func (k *KPISession) Step(max int) KPIStep {
 // group ends, it samples the tracker's values for the pids that group
 // listed; when an IRQ group is applied, it copies the rows it updated.
 func (k *KPISession) drain() {
-	for k.r.Next() {
-		ev := k.r.Event()
-		k.t.Apply(ev)
+	for k.kp.Next() {
+		ev := k.kp.Event()
 		if IRQGroupEnd(ev) {
 			k.irqTable = k.t.AppendIRQs(k.irqTable[:0]) // reused: one per IRQ group
 			k.irqs = AppendIRQs(k.irqs, k.irqTable, &ev)
@@ -263,11 +263,7 @@ func (k *KPISession) Table() KPITable {
 	for _, p := range k.t.Processes() {
 		res.Processes = append(res.Processes, ProcessRow(&p))
 	}
-	rs, ts := k.r.Stats(), k.t.Stats()
-	open := k.open
-	if !k.done {
-		open = k.r.OpenGroups()
-	}
+	rs, ts, open := k.kp.Stats(), k.t.Stats(), k.kp.OpenGroups()
 	skipped, places := k.s.Skipped(), k.s.Resyncs()
 	if k.stream {
 		skipped, places = k.skippedBefore+k.f.Skipped(), k.placesBefore+k.f.Resyncs()

@@ -1,9 +1,6 @@
 package abi
 
-import (
-	"github.com/perfwire/perfwire/dlt"
-	"github.com/perfwire/perfwire/dltkpi"
-)
+import "github.com/perfwire/perfwire/dlt"
 
 // NewKPIStream starts a session fed piece by piece, for a live DLT stream
 // (dlt-receive's output, a daemon's TCP port with FramingBare, a serial
@@ -16,12 +13,8 @@ func NewKPIStream(framing dlt.Framing) *KPISession {
 	if framing > dlt.FramingBare {
 		framing = dlt.FramingStorage
 	}
-	return &KPISession{
-		stream: true,
-		f:      dlt.NewFeeder(dlt.Options{Framing: framing}),
-		r:      dltkpi.NewReassembler(dltkpi.Options{}),
-		t:      dltkpi.NewTracker(dltkpi.TrackerOptions{KeepEnded: true}),
-	}
+	k := &KPISession{stream: true, f: dlt.NewFeeder(dlt.Options{Framing: framing})}
+	return k.withPipeline()
 }
 
 // Feed decodes every record that chunk decides and returns the progress
@@ -45,7 +38,7 @@ func (k *KPISession) Feed(chunk []byte) KPIStep {
 // an error the feeder cannot get past ends the session.
 func (k *KPISession) take() {
 	for k.f.Next() {
-		k.r.PushDLT(k.sel, k.f.Message())
+		k.kp.Push(k.f.Message())
 		k.drain()
 	}
 	if err := k.f.Err(); err != nil {
@@ -57,8 +50,7 @@ func (k *KPISession) take() {
 // still open are counted and the reassembler is flushed.
 func (k *KPISession) finish(err error) {
 	k.err = err
-	k.open = k.r.OpenGroups()
-	k.r.Flush()
+	k.kp.End()
 	k.drain()
 	k.done = true
 }
@@ -114,7 +106,7 @@ func (k *KPISession) progress(callErr error) KPIStep {
 	st := KPIStep{
 		Error:    ErrorOf(err),
 		Done:     k.done,
-		Messages: k.r.Stats().Messages,
+		Messages: k.kp.Stats().Messages,
 	}
 	st.Samples, st.IRQs, k.samples, k.irqs = k.samples, k.irqs, nil, nil
 	for _, e := range k.t.TakeEnded() {
