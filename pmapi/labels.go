@@ -83,6 +83,9 @@ func (m *MetricLabels) ForInstance(inst int32) *labels.Set {
 	return &m.Metric
 }
 
+// mmvDomain is the mmv PMDA's domain number (PCP's stdpmid).
+const mmvDomain = 70
+
 // MetricLabels fetches every level of labels that applies to the metric
 // described by d and merges them (pmLookupLabels + pmMergeLabelSets).
 // PMDAs may send sets with nested maps in libpcp's single-parse form; they
@@ -117,6 +120,17 @@ func (c *Client) MetricLabels(ctx context.Context, d pcp.Desc) (*MetricLabels, e
 	}
 	if d.InDom == pcp.InDomNull {
 		return out, nil
+	}
+	// An MMV metric is fetched first, as pminfo -l fetches before it asks
+	// for labels: pmcd 6.0.3's mmv PMDA, which runs inside pmcd, crashes
+	// it on a request for an MMV instance domain's instance labels that no
+	// fetch of the metric preceded. Other PMDAs are not fetched: a fetch
+	// can change what they hold (sample.scramble reorders its instances).
+	// The fetch's own failure is not this call's.
+	if d.ID.Domain() == mmvDomain {
+		if _, err := c.Fetch(ctx, d.ID); err != nil && ctx.Err() != nil {
+			return nil, err
+		}
 	}
 	got, err := c.LookupLabels(ctx, int32(labels.Instances), uint32(d.InDom))
 	if err != nil {

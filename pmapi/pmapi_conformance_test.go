@@ -5,6 +5,7 @@ package pmapi
 import (
 	"context"
 	"errors"
+	"os"
 	"os/exec"
 	"regexp"
 	"strconv"
@@ -12,6 +13,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/perfwire/perfwire/mmv"
+	"github.com/perfwire/perfwire/mmv/mmvfile"
 	"github.com/perfwire/perfwire/pcp"
 	"github.com/perfwire/perfwire/pduwire"
 )
@@ -546,5 +549,55 @@ func TestConformanceFetchAllocs(t *testing.T) {
 				t.Errorf("%v allocations per Fetch, want 1 (the copy)", n)
 			}
 		})
+	}
+}
+
+// TestConformanceMMVInstanceLabels: the instance labels of a metric of an
+// MMV file that nothing has fetched yet, which pmcd 6.0.3 crashed on when
+// asked for them first (its mmv PMDA runs inside it): MetricLabels
+// returns pminfo -l's instance labels and pmcd still answers.
+func TestConformanceMMVInstanceLabels(t *testing.T) {
+	name := "perfwire_pmapi_labels_" + strconv.Itoa(os.Getpid())
+	w, err := mmvfile.Create(name, &mmv.Registry{
+		Cluster: 331,
+		Indoms:  []mmv.IndomDef{{Serial: 1, Instances: []mmv.InstanceDef{{ID: 0, Name: "GET"}, {ID: 1, Name: "POST"}}}},
+		Metrics: []mmv.MetricDef{{Name: "requests", Item: 1, Type: mmv.TypeU64, Sem: pcp.SemCounter, Units: pcp.NewUnits(0, 0, 1, 0, 0, 0), Indom: 1}},
+	})
+	if err != nil {
+		t.Fatalf("mmv file in %s: %v", mmvfile.Dir(), err)
+	}
+	t.Cleanup(func() { w.Close(); os.Remove(w.Path()) })
+	metric := "mmv." + name + ".requests"
+	ctx := context.Background()
+	c := dial(t)
+	var ids []pcp.ID
+	for deadline := time.Now().Add(20 * time.Second); ; time.Sleep(100 * time.Millisecond) {
+		if ids, err = c.LookupName(ctx, metric); err == nil {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("pmcd never served %s: %v", metric, err)
+		}
+	}
+	d, err := c.LookupDesc(ctx, ids[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	ml, err := c.MetricLabels(ctx, d)
+	if err != nil {
+		t.Fatalf("MetricLabels(%s): %v", metric, err)
+	}
+	if _, err := dial(t).Fetch(ctx, d.ID); err != nil {
+		t.Fatalf("pmcd after the instance labels: %v", err)
+	}
+	want := regexp.MustCompile(`inst \[(\d+) or "[^"]*"\] labels (\{.*\})`).FindAllStringSubmatch(pminfo(t, "-l", metric), -1)
+	if len(want) != 2 || len(ml.Instances) != 2 {
+		t.Fatalf("%d instance label sets, pminfo -l %d", len(ml.Instances), len(want))
+	}
+	for _, m := range want {
+		inst, _ := strconv.Atoi(m[1])
+		if got := string(ml.Instances[int32(inst)].JSON); got != m[2] {
+			t.Errorf("inst %d: labels %s, pminfo %s", inst, got, m[2])
+		}
 	}
 }
