@@ -194,16 +194,22 @@ func (k *KPISession) Step(max int) KPIStep {
 	}
 	for n := 0; !k.done && (max <= 0 || n < max); n++ {
 		if !k.s.Next() {
-			k.err = k.s.Err()
-			k.kp.End()
-			k.drain()
-			k.done = true
+			k.finish(k.s.Err())
 			break
 		}
 		k.kp.Push(k.s.Message())
 		k.drain()
 	}
 	return k.progress(nil)
+}
+
+// finish ends the session with err (nil: the input's end): the groups
+// still open are counted and the reassembler is flushed.
+func (k *KPISession) finish(err error) {
+	k.err = err
+	k.kp.End()
+	k.drain()
+	k.done = true
 }
 
 // drain applies the reassembler's events to the tracker: when an ACT

@@ -46,15 +46,6 @@ func (k *KPISession) take() {
 	}
 }
 
-// finish ends the session with err (nil: the input's end): the groups
-// still open are counted and the reassembler is flushed.
-func (k *KPISession) finish(err error) {
-	k.err = err
-	k.kp.End()
-	k.drain()
-	k.done = true
-}
-
 // Cut ends the current input as End does, without ending the session: a
 // record cut off by the input's end is truncated and ends the session, as
 // in a scan of that input alone; else the next Feed starts a new input
