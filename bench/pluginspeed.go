@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"strconv"
+	"sync"
 	"time"
 
 	"github.com/tinylib/msgp/msgp"
@@ -53,6 +54,30 @@ var pluginWorkloads = []pluginWorkload{
 // HIGHRES_RESULT of conv05.server.bin.
 const pluginOneAt, pluginOneLen = 152, 312
 
+// pluginModules builds the js and wasip1 all-formats modules of the
+// checkout into bin/, as `make wasm` builds them, once per run for all the
+// plugin figures, and returns their paths.
+var pluginModules = sync.OnceValues(func() ([2]string, error) {
+	root, err := repoRoot()
+	if err != nil {
+		return [2]string{}, err
+	}
+	mods := [2]string{filepath.Join(root, "bin", "perfwire-js.wasm"), filepath.Join(root, "bin", "perfwire.wasm")}
+	for i, m := range []struct{ goos, pkg string }{{"js", "./wasm/js"}, {"wasip1", "./wasm/plugin"}} {
+		args := []string{"build", "-trimpath", "-ldflags=-s -w", "-o", mods[i]}
+		if m.goos == "wasip1" {
+			args = append(args, "-buildmode=c-shared")
+		}
+		cmd := exec.Command("go", append(args, m.pkg)...)
+		cmd.Dir = root
+		cmd.Env = append(os.Environ(), "GOOS="+m.goos, "GOARCH=wasm")
+		if out, err := cmd.CombinedOutput(); err != nil {
+			return mods, fmt.Errorf("build %s: %v: %s", m.pkg, err, lastLines(out, 5))
+		}
+	}
+	return mods, nil
+})
+
 func figPlugin(w pluginWorkload) func(Config) Figure {
 	return func(cfg Config) Figure {
 		f := Figure{
@@ -70,24 +95,11 @@ func figPlugin(w pluginWorkload) func(Config) Figure {
 		if err != nil {
 			return fail(err.Error())
 		}
-		dir, err := os.MkdirTemp("", "perfwire-bench-plugin-")
+		mods, err := pluginModules()
 		if err != nil {
 			return fail(err.Error())
 		}
-		defer os.RemoveAll(dir)
-		jsMod, wasiMod := filepath.Join(dir, "perfwire-js.wasm"), filepath.Join(dir, "perfwire.wasm")
-		for _, b := range []struct{ goos, out, pkg string }{{"js", jsMod, "./wasm/js"}, {"wasip1", wasiMod, "./wasm/plugin"}} {
-			args := []string{"build", "-trimpath", "-ldflags=-s -w", "-o", b.out}
-			if b.goos == "wasip1" {
-				args = append(args, "-buildmode=c-shared")
-			}
-			cmd := exec.Command("go", append(args, b.pkg)...)
-			cmd.Dir = root
-			cmd.Env = append(os.Environ(), "GOOS="+b.goos, "GOARCH=wasm")
-			if out, err := cmd.CombinedOutput(); err != nil {
-				return fail(fmt.Sprintf("build %s: %v: %s", b.pkg, err, lastLines(out, 5)))
-			}
-		}
+		jsMod, wasiMod := mods[0], mods[1]
 		testdata := filepath.Join(root, "wasm/testdata")
 		in, err := os.ReadFile(filepath.Join(testdata, w.file))
 		if err != nil {
