@@ -33,14 +33,7 @@ type Feeder struct {
 // NewFeeder returns a feeder of an empty stream. Options are as for
 // [NewScanner].
 func NewFeeder(opt Options) *Feeder {
-	maxLen := opt.MaxMessageLen
-	if maxLen <= 0 || maxLen > MaxMessageLen {
-		maxLen = MaxMessageLen
-	}
-	// As for the Reader: deciding a record may look at the record, a
-	// resync candidate inside it, and the pattern after that candidate.
-	look := 2*(StorageHeaderLen+maxLen) + len(storagePattern)
-	return &Feeder{s: Scanner{opt: opt, more: true, lookahead: look}}
+	return &Feeder{s: Scanner{opt: opt, more: true, lookahead: lookahead(opt)}}
 }
 
 // Feed appends the next piece of the stream. Feeding after End is

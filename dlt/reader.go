@@ -36,18 +36,23 @@ const maxZeroReads = 100
 // NewReader returns a reader of src. Options are as for [NewScanner];
 // MaxMessageLen also sizes the buffer (4 × (16 + MaxMessageLen) + 8).
 func NewReader(src io.Reader, opt Options) *Reader {
-	maxLen := opt.MaxMessageLen
-	if maxLen <= 0 || maxLen > MaxMessageLen {
-		maxLen = MaxMessageLen
-	}
-	// Deciding on a record can look at the record, a resync candidate
-	// that starts inside it, and the pattern after that candidate.
-	look := 2*(StorageHeaderLen+maxLen) + len(storagePattern)
+	look := lookahead(opt)
 	return &Reader{
 		src: src,
 		buf: make([]byte, 0, 2*look),
 		s:   Scanner{opt: opt, more: true, lookahead: look},
 	}
+}
+
+// lookahead is how many bytes past a record's start deciding it may need
+// when more input may follow: the record, a resync candidate that starts
+// inside it, and the pattern after that candidate (Reader and Feeder).
+func lookahead(opt Options) int {
+	maxLen := opt.MaxMessageLen
+	if maxLen <= 0 || maxLen > MaxMessageLen {
+		maxLen = MaxMessageLen
+	}
+	return 2*(StorageHeaderLen+maxLen) + len(storagePattern)
 }
 
 // Next advances to the next message, reading from the source as needed.
