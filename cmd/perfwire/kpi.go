@@ -194,7 +194,7 @@ func kpiInPlugin(p *wasmPlugin, files []string, mode kpiMode, pageSize int64, ou
 		skipped, places = tb.Stats.SkippedBytes, tb.Stats.SkippedPlaces
 		if st.Done {
 			stopped = true
-			if st.Error != nil && fileErr == nil {
+			if st.Error != nil {
 				fileErr = &inputError{file: name, err: errOf(st.Error)}
 			}
 			break
