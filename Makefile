@@ -77,9 +77,9 @@ web:
 	bash scripts/web-deps.sh
 	GO=$(GO) bash scripts/web-build.sh
 
-## demo-web: builds the viewer and serves it on http://127.0.0.1:8088/ (open a .dlt, e.g. viewer/testdata/kpi-odd.dlt; DLT=HOST:PORT relays a live dlt-daemon).
+## demo-web: builds the viewer and serves it on http://127.0.0.1:8088/ (open a .dlt, e.g. viewer/testdata/kpi-odd.dlt; DLT=HOST:PORT relays a live dlt-daemon, PMCD=HOST:PORT a pmcd with the METRICS named, e.g. METRICS="sample.load kernel.all.load").
 demo-web: web
-	$(GO) run ./cmd/perfwire serve --addr 127.0.0.1:8088 --dir viewer/dist $(if $(DLT),--dlt $(DLT))
+	$(GO) run ./cmd/perfwire serve --addr 127.0.0.1:8088 --dir viewer/dist $(if $(DLT),--dlt $(DLT)) $(if $(PMCD),--pmcd $(PMCD) $(METRICS))
 
 ## lint: gofmt, go vet, staticcheck, go generate leaving no diff, and go mod tidy changing nothing.
 lint: $(STATICCHECK)

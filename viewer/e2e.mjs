@@ -59,8 +59,9 @@ try {
 	const errors = [];
 	page.on("pageerror", (e) => errors.push(String(e)));
 	// An archive opened by URL fetches its volumes until one is missing:
-	// that one 404 is expected.
-	page.on("console", (m) => m.type() === "error" && !/\/(captures|slowarch)\/m3\.3$/.test(m.location().url) && errors.push(m.text()));
+	// that one 404 is expected, as is the 502 of a pmcd that is down.
+	page.on("console", (m) => m.type() === "error" && !/\/(captures|slowarch)\/m3\.3$/.test(m.location().url) &&
+		!(process.env.LIVE_DOWN && m.location().url.startsWith(process.env.LIVE_DOWN + "/live/pmcd")) && errors.push(m.text()));
 	await page.goto(base + "/");
 	await page.evaluate(() => {
 		window.__statuses = [];
@@ -192,6 +193,11 @@ try {
 			state: await page.evaluate(() => document.body.dataset.state),
 			status: await page.textContent("#status"),
 			pdu: await page.evaluate(() => window.perfwireViewer.pcp),
+			// Every counter's values and rates, as the chart draws them.
+			series: await page.evaluate(() => {
+				const p = window.perfwireViewer.pcp;
+				return p ? Object.fromEntries(p.metrics.filter((m) => m.counter).map((m) => [m.pmid, p.series(m.pmid)])) : null;
+			}),
 			// 64-bit numbers come as BigInts: as text, all digits kept.
 			mmv: await page.evaluate(() => JSON.stringify(window.perfwireViewer.mmv, (k, v) => (typeof v === "bigint" ? v.toString() : v))),
 			chartInk: await page.evaluate(() => {
@@ -286,6 +292,43 @@ try {
 		await page.screenshot({ path: join(shots, "viewer-live.png"), fullPage: true });
 		await page.click("#cancel");
 		out.liveCancelled = await snapshot(page);
+	}
+	// 11. Live pmcd: perfwire serve --pmcd (at $LIVE, the metrics on its
+	// command line) relays pmcd; the page follows it from its link and
+	// charts the values as they come, a counter as rates; sample.colour
+	// picked from the table draws a line per instance. A pmcd that is
+	// down (the server at $LIVE_DOWN) is an error that says so.
+	if (process.env.LIVE) {
+		await page.goto(process.env.LIVE + "/");
+		await page.waitForSelector("#livepmcd:not([hidden])");
+		out.pmcdLink = { text: await page.textContent("#livepmcdlink"), metrics: await page.inputValue("#livemetrics") };
+		await page.click("#livepmcdlink");
+		// Five RESULTs at the server's 500 ms: four rates of each counter.
+		await page.waitForFunction(() => {
+			const p = window.perfwireViewer.pcp;
+			return p && p.metrics.length && p.series(p.metrics.find((m) => m.name === "sample.milliseconds").pmid).some((s) => s.t.length >= 5);
+		}, null, { timeout: 30000 });
+		out.pmcdLive = await page.evaluate(() => {
+			const p = window.perfwireViewer.pcp;
+			return { state: document.body.dataset.state, status: document.getElementById("status").textContent, src: location.search,
+				metrics: p.metrics, series: Object.fromEntries(p.metrics.map((m) => [m.name, p.series(m.pmid)])) };
+		});
+		await page.click("#pcpmetrics .vbody .vrow:has-text('sample.colour')");
+		await page.waitForTimeout(1200); // a refresh keeps the pick
+		out.pmcdColour = await page.evaluate(() => ({
+			picked: window.perfwireViewer.pcp.picked,
+			legend: [...document.querySelectorAll("#pcpchart .u-legend .u-series")].map((s) => s.textContent),
+			latest: [...document.querySelectorAll("#pcplatest .vbody .vrow")].map((r) => [...r.children].map((c) => c.textContent)),
+		}));
+		await page.screenshot({ path: join(shots, "viewer-live-pmcd.png"), fullPage: true });
+		await page.click("#cancel");
+		out.pmcdCancelled = await page.evaluate(() => document.body.dataset.state);
+	}
+	if (process.env.LIVE_DOWN) {
+		await page.goto(process.env.LIVE_DOWN + "/?src=live/pmcd?metric=sample.load");
+		await settled(page);
+		out.pmcdDown = await page.evaluate(() => ({ state: document.body.dataset.state, status: document.getElementById("status").textContent }));
+		await page.screenshot({ path: join(shots, "viewer-live-pmcd-down.png"), fullPage: true });
 	}
 	out.errors = errors;
 } finally {

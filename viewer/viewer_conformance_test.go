@@ -17,6 +17,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"reflect"
+	"regexp"
 	"slices"
 	"sort"
 	"strconv"
@@ -92,21 +93,11 @@ func TestConformanceViewer(t *testing.T) {
 	if out, err := gobuild.CombinedOutput(); err != nil {
 		t.Fatalf("go build: %v\n%s", err, out)
 	}
-	serve := exec.Command(bin, "serve", "--addr", "127.0.0.1:0", "--dir", "dist", "--dlt", "localhost:3490")
-	serveErr, err := serve.StderrPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := serve.Start(); err != nil {
-		t.Fatal(err)
-	}
-	defer func() { serve.Process.Kill(); serve.Wait() }()
-	first, err := bufio.NewReader(serveErr).ReadString('\n')
-	live, ok := strings.CutPrefix(strings.TrimSpace(first), "perfwire serve: ")
-	if err != nil || !ok {
-		t.Fatalf("perfwire serve said %q: %v", first, err)
-	}
-	go io.Copy(io.Discard, serveErr)
+	// perfwire serve also relays the running pmcd, four sample metrics
+	// every 500 ms; a second one relays a pmcd that is down.
+	live := startServe(t, bin, "--dlt", "localhost:3490", "--pmcd", "127.0.0.1:44321", "--interval", "500ms",
+		"sample.load", "sample.seconds", "sample.colour", "sample.milliseconds")
+	down := startServe(t, bin, "--pmcd", "127.0.0.1:1", "sample.load")
 
 	cmd := exec.Command("node", "e2e.mjs", srv.URL, t.ArtifactDir(), capture, dropped, other, reuse)
 	pcpFiles := []string{"testdata/conv15.server.bin", "testdata/conv17.server.bin", "testdata/sample1.mmv"}
@@ -119,7 +110,7 @@ func TestConformanceViewer(t *testing.T) {
 	for i, f := range archFiles {
 		archFiles[i], _ = filepath.Abs(f)
 	}
-	cmd.Env = append(os.Environ(), "CHROMIUM="+chromium, "LIVE="+strings.TrimSuffix(live, "/"), "PCP_FILES="+strings.Join(pcpFiles, ","),
+	cmd.Env = append(os.Environ(), "CHROMIUM="+chromium, "LIVE="+live, "LIVE_DOWN="+down, "PCP_FILES="+strings.Join(pcpFiles, ","),
 		"ARCHIVE="+strings.Join(archFiles, ","))
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
@@ -169,9 +160,23 @@ func TestConformanceViewer(t *testing.T) {
 		}
 		ArchiveAlone view
 		ArchiveXZ    view
-		PCP          map[string]struct {
+		PMCDLink     struct{ Text, Metrics string }
+		PMCDLive     struct {
+			State, Status, Src string
+			Metrics            []pcpMetric
+			Series             map[string][]pcpSeries
+		}
+		PMCDColour struct {
+			Picked string
+			Legend []string
+			Latest [][]string
+		}
+		PMCDCancelled string
+		PMCDDown      struct{ State, Status string }
+		PCP           map[string]struct {
 			State, Status, MMV string
 			ChartInk           int
+			Series             map[string][]pcpSeries
 			PDU                *struct {
 				PDUs    int
 				Metrics []struct {
@@ -315,6 +320,21 @@ func TestConformanceViewer(t *testing.T) {
 		t.Errorf("conv15: the values over time drew %d pixels", ink)
 	}
 	checkMMV(t, root, page.PCP["sample1.mmv"].MMV, pcpFiles[2])
+	checkConv15Rates(t, page.PCP["conv15.server.bin"].Series["29.0.2"])
+	if page.PMCDLink.Text != "live: pmcd at 127.0.0.1:44321" || page.PMCDLink.Metrics != "sample.load sample.seconds sample.colour sample.milliseconds" {
+		t.Errorf("live pmcd link %+v", page.PMCDLink)
+	}
+	l := page.PMCDLive
+	if l.State != "decoding" || page.PMCDCancelled != "cancelled" {
+		t.Errorf("live pmcd: state %q (%s), then %q", l.State, l.Status, page.PMCDCancelled)
+	}
+	checkLivePMCD(t, l.Metrics, l.Series)
+	if c := page.PMCDColour; c.Picked != "29.0.5" || len(c.Latest) != 3 || len(c.Legend) != 4 || !strings.Contains(c.Legend[1], "red") {
+		t.Errorf("live pmcd, sample.colour picked: %+v", c)
+	}
+	if d := page.PMCDDown; d.State != "error" || !strings.Contains(d.Status, "pmcd at 127.0.0.1:1 is not reachable") {
+		t.Errorf("live pmcd down: state %q, status %q", d.State, d.Status)
+	}
 	checkArchive(t, bin, page.Archive, page.ArchiveByURL, strings.TrimSuffix(archFiles[0], ".meta"))
 	if page.ArchiveDropped.State != "done" || !reflect.DeepEqual(page.ArchiveDropped.Rows, page.Archive.Rows) {
 		t.Errorf("archive dropped: state %q, status %q; the rows differ from the picked files': %v", page.ArchiveDropped.State,
@@ -336,6 +356,168 @@ func TestConformanceViewer(t *testing.T) {
 	if len(page.Errors) > 0 {
 		t.Errorf("page errors: %v", page.Errors)
 	}
+}
+
+// startServe starts perfwire serve on a free loopback port with args and
+// returns its URL; the test's end stops it.
+func startServe(t *testing.T, bin string, args ...string) string {
+	t.Helper()
+	serve := exec.Command(bin, append([]string{"serve", "--addr", "127.0.0.1:0", "--dir", "dist"}, args...)...)
+	serveErr, err := serve.StderrPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := serve.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { serve.Process.Kill(); serve.Wait() })
+	first, err := bufio.NewReader(serveErr).ReadString('\n')
+	url, ok := strings.CutPrefix(strings.TrimSpace(first), "perfwire serve: ")
+	if err != nil || !ok {
+		t.Fatalf("perfwire serve said %q: %v", first, err)
+	}
+	go io.Copy(io.Discard, serveErr)
+	return strings.TrimSuffix(url, "/")
+}
+
+// pcpMetric and pcpSeries are a metric of perfwireViewer.pcp and what
+// its chart draws: per instance the times, values and a counter's rates.
+type pcpMetric struct {
+	PMID, Name, Type, InDom, Sem, Units, RateUnits string
+	Counter                                        bool
+	Help                                           []string
+	Labels                                         map[string]any
+}
+
+type pcpSeries struct {
+	Inst int32
+	Name string
+	T, V []float64
+	Rate []*float64
+}
+
+// checkConv15Rates compares the rates the viewer draws for sample.seconds
+// in conv15.server.bin (pmcd's side of pmval -s 3 -t 0.5 sample.seconds)
+// with those that pmval printed (testdata/conv15.pmval.txt): a counter of
+// seconds is a time utilization, none for the first value.
+func checkConv15Rates(t *testing.T, got []pcpSeries) {
+	t.Helper()
+	out, err := os.ReadFile("testdata/conv15.pmval.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var want []float64
+	for _, m := range regexp.MustCompile(`(?m)^\s+([0-9.]+)\s*$`).FindAllStringSubmatch(string(out), -1) {
+		f, _ := strconv.ParseFloat(m[1], 64)
+		want = append(want, f)
+	}
+	if len(got) != 1 || len(want) != 3 || len(got[0].Rate) != 4 || got[0].Rate[0] != nil {
+		t.Fatalf("conv15: the viewer's sample.seconds %+v; pmval printed %v", got, want)
+	}
+	for i, w := range want {
+		// pmval prints four significant digits.
+		if r := got[0].Rate[i+1]; r == nil || math.Abs(*r-w) > 0.0005 {
+			t.Errorf("conv15: rate %d of sample.seconds is %s in the viewer, %v in pmval", i+1, ptr(r), w)
+		}
+	}
+}
+
+// checkLivePMCD compares what the page showed of the live pmcd with
+// pminfo (names, pmIDs, descriptors, help text, labels, instances, the
+// constant sample.load) and pmval (sample.milliseconds as a time
+// utilization), and each counter's rates with pmval's conversion of the
+// values the page has: (v - prev) / (dt in the counter's time unit).
+func checkLivePMCD(t *testing.T, metrics []pcpMetric, series map[string][]pcpSeries) {
+	t.Helper()
+	pminfo := func(args ...string) string {
+		t.Helper()
+		out, err := exec.Command("pminfo", append([]string{"-h", "127.0.0.1"}, args...)...).Output()
+		if err != nil {
+			t.Fatalf("pminfo %v: %v", args, err)
+		}
+		return string(out)
+	}
+	types := map[string]string{"32": "32-bit int", "u32": "32-bit unsigned int", "double": "double"}
+	sems := map[string]string{"instant": "instant", "counter": "counter"}
+	names := map[string]bool{}
+	for _, m := range metrics {
+		names[m.Name] = true
+		if want := fmt.Sprintf("%s PMID: %s\n", m.Name, m.PMID); pminfo("-m", m.Name) != want {
+			t.Errorf("live %s: pmID %s; pminfo -m %q", m.Name, m.PMID, pminfo("-m", m.Name))
+		}
+		units := m.Units
+		if units == "" {
+			units = "none"
+		}
+		d := pminfo("-d", m.Name)
+		if !strings.Contains(d, "Data Type: "+types[m.Type]+"  ") || !strings.Contains(d, "Semantics: "+sems[m.Sem]+"  Units: "+units+"\n") ||
+			m.Counter != (m.Sem == "counter") {
+			t.Errorf("live %s: %s %s %s; pminfo -d %q", m.Name, m.Type, m.Sem, m.Units, d)
+		}
+		if want := pminfo("-tT", m.Name); len(m.Help) != 2 || fmt.Sprintf("\n%s [%s]\nHelp:\n%s\n", m.Name, m.Help[0], m.Help[1]) != want {
+			t.Errorf("live %s: help %q; pminfo -tT %q", m.Name, m.Help, want)
+		}
+		var labels map[string]any
+		lm := regexp.MustCompile(`(?m)^    labels (.*)$`).FindStringSubmatch(pminfo("-l", m.Name))
+		if lm == nil || json.Unmarshal([]byte(lm[1]), &labels) != nil || !reflect.DeepEqual(m.Labels, labels) {
+			t.Errorf("live %s: labels %v; pminfo -l %v", m.Name, m.Labels, lm)
+		}
+	}
+	if len(metrics) != 4 || !names["sample.load"] || !names["sample.colour"] || !names["sample.seconds"] || !names["sample.milliseconds"] {
+		t.Errorf("live: metrics %+v", metrics)
+	}
+	for _, s := range series["sample.load"] {
+		for _, v := range s.V {
+			if fmt.Sprintf("\nsample.load\n    value %v\n", v) != pminfo("-f", "sample.load") {
+				t.Errorf("live sample.load %v; pminfo -f %q", v, pminfo("-f", "sample.load"))
+			}
+		}
+	}
+	var insts []string
+	for _, s := range series["sample.colour"] {
+		insts = append(insts, fmt.Sprintf("inst [%d or %q]", s.Inst, s.Name))
+	}
+	if want := regexp.MustCompile(`inst \[\d+ or "[^"]*"\]`).FindAllString(pminfo("-f", "sample.colour"), -1); !reflect.DeepEqual(insts, want) {
+		t.Errorf("live sample.colour's instances %q; pminfo -f %q", insts, want)
+	}
+	out, err := exec.Command("pmval", "-h", "127.0.0.1", "-t", "0.5", "-s", "2", "-f", "3", "sample.milliseconds").Output()
+	if err != nil {
+		t.Fatalf("pmval: %v", err)
+	}
+	pmval := regexp.MustCompile(`(?m)^\s+([0-9.]+)\s*$`).FindAllStringSubmatch(string(out), -1)
+	if len(pmval) != 2 {
+		t.Fatalf("pmval printed %q", out)
+	}
+	for name, scale := range map[string]float64{"sample.seconds": 1, "sample.milliseconds": 1000} {
+		ss := series[name]
+		if len(ss) != 1 || len(ss[0].Rate) < 5 || ss[0].Rate[0] != nil {
+			t.Errorf("live %s: %+v", name, ss)
+			continue
+		}
+		s := ss[0]
+		for i := 1; i < len(s.V); i++ {
+			want := (s.V[i] - s.V[i-1]) / ((s.T[i] - s.T[i-1]) * scale)
+			if r := s.Rate[i]; r == nil || math.Abs(*r-want) > 1e-9*math.Max(1, want) {
+				t.Errorf("live %s: rate %d is %s, (v - prev) / dt %v", name, i, ptr(r), want)
+			}
+			if name != "sample.milliseconds" {
+				continue
+			}
+			for _, p := range pmval {
+				if w, _ := strconv.ParseFloat(p[1], 64); s.Rate[i] != nil && math.Abs(*s.Rate[i]-w) > 0.01 {
+					t.Errorf("live sample.milliseconds: rate %d is %v; pmval reads %s", i, *s.Rate[i], p[1])
+				}
+			}
+		}
+	}
+}
+
+// ptr writes a value that may be none.
+func ptr(f *float64) string {
+	if f == nil {
+		return "none"
+	}
+	return strconv.FormatFloat(*f, 'g', -1, 64)
 }
 
 // checkPCP compares the viewer's metrics of a PDU stream with what

@@ -19,18 +19,30 @@ import (
 )
 
 const serveUsage = `usage: perfwire serve [--addr HOST:PORT] [--dir DIR] [--dlt HOST[:PORT]]
+                     [--pmcd HOST[:PORT] [--interval DUR] [METRIC ...]]
 
-Serves the browser viewer (built by make web into viewer/dist) and, with
---dlt, relays a running dlt-daemon to it: the page opens /live/dlt (the
-"live" link, or index.html?src=/live/dlt) and decodes the stream as it
-arrives with the same wasm module as files.
+Serves the browser viewer (built by make web into viewer/dist) and relays
+live sources to it, which the page decodes as they arrive with the same
+wasm module as files:
 
   --addr HOST:PORT  where to listen (default 127.0.0.1:8088; keep it on
                     loopback unless the network is yours)
   --dir DIR         the built viewer (default viewer/dist)
-  --dlt HOST[:PORT] a dlt-daemon (port 3490 by default) to relay as a .dlt
-                    stream: each message with a storage header carrying the
-                    time it was received, as dlt-receive -o writes it`
+  --dlt HOST[:PORT] a dlt-daemon (port 3490 by default) to relay on
+                    /live/dlt as a .dlt stream: each message with a storage
+                    header carrying the time it was received, as
+                    dlt-receive -o writes it (the page's "live" link, or
+                    index.html?src=live/dlt)
+  --pmcd HOST[:PORT] a pmcd (port 44321 by default) to relay on /live/pmcd
+                    as a PCP PDU stream: the metrics' names and pmIDs, their
+                    descriptors, instances, help text and labels, then a
+                    RESULT every interval (index.html?src=live/pmcd, or the
+                    page's metric box). The METRICs named here are followed
+                    when the page names none; /live/pmcd?metric=NAME&
+                    metric=NAME&interval=DUR names its own. A name that is
+                    not a leaf stands for every metric below it.
+  --interval DUR    the pmcd relay's default interval (default 1s; 100ms
+                    to 1h)`
 
 // relayRetry is how long the relay keeps trying to reach a daemon that
 // went away while a page was reading.
@@ -42,6 +54,8 @@ func runServe(args []string, stdout io.Writer) error {
 	addr := fs.String("addr", "127.0.0.1:8088", "listen address")
 	dir := fs.String("dir", "viewer/dist", "the built viewer")
 	daemon := fs.String("dlt", "", "dlt-daemon HOST[:PORT] to relay")
+	pmcd := fs.String("pmcd", "", "pmcd HOST[:PORT] to relay")
+	every := fs.Duration("interval", time.Second, "the pmcd relay's interval")
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			fmt.Fprintln(stdout, serveUsage)
@@ -49,8 +63,11 @@ func runServe(args []string, stdout io.Writer) error {
 		}
 		return usagef("%v\n%s", err, serveUsage)
 	}
-	if fs.NArg() != 0 {
-		return usagef("serve takes no arguments\n%s", serveUsage)
+	if fs.NArg() != 0 && *pmcd == "" {
+		return usagef("serve takes metric names only with --pmcd\n%s", serveUsage)
+	}
+	if *every < minLiveEvery || *every > maxLiveEvery {
+		return usagef("--interval %v: want %v to %v\n%s", *every, minLiveEvery, maxLiveEvery, serveUsage)
 	}
 	if _, err := os.Stat(filepath.Join(*dir, "index.html")); err != nil {
 		return fmt.Errorf("no viewer in %s (build it with make web): %w", *dir, err)
@@ -58,11 +75,15 @@ func runServe(args []string, stdout io.Writer) error {
 	if *daemon != "" {
 		*daemon = daemonAddr(*daemon)
 	}
+	var relay *pmcdRelay
+	if *pmcd != "" {
+		relay = &pmcdRelay{addr: pmcdAddr(*pmcd), metrics: fs.Args(), every: *every}
+	}
 	ln, err := net.Listen("tcp", *addr)
 	if err != nil {
 		return err
 	}
-	srv := &http.Server{Handler: serveMux(*dir, *daemon), ReadHeaderTimeout: 10 * time.Second}
+	srv := &http.Server{Handler: serveMux(*dir, *daemon, relay), ReadHeaderTimeout: 10 * time.Second}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
 	go func() { <-ctx.Done(); srv.Close() }()
@@ -75,13 +96,24 @@ func runServe(args []string, stdout io.Writer) error {
 }
 
 // serveMux serves the viewer's files from dir and, when daemon is set,
-// /live/dlt and /live (what can be followed, as JSON).
-func serveMux(dir, daemon string) *http.ServeMux {
+// /live/dlt, when pmcd is, /live/pmcd, and /live: what can be followed, as
+// JSON ({"dlt": ADDR, "pmcd": ADDR, "metrics": [the command line's]}).
+func serveMux(dir, daemon string, pmcd *pmcdRelay) *http.ServeMux {
 	mux := http.NewServeMux()
 	mux.Handle("/", http.FileServer(http.Dir(dir)))
+	live := struct {
+		DLT     string   `json:"dlt"`
+		PMCD    string   `json:"pmcd"`
+		Metrics []string `json:"metrics"`
+	}{DLT: daemon, Metrics: []string{}}
+	if pmcd != nil {
+		live.PMCD = pmcd.addr
+		live.Metrics = append(live.Metrics, pmcd.metrics...)
+		mux.Handle("/live/pmcd", pmcd)
+	}
 	mux.HandleFunc("/live", func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "application/json")
-		json.NewEncoder(w).Encode(map[string]string{"dlt": daemon})
+		json.NewEncoder(w).Encode(live)
 	})
 	if daemon != "" {
 		mux.HandleFunc("/live/dlt", func(w http.ResponseWriter, r *http.Request) { relayDLT(w, r, daemon) })

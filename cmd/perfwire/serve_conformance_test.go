@@ -24,7 +24,7 @@ import (
 func TestConformanceServeDLT(t *testing.T) {
 	dir := t.TempDir()
 	os.WriteFile(filepath.Join(dir, "index.html"), []byte("<!doctype html>viewer"), 0o644)
-	srv := httptest.NewServer(serveMux(dir, "localhost:3490"))
+	srv := httptest.NewServer(serveMux(dir, "localhost:3490", nil))
 	defer srv.Close()
 
 	var live map[string]string
@@ -75,7 +75,7 @@ func TestConformanceServeDLT(t *testing.T) {
 		t.Errorf("dlt-convert -a lists %d messages of the relayed stream, perfwire decoded %d", lines, n)
 	}
 
-	down := httptest.NewServer(serveMux(dir, "127.0.0.1:1"))
+	down := httptest.NewServer(serveMux(dir, "127.0.0.1:1", nil))
 	defer down.Close()
 	resp, err = http.Get(down.URL + "/live/dlt")
 	if err != nil {

@@ -9,9 +9,10 @@ let pcpTable, pcpLatest, mmvMetrics, mmvValues;
 
 export function pcpViews() {
 	pcpTable = new VTable($("pcpmetrics"), [
+		{ key: "name", label: "name", cls: "name", text: (r) => r.name },
 		{ key: "pmid", label: "pmID", text: (r) => r.pmid },
 		{ key: "type", label: "type", text: (r) => r.desc.type },
-		{ key: "sem", label: "semantics", text: (r) => r.desc.sem },
+		{ key: "sem", label: "semantics", text: (r) => r.desc.sem + (r.counter ? " (rate)" : "") },
 		{ key: "units", label: "units", text: (r) => r.desc.units || "none" },
 		{ key: "indom", label: "InDom", text: (r) => r.desc.indom },
 		{ key: "nvalues", label: "values", num: true, text: (r) => r.nvalues },
@@ -26,50 +27,85 @@ export function pcpViews() {
 		{ key: "inst", label: "inst", num: true, text: (r) => (r.inst === -1 ? "" : r.inst) },
 		{ key: "name", label: "instance", text: (r) => r.name },
 		{ key: "text", label: "last value", cls: "cmd", text: (r) => r.text },
+		{ key: "rate", label: "last rate", num: true, text: (r) => rateText(r.rate) },
 	], { sortKey: "inst", key: "inst" });
 }
 
-let metrics = [];
+// rateText writes a rate with four significant digits, as pmval does.
+const rateText = (v) => (v === null || v === undefined ? "" : String(+v.toPrecision(4)));
 
-// showPCP shows a PDU stream and returns what the status line says of it.
+let metrics = [], picked = null, drawnPMID = null;
+
+// resetPCP forgets the metric picked: another stream is being opened.
+export function resetPCP() { picked = null; drawnPMID = null; }
+
+// showPCP shows a PDU stream (again and again while a live one grows,
+// keeping the metric picked) and returns what the status line says of it.
 export function showPCP(pcp, api) {
 	metrics = pcp.metrics.map((m, i) => ({ ...m, order: i, nvalues: m.latest.length ? m.series.reduce((n, s) => n + s.t.length, 0) || m.latest.length : 0 }));
-	api.pcp = { pdus: pcp.pdus, types: pcp.types, metrics: metrics.map((m) => ({ pmid: m.pmid, ...m.desc, values: m.nvalues, help: m.help })) };
+	api.pcp = {
+		pdus: pcp.pdus, types: pcp.types,
+		metrics: metrics.map((m) => ({ pmid: m.pmid, name: m.name, ...m.desc, values: m.nvalues, help: m.help, counter: m.counter,
+			rateUnits: m.rateUnits, labels: m.merged || Object.assign({}, ...m.labels.map((j) => JSON.parse(j))) })),
+		// series(pmid): per instance its times (s since the epoch), values
+		// and, for a counter, rates (null for none), as the chart draws them.
+		series: (pmid) => (metrics.find((m) => m.pmid === pmid) || { series: [] }).series.map(({ inst, name, t, v, rate }) => ({ inst, name, t, v, rate })),
+		get picked() { return picked; },
+		pick: (pmid) => pick(pmid),
+	};
 	pcpTable.setRows(metrics);
 	const kinds = Object.entries(pcp.types).sort((a, b) => b[1] - a[1]).map(([t, n]) => `${t} ${n}`).join(" · ");
 	$("pcpcount").textContent = `(${metrics.length} metrics; ${pcp.pdus} PDUs: ${kinds})`;
 	$("summary").textContent = `${pcp.pdus} PDUs — ${kinds}`;
 	const first = metrics.find((m) => m.series.length) || metrics[0];
-	if (first) pick(first.pmid); else $("pcpdetail").hidden = true;
+	const keep = picked && metrics.find((m) => m.pmid === picked);
+	if (keep || first) pick(keep ? picked : first.pmid); else $("pcpdetail").hidden = true;
 	return `${pcp.pdus} PDUs, ${metrics.length} metrics`;
 }
 
-// pick shows one metric: descriptor, help, labels, values over time.
+// pick shows one metric: descriptor, help, labels, values over time (a
+// counter's as rates, as pmval converts them).
 function pick(pmid) {
 	const m = metrics.find((x) => x.pmid === pmid);
 	if (!m) return;
+	picked = pmid;
 	for (const r of $("pcpmetrics").querySelectorAll(".vbody .vrow")) r.classList.toggle("sel", r.dataset.pmid === pmid);
 	$("pcpdetail").hidden = false;
-	$("pcptitle").textContent = `${pmid} (${m.desc.type}, ${m.desc.sem}, ${m.desc.units || "none"})`;
+	const what = m.name ? `${m.name} (${pmid}` : `${pmid} (`;
+	$("pcptitle").textContent = `${what}${m.name ? ", " : ""}${m.desc.type}, ${m.desc.sem}, ${m.desc.units || "none"})`;
 	const info = [];
 	if (m.help.length) info.push(m.help.join("\n"));
-	if (m.labels.length) info.push("labels " + m.labels.join(" "));
+	if (m.merged) info.push("labels " + JSON.stringify(m.merged));
+	else if (m.labels.length) info.push("labels " + m.labels.join(" "));
 	if (m.error !== undefined) info.push(`last fetch: error ${m.error}`);
 	$("pcpinfo").textContent = info.join("\n\n");
-	if (m.series.length) {
+	const series = m.series.filter((s) => s.t.length);
+	if (series.length) {
 		// uPlot wants one x array: the union of the instances' times.
-		const xs = [...new Set(m.series.flatMap((s) => s.t))].sort((a, b) => a - b);
+		const xs = [...new Set(series.flatMap((s) => s.t))].sort((a, b) => a - b);
 		const at = new Map(xs.map((t, i) => [t, i]));
-		const ys = m.series.map((s) => {
+		const ys = series.map((s) => {
 			const y = new Array(xs.length).fill(null);
-			s.t.forEach((t, i) => { y[at.get(t)] = s.v[i]; });
+			const src = m.counter ? s.rate : s.v;
+			s.t.forEach((t, i) => { y[at.get(t)] = src[i]; });
 			return y;
 		});
-		const series = m.series.map((s, i) => ({ label: s.inst === -1 ? pmid : `${s.inst} ${s.name}`, stroke: PALETTE[i % PALETTE.length], width: 2 }));
-		timeChart($("pcpchart"), `${pmid} over time`, series, [xs.map((t) => t - xs[0]), ...ys], "pcp",
-			{ x: `seconds from ${new Date(xs[0] * 1000).toISOString()}`, y: m.desc.units || "value", points: true });
+		const data = [xs.map((t) => t - xs[0]), ...ys];
+		const el = $("pcpchart");
+		const labels = series.map((s, i) => ({ label: s.inst === -1 ? m.name || pmid : `${s.inst} ${s.name}`, stroke: PALETTE[i % PALETTE.length], width: 2 }));
+		if (el._chart && drawnPMID === pmid && el._chart.series.length === labels.length + 1) {
+			el._chart.setData(data); // a live stream's new values: the same chart, one more point
+		} else {
+			const title = `${m.name || pmid} over time` + (m.counter ? ` — rate (${m.rateUnits}; a counter)` : "");
+			timeChart(el, title, labels, data, "pcp", {
+				x: `seconds from ${new Date(xs[0] * 1000).toISOString()}`, y: m.counter ? m.rateUnits : m.desc.units || "value",
+				points: xs.length < 120, value: m.counter ? rateText : String,
+			});
+			drawnPMID = pmid;
+		}
 	} else {
 		$("pcpchart").replaceChildren();
+		drawnPMID = null;
 	}
 	pcpLatest.setRows(m.latest);
 }

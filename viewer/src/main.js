@@ -9,7 +9,7 @@ import { timeChart, PALETTE, XGroup } from "./chart.js";
 import { VTable, treeOrder } from "./table.js";
 import { text, bytes, secs } from "./text.js";
 import { MessageLog } from "./log.js";
-import { showPCP, showMMV, pcpViews, mmvViews } from "./formats.js";
+import { showPCP, showMMV, pcpViews, mmvViews, resetPCP } from "./formats.js";
 import { showArchive, archiveViews } from "./archiveview.js";
 
 const $ = (id) => document.getElementById(id);
@@ -129,6 +129,7 @@ function open(src) {
 	chart = null;
 	showView("kpi");
 	api.pcp = null; api.mmv = null; api.archive = null;
+	resetPCP();
 	procTable.setRows([]);
 	irqTable.setRows([]);
 	// Several files are a PCP archive's (BASE.meta, BASE.index, BASE.0 …).
@@ -165,6 +166,7 @@ worker.onmessage = (e) => {
 	if (m.type === "progress") {
 		$("status").textContent = `decoding… ${pct === null ? bytes(m.fed) : pct + "%"} · ${bytes(m.bytesPerSec)}/s · ${m.messages} ${m.unit || "KPI messages"}`;
 		if (m.table) { table = m.table; showTables(); } // a live stream's table so far
+		if (m.pcp) { showView("pdu"); showPCP(m.pcp, api); return; } // a live PDU stream's metrics so far
 		const now = performance.now();
 		// While loading only the CPU chart follows: the others come at the
 		// end, so the page leaves the worker the machine's cores.
@@ -391,13 +393,31 @@ window.addEventListener("resize", () => {
 	for (const u of xgroup.charts) u.setSize({ width: u.root.parentElement.clientWidth, height: u.height });
 });
 
-// Under perfwire serve --dlt, /live says which daemon can be followed.
+// Under perfwire serve --dlt or --pmcd, /live says what can be followed:
+// the daemon, and pmcd with the metrics of serve's command line, which
+// the page's metric box can change (names or prefixes, at spaces or
+// commas; the link follows them).
 fetch("live").then((r) => (r.ok ? r.json() : null)).then((live) => {
-	if (!live || !live.dlt) return;
-	const a = $("live");
-	a.href = "?src=live/dlt";
-	a.textContent = "live: dlt-daemon at " + live.dlt;
-	a.hidden = false;
+	if (live && live.dlt) {
+		const a = $("live");
+		a.href = "?src=live/dlt";
+		a.textContent = "live: dlt-daemon at " + live.dlt;
+		a.hidden = false;
+	}
+	if (live && live.pmcd) {
+		const a = $("livepmcdlink"), box = $("livemetrics");
+		const follow = () => {
+			const names = box.value.split(/[\s,]+/).filter(Boolean);
+			const url = "live/pmcd" + (names.length ? "?" + names.map((n) => "metric=" + encodeURIComponent(n)).join("&") : "");
+			a.href = "?src=" + encodeURIComponent(url);
+		};
+		a.textContent = "live: pmcd at " + live.pmcd;
+		box.value = (live.metrics || []).join(" ");
+		box.addEventListener("input", follow);
+		box.addEventListener("keydown", (e) => { if (e.key === "Enter") location.href = a.href; });
+		follow();
+		$("livepmcd").hidden = false;
+	}
 }).catch(() => {});
 
 const src = new URLSearchParams(location.search).get("src");

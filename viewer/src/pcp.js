@@ -1,14 +1,25 @@
-// PCPStream gathers the decoded PDUs of a recorded PCP stream (one
-// direction of a pmcd conversation, as `perfwire pdu` prints them) into
-// what a person looks at: each metric's descriptor, help text and labels,
-// its instances' names, and its values over time from the RESULTs.
+// PCPStream gathers the decoded PDUs of a PCP PDU stream (one direction
+// of a pmcd conversation, as `perfwire pdu` prints them, or what perfwire
+// serve --pmcd relays) into what a person looks at: each metric's name,
+// descriptor, help text and labels, its instances' names, and its values
+// over time from the RESULTs, a counter's also as rates.
 
-// identHex is a pmID's dotted text as the 32-bit hex ident that TEXT and
+// identNum is a pmID's dotted text as the 32-bit ident that TEXT and
 // LABEL PDUs carry (domain 9 bits, cluster 12, item 10).
-export function identHex(pmid) {
+export function identNum(pmid) {
 	const [d, c, i] = pmid.split(".").map(Number);
-	return (((d << 22) | (c << 10) | i) >>> 0).toString(16).padStart(8, "0");
+	return ((d << 22) | (c << 10) | i) >>> 0;
 }
+
+// indomNum is an instance domain's dotted text as its 32-bit ident
+// (domain 9 bits, serial 22).
+function indomNum(indom) {
+	const [d, s] = indom.split(".").map(Number);
+	return ((d << 22) | s) >>> 0;
+}
+
+// The label levels (PM_LABEL_*), merged in this order, later ones winning.
+const CONTEXT = 1, DOMAIN = 2, INDOM = 4, CLUSTER = 8, ITEM = 16;
 
 // numeric returns a value's number, or null for strings, aggregates and
 // event records, which are shown as their latest value instead.
@@ -34,14 +45,48 @@ function shown(v) {
 	return String(v.value);
 }
 
+// The time units of pmUnitsStr, smallest first; "sec" is index 3.
+const TIME = ["nanosec", "microsec", "millisec", "sec", "min", "hour"];
+
+// rateOf says how a counter's values become rates, as pmval converts
+// them: per second, except that a counter of time (units with a time
+// dimension) becomes a time utilization, the interval taken in the
+// counter's own time unit. It returns {scale: seconds to that unit, units:
+// the rate's units}.
+export function rateOf(units) {
+	const unit = (units || "").split(/[\s/^]+/).find((w) => TIME.includes(w));
+	if (unit === undefined) return { scale: 1, units: (units ? units + " " : "") + "/ sec" };
+	const st = TIME.indexOf(unit);
+	return { scale: st > 3 ? Math.pow(60, 3 - st) : Math.pow(1000, 3 - st), units: "time utilization" };
+}
+
+// rates are a counter's rates between consecutive values: (v - prev) /
+// (dt × scale); none for the first value, none when the count went down
+// (a restart or a wrap) or time did not advance.
+export function rates(t, v, scale) {
+	const out = new Array(v.length).fill(null);
+	for (let i = 1; i < v.length; i++) {
+		const dt = t[i] - t[i - 1], d = v[i] - v[i - 1];
+		if (dt > 0 && d >= 0) out[i] = d / (dt * scale);
+	}
+	return out;
+}
+
+function listIn(map, key) {
+	if (!map.has(key)) map.set(key, []);
+	return map.get(key);
+}
+
 export class PCPStream {
 	constructor() {
 		this.pdus = 0;
 		this.types = {}; // PDU type -> count
 		this.descs = new Map(); // pmid -> desc
+		this.names = new Map(); // pmid -> name
+		this.asked = null; // the names of a PMNS_NAMES, until the PMNS_IDS that answers it
 		this.instances = new Map(); // indom -> Map(inst -> name)
-		this.texts = new Map(); // ident hex -> [text, ...]
-		this.labels = new Map(); // ident hex -> [json, ...]
+		this.texts = new Map(); // ident -> [text, ...]
+		this.labels = new Map(); // kind -> Map(ident -> [json, ...])
 		this.series = new Map(); // pmid -> Map(inst -> {t: [], v: []})
 		this.latest = new Map(); // pmid -> Map(inst -> text)
 		this.errors = new Map(); // pmid -> error code of its last value set
@@ -51,7 +96,16 @@ export class PCPStream {
 	add(p) {
 		this.pdus++;
 		this.types[p.type] = (this.types[p.type] || 0) + 1;
+		if (p.type !== "PMNS_IDS") this.asked = p.type === "PMNS_NAMES" ? p.names : null;
 		switch (p.type) {
+		case "PMNS_IDS":
+			// The answer to a name lookup: the pmIDs of the names asked
+			// for, in their order.
+			if (this.asked && this.asked.length === p.pmids.length) {
+				p.pmids.forEach((id, i) => { if (id !== "PM_ID_NULL") this.names.set(id, this.asked[i]); });
+			}
+			this.asked = null;
+			break;
 		case "DESC":
 			this.descs.set(p.desc.pmid, p.desc);
 			break;
@@ -65,18 +119,19 @@ export class PCPStream {
 			break;
 		}
 		case "TEXT":
-			if (!this.texts.has(p.ident)) this.texts.set(p.ident, []);
-			this.texts.get(p.ident).push(p.text);
+			listIn(this.texts, Number(p.ident)).push(p.text);
 			break;
 		case "LABEL":
-			if (!this.labels.has(p.ident)) this.labels.set(p.ident, []);
-			for (const s of p.sets) this.labels.get(p.ident).push(s.json);
+			if (!this.labels.has(p.kind)) this.labels.set(p.kind, new Map());
+			// A level's sets replace what it had: pmcd answers with all of them.
+			this.labels.get(p.kind).set(Number(p.ident), p.sets.filter((s) => s.json).map((s) => s.json));
 			break;
 		case "RESULT":
 		case "HIGHRES_RESULT": {
 			const t = Number(p.sec) + Number(p.nsec) / 1e9;
 			for (const vs of p.value_sets) {
 				if (vs.numval < 0) { this.errors.set(vs.pmid, vs.numval); continue; }
+				this.errors.delete(vs.pmid);
 				if (vs.valfmt === 0) this.insitu.add(vs.pmid);
 				for (const v of vs.values || []) {
 					const n = numeric(v);
@@ -96,6 +151,24 @@ export class PCPStream {
 		}
 	}
 
+	// labelsOf returns a metric's labels: the sets sent for its item, and
+	// merged, those of every level that applies (context, domain, instance
+	// domain, cluster, item; a later level wins on a name), as pminfo -l
+	// shows them, or null when the stream has no level but the item's. A
+	// cluster's sets are those sent with the metric's own pmID as ident,
+	// as pmGetClusterLabels asks for them.
+	labelsOf(pmid, indom) {
+		const id = identNum(pmid), d = Number(pmid.split(".")[0]);
+		const at = (kind, ident) => (this.labels.get(kind) || new Map()).get(ident) || [];
+		const item = at(ITEM, id);
+		const levels = [at(CONTEXT, 0xffffffff), at(DOMAIN, d), /^\d+\.\d+$/.test(indom || "") ? at(INDOM, indomNum(indom)) : [],
+			at(CLUSTER, id), item];
+		if (levels.slice(0, 4).every((l) => !l.length)) return { item, merged: null };
+		const merged = {};
+		for (const l of levels) for (const json of l) { try { Object.assign(merged, JSON.parse(json)); } catch { /* shown as sent */ } }
+		return { item, merged };
+	}
+
 	// result is what the page draws: one entry per metric seen in a DESC or
 	// a RESULT, with instance names resolved where an INSTANCE PDU gave them.
 	result() {
@@ -106,15 +179,27 @@ export class PCPStream {
 		}).map((pmid) => {
 			const d = this.descs.get(pmid) || { pmid, type: "?", indom: "?", sem: "?", units: "" };
 			const names = this.instances.get(d.indom) || new Map();
-			const hex = identHex(pmid);
 			// Insitu words are typed by the descriptor, which the stream
 			// printer does not know but the viewer does.
 			const conv = this.insitu.has(pmid) ? insitu(d.type) : (x) => x;
-			const series = [...(this.series.get(pmid) || new Map())].map(([inst, s]) => ({ inst, name: names.get(inst) || "", t: s.t, v: s.v.map(conv) }));
-			const latest = [...(this.latest.get(pmid) || new Map())].map(([inst, text]) => ({
-				inst, name: names.get(inst) || "", text: this.insitu.has(pmid) ? String(conv(Number(text))) : text,
-			}));
-			return { pmid, desc: d, help: this.texts.get(hex) || [], labels: this.labels.get(hex) || [], series, latest, error: this.errors.get(pmid) };
+			const counter = d.sem === "counter";
+			const rate = counter ? rateOf(d.units) : null;
+			const series = [...(this.series.get(pmid) || new Map())].map(([inst, s]) => {
+				const v = s.v.map(conv);
+				return { inst, name: names.get(inst) || "", t: s.t.slice(), v, rate: counter ? rates(s.t, v, rate.scale) : null };
+			});
+			const latest = [...(this.latest.get(pmid) || new Map())].map(([inst, text]) => {
+				const s = series.find((x) => x.inst === inst);
+				return {
+					inst, name: names.get(inst) || "", text: this.insitu.has(pmid) ? String(conv(Number(text))) : text,
+					rate: s && counter ? s.rate[s.rate.length - 1] : null,
+				};
+			});
+			const { item, merged } = this.labelsOf(pmid, d.indom);
+			return {
+				pmid, name: this.names.get(pmid) || "", desc: d, help: this.texts.get(identNum(pmid)) || [], labels: item, merged,
+				counter, rateUnits: rate ? rate.units : "", series, latest, error: this.errors.get(pmid),
+			};
 		});
 		return { pdus: this.pdus, types: this.types, metrics };
 	}

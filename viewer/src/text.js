@@ -28,7 +28,7 @@ export function bytes(n) {
 	if (n >= 1e9) return (n / 1e9).toFixed(2) + " GB";
 	if (n >= 1e6) return (n / 1e6).toFixed(1) + " MB";
 	if (n >= 1e3) return (n / 1e3).toFixed(0) + " kB";
-	return n + " B";
+	return Math.round(n) + " B";
 }
 
 // secs writes a TMSP count (0.1 ms) as seconds with every digit, as

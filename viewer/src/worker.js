@@ -185,13 +185,16 @@ async function runMMV(job, reader, head, t0) {
 	post({ type: "done", view: "mmv", job, fed: bytes.length, total: bytes.length, bytesPerSec: bytes.length / secs, seconds: secs, mmv });
 }
 
-// runPDU feeds a recorded PCP PDU stream to a PDU stream session piece by
-// piece and gathers the PDUs into metrics, values over time and texts.
+// runPDU feeds a PCP PDU stream to a PDU stream session piece by piece
+// and gathers the PDUs into metrics, values over time and texts. A stream
+// of unknown size (perfwire serve's live pmcd relay) may never end: the
+// page then gets the metrics so far every TABLE_MS.
 async function runPDU(job, reader, head, t0, total) {
 	const pw = await load();
 	const s = pw.pduStream(0);
 	const pcp = new PCPStream();
-	let fed = 0, last = performance.now(), err = null;
+	const live = !total;
+	let fed = 0, last = performance.now(), lastTable = 0, err = null;
 	const feed = (res) => {
 		const r = decode(res);
 		for (const p of r.pdus) pcp.add(p); // each PDU is a map inside the result
@@ -204,7 +207,12 @@ async function runPDU(job, reader, head, t0, total) {
 			const now = performance.now();
 			if (now - last >= BATCH_MS) {
 				last = now;
-				post({ type: "progress", job, fed, total, bytesPerSec: fed / ((now - t0) / 1000), messages: pcp.pdus });
+				const msg = { type: "progress", job, fed, total, bytesPerSec: fed / ((now - t0) / 1000), messages: pcp.pdus, unit: "PDUs" };
+				if (live && now - lastTable >= TABLE_MS && (pcp.types.RESULT || 0) + (pcp.types.HIGHRES_RESULT || 0) > 0) {
+					lastTable = now;
+					msg.pcp = pcp.result();
+				}
+				post(msg);
 			}
 			const { value, done } = await reader.read();
 			if (job !== current) { reader.cancel(); return; }
@@ -447,7 +455,11 @@ self.onmessage = async (e) => {
 			source = { stream: m.file.stream(), size: m.file.size };
 		} else {
 			const resp = await fetch(m.url);
-			if (!resp.ok) throw new Error(`${m.url}: HTTP ${resp.status} ${resp.statusText}`);
+			if (!resp.ok) {
+				// perfwire serve says in the body why a live source failed.
+				const why = /^text\/plain/.test(resp.headers.get("content-type") || "") ? (await resp.text()).trim().slice(0, 500) : "";
+				throw new Error(`${m.url}: HTTP ${resp.status} ${resp.statusText}` + (why ? ": " + why : ""));
+			}
 			source = { stream: resp.body, size: Number(resp.headers.get("content-length")) || 0, url: resp.url || m.url };
 		}
 		if (m.type === "log") await runLog(m.job, source);
