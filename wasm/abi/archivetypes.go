@@ -1,6 +1,7 @@
 package abi
 
 //go:generate go tool msgp -io=false -tests=false -file archivetypes.go -o archivetypes_gen.go
+//go:generate go run ./internal/encgen -file archivetypes.go
 
 // The archive schema: one data record of a PCP archive, as `perfwire
 // archive --json` prints it, one JSON line per record.

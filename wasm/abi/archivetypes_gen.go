@@ -6,25 +6,6 @@ import (
 	"github.com/tinylib/msgp/msgp"
 )
 
-// MarshalMsg implements msgp.Marshaler
-func (z *ArchiveInput) MarshalMsg(b []byte) (o []byte, err error) {
-	o = msgp.Require(b, z.Msgsize())
-	// map header, size 2
-	// string "names"
-	o = append(o, 0x82, 0xa5, 0x6e, 0x61, 0x6d, 0x65, 0x73)
-	o = msgp.AppendArrayHeader(o, uint32(len(z.Names)))
-	for za0001 := range z.Names {
-		o = msgp.AppendString(o, z.Names[za0001])
-	}
-	// string "files"
-	o = append(o, 0xa5, 0x66, 0x69, 0x6c, 0x65, 0x73)
-	o = msgp.AppendArrayHeader(o, uint32(len(z.Files)))
-	for za0002 := range z.Files {
-		o = msgp.AppendBytes(o, z.Files[za0002])
-	}
-	return
-}
-
 // UnmarshalMsg implements msgp.Unmarshaler
 func (z *ArchiveInput) UnmarshalMsg(bts []byte) (o []byte, err error) {
 	var field []byte
@@ -90,53 +71,6 @@ func (z *ArchiveInput) UnmarshalMsg(bts []byte) (o []byte, err error) {
 		}
 	}
 	o = bts
-	return
-}
-
-// Msgsize returns an upper bound estimate of the number of bytes occupied by the serialized message
-func (z *ArchiveInput) Msgsize() (s int) {
-	s = 1 + 6 + msgp.ArrayHeaderSize
-	for za0001 := range z.Names {
-		s += msgp.StringPrefixSize + len(z.Names[za0001])
-	}
-	s += 6 + msgp.ArrayHeaderSize
-	for za0002 := range z.Files {
-		s += msgp.BytesPrefixSize + len(z.Files[za0002])
-	}
-	return
-}
-
-// MarshalMsg implements msgp.Marshaler
-func (z *ArchiveRead) MarshalMsg(b []byte) (o []byte, err error) {
-	o = msgp.Require(b, z.Msgsize())
-	// map header, size 4
-	// string "error"
-	o = append(o, 0x84, 0xa5, 0x65, 0x72, 0x72, 0x6f, 0x72)
-	if z.Error == nil {
-		o = msgp.AppendNil(o)
-	} else {
-		o, err = z.Error.MarshalMsg(o)
-		if err != nil {
-			err = msgp.WrapError(err, "Error")
-			return
-		}
-	}
-	// string "records"
-	o = append(o, 0xa7, 0x72, 0x65, 0x63, 0x6f, 0x72, 0x64, 0x73)
-	o = msgp.AppendArrayHeader(o, uint32(len(z.Records)))
-	for za0001 := range z.Records {
-		o, err = z.Records[za0001].MarshalMsg(o)
-		if err != nil {
-			err = msgp.WrapError(err, "Records", za0001)
-			return
-		}
-	}
-	// string "skipped"
-	o = append(o, 0xa7, 0x73, 0x6b, 0x69, 0x70, 0x70, 0x65, 0x64)
-	o = msgp.AppendInt(o, z.Skipped)
-	// string "done"
-	o = append(o, 0xa4, 0x64, 0x6f, 0x6e, 0x65)
-	o = msgp.AppendBool(o, z.Done)
 	return
 }
 
@@ -218,66 +152,6 @@ func (z *ArchiveRead) UnmarshalMsg(bts []byte) (o []byte, err error) {
 	return
 }
 
-// Msgsize returns an upper bound estimate of the number of bytes occupied by the serialized message
-func (z *ArchiveRead) Msgsize() (s int) {
-	s = 1 + 6
-	if z.Error == nil {
-		s += msgp.NilSize
-	} else {
-		s += z.Error.Msgsize()
-	}
-	s += 8 + msgp.ArrayHeaderSize
-	for za0001 := range z.Records {
-		s += z.Records[za0001].Msgsize()
-	}
-	s += 8 + msgp.IntSize + 5 + msgp.BoolSize
-	return
-}
-
-// MarshalMsg implements msgp.Marshaler
-func (z *ArchiveRecord) MarshalMsg(b []byte) (o []byte, err error) {
-	o = msgp.Require(b, z.Msgsize())
-	// check for omitted fields
-	zb0001Len := uint32(3)
-	var zb0001Mask uint8 /* 3 bits */
-	_ = zb0001Mask
-	if z.Mark == false {
-		zb0001Len--
-		zb0001Mask |= 0x2
-	}
-	if z.Values == nil {
-		zb0001Len--
-		zb0001Mask |= 0x4
-	}
-	// variable map header, size zb0001Len
-	o = append(o, 0x80|uint8(zb0001Len))
-
-	// skip if no fields are to be emitted
-	if zb0001Len != 0 {
-		// string "timestamp"
-		o = append(o, 0xa9, 0x74, 0x69, 0x6d, 0x65, 0x73, 0x74, 0x61, 0x6d, 0x70)
-		o = msgp.AppendString(o, z.Timestamp)
-		if (zb0001Mask & 0x2) == 0 { // if not omitted
-			// string "mark"
-			o = append(o, 0xa4, 0x6d, 0x61, 0x72, 0x6b)
-			o = msgp.AppendBool(o, z.Mark)
-		}
-		if (zb0001Mask & 0x4) == 0 { // if not omitted
-			// string "values"
-			o = append(o, 0xa6, 0x76, 0x61, 0x6c, 0x75, 0x65, 0x73)
-			o = msgp.AppendArrayHeader(o, uint32(len(z.Values)))
-			for za0001 := range z.Values {
-				o, err = z.Values[za0001].MarshalMsg(o)
-				if err != nil {
-					err = msgp.WrapError(err, "Values", za0001)
-					return
-				}
-			}
-		}
-	}
-	return
-}
-
 // UnmarshalMsg implements msgp.Unmarshaler
 func (z *ArchiveRecord) UnmarshalMsg(bts []byte) (o []byte, err error) {
 	var field []byte
@@ -336,117 +210,6 @@ func (z *ArchiveRecord) UnmarshalMsg(bts []byte) (o []byte, err error) {
 		}
 	}
 	o = bts
-	return
-}
-
-// Msgsize returns an upper bound estimate of the number of bytes occupied by the serialized message
-func (z *ArchiveRecord) Msgsize() (s int) {
-	s = 1 + 10 + msgp.StringPrefixSize + len(z.Timestamp) + 5 + msgp.BoolSize + 7 + msgp.ArrayHeaderSize
-	for za0001 := range z.Values {
-		s += z.Values[za0001].Msgsize()
-	}
-	return
-}
-
-// MarshalMsg implements msgp.Marshaler
-func (z *ArchiveValue) MarshalMsg(b []byte) (o []byte, err error) {
-	o = msgp.Require(b, z.Msgsize())
-	// check for omitted fields
-	zb0001Len := uint32(9)
-	var zb0001Mask uint16 /* 9 bits */
-	_ = zb0001Mask
-	if z.Instance == nil {
-		zb0001Len--
-		zb0001Mask |= 0x8
-	}
-	if z.Counter == false {
-		zb0001Len--
-		zb0001Mask |= 0x10
-	}
-	if z.Value == nil {
-		zb0001Len--
-		zb0001Mask |= 0x20
-	}
-	if z.Records == nil {
-		zb0001Len--
-		zb0001Mask |= 0x40
-	}
-	if z.Hex == nil {
-		zb0001Len--
-		zb0001Mask |= 0x80
-	}
-	if z.Error == "" {
-		zb0001Len--
-		zb0001Mask |= 0x100
-	}
-	// variable map header, size zb0001Len
-	o = append(o, 0x80|uint8(zb0001Len))
-
-	// skip if no fields are to be emitted
-	if zb0001Len != 0 {
-		// string "pmid"
-		o = append(o, 0xa4, 0x70, 0x6d, 0x69, 0x64)
-		o = msgp.AppendString(o, z.PMID)
-		// string "name"
-		o = append(o, 0xa4, 0x6e, 0x61, 0x6d, 0x65)
-		o = msgp.AppendString(o, z.Name)
-		// string "inst"
-		o = append(o, 0xa4, 0x69, 0x6e, 0x73, 0x74)
-		o = msgp.AppendInt32(o, z.Inst)
-		if (zb0001Mask & 0x8) == 0 { // if not omitted
-			// string "instance"
-			o = append(o, 0xa8, 0x69, 0x6e, 0x73, 0x74, 0x61, 0x6e, 0x63, 0x65)
-			if z.Instance == nil {
-				o = msgp.AppendNil(o)
-			} else {
-				o = msgp.AppendString(o, *z.Instance)
-			}
-		}
-		if (zb0001Mask & 0x10) == 0 { // if not omitted
-			// string "counter"
-			o = append(o, 0xa7, 0x63, 0x6f, 0x75, 0x6e, 0x74, 0x65, 0x72)
-			o = msgp.AppendBool(o, z.Counter)
-		}
-		if (zb0001Mask & 0x20) == 0 { // if not omitted
-			// string "value"
-			o = append(o, 0xa5, 0x76, 0x61, 0x6c, 0x75, 0x65)
-			if z.Value == nil {
-				o = msgp.AppendNil(o)
-			} else {
-				o, err = z.Value.MarshalMsg(o)
-				if err != nil {
-					err = msgp.WrapError(err, "Value")
-					return
-				}
-			}
-		}
-		if (zb0001Mask & 0x40) == 0 { // if not omitted
-			// string "records"
-			o = append(o, 0xa7, 0x72, 0x65, 0x63, 0x6f, 0x72, 0x64, 0x73)
-			o = msgp.AppendArrayHeader(o, uint32(len(z.Records)))
-			for za0001 := range z.Records {
-				o, err = z.Records[za0001].MarshalMsg(o)
-				if err != nil {
-					err = msgp.WrapError(err, "Records", za0001)
-					return
-				}
-			}
-		}
-		if (zb0001Mask & 0x80) == 0 { // if not omitted
-			// string "hex"
-			o = append(o, 0xa3, 0x68, 0x65, 0x78)
-			if z.Hex == nil {
-				o = msgp.AppendNil(o)
-			} else {
-				o = msgp.AppendString(o, *z.Hex)
-			}
-		}
-		if (zb0001Mask & 0x100) == 0 { // if not omitted
-			// string "error"
-			o = append(o, 0xa5, 0x65, 0x72, 0x72, 0x6f, 0x72)
-			o = msgp.AppendString(o, z.Error)
-		}
-	}
 	return
 }
 
@@ -577,33 +340,5 @@ func (z *ArchiveValue) UnmarshalMsg(bts []byte) (o []byte, err error) {
 		}
 	}
 	o = bts
-	return
-}
-
-// Msgsize returns an upper bound estimate of the number of bytes occupied by the serialized message
-func (z *ArchiveValue) Msgsize() (s int) {
-	s = 1 + 5 + msgp.StringPrefixSize + len(z.PMID) + 5 + msgp.StringPrefixSize + len(z.Name) + 5 + msgp.Int32Size + 9
-	if z.Instance == nil {
-		s += msgp.NilSize
-	} else {
-		s += msgp.StringPrefixSize + len(*z.Instance)
-	}
-	s += 8 + msgp.BoolSize + 6
-	if z.Value == nil {
-		s += msgp.NilSize
-	} else {
-		s += z.Value.Msgsize()
-	}
-	s += 8 + msgp.ArrayHeaderSize
-	for za0001 := range z.Records {
-		s += z.Records[za0001].Msgsize()
-	}
-	s += 4
-	if z.Hex == nil {
-		s += msgp.NilSize
-	} else {
-		s += msgp.StringPrefixSize + len(*z.Hex)
-	}
-	s += 6 + msgp.StringPrefixSize + len(z.Error)
 	return
 }

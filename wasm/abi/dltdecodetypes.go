@@ -1,6 +1,7 @@
 package abi
 
 //go:generate go tool msgp -io=false -tests=false -file dltdecodetypes.go -o dltdecodetypes_gen.go
+//go:generate go run ./internal/encgen -file dltdecodetypes.go
 
 // DLTDecode is the result of dlt_decode: the messages of a DLT file, in
 // order, each with what `perfwire dlt` prints and filters on, and the

@@ -6,51 +6,6 @@ import (
 	"github.com/tinylib/msgp/msgp"
 )
 
-// MarshalMsg implements msgp.Marshaler
-func (z *DLTDecode) MarshalMsg(b []byte) (o []byte, err error) {
-	o = msgp.Require(b, z.Msgsize())
-	// map header, size 5
-	// string "error"
-	o = append(o, 0x85, 0xa5, 0x65, 0x72, 0x72, 0x6f, 0x72)
-	if z.Error == nil {
-		o = msgp.AppendNil(o)
-	} else {
-		o, err = z.Error.MarshalMsg(o)
-		if err != nil {
-			err = msgp.WrapError(err, "Error")
-			return
-		}
-	}
-	// string "messages"
-	o = append(o, 0xa8, 0x6d, 0x65, 0x73, 0x73, 0x61, 0x67, 0x65, 0x73)
-	o = msgp.AppendArrayHeader(o, uint32(len(z.Messages)))
-	for za0001 := range z.Messages {
-		o, err = z.Messages[za0001].MarshalMsg(o)
-		if err != nil {
-			err = msgp.WrapError(err, "Messages", za0001)
-			return
-		}
-	}
-	// string "skipped_bytes"
-	o = append(o, 0xad, 0x73, 0x6b, 0x69, 0x70, 0x70, 0x65, 0x64, 0x5f, 0x62, 0x79, 0x74, 0x65, 0x73)
-	o = msgp.AppendInt(o, z.SkippedBytes)
-	// string "skipped_places"
-	o = append(o, 0xae, 0x73, 0x6b, 0x69, 0x70, 0x70, 0x65, 0x64, 0x5f, 0x70, 0x6c, 0x61, 0x63, 0x65, 0x73)
-	o = msgp.AppendInt(o, z.SkippedPlaces)
-	// string "skip_error"
-	o = append(o, 0xaa, 0x73, 0x6b, 0x69, 0x70, 0x5f, 0x65, 0x72, 0x72, 0x6f, 0x72)
-	if z.SkipError == nil {
-		o = msgp.AppendNil(o)
-	} else {
-		o, err = z.SkipError.MarshalMsg(o)
-		if err != nil {
-			err = msgp.WrapError(err, "SkipError")
-			return
-		}
-	}
-	return
-}
-
 // UnmarshalMsg implements msgp.Unmarshaler
 func (z *DLTDecode) UnmarshalMsg(bts []byte) (o []byte, err error) {
 	var field []byte
@@ -146,59 +101,6 @@ func (z *DLTDecode) UnmarshalMsg(bts []byte) (o []byte, err error) {
 	return
 }
 
-// Msgsize returns an upper bound estimate of the number of bytes occupied by the serialized message
-func (z *DLTDecode) Msgsize() (s int) {
-	s = 1 + 6
-	if z.Error == nil {
-		s += msgp.NilSize
-	} else {
-		s += z.Error.Msgsize()
-	}
-	s += 9 + msgp.ArrayHeaderSize
-	for za0001 := range z.Messages {
-		s += z.Messages[za0001].Msgsize()
-	}
-	s += 14 + msgp.IntSize + 15 + msgp.IntSize + 11
-	if z.SkipError == nil {
-		s += msgp.NilSize
-	} else {
-		s += z.SkipError.Msgsize()
-	}
-	return
-}
-
-// MarshalMsg implements msgp.Marshaler
-func (z *DLTDecoded) MarshalMsg(b []byte) (o []byte, err error) {
-	o = msgp.Require(b, z.Msgsize())
-	// map header, size 7
-	// string "message"
-	o = append(o, 0x87, 0xa7, 0x6d, 0x65, 0x73, 0x73, 0x61, 0x67, 0x65)
-	o, err = z.Message.MarshalMsg(o)
-	if err != nil {
-		err = msgp.WrapError(err, "Message")
-		return
-	}
-	// string "text"
-	o = append(o, 0xa4, 0x74, 0x65, 0x78, 0x74)
-	o = msgp.AppendBytes(o, z.Text)
-	// string "payload_at"
-	o = append(o, 0xaa, 0x70, 0x61, 0x79, 0x6c, 0x6f, 0x61, 0x64, 0x5f, 0x61, 0x74)
-	o = msgp.AppendInt(o, z.PayloadAt)
-	// string "ext"
-	o = append(o, 0xa3, 0x65, 0x78, 0x74)
-	o = msgp.AppendBool(o, z.Ext)
-	// string "level"
-	o = append(o, 0xa5, 0x6c, 0x65, 0x76, 0x65, 0x6c)
-	o = msgp.AppendInt(o, z.Level)
-	// string "sec"
-	o = append(o, 0xa3, 0x73, 0x65, 0x63)
-	o = msgp.AppendUint32(o, z.Sec)
-	// string "usec"
-	o = append(o, 0xa4, 0x75, 0x73, 0x65, 0x63)
-	o = msgp.AppendInt32(o, z.Usec)
-	return
-}
-
 // UnmarshalMsg implements msgp.Unmarshaler
 func (z *DLTDecoded) UnmarshalMsg(bts []byte) (o []byte, err error) {
 	var field []byte
@@ -268,11 +170,5 @@ func (z *DLTDecoded) UnmarshalMsg(bts []byte) (o []byte, err error) {
 		}
 	}
 	o = bts
-	return
-}
-
-// Msgsize returns an upper bound estimate of the number of bytes occupied by the serialized message
-func (z *DLTDecoded) Msgsize() (s int) {
-	s = 1 + 8 + z.Message.Msgsize() + 5 + msgp.BytesPrefixSize + len(z.Text) + 11 + msgp.IntSize + 4 + msgp.BoolSize + 6 + msgp.IntSize + 4 + msgp.Uint32Size + 5 + msgp.Int32Size
 	return
 }

@@ -1,6 +1,7 @@
 package abi
 
 //go:generate go tool msgp -io=false -tests=false -file dlttypes.go -o dlttypes_gen.go
+//go:generate go run ./internal/encgen -file dlttypes.go
 
 // DLTMessage is one DLT message of any kind, as `perfwire dlt --json`
 // prints it: the headers, each verbose argument, and the payload text

@@ -6,46 +6,6 @@ import (
 	"github.com/tinylib/msgp/msgp"
 )
 
-// MarshalMsg implements msgp.Marshaler
-func (z *DLTArg) MarshalMsg(b []byte) (o []byte, err error) {
-	o = msgp.Require(b, z.Msgsize())
-	// check for omitted fields
-	zb0001Len := uint32(4)
-	var zb0001Mask uint8 /* 4 bits */
-	_ = zb0001Mask
-	if z.Name == "" {
-		zb0001Len--
-		zb0001Mask |= 0x2
-	}
-	if z.Unit == "" {
-		zb0001Len--
-		zb0001Mask |= 0x4
-	}
-	// variable map header, size zb0001Len
-	o = append(o, 0x80|uint8(zb0001Len))
-
-	// skip if no fields are to be emitted
-	if zb0001Len != 0 {
-		// string "kind"
-		o = append(o, 0xa4, 0x6b, 0x69, 0x6e, 0x64)
-		o = msgp.AppendString(o, z.Kind)
-		if (zb0001Mask & 0x2) == 0 { // if not omitted
-			// string "name"
-			o = append(o, 0xa4, 0x6e, 0x61, 0x6d, 0x65)
-			o = msgp.AppendString(o, z.Name)
-		}
-		if (zb0001Mask & 0x4) == 0 { // if not omitted
-			// string "unit"
-			o = append(o, 0xa4, 0x75, 0x6e, 0x69, 0x74)
-			o = msgp.AppendString(o, z.Unit)
-		}
-		// string "text"
-		o = append(o, 0xa4, 0x74, 0x65, 0x78, 0x74)
-		o = msgp.AppendString(o, z.Text)
-	}
-	return
-}
-
 // UnmarshalMsg implements msgp.Unmarshaler
 func (z *DLTArg) UnmarshalMsg(bts []byte) (o []byte, err error) {
 	var field []byte
@@ -97,114 +57,6 @@ func (z *DLTArg) UnmarshalMsg(bts []byte) (o []byte, err error) {
 		}
 	}
 	o = bts
-	return
-}
-
-// Msgsize returns an upper bound estimate of the number of bytes occupied by the serialized message
-func (z *DLTArg) Msgsize() (s int) {
-	s = 1 + 5 + msgp.StringPrefixSize + len(z.Kind) + 5 + msgp.StringPrefixSize + len(z.Name) + 5 + msgp.StringPrefixSize + len(z.Unit) + 5 + msgp.StringPrefixSize + len(z.Text)
-	return
-}
-
-// MarshalMsg implements msgp.Marshaler
-func (z *DLTMessage) MarshalMsg(b []byte) (o []byte, err error) {
-	o = msgp.Require(b, z.Msgsize())
-	// check for omitted fields
-	zb0001Len := uint32(13)
-	var zb0001Mask uint16 /* 13 bits */
-	_ = zb0001Mask
-	if z.Time == "" {
-		zb0001Len--
-		zb0001Mask |= 0x4
-	}
-	if z.Timestamp == nil {
-		zb0001Len--
-		zb0001Mask |= 0x8
-	}
-	if z.AppID == "" {
-		zb0001Len--
-		zb0001Mask |= 0x40
-	}
-	if z.ContextID == "" {
-		zb0001Len--
-		zb0001Mask |= 0x80
-	}
-	if z.Subtype == "" {
-		zb0001Len--
-		zb0001Mask |= 0x200
-	}
-	if z.Args == nil {
-		zb0001Len--
-		zb0001Mask |= 0x800
-	}
-	// variable map header, size zb0001Len
-	o = append(o, 0x80|uint8(zb0001Len))
-
-	// skip if no fields are to be emitted
-	if zb0001Len != 0 {
-		// string "index"
-		o = append(o, 0xa5, 0x69, 0x6e, 0x64, 0x65, 0x78)
-		o = msgp.AppendInt(o, z.Index)
-		// string "offset"
-		o = append(o, 0xa6, 0x6f, 0x66, 0x66, 0x73, 0x65, 0x74)
-		o = msgp.AppendInt(o, z.Offset)
-		if (zb0001Mask & 0x4) == 0 { // if not omitted
-			// string "time"
-			o = append(o, 0xa4, 0x74, 0x69, 0x6d, 0x65)
-			o = msgp.AppendString(o, z.Time)
-		}
-		if (zb0001Mask & 0x8) == 0 { // if not omitted
-			// string "timestamp"
-			o = append(o, 0xa9, 0x74, 0x69, 0x6d, 0x65, 0x73, 0x74, 0x61, 0x6d, 0x70)
-			if z.Timestamp == nil {
-				o = msgp.AppendNil(o)
-			} else {
-				o = msgp.AppendUint32(o, *z.Timestamp)
-			}
-		}
-		// string "counter"
-		o = append(o, 0xa7, 0x63, 0x6f, 0x75, 0x6e, 0x74, 0x65, 0x72)
-		o = msgp.AppendUint8(o, z.Counter)
-		// string "ecu"
-		o = append(o, 0xa3, 0x65, 0x63, 0x75)
-		o = msgp.AppendString(o, z.ECU)
-		if (zb0001Mask & 0x40) == 0 { // if not omitted
-			// string "apid"
-			o = append(o, 0xa4, 0x61, 0x70, 0x69, 0x64)
-			o = msgp.AppendString(o, z.AppID)
-		}
-		if (zb0001Mask & 0x80) == 0 { // if not omitted
-			// string "ctid"
-			o = append(o, 0xa4, 0x63, 0x74, 0x69, 0x64)
-			o = msgp.AppendString(o, z.ContextID)
-		}
-		// string "type"
-		o = append(o, 0xa4, 0x74, 0x79, 0x70, 0x65)
-		o = msgp.AppendString(o, z.Type)
-		if (zb0001Mask & 0x200) == 0 { // if not omitted
-			// string "subtype"
-			o = append(o, 0xa7, 0x73, 0x75, 0x62, 0x74, 0x79, 0x70, 0x65)
-			o = msgp.AppendString(o, z.Subtype)
-		}
-		// string "verbose"
-		o = append(o, 0xa7, 0x76, 0x65, 0x72, 0x62, 0x6f, 0x73, 0x65)
-		o = msgp.AppendBool(o, z.Verbose)
-		if (zb0001Mask & 0x800) == 0 { // if not omitted
-			// string "args"
-			o = append(o, 0xa4, 0x61, 0x72, 0x67, 0x73)
-			o = msgp.AppendArrayHeader(o, uint32(len(z.Args)))
-			for za0001 := range z.Args {
-				o, err = z.Args[za0001].MarshalMsg(o)
-				if err != nil {
-					err = msgp.WrapError(err, "Args", za0001)
-					return
-				}
-			}
-		}
-		// string "payload"
-		o = append(o, 0xa7, 0x70, 0x61, 0x79, 0x6c, 0x6f, 0x61, 0x64)
-		o = msgp.AppendString(o, z.Payload)
-	}
 	return
 }
 
@@ -337,21 +189,5 @@ func (z *DLTMessage) UnmarshalMsg(bts []byte) (o []byte, err error) {
 		}
 	}
 	o = bts
-	return
-}
-
-// Msgsize returns an upper bound estimate of the number of bytes occupied by the serialized message
-func (z *DLTMessage) Msgsize() (s int) {
-	s = 1 + 6 + msgp.IntSize + 7 + msgp.IntSize + 5 + msgp.StringPrefixSize + len(z.Time) + 10
-	if z.Timestamp == nil {
-		s += msgp.NilSize
-	} else {
-		s += msgp.Uint32Size
-	}
-	s += 8 + msgp.Uint8Size + 4 + msgp.StringPrefixSize + len(z.ECU) + 5 + msgp.StringPrefixSize + len(z.AppID) + 5 + msgp.StringPrefixSize + len(z.ContextID) + 5 + msgp.StringPrefixSize + len(z.Type) + 8 + msgp.StringPrefixSize + len(z.Subtype) + 8 + msgp.BoolSize + 5 + msgp.ArrayHeaderSize
-	for za0001 := range z.Args {
-		s += z.Args[za0001].Msgsize()
-	}
-	s += 8 + msgp.StringPrefixSize + len(z.Payload)
 	return
 }

@@ -1,6 +1,7 @@
 package abi
 
 //go:generate go tool msgp -io=false -tests=false -file ltttypes.go -o ltttypes_gen.go
+//go:generate go run ./internal/encgen -file ltttypes.go
 
 // The LTT schema: `perfwire ltt` prints an LTTSummary, or with --events
 // one LTTEvent per line. No module serves LTT traces yet; the types are

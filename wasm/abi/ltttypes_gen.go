@@ -6,44 +6,6 @@ import (
 	"github.com/tinylib/msgp/msgp"
 )
 
-// MarshalMsg implements msgp.Marshaler
-func (z *LTTEvent) MarshalMsg(b []byte) (o []byte, err error) {
-	o = msgp.Require(b, z.Msgsize())
-	// map header, size 9
-	// string "file"
-	o = append(o, 0x89, 0xa4, 0x66, 0x69, 0x6c, 0x65)
-	o = msgp.AppendString(o, z.File)
-	// string "block"
-	o = append(o, 0xa5, 0x62, 0x6c, 0x6f, 0x63, 0x6b)
-	o = msgp.AppendInt(o, z.Block)
-	// string "offset"
-	o = append(o, 0xa6, 0x6f, 0x66, 0x66, 0x73, 0x65, 0x74)
-	o = msgp.AppendInt(o, z.Offset)
-	// string "id"
-	o = append(o, 0xa2, 0x69, 0x64)
-	o = msgp.AppendUint16(o, z.ID)
-	// string "event"
-	o = append(o, 0xa5, 0x65, 0x76, 0x65, 0x6e, 0x74)
-	o = msgp.AppendString(o, z.Event)
-	// string "tsc"
-	o = append(o, 0xa3, 0x74, 0x73, 0x63)
-	o = msgp.AppendUint32(o, z.TSC)
-	// string "cycles"
-	o = append(o, 0xa6, 0x63, 0x79, 0x63, 0x6c, 0x65, 0x73)
-	o = msgp.AppendUint64(o, z.Cycles)
-	// string "time"
-	o = append(o, 0xa4, 0x74, 0x69, 0x6d, 0x65)
-	o = msgp.AppendInt64(o, z.Time)
-	// string "fields"
-	o = append(o, 0xa6, 0x66, 0x69, 0x65, 0x6c, 0x64, 0x73)
-	o, err = z.Fields.MarshalMsg(o)
-	if err != nil {
-		err = msgp.WrapError(err, "Fields")
-		return
-	}
-	return
-}
-
 // UnmarshalMsg implements msgp.Unmarshaler
 func (z *LTTEvent) UnmarshalMsg(bts []byte) (o []byte, err error) {
 	var field []byte
@@ -128,31 +90,6 @@ func (z *LTTEvent) UnmarshalMsg(bts []byte) (o []byte, err error) {
 	return
 }
 
-// Msgsize returns an upper bound estimate of the number of bytes occupied by the serialized message
-func (z *LTTEvent) Msgsize() (s int) {
-	s = 1 + 5 + msgp.StringPrefixSize + len(z.File) + 6 + msgp.IntSize + 7 + msgp.IntSize + 3 + msgp.Uint16Size + 6 + msgp.StringPrefixSize + len(z.Event) + 4 + msgp.Uint32Size + 7 + msgp.Uint64Size + 5 + msgp.Int64Size + 7 + z.Fields.Msgsize()
-	return
-}
-
-// MarshalMsg implements msgp.Marshaler
-func (z *LTTFacility) MarshalMsg(b []byte) (o []byte, err error) {
-	o = msgp.Require(b, z.Msgsize())
-	// map header, size 4
-	// string "name"
-	o = append(o, 0x84, 0xa4, 0x6e, 0x61, 0x6d, 0x65)
-	o = msgp.AppendString(o, z.Name)
-	// string "checksum"
-	o = append(o, 0xa8, 0x63, 0x68, 0x65, 0x63, 0x6b, 0x73, 0x75, 0x6d)
-	o = msgp.AppendString(o, z.Checksum)
-	// string "base"
-	o = append(o, 0xa4, 0x62, 0x61, 0x73, 0x65)
-	o = msgp.AppendInt(o, z.Base)
-	// string "events"
-	o = append(o, 0xa6, 0x65, 0x76, 0x65, 0x6e, 0x74, 0x73)
-	o = msgp.AppendInt(o, z.Events)
-	return
-}
-
 // UnmarshalMsg implements msgp.Unmarshaler
 func (z *LTTFacility) UnmarshalMsg(bts []byte) (o []byte, err error) {
 	var field []byte
@@ -204,48 +141,6 @@ func (z *LTTFacility) UnmarshalMsg(bts []byte) (o []byte, err error) {
 		}
 	}
 	o = bts
-	return
-}
-
-// Msgsize returns an upper bound estimate of the number of bytes occupied by the serialized message
-func (z *LTTFacility) Msgsize() (s int) {
-	s = 1 + 5 + msgp.StringPrefixSize + len(z.Name) + 9 + msgp.StringPrefixSize + len(z.Checksum) + 5 + msgp.IntSize + 7 + msgp.IntSize
-	return
-}
-
-// MarshalMsg implements msgp.Marshaler
-func (z *LTTSummary) MarshalMsg(b []byte) (o []byte, err error) {
-	o = msgp.Require(b, z.Msgsize())
-	// map header, size 5
-	// string "arch"
-	o = append(o, 0x85, 0xa4, 0x61, 0x72, 0x63, 0x68)
-	o = msgp.AppendString(o, z.Arch)
-	// string "endian"
-	o = append(o, 0xa6, 0x65, 0x6e, 0x64, 0x69, 0x61, 0x6e)
-	o = msgp.AppendString(o, z.Endian)
-	// string "block_size"
-	o = append(o, 0xaa, 0x62, 0x6c, 0x6f, 0x63, 0x6b, 0x5f, 0x73, 0x69, 0x7a, 0x65)
-	o = msgp.AppendInt(o, z.BlockSize)
-	// string "facilities"
-	o = append(o, 0xaa, 0x66, 0x61, 0x63, 0x69, 0x6c, 0x69, 0x74, 0x69, 0x65, 0x73)
-	o = msgp.AppendArrayHeader(o, uint32(len(z.Facilities)))
-	for za0001 := range z.Facilities {
-		o, err = z.Facilities[za0001].MarshalMsg(o)
-		if err != nil {
-			err = msgp.WrapError(err, "Facilities", za0001)
-			return
-		}
-	}
-	// string "tracefiles"
-	o = append(o, 0xaa, 0x74, 0x72, 0x61, 0x63, 0x65, 0x66, 0x69, 0x6c, 0x65, 0x73)
-	o = msgp.AppendArrayHeader(o, uint32(len(z.Tracefiles)))
-	for za0002 := range z.Tracefiles {
-		o, err = z.Tracefiles[za0002].MarshalMsg(o)
-		if err != nil {
-			err = msgp.WrapError(err, "Tracefiles", za0002)
-			return
-		}
-	}
 	return
 }
 
@@ -332,68 +227,6 @@ func (z *LTTSummary) UnmarshalMsg(bts []byte) (o []byte, err error) {
 		}
 	}
 	o = bts
-	return
-}
-
-// Msgsize returns an upper bound estimate of the number of bytes occupied by the serialized message
-func (z *LTTSummary) Msgsize() (s int) {
-	s = 1 + 5 + msgp.StringPrefixSize + len(z.Arch) + 7 + msgp.StringPrefixSize + len(z.Endian) + 11 + msgp.IntSize + 11 + msgp.ArrayHeaderSize
-	for za0001 := range z.Facilities {
-		s += z.Facilities[za0001].Msgsize()
-	}
-	s += 11 + msgp.ArrayHeaderSize
-	for za0002 := range z.Tracefiles {
-		s += z.Tracefiles[za0002].Msgsize()
-	}
-	return
-}
-
-// MarshalMsg implements msgp.Marshaler
-func (z *LTTTracefile) MarshalMsg(b []byte) (o []byte, err error) {
-	o = msgp.Require(b, z.Msgsize())
-	// map header, size 9
-	// string "name"
-	o = append(o, 0x89, 0xa4, 0x6e, 0x61, 0x6d, 0x65)
-	o = msgp.AppendString(o, z.Name)
-	// string "bytes"
-	o = append(o, 0xa5, 0x62, 0x79, 0x74, 0x65, 0x73)
-	o = msgp.AppendInt(o, z.Bytes)
-	// string "blocks"
-	o = append(o, 0xa6, 0x62, 0x6c, 0x6f, 0x63, 0x6b, 0x73)
-	o = msgp.AppendInt(o, z.Blocks)
-	// string "versions"
-	o = append(o, 0xa8, 0x76, 0x65, 0x72, 0x73, 0x69, 0x6f, 0x6e, 0x73)
-	o = msgp.AppendArrayHeader(o, uint32(len(z.Versions)))
-	for za0001 := range z.Versions {
-		o = msgp.AppendString(o, z.Versions[za0001])
-	}
-	// string "events"
-	o = append(o, 0xa6, 0x65, 0x76, 0x65, 0x6e, 0x74, 0x73)
-	o = msgp.AppendInt(o, z.Events)
-	// string "first_time"
-	o = append(o, 0xaa, 0x66, 0x69, 0x72, 0x73, 0x74, 0x5f, 0x74, 0x69, 0x6d, 0x65)
-	if z.FirstTime == nil {
-		o = msgp.AppendNil(o)
-	} else {
-		o = msgp.AppendInt64(o, *z.FirstTime)
-	}
-	// string "last_time"
-	o = append(o, 0xa9, 0x6c, 0x61, 0x73, 0x74, 0x5f, 0x74, 0x69, 0x6d, 0x65)
-	if z.LastTime == nil {
-		o = msgp.AppendNil(o)
-	} else {
-		o = msgp.AppendInt64(o, *z.LastTime)
-	}
-	// string "wraps"
-	o = append(o, 0xa5, 0x77, 0x72, 0x61, 0x70, 0x73)
-	o = msgp.AppendUint64(o, z.Wraps)
-	// string "counts"
-	o = append(o, 0xa6, 0x63, 0x6f, 0x75, 0x6e, 0x74, 0x73)
-	o, err = z.Counts.MarshalMsg(o)
-	if err != nil {
-		err = msgp.WrapError(err, "Counts")
-		return
-	}
 	return
 }
 
@@ -513,27 +346,5 @@ func (z *LTTTracefile) UnmarshalMsg(bts []byte) (o []byte, err error) {
 		}
 	}
 	o = bts
-	return
-}
-
-// Msgsize returns an upper bound estimate of the number of bytes occupied by the serialized message
-func (z *LTTTracefile) Msgsize() (s int) {
-	s = 1 + 5 + msgp.StringPrefixSize + len(z.Name) + 6 + msgp.IntSize + 7 + msgp.IntSize + 9 + msgp.ArrayHeaderSize
-	for za0001 := range z.Versions {
-		s += msgp.StringPrefixSize + len(z.Versions[za0001])
-	}
-	s += 7 + msgp.IntSize + 11
-	if z.FirstTime == nil {
-		s += msgp.NilSize
-	} else {
-		s += msgp.Int64Size
-	}
-	s += 10
-	if z.LastTime == nil {
-		s += msgp.NilSize
-	} else {
-		s += msgp.Int64Size
-	}
-	s += 6 + msgp.Uint64Size + 7 + z.Counts.Msgsize()
 	return
 }

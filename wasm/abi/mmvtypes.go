@@ -1,6 +1,7 @@
 package abi
 
 //go:generate go tool msgp -io=false -tests=false -file mmvtypes.go -o mmvtypes_gen.go
+//go:generate go run ./internal/encgen -file mmvtypes.go
 
 // The served view of MMV files (ServeMMV), apart from types.go so that
 // the modules that do not serve MMV files are built from unchanged

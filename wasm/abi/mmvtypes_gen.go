@@ -6,25 +6,6 @@ import (
 	"github.com/tinylib/msgp/msgp"
 )
 
-// MarshalMsg implements msgp.Marshaler
-func (z *MMVImage) MarshalMsg(b []byte) (o []byte, err error) {
-	o = msgp.Require(b, z.Msgsize())
-	// map header, size 4
-	// string "path"
-	o = append(o, 0x84, 0xa4, 0x70, 0x61, 0x74, 0x68)
-	o = msgp.AppendString(o, z.Path)
-	// string "name"
-	o = append(o, 0xa4, 0x6e, 0x61, 0x6d, 0x65)
-	o = msgp.AppendString(o, z.Name)
-	// string "big_endian"
-	o = append(o, 0xaa, 0x62, 0x69, 0x67, 0x5f, 0x65, 0x6e, 0x64, 0x69, 0x61, 0x6e)
-	o = msgp.AppendBool(o, z.BigEndian)
-	// string "image"
-	o = append(o, 0xa5, 0x69, 0x6d, 0x61, 0x67, 0x65)
-	o = msgp.AppendBytes(o, z.Image)
-	return
-}
-
 // UnmarshalMsg implements msgp.Unmarshaler
 func (z *MMVImage) UnmarshalMsg(bts []byte) (o []byte, err error) {
 	var field []byte
@@ -76,46 +57,6 @@ func (z *MMVImage) UnmarshalMsg(bts []byte) (o []byte, err error) {
 		}
 	}
 	o = bts
-	return
-}
-
-// Msgsize returns an upper bound estimate of the number of bytes occupied by the serialized message
-func (z *MMVImage) Msgsize() (s int) {
-	s = 1 + 5 + msgp.StringPrefixSize + len(z.Path) + 5 + msgp.StringPrefixSize + len(z.Name) + 11 + msgp.BoolSize + 6 + msgp.BytesPrefixSize + len(z.Image)
-	return
-}
-
-// MarshalMsg implements msgp.Marshaler
-func (z *MMVServe) MarshalMsg(b []byte) (o []byte, err error) {
-	o = msgp.Require(b, z.Msgsize())
-	// map header, size 3
-	// string "error"
-	o = append(o, 0x83, 0xa5, 0x65, 0x72, 0x72, 0x6f, 0x72)
-	if z.Error == nil {
-		o = msgp.AppendNil(o)
-	} else {
-		o, err = z.Error.MarshalMsg(o)
-		if err != nil {
-			err = msgp.WrapError(err, "Error")
-			return
-		}
-	}
-	// string "files"
-	o = append(o, 0xa5, 0x66, 0x69, 0x6c, 0x65, 0x73)
-	o = msgp.AppendArrayHeader(o, uint32(len(z.Files)))
-	for za0001 := range z.Files {
-		o, err = z.Files[za0001].MarshalMsg(o)
-		if err != nil {
-			err = msgp.WrapError(err, "Files", za0001)
-			return
-		}
-	}
-	// string "notes"
-	o = append(o, 0xa5, 0x6e, 0x6f, 0x74, 0x65, 0x73)
-	o = msgp.AppendArrayHeader(o, uint32(len(z.Notes)))
-	for za0002 := range z.Notes {
-		o = msgp.AppendString(o, z.Notes[za0002])
-	}
 	return
 }
 
@@ -204,51 +145,6 @@ func (z *MMVServe) UnmarshalMsg(bts []byte) (o []byte, err error) {
 	return
 }
 
-// Msgsize returns an upper bound estimate of the number of bytes occupied by the serialized message
-func (z *MMVServe) Msgsize() (s int) {
-	s = 1 + 6
-	if z.Error == nil {
-		s += msgp.NilSize
-	} else {
-		s += z.Error.Msgsize()
-	}
-	s += 6 + msgp.ArrayHeaderSize
-	for za0001 := range z.Files {
-		s += z.Files[za0001].Msgsize()
-	}
-	s += 6 + msgp.ArrayHeaderSize
-	for za0002 := range z.Notes {
-		s += msgp.StringPrefixSize + len(z.Notes[za0002])
-	}
-	return
-}
-
-// MarshalMsg implements msgp.Marshaler
-func (z *MMVServeInput) MarshalMsg(b []byte) (o []byte, err error) {
-	o = msgp.Require(b, z.Msgsize())
-	// map header, size 4
-	// string "files"
-	o = append(o, 0x84, 0xa5, 0x66, 0x69, 0x6c, 0x65, 0x73)
-	o = msgp.AppendArrayHeader(o, uint32(len(z.Files)))
-	for za0001 := range z.Files {
-		o, err = z.Files[za0001].MarshalMsg(o)
-		if err != nil {
-			err = msgp.WrapError(err, "Files", za0001)
-			return
-		}
-	}
-	// string "strict"
-	o = append(o, 0xa6, 0x73, 0x74, 0x72, 0x69, 0x63, 0x74)
-	o = msgp.AppendBool(o, z.Strict)
-	// string "now"
-	o = append(o, 0xa3, 0x6e, 0x6f, 0x77)
-	o = msgp.AppendInt64(o, z.Now)
-	// string "validate_only"
-	o = append(o, 0xad, 0x76, 0x61, 0x6c, 0x69, 0x64, 0x61, 0x74, 0x65, 0x5f, 0x6f, 0x6e, 0x6c, 0x79)
-	o = msgp.AppendBool(o, z.ValidateOnly)
-	return
-}
-
 // UnmarshalMsg implements msgp.Unmarshaler
 func (z *MMVServeInput) UnmarshalMsg(bts []byte) (o []byte, err error) {
 	var field []byte
@@ -313,75 +209,6 @@ func (z *MMVServeInput) UnmarshalMsg(bts []byte) (o []byte, err error) {
 		}
 	}
 	o = bts
-	return
-}
-
-// Msgsize returns an upper bound estimate of the number of bytes occupied by the serialized message
-func (z *MMVServeInput) Msgsize() (s int) {
-	s = 1 + 6 + msgp.ArrayHeaderSize
-	for za0001 := range z.Files {
-		s += z.Files[za0001].Msgsize()
-	}
-	s += 7 + msgp.BoolSize + 4 + msgp.Int64Size + 14 + msgp.BoolSize
-	return
-}
-
-// MarshalMsg implements msgp.Marshaler
-func (z *MMVServed) MarshalMsg(b []byte) (o []byte, err error) {
-	o = msgp.Require(b, z.Msgsize())
-	// check for omitted fields
-	zb0001Len := uint32(9)
-	var zb0001Mask uint16 /* 9 bits */
-	_ = zb0001Mask
-	if z.Warnings == nil {
-		zb0001Len--
-		zb0001Mask |= 0x100
-	}
-	// variable map header, size zb0001Len
-	o = append(o, 0x80|uint8(zb0001Len))
-
-	// skip if no fields are to be emitted
-	if zb0001Len != 0 {
-		// string "file"
-		o = append(o, 0xa4, 0x66, 0x69, 0x6c, 0x65)
-		o = msgp.AppendString(o, z.File)
-		// string "version"
-		o = append(o, 0xa7, 0x76, 0x65, 0x72, 0x73, 0x69, 0x6f, 0x6e)
-		o = msgp.AppendInt32(o, z.Version)
-		// string "gen"
-		o = append(o, 0xa3, 0x67, 0x65, 0x6e)
-		o = msgp.AppendUint64(o, z.Gen)
-		// string "flags"
-		o = append(o, 0xa5, 0x66, 0x6c, 0x61, 0x67, 0x73)
-		o = msgp.AppendUint32(o, z.Flags)
-		// string "flag_names"
-		o = append(o, 0xaa, 0x66, 0x6c, 0x61, 0x67, 0x5f, 0x6e, 0x61, 0x6d, 0x65, 0x73)
-		o = msgp.AppendString(o, z.FlagNames)
-		// string "process"
-		o = append(o, 0xa7, 0x70, 0x72, 0x6f, 0x63, 0x65, 0x73, 0x73)
-		o = msgp.AppendInt32(o, z.Process)
-		// string "cluster"
-		o = append(o, 0xa7, 0x63, 0x6c, 0x75, 0x73, 0x74, 0x65, 0x72)
-		o = msgp.AppendInt32(o, z.Cluster)
-		// string "metrics"
-		o = append(o, 0xa7, 0x6d, 0x65, 0x74, 0x72, 0x69, 0x63, 0x73)
-		o = msgp.AppendArrayHeader(o, uint32(len(z.Metrics)))
-		for za0001 := range z.Metrics {
-			o, err = z.Metrics[za0001].MarshalMsg(o)
-			if err != nil {
-				err = msgp.WrapError(err, "Metrics", za0001)
-				return
-			}
-		}
-		if (zb0001Mask & 0x100) == 0 { // if not omitted
-			// string "warnings"
-			o = append(o, 0xa8, 0x77, 0x61, 0x72, 0x6e, 0x69, 0x6e, 0x67, 0x73)
-			o = msgp.AppendArrayHeader(o, uint32(len(z.Warnings)))
-			for za0002 := range z.Warnings {
-				o = msgp.AppendString(o, z.Warnings[za0002])
-			}
-		}
-	}
 	return
 }
 
@@ -495,50 +322,6 @@ func (z *MMVServed) UnmarshalMsg(bts []byte) (o []byte, err error) {
 	return
 }
 
-// Msgsize returns an upper bound estimate of the number of bytes occupied by the serialized message
-func (z *MMVServed) Msgsize() (s int) {
-	s = 1 + 5 + msgp.StringPrefixSize + len(z.File) + 8 + msgp.Int32Size + 4 + msgp.Uint64Size + 6 + msgp.Uint32Size + 11 + msgp.StringPrefixSize + len(z.FlagNames) + 8 + msgp.Int32Size + 8 + msgp.Int32Size + 8 + msgp.ArrayHeaderSize
-	for za0001 := range z.Metrics {
-		s += z.Metrics[za0001].Msgsize()
-	}
-	s += 9 + msgp.ArrayHeaderSize
-	for za0002 := range z.Warnings {
-		s += msgp.StringPrefixSize + len(z.Warnings[za0002])
-	}
-	return
-}
-
-// MarshalMsg implements msgp.Marshaler
-func (z MMVServedLabel) MarshalMsg(b []byte) (o []byte, err error) {
-	o = msgp.Require(b, z.Msgsize())
-	// check for omitted fields
-	zb0001Len := uint32(3)
-	var zb0001Mask uint8 /* 3 bits */
-	_ = zb0001Mask
-	if z.Optional == false {
-		zb0001Len--
-		zb0001Mask |= 0x2
-	}
-	// variable map header, size zb0001Len
-	o = append(o, 0x80|uint8(zb0001Len))
-
-	// skip if no fields are to be emitted
-	if zb0001Len != 0 {
-		// string "level"
-		o = append(o, 0xa5, 0x6c, 0x65, 0x76, 0x65, 0x6c)
-		o = msgp.AppendString(o, z.Level)
-		if (zb0001Mask & 0x2) == 0 { // if not omitted
-			// string "optional"
-			o = append(o, 0xa8, 0x6f, 0x70, 0x74, 0x69, 0x6f, 0x6e, 0x61, 0x6c)
-			o = msgp.AppendBool(o, z.Optional)
-		}
-		// string "json"
-		o = append(o, 0xa4, 0x6a, 0x73, 0x6f, 0x6e)
-		o = msgp.AppendString(o, z.JSON)
-	}
-	return
-}
-
 // UnmarshalMsg implements msgp.Unmarshaler
 func (z *MMVServedLabel) UnmarshalMsg(bts []byte) (o []byte, err error) {
 	var field []byte
@@ -584,86 +367,6 @@ func (z *MMVServedLabel) UnmarshalMsg(bts []byte) (o []byte, err error) {
 		}
 	}
 	o = bts
-	return
-}
-
-// Msgsize returns an upper bound estimate of the number of bytes occupied by the serialized message
-func (z MMVServedLabel) Msgsize() (s int) {
-	s = 1 + 6 + msgp.StringPrefixSize + len(z.Level) + 9 + msgp.BoolSize + 5 + msgp.StringPrefixSize + len(z.JSON)
-	return
-}
-
-// MarshalMsg implements msgp.Marshaler
-func (z *MMVServedMetric) MarshalMsg(b []byte) (o []byte, err error) {
-	o = msgp.Require(b, z.Msgsize())
-	// map header, size 11
-	// string "name"
-	o = append(o, 0x8b, 0xa4, 0x6e, 0x61, 0x6d, 0x65)
-	o = msgp.AppendString(o, z.Name)
-	// string "pmid"
-	o = append(o, 0xa4, 0x70, 0x6d, 0x69, 0x64)
-	o = msgp.AppendString(o, z.PMID)
-	// string "item"
-	o = append(o, 0xa4, 0x69, 0x74, 0x65, 0x6d)
-	o = msgp.AppendUint32(o, z.Item)
-	// string "type"
-	o = append(o, 0xa4, 0x74, 0x79, 0x70, 0x65)
-	o = msgp.AppendString(o, z.Type)
-	// string "indom"
-	o = append(o, 0xa5, 0x69, 0x6e, 0x64, 0x6f, 0x6d)
-	o = msgp.AppendString(o, z.InDom)
-	// string "sem"
-	o = append(o, 0xa3, 0x73, 0x65, 0x6d)
-	o = msgp.AppendString(o, z.Sem)
-	// string "units"
-	o = append(o, 0xa5, 0x75, 0x6e, 0x69, 0x74, 0x73)
-	o = msgp.AppendString(o, z.Units)
-	// string "shorttext"
-	o = append(o, 0xa9, 0x73, 0x68, 0x6f, 0x72, 0x74, 0x74, 0x65, 0x78, 0x74)
-	o = msgp.AppendString(o, z.ShortText)
-	// string "helptext"
-	o = append(o, 0xa8, 0x68, 0x65, 0x6c, 0x70, 0x74, 0x65, 0x78, 0x74)
-	o = msgp.AppendString(o, z.HelpText)
-	// string "labels"
-	o = append(o, 0xa6, 0x6c, 0x61, 0x62, 0x65, 0x6c, 0x73)
-	o = msgp.AppendArrayHeader(o, uint32(len(z.Labels)))
-	for za0001 := range z.Labels {
-		// check for omitted fields
-		zb0002Len := uint32(3)
-		var zb0002Mask uint8 /* 3 bits */
-		_ = zb0002Mask
-		if z.Labels[za0001].Optional == false {
-			zb0002Len--
-			zb0002Mask |= 0x2
-		}
-		// variable map header, size zb0002Len
-		o = append(o, 0x80|uint8(zb0002Len))
-
-		// skip if no fields are to be emitted
-		if zb0002Len != 0 {
-			// string "level"
-			o = append(o, 0xa5, 0x6c, 0x65, 0x76, 0x65, 0x6c)
-			o = msgp.AppendString(o, z.Labels[za0001].Level)
-			if (zb0002Mask & 0x2) == 0 { // if not omitted
-				// string "optional"
-				o = append(o, 0xa8, 0x6f, 0x70, 0x74, 0x69, 0x6f, 0x6e, 0x61, 0x6c)
-				o = msgp.AppendBool(o, z.Labels[za0001].Optional)
-			}
-			// string "json"
-			o = append(o, 0xa4, 0x6a, 0x73, 0x6f, 0x6e)
-			o = msgp.AppendString(o, z.Labels[za0001].JSON)
-		}
-	}
-	// string "values"
-	o = append(o, 0xa6, 0x76, 0x61, 0x6c, 0x75, 0x65, 0x73)
-	o = msgp.AppendArrayHeader(o, uint32(len(z.Values)))
-	for za0002 := range z.Values {
-		o, err = z.Values[za0002].MarshalMsg(o)
-		if err != nil {
-			err = msgp.WrapError(err, "Values", za0002)
-			return
-		}
-	}
 	return
 }
 
@@ -824,92 +527,6 @@ func (z *MMVServedMetric) UnmarshalMsg(bts []byte) (o []byte, err error) {
 	return
 }
 
-// Msgsize returns an upper bound estimate of the number of bytes occupied by the serialized message
-func (z *MMVServedMetric) Msgsize() (s int) {
-	s = 1 + 5 + msgp.StringPrefixSize + len(z.Name) + 5 + msgp.StringPrefixSize + len(z.PMID) + 5 + msgp.Uint32Size + 5 + msgp.StringPrefixSize + len(z.Type) + 6 + msgp.StringPrefixSize + len(z.InDom) + 4 + msgp.StringPrefixSize + len(z.Sem) + 6 + msgp.StringPrefixSize + len(z.Units) + 10 + msgp.StringPrefixSize + len(z.ShortText) + 9 + msgp.StringPrefixSize + len(z.HelpText) + 7 + msgp.ArrayHeaderSize
-	for za0001 := range z.Labels {
-		s += 1 + 6 + msgp.StringPrefixSize + len(z.Labels[za0001].Level) + 9 + msgp.BoolSize + 5 + msgp.StringPrefixSize + len(z.Labels[za0001].JSON)
-	}
-	s += 7 + msgp.ArrayHeaderSize
-	for za0002 := range z.Values {
-		s += z.Values[za0002].Msgsize()
-	}
-	return
-}
-
-// MarshalMsg implements msgp.Marshaler
-func (z *MMVServedValue) MarshalMsg(b []byte) (o []byte, err error) {
-	o = msgp.Require(b, z.Msgsize())
-	// check for omitted fields
-	zb0001Len := uint32(4)
-	var zb0001Mask uint8 /* 4 bits */
-	_ = zb0001Mask
-	if z.Labels == nil {
-		zb0001Len--
-		zb0001Mask |= 0x8
-	}
-	// variable map header, size zb0001Len
-	o = append(o, 0x80|uint8(zb0001Len))
-
-	// skip if no fields are to be emitted
-	if zb0001Len != 0 {
-		// string "inst"
-		o = append(o, 0xa4, 0x69, 0x6e, 0x73, 0x74)
-		if z.Inst == nil {
-			o = msgp.AppendNil(o)
-		} else {
-			o = msgp.AppendInt32(o, *z.Inst)
-		}
-		// string "instance"
-		o = append(o, 0xa8, 0x69, 0x6e, 0x73, 0x74, 0x61, 0x6e, 0x63, 0x65)
-		if z.Instance == nil {
-			o = msgp.AppendNil(o)
-		} else {
-			o = msgp.AppendString(o, *z.Instance)
-		}
-		// string "value"
-		o = append(o, 0xa5, 0x76, 0x61, 0x6c, 0x75, 0x65)
-		o, err = z.Value.MarshalMsg(o)
-		if err != nil {
-			err = msgp.WrapError(err, "Value")
-			return
-		}
-		if (zb0001Mask & 0x8) == 0 { // if not omitted
-			// string "labels"
-			o = append(o, 0xa6, 0x6c, 0x61, 0x62, 0x65, 0x6c, 0x73)
-			o = msgp.AppendArrayHeader(o, uint32(len(z.Labels)))
-			for za0001 := range z.Labels {
-				// check for omitted fields
-				zb0002Len := uint32(3)
-				var zb0002Mask uint8 /* 3 bits */
-				_ = zb0002Mask
-				if z.Labels[za0001].Optional == false {
-					zb0002Len--
-					zb0002Mask |= 0x2
-				}
-				// variable map header, size zb0002Len
-				o = append(o, 0x80|uint8(zb0002Len))
-
-				// skip if no fields are to be emitted
-				if zb0002Len != 0 {
-					// string "level"
-					o = append(o, 0xa5, 0x6c, 0x65, 0x76, 0x65, 0x6c)
-					o = msgp.AppendString(o, z.Labels[za0001].Level)
-					if (zb0002Mask & 0x2) == 0 { // if not omitted
-						// string "optional"
-						o = append(o, 0xa8, 0x6f, 0x70, 0x74, 0x69, 0x6f, 0x6e, 0x61, 0x6c)
-						o = msgp.AppendBool(o, z.Labels[za0001].Optional)
-					}
-					// string "json"
-					o = append(o, 0xa4, 0x6a, 0x73, 0x6f, 0x6e)
-					o = msgp.AppendString(o, z.Labels[za0001].JSON)
-				}
-			}
-		}
-	}
-	return
-}
-
 // UnmarshalMsg implements msgp.Unmarshaler
 func (z *MMVServedValue) UnmarshalMsg(bts []byte) (o []byte, err error) {
 	var field []byte
@@ -1034,48 +651,6 @@ func (z *MMVServedValue) UnmarshalMsg(bts []byte) (o []byte, err error) {
 	return
 }
 
-// Msgsize returns an upper bound estimate of the number of bytes occupied by the serialized message
-func (z *MMVServedValue) Msgsize() (s int) {
-	s = 1 + 5
-	if z.Inst == nil {
-		s += msgp.NilSize
-	} else {
-		s += msgp.Int32Size
-	}
-	s += 9
-	if z.Instance == nil {
-		s += msgp.NilSize
-	} else {
-		s += msgp.StringPrefixSize + len(*z.Instance)
-	}
-	s += 6 + z.Value.Msgsize() + 7 + msgp.ArrayHeaderSize
-	for za0001 := range z.Labels {
-		s += 1 + 6 + msgp.StringPrefixSize + len(z.Labels[za0001].Level) + 9 + msgp.BoolSize + 5 + msgp.StringPrefixSize + len(z.Labels[za0001].JSON)
-	}
-	return
-}
-
-// MarshalMsg implements msgp.Marshaler
-func (z *MMVSkipped) MarshalMsg(b []byte) (o []byte, err error) {
-	o = msgp.Require(b, z.Msgsize())
-	// map header, size 2
-	// string "file"
-	o = append(o, 0x82, 0xa4, 0x66, 0x69, 0x6c, 0x65)
-	o = msgp.AppendString(o, z.File)
-	// string "error"
-	o = append(o, 0xa5, 0x65, 0x72, 0x72, 0x6f, 0x72)
-	if z.Error == nil {
-		o = msgp.AppendNil(o)
-	} else {
-		o, err = z.Error.MarshalMsg(o)
-		if err != nil {
-			err = msgp.WrapError(err, "Error")
-			return
-		}
-	}
-	return
-}
-
 // UnmarshalMsg implements msgp.Unmarshaler
 func (z *MMVSkipped) UnmarshalMsg(bts []byte) (o []byte, err error) {
 	var field []byte
@@ -1126,16 +701,5 @@ func (z *MMVSkipped) UnmarshalMsg(bts []byte) (o []byte, err error) {
 		}
 	}
 	o = bts
-	return
-}
-
-// Msgsize returns an upper bound estimate of the number of bytes occupied by the serialized message
-func (z *MMVSkipped) Msgsize() (s int) {
-	s = 1 + 5 + msgp.StringPrefixSize + len(z.File) + 6
-	if z.Error == nil {
-		s += msgp.NilSize
-	} else {
-		s += z.Error.Msgsize()
-	}
 	return
 }

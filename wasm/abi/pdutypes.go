@@ -1,6 +1,7 @@
 package abi
 
 //go:generate go tool msgp -io=false -tests=false -file pdutypes.go -o pdutypes_gen.go
+//go:generate go run ./internal/encgen -file pdutypes.go
 
 // The PDU schema. One decoded PDU is one flat map: the PDUHeader keys,
 // then the keys of its type's body struct below, in this order; `perfwire

@@ -6,19 +6,6 @@ import (
 	"github.com/tinylib/msgp/msgp"
 )
 
-// MarshalMsg implements msgp.Marshaler
-func (z AttrBody) MarshalMsg(b []byte) (o []byte, err error) {
-	o = msgp.Require(b, z.Msgsize())
-	// map header, size 2
-	// string "attr"
-	o = append(o, 0x82, 0xa4, 0x61, 0x74, 0x74, 0x72)
-	o = msgp.AppendInt32(o, z.Attr)
-	// string "value"
-	o = append(o, 0xa5, 0x76, 0x61, 0x6c, 0x75, 0x65)
-	o = msgp.AppendString(o, z.Value)
-	return
-}
-
 // UnmarshalMsg implements msgp.Unmarshaler
 func (z *AttrBody) UnmarshalMsg(bts []byte) (o []byte, err error) {
 	var field []byte
@@ -58,28 +45,6 @@ func (z *AttrBody) UnmarshalMsg(bts []byte) (o []byte, err error) {
 		}
 	}
 	o = bts
-	return
-}
-
-// Msgsize returns an upper bound estimate of the number of bytes occupied by the serialized message
-func (z AttrBody) Msgsize() (s int) {
-	s = 1 + 5 + msgp.Int32Size + 6 + msgp.StringPrefixSize + len(z.Value)
-	return
-}
-
-// MarshalMsg implements msgp.Marshaler
-func (z Cred) MarshalMsg(b []byte) (o []byte, err error) {
-	o = msgp.Require(b, z.Msgsize())
-	// map header, size 3
-	// string "type"
-	o = append(o, 0x83, 0xa4, 0x74, 0x79, 0x70, 0x65)
-	o = msgp.AppendUint8(o, z.Type)
-	// string "version"
-	o = append(o, 0xa7, 0x76, 0x65, 0x72, 0x73, 0x69, 0x6f, 0x6e)
-	o = msgp.AppendUint8(o, z.Version)
-	// string "flags"
-	o = append(o, 0xa5, 0x66, 0x6c, 0x61, 0x67, 0x73)
-	o = msgp.AppendString(o, z.Flags)
 	return
 }
 
@@ -128,34 +93,6 @@ func (z *Cred) UnmarshalMsg(bts []byte) (o []byte, err error) {
 		}
 	}
 	o = bts
-	return
-}
-
-// Msgsize returns an upper bound estimate of the number of bytes occupied by the serialized message
-func (z Cred) Msgsize() (s int) {
-	s = 1 + 5 + msgp.Uint8Size + 8 + msgp.Uint8Size + 6 + msgp.StringPrefixSize + len(z.Flags)
-	return
-}
-
-// MarshalMsg implements msgp.Marshaler
-func (z *CredsBody) MarshalMsg(b []byte) (o []byte, err error) {
-	o = msgp.Require(b, z.Msgsize())
-	// map header, size 1
-	// string "creds"
-	o = append(o, 0x81, 0xa5, 0x63, 0x72, 0x65, 0x64, 0x73)
-	o = msgp.AppendArrayHeader(o, uint32(len(z.Creds)))
-	for za0001 := range z.Creds {
-		// map header, size 3
-		// string "type"
-		o = append(o, 0x83, 0xa4, 0x74, 0x79, 0x70, 0x65)
-		o = msgp.AppendUint8(o, z.Creds[za0001].Type)
-		// string "version"
-		o = append(o, 0xa7, 0x76, 0x65, 0x72, 0x73, 0x69, 0x6f, 0x6e)
-		o = msgp.AppendUint8(o, z.Creds[za0001].Version)
-		// string "flags"
-		o = append(o, 0xa5, 0x66, 0x6c, 0x61, 0x67, 0x73)
-		o = msgp.AppendString(o, z.Creds[za0001].Flags)
-	}
 	return
 }
 
@@ -243,37 +180,6 @@ func (z *CredsBody) UnmarshalMsg(bts []byte) (o []byte, err error) {
 	return
 }
 
-// Msgsize returns an upper bound estimate of the number of bytes occupied by the serialized message
-func (z *CredsBody) Msgsize() (s int) {
-	s = 1 + 6 + msgp.ArrayHeaderSize
-	for za0001 := range z.Creds {
-		s += 1 + 5 + msgp.Uint8Size + 8 + msgp.Uint8Size + 6 + msgp.StringPrefixSize + len(z.Creds[za0001].Flags)
-	}
-	return
-}
-
-// MarshalMsg implements msgp.Marshaler
-func (z *Desc) MarshalMsg(b []byte) (o []byte, err error) {
-	o = msgp.Require(b, z.Msgsize())
-	// map header, size 5
-	// string "pmid"
-	o = append(o, 0x85, 0xa4, 0x70, 0x6d, 0x69, 0x64)
-	o = msgp.AppendString(o, z.PMID)
-	// string "type"
-	o = append(o, 0xa4, 0x74, 0x79, 0x70, 0x65)
-	o = msgp.AppendString(o, z.Type)
-	// string "indom"
-	o = append(o, 0xa5, 0x69, 0x6e, 0x64, 0x6f, 0x6d)
-	o = msgp.AppendString(o, z.InDom)
-	// string "sem"
-	o = append(o, 0xa3, 0x73, 0x65, 0x6d)
-	o = msgp.AppendString(o, z.Sem)
-	// string "units"
-	o = append(o, 0xa5, 0x75, 0x6e, 0x69, 0x74, 0x73)
-	o = msgp.AppendString(o, z.Units)
-	return
-}
-
 // UnmarshalMsg implements msgp.Unmarshaler
 func (z *Desc) UnmarshalMsg(bts []byte) (o []byte, err error) {
 	var field []byte
@@ -334,26 +240,6 @@ func (z *Desc) UnmarshalMsg(bts []byte) (o []byte, err error) {
 	return
 }
 
-// Msgsize returns an upper bound estimate of the number of bytes occupied by the serialized message
-func (z *Desc) Msgsize() (s int) {
-	s = 1 + 5 + msgp.StringPrefixSize + len(z.PMID) + 5 + msgp.StringPrefixSize + len(z.Type) + 6 + msgp.StringPrefixSize + len(z.InDom) + 4 + msgp.StringPrefixSize + len(z.Sem) + 6 + msgp.StringPrefixSize + len(z.Units)
-	return
-}
-
-// MarshalMsg implements msgp.Marshaler
-func (z *DescBody) MarshalMsg(b []byte) (o []byte, err error) {
-	o = msgp.Require(b, z.Msgsize())
-	// map header, size 1
-	// string "desc"
-	o = append(o, 0x81, 0xa4, 0x64, 0x65, 0x73, 0x63)
-	o, err = z.Desc.MarshalMsg(o)
-	if err != nil {
-		err = msgp.WrapError(err, "Desc")
-		return
-	}
-	return
-}
-
 // UnmarshalMsg implements msgp.Unmarshaler
 func (z *DescBody) UnmarshalMsg(bts []byte) (o []byte, err error) {
 	var field []byte
@@ -387,29 +273,6 @@ func (z *DescBody) UnmarshalMsg(bts []byte) (o []byte, err error) {
 		}
 	}
 	o = bts
-	return
-}
-
-// Msgsize returns an upper bound estimate of the number of bytes occupied by the serialized message
-func (z *DescBody) Msgsize() (s int) {
-	s = 1 + 5 + z.Desc.Msgsize()
-	return
-}
-
-// MarshalMsg implements msgp.Marshaler
-func (z *DescsBody) MarshalMsg(b []byte) (o []byte, err error) {
-	o = msgp.Require(b, z.Msgsize())
-	// map header, size 1
-	// string "descs"
-	o = append(o, 0x81, 0xa5, 0x64, 0x65, 0x73, 0x63, 0x73)
-	o = msgp.AppendArrayHeader(o, uint32(len(z.Descs)))
-	for za0001 := range z.Descs {
-		o, err = z.Descs[za0001].MarshalMsg(o)
-		if err != nil {
-			err = msgp.WrapError(err, "Descs", za0001)
-			return
-		}
-	}
 	return
 }
 
@@ -462,25 +325,6 @@ func (z *DescsBody) UnmarshalMsg(bts []byte) (o []byte, err error) {
 	return
 }
 
-// Msgsize returns an upper bound estimate of the number of bytes occupied by the serialized message
-func (z *DescsBody) Msgsize() (s int) {
-	s = 1 + 6 + msgp.ArrayHeaderSize
-	for za0001 := range z.Descs {
-		s += z.Descs[za0001].Msgsize()
-	}
-	return
-}
-
-// MarshalMsg implements msgp.Marshaler
-func (z ErrorBody) MarshalMsg(b []byte) (o []byte, err error) {
-	o = msgp.Require(b, z.Msgsize())
-	// map header, size 1
-	// string "code"
-	o = append(o, 0x81, 0xa4, 0x63, 0x6f, 0x64, 0x65)
-	o = msgp.AppendInt32(o, z.Code)
-	return
-}
-
 // UnmarshalMsg implements msgp.Unmarshaler
 func (z *ErrorBody) UnmarshalMsg(bts []byte) (o []byte, err error) {
 	var field []byte
@@ -514,34 +358,6 @@ func (z *ErrorBody) UnmarshalMsg(bts []byte) (o []byte, err error) {
 		}
 	}
 	o = bts
-	return
-}
-
-// Msgsize returns an upper bound estimate of the number of bytes occupied by the serialized message
-func (z ErrorBody) Msgsize() (s int) {
-	s = 1 + 5 + msgp.Int32Size
-	return
-}
-
-// MarshalMsg implements msgp.Marshaler
-func (z *ErrorExtBody) MarshalMsg(b []byte) (o []byte, err error) {
-	o = msgp.Require(b, z.Msgsize())
-	// map header, size 5
-	// string "code"
-	o = append(o, 0x85, 0xa4, 0x63, 0x6f, 0x64, 0x65)
-	o = msgp.AppendInt32(o, z.Code)
-	// string "datum"
-	o = append(o, 0xa5, 0x64, 0x61, 0x74, 0x75, 0x6d)
-	o = msgp.AppendString(o, z.Datum)
-	// string "handshake_status"
-	o = append(o, 0xb0, 0x68, 0x61, 0x6e, 0x64, 0x73, 0x68, 0x61, 0x6b, 0x65, 0x5f, 0x73, 0x74, 0x61, 0x74, 0x75, 0x73)
-	o = msgp.AppendInt32(o, z.HandshakeStatus)
-	// string "version"
-	o = append(o, 0xa7, 0x76, 0x65, 0x72, 0x73, 0x69, 0x6f, 0x6e)
-	o = msgp.AppendUint8(o, z.Version)
-	// string "features"
-	o = append(o, 0xa8, 0x66, 0x65, 0x61, 0x74, 0x75, 0x72, 0x65, 0x73)
-	o = msgp.AppendString(o, z.Features)
 	return
 }
 
@@ -605,32 +421,6 @@ func (z *ErrorExtBody) UnmarshalMsg(bts []byte) (o []byte, err error) {
 	return
 }
 
-// Msgsize returns an upper bound estimate of the number of bytes occupied by the serialized message
-func (z *ErrorExtBody) Msgsize() (s int) {
-	s = 1 + 5 + msgp.Int32Size + 6 + msgp.StringPrefixSize + len(z.Datum) + 17 + msgp.Int32Size + 8 + msgp.Uint8Size + 9 + msgp.StringPrefixSize + len(z.Features)
-	return
-}
-
-// MarshalMsg implements msgp.Marshaler
-func (z *EventParam) MarshalMsg(b []byte) (o []byte, err error) {
-	o = msgp.Require(b, z.Msgsize())
-	// map header, size 3
-	// string "pmid"
-	o = append(o, 0x83, 0xa4, 0x70, 0x6d, 0x69, 0x64)
-	o = msgp.AppendString(o, z.PMID)
-	// string "type"
-	o = append(o, 0xa4, 0x74, 0x79, 0x70, 0x65)
-	o = msgp.AppendString(o, z.Type)
-	// string "value"
-	o = append(o, 0xa5, 0x76, 0x61, 0x6c, 0x75, 0x65)
-	o, err = z.Value.MarshalMsg(o)
-	if err != nil {
-		err = msgp.WrapError(err, "Value")
-		return
-	}
-	return
-}
-
 // UnmarshalMsg implements msgp.Unmarshaler
 func (z *EventParam) UnmarshalMsg(bts []byte) (o []byte, err error) {
 	var field []byte
@@ -676,75 +466,6 @@ func (z *EventParam) UnmarshalMsg(bts []byte) (o []byte, err error) {
 		}
 	}
 	o = bts
-	return
-}
-
-// Msgsize returns an upper bound estimate of the number of bytes occupied by the serialized message
-func (z *EventParam) Msgsize() (s int) {
-	s = 1 + 5 + msgp.StringPrefixSize + len(z.PMID) + 5 + msgp.StringPrefixSize + len(z.Type) + 6 + z.Value.Msgsize()
-	return
-}
-
-// MarshalMsg implements msgp.Marshaler
-func (z *EventRecord) MarshalMsg(b []byte) (o []byte, err error) {
-	o = msgp.Require(b, z.Msgsize())
-	// check for omitted fields
-	zb0001Len := uint32(5)
-	var zb0001Mask uint8 /* 5 bits */
-	_ = zb0001Mask
-	if z.Missed == nil {
-		zb0001Len--
-		zb0001Mask |= 0x8
-	}
-	if z.Params == nil {
-		zb0001Len--
-		zb0001Mask |= 0x10
-	}
-	// variable map header, size zb0001Len
-	o = append(o, 0x80|uint8(zb0001Len))
-
-	// skip if no fields are to be emitted
-	if zb0001Len != 0 {
-		// string "sec"
-		o = append(o, 0xa3, 0x73, 0x65, 0x63)
-		o = msgp.AppendInt64(o, z.Sec)
-		// string "nsec"
-		o = append(o, 0xa4, 0x6e, 0x73, 0x65, 0x63)
-		o = msgp.AppendInt64(o, z.Nsec)
-		// string "flags"
-		o = append(o, 0xa5, 0x66, 0x6c, 0x61, 0x67, 0x73)
-		o = msgp.AppendString(o, z.Flags)
-		if (zb0001Mask & 0x8) == 0 { // if not omitted
-			// string "missed"
-			o = append(o, 0xa6, 0x6d, 0x69, 0x73, 0x73, 0x65, 0x64)
-			if z.Missed == nil {
-				o = msgp.AppendNil(o)
-			} else {
-				o = msgp.AppendInt32(o, *z.Missed)
-			}
-		}
-		if (zb0001Mask & 0x10) == 0 { // if not omitted
-			// string "params"
-			o = append(o, 0xa6, 0x70, 0x61, 0x72, 0x61, 0x6d, 0x73)
-			o = msgp.AppendArrayHeader(o, uint32(len(z.Params)))
-			for za0001 := range z.Params {
-				// map header, size 3
-				// string "pmid"
-				o = append(o, 0x83, 0xa4, 0x70, 0x6d, 0x69, 0x64)
-				o = msgp.AppendString(o, z.Params[za0001].PMID)
-				// string "type"
-				o = append(o, 0xa4, 0x74, 0x79, 0x70, 0x65)
-				o = msgp.AppendString(o, z.Params[za0001].Type)
-				// string "value"
-				o = append(o, 0xa5, 0x76, 0x61, 0x6c, 0x75, 0x65)
-				o, err = z.Params[za0001].Value.MarshalMsg(o)
-				if err != nil {
-					err = msgp.WrapError(err, "Params", za0001, "Value")
-					return
-				}
-			}
-		}
-	}
 	return
 }
 
@@ -867,37 +588,6 @@ func (z *EventRecord) UnmarshalMsg(bts []byte) (o []byte, err error) {
 	return
 }
 
-// Msgsize returns an upper bound estimate of the number of bytes occupied by the serialized message
-func (z *EventRecord) Msgsize() (s int) {
-	s = 1 + 4 + msgp.Int64Size + 5 + msgp.Int64Size + 6 + msgp.StringPrefixSize + len(z.Flags) + 7
-	if z.Missed == nil {
-		s += msgp.NilSize
-	} else {
-		s += msgp.Int32Size
-	}
-	s += 7 + msgp.ArrayHeaderSize
-	for za0001 := range z.Params {
-		s += 1 + 5 + msgp.StringPrefixSize + len(z.Params[za0001].PMID) + 5 + msgp.StringPrefixSize + len(z.Params[za0001].Type) + 6 + z.Params[za0001].Value.Msgsize()
-	}
-	return
-}
-
-// MarshalMsg implements msgp.Marshaler
-func (z *FetchBody) MarshalMsg(b []byte) (o []byte, err error) {
-	o = msgp.Require(b, z.Msgsize())
-	// map header, size 2
-	// string "ctx"
-	o = append(o, 0x82, 0xa3, 0x63, 0x74, 0x78)
-	o = msgp.AppendInt32(o, z.Ctx)
-	// string "pmids"
-	o = append(o, 0xa5, 0x70, 0x6d, 0x69, 0x64, 0x73)
-	o = msgp.AppendArrayHeader(o, uint32(len(z.PMIDs)))
-	for za0001 := range z.PMIDs {
-		o = msgp.AppendString(o, z.PMIDs[za0001])
-	}
-	return
-}
-
 // UnmarshalMsg implements msgp.Unmarshaler
 func (z *FetchBody) UnmarshalMsg(bts []byte) (o []byte, err error) {
 	var field []byte
@@ -953,28 +643,6 @@ func (z *FetchBody) UnmarshalMsg(bts []byte) (o []byte, err error) {
 	return
 }
 
-// Msgsize returns an upper bound estimate of the number of bytes occupied by the serialized message
-func (z *FetchBody) Msgsize() (s int) {
-	s = 1 + 4 + msgp.Int32Size + 6 + msgp.ArrayHeaderSize
-	for za0001 := range z.PMIDs {
-		s += msgp.StringPrefixSize + len(z.PMIDs[za0001])
-	}
-	return
-}
-
-// MarshalMsg implements msgp.Marshaler
-func (z IdentKindBody) MarshalMsg(b []byte) (o []byte, err error) {
-	o = msgp.Require(b, z.Msgsize())
-	// map header, size 2
-	// string "ident"
-	o = append(o, 0x82, 0xa5, 0x69, 0x64, 0x65, 0x6e, 0x74)
-	o = msgp.AppendString(o, z.Ident)
-	// string "kind"
-	o = append(o, 0xa4, 0x6b, 0x69, 0x6e, 0x64)
-	o = msgp.AppendInt32(o, z.Kind)
-	return
-}
-
 // UnmarshalMsg implements msgp.Unmarshaler
 func (z *IdentKindBody) UnmarshalMsg(bts []byte) (o []byte, err error) {
 	var field []byte
@@ -1017,25 +685,6 @@ func (z *IdentKindBody) UnmarshalMsg(bts []byte) (o []byte, err error) {
 	return
 }
 
-// Msgsize returns an upper bound estimate of the number of bytes occupied by the serialized message
-func (z IdentKindBody) Msgsize() (s int) {
-	s = 1 + 6 + msgp.StringPrefixSize + len(z.Ident) + 5 + msgp.Int32Size
-	return
-}
-
-// MarshalMsg implements msgp.Marshaler
-func (z Instance) MarshalMsg(b []byte) (o []byte, err error) {
-	o = msgp.Require(b, z.Msgsize())
-	// map header, size 2
-	// string "inst"
-	o = append(o, 0x82, 0xa4, 0x69, 0x6e, 0x73, 0x74)
-	o = msgp.AppendInt32(o, z.Inst)
-	// string "name"
-	o = append(o, 0xa4, 0x6e, 0x61, 0x6d, 0x65)
-	o = msgp.AppendString(o, z.Name)
-	return
-}
-
 // UnmarshalMsg implements msgp.Unmarshaler
 func (z *Instance) UnmarshalMsg(bts []byte) (o []byte, err error) {
 	var field []byte
@@ -1075,34 +724,6 @@ func (z *Instance) UnmarshalMsg(bts []byte) (o []byte, err error) {
 		}
 	}
 	o = bts
-	return
-}
-
-// Msgsize returns an upper bound estimate of the number of bytes occupied by the serialized message
-func (z Instance) Msgsize() (s int) {
-	s = 1 + 5 + msgp.Int32Size + 5 + msgp.StringPrefixSize + len(z.Name)
-	return
-}
-
-// MarshalMsg implements msgp.Marshaler
-func (z *InstanceBody) MarshalMsg(b []byte) (o []byte, err error) {
-	o = msgp.Require(b, z.Msgsize())
-	// map header, size 2
-	// string "indom"
-	o = append(o, 0x82, 0xa5, 0x69, 0x6e, 0x64, 0x6f, 0x6d)
-	o = msgp.AppendString(o, z.InDom)
-	// string "instances"
-	o = append(o, 0xa9, 0x69, 0x6e, 0x73, 0x74, 0x61, 0x6e, 0x63, 0x65, 0x73)
-	o = msgp.AppendArrayHeader(o, uint32(len(z.Instances)))
-	for za0001 := range z.Instances {
-		// map header, size 2
-		// string "inst"
-		o = append(o, 0x82, 0xa4, 0x69, 0x6e, 0x73, 0x74)
-		o = msgp.AppendInt32(o, z.Instances[za0001].Inst)
-		// string "name"
-		o = append(o, 0xa4, 0x6e, 0x61, 0x6d, 0x65)
-		o = msgp.AppendString(o, z.Instances[za0001].Name)
-	}
 	return
 }
 
@@ -1190,31 +811,6 @@ func (z *InstanceBody) UnmarshalMsg(bts []byte) (o []byte, err error) {
 	return
 }
 
-// Msgsize returns an upper bound estimate of the number of bytes occupied by the serialized message
-func (z *InstanceBody) Msgsize() (s int) {
-	s = 1 + 6 + msgp.StringPrefixSize + len(z.InDom) + 10 + msgp.ArrayHeaderSize
-	for za0001 := range z.Instances {
-		s += 1 + 5 + msgp.Int32Size + 5 + msgp.StringPrefixSize + len(z.Instances[za0001].Name)
-	}
-	return
-}
-
-// MarshalMsg implements msgp.Marshaler
-func (z InstanceReqBody) MarshalMsg(b []byte) (o []byte, err error) {
-	o = msgp.Require(b, z.Msgsize())
-	// map header, size 3
-	// string "indom"
-	o = append(o, 0x83, 0xa5, 0x69, 0x6e, 0x64, 0x6f, 0x6d)
-	o = msgp.AppendString(o, z.InDom)
-	// string "inst"
-	o = append(o, 0xa4, 0x69, 0x6e, 0x73, 0x74)
-	o = msgp.AppendInt32(o, z.Inst)
-	// string "name"
-	o = append(o, 0xa4, 0x6e, 0x61, 0x6d, 0x65)
-	o = msgp.AppendString(o, z.Name)
-	return
-}
-
 // UnmarshalMsg implements msgp.Unmarshaler
 func (z *InstanceReqBody) UnmarshalMsg(bts []byte) (o []byte, err error) {
 	var field []byte
@@ -1260,35 +856,6 @@ func (z *InstanceReqBody) UnmarshalMsg(bts []byte) (o []byte, err error) {
 		}
 	}
 	o = bts
-	return
-}
-
-// Msgsize returns an upper bound estimate of the number of bytes occupied by the serialized message
-func (z InstanceReqBody) Msgsize() (s int) {
-	s = 1 + 6 + msgp.StringPrefixSize + len(z.InDom) + 5 + msgp.Int32Size + 5 + msgp.StringPrefixSize + len(z.Name)
-	return
-}
-
-// MarshalMsg implements msgp.Marshaler
-func (z *LabelBody) MarshalMsg(b []byte) (o []byte, err error) {
-	o = msgp.Require(b, z.Msgsize())
-	// map header, size 3
-	// string "ident"
-	o = append(o, 0x83, 0xa5, 0x69, 0x64, 0x65, 0x6e, 0x74)
-	o = msgp.AppendString(o, z.Ident)
-	// string "kind"
-	o = append(o, 0xa4, 0x6b, 0x69, 0x6e, 0x64)
-	o = msgp.AppendInt32(o, z.Kind)
-	// string "sets"
-	o = append(o, 0xa4, 0x73, 0x65, 0x74, 0x73)
-	o = msgp.AppendArrayHeader(o, uint32(len(z.Sets)))
-	for za0001 := range z.Sets {
-		o, err = z.Sets[za0001].MarshalMsg(o)
-		if err != nil {
-			err = msgp.WrapError(err, "Sets", za0001)
-			return
-		}
-	}
 	return
 }
 
@@ -1350,41 +917,6 @@ func (z *LabelBody) UnmarshalMsg(bts []byte) (o []byte, err error) {
 		}
 	}
 	o = bts
-	return
-}
-
-// Msgsize returns an upper bound estimate of the number of bytes occupied by the serialized message
-func (z *LabelBody) Msgsize() (s int) {
-	s = 1 + 6 + msgp.StringPrefixSize + len(z.Ident) + 5 + msgp.Int32Size + 5 + msgp.ArrayHeaderSize
-	for za0001 := range z.Sets {
-		s += z.Sets[za0001].Msgsize()
-	}
-	return
-}
-
-// MarshalMsg implements msgp.Marshaler
-func (z *LogControlBody) MarshalMsg(b []byte) (o []byte, err error) {
-	o = msgp.Require(b, z.Msgsize())
-	// map header, size 4
-	// string "control"
-	o = append(o, 0x84, 0xa7, 0x63, 0x6f, 0x6e, 0x74, 0x72, 0x6f, 0x6c)
-	o = msgp.AppendInt32(o, z.Control)
-	// string "state"
-	o = append(o, 0xa5, 0x73, 0x74, 0x61, 0x74, 0x65)
-	o = msgp.AppendInt32(o, z.State)
-	// string "delta_ms"
-	o = append(o, 0xa8, 0x64, 0x65, 0x6c, 0x74, 0x61, 0x5f, 0x6d, 0x73)
-	o = msgp.AppendInt32(o, z.DeltaMS)
-	// string "metrics"
-	o = append(o, 0xa7, 0x6d, 0x65, 0x74, 0x72, 0x69, 0x63, 0x73)
-	o = msgp.AppendArrayHeader(o, uint32(len(z.Metrics)))
-	for za0001 := range z.Metrics {
-		o, err = z.Metrics[za0001].MarshalMsg(o)
-		if err != nil {
-			err = msgp.WrapError(err, "Metrics", za0001)
-			return
-		}
-	}
 	return
 }
 
@@ -1452,40 +984,6 @@ func (z *LogControlBody) UnmarshalMsg(bts []byte) (o []byte, err error) {
 		}
 	}
 	o = bts
-	return
-}
-
-// Msgsize returns an upper bound estimate of the number of bytes occupied by the serialized message
-func (z *LogControlBody) Msgsize() (s int) {
-	s = 1 + 8 + msgp.Int32Size + 6 + msgp.Int32Size + 9 + msgp.Int32Size + 8 + msgp.ArrayHeaderSize
-	for za0001 := range z.Metrics {
-		s += z.Metrics[za0001].Msgsize()
-	}
-	return
-}
-
-// MarshalMsg implements msgp.Marshaler
-func (z *LogMetric) MarshalMsg(b []byte) (o []byte, err error) {
-	o = msgp.Require(b, z.Msgsize())
-	// map header, size 3
-	// string "pmid"
-	o = append(o, 0x83, 0xa4, 0x70, 0x6d, 0x69, 0x64)
-	o = msgp.AppendString(o, z.PMID)
-	// string "numval"
-	o = append(o, 0xa6, 0x6e, 0x75, 0x6d, 0x76, 0x61, 0x6c)
-	o = msgp.AppendInt32(o, z.NumVal)
-	// string "values"
-	o = append(o, 0xa6, 0x76, 0x61, 0x6c, 0x75, 0x65, 0x73)
-	o = msgp.AppendArrayHeader(o, uint32(len(z.Values)))
-	for za0001 := range z.Values {
-		// map header, size 2
-		// string "inst"
-		o = append(o, 0x82, 0xa4, 0x69, 0x6e, 0x73, 0x74)
-		o = msgp.AppendInt32(o, z.Values[za0001].Inst)
-		// string "value"
-		o = append(o, 0xa5, 0x76, 0x61, 0x6c, 0x75, 0x65)
-		o = msgp.AppendUint32(o, z.Values[za0001].Value)
-	}
 	return
 }
 
@@ -1579,22 +1077,6 @@ func (z *LogMetric) UnmarshalMsg(bts []byte) (o []byte, err error) {
 	return
 }
 
-// Msgsize returns an upper bound estimate of the number of bytes occupied by the serialized message
-func (z *LogMetric) Msgsize() (s int) {
-	s = 1 + 5 + msgp.StringPrefixSize + len(z.PMID) + 7 + msgp.Int32Size + 7 + msgp.ArrayHeaderSize + (len(z.Values) * (12 + msgp.Int32Size + msgp.Uint32Size))
-	return
-}
-
-// MarshalMsg implements msgp.Marshaler
-func (z LogRequestBody) MarshalMsg(b []byte) (o []byte, err error) {
-	o = msgp.Require(b, z.Msgsize())
-	// map header, size 1
-	// string "request"
-	o = append(o, 0x81, 0xa7, 0x72, 0x65, 0x71, 0x75, 0x65, 0x73, 0x74)
-	o = msgp.AppendInt32(o, z.Request)
-	return
-}
-
 // UnmarshalMsg implements msgp.Unmarshaler
 func (z *LogRequestBody) UnmarshalMsg(bts []byte) (o []byte, err error) {
 	var field []byte
@@ -1628,61 +1110,6 @@ func (z *LogRequestBody) UnmarshalMsg(bts []byte) (o []byte, err error) {
 		}
 	}
 	o = bts
-	return
-}
-
-// Msgsize returns an upper bound estimate of the number of bytes occupied by the serialized message
-func (z LogRequestBody) Msgsize() (s int) {
-	s = 1 + 8 + msgp.Int32Size
-	return
-}
-
-// MarshalMsg implements msgp.Marshaler
-func (z *LogStatusBody) MarshalMsg(b []byte) (o []byte, err error) {
-	o = msgp.Require(b, z.Msgsize())
-	// map header, size 7
-	// string "start"
-	o = append(o, 0x87, 0xa5, 0x73, 0x74, 0x61, 0x72, 0x74)
-	// map header, size 2
-	// string "sec"
-	o = append(o, 0x82, 0xa3, 0x73, 0x65, 0x63)
-	o = msgp.AppendInt64(o, z.Start.Sec)
-	// string "frac"
-	o = append(o, 0xa4, 0x66, 0x72, 0x61, 0x63)
-	o = msgp.AppendInt32(o, z.Start.Frac)
-	// string "last"
-	o = append(o, 0xa4, 0x6c, 0x61, 0x73, 0x74)
-	// map header, size 2
-	// string "sec"
-	o = append(o, 0x82, 0xa3, 0x73, 0x65, 0x63)
-	o = msgp.AppendInt64(o, z.Last.Sec)
-	// string "frac"
-	o = append(o, 0xa4, 0x66, 0x72, 0x61, 0x63)
-	o = msgp.AppendInt32(o, z.Last.Frac)
-	// string "now"
-	o = append(o, 0xa3, 0x6e, 0x6f, 0x77)
-	// map header, size 2
-	// string "sec"
-	o = append(o, 0x82, 0xa3, 0x73, 0x65, 0x63)
-	o = msgp.AppendInt64(o, z.Now.Sec)
-	// string "frac"
-	o = append(o, 0xa4, 0x66, 0x72, 0x61, 0x63)
-	o = msgp.AppendInt32(o, z.Now.Frac)
-	// string "state"
-	o = append(o, 0xa5, 0x73, 0x74, 0x61, 0x74, 0x65)
-	o = msgp.AppendInt32(o, z.State)
-	// string "vol"
-	o = append(o, 0xa3, 0x76, 0x6f, 0x6c)
-	o = msgp.AppendInt32(o, z.Vol)
-	// string "size"
-	o = append(o, 0xa4, 0x73, 0x69, 0x7a, 0x65)
-	o = msgp.AppendInt64(o, z.Size)
-	// string "strings"
-	o = append(o, 0xa7, 0x73, 0x74, 0x72, 0x69, 0x6e, 0x67, 0x73)
-	o = msgp.AppendArrayHeader(o, uint32(len(z.Strings)))
-	for za0001 := range z.Strings {
-		o = msgp.AppendString(o, z.Strings[za0001])
-	}
 	return
 }
 
@@ -1855,70 +1282,6 @@ func (z *LogStatusBody) UnmarshalMsg(bts []byte) (o []byte, err error) {
 		}
 	}
 	o = bts
-	return
-}
-
-// Msgsize returns an upper bound estimate of the number of bytes occupied by the serialized message
-func (z *LogStatusBody) Msgsize() (s int) {
-	s = 1 + 6 + 1 + 4 + msgp.Int64Size + 5 + msgp.Int32Size + 5 + 1 + 4 + msgp.Int64Size + 5 + msgp.Int32Size + 4 + 1 + 4 + msgp.Int64Size + 5 + msgp.Int32Size + 6 + msgp.Int32Size + 4 + msgp.Int32Size + 5 + msgp.Int64Size + 8 + msgp.ArrayHeaderSize
-	for za0001 := range z.Strings {
-		s += msgp.StringPrefixSize + len(z.Strings[za0001])
-	}
-	return
-}
-
-// MarshalMsg implements msgp.Marshaler
-func (z *LogStatusV2Body) MarshalMsg(b []byte) (o []byte, err error) {
-	o = msgp.Require(b, z.Msgsize())
-	// map header, size 10
-	// string "start"
-	o = append(o, 0x8a, 0xa5, 0x73, 0x74, 0x61, 0x72, 0x74)
-	// map header, size 2
-	// string "sec"
-	o = append(o, 0x82, 0xa3, 0x73, 0x65, 0x63)
-	o = msgp.AppendInt64(o, z.Start.Sec)
-	// string "frac"
-	o = append(o, 0xa4, 0x66, 0x72, 0x61, 0x63)
-	o = msgp.AppendInt32(o, z.Start.Frac)
-	// string "last"
-	o = append(o, 0xa4, 0x6c, 0x61, 0x73, 0x74)
-	// map header, size 2
-	// string "sec"
-	o = append(o, 0x82, 0xa3, 0x73, 0x65, 0x63)
-	o = msgp.AppendInt64(o, z.Last.Sec)
-	// string "frac"
-	o = append(o, 0xa4, 0x66, 0x72, 0x61, 0x63)
-	o = msgp.AppendInt32(o, z.Last.Frac)
-	// string "now"
-	o = append(o, 0xa3, 0x6e, 0x6f, 0x77)
-	// map header, size 2
-	// string "sec"
-	o = append(o, 0x82, 0xa3, 0x73, 0x65, 0x63)
-	o = msgp.AppendInt64(o, z.Now.Sec)
-	// string "frac"
-	o = append(o, 0xa4, 0x66, 0x72, 0x61, 0x63)
-	o = msgp.AppendInt32(o, z.Now.Frac)
-	// string "state"
-	o = append(o, 0xa5, 0x73, 0x74, 0x61, 0x74, 0x65)
-	o = msgp.AppendInt32(o, z.State)
-	// string "vol"
-	o = append(o, 0xa3, 0x76, 0x6f, 0x6c)
-	o = msgp.AppendInt32(o, z.Vol)
-	// string "size"
-	o = append(o, 0xa4, 0x73, 0x69, 0x7a, 0x65)
-	o = msgp.AppendInt64(o, z.Size)
-	// string "host"
-	o = append(o, 0xa4, 0x68, 0x6f, 0x73, 0x74)
-	o = msgp.AppendString(o, z.Host)
-	// string "fqdn"
-	o = append(o, 0xa4, 0x66, 0x71, 0x64, 0x6e)
-	o = msgp.AppendString(o, z.FQDN)
-	// string "pmcd_tz"
-	o = append(o, 0xa7, 0x70, 0x6d, 0x63, 0x64, 0x5f, 0x74, 0x7a)
-	o = msgp.AppendString(o, z.PMCDTZ)
-	// string "logger_tz"
-	o = append(o, 0xa9, 0x6c, 0x6f, 0x67, 0x67, 0x65, 0x72, 0x5f, 0x74, 0x7a)
-	o = msgp.AppendString(o, z.LoggerTZ)
 	return
 }
 
@@ -2099,25 +1462,6 @@ func (z *LogStatusV2Body) UnmarshalMsg(bts []byte) (o []byte, err error) {
 	return
 }
 
-// Msgsize returns an upper bound estimate of the number of bytes occupied by the serialized message
-func (z *LogStatusV2Body) Msgsize() (s int) {
-	s = 1 + 6 + 1 + 4 + msgp.Int64Size + 5 + msgp.Int32Size + 5 + 1 + 4 + msgp.Int64Size + 5 + msgp.Int32Size + 4 + 1 + 4 + msgp.Int64Size + 5 + msgp.Int32Size + 6 + msgp.Int32Size + 4 + msgp.Int32Size + 5 + msgp.Int64Size + 5 + msgp.StringPrefixSize + len(z.Host) + 5 + msgp.StringPrefixSize + len(z.FQDN) + 8 + msgp.StringPrefixSize + len(z.PMCDTZ) + 10 + msgp.StringPrefixSize + len(z.LoggerTZ)
-	return
-}
-
-// MarshalMsg implements msgp.Marshaler
-func (z LogTime) MarshalMsg(b []byte) (o []byte, err error) {
-	o = msgp.Require(b, z.Msgsize())
-	// map header, size 2
-	// string "sec"
-	o = append(o, 0x82, 0xa3, 0x73, 0x65, 0x63)
-	o = msgp.AppendInt64(o, z.Sec)
-	// string "frac"
-	o = append(o, 0xa4, 0x66, 0x72, 0x61, 0x63)
-	o = msgp.AppendInt32(o, z.Frac)
-	return
-}
-
 // UnmarshalMsg implements msgp.Unmarshaler
 func (z *LogTime) UnmarshalMsg(bts []byte) (o []byte, err error) {
 	var field []byte
@@ -2160,25 +1504,6 @@ func (z *LogTime) UnmarshalMsg(bts []byte) (o []byte, err error) {
 	return
 }
 
-// Msgsize returns an upper bound estimate of the number of bytes occupied by the serialized message
-func (z LogTime) Msgsize() (s int) {
-	s = 1 + 4 + msgp.Int64Size + 5 + msgp.Int32Size
-	return
-}
-
-// MarshalMsg implements msgp.Marshaler
-func (z LogValue) MarshalMsg(b []byte) (o []byte, err error) {
-	o = msgp.Require(b, z.Msgsize())
-	// map header, size 2
-	// string "inst"
-	o = append(o, 0x82, 0xa4, 0x69, 0x6e, 0x73, 0x74)
-	o = msgp.AppendInt32(o, z.Inst)
-	// string "value"
-	o = append(o, 0xa5, 0x76, 0x61, 0x6c, 0x75, 0x65)
-	o = msgp.AppendUint32(o, z.Value)
-	return
-}
-
 // UnmarshalMsg implements msgp.Unmarshaler
 func (z *LogValue) UnmarshalMsg(bts []byte) (o []byte, err error) {
 	var field []byte
@@ -2218,49 +1543,6 @@ func (z *LogValue) UnmarshalMsg(bts []byte) (o []byte, err error) {
 		}
 	}
 	o = bts
-	return
-}
-
-// Msgsize returns an upper bound estimate of the number of bytes occupied by the serialized message
-func (z LogValue) Msgsize() (s int) {
-	s = 1 + 5 + msgp.Int32Size + 6 + msgp.Uint32Size
-	return
-}
-
-// MarshalMsg implements msgp.Marshaler
-func (z *PDUHeader) MarshalMsg(b []byte) (o []byte, err error) {
-	o = msgp.Require(b, z.Msgsize())
-	// check for omitted fields
-	zb0001Len := uint32(5)
-	var zb0001Mask uint8 /* 5 bits */
-	_ = zb0001Mask
-	if z.File == "" {
-		zb0001Len--
-		zb0001Mask |= 0x1
-	}
-	// variable map header, size zb0001Len
-	o = append(o, 0x80|uint8(zb0001Len))
-
-	// skip if no fields are to be emitted
-	if zb0001Len != 0 {
-		if (zb0001Mask & 0x1) == 0 { // if not omitted
-			// string "file"
-			o = append(o, 0xa4, 0x66, 0x69, 0x6c, 0x65)
-			o = msgp.AppendString(o, z.File)
-		}
-		// string "offset"
-		o = append(o, 0xa6, 0x6f, 0x66, 0x66, 0x73, 0x65, 0x74)
-		o = msgp.AppendInt64(o, z.Offset)
-		// string "len"
-		o = append(o, 0xa3, 0x6c, 0x65, 0x6e)
-		o = msgp.AppendUint32(o, z.Len)
-		// string "type"
-		o = append(o, 0xa4, 0x74, 0x79, 0x70, 0x65)
-		o = msgp.AppendString(o, z.Type)
-		// string "from"
-		o = append(o, 0xa4, 0x66, 0x72, 0x6f, 0x6d)
-		o = msgp.AppendInt32(o, z.From)
-	}
 	return
 }
 
@@ -2321,38 +1603,6 @@ func (z *PDUHeader) UnmarshalMsg(bts []byte) (o []byte, err error) {
 		}
 	}
 	o = bts
-	return
-}
-
-// Msgsize returns an upper bound estimate of the number of bytes occupied by the serialized message
-func (z *PDUHeader) Msgsize() (s int) {
-	s = 1 + 5 + msgp.StringPrefixSize + len(z.File) + 7 + msgp.Int64Size + 4 + msgp.Uint32Size + 5 + msgp.StringPrefixSize + len(z.Type) + 5 + msgp.Int32Size
-	return
-}
-
-// MarshalMsg implements msgp.Marshaler
-func (z *PDULabelSet) MarshalMsg(b []byte) (o []byte, err error) {
-	o = msgp.Require(b, z.Msgsize())
-	// map header, size 4
-	// string "inst"
-	o = append(o, 0x84, 0xa4, 0x69, 0x6e, 0x73, 0x74)
-	o = msgp.AppendInt32(o, z.Inst)
-	// string "nlabels"
-	o = append(o, 0xa7, 0x6e, 0x6c, 0x61, 0x62, 0x65, 0x6c, 0x73)
-	o = msgp.AppendInt32(o, z.NLabels)
-	// string "json"
-	o = append(o, 0xa4, 0x6a, 0x73, 0x6f, 0x6e)
-	o = msgp.AppendString(o, z.JSON)
-	// string "labels"
-	o = append(o, 0xa6, 0x6c, 0x61, 0x62, 0x65, 0x6c, 0x73)
-	o = msgp.AppendArrayHeader(o, uint32(len(z.Labels)))
-	for za0001 := range z.Labels {
-		o, err = z.Labels[za0001].MarshalMsg(o)
-		if err != nil {
-			err = msgp.WrapError(err, "Labels", za0001)
-			return
-		}
-	}
 	return
 }
 
@@ -2423,25 +1673,6 @@ func (z *PDULabelSet) UnmarshalMsg(bts []byte) (o []byte, err error) {
 	return
 }
 
-// Msgsize returns an upper bound estimate of the number of bytes occupied by the serialized message
-func (z *PDULabelSet) Msgsize() (s int) {
-	s = 1 + 5 + msgp.Int32Size + 8 + msgp.Int32Size + 5 + msgp.StringPrefixSize + len(z.JSON) + 7 + msgp.ArrayHeaderSize
-	for za0001 := range z.Labels {
-		s += z.Labels[za0001].Msgsize()
-	}
-	return
-}
-
-// MarshalMsg implements msgp.Marshaler
-func (z PMIDBody) MarshalMsg(b []byte) (o []byte, err error) {
-	o = msgp.Require(b, z.Msgsize())
-	// map header, size 1
-	// string "pmid"
-	o = append(o, 0x81, 0xa4, 0x70, 0x6d, 0x69, 0x64)
-	o = msgp.AppendString(o, z.PMID)
-	return
-}
-
 // UnmarshalMsg implements msgp.Unmarshaler
 func (z *PMIDBody) UnmarshalMsg(bts []byte) (o []byte, err error) {
 	var field []byte
@@ -2475,25 +1706,6 @@ func (z *PMIDBody) UnmarshalMsg(bts []byte) (o []byte, err error) {
 		}
 	}
 	o = bts
-	return
-}
-
-// Msgsize returns an upper bound estimate of the number of bytes occupied by the serialized message
-func (z PMIDBody) Msgsize() (s int) {
-	s = 1 + 5 + msgp.StringPrefixSize + len(z.PMID)
-	return
-}
-
-// MarshalMsg implements msgp.Marshaler
-func (z *PMIDsBody) MarshalMsg(b []byte) (o []byte, err error) {
-	o = msgp.Require(b, z.Msgsize())
-	// map header, size 1
-	// string "pmids"
-	o = append(o, 0x81, 0xa5, 0x70, 0x6d, 0x69, 0x64, 0x73)
-	o = msgp.AppendArrayHeader(o, uint32(len(z.PMIDs)))
-	for za0001 := range z.PMIDs {
-		o = msgp.AppendString(o, z.PMIDs[za0001])
-	}
 	return
 }
 
@@ -2546,28 +1758,6 @@ func (z *PMIDsBody) UnmarshalMsg(bts []byte) (o []byte, err error) {
 	return
 }
 
-// Msgsize returns an upper bound estimate of the number of bytes occupied by the serialized message
-func (z *PMIDsBody) Msgsize() (s int) {
-	s = 1 + 6 + msgp.ArrayHeaderSize
-	for za0001 := range z.PMIDs {
-		s += msgp.StringPrefixSize + len(z.PMIDs[za0001])
-	}
-	return
-}
-
-// MarshalMsg implements msgp.Marshaler
-func (z PMNSChildBody) MarshalMsg(b []byte) (o []byte, err error) {
-	o = msgp.Require(b, z.Msgsize())
-	// map header, size 2
-	// string "subtype"
-	o = append(o, 0x82, 0xa7, 0x73, 0x75, 0x62, 0x74, 0x79, 0x70, 0x65)
-	o = msgp.AppendInt32(o, z.Subtype)
-	// string "name"
-	o = append(o, 0xa4, 0x6e, 0x61, 0x6d, 0x65)
-	o = msgp.AppendString(o, z.Name)
-	return
-}
-
 // UnmarshalMsg implements msgp.Unmarshaler
 func (z *PMNSChildBody) UnmarshalMsg(bts []byte) (o []byte, err error) {
 	var field []byte
@@ -2607,28 +1797,6 @@ func (z *PMNSChildBody) UnmarshalMsg(bts []byte) (o []byte, err error) {
 		}
 	}
 	o = bts
-	return
-}
-
-// Msgsize returns an upper bound estimate of the number of bytes occupied by the serialized message
-func (z PMNSChildBody) Msgsize() (s int) {
-	s = 1 + 8 + msgp.Int32Size + 5 + msgp.StringPrefixSize + len(z.Name)
-	return
-}
-
-// MarshalMsg implements msgp.Marshaler
-func (z *PMNSIDsBody) MarshalMsg(b []byte) (o []byte, err error) {
-	o = msgp.Require(b, z.Msgsize())
-	// map header, size 2
-	// string "status"
-	o = append(o, 0x82, 0xa6, 0x73, 0x74, 0x61, 0x74, 0x75, 0x73)
-	o = msgp.AppendInt32(o, z.Status)
-	// string "pmids"
-	o = append(o, 0xa5, 0x70, 0x6d, 0x69, 0x64, 0x73)
-	o = msgp.AppendArrayHeader(o, uint32(len(z.PMIDs)))
-	for za0001 := range z.PMIDs {
-		o = msgp.AppendString(o, z.PMIDs[za0001])
-	}
 	return
 }
 
@@ -2684,52 +1852,6 @@ func (z *PMNSIDsBody) UnmarshalMsg(bts []byte) (o []byte, err error) {
 		}
 	}
 	o = bts
-	return
-}
-
-// Msgsize returns an upper bound estimate of the number of bytes occupied by the serialized message
-func (z *PMNSIDsBody) Msgsize() (s int) {
-	s = 1 + 7 + msgp.Int32Size + 6 + msgp.ArrayHeaderSize
-	for za0001 := range z.PMIDs {
-		s += msgp.StringPrefixSize + len(z.PMIDs[za0001])
-	}
-	return
-}
-
-// MarshalMsg implements msgp.Marshaler
-func (z *PMNSNamesBody) MarshalMsg(b []byte) (o []byte, err error) {
-	o = msgp.Require(b, z.Msgsize())
-	// check for omitted fields
-	zb0001Len := uint32(3)
-	var zb0001Mask uint8 /* 3 bits */
-	_ = zb0001Mask
-	if z.Statuses == nil {
-		zb0001Len--
-		zb0001Mask |= 0x4
-	}
-	// variable map header, size zb0001Len
-	o = append(o, 0x80|uint8(zb0001Len))
-
-	// skip if no fields are to be emitted
-	if zb0001Len != 0 {
-		// string "status"
-		o = append(o, 0xa6, 0x73, 0x74, 0x61, 0x74, 0x75, 0x73)
-		o = msgp.AppendInt32(o, z.Status)
-		// string "names"
-		o = append(o, 0xa5, 0x6e, 0x61, 0x6d, 0x65, 0x73)
-		o = msgp.AppendArrayHeader(o, uint32(len(z.Names)))
-		for za0001 := range z.Names {
-			o = msgp.AppendString(o, z.Names[za0001])
-		}
-		if (zb0001Mask & 0x4) == 0 { // if not omitted
-			// string "statuses"
-			o = append(o, 0xa8, 0x73, 0x74, 0x61, 0x74, 0x75, 0x73, 0x65, 0x73)
-			o = msgp.AppendArrayHeader(o, uint32(len(z.Statuses)))
-			for za0002 := range z.Statuses {
-				o = msgp.AppendInt32(o, z.Statuses[za0002])
-			}
-		}
-	}
 	return
 }
 
@@ -2807,39 +1929,6 @@ func (z *PMNSNamesBody) UnmarshalMsg(bts []byte) (o []byte, err error) {
 	return
 }
 
-// Msgsize returns an upper bound estimate of the number of bytes occupied by the serialized message
-func (z *PMNSNamesBody) Msgsize() (s int) {
-	s = 1 + 7 + msgp.Int32Size + 6 + msgp.ArrayHeaderSize
-	for za0001 := range z.Names {
-		s += msgp.StringPrefixSize + len(z.Names[za0001])
-	}
-	s += 9 + msgp.ArrayHeaderSize + (len(z.Statuses) * (msgp.Int32Size))
-	return
-}
-
-// MarshalMsg implements msgp.Marshaler
-func (z *ProfileBody) MarshalMsg(b []byte) (o []byte, err error) {
-	o = msgp.Require(b, z.Msgsize())
-	// map header, size 3
-	// string "ctx"
-	o = append(o, 0x83, 0xa3, 0x63, 0x74, 0x78)
-	o = msgp.AppendInt32(o, z.Ctx)
-	// string "state"
-	o = append(o, 0xa5, 0x73, 0x74, 0x61, 0x74, 0x65)
-	o = msgp.AppendInt32(o, z.State)
-	// string "entries"
-	o = append(o, 0xa7, 0x65, 0x6e, 0x74, 0x72, 0x69, 0x65, 0x73)
-	o = msgp.AppendArrayHeader(o, uint32(len(z.Entries)))
-	for za0001 := range z.Entries {
-		o, err = z.Entries[za0001].MarshalMsg(o)
-		if err != nil {
-			err = msgp.WrapError(err, "Entries", za0001)
-			return
-		}
-	}
-	return
-}
-
 // UnmarshalMsg implements msgp.Unmarshaler
 func (z *ProfileBody) UnmarshalMsg(bts []byte) (o []byte, err error) {
 	var field []byte
@@ -2901,34 +1990,6 @@ func (z *ProfileBody) UnmarshalMsg(bts []byte) (o []byte, err error) {
 	return
 }
 
-// Msgsize returns an upper bound estimate of the number of bytes occupied by the serialized message
-func (z *ProfileBody) Msgsize() (s int) {
-	s = 1 + 4 + msgp.Int32Size + 6 + msgp.Int32Size + 8 + msgp.ArrayHeaderSize
-	for za0001 := range z.Entries {
-		s += z.Entries[za0001].Msgsize()
-	}
-	return
-}
-
-// MarshalMsg implements msgp.Marshaler
-func (z *ProfileEntry) MarshalMsg(b []byte) (o []byte, err error) {
-	o = msgp.Require(b, z.Msgsize())
-	// map header, size 3
-	// string "indom"
-	o = append(o, 0x83, 0xa5, 0x69, 0x6e, 0x64, 0x6f, 0x6d)
-	o = msgp.AppendString(o, z.InDom)
-	// string "state"
-	o = append(o, 0xa5, 0x73, 0x74, 0x61, 0x74, 0x65)
-	o = msgp.AppendInt32(o, z.State)
-	// string "insts"
-	o = append(o, 0xa5, 0x69, 0x6e, 0x73, 0x74, 0x73)
-	o = msgp.AppendArrayHeader(o, uint32(len(z.Insts)))
-	for za0001 := range z.Insts {
-		o = msgp.AppendInt32(o, z.Insts[za0001])
-	}
-	return
-}
-
 // UnmarshalMsg implements msgp.Unmarshaler
 func (z *ProfileEntry) UnmarshalMsg(bts []byte) (o []byte, err error) {
 	var field []byte
@@ -2987,38 +2048,6 @@ func (z *ProfileEntry) UnmarshalMsg(bts []byte) (o []byte, err error) {
 		}
 	}
 	o = bts
-	return
-}
-
-// Msgsize returns an upper bound estimate of the number of bytes occupied by the serialized message
-func (z *ProfileEntry) Msgsize() (s int) {
-	s = 1 + 6 + msgp.StringPrefixSize + len(z.InDom) + 6 + msgp.Int32Size + 6 + msgp.ArrayHeaderSize + (len(z.Insts) * (msgp.Int32Size))
-	return
-}
-
-// MarshalMsg implements msgp.Marshaler
-func (z *ResultBody) MarshalMsg(b []byte) (o []byte, err error) {
-	o = msgp.Require(b, z.Msgsize())
-	// map header, size 4
-	// string "sec"
-	o = append(o, 0x84, 0xa3, 0x73, 0x65, 0x63)
-	o = msgp.AppendInt64(o, z.Sec)
-	// string "nsec"
-	o = append(o, 0xa4, 0x6e, 0x73, 0x65, 0x63)
-	o = msgp.AppendInt64(o, z.Nsec)
-	// string "numpmid"
-	o = append(o, 0xa7, 0x6e, 0x75, 0x6d, 0x70, 0x6d, 0x69, 0x64)
-	o = msgp.AppendInt(o, z.NumPMID)
-	// string "value_sets"
-	o = append(o, 0xaa, 0x76, 0x61, 0x6c, 0x75, 0x65, 0x5f, 0x73, 0x65, 0x74, 0x73)
-	o = msgp.AppendArrayHeader(o, uint32(len(z.ValueSets)))
-	for za0001 := range z.ValueSets {
-		o, err = z.ValueSets[za0001].MarshalMsg(o)
-		if err != nil {
-			err = msgp.WrapError(err, "ValueSets", za0001)
-			return
-		}
-	}
 	return
 }
 
@@ -3089,28 +2118,6 @@ func (z *ResultBody) UnmarshalMsg(bts []byte) (o []byte, err error) {
 	return
 }
 
-// Msgsize returns an upper bound estimate of the number of bytes occupied by the serialized message
-func (z *ResultBody) Msgsize() (s int) {
-	s = 1 + 4 + msgp.Int64Size + 5 + msgp.Int64Size + 8 + msgp.IntSize + 11 + msgp.ArrayHeaderSize
-	for za0001 := range z.ValueSets {
-		s += z.ValueSets[za0001].Msgsize()
-	}
-	return
-}
-
-// MarshalMsg implements msgp.Marshaler
-func (z TextBody) MarshalMsg(b []byte) (o []byte, err error) {
-	o = msgp.Require(b, z.Msgsize())
-	// map header, size 2
-	// string "ident"
-	o = append(o, 0x82, 0xa5, 0x69, 0x64, 0x65, 0x6e, 0x74)
-	o = msgp.AppendString(o, z.Ident)
-	// string "text"
-	o = append(o, 0xa4, 0x74, 0x65, 0x78, 0x74)
-	o = msgp.AppendString(o, z.Text)
-	return
-}
-
 // UnmarshalMsg implements msgp.Unmarshaler
 func (z *TextBody) UnmarshalMsg(bts []byte) (o []byte, err error) {
 	var field []byte
@@ -3153,22 +2160,6 @@ func (z *TextBody) UnmarshalMsg(bts []byte) (o []byte, err error) {
 	return
 }
 
-// Msgsize returns an upper bound estimate of the number of bytes occupied by the serialized message
-func (z TextBody) Msgsize() (s int) {
-	s = 1 + 6 + msgp.StringPrefixSize + len(z.Ident) + 5 + msgp.StringPrefixSize + len(z.Text)
-	return
-}
-
-// MarshalMsg implements msgp.Marshaler
-func (z UnknownBody) MarshalMsg(b []byte) (o []byte, err error) {
-	o = msgp.Require(b, z.Msgsize())
-	// map header, size 1
-	// string "body_hex"
-	o = append(o, 0x81, 0xa8, 0x62, 0x6f, 0x64, 0x79, 0x5f, 0x68, 0x65, 0x78)
-	o = msgp.AppendString(o, z.BodyHex)
-	return
-}
-
 // UnmarshalMsg implements msgp.Unmarshaler
 func (z *UnknownBody) UnmarshalMsg(bts []byte) (o []byte, err error) {
 	var field []byte
@@ -3202,89 +2193,6 @@ func (z *UnknownBody) UnmarshalMsg(bts []byte) (o []byte, err error) {
 		}
 	}
 	o = bts
-	return
-}
-
-// Msgsize returns an upper bound estimate of the number of bytes occupied by the serialized message
-func (z UnknownBody) Msgsize() (s int) {
-	s = 1 + 9 + msgp.StringPrefixSize + len(z.BodyHex)
-	return
-}
-
-// MarshalMsg implements msgp.Marshaler
-func (z *Value) MarshalMsg(b []byte) (o []byte, err error) {
-	o = msgp.Require(b, z.Msgsize())
-	// check for omitted fields
-	zb0001Len := uint32(6)
-	var zb0001Mask uint8 /* 6 bits */
-	_ = zb0001Mask
-	if z.Type == "" {
-		zb0001Len--
-		zb0001Mask |= 0x4
-	}
-	if z.Value == nil {
-		zb0001Len--
-		zb0001Mask |= 0x8
-	}
-	if z.Records == nil {
-		zb0001Len--
-		zb0001Mask |= 0x10
-	}
-	if z.Hex == nil {
-		zb0001Len--
-		zb0001Mask |= 0x20
-	}
-	// variable map header, size zb0001Len
-	o = append(o, 0x80|uint8(zb0001Len))
-
-	// skip if no fields are to be emitted
-	if zb0001Len != 0 {
-		// string "inst"
-		o = append(o, 0xa4, 0x69, 0x6e, 0x73, 0x74)
-		o = msgp.AppendInt32(o, z.Inst)
-		// string "fmt"
-		o = append(o, 0xa3, 0x66, 0x6d, 0x74)
-		o = msgp.AppendString(o, z.Fmt)
-		if (zb0001Mask & 0x4) == 0 { // if not omitted
-			// string "type"
-			o = append(o, 0xa4, 0x74, 0x79, 0x70, 0x65)
-			o = msgp.AppendString(o, z.Type)
-		}
-		if (zb0001Mask & 0x8) == 0 { // if not omitted
-			// string "value"
-			o = append(o, 0xa5, 0x76, 0x61, 0x6c, 0x75, 0x65)
-			if z.Value == nil {
-				o = msgp.AppendNil(o)
-			} else {
-				o, err = z.Value.MarshalMsg(o)
-				if err != nil {
-					err = msgp.WrapError(err, "Value")
-					return
-				}
-			}
-		}
-		if (zb0001Mask & 0x10) == 0 { // if not omitted
-			// string "records"
-			o = append(o, 0xa7, 0x72, 0x65, 0x63, 0x6f, 0x72, 0x64, 0x73)
-			o = msgp.AppendArrayHeader(o, uint32(len(z.Records)))
-			for za0001 := range z.Records {
-				o, err = z.Records[za0001].MarshalMsg(o)
-				if err != nil {
-					err = msgp.WrapError(err, "Records", za0001)
-					return
-				}
-			}
-		}
-		if (zb0001Mask & 0x20) == 0 { // if not omitted
-			// string "hex"
-			o = append(o, 0xa3, 0x68, 0x65, 0x78)
-			if z.Hex == nil {
-				o = msgp.AppendNil(o)
-			} else {
-				o = msgp.AppendString(o, *z.Hex)
-			}
-		}
-	}
 	return
 }
 
@@ -3389,78 +2297,6 @@ func (z *Value) UnmarshalMsg(bts []byte) (o []byte, err error) {
 	return
 }
 
-// Msgsize returns an upper bound estimate of the number of bytes occupied by the serialized message
-func (z *Value) Msgsize() (s int) {
-	s = 1 + 5 + msgp.Int32Size + 4 + msgp.StringPrefixSize + len(z.Fmt) + 5 + msgp.StringPrefixSize + len(z.Type) + 6
-	if z.Value == nil {
-		s += msgp.NilSize
-	} else {
-		s += z.Value.Msgsize()
-	}
-	s += 8 + msgp.ArrayHeaderSize
-	for za0001 := range z.Records {
-		s += z.Records[za0001].Msgsize()
-	}
-	s += 4
-	if z.Hex == nil {
-		s += msgp.NilSize
-	} else {
-		s += msgp.StringPrefixSize + len(*z.Hex)
-	}
-	return
-}
-
-// MarshalMsg implements msgp.Marshaler
-func (z *ValueSet) MarshalMsg(b []byte) (o []byte, err error) {
-	o = msgp.Require(b, z.Msgsize())
-	// check for omitted fields
-	zb0001Len := uint32(4)
-	var zb0001Mask uint8 /* 4 bits */
-	_ = zb0001Mask
-	if z.ValFmt == nil {
-		zb0001Len--
-		zb0001Mask |= 0x4
-	}
-	if z.Values == nil {
-		zb0001Len--
-		zb0001Mask |= 0x8
-	}
-	// variable map header, size zb0001Len
-	o = append(o, 0x80|uint8(zb0001Len))
-
-	// skip if no fields are to be emitted
-	if zb0001Len != 0 {
-		// string "pmid"
-		o = append(o, 0xa4, 0x70, 0x6d, 0x69, 0x64)
-		o = msgp.AppendString(o, z.PMID)
-		// string "numval"
-		o = append(o, 0xa6, 0x6e, 0x75, 0x6d, 0x76, 0x61, 0x6c)
-		o = msgp.AppendInt32(o, z.NumVal)
-		if (zb0001Mask & 0x4) == 0 { // if not omitted
-			// string "valfmt"
-			o = append(o, 0xa6, 0x76, 0x61, 0x6c, 0x66, 0x6d, 0x74)
-			if z.ValFmt == nil {
-				o = msgp.AppendNil(o)
-			} else {
-				o = msgp.AppendUint8(o, *z.ValFmt)
-			}
-		}
-		if (zb0001Mask & 0x8) == 0 { // if not omitted
-			// string "values"
-			o = append(o, 0xa6, 0x76, 0x61, 0x6c, 0x75, 0x65, 0x73)
-			o = msgp.AppendArrayHeader(o, uint32(len(z.Values)))
-			for za0001 := range z.Values {
-				o, err = z.Values[za0001].MarshalMsg(o)
-				if err != nil {
-					err = msgp.WrapError(err, "Values", za0001)
-					return
-				}
-			}
-		}
-	}
-	return
-}
-
 // UnmarshalMsg implements msgp.Unmarshaler
 func (z *ValueSet) UnmarshalMsg(bts []byte) (o []byte, err error) {
 	var field []byte
@@ -3536,20 +2372,5 @@ func (z *ValueSet) UnmarshalMsg(bts []byte) (o []byte, err error) {
 		}
 	}
 	o = bts
-	return
-}
-
-// Msgsize returns an upper bound estimate of the number of bytes occupied by the serialized message
-func (z *ValueSet) Msgsize() (s int) {
-	s = 1 + 5 + msgp.StringPrefixSize + len(z.PMID) + 7 + msgp.Int32Size + 7
-	if z.ValFmt == nil {
-		s += msgp.NilSize
-	} else {
-		s += msgp.Uint8Size
-	}
-	s += 7 + msgp.ArrayHeaderSize
-	for za0001 := range z.Values {
-		s += z.Values[za0001].Msgsize()
-	}
 	return
 }

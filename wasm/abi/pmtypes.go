@@ -1,6 +1,7 @@
 package abi
 
 //go:generate go tool msgp -io=false -tests=false -file pmtypes.go -o pmtypes_gen.go
+//go:generate go run ./internal/encgen -file pmtypes.go
 
 // The schema of `perfwire pm --json`: what a pmcd client asked and got,
 // one value per line. Identifiers, types and semantics are as in the PDU

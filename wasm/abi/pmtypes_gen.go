@@ -6,31 +6,6 @@ import (
 	"github.com/tinylib/msgp/msgp"
 )
 
-// MarshalMsg implements msgp.Marshaler
-func (z *PMDesc) MarshalMsg(b []byte) (o []byte, err error) {
-	o = msgp.Require(b, z.Msgsize())
-	// map header, size 6
-	// string "name"
-	o = append(o, 0x86, 0xa4, 0x6e, 0x61, 0x6d, 0x65)
-	o = msgp.AppendString(o, z.Name)
-	// string "pmid"
-	o = append(o, 0xa4, 0x70, 0x6d, 0x69, 0x64)
-	o = msgp.AppendString(o, z.PMID)
-	// string "type"
-	o = append(o, 0xa4, 0x74, 0x79, 0x70, 0x65)
-	o = msgp.AppendString(o, z.Type)
-	// string "indom"
-	o = append(o, 0xa5, 0x69, 0x6e, 0x64, 0x6f, 0x6d)
-	o = msgp.AppendString(o, z.InDom)
-	// string "sem"
-	o = append(o, 0xa3, 0x73, 0x65, 0x6d)
-	o = msgp.AppendString(o, z.Sem)
-	// string "units"
-	o = append(o, 0xa5, 0x75, 0x6e, 0x69, 0x74, 0x73)
-	o = msgp.AppendString(o, z.Units)
-	return
-}
-
 // UnmarshalMsg implements msgp.Unmarshaler
 func (z *PMDesc) UnmarshalMsg(bts []byte) (o []byte, err error) {
 	var field []byte
@@ -94,68 +69,6 @@ func (z *PMDesc) UnmarshalMsg(bts []byte) (o []byte, err error) {
 		}
 	}
 	o = bts
-	return
-}
-
-// Msgsize returns an upper bound estimate of the number of bytes occupied by the serialized message
-func (z *PMDesc) Msgsize() (s int) {
-	s = 1 + 5 + msgp.StringPrefixSize + len(z.Name) + 5 + msgp.StringPrefixSize + len(z.PMID) + 5 + msgp.StringPrefixSize + len(z.Type) + 6 + msgp.StringPrefixSize + len(z.InDom) + 4 + msgp.StringPrefixSize + len(z.Sem) + 6 + msgp.StringPrefixSize + len(z.Units)
-	return
-}
-
-// MarshalMsg implements msgp.Marshaler
-func (z *PMFetch) MarshalMsg(b []byte) (o []byte, err error) {
-	o = msgp.Require(b, z.Msgsize())
-	// check for omitted fields
-	zb0001Len := uint32(5)
-	var zb0001Mask uint8 /* 5 bits */
-	_ = zb0001Mask
-	if z.Error == "" {
-		zb0001Len--
-		zb0001Mask |= 0x8
-	}
-	if z.Values == nil {
-		zb0001Len--
-		zb0001Mask |= 0x10
-	}
-	// variable map header, size zb0001Len
-	o = append(o, 0x80|uint8(zb0001Len))
-
-	// skip if no fields are to be emitted
-	if zb0001Len != 0 {
-		// string "name"
-		o = append(o, 0xa4, 0x6e, 0x61, 0x6d, 0x65)
-		o = msgp.AppendString(o, z.Name)
-		// string "pmid"
-		o = append(o, 0xa4, 0x70, 0x6d, 0x69, 0x64)
-		o = msgp.AppendString(o, z.PMID)
-		// string "type"
-		o = append(o, 0xa4, 0x74, 0x79, 0x70, 0x65)
-		o = msgp.AppendString(o, z.Type)
-		if (zb0001Mask & 0x8) == 0 { // if not omitted
-			// string "error"
-			o = append(o, 0xa5, 0x65, 0x72, 0x72, 0x6f, 0x72)
-			o = msgp.AppendString(o, z.Error)
-		}
-		if (zb0001Mask & 0x10) == 0 { // if not omitted
-			// string "values"
-			o = append(o, 0xa6, 0x76, 0x61, 0x6c, 0x75, 0x65, 0x73)
-			o = msgp.AppendArrayHeader(o, uint32(len(z.Values)))
-			for za0001 := range z.Values {
-				// map header, size 2
-				// string "inst"
-				o = append(o, 0x82, 0xa4, 0x69, 0x6e, 0x73, 0x74)
-				o = msgp.AppendInt32(o, z.Values[za0001].Inst)
-				// string "value"
-				o = append(o, 0xa5, 0x76, 0x61, 0x6c, 0x75, 0x65)
-				o, err = z.Values[za0001].Value.MarshalMsg(o)
-				if err != nil {
-					err = msgp.WrapError(err, "Values", za0001, "Value")
-					return
-				}
-			}
-		}
-	}
 	return
 }
 
@@ -261,28 +174,6 @@ func (z *PMFetch) UnmarshalMsg(bts []byte) (o []byte, err error) {
 	return
 }
 
-// Msgsize returns an upper bound estimate of the number of bytes occupied by the serialized message
-func (z *PMFetch) Msgsize() (s int) {
-	s = 1 + 5 + msgp.StringPrefixSize + len(z.Name) + 5 + msgp.StringPrefixSize + len(z.PMID) + 5 + msgp.StringPrefixSize + len(z.Type) + 6 + msgp.StringPrefixSize + len(z.Error) + 7 + msgp.ArrayHeaderSize
-	for za0001 := range z.Values {
-		s += 1 + 5 + msgp.Int32Size + 6 + z.Values[za0001].Value.Msgsize()
-	}
-	return
-}
-
-// MarshalMsg implements msgp.Marshaler
-func (z PMInstance) MarshalMsg(b []byte) (o []byte, err error) {
-	o = msgp.Require(b, z.Msgsize())
-	// map header, size 2
-	// string "inst"
-	o = append(o, 0x82, 0xa4, 0x69, 0x6e, 0x73, 0x74)
-	o = msgp.AppendInt32(o, z.Inst)
-	// string "name"
-	o = append(o, 0xa4, 0x6e, 0x61, 0x6d, 0x65)
-	o = msgp.AppendString(o, z.Name)
-	return
-}
-
 // UnmarshalMsg implements msgp.Unmarshaler
 func (z *PMInstance) UnmarshalMsg(bts []byte) (o []byte, err error) {
 	var field []byte
@@ -322,28 +213,6 @@ func (z *PMInstance) UnmarshalMsg(bts []byte) (o []byte, err error) {
 		}
 	}
 	o = bts
-	return
-}
-
-// Msgsize returns an upper bound estimate of the number of bytes occupied by the serialized message
-func (z PMInstance) Msgsize() (s int) {
-	s = 1 + 5 + msgp.Int32Size + 5 + msgp.StringPrefixSize + len(z.Name)
-	return
-}
-
-// MarshalMsg implements msgp.Marshaler
-func (z PMInstanceLabels) MarshalMsg(b []byte) (o []byte, err error) {
-	o = msgp.Require(b, z.Msgsize())
-	// map header, size 3
-	// string "inst"
-	o = append(o, 0x83, 0xa4, 0x69, 0x6e, 0x73, 0x74)
-	o = msgp.AppendInt32(o, z.Inst)
-	// string "name"
-	o = append(o, 0xa4, 0x6e, 0x61, 0x6d, 0x65)
-	o = msgp.AppendString(o, z.Name)
-	// string "json"
-	o = append(o, 0xa4, 0x6a, 0x73, 0x6f, 0x6e)
-	o = msgp.AppendString(o, z.JSON)
 	return
 }
 
@@ -392,55 +261,6 @@ func (z *PMInstanceLabels) UnmarshalMsg(bts []byte) (o []byte, err error) {
 		}
 	}
 	o = bts
-	return
-}
-
-// Msgsize returns an upper bound estimate of the number of bytes occupied by the serialized message
-func (z PMInstanceLabels) Msgsize() (s int) {
-	s = 1 + 5 + msgp.Int32Size + 5 + msgp.StringPrefixSize + len(z.Name) + 5 + msgp.StringPrefixSize + len(z.JSON)
-	return
-}
-
-// MarshalMsg implements msgp.Marshaler
-func (z *PMLabels) MarshalMsg(b []byte) (o []byte, err error) {
-	o = msgp.Require(b, z.Msgsize())
-	// check for omitted fields
-	zb0001Len := uint32(3)
-	var zb0001Mask uint8 /* 3 bits */
-	_ = zb0001Mask
-	if z.Instances == nil {
-		zb0001Len--
-		zb0001Mask |= 0x4
-	}
-	// variable map header, size zb0001Len
-	o = append(o, 0x80|uint8(zb0001Len))
-
-	// skip if no fields are to be emitted
-	if zb0001Len != 0 {
-		// string "name"
-		o = append(o, 0xa4, 0x6e, 0x61, 0x6d, 0x65)
-		o = msgp.AppendString(o, z.Name)
-		// string "json"
-		o = append(o, 0xa4, 0x6a, 0x73, 0x6f, 0x6e)
-		o = msgp.AppendString(o, z.JSON)
-		if (zb0001Mask & 0x4) == 0 { // if not omitted
-			// string "instances"
-			o = append(o, 0xa9, 0x69, 0x6e, 0x73, 0x74, 0x61, 0x6e, 0x63, 0x65, 0x73)
-			o = msgp.AppendArrayHeader(o, uint32(len(z.Instances)))
-			for za0001 := range z.Instances {
-				// map header, size 3
-				// string "inst"
-				o = append(o, 0x83, 0xa4, 0x69, 0x6e, 0x73, 0x74)
-				o = msgp.AppendInt32(o, z.Instances[za0001].Inst)
-				// string "name"
-				o = append(o, 0xa4, 0x6e, 0x61, 0x6d, 0x65)
-				o = msgp.AppendString(o, z.Instances[za0001].Name)
-				// string "json"
-				o = append(o, 0xa4, 0x6a, 0x73, 0x6f, 0x6e)
-				o = msgp.AppendString(o, z.Instances[za0001].JSON)
-			}
-		}
-	}
 	return
 }
 
@@ -540,25 +360,6 @@ func (z *PMLabels) UnmarshalMsg(bts []byte) (o []byte, err error) {
 	return
 }
 
-// Msgsize returns an upper bound estimate of the number of bytes occupied by the serialized message
-func (z *PMLabels) Msgsize() (s int) {
-	s = 1 + 5 + msgp.StringPrefixSize + len(z.Name) + 5 + msgp.StringPrefixSize + len(z.JSON) + 10 + msgp.ArrayHeaderSize
-	for za0001 := range z.Instances {
-		s += 1 + 5 + msgp.Int32Size + 5 + msgp.StringPrefixSize + len(z.Instances[za0001].Name) + 5 + msgp.StringPrefixSize + len(z.Instances[za0001].JSON)
-	}
-	return
-}
-
-// MarshalMsg implements msgp.Marshaler
-func (z PMName) MarshalMsg(b []byte) (o []byte, err error) {
-	o = msgp.Require(b, z.Msgsize())
-	// map header, size 1
-	// string "name"
-	o = append(o, 0x81, 0xa4, 0x6e, 0x61, 0x6d, 0x65)
-	o = msgp.AppendString(o, z.Name)
-	return
-}
-
 // UnmarshalMsg implements msgp.Unmarshaler
 func (z *PMName) UnmarshalMsg(bts []byte) (o []byte, err error) {
 	var field []byte
@@ -592,28 +393,6 @@ func (z *PMName) UnmarshalMsg(bts []byte) (o []byte, err error) {
 		}
 	}
 	o = bts
-	return
-}
-
-// Msgsize returns an upper bound estimate of the number of bytes occupied by the serialized message
-func (z PMName) Msgsize() (s int) {
-	s = 1 + 5 + msgp.StringPrefixSize + len(z.Name)
-	return
-}
-
-// MarshalMsg implements msgp.Marshaler
-func (z PMStore) MarshalMsg(b []byte) (o []byte, err error) {
-	o = msgp.Require(b, z.Msgsize())
-	// map header, size 3
-	// string "name"
-	o = append(o, 0x83, 0xa4, 0x6e, 0x61, 0x6d, 0x65)
-	o = msgp.AppendString(o, z.Name)
-	// string "old"
-	o = append(o, 0xa3, 0x6f, 0x6c, 0x64)
-	o = msgp.AppendString(o, z.Old)
-	// string "new"
-	o = append(o, 0xa3, 0x6e, 0x65, 0x77)
-	o = msgp.AppendString(o, z.New)
 	return
 }
 
@@ -665,28 +444,6 @@ func (z *PMStore) UnmarshalMsg(bts []byte) (o []byte, err error) {
 	return
 }
 
-// Msgsize returns an upper bound estimate of the number of bytes occupied by the serialized message
-func (z PMStore) Msgsize() (s int) {
-	s = 1 + 5 + msgp.StringPrefixSize + len(z.Name) + 4 + msgp.StringPrefixSize + len(z.Old) + 4 + msgp.StringPrefixSize + len(z.New)
-	return
-}
-
-// MarshalMsg implements msgp.Marshaler
-func (z PMText) MarshalMsg(b []byte) (o []byte, err error) {
-	o = msgp.Require(b, z.Msgsize())
-	// map header, size 3
-	// string "name"
-	o = append(o, 0x83, 0xa4, 0x6e, 0x61, 0x6d, 0x65)
-	o = msgp.AppendString(o, z.Name)
-	// string "oneline"
-	o = append(o, 0xa7, 0x6f, 0x6e, 0x65, 0x6c, 0x69, 0x6e, 0x65)
-	o = msgp.AppendString(o, z.OneLine)
-	// string "help"
-	o = append(o, 0xa4, 0x68, 0x65, 0x6c, 0x70)
-	o = msgp.AppendString(o, z.Help)
-	return
-}
-
 // UnmarshalMsg implements msgp.Unmarshaler
 func (z *PMText) UnmarshalMsg(bts []byte) (o []byte, err error) {
 	var field []byte
@@ -735,32 +492,6 @@ func (z *PMText) UnmarshalMsg(bts []byte) (o []byte, err error) {
 	return
 }
 
-// Msgsize returns an upper bound estimate of the number of bytes occupied by the serialized message
-func (z PMText) Msgsize() (s int) {
-	s = 1 + 5 + msgp.StringPrefixSize + len(z.Name) + 8 + msgp.StringPrefixSize + len(z.OneLine) + 5 + msgp.StringPrefixSize + len(z.Help)
-	return
-}
-
-// MarshalMsg implements msgp.Marshaler
-func (z *PMValInstant) MarshalMsg(b []byte) (o []byte, err error) {
-	o = msgp.Require(b, z.Msgsize())
-	// map header, size 3
-	// string "inst"
-	o = append(o, 0x83, 0xa4, 0x69, 0x6e, 0x73, 0x74)
-	o = msgp.AppendInt64(o, z.Inst)
-	// string "name"
-	o = append(o, 0xa4, 0x6e, 0x61, 0x6d, 0x65)
-	o = msgp.AppendString(o, z.Name)
-	// string "value"
-	o = append(o, 0xa5, 0x76, 0x61, 0x6c, 0x75, 0x65)
-	o, err = z.Value.MarshalMsg(o)
-	if err != nil {
-		err = msgp.WrapError(err, "Value")
-		return
-	}
-	return
-}
-
 // UnmarshalMsg implements msgp.Unmarshaler
 func (z *PMValInstant) UnmarshalMsg(bts []byte) (o []byte, err error) {
 	var field []byte
@@ -806,44 +537,6 @@ func (z *PMValInstant) UnmarshalMsg(bts []byte) (o []byte, err error) {
 		}
 	}
 	o = bts
-	return
-}
-
-// Msgsize returns an upper bound estimate of the number of bytes occupied by the serialized message
-func (z *PMValInstant) Msgsize() (s int) {
-	s = 1 + 5 + msgp.Int64Size + 5 + msgp.StringPrefixSize + len(z.Name) + 6 + z.Value.Msgsize()
-	return
-}
-
-// MarshalMsg implements msgp.Marshaler
-func (z *PMValSample) MarshalMsg(b []byte) (o []byte, err error) {
-	o = msgp.Require(b, z.Msgsize())
-	// map header, size 3
-	// string "timestamp"
-	o = append(o, 0x83, 0xa9, 0x74, 0x69, 0x6d, 0x65, 0x73, 0x74, 0x61, 0x6d, 0x70)
-	o = msgp.AppendString(o, z.Timestamp)
-	// string "metric"
-	o = append(o, 0xa6, 0x6d, 0x65, 0x74, 0x72, 0x69, 0x63)
-	o = msgp.AppendString(o, z.Metric)
-	// string "values"
-	o = append(o, 0xa6, 0x76, 0x61, 0x6c, 0x75, 0x65, 0x73)
-	o = msgp.AppendArrayHeader(o, uint32(len(z.Values)))
-	for za0001 := range z.Values {
-		// map header, size 3
-		// string "inst"
-		o = append(o, 0x83, 0xa4, 0x69, 0x6e, 0x73, 0x74)
-		o = msgp.AppendInt64(o, z.Values[za0001].Inst)
-		// string "name"
-		o = append(o, 0xa4, 0x6e, 0x61, 0x6d, 0x65)
-		o = msgp.AppendString(o, z.Values[za0001].Name)
-		// string "value"
-		o = append(o, 0xa5, 0x76, 0x61, 0x6c, 0x75, 0x65)
-		o, err = z.Values[za0001].Value.MarshalMsg(o)
-		if err != nil {
-			err = msgp.WrapError(err, "Values", za0001, "Value")
-			return
-		}
-	}
 	return
 }
 
@@ -943,32 +636,6 @@ func (z *PMValSample) UnmarshalMsg(bts []byte) (o []byte, err error) {
 	return
 }
 
-// Msgsize returns an upper bound estimate of the number of bytes occupied by the serialized message
-func (z *PMValSample) Msgsize() (s int) {
-	s = 1 + 10 + msgp.StringPrefixSize + len(z.Timestamp) + 7 + msgp.StringPrefixSize + len(z.Metric) + 7 + msgp.ArrayHeaderSize
-	for za0001 := range z.Values {
-		s += 1 + 5 + msgp.Int64Size + 5 + msgp.StringPrefixSize + len(z.Values[za0001].Name) + 6 + z.Values[za0001].Value.Msgsize()
-	}
-	return
-}
-
-// MarshalMsg implements msgp.Marshaler
-func (z *PMValue) MarshalMsg(b []byte) (o []byte, err error) {
-	o = msgp.Require(b, z.Msgsize())
-	// map header, size 2
-	// string "inst"
-	o = append(o, 0x82, 0xa4, 0x69, 0x6e, 0x73, 0x74)
-	o = msgp.AppendInt32(o, z.Inst)
-	// string "value"
-	o = append(o, 0xa5, 0x76, 0x61, 0x6c, 0x75, 0x65)
-	o, err = z.Value.MarshalMsg(o)
-	if err != nil {
-		err = msgp.WrapError(err, "Value")
-		return
-	}
-	return
-}
-
 // UnmarshalMsg implements msgp.Unmarshaler
 func (z *PMValue) UnmarshalMsg(bts []byte) (o []byte, err error) {
 	var field []byte
@@ -1008,11 +675,5 @@ func (z *PMValue) UnmarshalMsg(bts []byte) (o []byte, err error) {
 		}
 	}
 	o = bts
-	return
-}
-
-// Msgsize returns an upper bound estimate of the number of bytes occupied by the serialized message
-func (z *PMValue) Msgsize() (s int) {
-	s = 1 + 5 + msgp.Int32Size + 6 + z.Value.Msgsize()
 	return
 }

@@ -1,6 +1,7 @@
 package abi
 
 //go:generate go tool msgp -io=false -tests=false -file types.go -o types_gen.go
+//go:generate go run ./internal/encgen -file types.go
 
 // Version is the ABI number hosts query with abi_version (wasip1) or
 // perfwire.abiVersion (js). It grows when an export or a result schema

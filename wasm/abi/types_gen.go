@@ -6,46 +6,6 @@ import (
 	"github.com/tinylib/msgp/msgp"
 )
 
-// MarshalMsg implements msgp.Marshaler
-func (z *CPUSample) MarshalMsg(b []byte) (o []byte, err error) {
-	o = msgp.Require(b, z.Msgsize())
-	// map header, size 6
-	// string "tmsp"
-	o = append(o, 0x86, 0xa4, 0x74, 0x6d, 0x73, 0x70)
-	o = msgp.AppendUint32(o, z.TMSP)
-	// string "pids"
-	o = append(o, 0xa4, 0x70, 0x69, 0x64, 0x73)
-	o = msgp.AppendArrayHeader(o, uint32(len(z.PIDs)))
-	for za0001 := range z.PIDs {
-		o = msgp.AppendInt32(o, z.PIDs[za0001])
-	}
-	// string "cpu"
-	o = append(o, 0xa3, 0x63, 0x70, 0x75)
-	o = msgp.AppendArrayHeader(o, uint32(len(z.CPU)))
-	for za0002 := range z.CPU {
-		o = msgp.AppendUint64(o, z.CPU[za0002])
-	}
-	// string "rss"
-	o = append(o, 0xa3, 0x72, 0x73, 0x73)
-	o = msgp.AppendArrayHeader(o, uint32(len(z.RSS)))
-	for za0003 := range z.RSS {
-		o = msgp.AppendInt64(o, z.RSS[za0003])
-	}
-	// string "ctx"
-	o = append(o, 0xa3, 0x63, 0x74, 0x78)
-	o = msgp.AppendArrayHeader(o, uint32(len(z.Ctx)))
-	for za0004 := range z.Ctx {
-		o = msgp.AppendInt64(o, z.Ctx[za0004])
-	}
-	// string "io"
-	o = append(o, 0xa2, 0x69, 0x6f)
-	o = msgp.AppendArrayHeader(o, uint32(len(z.IO)))
-	for za0005 := range z.IO {
-		o = msgp.AppendUint64(o, z.IO[za0005])
-	}
-	return
-}
-
 // UnmarshalMsg implements msgp.Unmarshaler
 func (z *CPUSample) UnmarshalMsg(bts []byte) (o []byte, err error) {
 	var field []byte
@@ -177,34 +137,6 @@ func (z *CPUSample) UnmarshalMsg(bts []byte) (o []byte, err error) {
 	return
 }
 
-// Msgsize returns an upper bound estimate of the number of bytes occupied by the serialized message
-func (z *CPUSample) Msgsize() (s int) {
-	s = 1 + 5 + msgp.Uint32Size + 5 + msgp.ArrayHeaderSize + (len(z.PIDs) * (msgp.Int32Size)) + 4 + msgp.ArrayHeaderSize + (len(z.CPU) * (msgp.Uint64Size)) + 4 + msgp.ArrayHeaderSize + (len(z.RSS) * (msgp.Int64Size)) + 4 + msgp.ArrayHeaderSize + (len(z.Ctx) * (msgp.Int64Size)) + 3 + msgp.ArrayHeaderSize + (len(z.IO) * (msgp.Uint64Size))
-	return
-}
-
-// MarshalMsg implements msgp.Marshaler
-func (z *Error) MarshalMsg(b []byte) (o []byte, err error) {
-	o = msgp.Require(b, z.Msgsize())
-	// map header, size 5
-	// string "kind"
-	o = append(o, 0x85, 0xa4, 0x6b, 0x69, 0x6e, 0x64)
-	o = msgp.AppendString(o, z.Kind)
-	// string "message"
-	o = append(o, 0xa7, 0x6d, 0x65, 0x73, 0x73, 0x61, 0x67, 0x65)
-	o = msgp.AppendString(o, z.Message)
-	// string "format"
-	o = append(o, 0xa6, 0x66, 0x6f, 0x72, 0x6d, 0x61, 0x74)
-	o = msgp.AppendString(o, z.Format)
-	// string "field"
-	o = append(o, 0xa5, 0x66, 0x69, 0x65, 0x6c, 0x64)
-	o = msgp.AppendString(o, z.Field)
-	// string "offset"
-	o = append(o, 0xa6, 0x6f, 0x66, 0x66, 0x73, 0x65, 0x74)
-	o = msgp.AppendInt64(o, z.Offset)
-	return
-}
-
 // UnmarshalMsg implements msgp.Unmarshaler
 func (z *Error) UnmarshalMsg(bts []byte) (o []byte, err error) {
 	var field []byte
@@ -265,30 +197,6 @@ func (z *Error) UnmarshalMsg(bts []byte) (o []byte, err error) {
 	return
 }
 
-// Msgsize returns an upper bound estimate of the number of bytes occupied by the serialized message
-func (z *Error) Msgsize() (s int) {
-	s = 1 + 5 + msgp.StringPrefixSize + len(z.Kind) + 8 + msgp.StringPrefixSize + len(z.Message) + 7 + msgp.StringPrefixSize + len(z.Format) + 6 + msgp.StringPrefixSize + len(z.Field) + 7 + msgp.Int64Size
-	return
-}
-
-// MarshalMsg implements msgp.Marshaler
-func (z *ErrorResult) MarshalMsg(b []byte) (o []byte, err error) {
-	o = msgp.Require(b, z.Msgsize())
-	// map header, size 1
-	// string "error"
-	o = append(o, 0x81, 0xa5, 0x65, 0x72, 0x72, 0x6f, 0x72)
-	if z.Error == nil {
-		o = msgp.AppendNil(o)
-	} else {
-		o, err = z.Error.MarshalMsg(o)
-		if err != nil {
-			err = msgp.WrapError(err, "Error")
-			return
-		}
-	}
-	return
-}
-
 // UnmarshalMsg implements msgp.Unmarshaler
 func (z *ErrorResult) UnmarshalMsg(bts []byte) (o []byte, err error) {
 	var field []byte
@@ -333,48 +241,6 @@ func (z *ErrorResult) UnmarshalMsg(bts []byte) (o []byte, err error) {
 		}
 	}
 	o = bts
-	return
-}
-
-// Msgsize returns an upper bound estimate of the number of bytes occupied by the serialized message
-func (z *ErrorResult) Msgsize() (s int) {
-	s = 1 + 6
-	if z.Error == nil {
-		s += msgp.NilSize
-	} else {
-		s += z.Error.Msgsize()
-	}
-	return
-}
-
-// MarshalMsg implements msgp.Marshaler
-func (z *EventArray) MarshalMsg(b []byte) (o []byte, err error) {
-	o = msgp.Require(b, z.Msgsize())
-	// map header, size 3
-	// string "error"
-	o = append(o, 0x83, 0xa5, 0x65, 0x72, 0x72, 0x6f, 0x72)
-	if z.Error == nil {
-		o = msgp.AppendNil(o)
-	} else {
-		o, err = z.Error.MarshalMsg(o)
-		if err != nil {
-			err = msgp.WrapError(err, "Error")
-			return
-		}
-	}
-	// string "highres"
-	o = append(o, 0xa7, 0x68, 0x69, 0x67, 0x68, 0x72, 0x65, 0x73)
-	o = msgp.AppendBool(o, z.HighRes)
-	// string "records"
-	o = append(o, 0xa7, 0x72, 0x65, 0x63, 0x6f, 0x72, 0x64, 0x73)
-	o = msgp.AppendArrayHeader(o, uint32(len(z.Records)))
-	for za0001 := range z.Records {
-		o, err = z.Records[za0001].MarshalMsg(o)
-		if err != nil {
-			err = msgp.WrapError(err, "Records", za0001)
-			return
-		}
-	}
 	return
 }
 
@@ -447,224 +313,6 @@ func (z *EventArray) UnmarshalMsg(bts []byte) (o []byte, err error) {
 		}
 	}
 	o = bts
-	return
-}
-
-// Msgsize returns an upper bound estimate of the number of bytes occupied by the serialized message
-func (z *EventArray) Msgsize() (s int) {
-	s = 1 + 6
-	if z.Error == nil {
-		s += msgp.NilSize
-	} else {
-		s += z.Error.Msgsize()
-	}
-	s += 8 + msgp.BoolSize + 8 + msgp.ArrayHeaderSize
-	for za0001 := range z.Records {
-		s += z.Records[za0001].Msgsize()
-	}
-	return
-}
-
-// MarshalMsg implements msgp.Marshaler
-func (z *KPIDataset) MarshalMsg(b []byte) (o []byte, err error) {
-	o = msgp.Require(b, z.Msgsize())
-	// check for omitted fields
-	zb0001Len := uint32(16)
-	var zb0001Mask uint16 /* 16 bits */
-	_ = zb0001Mask
-	if z.Truncated == false {
-		zb0001Len--
-		zb0001Mask |= 0x1
-	}
-	if z.Error == "" {
-		zb0001Len--
-		zb0001Mask |= 0x2
-	}
-	if z.Raw == nil {
-		zb0001Len--
-		zb0001Mask |= 0x4
-	}
-	if z.RawHex == "" {
-		zb0001Len--
-		zb0001Mask |= 0x8
-	}
-	if z.PID == nil {
-		zb0001Len--
-		zb0001Mask |= 0x10
-	}
-	if z.PPID == nil {
-		zb0001Len--
-		zb0001Mask |= 0x20
-	}
-	if z.Cmd == nil {
-		zb0001Len--
-		zb0001Mask |= 0x40
-	}
-	if z.CmdHex == "" {
-		zb0001Len--
-		zb0001Mask |= 0x80
-	}
-	if z.CPU == nil {
-		zb0001Len--
-		zb0001Mask |= 0x100
-	}
-	if z.RSS == nil {
-		zb0001Len--
-		zb0001Mask |= 0x200
-	}
-	if z.Ctx == nil {
-		zb0001Len--
-		zb0001Mask |= 0x400
-	}
-	if z.IO == nil {
-		zb0001Len--
-		zb0001Mask |= 0x800
-	}
-	if z.IOWait == nil {
-		zb0001Len--
-		zb0001Mask |= 0x1000
-	}
-	if z.Name == nil {
-		zb0001Len--
-		zb0001Mask |= 0x2000
-	}
-	if z.NameHex == "" {
-		zb0001Len--
-		zb0001Mask |= 0x4000
-	}
-	if z.Counts == nil {
-		zb0001Len--
-		zb0001Mask |= 0x8000
-	}
-	// variable map header, size zb0001Len
-	o = msgp.AppendMapHeader(o, zb0001Len)
-
-	// skip if no fields are to be emitted
-	if zb0001Len != 0 {
-		if (zb0001Mask & 0x1) == 0 { // if not omitted
-			// string "truncated"
-			o = append(o, 0xa9, 0x74, 0x72, 0x75, 0x6e, 0x63, 0x61, 0x74, 0x65, 0x64)
-			o = msgp.AppendBool(o, z.Truncated)
-		}
-		if (zb0001Mask & 0x2) == 0 { // if not omitted
-			// string "error"
-			o = append(o, 0xa5, 0x65, 0x72, 0x72, 0x6f, 0x72)
-			o = msgp.AppendString(o, z.Error)
-		}
-		if (zb0001Mask & 0x4) == 0 { // if not omitted
-			// string "raw"
-			o = append(o, 0xa3, 0x72, 0x61, 0x77)
-			if z.Raw == nil {
-				o = msgp.AppendNil(o)
-			} else {
-				o = msgp.AppendString(o, *z.Raw)
-			}
-		}
-		if (zb0001Mask & 0x8) == 0 { // if not omitted
-			// string "raw_hex"
-			o = append(o, 0xa7, 0x72, 0x61, 0x77, 0x5f, 0x68, 0x65, 0x78)
-			o = msgp.AppendString(o, z.RawHex)
-		}
-		if (zb0001Mask & 0x10) == 0 { // if not omitted
-			// string "pid"
-			o = append(o, 0xa3, 0x70, 0x69, 0x64)
-			if z.PID == nil {
-				o = msgp.AppendNil(o)
-			} else {
-				o = msgp.AppendInt32(o, *z.PID)
-			}
-		}
-		if (zb0001Mask & 0x20) == 0 { // if not omitted
-			// string "ppid"
-			o = append(o, 0xa4, 0x70, 0x70, 0x69, 0x64)
-			if z.PPID == nil {
-				o = msgp.AppendNil(o)
-			} else {
-				o = msgp.AppendInt32(o, *z.PPID)
-			}
-		}
-		if (zb0001Mask & 0x40) == 0 { // if not omitted
-			// string "cmd"
-			o = append(o, 0xa3, 0x63, 0x6d, 0x64)
-			if z.Cmd == nil {
-				o = msgp.AppendNil(o)
-			} else {
-				o = msgp.AppendString(o, *z.Cmd)
-			}
-		}
-		if (zb0001Mask & 0x80) == 0 { // if not omitted
-			// string "cmd_hex"
-			o = append(o, 0xa7, 0x63, 0x6d, 0x64, 0x5f, 0x68, 0x65, 0x78)
-			o = msgp.AppendString(o, z.CmdHex)
-		}
-		if (zb0001Mask & 0x100) == 0 { // if not omitted
-			// string "cpu"
-			o = append(o, 0xa3, 0x63, 0x70, 0x75)
-			if z.CPU == nil {
-				o = msgp.AppendNil(o)
-			} else {
-				o = msgp.AppendUint64(o, *z.CPU)
-			}
-		}
-		if (zb0001Mask & 0x200) == 0 { // if not omitted
-			// string "rss"
-			o = append(o, 0xa3, 0x72, 0x73, 0x73)
-			if z.RSS == nil {
-				o = msgp.AppendNil(o)
-			} else {
-				o = msgp.AppendInt64(o, *z.RSS)
-			}
-		}
-		if (zb0001Mask & 0x400) == 0 { // if not omitted
-			// string "ctx"
-			o = append(o, 0xa3, 0x63, 0x74, 0x78)
-			if z.Ctx == nil {
-				o = msgp.AppendNil(o)
-			} else {
-				o = msgp.AppendInt64(o, *z.Ctx)
-			}
-		}
-		if (zb0001Mask & 0x800) == 0 { // if not omitted
-			// string "io"
-			o = append(o, 0xa2, 0x69, 0x6f)
-			if z.IO == nil {
-				o = msgp.AppendNil(o)
-			} else {
-				o = msgp.AppendUint64(o, *z.IO)
-			}
-		}
-		if (zb0001Mask & 0x1000) == 0 { // if not omitted
-			// string "iowait"
-			o = append(o, 0xa6, 0x69, 0x6f, 0x77, 0x61, 0x69, 0x74)
-			if z.IOWait == nil {
-				o = msgp.AppendNil(o)
-			} else {
-				o = msgp.AppendUint64(o, *z.IOWait)
-			}
-		}
-		if (zb0001Mask & 0x2000) == 0 { // if not omitted
-			// string "name"
-			o = append(o, 0xa4, 0x6e, 0x61, 0x6d, 0x65)
-			if z.Name == nil {
-				o = msgp.AppendNil(o)
-			} else {
-				o = msgp.AppendString(o, *z.Name)
-			}
-		}
-		if (zb0001Mask & 0x4000) == 0 { // if not omitted
-			// string "name_hex"
-			o = append(o, 0xa8, 0x6e, 0x61, 0x6d, 0x65, 0x5f, 0x68, 0x65, 0x78)
-			o = msgp.AppendString(o, z.NameHex)
-		}
-		if (zb0001Mask & 0x8000) == 0 { // if not omitted
-			// string "counts"
-			o = append(o, 0xa6, 0x63, 0x6f, 0x75, 0x6e, 0x74, 0x73)
-			o = msgp.AppendArrayHeader(o, uint32(len(z.Counts)))
-			for za0001 := range z.Counts {
-				o = msgp.AppendInt64(o, z.Counts[za0001])
-			}
-		}
-	}
 	return
 }
 
@@ -917,103 +565,6 @@ func (z *KPIDataset) UnmarshalMsg(bts []byte) (o []byte, err error) {
 	return
 }
 
-// Msgsize returns an upper bound estimate of the number of bytes occupied by the serialized message
-func (z *KPIDataset) Msgsize() (s int) {
-	s = 3 + 10 + msgp.BoolSize + 6 + msgp.StringPrefixSize + len(z.Error) + 4
-	if z.Raw == nil {
-		s += msgp.NilSize
-	} else {
-		s += msgp.StringPrefixSize + len(*z.Raw)
-	}
-	s += 8 + msgp.StringPrefixSize + len(z.RawHex) + 4
-	if z.PID == nil {
-		s += msgp.NilSize
-	} else {
-		s += msgp.Int32Size
-	}
-	s += 5
-	if z.PPID == nil {
-		s += msgp.NilSize
-	} else {
-		s += msgp.Int32Size
-	}
-	s += 4
-	if z.Cmd == nil {
-		s += msgp.NilSize
-	} else {
-		s += msgp.StringPrefixSize + len(*z.Cmd)
-	}
-	s += 8 + msgp.StringPrefixSize + len(z.CmdHex) + 4
-	if z.CPU == nil {
-		s += msgp.NilSize
-	} else {
-		s += msgp.Uint64Size
-	}
-	s += 4
-	if z.RSS == nil {
-		s += msgp.NilSize
-	} else {
-		s += msgp.Int64Size
-	}
-	s += 4
-	if z.Ctx == nil {
-		s += msgp.NilSize
-	} else {
-		s += msgp.Int64Size
-	}
-	s += 3
-	if z.IO == nil {
-		s += msgp.NilSize
-	} else {
-		s += msgp.Uint64Size
-	}
-	s += 7
-	if z.IOWait == nil {
-		s += msgp.NilSize
-	} else {
-		s += msgp.Uint64Size
-	}
-	s += 5
-	if z.Name == nil {
-		s += msgp.NilSize
-	} else {
-		s += msgp.StringPrefixSize + len(*z.Name)
-	}
-	s += 9 + msgp.StringPrefixSize + len(z.NameHex) + 7 + msgp.ArrayHeaderSize + (len(z.Counts) * (msgp.Int64Size))
-	return
-}
-
-// MarshalMsg implements msgp.Marshaler
-func (z *KPIIRQ) MarshalMsg(b []byte) (o []byte, err error) {
-	o = msgp.Require(b, z.Msgsize())
-	// map header, size 8
-	// string "name"
-	o = append(o, 0x88, 0xa4, 0x6e, 0x61, 0x6d, 0x65)
-	o = msgp.AppendString(o, z.Name)
-	// string "cpu"
-	o = append(o, 0xa3, 0x63, 0x70, 0x75)
-	o = msgp.AppendInt(o, z.CPU)
-	// string "count"
-	o = append(o, 0xa5, 0x63, 0x6f, 0x75, 0x6e, 0x74)
-	o = msgp.AppendInt64(o, z.Count)
-	// string "has_delta"
-	o = append(o, 0xa9, 0x68, 0x61, 0x73, 0x5f, 0x64, 0x65, 0x6c, 0x74, 0x61)
-	o = msgp.AppendBool(o, z.HasDelta)
-	// string "delta"
-	o = append(o, 0xa5, 0x64, 0x65, 0x6c, 0x74, 0x61)
-	o = msgp.AppendInt64(o, z.Delta)
-	// string "interval"
-	o = append(o, 0xa8, 0x69, 0x6e, 0x74, 0x65, 0x72, 0x76, 0x61, 0x6c)
-	o = msgp.AppendUint32(o, z.Interval)
-	// string "per_second"
-	o = append(o, 0xaa, 0x70, 0x65, 0x72, 0x5f, 0x73, 0x65, 0x63, 0x6f, 0x6e, 0x64)
-	o = msgp.AppendFloat64(o, z.PerSecond)
-	// string "tmsp"
-	o = append(o, 0xa4, 0x74, 0x6d, 0x73, 0x70)
-	o = msgp.AppendUint32(o, z.TMSP)
-	return
-}
-
 // UnmarshalMsg implements msgp.Unmarshaler
 func (z *KPIIRQ) UnmarshalMsg(bts []byte) (o []byte, err error) {
 	var field []byte
@@ -1092,41 +643,6 @@ func (z *KPIIRQ) UnmarshalMsg(bts []byte) (o []byte, err error) {
 	return
 }
 
-// Msgsize returns an upper bound estimate of the number of bytes occupied by the serialized message
-func (z *KPIIRQ) Msgsize() (s int) {
-	s = 1 + 5 + msgp.StringPrefixSize + len(z.Name) + 4 + msgp.IntSize + 6 + msgp.Int64Size + 10 + msgp.BoolSize + 6 + msgp.Int64Size + 9 + msgp.Uint32Size + 11 + msgp.Float64Size + 5 + msgp.Uint32Size
-	return
-}
-
-// MarshalMsg implements msgp.Marshaler
-func (z *KPIMessage) MarshalMsg(b []byte) (o []byte, err error) {
-	o = msgp.Require(b, z.Msgsize())
-	// map header, size 5
-	// string "tmsp"
-	o = append(o, 0x85, 0xa4, 0x74, 0x6d, 0x73, 0x70)
-	o = msgp.AppendUint32(o, z.TMSP)
-	// string "time"
-	o = append(o, 0xa4, 0x74, 0x69, 0x6d, 0x65)
-	o = msgp.AppendFloat64(o, z.Time)
-	// string "kind"
-	o = append(o, 0xa4, 0x6b, 0x69, 0x6e, 0x64)
-	o = msgp.AppendString(o, z.Kind)
-	// string "sync"
-	o = append(o, 0xa4, 0x73, 0x79, 0x6e, 0x63)
-	o = msgp.AppendString(o, z.Sync)
-	// string "datasets"
-	o = append(o, 0xa8, 0x64, 0x61, 0x74, 0x61, 0x73, 0x65, 0x74, 0x73)
-	o = msgp.AppendArrayHeader(o, uint32(len(z.Datasets)))
-	for za0001 := range z.Datasets {
-		o, err = z.Datasets[za0001].MarshalMsg(o)
-		if err != nil {
-			err = msgp.WrapError(err, "Datasets", za0001)
-			return
-		}
-	}
-	return
-}
-
 // UnmarshalMsg implements msgp.Unmarshaler
 func (z *KPIMessage) UnmarshalMsg(bts []byte) (o []byte, err error) {
 	var field []byte
@@ -1197,52 +713,6 @@ func (z *KPIMessage) UnmarshalMsg(bts []byte) (o []byte, err error) {
 		}
 	}
 	o = bts
-	return
-}
-
-// Msgsize returns an upper bound estimate of the number of bytes occupied by the serialized message
-func (z *KPIMessage) Msgsize() (s int) {
-	s = 1 + 5 + msgp.Uint32Size + 5 + msgp.Float64Size + 5 + msgp.StringPrefixSize + len(z.Kind) + 5 + msgp.StringPrefixSize + len(z.Sync) + 9 + msgp.ArrayHeaderSize
-	for za0001 := range z.Datasets {
-		s += z.Datasets[za0001].Msgsize()
-	}
-	return
-}
-
-// MarshalMsg implements msgp.Marshaler
-func (z *KPIMessages) MarshalMsg(b []byte) (o []byte, err error) {
-	o = msgp.Require(b, z.Msgsize())
-	// map header, size 5
-	// string "error"
-	o = append(o, 0x85, 0xa5, 0x65, 0x72, 0x72, 0x6f, 0x72)
-	if z.Error == nil {
-		o = msgp.AppendNil(o)
-	} else {
-		o, err = z.Error.MarshalMsg(o)
-		if err != nil {
-			err = msgp.WrapError(err, "Error")
-			return
-		}
-	}
-	// string "messages"
-	o = append(o, 0xa8, 0x6d, 0x65, 0x73, 0x73, 0x61, 0x67, 0x65, 0x73)
-	o = msgp.AppendArrayHeader(o, uint32(len(z.Messages)))
-	for za0001 := range z.Messages {
-		o, err = z.Messages[za0001].MarshalMsg(o)
-		if err != nil {
-			err = msgp.WrapError(err, "Messages", za0001)
-			return
-		}
-	}
-	// string "more"
-	o = append(o, 0xa4, 0x6d, 0x6f, 0x72, 0x65)
-	o = msgp.AppendBool(o, z.More)
-	// string "offset"
-	o = append(o, 0xa6, 0x6f, 0x66, 0x66, 0x73, 0x65, 0x74)
-	o = msgp.AppendInt(o, z.Offset)
-	// string "skipped_bytes"
-	o = append(o, 0xad, 0x73, 0x6b, 0x69, 0x70, 0x70, 0x65, 0x64, 0x5f, 0x62, 0x79, 0x74, 0x65, 0x73)
-	o = msgp.AppendInt(o, z.SkippedBytes)
 	return
 }
 
@@ -1327,95 +797,6 @@ func (z *KPIMessages) UnmarshalMsg(bts []byte) (o []byte, err error) {
 		}
 	}
 	o = bts
-	return
-}
-
-// Msgsize returns an upper bound estimate of the number of bytes occupied by the serialized message
-func (z *KPIMessages) Msgsize() (s int) {
-	s = 1 + 6
-	if z.Error == nil {
-		s += msgp.NilSize
-	} else {
-		s += z.Error.Msgsize()
-	}
-	s += 9 + msgp.ArrayHeaderSize
-	for za0001 := range z.Messages {
-		s += z.Messages[za0001].Msgsize()
-	}
-	s += 5 + msgp.BoolSize + 7 + msgp.IntSize + 14 + msgp.IntSize
-	return
-}
-
-// MarshalMsg implements msgp.Marshaler
-func (z *KPIProcess) MarshalMsg(b []byte) (o []byte, err error) {
-	o = msgp.Require(b, z.Msgsize())
-	// map header, size 22
-	// string "pid"
-	o = append(o, 0xde, 0x0, 0x16, 0xa3, 0x70, 0x69, 0x64)
-	o = msgp.AppendInt32(o, z.PID)
-	// string "ppid"
-	o = append(o, 0xa4, 0x70, 0x70, 0x69, 0x64)
-	o = msgp.AppendInt32(o, z.PPID)
-	// string "ppid_known"
-	o = append(o, 0xaa, 0x70, 0x70, 0x69, 0x64, 0x5f, 0x6b, 0x6e, 0x6f, 0x77, 0x6e)
-	o = msgp.AppendBool(o, z.PPIDKnown)
-	// string "cmd"
-	o = append(o, 0xa3, 0x63, 0x6d, 0x64)
-	o = msgp.AppendString(o, z.Cmd)
-	// string "cmd_hex"
-	o = append(o, 0xa7, 0x63, 0x6d, 0x64, 0x5f, 0x68, 0x65, 0x78)
-	o = msgp.AppendString(o, z.CmdHex)
-	// string "cmd_kind"
-	o = append(o, 0xa8, 0x63, 0x6d, 0x64, 0x5f, 0x6b, 0x69, 0x6e, 0x64)
-	o = msgp.AppendString(o, z.CmdKind)
-	// string "partial"
-	o = append(o, 0xa7, 0x70, 0x61, 0x72, 0x74, 0x69, 0x61, 0x6c)
-	o = msgp.AppendBool(o, z.Partial)
-	// string "stat_shifted"
-	o = append(o, 0xac, 0x73, 0x74, 0x61, 0x74, 0x5f, 0x73, 0x68, 0x69, 0x66, 0x74, 0x65, 0x64)
-	o = msgp.AppendBool(o, z.StatShifted)
-	// string "first_seen"
-	o = append(o, 0xaa, 0x66, 0x69, 0x72, 0x73, 0x74, 0x5f, 0x73, 0x65, 0x65, 0x6e)
-	o = msgp.AppendUint32(o, z.FirstSeen)
-	// string "last_seen"
-	o = append(o, 0xa9, 0x6c, 0x61, 0x73, 0x74, 0x5f, 0x73, 0x65, 0x65, 0x6e)
-	o = msgp.AppendUint32(o, z.LastSeen)
-	// string "has_act"
-	o = append(o, 0xa7, 0x68, 0x61, 0x73, 0x5f, 0x61, 0x63, 0x74)
-	o = msgp.AppendBool(o, z.HasACT)
-	// string "cpu"
-	o = append(o, 0xa3, 0x63, 0x70, 0x75)
-	o = msgp.AppendUint64(o, z.CPU)
-	// string "rss"
-	o = append(o, 0xa3, 0x72, 0x73, 0x73)
-	o = msgp.AppendInt64(o, z.RSS)
-	// string "ctx"
-	o = append(o, 0xa3, 0x63, 0x74, 0x78)
-	o = msgp.AppendInt64(o, z.Ctx)
-	// string "io"
-	o = append(o, 0xa2, 0x69, 0x6f)
-	o = msgp.AppendUint64(o, z.IO)
-	// string "iowait"
-	o = append(o, 0xa6, 0x69, 0x6f, 0x77, 0x61, 0x69, 0x74)
-	o = msgp.AppendUint64(o, z.IOWait)
-	// string "has_delta"
-	o = append(o, 0xa9, 0x68, 0x61, 0x73, 0x5f, 0x64, 0x65, 0x6c, 0x74, 0x61)
-	o = msgp.AppendBool(o, z.HasDelta)
-	// string "ctx_delta"
-	o = append(o, 0xa9, 0x63, 0x74, 0x78, 0x5f, 0x64, 0x65, 0x6c, 0x74, 0x61)
-	o = msgp.AppendInt64(o, z.CtxDelta)
-	// string "io_delta"
-	o = append(o, 0xa8, 0x69, 0x6f, 0x5f, 0x64, 0x65, 0x6c, 0x74, 0x61)
-	o = msgp.AppendUint64(o, z.IODelta)
-	// string "interval"
-	o = append(o, 0xa8, 0x69, 0x6e, 0x74, 0x65, 0x72, 0x76, 0x61, 0x6c)
-	o = msgp.AppendUint32(o, z.Interval)
-	// string "end"
-	o = append(o, 0xa3, 0x65, 0x6e, 0x64)
-	o = msgp.AppendUint32(o, z.End)
-	// string "end_by"
-	o = append(o, 0xa6, 0x65, 0x6e, 0x64, 0x5f, 0x62, 0x79)
-	o = msgp.AppendString(o, z.EndBy)
 	return
 }
 
@@ -1581,60 +962,6 @@ func (z *KPIProcess) UnmarshalMsg(bts []byte) (o []byte, err error) {
 	return
 }
 
-// Msgsize returns an upper bound estimate of the number of bytes occupied by the serialized message
-func (z *KPIProcess) Msgsize() (s int) {
-	s = 3 + 4 + msgp.Int32Size + 5 + msgp.Int32Size + 11 + msgp.BoolSize + 4 + msgp.StringPrefixSize + len(z.Cmd) + 8 + msgp.StringPrefixSize + len(z.CmdHex) + 9 + msgp.StringPrefixSize + len(z.CmdKind) + 8 + msgp.BoolSize + 13 + msgp.BoolSize + 11 + msgp.Uint32Size + 10 + msgp.Uint32Size + 8 + msgp.BoolSize + 4 + msgp.Uint64Size + 4 + msgp.Int64Size + 4 + msgp.Int64Size + 3 + msgp.Uint64Size + 7 + msgp.Uint64Size + 10 + msgp.BoolSize + 10 + msgp.Int64Size + 9 + msgp.Uint64Size + 9 + msgp.Uint32Size + 4 + msgp.Uint32Size + 7 + msgp.StringPrefixSize + len(z.EndBy)
-	return
-}
-
-// MarshalMsg implements msgp.Marshaler
-func (z *KPIStats) MarshalMsg(b []byte) (o []byte, err error) {
-	o = msgp.Require(b, z.Msgsize())
-	// map header, size 11
-	// string "messages"
-	o = append(o, 0x8b, 0xa8, 0x6d, 0x65, 0x73, 0x73, 0x61, 0x67, 0x65, 0x73)
-	o = msgp.AppendInt(o, z.Messages)
-	// string "datasets"
-	o = append(o, 0xa8, 0x64, 0x61, 0x74, 0x61, 0x73, 0x65, 0x74, 0x73)
-	o, err = z.Datasets.MarshalMsg(o)
-	if err != nil {
-		err = msgp.WrapError(err, "Datasets")
-		return
-	}
-	// string "groups"
-	o = append(o, 0xa6, 0x67, 0x72, 0x6f, 0x75, 0x70, 0x73)
-	o, err = z.Groups.MarshalMsg(o)
-	if err != nil {
-		err = msgp.WrapError(err, "Groups")
-		return
-	}
-	// string "truncated"
-	o = append(o, 0xa9, 0x74, 0x72, 0x75, 0x6e, 0x63, 0x61, 0x74, 0x65, 0x64)
-	o = msgp.AppendInt(o, z.Truncated)
-	// string "malformed"
-	o = append(o, 0xa9, 0x6d, 0x61, 0x6c, 0x66, 0x6f, 0x72, 0x6d, 0x65, 0x64)
-	o = msgp.AppendInt(o, z.Malformed)
-	// string "open_groups"
-	o = append(o, 0xab, 0x6f, 0x70, 0x65, 0x6e, 0x5f, 0x67, 0x72, 0x6f, 0x75, 0x70, 0x73)
-	o = msgp.AppendInt(o, z.OpenGroups)
-	// string "skipped_bytes"
-	o = append(o, 0xad, 0x73, 0x6b, 0x69, 0x70, 0x70, 0x65, 0x64, 0x5f, 0x62, 0x79, 0x74, 0x65, 0x73)
-	o = msgp.AppendInt(o, z.SkippedBytes)
-	// string "skipped_places"
-	o = append(o, 0xae, 0x73, 0x6b, 0x69, 0x70, 0x70, 0x65, 0x64, 0x5f, 0x70, 0x6c, 0x61, 0x63, 0x65, 0x73)
-	o = msgp.AppendInt(o, z.SkippedPlaces)
-	// string "inferred_stops"
-	o = append(o, 0xae, 0x69, 0x6e, 0x66, 0x65, 0x72, 0x72, 0x65, 0x64, 0x5f, 0x73, 0x74, 0x6f, 0x70, 0x73)
-	o = msgp.AppendInt(o, z.InferredStops)
-	// string "suspect_irq"
-	o = append(o, 0xab, 0x73, 0x75, 0x73, 0x70, 0x65, 0x63, 0x74, 0x5f, 0x69, 0x72, 0x71)
-	o = msgp.AppendInt(o, z.SuspectIRQ)
-	// string "replaced"
-	o = append(o, 0xa8, 0x72, 0x65, 0x70, 0x6c, 0x61, 0x63, 0x65, 0x64)
-	o = msgp.AppendInt(o, z.Replaced)
-	return
-}
-
 // UnmarshalMsg implements msgp.Unmarshaler
 func (z *KPIStats) UnmarshalMsg(bts []byte) (o []byte, err error) {
 	var field []byte
@@ -1728,98 +1055,6 @@ func (z *KPIStats) UnmarshalMsg(bts []byte) (o []byte, err error) {
 		}
 	}
 	o = bts
-	return
-}
-
-// Msgsize returns an upper bound estimate of the number of bytes occupied by the serialized message
-func (z *KPIStats) Msgsize() (s int) {
-	s = 1 + 9 + msgp.IntSize + 9 + z.Datasets.Msgsize() + 7 + z.Groups.Msgsize() + 10 + msgp.IntSize + 10 + msgp.IntSize + 12 + msgp.IntSize + 14 + msgp.IntSize + 15 + msgp.IntSize + 15 + msgp.IntSize + 12 + msgp.IntSize + 9 + msgp.IntSize
-	return
-}
-
-// MarshalMsg implements msgp.Marshaler
-func (z *KPIStep) MarshalMsg(b []byte) (o []byte, err error) {
-	o = msgp.Require(b, z.Msgsize())
-	// check for omitted fields
-	zb0001Len := uint32(9)
-	var zb0001Mask uint16 /* 9 bits */
-	_ = zb0001Mask
-	if z.SkipError == nil {
-		zb0001Len--
-		zb0001Mask |= 0x2
-	}
-	// variable map header, size zb0001Len
-	o = append(o, 0x80|uint8(zb0001Len))
-
-	// skip if no fields are to be emitted
-	if zb0001Len != 0 {
-		// string "error"
-		o = append(o, 0xa5, 0x65, 0x72, 0x72, 0x6f, 0x72)
-		if z.Error == nil {
-			o = msgp.AppendNil(o)
-		} else {
-			o, err = z.Error.MarshalMsg(o)
-			if err != nil {
-				err = msgp.WrapError(err, "Error")
-				return
-			}
-		}
-		if (zb0001Mask & 0x2) == 0 { // if not omitted
-			// string "skip_error"
-			o = append(o, 0xaa, 0x73, 0x6b, 0x69, 0x70, 0x5f, 0x65, 0x72, 0x72, 0x6f, 0x72)
-			if z.SkipError == nil {
-				o = msgp.AppendNil(o)
-			} else {
-				o, err = z.SkipError.MarshalMsg(o)
-				if err != nil {
-					err = msgp.WrapError(err, "SkipError")
-					return
-				}
-			}
-		}
-		// string "offset"
-		o = append(o, 0xa6, 0x6f, 0x66, 0x66, 0x73, 0x65, 0x74)
-		o = msgp.AppendInt(o, z.Offset)
-		// string "total"
-		o = append(o, 0xa5, 0x74, 0x6f, 0x74, 0x61, 0x6c)
-		o = msgp.AppendInt(o, z.Total)
-		// string "done"
-		o = append(o, 0xa4, 0x64, 0x6f, 0x6e, 0x65)
-		o = msgp.AppendBool(o, z.Done)
-		// string "messages"
-		o = append(o, 0xa8, 0x6d, 0x65, 0x73, 0x73, 0x61, 0x67, 0x65, 0x73)
-		o = msgp.AppendInt(o, z.Messages)
-		// string "samples"
-		o = append(o, 0xa7, 0x73, 0x61, 0x6d, 0x70, 0x6c, 0x65, 0x73)
-		o = msgp.AppendArrayHeader(o, uint32(len(z.Samples)))
-		for za0001 := range z.Samples {
-			o, err = z.Samples[za0001].MarshalMsg(o)
-			if err != nil {
-				err = msgp.WrapError(err, "Samples", za0001)
-				return
-			}
-		}
-		// string "irqs"
-		o = append(o, 0xa4, 0x69, 0x72, 0x71, 0x73)
-		o = msgp.AppendArrayHeader(o, uint32(len(z.IRQs)))
-		for za0002 := range z.IRQs {
-			o, err = z.IRQs[za0002].MarshalMsg(o)
-			if err != nil {
-				err = msgp.WrapError(err, "IRQs", za0002)
-				return
-			}
-		}
-		// string "ended"
-		o = append(o, 0xa5, 0x65, 0x6e, 0x64, 0x65, 0x64)
-		o = msgp.AppendArrayHeader(o, uint32(len(z.Ended)))
-		for za0003 := range z.Ended {
-			o, err = z.Ended[za0003].MarshalMsg(o)
-			if err != nil {
-				err = msgp.WrapError(err, "Ended", za0003)
-				return
-			}
-		}
-	}
 	return
 }
 
@@ -1968,80 +1203,6 @@ func (z *KPIStep) UnmarshalMsg(bts []byte) (o []byte, err error) {
 	return
 }
 
-// Msgsize returns an upper bound estimate of the number of bytes occupied by the serialized message
-func (z *KPIStep) Msgsize() (s int) {
-	s = 1 + 6
-	if z.Error == nil {
-		s += msgp.NilSize
-	} else {
-		s += z.Error.Msgsize()
-	}
-	s += 11
-	if z.SkipError == nil {
-		s += msgp.NilSize
-	} else {
-		s += z.SkipError.Msgsize()
-	}
-	s += 7 + msgp.IntSize + 6 + msgp.IntSize + 5 + msgp.BoolSize + 9 + msgp.IntSize + 8 + msgp.ArrayHeaderSize
-	for za0001 := range z.Samples {
-		s += z.Samples[za0001].Msgsize()
-	}
-	s += 5 + msgp.ArrayHeaderSize
-	for za0002 := range z.IRQs {
-		s += z.IRQs[za0002].Msgsize()
-	}
-	s += 6 + msgp.ArrayHeaderSize
-	for za0003 := range z.Ended {
-		s += z.Ended[za0003].Msgsize()
-	}
-	return
-}
-
-// MarshalMsg implements msgp.Marshaler
-func (z *KPITable) MarshalMsg(b []byte) (o []byte, err error) {
-	o = msgp.Require(b, z.Msgsize())
-	// map header, size 4
-	// string "error"
-	o = append(o, 0x84, 0xa5, 0x65, 0x72, 0x72, 0x6f, 0x72)
-	if z.Error == nil {
-		o = msgp.AppendNil(o)
-	} else {
-		o, err = z.Error.MarshalMsg(o)
-		if err != nil {
-			err = msgp.WrapError(err, "Error")
-			return
-		}
-	}
-	// string "processes"
-	o = append(o, 0xa9, 0x70, 0x72, 0x6f, 0x63, 0x65, 0x73, 0x73, 0x65, 0x73)
-	o = msgp.AppendArrayHeader(o, uint32(len(z.Processes)))
-	for za0001 := range z.Processes {
-		o, err = z.Processes[za0001].MarshalMsg(o)
-		if err != nil {
-			err = msgp.WrapError(err, "Processes", za0001)
-			return
-		}
-	}
-	// string "irqs"
-	o = append(o, 0xa4, 0x69, 0x72, 0x71, 0x73)
-	o = msgp.AppendArrayHeader(o, uint32(len(z.IRQs)))
-	for za0002 := range z.IRQs {
-		o, err = z.IRQs[za0002].MarshalMsg(o)
-		if err != nil {
-			err = msgp.WrapError(err, "IRQs", za0002)
-			return
-		}
-	}
-	// string "stats"
-	o = append(o, 0xa5, 0x73, 0x74, 0x61, 0x74, 0x73)
-	o, err = z.Stats.MarshalMsg(o)
-	if err != nil {
-		err = msgp.WrapError(err, "Stats")
-		return
-	}
-	return
-}
-
 // UnmarshalMsg implements msgp.Unmarshaler
 func (z *KPITable) UnmarshalMsg(bts []byte) (o []byte, err error) {
 	var field []byte
@@ -2133,48 +1294,6 @@ func (z *KPITable) UnmarshalMsg(bts []byte) (o []byte, err error) {
 	return
 }
 
-// Msgsize returns an upper bound estimate of the number of bytes occupied by the serialized message
-func (z *KPITable) Msgsize() (s int) {
-	s = 1 + 6
-	if z.Error == nil {
-		s += msgp.NilSize
-	} else {
-		s += z.Error.Msgsize()
-	}
-	s += 10 + msgp.ArrayHeaderSize
-	for za0001 := range z.Processes {
-		s += z.Processes[za0001].Msgsize()
-	}
-	s += 5 + msgp.ArrayHeaderSize
-	for za0002 := range z.IRQs {
-		s += z.IRQs[za0002].Msgsize()
-	}
-	s += 6 + z.Stats.Msgsize()
-	return
-}
-
-// MarshalMsg implements msgp.Marshaler
-func (z *KindCounts) MarshalMsg(b []byte) (o []byte, err error) {
-	o = msgp.Require(b, z.Msgsize())
-	// map header, size 5
-	// string "NEW"
-	o = append(o, 0x85, 0xa3, 0x4e, 0x45, 0x57)
-	o = msgp.AppendInt(o, z.NEW)
-	// string "STP"
-	o = append(o, 0xa3, 0x53, 0x54, 0x50)
-	o = msgp.AppendInt(o, z.STP)
-	// string "ACT"
-	o = append(o, 0xa3, 0x41, 0x43, 0x54)
-	o = msgp.AppendInt(o, z.ACT)
-	// string "CHK"
-	o = append(o, 0xa3, 0x43, 0x48, 0x4b)
-	o = msgp.AppendInt(o, z.CHK)
-	// string "IRQ"
-	o = append(o, 0xa3, 0x49, 0x52, 0x51)
-	o = msgp.AppendInt(o, z.IRQ)
-	return
-}
-
 // UnmarshalMsg implements msgp.Unmarshaler
 func (z *KindCounts) UnmarshalMsg(bts []byte) (o []byte, err error) {
 	var field []byte
@@ -2232,40 +1351,6 @@ func (z *KindCounts) UnmarshalMsg(bts []byte) (o []byte, err error) {
 		}
 	}
 	o = bts
-	return
-}
-
-// Msgsize returns an upper bound estimate of the number of bytes occupied by the serialized message
-func (z *KindCounts) Msgsize() (s int) {
-	s = 1 + 4 + msgp.IntSize + 4 + msgp.IntSize + 4 + msgp.IntSize + 4 + msgp.IntSize + 4 + msgp.IntSize
-	return
-}
-
-// MarshalMsg implements msgp.Marshaler
-func (z *Label) MarshalMsg(b []byte) (o []byte, err error) {
-	o = msgp.Require(b, z.Msgsize())
-	// map header, size 7
-	// string "name"
-	o = append(o, 0x87, 0xa4, 0x6e, 0x61, 0x6d, 0x65)
-	o = msgp.AppendString(o, z.Name)
-	// string "value"
-	o = append(o, 0xa5, 0x76, 0x61, 0x6c, 0x75, 0x65)
-	o = msgp.AppendString(o, z.Value)
-	// string "flags"
-	o = append(o, 0xa5, 0x66, 0x6c, 0x61, 0x67, 0x73)
-	o = msgp.AppendUint8(o, z.Flags)
-	// string "name_off"
-	o = append(o, 0xa8, 0x6e, 0x61, 0x6d, 0x65, 0x5f, 0x6f, 0x66, 0x66)
-	o = msgp.AppendUint16(o, z.NameOff)
-	// string "name_len"
-	o = append(o, 0xa8, 0x6e, 0x61, 0x6d, 0x65, 0x5f, 0x6c, 0x65, 0x6e)
-	o = msgp.AppendUint8(o, z.NameLen)
-	// string "value_off"
-	o = append(o, 0xa9, 0x76, 0x61, 0x6c, 0x75, 0x65, 0x5f, 0x6f, 0x66, 0x66)
-	o = msgp.AppendUint16(o, z.ValueOff)
-	// string "value_len"
-	o = append(o, 0xa9, 0x76, 0x61, 0x6c, 0x75, 0x65, 0x5f, 0x6c, 0x65, 0x6e)
-	o = msgp.AppendUint16(o, z.ValueLen)
 	return
 }
 
@@ -2341,43 +1426,6 @@ func (z *Label) UnmarshalMsg(bts []byte) (o []byte, err error) {
 	return
 }
 
-// Msgsize returns an upper bound estimate of the number of bytes occupied by the serialized message
-func (z *Label) Msgsize() (s int) {
-	s = 1 + 5 + msgp.StringPrefixSize + len(z.Name) + 6 + msgp.StringPrefixSize + len(z.Value) + 6 + msgp.Uint8Size + 9 + msgp.Uint16Size + 9 + msgp.Uint8Size + 10 + msgp.Uint16Size + 10 + msgp.Uint16Size
-	return
-}
-
-// MarshalMsg implements msgp.Marshaler
-func (z *LabelSet) MarshalMsg(b []byte) (o []byte, err error) {
-	o = msgp.Require(b, z.Msgsize())
-	// map header, size 3
-	// string "error"
-	o = append(o, 0x83, 0xa5, 0x65, 0x72, 0x72, 0x6f, 0x72)
-	if z.Error == nil {
-		o = msgp.AppendNil(o)
-	} else {
-		o, err = z.Error.MarshalMsg(o)
-		if err != nil {
-			err = msgp.WrapError(err, "Error")
-			return
-		}
-	}
-	// string "json"
-	o = append(o, 0xa4, 0x6a, 0x73, 0x6f, 0x6e)
-	o = msgp.AppendString(o, z.JSON)
-	// string "labels"
-	o = append(o, 0xa6, 0x6c, 0x61, 0x62, 0x65, 0x6c, 0x73)
-	o = msgp.AppendArrayHeader(o, uint32(len(z.Labels)))
-	for za0001 := range z.Labels {
-		o, err = z.Labels[za0001].MarshalMsg(o)
-		if err != nil {
-			err = msgp.WrapError(err, "Labels", za0001)
-			return
-		}
-	}
-	return
-}
-
 // UnmarshalMsg implements msgp.Unmarshaler
 func (z *LabelSet) UnmarshalMsg(bts []byte) (o []byte, err error) {
 	var field []byte
@@ -2447,109 +1495,6 @@ func (z *LabelSet) UnmarshalMsg(bts []byte) (o []byte, err error) {
 		}
 	}
 	o = bts
-	return
-}
-
-// Msgsize returns an upper bound estimate of the number of bytes occupied by the serialized message
-func (z *LabelSet) Msgsize() (s int) {
-	s = 1 + 6
-	if z.Error == nil {
-		s += msgp.NilSize
-	} else {
-		s += z.Error.Msgsize()
-	}
-	s += 5 + msgp.StringPrefixSize + len(z.JSON) + 7 + msgp.ArrayHeaderSize
-	for za0001 := range z.Labels {
-		s += z.Labels[za0001].Msgsize()
-	}
-	return
-}
-
-// MarshalMsg implements msgp.Marshaler
-func (z *MMVFile) MarshalMsg(b []byte) (o []byte, err error) {
-	o = msgp.Require(b, z.Msgsize())
-	// map header, size 11
-	// string "error"
-	o = append(o, 0x8b, 0xa5, 0x65, 0x72, 0x72, 0x6f, 0x72)
-	if z.Error == nil {
-		o = msgp.AppendNil(o)
-	} else {
-		o, err = z.Error.MarshalMsg(o)
-		if err != nil {
-			err = msgp.WrapError(err, "Error")
-			return
-		}
-	}
-	// string "version"
-	o = append(o, 0xa7, 0x76, 0x65, 0x72, 0x73, 0x69, 0x6f, 0x6e)
-	o = msgp.AppendInt32(o, z.Version)
-	// string "gen"
-	o = append(o, 0xa3, 0x67, 0x65, 0x6e)
-	o = msgp.AppendUint64(o, z.Gen)
-	// string "flags"
-	o = append(o, 0xa5, 0x66, 0x6c, 0x61, 0x67, 0x73)
-	o = msgp.AppendUint32(o, z.Flags)
-	// string "process"
-	o = append(o, 0xa7, 0x70, 0x72, 0x6f, 0x63, 0x65, 0x73, 0x73)
-	o = msgp.AppendInt32(o, z.Process)
-	// string "cluster"
-	o = append(o, 0xa7, 0x63, 0x6c, 0x75, 0x73, 0x74, 0x65, 0x72)
-	o = msgp.AppendInt32(o, z.Cluster)
-	// string "metrics"
-	o = append(o, 0xa7, 0x6d, 0x65, 0x74, 0x72, 0x69, 0x63, 0x73)
-	o = msgp.AppendArrayHeader(o, uint32(len(z.Metrics)))
-	for za0001 := range z.Metrics {
-		o, err = z.Metrics[za0001].MarshalMsg(o)
-		if err != nil {
-			err = msgp.WrapError(err, "Metrics", za0001)
-			return
-		}
-	}
-	// string "indoms"
-	o = append(o, 0xa6, 0x69, 0x6e, 0x64, 0x6f, 0x6d, 0x73)
-	o = msgp.AppendArrayHeader(o, uint32(len(z.Indoms)))
-	for za0002 := range z.Indoms {
-		o, err = z.Indoms[za0002].MarshalMsg(o)
-		if err != nil {
-			err = msgp.WrapError(err, "Indoms", za0002)
-			return
-		}
-	}
-	// string "instances"
-	o = append(o, 0xa9, 0x69, 0x6e, 0x73, 0x74, 0x61, 0x6e, 0x63, 0x65, 0x73)
-	o = msgp.AppendArrayHeader(o, uint32(len(z.Instances)))
-	for za0003 := range z.Instances {
-		// map header, size 3
-		// string "indom"
-		o = append(o, 0x83, 0xa5, 0x69, 0x6e, 0x64, 0x6f, 0x6d)
-		o = msgp.AppendUint32(o, z.Instances[za0003].Indom)
-		// string "id"
-		o = append(o, 0xa2, 0x69, 0x64)
-		o = msgp.AppendInt32(o, z.Instances[za0003].ID)
-		// string "name"
-		o = append(o, 0xa4, 0x6e, 0x61, 0x6d, 0x65)
-		o = msgp.AppendString(o, z.Instances[za0003].Name)
-	}
-	// string "values"
-	o = append(o, 0xa6, 0x76, 0x61, 0x6c, 0x75, 0x65, 0x73)
-	o = msgp.AppendArrayHeader(o, uint32(len(z.Values)))
-	for za0004 := range z.Values {
-		o, err = z.Values[za0004].MarshalMsg(o)
-		if err != nil {
-			err = msgp.WrapError(err, "Values", za0004)
-			return
-		}
-	}
-	// string "labels"
-	o = append(o, 0xa6, 0x6c, 0x61, 0x62, 0x65, 0x6c, 0x73)
-	o = msgp.AppendArrayHeader(o, uint32(len(z.Labels)))
-	for za0005 := range z.Labels {
-		o, err = z.Labels[za0005].MarshalMsg(o)
-		if err != nil {
-			err = msgp.WrapError(err, "Labels", za0005)
-			return
-		}
-	}
 	return
 }
 
@@ -2760,56 +1705,6 @@ func (z *MMVFile) UnmarshalMsg(bts []byte) (o []byte, err error) {
 	return
 }
 
-// Msgsize returns an upper bound estimate of the number of bytes occupied by the serialized message
-func (z *MMVFile) Msgsize() (s int) {
-	s = 1 + 6
-	if z.Error == nil {
-		s += msgp.NilSize
-	} else {
-		s += z.Error.Msgsize()
-	}
-	s += 8 + msgp.Int32Size + 4 + msgp.Uint64Size + 6 + msgp.Uint32Size + 8 + msgp.Int32Size + 8 + msgp.Int32Size + 8 + msgp.ArrayHeaderSize
-	for za0001 := range z.Metrics {
-		s += z.Metrics[za0001].Msgsize()
-	}
-	s += 7 + msgp.ArrayHeaderSize
-	for za0002 := range z.Indoms {
-		s += z.Indoms[za0002].Msgsize()
-	}
-	s += 10 + msgp.ArrayHeaderSize
-	for za0003 := range z.Instances {
-		s += 1 + 6 + msgp.Uint32Size + 3 + msgp.Int32Size + 5 + msgp.StringPrefixSize + len(z.Instances[za0003].Name)
-	}
-	s += 7 + msgp.ArrayHeaderSize
-	for za0004 := range z.Values {
-		s += z.Values[za0004].Msgsize()
-	}
-	s += 7 + msgp.ArrayHeaderSize
-	for za0005 := range z.Labels {
-		s += z.Labels[za0005].Msgsize()
-	}
-	return
-}
-
-// MarshalMsg implements msgp.Marshaler
-func (z *MMVIndom) MarshalMsg(b []byte) (o []byte, err error) {
-	o = msgp.Require(b, z.Msgsize())
-	// map header, size 4
-	// string "serial"
-	o = append(o, 0x84, 0xa6, 0x73, 0x65, 0x72, 0x69, 0x61, 0x6c)
-	o = msgp.AppendUint32(o, z.Serial)
-	// string "count"
-	o = append(o, 0xa5, 0x63, 0x6f, 0x75, 0x6e, 0x74)
-	o = msgp.AppendInt(o, z.Count)
-	// string "shorttext"
-	o = append(o, 0xa9, 0x73, 0x68, 0x6f, 0x72, 0x74, 0x74, 0x65, 0x78, 0x74)
-	o = msgp.AppendString(o, z.ShortText)
-	// string "helptext"
-	o = append(o, 0xa8, 0x68, 0x65, 0x6c, 0x70, 0x74, 0x65, 0x78, 0x74)
-	o = msgp.AppendString(o, z.HelpText)
-	return
-}
-
 // UnmarshalMsg implements msgp.Unmarshaler
 func (z *MMVIndom) UnmarshalMsg(bts []byte) (o []byte, err error) {
 	var field []byte
@@ -2864,28 +1759,6 @@ func (z *MMVIndom) UnmarshalMsg(bts []byte) (o []byte, err error) {
 	return
 }
 
-// Msgsize returns an upper bound estimate of the number of bytes occupied by the serialized message
-func (z *MMVIndom) Msgsize() (s int) {
-	s = 1 + 7 + msgp.Uint32Size + 6 + msgp.IntSize + 10 + msgp.StringPrefixSize + len(z.ShortText) + 9 + msgp.StringPrefixSize + len(z.HelpText)
-	return
-}
-
-// MarshalMsg implements msgp.Marshaler
-func (z MMVInstance) MarshalMsg(b []byte) (o []byte, err error) {
-	o = msgp.Require(b, z.Msgsize())
-	// map header, size 3
-	// string "indom"
-	o = append(o, 0x83, 0xa5, 0x69, 0x6e, 0x64, 0x6f, 0x6d)
-	o = msgp.AppendUint32(o, z.Indom)
-	// string "id"
-	o = append(o, 0xa2, 0x69, 0x64)
-	o = msgp.AppendInt32(o, z.ID)
-	// string "name"
-	o = append(o, 0xa4, 0x6e, 0x61, 0x6d, 0x65)
-	o = msgp.AppendString(o, z.Name)
-	return
-}
-
 // UnmarshalMsg implements msgp.Unmarshaler
 func (z *MMVInstance) UnmarshalMsg(bts []byte) (o []byte, err error) {
 	var field []byte
@@ -2931,31 +1804,6 @@ func (z *MMVInstance) UnmarshalMsg(bts []byte) (o []byte, err error) {
 		}
 	}
 	o = bts
-	return
-}
-
-// Msgsize returns an upper bound estimate of the number of bytes occupied by the serialized message
-func (z MMVInstance) Msgsize() (s int) {
-	s = 1 + 6 + msgp.Uint32Size + 3 + msgp.Int32Size + 5 + msgp.StringPrefixSize + len(z.Name)
-	return
-}
-
-// MarshalMsg implements msgp.Marshaler
-func (z *MMVLabel) MarshalMsg(b []byte) (o []byte, err error) {
-	o = msgp.Require(b, z.Msgsize())
-	// map header, size 4
-	// string "flags"
-	o = append(o, 0x84, 0xa5, 0x66, 0x6c, 0x61, 0x67, 0x73)
-	o = msgp.AppendUint32(o, z.Flags)
-	// string "identity"
-	o = append(o, 0xa8, 0x69, 0x64, 0x65, 0x6e, 0x74, 0x69, 0x74, 0x79)
-	o = msgp.AppendUint32(o, z.Identity)
-	// string "internal"
-	o = append(o, 0xa8, 0x69, 0x6e, 0x74, 0x65, 0x72, 0x6e, 0x61, 0x6c)
-	o = msgp.AppendInt32(o, z.Internal)
-	// string "json"
-	o = append(o, 0xa4, 0x6a, 0x73, 0x6f, 0x6e)
-	o = msgp.AppendString(o, z.JSON)
 	return
 }
 
@@ -3010,46 +1858,6 @@ func (z *MMVLabel) UnmarshalMsg(bts []byte) (o []byte, err error) {
 		}
 	}
 	o = bts
-	return
-}
-
-// Msgsize returns an upper bound estimate of the number of bytes occupied by the serialized message
-func (z *MMVLabel) Msgsize() (s int) {
-	s = 1 + 6 + msgp.Uint32Size + 9 + msgp.Uint32Size + 9 + msgp.Int32Size + 5 + msgp.StringPrefixSize + len(z.JSON)
-	return
-}
-
-// MarshalMsg implements msgp.Marshaler
-func (z *MMVMetric) MarshalMsg(b []byte) (o []byte, err error) {
-	o = msgp.Require(b, z.Msgsize())
-	// map header, size 9
-	// string "name"
-	o = append(o, 0x89, 0xa4, 0x6e, 0x61, 0x6d, 0x65)
-	o = msgp.AppendString(o, z.Name)
-	// string "item"
-	o = append(o, 0xa4, 0x69, 0x74, 0x65, 0x6d)
-	o = msgp.AppendUint32(o, z.Item)
-	// string "type"
-	o = append(o, 0xa4, 0x74, 0x79, 0x70, 0x65)
-	o = msgp.AppendInt32(o, z.Type)
-	// string "type_name"
-	o = append(o, 0xa9, 0x74, 0x79, 0x70, 0x65, 0x5f, 0x6e, 0x61, 0x6d, 0x65)
-	o = msgp.AppendString(o, z.TypeName)
-	// string "sem"
-	o = append(o, 0xa3, 0x73, 0x65, 0x6d)
-	o = msgp.AppendUint32(o, z.Sem)
-	// string "units"
-	o = append(o, 0xa5, 0x75, 0x6e, 0x69, 0x74, 0x73)
-	o = msgp.AppendUint32(o, z.Units)
-	// string "indom"
-	o = append(o, 0xa5, 0x69, 0x6e, 0x64, 0x6f, 0x6d)
-	o = msgp.AppendUint32(o, z.Indom)
-	// string "shorttext"
-	o = append(o, 0xa9, 0x73, 0x68, 0x6f, 0x72, 0x74, 0x74, 0x65, 0x78, 0x74)
-	o = msgp.AppendString(o, z.ShortText)
-	// string "helptext"
-	o = append(o, 0xa8, 0x68, 0x65, 0x6c, 0x70, 0x74, 0x65, 0x78, 0x74)
-	o = msgp.AppendString(o, z.HelpText)
 	return
 }
 
@@ -3134,95 +1942,6 @@ func (z *MMVMetric) UnmarshalMsg(bts []byte) (o []byte, err error) {
 		}
 	}
 	o = bts
-	return
-}
-
-// Msgsize returns an upper bound estimate of the number of bytes occupied by the serialized message
-func (z *MMVMetric) Msgsize() (s int) {
-	s = 1 + 5 + msgp.StringPrefixSize + len(z.Name) + 5 + msgp.Uint32Size + 5 + msgp.Int32Size + 10 + msgp.StringPrefixSize + len(z.TypeName) + 4 + msgp.Uint32Size + 6 + msgp.Uint32Size + 6 + msgp.Uint32Size + 10 + msgp.StringPrefixSize + len(z.ShortText) + 9 + msgp.StringPrefixSize + len(z.HelpText)
-	return
-}
-
-// MarshalMsg implements msgp.Marshaler
-func (z *MMVValue) MarshalMsg(b []byte) (o []byte, err error) {
-	o = msgp.Require(b, z.Msgsize())
-	// check for omitted fields
-	zb0001Len := uint32(7)
-	var zb0001Mask uint8 /* 7 bits */
-	_ = zb0001Mask
-	if z.Missing == false {
-		zb0001Len--
-		zb0001Mask |= 0x4
-	}
-	if z.Int == nil {
-		zb0001Len--
-		zb0001Mask |= 0x8
-	}
-	if z.Uint == nil {
-		zb0001Len--
-		zb0001Mask |= 0x10
-	}
-	if z.Float == nil {
-		zb0001Len--
-		zb0001Mask |= 0x20
-	}
-	if z.Text == nil {
-		zb0001Len--
-		zb0001Mask |= 0x40
-	}
-	// variable map header, size zb0001Len
-	o = append(o, 0x80|uint8(zb0001Len))
-
-	// skip if no fields are to be emitted
-	if zb0001Len != 0 {
-		// string "metric"
-		o = append(o, 0xa6, 0x6d, 0x65, 0x74, 0x72, 0x69, 0x63)
-		o = msgp.AppendString(o, z.Metric)
-		// string "instance"
-		o = append(o, 0xa8, 0x69, 0x6e, 0x73, 0x74, 0x61, 0x6e, 0x63, 0x65)
-		o = msgp.AppendString(o, z.Instance)
-		if (zb0001Mask & 0x4) == 0 { // if not omitted
-			// string "missing"
-			o = append(o, 0xa7, 0x6d, 0x69, 0x73, 0x73, 0x69, 0x6e, 0x67)
-			o = msgp.AppendBool(o, z.Missing)
-		}
-		if (zb0001Mask & 0x8) == 0 { // if not omitted
-			// string "i"
-			o = append(o, 0xa1, 0x69)
-			if z.Int == nil {
-				o = msgp.AppendNil(o)
-			} else {
-				o = msgp.AppendInt64(o, *z.Int)
-			}
-		}
-		if (zb0001Mask & 0x10) == 0 { // if not omitted
-			// string "u"
-			o = append(o, 0xa1, 0x75)
-			if z.Uint == nil {
-				o = msgp.AppendNil(o)
-			} else {
-				o = msgp.AppendUint64(o, *z.Uint)
-			}
-		}
-		if (zb0001Mask & 0x20) == 0 { // if not omitted
-			// string "f"
-			o = append(o, 0xa1, 0x66)
-			if z.Float == nil {
-				o = msgp.AppendNil(o)
-			} else {
-				o = msgp.AppendFloat64(o, *z.Float)
-			}
-		}
-		if (zb0001Mask & 0x40) == 0 { // if not omitted
-			// string "s"
-			o = append(o, 0xa1, 0x73)
-			if z.Text == nil {
-				o = msgp.AppendNil(o)
-			} else {
-				o = msgp.AppendString(o, *z.Text)
-			}
-		}
-	}
 	return
 }
 
@@ -3342,63 +2061,6 @@ func (z *MMVValue) UnmarshalMsg(bts []byte) (o []byte, err error) {
 	return
 }
 
-// Msgsize returns an upper bound estimate of the number of bytes occupied by the serialized message
-func (z *MMVValue) Msgsize() (s int) {
-	s = 1 + 7 + msgp.StringPrefixSize + len(z.Metric) + 9 + msgp.StringPrefixSize + len(z.Instance) + 8 + msgp.BoolSize + 2
-	if z.Int == nil {
-		s += msgp.NilSize
-	} else {
-		s += msgp.Int64Size
-	}
-	s += 2
-	if z.Uint == nil {
-		s += msgp.NilSize
-	} else {
-		s += msgp.Uint64Size
-	}
-	s += 2
-	if z.Float == nil {
-		s += msgp.NilSize
-	} else {
-		s += msgp.Float64Size
-	}
-	s += 2
-	if z.Text == nil {
-		s += msgp.NilSize
-	} else {
-		s += msgp.StringPrefixSize + len(*z.Text)
-	}
-	return
-}
-
-// MarshalMsg implements msgp.Marshaler
-func (z *PDUStream) MarshalMsg(b []byte) (o []byte, err error) {
-	o = msgp.Require(b, z.Msgsize())
-	// map header, size 2
-	// string "error"
-	o = append(o, 0x82, 0xa5, 0x65, 0x72, 0x72, 0x6f, 0x72)
-	if z.Error == nil {
-		o = msgp.AppendNil(o)
-	} else {
-		o, err = z.Error.MarshalMsg(o)
-		if err != nil {
-			err = msgp.WrapError(err, "Error")
-			return
-		}
-	}
-	// string "pdus"
-	o = append(o, 0xa4, 0x70, 0x64, 0x75, 0x73)
-	o = msgp.AppendArrayHeader(o, uint32(len(z.PDUs)))
-	for za0001 := range z.PDUs {
-		o, err = z.PDUs[za0001].MarshalMsg(o)
-		if err != nil {
-			err = msgp.WrapError(err, "PDUs", za0001)
-			return
-		}
-	}
-	return
-}
-
 // UnmarshalMsg implements msgp.Unmarshaler
 func (z *PDUStream) UnmarshalMsg(bts []byte) (o []byte, err error) {
 	var field []byte
@@ -3462,20 +2124,5 @@ func (z *PDUStream) UnmarshalMsg(bts []byte) (o []byte, err error) {
 		}
 	}
 	o = bts
-	return
-}
-
-// Msgsize returns an upper bound estimate of the number of bytes occupied by the serialized message
-func (z *PDUStream) Msgsize() (s int) {
-	s = 1 + 6
-	if z.Error == nil {
-		s += msgp.NilSize
-	} else {
-		s += z.Error.Msgsize()
-	}
-	s += 5 + msgp.ArrayHeaderSize
-	for za0001 := range z.PDUs {
-		s += z.PDUs[za0001].Msgsize()
-	}
 	return
 }
