@@ -302,6 +302,12 @@ try {
 		await page.goto(process.env.LIVE + "/");
 		await page.waitForSelector("#livepmcd:not([hidden])");
 		out.pmcdLink = { text: await page.textContent("#livepmcdlink"), metrics: await page.inputValue("#livemetrics") };
+		// The box offers the namespace below what is typed.
+		const given = await page.inputValue("#livemetrics");
+		await page.fill("#livemetrics", given + " sample.lo");
+		await page.waitForFunction(() => document.querySelectorAll("#livenames option").length > 0);
+		out.pmcdOffered = await page.evaluate(() => [...document.querySelectorAll("#livenames option")].map((o) => o.value));
+		await page.fill("#livemetrics", given);
 		await page.click("#livepmcdlink");
 		// Five RESULTs at the server's 500 ms: four rates of each counter.
 		await page.waitForFunction(() => {

@@ -171,6 +171,7 @@ func TestConformanceViewer(t *testing.T) {
 			Legend []string
 			Latest [][]string
 		}
+		PMCDOffered   []string
 		PMCDCancelled string
 		PMCDDown      struct{ State, Status string }
 		PCP           map[string]struct {
@@ -329,6 +330,7 @@ func TestConformanceViewer(t *testing.T) {
 		t.Errorf("live pmcd: state %q (%s), then %q", l.State, l.Status, page.PMCDCancelled)
 	}
 	checkLivePMCD(t, l.Metrics, l.Series)
+	checkOffered(t, page.PMCDOffered)
 	if c := page.PMCDColour; c.Picked != "29.0.5" || len(c.Latest) != 3 || len(c.Legend) != 4 || !strings.Contains(c.Legend[1], "red") {
 		t.Errorf("live pmcd, sample.colour picked: %+v", c)
 	}
@@ -509,6 +511,37 @@ func checkLivePMCD(t *testing.T, metrics []pcpMetric, series map[string][]pcpSer
 				}
 			}
 		}
+	}
+}
+
+// checkOffered compares what the metric box offered for "… sample.lo"
+// with the names one level below sample that pminfo lists the leaves of.
+func checkOffered(t *testing.T, got []string) {
+	t.Helper()
+	out, err := exec.Command("pminfo", "-h", "127.0.0.1", "sample").Output()
+	if err != nil {
+		t.Fatalf("pminfo sample: %v", err)
+	}
+	seen := map[string]bool{}
+	var want []string
+	head := "sample.load sample.seconds sample.colour sample.milliseconds "
+	for name := range strings.FieldsSeq(string(out)) {
+		rest := strings.TrimPrefix(name, "sample.")
+		part, _, deeper := strings.Cut(rest, ".")
+		o := head + "sample." + part
+		if deeper {
+			o += "."
+		}
+		if !seen[o] {
+			seen[o] = true
+			want = append(want, o)
+		}
+	}
+	g := slices.Clone(got)
+	slices.Sort(g)
+	slices.Sort(want)
+	if !slices.Equal(g, want) {
+		t.Errorf("the metric box offered %d names for %q, pminfo sample lists %d below sample: %q", len(got), head+"sample.lo", len(want), got)
 	}
 }
 

@@ -41,6 +41,8 @@ wasm module as files:
                     when the page names none; /live/pmcd?metric=NAME&
                     metric=NAME&interval=DUR names its own. A name that is
                     not a leaf stands for every metric below it.
+                    /live/pmcd/names?prefix=NAME lists the namespace below
+                    NAME (JSON), which the page's metric box offers.
   --interval DUR    the pmcd relay's default interval (default 1s; 100ms
                     to 1h)`
 
@@ -96,8 +98,9 @@ func runServe(args []string, stdout io.Writer) error {
 }
 
 // serveMux serves the viewer's files from dir and, when daemon is set,
-// /live/dlt, when pmcd is, /live/pmcd, and /live: what can be followed, as
-// JSON ({"dlt": ADDR, "pmcd": ADDR, "metrics": [the command line's]}).
+// /live/dlt, when pmcd is, /live/pmcd and /live/pmcd/names (its
+// namespace), and /live: what can be followed, as JSON ({"dlt": ADDR,
+// "pmcd": ADDR, "metrics": [the command line's]}).
 func serveMux(dir, daemon string, pmcd *pmcdRelay) *http.ServeMux {
 	mux := http.NewServeMux()
 	mux.Handle("/", http.FileServer(http.Dir(dir)))
@@ -110,6 +113,7 @@ func serveMux(dir, daemon string, pmcd *pmcdRelay) *http.ServeMux {
 		live.PMCD = pmcd.addr
 		live.Metrics = append(live.Metrics, pmcd.metrics...)
 		mux.Handle("/live/pmcd", pmcd)
+		mux.HandleFunc("/live/pmcd/names", pmcd.names)
 	}
 	mux.HandleFunc("/live", func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "application/json")

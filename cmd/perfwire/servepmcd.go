@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"log"
@@ -129,6 +130,43 @@ func (p *pmcdRelay) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 	}
+}
+
+// names answers /live/pmcd/names?prefix=NAME with the namespace one
+// level below NAME ("" for the root), for the page's metric box to offer:
+// {"names": [{"name": FULL NAME, "leaf": BOOL}]}.
+func (p *pmcdRelay) names(w http.ResponseWriter, r *http.Request) {
+	prefix := strings.Trim(r.URL.Query().Get("prefix"), ".")
+	c, err := pmapi.Dial(r.Context(), p.addr, pmapi.Options{})
+	if err != nil {
+		http.Error(w, "pmcd at "+p.addr+" is not reachable: "+err.Error(), http.StatusBadGateway)
+		return
+	}
+	defer c.Close()
+	kids, leaf, err := c.Children(r.Context(), prefix)
+	if err != nil {
+		code := http.StatusBadGateway
+		if isServerError(err) {
+			code = http.StatusNotFound
+		}
+		http.Error(w, "pmcd at "+p.addr+": "+prefix+": "+err.Error(), code)
+		return
+	}
+	type name struct {
+		Name string `json:"name"`
+		Leaf bool   `json:"leaf"`
+	}
+	out := struct {
+		Names []name `json:"names"`
+	}{Names: make([]name, len(kids))}
+	for i, k := range kids {
+		if prefix != "" {
+			k = prefix + "." + k
+		}
+		out.Names[i] = name{k, leaf[i]}
+	}
+	w.Header().Set("Content-Type", "application/json")
+	json.NewEncoder(w).Encode(out)
 }
 
 // redial reaches pmcd again, once a second for relayRetry, and looks the

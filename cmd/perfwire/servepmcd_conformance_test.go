@@ -15,6 +15,7 @@ import (
 	"path/filepath"
 	"reflect"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -224,6 +225,44 @@ func TestConformanceServePMCD(t *testing.T) {
 		}
 	}
 
+	// The namespace below a prefix, for the page's metric box: the leaves
+	// below sample.long are those pminfo lists, and sample is below the
+	// root, not a leaf.
+	var ns struct {
+		Names []struct {
+			Name string
+			Leaf bool
+		}
+	}
+	for _, prefix := range []string{"sample.long", ""} {
+		resp, err := http.Get(srv.URL + "/live/pmcd/names?prefix=" + prefix)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ns.Names = nil
+		json.NewDecoder(resp.Body).Decode(&ns)
+		resp.Body.Close()
+		var got []string
+		for _, n := range ns.Names {
+			if n.Leaf == (prefix == "") {
+				t.Errorf("names below %q: %s leaf %v", prefix, n.Name, n.Leaf)
+			}
+			got = append(got, n.Name)
+		}
+		if prefix == "" {
+			if !slices.Contains(got, "sample") {
+				t.Errorf("names below the root: %q", got)
+			}
+			continue
+		}
+		want := strings.Fields(pminfo(prefix))
+		slices.Sort(got)
+		slices.Sort(want)
+		if !slices.Equal(got, want) {
+			t.Errorf("names below %s: %q; pminfo %q", prefix, got, want)
+		}
+	}
+
 	// A pmcd that breaks the connection: the relay dials it again, sends
 	// the names, descriptors … again, and the RESULTs go on.
 	proxy := newBreaker(t, pmapi.DefaultAddr)
@@ -245,6 +284,8 @@ func TestConformanceServePMCD(t *testing.T) {
 		{&pmcdRelay{addr: pmapi.DefaultAddr, every: time.Second}, "/live/pmcd?metric=sample.nosuch", http.StatusNotFound, "metric sample.nosuch: "},
 		{&pmcdRelay{addr: pmapi.DefaultAddr, every: time.Second}, "/live/pmcd", http.StatusBadRequest, "name the metrics to follow"},
 		{&pmcdRelay{addr: pmapi.DefaultAddr, every: time.Second}, "/live/pmcd?metric=sample.load&interval=1ms", http.StatusBadRequest, "interval 1ms: want 100ms to 1h"},
+		{&pmcdRelay{addr: pmapi.DefaultAddr, every: time.Second}, "/live/pmcd/names?prefix=sample.nosuch", http.StatusNotFound, "sample.nosuch: pmapi: children: Unknown metric name"},
+		{&pmcdRelay{addr: "127.0.0.1:1", every: time.Second}, "/live/pmcd/names?prefix=sample", http.StatusBadGateway, "pmcd at 127.0.0.1:1 is not reachable"},
 	} {
 		s := httptest.NewServer(serveMux(dir, "", c.relay))
 		resp, err := http.Get(s.URL + c.path)

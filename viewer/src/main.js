@@ -414,11 +414,39 @@ fetch("live").then((r) => (r.ok ? r.json() : null)).then((live) => {
 		a.textContent = "live: pmcd at " + live.pmcd;
 		box.value = (live.metrics || []).join(" ");
 		box.addEventListener("input", follow);
+		box.addEventListener("input", offerNames);
 		box.addEventListener("keydown", (e) => { if (e.key === "Enter") location.href = a.href; });
 		follow();
 		$("livepmcd").hidden = false;
 	}
 }).catch(() => {});
+
+// offerNames fills the metric box's suggestions with the namespace one
+// level below the name being typed (its last word, up to its last dot),
+// asked of the server (/live/pmcd/names) when that level changes; each
+// suggestion is the box's text with the last word completed (a non-leaf
+// with a dot, to go on typing).
+let offered = null;
+async function offerNames() {
+	const box = $("livemetrics");
+	const head = box.value.replace(/[^\s,]*$/, ""), word = box.value.slice(head.length);
+	const prefix = word.includes(".") ? word.slice(0, word.lastIndexOf(".")) : "";
+	if (offered && offered.prefix === prefix) { fillNames(head, offered.names); return; }
+	offered = { prefix, names: [] };
+	try {
+		const r = await fetch("live/pmcd/names?prefix=" + encodeURIComponent(prefix));
+		if (r.ok) offered.names = (await r.json()).names;
+	} catch { /* no suggestions */ }
+	if (offered.prefix === prefix) fillNames(head, offered.names);
+}
+
+function fillNames(head, names) {
+	$("livenames").replaceChildren(...names.map((n) => {
+		const o = document.createElement("option");
+		o.value = head + n.name + (n.leaf ? "" : ".");
+		return o;
+	}));
+}
 
 const src = new URLSearchParams(location.search).get("src");
 if (src) open(src);
