@@ -6,27 +6,33 @@ import (
 	"io"
 	"net"
 	"os"
+	"sync"
 	"syscall"
 	"time"
 )
 
-// blockingConn does a connection's I/O with blocking system calls on its
-// file descriptor (see Options.BlockingIO). RawConn's Read and Write are used
-// only to hold the descriptor: the callbacks always report done, so the
-// network poller never waits, even when a timed-out call returns EAGAIN.
+// blockingConn does a connection's I/O with blocking system calls on a
+// descriptor of its own (see Options.BlockingIO): a duplicate of the
+// dialled connection's, after which the connection itself is closed. The
+// duplicate is outside Go's network poller. A socket the poller watches
+// (edge-triggered) wakes the thread waiting in the poller each time bytes
+// arrive on it, even when no goroutine waits for them: one wasted thread
+// wake-up and epoll_pwait per reply, which measured as a large part of a
+// blocking client's CPU per fetch (bench/RESULTS.md, fetch-client).
 type blockingConn struct {
-	rc syscall.RawConn
-	// The RawConn callbacks are method values made once, working on
-	// these fields: a closure per call would allocate on every request.
-	readFn, writeFn func(fd uintptr) bool
-	p               []byte
-	n               int
-	err             error
+	fd int
+	// mu orders interrupt and Close: once the descriptor is closed its
+	// number may be reused, and a late interrupt must not shut down
+	// whatever now holds it. Reads and writes do not take it: the Client
+	// never runs them concurrently with Close.
+	mu     sync.Mutex
+	closed bool
 }
 
-// newBlocking switches conn's descriptor to blocking mode with timeout
-// as SO_RCVTIMEO and SO_SNDTIMEO. It returns nil, leaving conn as it was
-// as far as possible, when conn has no descriptor or a call fails.
+// newBlocking duplicates conn's descriptor, switches the duplicate to
+// blocking mode with timeout as SO_RCVTIMEO and SO_SNDTIMEO, and closes
+// conn. It returns nil, leaving conn open and usable, when conn has no
+// descriptor or a call fails.
 func newBlocking(conn net.Conn, timeout time.Duration) blockingIO {
 	sc, ok := conn.(syscall.Conn)
 	if !ok {
@@ -36,74 +42,63 @@ func newBlocking(conn net.Conn, timeout time.Duration) blockingIO {
 	if err != nil {
 		return nil
 	}
-	// A zero timeval means "no timeout" to the kernel.
-	tv := syscall.NsecToTimeval(max(timeout, time.Microsecond).Nanoseconds())
-	var serr error
-	err = rc.Control(func(fd uintptr) {
-		if serr = syscall.SetsockoptTimeval(int(fd), syscall.SOL_SOCKET, syscall.SO_RCVTIMEO, &tv); serr != nil {
-			return
+	fd := -1
+	var derr error
+	err = rc.Control(func(s uintptr) {
+		// As os/exec expects: no fork between the dup and close-on-exec.
+		syscall.ForkLock.RLock()
+		fd, derr = syscall.Dup(int(s))
+		if derr == nil {
+			syscall.CloseOnExec(fd)
 		}
-		if serr = syscall.SetsockoptTimeval(int(fd), syscall.SOL_SOCKET, syscall.SO_SNDTIMEO, &tv); serr != nil {
-			return
-		}
-		serr = syscall.SetNonblock(int(fd), false)
+		syscall.ForkLock.RUnlock()
 	})
-	if err != nil || serr != nil {
+	if err != nil || derr != nil {
 		return nil
 	}
-	b := &blockingConn{rc: rc}
-	b.readFn, b.writeFn = b.read, b.write
-	return b
-}
-
-func (b *blockingConn) read(fd uintptr) bool {
-	b.n, b.err = syscall.Read(int(fd), b.p)
-	return true
-}
-
-func (b *blockingConn) write(fd uintptr) bool {
-	b.n, b.err = syscall.Write(int(fd), b.p)
-	return true
+	// A zero timeval means "no timeout" to the kernel.
+	tv := syscall.NsecToTimeval(max(timeout, time.Microsecond).Nanoseconds())
+	if syscall.SetsockoptTimeval(fd, syscall.SOL_SOCKET, syscall.SO_RCVTIMEO, &tv) != nil ||
+		syscall.SetsockoptTimeval(fd, syscall.SOL_SOCKET, syscall.SO_SNDTIMEO, &tv) != nil ||
+		syscall.SetNonblock(fd, false) != nil {
+		syscall.Close(fd)
+		return nil
+	}
+	// The socket stays open through the duplicate; closing conn takes
+	// its descriptor out of the poller.
+	conn.Close()
+	return &blockingConn{fd: fd}
 }
 
 func (b *blockingConn) Read(p []byte) (int, error) {
-	defer func() { b.p = nil }() // do not keep the caller's buffer
 	for {
-		b.p = p
-		if err := b.rc.Read(b.readFn); err != nil {
-			return 0, err
-		}
-		n, serr := b.n, b.err
+		n, err := syscall.Read(b.fd, p)
 		switch {
-		case serr == nil && n == 0 && len(p) > 0:
+		case err == nil && n == 0 && len(p) > 0:
 			return 0, io.EOF
-		case serr == nil:
+		case err == nil:
 			return n, nil
-		case serr == syscall.EINTR:
+		case err == syscall.EINTR:
 			continue
-		case serr == syscall.EAGAIN:
+		case err == syscall.EAGAIN:
 			return 0, os.ErrDeadlineExceeded // SO_RCVTIMEO expired
 		}
-		return 0, os.NewSyscallError("read", serr)
+		return 0, os.NewSyscallError("read", err)
 	}
 }
 
 func (b *blockingConn) Write(p []byte) (int, error) {
-	defer func() { b.p = nil }()
 	done := 0
 	for done < len(p) {
-		b.p = p[done:]
-		if err := b.rc.Write(b.writeFn); err != nil {
-			return done, err
-		}
-		switch n, serr := b.n, b.err; {
-		case serr == nil:
+		n, err := syscall.Write(b.fd, p[done:])
+		switch {
+		case err == nil:
 			done += n
-		case serr == syscall.EINTR:
-		case serr == syscall.EAGAIN:
+		case err == syscall.EINTR:
+		case err == syscall.EAGAIN:
 			return done, os.ErrDeadlineExceeded // SO_SNDTIMEO expired
 		default:
-			return done, os.NewSyscallError("write", serr)
+			return done, os.NewSyscallError("write", err)
 		}
 	}
 	return done, nil
@@ -112,5 +107,20 @@ func (b *blockingConn) Write(p []byte) (int, error) {
 // interrupt wakes a read or write blocked in the kernel: shutdown makes
 // both return at once (a read sees end of stream).
 func (b *blockingConn) interrupt() {
-	b.rc.Control(func(fd uintptr) { syscall.Shutdown(int(fd), syscall.SHUT_RDWR) })
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if !b.closed {
+		syscall.Shutdown(b.fd, syscall.SHUT_RDWR)
+	}
+}
+
+// Close closes the descriptor; it is safe to call more than once.
+func (b *blockingConn) Close() error {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if b.closed {
+		return nil
+	}
+	b.closed = true
+	return syscall.Close(b.fd)
 }

@@ -7,6 +7,7 @@ import (
 	"io"
 	"net"
 	"os"
+	"runtime"
 	"slices"
 	"strconv"
 	"strings"
@@ -27,9 +28,10 @@ const DefaultSocket = "/run/pcp/pmcd.socket"
 // Client is one connection to pmcd, holding one PMAPI context.
 type Client struct {
 	mu       sync.Mutex
-	conn     net.Conn
+	conn     net.Conn      // the dialled connection; closed in blocking mode
 	rw       io.ReadWriter // conn, or blk
 	blk      blockingIO    // non-nil in blocking mode
+	closer   io.Closer     // conn, or blk
 	rd       *pduwire.Reader
 	features pduwire.Features
 	timeout  time.Duration
@@ -46,7 +48,18 @@ type Client struct {
 	stopCtx func() bool   // stops the context's watch; nil when none
 	timer   *time.Timer   // blocking mode: shuts the connection at the limit
 	expired atomic.Bool   // blocking mode: the timer fired
+	yielded time.Time     // blocking mode: when arm last yielded (see yieldEvery)
 }
+
+// yieldEvery is how often a blocking-mode client yields its processor
+// (runtime.Gosched) at the start of an exchange. A goroutine that waits
+// only in blocking system calls never passes through the scheduler, so
+// after 10 ms of fetching the runtime's monitor takes it for one that
+// computes without pause: it preempts it, hands its processor to another
+// thread, and polls every 20 µs for the next millisecond or more. In a
+// fetch loop that cost a quarter of the client's CPU (bench/RESULTS.md,
+// fetch-client); a yield every few milliseconds costs nothing measurable.
+const yieldEvery = 2 * time.Millisecond
 
 // Options configures Dial. The zero value means the defaults: each zero
 // field is replaced by its default on its own.
@@ -72,14 +85,15 @@ type Options struct {
 	MaxNotices int
 	// BlockingIO makes the connection read and write with blocking system
 	// calls, as libpcp does, instead of parking the goroutine in Go's
-	// network poller while pmcd answers. A client that fetches in a loop
-	// then spends markedly less CPU per request (bench/RESULTS.md has the
-	// figures); the price is an OS thread held by the client while it
-	// waits. Timeout and the context bound each exchange as in the
-	// default mode: a timer or the context's end shuts the connection
-	// down, which ends a blocked call at once. It has an effect on Linux,
-	// macOS and the BSDs, for TCP and unix-socket connections; elsewhere
-	// it is ignored.
+	// network poller while pmcd answers: the client works on a duplicate
+	// of the socket's descriptor that the poller does not watch. A client
+	// that fetches in a loop then spends markedly less CPU per request
+	// (bench/RESULTS.md has the figures); the price is an OS thread held
+	// by the client while it waits. Timeout and the context bound each
+	// exchange as in the default mode: a timer or the context's end shuts
+	// the connection down, which ends a blocked call at once. It has an
+	// effect on Linux, macOS and the BSDs, for TCP and unix-socket
+	// connections; elsewhere it is ignored.
 	BlockingIO bool
 }
 
@@ -97,7 +111,7 @@ const (
 
 // blockingIO is a connection's I/O through blocking system calls.
 type blockingIO interface {
-	io.ReadWriter
+	io.ReadWriteCloser
 	interrupt() // wakes a call blocked in the kernel; the connection is done
 }
 
@@ -134,17 +148,17 @@ func Dial(ctx context.Context, addr string, o Options) (*Client, error) {
 	if err != nil {
 		return nil, &OpError{Op: "connect", Err: err}
 	}
-	c := &Client{conn: conn, rw: conn, timeout: o.Timeout, notices: o.MaxNotices}
+	c := &Client{conn: conn, rw: conn, closer: conn, timeout: o.Timeout, notices: o.MaxNotices}
 	if o.BlockingIO {
 		if c.blk = newBlocking(conn, o.Timeout); c.blk != nil {
-			c.rw = c.blk
+			c.rw, c.closer = c.blk, c.blk
 			c.timer = time.AfterFunc(time.Hour, c.expire)
 			c.timer.Stop()
 		}
 	}
 	c.rd = pduwire.NewReader(c.rw, pduwire.Options{MaxPDULen: o.MaxPDU})
 	if err := c.handshake(ctx, time.Until(deadline)); err != nil {
-		conn.Close()
+		c.closer.Close()
 		return nil, err
 	}
 	return c, nil
@@ -225,7 +239,7 @@ func (c *Client) Close() error {
 		return nil
 	}
 	c.closed = true
-	return c.conn.Close()
+	return c.closer.Close()
 }
 
 // arm starts the watch over one exchange: it must end within limit, or
@@ -243,6 +257,10 @@ func (c *Client) arm(ctx context.Context, limit time.Duration) {
 		c.limit, c.byCtx = d.Sub(now), true
 	}
 	if c.blk != nil {
+		if now.Sub(c.yielded) > yieldEvery {
+			c.yielded = now
+			runtime.Gosched()
+		}
 		c.expired.Store(false)
 		c.timer.Reset(c.limit)
 		if ctx.Done() != nil {
@@ -404,7 +422,7 @@ func (c *Client) roundTrip(op string, want []pduwire.Type) (pduwire.PDU, error) 
 // fail closes the connection because lock-step is lost, and returns err.
 func (c *Client) fail(err error) error {
 	c.closed, c.failed = true, err
-	c.conn.Close()
+	c.closer.Close()
 	return err
 }
 

@@ -25,7 +25,7 @@ func hello(t *testing.T) []byte {
 // serveOne listens on a loopback port, runs serve on the first
 // connection in a goroutine (closing it afterwards) and returns the
 // address; the listener closes with the test.
-func serveOne(t *testing.T, serve func(conn net.Conn)) string {
+func serveOne(t testing.TB, serve func(conn net.Conn)) string {
 	t.Helper()
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {

@@ -2,7 +2,10 @@ package pmapi
 
 import (
 	"context"
+	"net"
+	"os"
 	"runtime"
+	"strings"
 	"sync"
 	"testing"
 
@@ -103,5 +106,123 @@ func TestFetchShared(t *testing.T) {
 	close(errs)
 	for e := range errs {
 		t.Fatal(e)
+	}
+}
+
+// recordedFetchPmcd plays pmcd from testdata/pmcd-fetch50.server.bin,
+// pmcd 6.0.3's side of a conversation that looked up the 50 metrics of
+// testdata/fetch-metrics.txt and fetched them: its greeting, then for
+// each PMNS_NAMES, FETCH or HIGHRES_FETCH the recorded reply to it. It
+// allocates nothing per request, so the client's allocations are all a
+// count of the process's shows.
+func recordedFetchPmcd(t testing.TB) (addr string, names []string) {
+	t.Helper()
+	rec, err := os.ReadFile("testdata/pmcd-fetch50.server.bin")
+	if err != nil {
+		t.Fatal(err)
+	}
+	answers := map[pduwire.Type]pduwire.Type{
+		pduwire.TypePMNSIDs:       pduwire.TypePMNSNames,
+		pduwire.TypeResult:        pduwire.TypeFetch,
+		pduwire.TypeHighResResult: pduwire.TypeHighResFetch,
+	}
+	var greeting []byte
+	replies := map[pduwire.Type][]byte{}
+	for p, err := range pduwire.All(rec, pduwire.Options{}) {
+		if err != nil {
+			t.Fatal(err)
+		}
+		if greeting == nil {
+			greeting = p.Bytes
+		} else {
+			replies[answers[p.Header.Type]] = p.Bytes
+		}
+	}
+	if len(replies) != 3 {
+		t.Fatalf("recording has replies to %d request types, want 3", len(replies))
+	}
+	list, err := os.ReadFile("testdata/fetch-metrics.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	addr = serveOne(t, func(conn net.Conn) {
+		conn.Write(greeting)
+		r := pduwire.NewReader(conn, pduwire.Options{MaxPDULen: pduwire.ServerMaxPDULen})
+		for r.Next() {
+			if reply := replies[r.PDU().Header.Type]; reply != nil { // CREDS, PROFILE: none
+				if _, err := conn.Write(reply); err != nil {
+					return
+				}
+			}
+		}
+	})
+	return addr, strings.Fields(string(list))
+}
+
+// TestFetchBufAllocs: a FetchBuf loop of the benchmark's 50-metric fetch
+// allocates nothing per fetch, with either kind of I/O, against a pmcd
+// that replays pmcd's recorded replies (TestConformanceFetchAllocs checks
+// the same against the real pmcd).
+func TestFetchBufAllocs(t *testing.T) {
+	for _, mode := range ioModes {
+		t.Run(mode.name, func(t *testing.T) {
+			addr, names := recordedFetchPmcd(t)
+			ctx := context.Background()
+			c, err := Dial(ctx, addr, mode.opts)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer c.Close()
+			ids, err := c.LookupName(ctx, names...)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var sets int
+			fetch := func() {
+				r, err := c.FetchBuf(ctx, ids...)
+				if err != nil {
+					t.Fatal(err)
+				}
+				sets = 0
+				for s := r.Scan(); s.Next(); {
+					sets++
+				}
+			}
+			fetch() // profile, buffers
+			if n := testing.AllocsPerRun(200, fetch); n != 0 {
+				t.Errorf("%v allocations per FetchBuf", n)
+			}
+			if sets != len(names) {
+				t.Errorf("%d value sets read, want %d", sets, len(names))
+			}
+		})
+	}
+}
+
+// BenchmarkFetchBuf is the bench module's fetch-client loop in process:
+// the 50-metric fetch against the recorded pmcd, in each I/O mode. The
+// fake pmcd shares the process, so the time is the client's and the
+// fake's together; bench/ measures the client alone.
+func BenchmarkFetchBuf(b *testing.B) {
+	for _, mode := range ioModes {
+		b.Run(mode.name, func(b *testing.B) {
+			addr, names := recordedFetchPmcd(b)
+			ctx := context.Background()
+			c, err := Dial(ctx, addr, mode.opts)
+			if err != nil {
+				b.Fatal(err)
+			}
+			defer c.Close()
+			ids, err := c.LookupName(ctx, names...)
+			if err != nil {
+				b.Fatal(err)
+			}
+			b.ReportAllocs()
+			for b.Loop() {
+				if _, err := c.FetchBuf(ctx, ids...); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
 	}
 }
