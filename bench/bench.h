@@ -27,9 +27,11 @@ long bench_clients(const char *host, uint32_t *pmids, int npmids, int n, double 
 int bench_lookup(const char *host, char **names, int n, uint32_t *out);
 int bench_clients_phase(void);
 
-/* live fetch */
+/* live fetch (c_fetch.c): setup returns a handle (a context) or a negative error */
 int bench_fetch_setup(const char *host, char **names, int nnames);
-uint64_t bench_fetch(int n);
+uint64_t bench_fetch(int handle, int n);
+int bench_rawfetch_setup(const char *path, int port, const void *creds, int credlen);
+uint64_t bench_rawfetch(int fd, const void *fetch, int fetchlen, int n);
 
 /* MMV */
 int bench_mmv_setup(const char *name);

@@ -63,6 +63,10 @@ type Figure struct {
 	// Wall ranks sides by wall time (network round trips) instead of
 	// the CPU time of the timed thread.
 	Wall bool
+	// ProcCPU ranks sides by the whole process's CPU time (a client
+	// against a server in another process): the rounds run as for Wall,
+	// on an unpinned goroutine, but the ratio is one of CPU times.
+	ProcCPU bool
 	// Miss, when the goal is missed, says why (from a profile) and what
 	// to do next; it is written by hand in misses.go.
 	Miss    string
@@ -70,7 +74,7 @@ type Figure struct {
 	// Profile is the top of a CPU profile of the perfwire side, taken
 	// when the goal is missed.
 	Profile string
-	// profile runs the perfwire side (for profileMiss).
+	// profile runs the perfwire side (for profileFigure).
 	profile func(n int) uint64
 	// cleanup, if set, releases what the sides use (after profiling).
 	cleanup func()
@@ -140,7 +144,33 @@ func (f *Figure) compare(cfg Config, wall bool, sides []Side) {
 	}
 }
 
+// compareProcCPU runs the sides as compare does for a network figure,
+// but ranks them by the process's CPU time (Figure.ProcCPU).
+func (f *Figure) compareProcCPU(cfg Config, sides []Side) {
+	f.ProcCPU = true
+	f.Stats = measure(cfg, rankProcCPU, sides)
+	if len(sides) > 0 && sides[0].Run != nil {
+		f.profile = sides[0].Run
+	}
+}
+
+// rank is the clock a comparison ranks its sides by.
+type rank int
+
+const (
+	rankThreadCPU rank = iota // CPU time of the pinned timing thread
+	rankWall                  // wall time, unpinned
+	rankProcCPU               // the process's CPU time, unpinned
+)
+
 func compare(cfg Config, wall bool, sides []Side) []Stat {
+	if wall {
+		return measure(cfg, rankWall, sides)
+	}
+	return measure(cfg, rankThreadCPU, sides)
+}
+
+func measure(cfg Config, by rank, sides []Side) []Stat {
 	// CPU-bound figures pin the goroutine to its thread and read that
 	// thread's CPU clock. Network figures must not: a goroutine locked to
 	// a thread that blocks in the netpoller needs an extra thread hand-off
@@ -148,7 +178,7 @@ func compare(cfg Config, wall bool, sides []Side) []Stat {
 	// the whole process's CPU time instead (GC and poller threads
 	// included, which is the client's real cost).
 	clock := processCPU
-	if !wall {
+	if by == rankThreadCPU {
 		runtime.LockOSThread()
 		defer runtime.UnlockOSThread()
 		clock = threadCPU
@@ -197,7 +227,7 @@ func compare(cfg Config, wall bool, sides []Side) []Stat {
 			}
 			st.CPUPerOp = append(st.CPUPerOp, float64(d.Nanoseconds())/float64(st.N))
 			st.WallPerOp = append(st.WallPerOp, float64(w.Nanoseconds())/float64(st.N))
-			if wall {
+			if by == rankWall {
 				d = w
 			}
 			st.NsPerOp = append(st.NsPerOp, float64(d.Nanoseconds())/float64(st.N))

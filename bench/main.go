@@ -21,6 +21,8 @@ func main() {
 	rounds := flag.Int("rounds", 11, "rounds per side in full mode")
 	target := flag.Duration("target", 100*time.Millisecond, "time per round per side in full mode")
 	mmvChildMode := flag.Bool("mmv-child", false, "internal: run the MMV figure (in a child with its own PCP_CONF)")
+	fakeMode := flag.String("fakepmcd", "", "internal: serve as a fake pmcd from this recording (the fetch-client figure)")
+	record := flag.Bool("record-pmcd", false, "record the fake pmcd's conversation ("+fakeConv+") from the pmcd on "+pmcdAddr)
 	flag.Parse()
 
 	cfg := Config{Rounds: *rounds, Target: *target}
@@ -28,6 +30,24 @@ func main() {
 	if *quick {
 		cfg = Config{Rounds: 3, Target: 5 * time.Millisecond}
 		profileTime = 200 * time.Millisecond
+	}
+	if *fakeMode != "" {
+		if err := runFakePmcd(*fakeMode); err != nil {
+			fmt.Fprintln(os.Stderr, "fake pmcd:", err)
+			os.Exit(1)
+		}
+		return
+	}
+	if *record {
+		names, err := readNames("testdata/fetch-metrics.txt")
+		if err == nil {
+			err = recordPmcd(pmcdAddr, names)
+		}
+		if err != nil {
+			fmt.Fprintln(os.Stderr, "record:", err)
+			os.Exit(1)
+		}
+		return
 	}
 	if *mmvChildMode {
 		if err := mmvChild(cfg); err != nil {
@@ -67,8 +87,8 @@ func main() {
 			f = fig.run(cfg)
 		}
 		f.Elapsed = time.Since(t0)
+		f.Profile = profileFigure(&f, profileTime)
 		if m := f.met(); m == "no" || m == "partly" && f.SubMissProfiled {
-			f.Profile = profileMiss(&f, profileTime)
 			f.Miss = misses[f.ID]
 		}
 		if f.cleanup != nil {
@@ -116,6 +136,7 @@ var figures = []struct {
 	{"labels-parse", figLabelParse},
 	{"labels-merge", figLabelMerge},
 	{"fetch", figFetch},
+	{"fetch-client", figFetchClient},
 	{"clients", nil},
 	{"soak", figSoak},
 	{"kpi", figKPI},

@@ -50,22 +50,39 @@ var misses = map[string]string{
 		"labels.Merge (second row) allocates nothing and is far ahead of libpcp. Next step (labels " +
 		"owner): keep a scratch []Set in the destination Set so MergeTexts reuses it.",
 	"fetch": "A fetch is a loopback round trip through pmcd and the sample PMDA, so wall times are noisy " +
-		"on this shared machine (see min/max); the client CPU column is steadier. Two changes of " +
-		"2026-11-22 cut pmapi's CPU per fetch: pduwire.Reader now buffers (one read per PDU that has " +
-		"arrived whole, where it used to read header and body separately), and Dial's Options.BlockingIO " +
-		"option reads with blocking system calls on the socket, as libpcp does, instead of parking the " +
-		"goroutine in Go's network poller (the default row): about 61 -> 40 µs of client CPU per fetch " +
-		"against libpcp's 27. `strace -f -c` over 3,000 fetches of the 50 metrics counts, per fetch, " +
-		"read 1, write 1, epoll_pwait 1 and nanosleep 0.85 for the blocking client (the default client: " +
-		"read 1.4, of which 0.4 return EAGAIN, epoll_pwait 0.6, nanosleep 0.8, futex 0.17), against " +
-		"libpcp's pselect6 2, recvfrom 2, sendto 1. What remains is the Go runtime around a blocking " +
-		"system call: sysmon (the nanosleeps) retakes the processor of a thread blocked for more than " +
-		"20 µs, another thread polls the network meanwhile (epoll_pwait), and the returning thread " +
-		"reacquires a processor. Avoiding that would mean a raw system call that keeps the processor " +
-		"while it waits, stalling the caller's other goroutines for up to the timeout: not something a " +
-		"library may do. Next step: measure on a quiet machine with -rounds 31 (here the 0.88x sits " +
-		"within the run-to-run spread of the wall times), and see whether a pmcd unix-socket " +
-		"connection (Dial(\"local:\")) narrows the gap for both.",
+		"on this shared machine (see min/max); the client CPU column is steadier, and the fetch-client figure " +
+		"measures the client alone. Changes of 2026-11-22: pduwire.Reader buffers (one read per PDU that has " +
+		"arrived whole), and Options.BlockingIO reads with blocking system calls as libpcp does: about 61 -> 40 " +
+		"µs of client CPU per fetch against libpcp's 27. Changes of 2026-11-25 (see fetch-client): the blocking " +
+		"client's descriptor is out of Go's network poller, which had woken a thread in epoll_pwait at every " +
+		"reply, and the client yields its processor every 2 ms so that the runtime's monitor does not preempt " +
+		"it and poll every 20 µs: 40-42 -> 14-15 µs of client CPU per fetch, below libpcp's 16-17 in the same " +
+		"runs. `strace -f -c` now counts, per fetch, write 1 and read 1 for the blocking client, against " +
+		"libpcp's sendto 1, pselect6 2 and recvfrom 2. The wall time is pmcd's and the PMDA's for the most part " +
+		"and moves with the machine's load by more than the clients differ (see min/max); the unix-socket rows " +
+		"(both clients on pmcd's socket) show the same. Next step: re-run with -rounds 31 on a quiet machine.",
+	"fetch-client": "The floor rows bound what any client can reach: a C loop that writes the recorded request and " +
+		"reads the reply whole, decoding nothing, spends 8.0-8.4 µs of CPU per fetch over TCP and 6.2-6.6 µs over the " +
+		"unix socket in quiet runs: the loopback stack, waking the fake pmcd, and the client's own sleep and wake-up " +
+		"in the kernel. libpcp spends about 3.5 µs above that floor (five system calls where the floor makes two: " +
+		"sendto, then pselect and recvfrom for the header and again for the body; ten mallocs for the pmResult). " +
+		"1.5x libpcp over TCP would be 7.7-7.9 µs of CPU per fetch, below the floor: no client that sends the " +
+		"request and reads the reply through a TCP socket reaches it on this machine, and over the unix socket " +
+		"1.5x would leave 0.6-0.9 µs above the floor for decoding and the Go runtime. pmapi's blocking client makes the " +
+		"floor's two system calls (write, read: strace -f -c counts 1 and 1 per fetch, against libpcp's 5) and decodes " +
+		"the 2,404-byte HIGHRES_RESULT in well under a microsecond (the profile: ParseResult and the value-set scan " +
+		"are about 5% of the samples); the rest of its 2.5-3 µs above the floor is the Go runtime entering and " +
+		"leaving two blocking system calls. Changes of 2026-11-25: Options.BlockingIO now works on a duplicate of " +
+		"the socket's descriptor that Go's network poller does not watch (the socket stayed in the poller's " +
+		"edge-triggered epoll set, so each reply woke the thread waiting in epoll_pwait for nothing: one wake-up " +
+		"and epoll_pwait per fetch, 20-33 µs -> 11-12 µs of CPU per fetch here), and a blocking client yields its " +
+		"processor every 2 ms (a goroutine that only waits in system calls never passes the scheduler, so every " +
+		"10 ms the runtime's monitor preempted it and then polled every 20 µs for a millisecond: 110-113 -> 104-105 " +
+		"thousand context switches per 101,000 fetches, about 8% less CPU). The default client pays for parking " +
+		"in the poller: a read that returns EAGAIN, epoll_pwait, and the runtime's monitor woken from its deep " +
+		"sleep at each write (runtime.entersyscallWakeSysmon), 2-3 µs more per fetch. Next steps: none in the " +
+		"client's code for TCP; over the unix socket a cheaper decode of the reply (ResultReader's one pass) and " +
+		"fewer runtime transitions could approach 1.5x.",
 	"kpi": "The ratio sits around the 5x line (4.3–5.2x over the full runs so far). The profile: " +
 		"DatasetScanner.Next and Dataset.parse take most of the time, and on this capture's mix the IRQ " +
 		"datasets go through irqEntry → field → digits, three non-inlined calls per cpuN:count entry, " +

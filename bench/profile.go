@@ -11,11 +11,12 @@ import (
 	"time"
 )
 
-// profileMiss CPU-profiles the perfwire side of a figure whose goal was
-// missed, for about d, and returns the top of `go tool pprof -top`: the
-// evidence behind the figure's Miss text. The profile is kept in
-// bench/profiles/<id>.pprof (not committed) for `go tool pprof`.
-func profileMiss(f *Figure, d time.Duration) string {
+// profileFigure CPU-profiles the perfwire side of a figure (its first
+// side) for about d and returns the top of `go tool pprof -top`: where
+// the time goes, and for a missed goal the evidence behind the figure's
+// Miss text. The profile is kept in bench/profiles/<id>.pprof (not
+// committed) for `go tool pprof`.
+func profileFigure(f *Figure, d time.Duration) string {
 	if f.profile == nil {
 		return ""
 	}

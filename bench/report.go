@@ -150,7 +150,8 @@ func report(cfg Config, quick bool, figs []Figure, total time.Duration) string {
 		map[bool]string{true: "quick", false: "full"}[quick], cfg.Rounds, cfg.Target, total.Round(time.Second))
 	b.WriteString("## Reproduce\n\n```\nmake bench          # full run, rewrites bench/RESULTS.md (starts pmcd if it is not running)\n")
 	b.WriteString("make bench-quick    # every comparison once, briefly (CI)\n")
-	b.WriteString("cd bench && go run . -only result,memcpy -rounds 21   # selected figures, more rounds (pmcd must run for fetch)\n```\n\n")
+	b.WriteString("cd bench && go run . -only result,memcpy -rounds 21   # selected figures, more rounds (pmcd must run for fetch)\n")
+	b.WriteString("cd bench && go run . -only fetch,fetch-client -rounds 21   # the fetch figures (fetch-client runs its own fake pmcd)\n```\n\n")
 	b.WriteString("## Summary\n\n| figure | goal | perfwire vs peer (median ratio) | met |\n|---|---|---|---|\n")
 	for i := range figs {
 		f := &figs[i]
@@ -189,6 +190,9 @@ func report(cfg Config, quick bool, figs []Figure, total time.Duration) string {
 		if f.Wall {
 			clock = "wall time (CPU median: the process's user+system time)"
 		}
+		if f.ProcCPU {
+			clock = "the process's CPU time (user+system, all threads)"
+		}
 		fmt.Fprintf(&b, "min/median/max per operation are %s; the last two columns give both clocks' medians.\n\n", clock)
 		b.WriteString("| implementation | ops/round | min | median | max | median throughput | vs peer | allocs/op (calls / bytes) | CPU median | wall median |\n|---|---|---|---|---|---|---|---|---|---|\n")
 		for j := range f.Stats {
@@ -215,19 +219,19 @@ func report(cfg Config, quick bool, figs []Figure, total time.Duration) string {
 			fmt.Fprintf(&b, "\n**Part of the goal missed.** %s\n", m)
 		}
 
-		switch f.met() {
-		case "no":
+		switch m := f.met(); {
+		case m == "no":
 			b.WriteString("\n**Goal missed.**")
 			if f.Miss != "" {
 				b.WriteString(" " + f.Miss)
 			}
 			b.WriteString("\n\n")
 			b.WriteString(f.Profile)
-		case "partly":
-			if f.SubMissProfiled {
-				b.WriteString("\n" + f.Miss + "\n\n")
-				b.WriteString(f.Profile)
-			}
+		case m == "partly" && f.SubMissProfiled:
+			b.WriteString("\n" + f.Miss + "\n\n")
+			b.WriteString(f.Profile)
+		case f.Profile != "":
+			b.WriteString("\n" + f.Profile)
 		}
 		b.WriteString("\n")
 	}

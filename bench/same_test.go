@@ -1,6 +1,8 @@
 package main
 
 import (
+	"fmt"
+	"os"
 	"strings"
 	"testing"
 	"time"
@@ -40,4 +42,28 @@ func TestSameWork(t *testing.T) {
 		f := fig(tiny)
 		t.Run(f.ID, func(t *testing.T) { checkFigure(t, f) })
 	}
+}
+
+// TestMain lets the test binary serve as the fetch-client figure's fake
+// pmcd, which startFakePmcd runs as os.Executable() -fakepmcd FILE.
+func TestMain(m *testing.M) {
+	if len(os.Args) == 3 && os.Args[1] == "-fakepmcd" {
+		if err := runFakePmcd(os.Args[2]); err != nil {
+			fmt.Fprintln(os.Stderr, "fake pmcd:", err)
+			os.Exit(1)
+		}
+		os.Exit(0)
+	}
+	os.Exit(m.Run())
+}
+
+// TestFetchClientSameWork: against the fake pmcd, pmapi (both I/O modes,
+// TCP and the unix socket) and libpcp read the same value counts from
+// pmcd's recorded reply.
+func TestFetchClientSameWork(t *testing.T) {
+	f := figFetchClient(tiny)
+	if f.cleanup != nil {
+		defer f.cleanup()
+	}
+	checkFigure(t, f)
 }

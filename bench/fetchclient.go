@@ -1,0 +1,201 @@
+package main
+
+/*
+#include "bench.h"
+*/
+import "C"
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"net"
+	"os"
+	"strconv"
+	"time"
+
+	"github.com/perfwire/perfwire/pcp"
+	"github.com/perfwire/perfwire/pduwire"
+	"github.com/perfwire/perfwire/pmapi"
+)
+
+// figFetchClient measures what a client spends on a fetch when pmcd
+// costs nothing: the fetch figure's 50 metrics from a fake pmcd, a
+// process of its own that answers each request at once with the reply
+// the real pmcd gave (fakepmcd.go). The process's CPU time per fetch is
+// then the client's alone: its system calls, its decode and its runtime.
+func figFetchClient(cfg Config) Figure {
+	f := Figure{
+		ID: "fetch-client",
+		Title: "client CPU per fetch: the 50 metrics of testdata/fetch-metrics.txt from a fake pmcd in another process " +
+			"that answers at once with pmcd's recorded replies (" + fakeConv + ")",
+		Unit:     "fetch of the 50 metrics, every value set's count read",
+		Goal:     "perfwire's client CPU per fetch (pmapi.Client.FetchBuf) ≥ 1.5x libpcp's (aim 3x), 0 allocations per fetch",
+		MinRatio: 1.5,
+	}
+	fail := func(msg string) Figure {
+		f.Stats = []Stat{{Name: "fetch-client setup", Err: msg}}
+		return f
+	}
+	names, err := readNames("testdata/fetch-metrics.txt")
+	if err != nil {
+		return fail(err.Error())
+	}
+	fp, err := startFakePmcd()
+	if err != nil {
+		return fail(err.Error())
+	}
+	var clients []*pmapi.Client
+	f.cleanup = func() {
+		for _, cl := range clients {
+			cl.Close()
+		}
+		fp.stop()
+	}
+	ctx := context.Background()
+	dial := func(addr string, o pmapi.Options) (*pmapi.Client, []pcp.ID, error) {
+		cl, err := pmapi.Dial(ctx, addr, o)
+		if err != nil {
+			return nil, nil, err
+		}
+		clients = append(clients, cl)
+		ids, err := cl.LookupName(ctx, names...)
+		return cl, ids, err
+	}
+	fetch := func(addr string, o pmapi.Options) (func(n int) uint64, error) {
+		cl, ids, err := dial(addr, o)
+		if err != nil {
+			return nil, err
+		}
+		return func(n int) uint64 {
+			var sum uint64
+			for range n {
+				r, err := cl.FetchBuf(ctx, ids...)
+				if err != nil {
+					return 0
+				}
+				sum = 0
+				s := r.Scan()
+				for s.Next() {
+					sum += uint64(s.ValueSet().Len())
+				}
+			}
+			return sum
+		}, nil
+	}
+	libpcp := func(host string) (func(n int) uint64, error) {
+		h := C.bench_fetch_setup(C.CString(host), cStrings(names), C.int(len(names)))
+		if h < 0 {
+			return nil, fmt.Errorf("libpcp context on %s or lookup failed: %d", host, h)
+		}
+		return func(n int) uint64 { return uint64(C.bench_fetch(h, C.int(n))) }, nil
+	}
+	blkTCP, err := fetch(fp.tcp, pmapi.Options{BlockingIO: true})
+	if err != nil {
+		f.cleanup()
+		return fail(err.Error())
+	}
+	pollTCP, err := fetch(fp.tcp, pmapi.Options{})
+	if err != nil {
+		f.cleanup()
+		return fail(err.Error())
+	}
+	blkUnix, err := fetch("unix:"+fp.unix, pmapi.Options{BlockingIO: true})
+	if err != nil {
+		f.cleanup()
+		return fail(err.Error())
+	}
+	cTCP, err := libpcp(fp.tcp)
+	if err != nil {
+		f.cleanup()
+		return fail(err.Error())
+	}
+	cUnix, err := libpcp("unix:" + fp.unix)
+	if err != nil {
+		f.cleanup()
+		return fail(err.Error())
+	}
+	floorTCP, err := rawFetch("", fp.tcp)
+	if err != nil {
+		f.cleanup()
+		return fail(err.Error())
+	}
+	floorUnix, err := rawFetch(fp.unix, "")
+	if err != nil {
+		f.cleanup()
+		return fail(err.Error())
+	}
+	// The fake answers in microseconds: fixed counts still keep the
+	// rounds near cfg.Target.
+	per := max(20, int(cfg.Target/(50*time.Microsecond)))
+	f.compareProcCPU(cfg, []Side{
+		{Name: "perfwire pmapi.Client.FetchBuf, Dial with Options.BlockingIO, TCP", Fixed: per, Run: blkTCP},
+		{Name: "perfwire pmapi.Client.FetchBuf, default Dial (Go network poller), TCP", Fixed: per, Run: pollTCP},
+		{Name: "libpcp pmFetch + pmFreeResult (C -O2), TCP", Peer: true, Fixed: per, Run: cTCP},
+		{Name: "floor, not a client: C write of the request + blocking reads of the reply, nothing decoded, TCP", Fixed: per, Run: floorTCP, NoRatio: true, NoSum: true},
+		{Name: "perfwire pmapi.Client.FetchBuf, Options.BlockingIO, unix socket", Fixed: per, Run: blkUnix, NoRatio: true},
+		{Name: "libpcp pmFetch + pmFreeResult (C -O2), unix socket", Fixed: per, Run: cUnix, NoRatio: true},
+		{Name: "floor, not a client: the same C loop, unix socket", Fixed: per, Run: floorUnix, NoRatio: true, NoSum: true},
+	})
+	for _, st := range f.Stats[:2] {
+		// As the table prints them: the count is of the whole process, and
+		// a runtime allocation now and then is not the fetch's.
+		if st.Err == "" && math.Round(st.GoAllocs*10) > 0 {
+			f.SubMiss = append(f.SubMiss, fmt.Sprintf("%s allocates %.1f times (%.0f B) per fetch; the goal is none.", st.Name, st.GoAllocs, st.GoBytes))
+		}
+	}
+	if u, c := f.Stats[4], f.Stats[5]; u.Med > 0 && c.Med > 0 {
+		f.Notes = append(f.Notes, fmt.Sprintf("Over the unix socket (both clients on the fake's socket, `unix:PATH`) perfwire's CPU per fetch is %s against libpcp's %s: %.2fx.",
+			human(u.Med), human(c.Med), c.Med/u.Med))
+	}
+	f.Notes = append(f.Notes, "The fake pmcd is this binary in -fakepmcd mode, a process of its own: the CPU column is the client process's user+system time per fetch "+
+		"(all threads: the Go runtime's too), and none of it is the server's. The wall column is the round trip through the fake on this shared 2-CPU machine.",
+		"Both clients send HIGHRES_FETCH (pmcd offers it; libpcp 6.0.3's pmFetch uses it too) and read the same recorded 2,404-byte HIGHRES_RESULT; the floor rows send the recorded request and read that reply without decoding it, the least any client over that transport can spend.")
+	checkSums(&f)
+	return f
+}
+
+// rawFetch connects the C floor loop to the fake pmcd (the unix socket
+// at path, or TCP at addr) and returns its side: the recorded CREDS once,
+// then the recorded HIGHRES_FETCH and its reply per operation.
+func rawFetch(path, addr string) (func(n int) uint64, error) {
+	b, err := os.ReadFile(fakeClientConv)
+	if err != nil {
+		return nil, err
+	}
+	var creds, fetch []byte
+	for p, err := range pduwire.All(b, pduwire.Options{MaxPDULen: pduwire.ServerMaxPDULen}) {
+		if err != nil {
+			return nil, err
+		}
+		switch p.Header.Type {
+		case pduwire.TypeCreds:
+			creds = p.Bytes
+		case pduwire.TypeHighResFetch:
+			fetch = p.Bytes
+		}
+	}
+	if creds == nil || fetch == nil {
+		return nil, fmt.Errorf("%s: no CREDS or HIGHRES_FETCH", fakeClientConv)
+	}
+	var cpath *C.char
+	port := 0
+	if path != "" {
+		cpath = C.CString(path)
+	} else {
+		_, p, err := net.SplitHostPort(addr)
+		if err != nil {
+			return nil, err
+		}
+		if port, err = strconv.Atoi(p); err != nil {
+			return nil, err
+		}
+	}
+	fd := C.bench_rawfetch_setup(cpath, C.int(port), cBytes(creds), C.int(len(creds)))
+	if fd < 0 {
+		return nil, errors.New("the C floor loop cannot connect to the fake pmcd")
+	}
+	cfetch := cBytes(fetch)
+	return func(n int) uint64 { return uint64(C.bench_rawfetch(fd, cfetch, C.int(len(fetch)), C.int(n))) }, nil
+}
