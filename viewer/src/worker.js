@@ -11,6 +11,7 @@ import { ArchiveStore } from "./archive.js";
 import { PCPStream } from "./pcp.js";
 import { text } from "./text.js";
 import { readStep } from "./step.js";
+import { bindExports } from "../../wasm/js/perfwire.mjs";
 
 let ready = null;
 
@@ -22,7 +23,9 @@ function load() {
 			const { instance } = await WebAssembly.instantiateStreaming(fetch("perfwire.wasm"), go.importObject);
 			go.run(instance); // main installs self.perfwire and waits for calls
 			if (self.perfwire.abiVersion !== 4) throw new Error("unexpected ABI " + self.perfwire.abiVersion);
-			return self.perfwire;
+			// The same calls over the module's wasm exports: a plain
+			// WebAssembly call each, not a resumption of Go's event loop.
+			return bindExports(instance, self.perfwire);
 		})();
 	}
 	return ready;

@@ -12,13 +12,15 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { createRequire } from "node:module";
+import { bindExports } from "./perfwire.mjs";
 
 const [wasmExec, modulePath, testdata, only, count] = process.argv.slice(2);
 createRequire(import.meta.url)(wasmExec);
 const go = new Go();
 const { instance } = await WebAssembly.instantiate(readFileSync(modulePath), go.importObject);
 go.run(instance);
-const pw = globalThis.perfwire;
+// The functions over the wasm exports, as hosts call them (perfwire.mjs).
+const pw = bindExports(instance, globalThis.perfwire);
 const input = (name) => new Uint8Array(readFileSync(join(testdata, name)));
 
 const kpi = input("kpi-odd.dlt");

@@ -17,8 +17,9 @@ import (
 )
 
 // TestConformanceNodeJS builds the GOOS=js module, runs every call in
-// Node with Go's wasm_exec.js, and compares each result with the native
-// call's bytes.
+// Node with Go's wasm_exec.js, through the perfwire object's syscall/js
+// functions and through the wasm exports that perfwire.mjs binds, and
+// compares each result with the native call's bytes.
 func TestConformanceNodeJS(t *testing.T) {
 	node, err := exec.LookPath("node")
 	if err != nil {
@@ -35,15 +36,36 @@ func TestConformanceNodeJS(t *testing.T) {
 	if out, err := build.CombinedOutput(); err != nil {
 		t.Fatalf("build: %v\n%s", err, out)
 	}
-	outdir := filepath.Join(dir, "out")
-	if err := os.Mkdir(outdir, 0o755); err != nil {
-		t.Fatal(err)
-	}
 	wasmExec := filepath.Join(strings.TrimSpace(string(goroot)), "lib", "wasm", "wasm_exec.js")
-	run := exec.Command(node, "run_node.mjs", wasmExec, mod, filepath.Join("..", "testdata"), outdir)
-	if out, err := run.CombinedOutput(); err != nil {
-		t.Fatalf("node: %v\n%s", err, out)
+	for _, path := range []string{"syscall", "exports"} {
+		t.Run(path, func(t *testing.T) {
+			outdir := filepath.Join(dir, path)
+			if err := os.Mkdir(outdir, 0o755); err != nil {
+				t.Fatal(err)
+			}
+			run := exec.Command(node, "run_node.mjs", wasmExec, mod, filepath.Join("..", "testdata"), outdir, path)
+			if out, err := run.CombinedOutput(); err != nil {
+				t.Fatalf("node: %v\n%s", err, out)
+			}
+			checkNodeResults(t, outdir)
+			if path != "exports" {
+				return
+			}
+			// 40,000 calls after the others: 8.8 MB here.
+			b, err := os.ReadFile(filepath.Join(outdir, "memory"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if n, err := strconv.Atoi(string(b)); err != nil || n > 16<<20 {
+				t.Errorf("linear memory after 40,000 calls through the exports: %s bytes (at most 16 MB)", b)
+			}
+		})
 	}
+}
+
+// checkNodeResults compares what run_node.mjs wrote to outdir with the
+// native calls' results.
+func checkNodeResults(t *testing.T, outdir string) {
 	read := func(name string) []byte {
 		t.Helper()
 		b, err := os.ReadFile(filepath.Join(outdir, name))

@@ -1,20 +1,23 @@
 // Loads the GOOS=js module in Node with Go's wasm_exec.js and writes the
 // raw MessagePack result of every call to OUTDIR, for the Go test to
-// compare with the native results.
+// compare with the native results. PATH is "syscall" for the perfwire
+// object's functions, "exports" for the same functions over the wasm
+// exports (perfwire.mjs).
 //
-//   node run_node.mjs WASM_EXEC_JS MODULE.wasm TESTDATA OUTDIR
+//   node run_node.mjs WASM_EXEC_JS MODULE.wasm TESTDATA OUTDIR PATH
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { createRequire } from "node:module";
+import { bindExports } from "./perfwire.mjs";
 
-const [wasmExec, modulePath, testdata, outdir] = process.argv.slice(2);
+const [wasmExec, modulePath, testdata, outdir, path] = process.argv.slice(2);
 createRequire(import.meta.url)(wasmExec); // defines globalThis.Go
 
 const go = new Go();
 const { instance } = await WebAssembly.instantiate(readFileSync(modulePath), go.importObject);
 go.run(instance); // main installs globalThis.perfwire, then waits
-const pw = globalThis.perfwire;
-if (!pw) throw new Error("perfwire global missing");
+if (!globalThis.perfwire) throw new Error("perfwire global missing");
+const pw = { syscall: () => globalThis.perfwire, exports: () => bindExports(instance, globalThis.perfwire) }[path]();
 
 const out = (name, u8) => {
 	if (!(u8 instanceof Uint8Array)) throw new Error(name + ": not a Uint8Array");
@@ -65,4 +68,16 @@ const pdus = input("conv05.server.bin");
 for (let off = 0, i = 0; off < pdus.length; off += 7, i++) out(`pdu.feed${i}`, pw.pduFeed(ps, pdus.subarray(off, off + 7)));
 out("pdu.end", pw.pduEnd(ps));
 pw.close(ps);
+if (path === "exports") {
+	// Memory over many calls: the exports run without a yield (see
+	// wasm/internal/exports), so the collector must keep up on its own.
+	const one = pdus.subarray(152, 152 + 312); // the first HIGHRES_RESULT
+	const s = pw.pduStream(0);
+	for (let i = 0; i < 20000; i++) {
+		pw.pduFeed(s, one);
+		pw.kpiDecode(garbage, 0);
+	}
+	pw.close(s);
+	writeFileSync(join(outdir, "memory"), String(instance.exports.mem.buffer.byteLength));
+}
 console.log("node: all calls returned");

@@ -6,22 +6,40 @@ import (
 	"syscall/js"
 
 	"github.com/perfwire/perfwire/wasm/abi"
+	"github.com/perfwire/perfwire/wasm/internal/exports"
 )
 
-// mod holds the module's buffers and sessions, as in the wasip1 module:
-// every function below runs through abi.Module, so the two modules share
-// one call table, one set of argument checks and one set of errors.
-var mod = abi.NewModule()
+// mod holds the module's buffers and sessions, shared with the wasm
+// exports of package exports: every function below runs through
+// abi.Module, so the two modules and the two paths share one call
+// table, one set of argument checks and one set of errors.
+var mod = exports.Mod
+
+// argNames name the kinds of abi.Arg in the exports table.
+var argNames = [...]string{
+	abi.ArgIn: "in", abi.ArgInN: "in,n", abi.ArgInOpen: "in:open", abi.ArgN: "n:open",
+	abi.ArgSession: "session", abi.ArgSessionN: "session,n", abi.ArgSessionIn: "session,in",
+}
+
+// uint8Array is JavaScript's Uint8Array constructor, looked up once: each
+// lookup returns a new js.Value that Go tracks with a finalizer until the
+// garbage collector releases it.
+var uint8Array = js.Global().Get("Uint8Array")
 
 // serve installs globalThis.perfwire, one function per entry of
 // abi.Calls plus close, and blocks; the calls run on the JavaScript
-// event loop.
+// event loop. perfwire.exports lists the calls as wasm exports ({js,
+// wasm, args} each), from which perfwire.mjs builds the same functions
+// over the exports, the fast path.
 func serve() {
 	o := js.Global().Get("Object").New()
 	o.Set("abiVersion", abi.Version)
+	table := make([]any, 0, len(abi.Calls))
 	for op, c := range abi.Calls {
 		o.Set(c.JS, function(abi.Op(op), c.Args))
+		table = append(table, map[string]any{"js": c.JS, "wasm": c.Export, "args": argNames[c.Args]})
 	}
+	o.Set("exports", table)
 	closeFn := js.FuncOf(func(_ js.Value, a []js.Value) any {
 		if h, ok := u32Arg(a, 0); ok {
 			mod.Free(h)
@@ -82,7 +100,7 @@ func function(op abi.Op, args abi.Arg) js.Func {
 		} else {
 			res, _ = abi.Failure(abi.ErrBadInput).MarshalMsg(nil)
 		}
-		u := js.Global().Get("Uint8Array").New(len(res))
+		u := uint8Array.New(len(res))
 		js.CopyBytesToJS(u, res)
 		return u
 	})
@@ -90,7 +108,7 @@ func function(op abi.Op, args abi.Arg) js.Func {
 
 // bytesArg copies argument i, which must be a Uint8Array, into Go memory.
 func bytesArg(a []js.Value, i int) ([]byte, bool) {
-	if i >= len(a) || a[i].Type() != js.TypeObject || !a[i].InstanceOf(js.Global().Get("Uint8Array")) {
+	if i >= len(a) || a[i].Type() != js.TypeObject || !a[i].InstanceOf(uint8Array) {
 		return nil, false
 	}
 	b := make([]byte, a[i].Get("length").Int())
