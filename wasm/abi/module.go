@@ -104,6 +104,7 @@ type Module struct {
 	buffers  map[uint32][]byte
 	sessions map[uint32]any
 	last     uint32
+	out      []byte // where Call marshals, reused (up to maxScratch): a result is an exact copy
 }
 
 // NewModule returns an empty module state.
@@ -198,12 +199,21 @@ func (m *Module) Call(o Op, a, b uint32) (res []byte) {
 			res, _ = Failure(ErrInternal).MarshalMsg(nil)
 		}
 	}()
-	r, err := m.dispatch(o, a, b).MarshalMsg(nil)
+	r, err := m.dispatch(o, a, b).MarshalMsg(m.out[:0])
 	if err != nil {
-		r, _ = Failure(err).MarshalMsg(nil)
+		r, _ = Failure(err).MarshalMsg(m.out[:0])
 	}
-	return r
+	m.out = nil
+	if cap(r) <= maxScratch {
+		m.out = r
+	}
+	return append([]byte(nil), r...)
 }
+
+// maxScratch bounds the marshaling buffer a module keeps between calls:
+// small results, most of the calls, reuse it instead of growing a new
+// one from nothing; a module keeps no copy of a large result.
+const maxScratch = 1 << 20
 
 func (m *Module) dispatch(o Op, a, b uint32) msgp.Marshaler {
 	if o >= numOps || o.Opens() {

@@ -58,26 +58,35 @@ func AppendPDU(dst []byte, file string, p pduwire.PDU) ([]byte, error) {
 	return appendMerged(dst, &h, body)
 }
 
-// appendMerged appends one map holding a's keys then b's.
+// appendMerged appends one map holding a's keys then b's. Both are
+// written in place after dst; when the two counts fit a fixmap, as every
+// PDU header and body does, b's header is dropped and a's counts both,
+// with no buffer of their own.
 func appendMerged(dst []byte, a, b msgp.Marshaler) ([]byte, error) {
-	ab, err := a.MarshalMsg(nil)
+	at := len(dst)
+	out, err := a.MarshalMsg(dst)
 	if err != nil {
 		return dst, err
 	}
-	bb, err := b.MarshalMsg(nil)
+	bt := len(out)
+	if out, err = b.MarshalMsg(out); err != nil {
+		return dst, err
+	}
+	if ha, hb := out[at], out[bt]; ha&0xf0 == 0x80 && hb&0xf0 == 0x80 && ha&0x0f+hb&0x0f <= 15 {
+		out[at] = ha + hb&0x0f
+		return append(out[:bt], out[bt+1:]...), nil
+	}
+	na, ra, err := msgp.ReadMapHeaderBytes(out[at:bt])
 	if err != nil {
 		return dst, err
 	}
-	na, ra, err := msgp.ReadMapHeaderBytes(ab)
+	nb, rb, err := msgp.ReadMapHeaderBytes(out[bt:])
 	if err != nil {
 		return dst, err
 	}
-	nb, rb, err := msgp.ReadMapHeaderBytes(bb)
-	if err != nil {
-		return dst, err
-	}
-	dst = msgp.AppendMapHeader(dst, na+nb)
-	return append(append(dst, ra...), rb...), nil
+	m := msgp.AppendMapHeader(nil, na+nb)
+	m = append(append(m, ra...), rb...)
+	return append(out[:at], m...), nil
 }
 
 // decodeBody decodes whole PDU b of type t into its schema body, with
@@ -309,20 +318,20 @@ func value(v pduwire.ValueData, valfmt uint8) Value {
 		o.Fmt = fmtNames[valfmt]
 	}
 	if valfmt == pduwire.ValInsitu {
-		o.Value = raw(msgp.AppendInt32(nil, int32(v.Word)))
+		o.Value = rawInt(int64(int32(v.Word)))
 		return o
 	}
 	o.Type = TypeName(v.BlockType)
 	p := v.Payload
 	switch {
 	case v.BlockType == pcp.Type64 && len(p) == 8:
-		o.Value = raw(msgp.AppendInt64(nil, int64(binary.BigEndian.Uint64(p))))
+		o.Value = rawInt(int64(binary.BigEndian.Uint64(p)))
 	case v.BlockType == pcp.TypeU64 && len(p) == 8:
-		o.Value = raw(msgp.AppendUint64(nil, binary.BigEndian.Uint64(p)))
+		o.Value = rawUint(binary.BigEndian.Uint64(p))
 	case v.BlockType == pcp.TypeDouble && len(p) == 8:
-		o.Value = raw(AppendFloat(nil, math.Float64frombits(binary.BigEndian.Uint64(p))))
+		o.Value = rawFloat(math.Float64frombits(binary.BigEndian.Uint64(p)))
 	case v.BlockType == pcp.TypeFloat && len(p) == 4:
-		o.Value = raw(AppendFloat(nil, float64(math.Float32frombits(binary.BigEndian.Uint32(p)))))
+		o.Value = rawFloat(float64(math.Float32frombits(binary.BigEndian.Uint32(p))))
 	case v.BlockType == pcp.TypeString:
 		o.Value = raw(msgp.AppendString(nil, strings.TrimSuffix(string(p), "\x00")))
 	case v.BlockType == pcp.TypeEvent || v.BlockType == pcp.TypeHighResEvent:
@@ -334,7 +343,34 @@ func value(v pduwire.ValueData, valfmt uint8) Value {
 	return o
 }
 
+// raw returns b as a value's Raw.
 func raw(b []byte) *Raw { r := Raw(b); return &r }
+
+// rawBox holds a short Raw and its bytes in one allocation, for a
+// number's encoding (at most 9 bytes).
+type rawBox struct {
+	r   Raw
+	buf [9]byte
+}
+
+// rawInt, rawUint and rawFloat return a number's Raw in one allocation.
+func rawInt(v int64) *Raw {
+	x := new(rawBox)
+	x.r = msgp.AppendInt64(x.buf[:0], v)
+	return &x.r
+}
+
+func rawUint(v uint64) *Raw {
+	x := new(rawBox)
+	x.r = msgp.AppendUint64(x.buf[:0], v)
+	return &x.r
+}
+
+func rawFloat(v float64) *Raw {
+	x := new(rawBox)
+	x.r = AppendFloat(x.buf[:0], v)
+	return &x.r
+}
 
 // AppendFloat appends f as the schema writes floats: a MessagePack float,
 // or NaN and the infinities as strings, which JSON can carry.
@@ -348,7 +384,8 @@ func AppendFloat(b []byte, f float64) []byte {
 // resultEvents decodes an event-record array value of a RESULT, which
 // pduwire has validated, leniently as pminfo does.
 func resultEvents(v pduwire.ValueData) []EventRecord {
-	blk := binary.BigEndian.AppendUint32(nil, uint32(v.BlockType)<<24|uint32(len(v.Payload)+4))
+	blk := make([]byte, 4, 4+len(v.Payload))
+	binary.BigEndian.PutUint32(blk, uint32(v.BlockType)<<24|uint32(len(v.Payload)+4))
 	a, err := eventrec.Parse(append(blk, v.Payload...), eventrec.Options{Type: v.BlockType, Lenient: true})
 	if err != nil {
 		return []EventRecord{}
@@ -356,9 +393,12 @@ func resultEvents(v pduwire.ValueData) []EventRecord {
 	return eventRecords(a)
 }
 
-// eventRecords lists the records of a validated event array.
+// eventRecords lists the records of a validated event array. The
+// parameters' values share one growing buffer, each capped to its own
+// bytes: an allocation per few values instead of one per value.
 func eventRecords(a eventrec.Array) []EventRecord {
 	recs := make([]EventRecord, 0, a.Len())
+	var vals []byte
 	for r := range a.Records() {
 		o := EventRecord{Sec: r.Seconds(), Nsec: r.Nanoseconds(), Flags: r.Flags().String()}
 		if n, ok := r.Missed(); ok {
@@ -366,7 +406,9 @@ func eventRecords(a eventrec.Array) []EventRecord {
 		} else {
 			o.Params = []EventParam{}
 			for p := range r.Params() {
-				o.Params = append(o.Params, EventParam{PMID: p.ID.String(), Type: TypeName(p.Type), Value: paramValue(p)})
+				at := len(vals)
+				vals = appendParam(vals, p)
+				o.Params = append(o.Params, EventParam{PMID: p.ID.String(), Type: TypeName(p.Type), Value: Raw(vals[at:len(vals):len(vals)])})
 			}
 		}
 		recs = append(recs, o)
@@ -374,32 +416,33 @@ func eventRecords(a eventrec.Array) []EventRecord {
 	return recs
 }
 
-// paramValue is an event parameter as a MessagePack value of its type.
-func paramValue(p eventrec.Param) Raw {
+// appendParam appends an event parameter as a MessagePack value of its
+// type.
+func appendParam(b []byte, p eventrec.Param) []byte {
 	switch p.Type {
 	case pcp.Type32:
 		v, _ := p.Int32()
-		return msgp.AppendInt32(nil, v)
+		return msgp.AppendInt32(b, v)
 	case pcp.TypeU32:
 		v, _ := p.Uint32()
-		return msgp.AppendUint32(nil, v)
+		return msgp.AppendUint32(b, v)
 	case pcp.Type64:
 		v, _ := p.Int64()
-		return msgp.AppendInt64(nil, v)
+		return msgp.AppendInt64(b, v)
 	case pcp.TypeU64:
 		v, _ := p.Uint64()
-		return msgp.AppendUint64(nil, v)
+		return msgp.AppendUint64(b, v)
 	case pcp.TypeFloat:
 		v, _ := p.Float32()
-		return AppendFloat(nil, float64(v))
+		return AppendFloat(b, float64(v))
 	case pcp.TypeDouble:
 		v, _ := p.Float64()
-		return AppendFloat(nil, v)
+		return AppendFloat(b, v)
 	case pcp.TypeString:
 		v, _ := p.Text()
-		return msgp.AppendString(nil, string(v))
+		return msgp.AppendStringFromBytes(b, v)
 	}
-	return msgp.AppendString(nil, hex.EncodeToString(p.Value))
+	return msgp.AppendString(b, hex.EncodeToString(p.Value))
 }
 
 func ids(in []pcp.ID) []string {
