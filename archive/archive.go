@@ -2,7 +2,6 @@ package archive
 
 import (
 	"cmp"
-	"slices"
 
 	"github.com/perfwire/perfwire/pcp"
 )
@@ -75,7 +74,7 @@ func Open(meta File, index *File, vols []File, o Options) (*Archive, error) {
 	for i := range order {
 		order[i] = i
 	}
-	slices.SortStableFunc(order, func(x, y int) int { return cmp.Compare(read[x].num, read[y].num) })
+	sortStable(order, func(x, y int) int { return cmp.Compare(read[x].num, read[y].num) })
 	for _, i := range order {
 		a.vols = append(a.vols, read[i])
 	}

@@ -310,7 +310,7 @@ func (in *Instances) sort() {
 	for i := range idx {
 		idx[i] = i
 	}
-	slices.SortStableFunc(idx, func(a, b int) int { return cmp.Compare(in.Inst[a], in.Inst[b]) })
+	sortStable(idx, func(a, b int) int { return cmp.Compare(in.Inst[a], in.Inst[b]) })
 	inst := make([]int32, len(idx))
 	names := make([]string, len(idx))
 	for i, k := range idx {
@@ -453,7 +453,7 @@ func (p *metaParser) finish() {
 	for _, d := range order {
 		keep = append(keep, lists[d]...)
 	}
-	slices.SortStableFunc(keep, func(a, b int) int {
+	sortStable(keep, func(a, b int) int {
 		ta, tb := m.InDoms[a].Time, m.InDoms[b].Time
 		switch {
 		case ta.Before(tb):
