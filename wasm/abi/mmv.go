@@ -28,9 +28,13 @@ func ReadMMV(in []byte, bigEndian bool) MMVFile {
 		Values:    make([]MMVValue, 0, r.NumValues()),
 		Labels:    make([]MMVLabel, 0, r.NumLabels()),
 	}
+	// A value names its metric and instance: each name is converted to a
+	// string once, and the values' numbers share one allocation.
+	names := make([]string, r.NumMetrics())
 	for m := range r.Metrics() {
+		names[m.Index] = string(m.Name)
 		res.Metrics = append(res.Metrics, MMVMetric{
-			Name: string(m.Name), Item: m.Item, Type: int32(m.Type), TypeName: m.Type.String(),
+			Name: names[m.Index], Item: m.Item, Type: int32(m.Type), TypeName: m.Type.String(),
 			Sem: uint32(m.Sem), Units: uint32(m.Units), Indom: m.Indom,
 			ShortText: string(m.ShortText), HelpText: string(m.HelpText),
 		})
@@ -47,22 +51,28 @@ func ReadMMV(in []byte, bigEndian bool) MMVFile {
 		}
 		res.Instances = append(res.Instances, MMVInstance{Indom: serial, ID: in.ID, Name: string(in.Name)})
 	}
+	nums := make([]struct {
+		i int64
+		u uint64
+		f float64
+	}, r.NumValues())
 	for v := range r.Values() {
-		mv := MMVValue{Metric: string(r.Metric(v.Metric).Name), Missing: v.Missing()}
+		mv := MMVValue{Metric: names[v.Metric], Missing: v.Missing()}
 		if v.Instance >= 0 {
-			mv.Instance = string(r.Instance(v.Instance).Name)
+			mv.Instance = res.Instances[v.Instance].Name
 		}
 		if !mv.Missing {
+			n := &nums[len(res.Values)]
 			switch v.Type {
 			case mmv.TypeI32, mmv.TypeI64:
-				n := v.Int()
-				mv.Int = &n
+				n.i = v.Int()
+				mv.Int = &n.i
 			case mmv.TypeU32, mmv.TypeU64, mmv.TypeElapsed:
-				n := v.Uint()
-				mv.Uint = &n
+				n.u = v.Uint()
+				mv.Uint = &n.u
 			case mmv.TypeFloat, mmv.TypeDouble:
-				f := v.Float()
-				mv.Float = &f
+				n.f = v.Float()
+				mv.Float = &n.f
 			case mmv.TypeString:
 				s := string(v.Text())
 				mv.Text = &s
