@@ -1082,10 +1082,11 @@ type archiveView struct {
 	Records, Marks, Skipped int
 	Files, Leaves, Charted  []string
 	Metrics                 []struct {
-		Name, PMID string
-		Counter    bool
-		Values     int
-		Instances  []*string
+		Name, PMID                                 string
+		Counter                                    bool
+		Values                                     int
+		Instances                                  []*string
+		Type, Sem, Units, OneLine, Help, RateUnits *string
 	}
 	Rows   map[string][][]string
 	Table  [][]string
@@ -1096,6 +1097,72 @@ type archiveView struct {
 			Inst     int
 			Instance string
 			Y        []*float64
+		}
+	}
+}
+
+// checkArchiveMeta compares each metric's descriptor and help text in the
+// viewer's view of the archive BASE with what pminfo -a BASE -d and -tT
+// print, and the rates' units with pmval's conversion (a counter of time
+// is a time utilization).
+func checkArchiveMeta(t *testing.T, got archiveView, base string) {
+	t.Helper()
+	types := map[string]string{"32": "32-bit int", "u32": "32-bit unsigned int", "64": "64-bit int", "u64": "64-bit unsigned int",
+		"float": "float", "double": "double", "string": "string", "aggregate": "aggregate", "event": "event record array",
+		"highres_event": "highres event record array"}
+	for _, m := range got.Metrics {
+		if m.Type == nil || m.Sem == nil || m.Units == nil || m.OneLine == nil || m.Help == nil || m.RateUnits == nil {
+			t.Errorf("archive %s: no descriptor or help text: %+v", m.Name, m)
+			continue
+		}
+		units := *m.Units
+		if units == "" {
+			units = "none"
+		}
+		typ, ok := types[*m.Type]
+		if !ok {
+			typ = *m.Type
+		}
+		d, err := exec.Command("pminfo", "-a", base, "-d", m.Name).Output()
+		if err != nil {
+			t.Fatalf("pminfo -a -d %s: %v", m.Name, err)
+		}
+		if want := string(d); !strings.Contains(want, "Data Type: "+typ+"  ") || !strings.Contains(want, "Semantics: "+*m.Sem+"  Units: "+units+"\n") {
+			t.Errorf("archive %s: %s %s %q; pminfo -a -d %q", m.Name, *m.Type, *m.Sem, *m.Units, want)
+		}
+		h, err := exec.Command("pminfo", "-a", base, "-tT", m.Name).Output()
+		if err != nil {
+			t.Fatalf("pminfo -a -tT %s: %v", m.Name, err)
+		}
+		// Where the archive has no full help text pminfo prints the
+		// one-line text in its place; where it has none at all, an error.
+		one, help := *m.OneLine, *m.Help
+		if help == "" {
+			help = one
+		}
+		// It ends the text with a newline unless the text has one.
+		want := fmt.Sprintf("\n%s [%s]\nHelp:\n%s", m.Name, one, help)
+		if !strings.HasSuffix(help, "\n") {
+			want += "\n"
+		}
+		if one == "" && help == "" {
+			want = fmt.Sprintf("\n%s One-line Help: Error: One-line or help text is not available\n"+
+				"Full Help: Error: One-line or help text is not available\n", m.Name)
+		}
+		if string(h) != want {
+			t.Errorf("archive %s: help %q %q; pminfo -a -tT %q", m.Name, *m.OneLine, *m.Help, h)
+		}
+		wantRate := ""
+		if m.Counter {
+			wantRate = "/ sec"
+			if strings.HasSuffix(*m.Units, "sec") || strings.HasSuffix(*m.Units, "min") || strings.HasSuffix(*m.Units, "hour") {
+				wantRate = "time utilization"
+			} else if *m.Units != "" {
+				wantRate = *m.Units + " / sec"
+			}
+		}
+		if *m.RateUnits != wantRate {
+			t.Errorf("archive %s: a %s in %q drawn as %q, pmval converts to %q", m.Name, *m.Sem, *m.Units, *m.RateUnits, wantRate)
 		}
 	}
 }
@@ -1113,6 +1180,7 @@ func checkArchive(t *testing.T, bin string, got, byURL archiveView, base string)
 		t.Errorf("archive: state %q, status %q", got.State, got.Status)
 		return
 	}
+	checkArchiveMeta(t, got, base)
 	out, err := exec.Command(bin, "archive", "--json", base).Output()
 	if err != nil {
 		t.Fatalf("perfwire archive --json: %v", err)

@@ -3,8 +3,10 @@
 // columns the page can chart: per metric and instance the records it has
 // a value in, its values, and for a counter its rate per second since the
 // instance's value in the record before (none across a mark record, none
-// when the count went down: a restart). It runs in the worker; take()
-// gives the page typed arrays to transfer.
+// when the count went down: a restart; a time utilization for a counter
+// of time, as pmval converts it). It runs in the worker; take() gives the
+// page typed arrays to transfer.
+import { rateOf, unitsText } from "./pcp.js";
 
 // stampSeconds splits an RFC 3339 UTC time with up to nine digits of
 // fraction into whole seconds since the epoch and nanoseconds, so that a
@@ -47,6 +49,13 @@ export class ArchiveStore {
 		this.marks = []; // the indexes of the mark records
 		this.sec0 = null;
 		this.metrics = new Map(); // name -> {name, pmid, counter, kinds, values, insts: Map(inst -> series)}
+		this.meta = new Map(); // pmid -> the .meta's {pmid, name, type, indom, sem, pmunits, oneline, help}
+	}
+
+	// describe takes the metrics of the archive's .meta (archive_next's
+	// first batch), whose units say how a counter's rates are converted.
+	describe(metrics) {
+		for (const m of metrics) this.meta.set(m.pmid, m);
 	}
 
 	add(rec) {
@@ -64,7 +73,9 @@ export class ArchiveStore {
 		for (const v of rec.values || []) {
 			let m = this.metrics.get(v.name);
 			if (!m) {
-				m = { name: v.name, pmid: v.pmid, counter: !!v.counter, kinds: new Set(), values: 0, insts: new Map() };
+				const d = this.meta.get(v.pmid);
+				m = { name: v.name, pmid: v.pmid, counter: !!v.counter, kinds: new Set(), values: 0, insts: new Map(),
+					scale: rateOf(d ? unitsText(d.pmunits) : "").scale };
 				this.metrics.set(v.name, m);
 			}
 			let s = m.insts.get(v.inst);
@@ -96,7 +107,7 @@ export class ArchiveStore {
 				const dt = t - s.prev.t;
 				const d = typeof v.value === "bigint" || typeof s.prev.value === "bigint" ?
 					Number(BigInt(v.value) - BigInt(s.prev.value)) : v.value - s.prev.value;
-				if (dt > 0 && d >= 0) rate = d / dt;
+				if (dt > 0 && d >= 0) rate = d / (dt * m.scale);
 			}
 			s.rate.push(rate);
 			s.prev = { t, value: v.value };
@@ -108,7 +119,8 @@ export class ArchiveStore {
 	// take returns what the page shows and the buffers to transfer: the
 	// records' times and stamps, the marks, and per metric its series,
 	// each {inst, instance, r (record indexes), v, rate (counters),
-	// text (non-numbers and exact 64-bit values, null elsewhere)}.
+	// text (non-numbers and exact 64-bit values, null elsewhere)}, and the
+	// .meta's metrics (meta).
 	take() {
 		const buffers = [];
 		const f64 = (a) => { const x = Float64Array.from(a); buffers.push(x.buffer); return x; };
@@ -123,6 +135,6 @@ export class ArchiveStore {
 				};
 			}),
 		}));
-		return { t: f64(this.t), stamps: this.stamps, marks: this.marks, metrics, buffers };
+		return { t: f64(this.t), stamps: this.stamps, marks: this.marks, metrics, meta: [...this.meta.values()], buffers };
 	}
 }

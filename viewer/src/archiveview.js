@@ -6,6 +6,7 @@
 // table, record by record.
 import { timeChart, PALETTE, XGroup } from "./chart.js";
 import { VTable } from "./table.js";
+import { rateOf, unitsText } from "./pcp.js";
 
 const $ = (id) => document.getElementById(id);
 const xgroup = new XGroup();
@@ -35,6 +36,13 @@ export function archiveViews() {
 // it; api.archive is the embedding API's view of it.
 export function showArchive(a, api) {
 	arch = a;
+	// The .meta's descriptor and help text of each metric with values.
+	const meta = new Map((a.meta || []).map((d) => [d.pmid, d]));
+	for (const m of a.metrics) {
+		m.d = meta.get(m.pmid) || null;
+		m.units = m.d ? unitsText(m.d.pmunits) : "";
+		m.rateUnits = m.counter ? rateOf(m.units).units : "";
+	}
 	byName = new Map(a.metrics.map((m) => [m.name, m]));
 	for (const u of [...xgroup.charts]) u.destroy();
 	xgroup.charts.clear();
@@ -53,6 +61,9 @@ export function showArchive(a, api) {
 		metrics: a.metrics.map((m) => ({
 			name: m.name, pmid: m.pmid, counter: m.counter, kinds: m.kinds, values: m.values,
 			instances: m.series.map((s) => (s.inst === -1 ? null : s.instance)),
+			// From the .meta (null when it does not describe the metric).
+			type: m.d && m.d.type, sem: m.d && m.d.sem, units: m.d ? m.units : null, oneline: m.d ? m.d.oneline || "" : null,
+			help: m.d ? m.d.help || "" : null, rateUnits: m.rateUnits,
 		})),
 		get charted() { return [...charted]; },
 		show: (name) => { if (!charted.includes(name)) toggle(name); },
@@ -89,7 +100,8 @@ function drawTree(filter) {
 			const m = node.metric, d = document.createElement("div");
 			d.className = "leaf" + (charted.includes(m.name) ? " sel" : "");
 			d.dataset.name = m.name;
-			d.title = `${m.name} (PMID ${m.pmid})` + (m.counter ? ": a counter, charted as a rate per second" : "");
+			d.title = `${m.name} (PMID ${m.pmid}${m.units ? ", " + m.units : ""})` + (m.d && m.d.oneline ? ": " + m.d.oneline : "") +
+				(m.counter ? ` — a counter, charted as its rate (${m.rateUnits})` : "");
 			d.textContent = name;
 			const small = document.createElement("small");
 			small.textContent = ` ${m.values}` + (m.counter ? " · rate" : "") + (m.kinds.includes("number") ? "" : " · " + m.kinds.join(", "));
@@ -154,10 +166,10 @@ function drawChart(m) {
 		return y;
 	});
 	const x = order.map((r) => arch.t[r] - arch.t[0]);
-	const title = `${m.name}` + (m.counter ? " — rate per second (a counter)" : "") + ` · PMID ${m.pmid}`;
+	const title = `${m.name}` + (m.counter ? ` — rate (${m.rateUnits}; a counter)` : m.units ? ` (${m.units})` : "") + ` · PMID ${m.pmid}`;
 	const labels = series.map((s, i) => ({ label: s.inst === -1 ? m.name : s.instance || String(s.inst), stroke: PALETTE[i % PALETTE.length], width: 2 }));
 	timeChart(box, title, labels, [x, ...ys], "archive", {
-		x: `seconds from ${arch.stamps[0]}`, y: m.counter ? "per second" : "value", group: xgroup, height: 200,
+		x: `seconds from ${arch.stamps[0]}`, y: m.counter ? m.rateUnits : m.units || "value", group: xgroup, height: 200,
 		points: x.length < 120, value: (v) => (m.counter ? rate(v) : number(v)),
 	});
 	drawn.set(m.name, { x, series: series.map((s, i) => ({ inst: s.inst, instance: s.instance, y: ys[i] })) });
@@ -189,9 +201,12 @@ const cells = (x) => [...COLUMNS, { text: (y) => y.rate }].map((c) => String(c.t
 
 function showValues(m) {
 	valueName = m ? m.name : "";
-	$("archvaltitle").textContent = m ? `${m.name}: ${m.values} values` + (m.counter ? " (a counter: rate per second since the record before)" : "") : "";
+	$("archvaltitle").textContent = m ? `${m.name}: ${m.values} values` + (m.units ? ` in ${m.units}` : "") +
+		(m.counter ? ` (a counter: rate since the record before, ${m.rateUnits})` : "") : "";
+	// The help text, where the archive's .meta has it.
+	$("archhelp").textContent = m && m.d ? [m.d.oneline, m.d.help].filter(Boolean).join("\n\n") : "";
 	if (!m) { $("archvalues").replaceChildren(); values = null; return; }
-	values = new VTable($("archvalues"), m.counter ? [...COLUMNS, { key: "rateN", label: "rate /s", num: true, text: (x) => x.rate }] : COLUMNS,
+	values = new VTable($("archvalues"), m.counter ? [...COLUMNS, { key: "rateN", label: m.rateUnits === "time utilization" ? "utilization" : "rate /s", num: true, text: (x) => x.rate }] : COLUMNS,
 		{ sortKey: "r", key: "id" });
 	valueRows = tableRows(m).map((x) => ({ ...x, rateN: x.rate === "" ? -Infinity : Number(x.rate) }));
 	values.setRows(valueRows);

@@ -48,6 +48,33 @@ function shown(v) {
 // The time units of pmUnitsStr, smallest first; "sec" is index 3.
 const TIME = ["nanosec", "microsec", "millisec", "sec", "min", "hour"];
 
+const SPACE = ["byte", "Kbyte", "Mbyte", "Gbyte", "Tbyte", "Pbyte", "Ebyte", "Zbyte", "Ybyte"];
+const sext4 = (x) => ((x & 0xf) ^ 8) - 8;
+
+// unitsText writes a pmUnits word as pmUnitsStr does (pcp.Units.String):
+// positive dimensions first ("Kbyte", "sec^2", "count x 10^6"), then "/"
+// and the negative ones; "" for none, or the count scale alone.
+export function unitsText(w) {
+	const ds = sext4(w >>> 28), dt = sext4(w >>> 24), dc = sext4(w >>> 20);
+	const ss = (w >>> 16) & 0xf, st = (w >>> 12) & 0xf, sc = sext4(w >>> 8);
+	const pow = (p) => (p !== 1 ? "^" + p : "");
+	const ten = sc === 0 ? "" : sc === 1 ? "x 10" : "x 10^" + sc;
+	const space = (p) => (ss < SPACE.length ? SPACE[ss] : "space-" + ss) + pow(p);
+	const time = (p) => (st < TIME.length ? TIME[st] : "time-" + st) + pow(p);
+	const count = (p) => "count" + (ten ? " " + ten : "") + pow(p);
+	const out = [];
+	if (ds > 0) out.push(space(ds));
+	if (dt > 0) out.push(time(dt));
+	if (dc > 0) out.push(count(dc));
+	if (ds < 0 || dt < 0 || dc < 0) {
+		out.push("/");
+		if (ds < 0) out.push(space(-ds));
+		if (dt < 0) out.push(time(-dt));
+		if (dc < 0) out.push(count(-dc));
+	}
+	return out.length ? out.join(" ") : ten;
+}
+
 // rateOf says how a counter's values become rates, as pmval converts
 // them: per second, except that a counter of time (units with a time
 // dimension) becomes a time utilization, the interval taken in the

@@ -6,6 +6,7 @@ import (
 	"encoding/hex"
 	"math"
 	"runtime"
+	"strconv"
 
 	"github.com/tinylib/msgp/msgp"
 
@@ -158,9 +159,13 @@ func NewArchiveSession(in ArchiveInput) *ArchiveSession {
 	if err == nil {
 		s = a.NewScanner()
 	}
-	done := false
+	done, first := false, true
 	return &ArchiveSession{next: func(max int) ArchiveRead {
 		res := ArchiveRead{Records: []Raw{}}
+		if first && a != nil {
+			first = false
+			res.Metrics = archiveMetrics(a)
+		}
 		size := 0
 		for !done && err == nil && len(res.Records) < max && size < ArchiveBatchBytes {
 			if !s.Next() {
@@ -187,6 +192,30 @@ func NewArchiveSession(in ArchiveInput) *ArchiveSession {
 		res.Done, res.Error = done || err != nil, ErrorOf(err)
 		return res
 	}}
+}
+
+// archiveMetrics lists the metrics of a's .meta in its order.
+func archiveMetrics(a *archive.Archive) []ArchiveMetric {
+	out := make([]ArchiveMetric, len(a.Meta.Metrics))
+	for i, m := range a.Meta.Metrics {
+		o := ArchiveMetric{PMID: m.ID.String(), Type: TypeName(m.Type), InDom: m.InDom.String(), Sem: semName(m.Sem), PMUnits: uint32(m.Units)}
+		o.Name = o.PMID
+		if len(m.Names) > 0 {
+			o.Name = m.Names[0]
+		}
+		o.OneLine, _ = a.Meta.Text(archive.TextPMID|archive.TextOneLine, uint32(m.ID))
+		o.Help, _ = a.Meta.Text(archive.TextPMID|archive.TextHelp, uint32(m.ID))
+		out[i] = o
+	}
+	return out
+}
+
+// semName is a semantics' name as a DESC's desc writes it.
+func semName(s pcp.Sem) string {
+	if s > 0 && int(s) < len(semNames) && semNames[s] != "" {
+		return semNames[s]
+	}
+	return strconv.Itoa(int(s))
 }
 
 // Next returns up to max records (ArchiveBatch when max is 0), fewer when

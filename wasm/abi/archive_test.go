@@ -5,6 +5,9 @@ import (
 	"encoding/hex"
 	"math"
 	"os"
+	"regexp"
+	"slices"
+	"strings"
 	"testing"
 
 	"github.com/tinylib/msgp/msgp"
@@ -89,5 +92,93 @@ func TestArchiveValueOfIsExtract(t *testing.T) {
 	}
 	if n < 5000 {
 		t.Errorf("%d values compared", n)
+	}
+}
+
+// An archive session's first batch lists the .meta's metrics as pmdumplog
+// -a prints their descriptors (pmID, name, semantics, units)
+// and their help text as pmdumplog -h prints it; later batches list none.
+func TestArchiveSessionMetrics(t *testing.T) {
+	dir := "../../archive/testdata/"
+	var in ArchiveInput
+	for _, f := range []string{"m3.meta", "m3.index", "m3.0", "m3.1", "m3.2"} {
+		b, err := os.ReadFile(dir + f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		in.Names, in.Files = append(in.Names, f), append(in.Files, b)
+	}
+	s := NewArchiveSession(in)
+	first, second := s.Next(1), s.Next(1)
+	if len(first.Records) != 1 || len(second.Records) != 1 || len(second.Metrics) != 0 {
+		t.Fatalf("batches of %d and %d records, the second listing %d metrics", len(first.Records), len(second.Records), len(second.Metrics))
+	}
+	dumpA, err := os.ReadFile(dir + "m3.pmdumplog-a.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var want []string
+	desc := regexp.MustCompile(`(?m)^PMID: (\S+) \((\S+)(?: or [^)]*)?\)\n    Data Type: .*\n    Semantics: (\S+)  Units: (.*)$`)
+	for _, m := range desc.FindAllStringSubmatch(string(dumpA), -1) {
+		want = append(want, strings.Join(m[1:], " | "))
+	}
+	var got []string
+	for _, m := range first.Metrics {
+		units := pcp.Units(m.PMUnits).String()
+		if units == "" {
+			units = "none"
+		}
+		got = append(got, strings.Join([]string{m.PMID, m.Name, m.Sem, units}, " | "))
+	}
+	// pmdumplog lists them in its hash table's order.
+	slices.Sort(got)
+	slices.Sort(want)
+	if len(want) < 20 || !slices.Equal(got, want) {
+		t.Errorf("metrics:\n%s\npmdumplog -a:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	// pmdumplog -h: "PMID: ID [one-line]", then "PMID: ID" and the help
+	// text up to the next "PMID:" or "InDom:" line.
+	dumpH, err := os.ReadFile(dir + "m3.pmdumplog-h.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	one, help := map[string]string{}, map[string]string{}
+	var cur string
+	var text []string
+	flush := func() {
+		if cur != "" {
+			help[cur] = strings.Join(text, "\n")
+		}
+		cur, text = "", nil
+	}
+	for line := range strings.SplitSeq(strings.TrimSuffix(string(dumpH), "\n"), "\n") {
+		if m := regexp.MustCompile(`^PMID: (\S+) \[(.*)\]$`).FindStringSubmatch(line); m != nil {
+			flush()
+			one[m[1]] = m[2]
+			continue
+		}
+		if strings.HasPrefix(line, "PMID: ") || strings.HasPrefix(line, "InDom: ") {
+			flush()
+			if strings.HasPrefix(line, "PMID: ") {
+				cur = strings.TrimPrefix(line, "PMID: ")
+			}
+			continue
+		}
+		if cur != "" {
+			text = append(text, line)
+		}
+	}
+	flush()
+	with := 0
+	for _, m := range first.Metrics {
+		if m.OneLine != one[m.PMID] || m.Help != help[m.PMID] {
+			t.Errorf("%s: help %q %q; pmdumplog -h %q %q", m.Name, m.OneLine, m.Help, one[m.PMID], help[m.PMID])
+		}
+		if m.OneLine != "" {
+			with++
+		}
+	}
+	if with < 15 {
+		t.Errorf("%d metrics with help text", with)
 	}
 }

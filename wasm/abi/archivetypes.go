@@ -51,12 +51,34 @@ type ArchiveInput struct {
 // have been passed over so far for being earlier than the one before
 // them; whether the reading is over; and, once it is, the damage that
 // stopped it (after the records before it) or why the archive could not
-// be opened.
+// be opened. The first batch of an archive that opened also lists every
+// metric its .meta describes.
 type ArchiveRead struct {
 	_ noCompare
 
-	Error   *Error `msg:"error"`
-	Records []Raw  `msg:"records"`
-	Skipped int    `msg:"skipped"`
-	Done    bool   `msg:"done"`
+	Error   *Error          `msg:"error"`
+	Records []Raw           `msg:"records"`
+	Skipped int             `msg:"skipped"`
+	Done    bool            `msg:"done"`
+	Metrics []ArchiveMetric `msg:"metrics,omitempty"`
+}
+
+// ArchiveMetric is one metric of an archive's .meta: its first name (its
+// pmID when it has none), its descriptor's pmid, type, indom and sem as a
+// DESC PDU's desc has them, its units as the pmUnits word (pcp.Units: the
+// text would cost the archive module 11 KB of code, a host writes it in
+// a few lines), and its help text where the .meta carries it (PCP 6 v3
+// archives can): what a host needs to label a chart and convert a
+// counter's rates as pmval does.
+type ArchiveMetric struct {
+	_ noCompare
+
+	PMID    string `msg:"pmid"`
+	Name    string `msg:"name"`
+	Type    string `msg:"type"`
+	InDom   string `msg:"indom"`
+	Sem     string `msg:"sem"`
+	PMUnits uint32 `msg:"pmunits"`
+	OneLine string `msg:"oneline,omitempty"`
+	Help    string `msg:"help,omitempty"`
 }

@@ -58,7 +58,7 @@ func (z *ArchiveInput) MarshalMsg(b []byte) ([]byte, error) {
 
 // MarshalMsg appends z to b as a MessagePack map (msgp.Marshaler).
 func (z *ArchiveRead) MarshalMsg(b []byte) ([]byte, error) {
-	e := beginMap(b, 4)
+	e := beginMap(b, 5)
 	if z.Error != nil {
 		e.b, _ = z.Error.MarshalMsg(e.key("\xa5error"))
 	} else {
@@ -67,5 +67,29 @@ func (z *ArchiveRead) MarshalMsg(b []byte) ([]byte, error) {
 	e.raws("\xa7records", z.Records)
 	e.int("\xa7skipped", int64(z.Skipped))
 	e.bool("\xa4done", z.Done)
+	if z.Metrics != nil {
+		e.array("\xa7metrics", len(z.Metrics))
+		for i := range z.Metrics {
+			e.b, _ = z.Metrics[i].MarshalMsg(e.b)
+		}
+	}
+	return e.end(), nil
+}
+
+// MarshalMsg appends z to b as a MessagePack map (msgp.Marshaler).
+func (z *ArchiveMetric) MarshalMsg(b []byte) ([]byte, error) {
+	e := beginMap(b, 8)
+	e.str("\xa4pmid", z.PMID)
+	e.str("\xa4name", z.Name)
+	e.str("\xa4type", z.Type)
+	e.str("\xa5indom", z.InDom)
+	e.str("\xa3sem", z.Sem)
+	e.uint("\xa7pmunits", uint64(z.PMUnits))
+	if z.OneLine != "" {
+		e.str("\xa7oneline", z.OneLine)
+	}
+	if z.Help != "" {
+		e.str("\xa4help", z.Help)
+	}
 	return e.end(), nil
 }

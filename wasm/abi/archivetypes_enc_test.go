@@ -16,5 +16,6 @@ func TestEncodingArchivetypes(t *testing.T) {
 		new(ArchiveValue),
 		new(ArchiveInput),
 		new(ArchiveRead),
+		new(ArchiveMetric),
 	})
 }

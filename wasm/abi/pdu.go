@@ -481,11 +481,7 @@ func TypeName(t pcp.Type) string {
 var semNames = [...]string{pcp.SemCounter: "counter", pcp.SemInstant: "instant", pcp.SemDiscrete: "discrete"}
 
 func desc(d pduwire.Desc) Desc {
-	sem := strconv.Itoa(int(d.Sem))
-	if d.Sem > 0 && int(d.Sem) < len(semNames) && semNames[d.Sem] != "" {
-		sem = semNames[d.Sem]
-	}
-	return Desc{PMID: d.ID.String(), Type: TypeName(d.Type), InDom: d.InDom.String(), Sem: sem, Units: d.Units.String()}
+	return Desc{PMID: d.ID.String(), Type: TypeName(d.Type), InDom: d.InDom.String(), Sem: semName(d.Sem), Units: d.Units.String()}
 }
 
 func logTime(t pduwire.LogTime) LogTime { return LogTime{Sec: t.Sec, Frac: t.Frac} }
