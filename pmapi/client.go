@@ -56,9 +56,10 @@ type Client struct {
 // only in blocking system calls never passes through the scheduler, so
 // after 10 ms of fetching the runtime's monitor takes it for one that
 // computes without pause: it preempts it, hands its processor to another
-// thread, and polls every 20 µs for the next millisecond or more. In a
-// fetch loop that cost a quarter of the client's CPU (bench/RESULTS.md,
-// fetch-client); a yield every few milliseconds costs nothing measurable.
+// thread, and polls every 20 µs for the next millisecond or more. Against
+// a pmcd that answers at once (bench/RESULTS.md, fetch-client) that was
+// about 8% of a fetch loop's CPU, and a fifth of a bare write and read
+// loop's; a yield every few milliseconds costs nothing measurable.
 const yieldEvery = 2 * time.Millisecond
 
 // Options configures Dial. The zero value means the defaults: each zero
