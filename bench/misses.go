@@ -99,33 +99,39 @@ var misses = map[string]string{
 		"per value). Next step: re-run with -rounds 31; if it persists, profile with perf stat on an idle " +
 		"machine.",
 	"plugin-kpi": "One call here does 3 ms of work on 69 KB, so a call's fixed cost matters little: this is Go's " +
-		"wasm code against native amd64 code, about 0.4x, which lands either side of the goal on this shared " +
-		"machine (0.39x-0.43x in three runs). See plugin-feed for the smaller calls.",
-	"plugin-pdu": "See plugin-feed: a call's fixed cost, not decoding, is most of this figure (its input is one " +
-		"pmcd conversation of 1 KB, 17.6 µs natively), as plugin-kpi, a 3 ms call on 69 KB, reaches 0.43x.",
-	"plugin-mmv": "See plugin-feed: the 5.7 KB MMV file is read natively in 7 µs, less than one call's fixed " +
-		"cost in Node (about 40 µs).",
-	"plugin-feed": "The smallest call costs about 40 µs in Node and 57 µs in wazero where native Go takes 5 µs: " +
-		"each call crosses from the host into Go's wasm runtime (wasm_exec.js's syscall/js bridge in Node, a " +
-		"wazero function call and a goroutine yield in the reactor), copies its input in and its result out, " +
-		"and Go's wasm backend runs the decoder itself at about a third of native speed (plugin-kpi, where " +
-		"one call does 3 ms of work, reaches 0.43x). Small inputs therefore miss 0.3x whatever the decoder " +
-		"does. Next steps: hosts feed larger chunks (the viewer already feeds 64 KB pieces), and a call " +
-		"that takes several inputs at once; profile the crossing with node --cpu-prof.",
-	"wasm": "Since issue 18's decision that the all-formats modules carry every format, they hold mmv_serve, " +
-		"dlt_decode and the archive calls too, and add 1444-1460 KB raw, 359-363 KB gzip -9 against 1024 and " +
-		"250: the call groups built alone add 43 KB (plumbing) to 440 KB (pdu_decode) each, and no one of the " +
-		"ten groups is spare. Nearly half of the added code is wasm/abi (426 KB of function bodies, of which " +
-		"about 240 KB is msgp's generated MarshalMsg for 86 schema types, 2.5-3 KB each: Go's wasm backend " +
-		"spills every live value around each call, so a 7-field struct's marshaler is 3 KB) and the data " +
-		"section grows with the code (+445 KB, mostly the pclntab that wasm modules keep for every function). " +
-		"What was measured and cut for this: time.Format for two fixed layouts (-25 KB, internal/rfc3339), " +
-		"msgp.Raw, whose MarshalJSON linked msgp's JSON converter (-10 KB, abi.Raw), ltt and hash/crc32 " +
-		"out of wasm/abi, a generic sort instantiated for archive volumes (-20 KB), pcp.Extract out of the " +
-		"archive path (-17 KB), an archive session held behind a closure so that the linker keeps no text " +
-		"methods of the archive's types (-13 KB); -gcflags=-l makes the module larger. The one-format " +
-		"modules meet 400 KB except pcp (581 KB: a decoder per PDU type in pduwire, 95 KB, and their 35 " +
-		"body types' marshalers). Next steps: one generated marshaler per value kind instead of one per PDU " +
-		"body type, and a decoder of PDU bodies that writes the schema directly instead of through " +
-		"pduwire's owned structs (decodeBody and the UnmarshalBinary methods are 93 KB).",
+		"wasm code against native amd64 code, 0.3x-0.45x depending on the machine's load (both sides run " +
+		"the same encoder; since 2026-11-25 a marshal is a call per field, about 40% slower natively, which " +
+		"both pay). See plugin-feed for the smaller calls.",
+	"plugin-pdu": "See plugin-feed: most of this figure is per-call cost and the allocator (one pmcd conversation " +
+		"of 1 KB, about 20 µs natively).",
+	"plugin-mmv": "See plugin-feed: the 5.7 KB MMV file is read natively in about 8 µs, a few calls' worth of " +
+		"fixed cost.",
+	"plugin-feed": "Since 2026-11-25 Node calls the module's wasm exports (wasm/js/perfwire.mjs) instead of " +
+		"syscall/js functions, which resume Go's event loop for each call (about 10 µs in Node before any " +
+		"work, 20 µs with an input to copy): one RESULT fed went from 34-37 to 22-24 µs in Node; the calls " +
+		"allocate less (pdu_feed 82 -> 65 allocations natively, mmv_read 56 -> 27). What remains is Go's wasm " +
+		"code running at a quarter to a third of native speed, and the allocator and collector, which a wasm " +
+		"module runs on its one thread (a quarter of a feed's time in Node's profile: mallocgc, growslice, " +
+		"write barriers) where native Go collects on the other core. Next steps: fewer allocations in the " +
+		"RESULT path (pduwire's owned result, a string per PMID) and hosts that feed larger pieces (the " +
+		"viewer feeds 64 KB).",
+	"wasm": "The all-formats modules carry every format (issue 18) and add about 1290-1300 KB raw and 331-334 KB " +
+		"gzip -9 against 1024 and 250; the pcp one-format modules add 509-522 KB against 400. Where the bytes " +
+		"are, from the function bodies of the unstripped wasip1 module over the baseline (890 KB of code; the " +
+		"data section, mostly the pclntab a Go wasm module keeps for every function, grows another 0.44 byte " +
+		"per byte of code): the SDK's decoders themselves 520 KB (pduwire 97, dltkpi 90, archive 89, mmv 84, " +
+		"dlt 71, labels 51, eventrec 14, pcp 12, errors and timestamps 12), the plugin's glue 200 KB, the " +
+		"schema's marshalers 93 KB, msgp's append functions 25 KB. With their share of the data section the " +
+		"decoders alone come to about 750 KB, which leaves some 270 KB of the 1024 for every call's glue and " +
+		"encoder, where they take about 420 KB now. Cut on 2026-11-25: msgp's generated MarshalMsg replaced by " +
+		"encgen's, a call per field to shared helpers (240 -> 93 KB of code, -180 KB raw and -35 KB gzip in " +
+		"the all-formats modules, -85 KB in pcp; natively a marshal is about 40% slower), and the archive's " +
+		"stable sorts (-4 KB); the js modules grew 31 KB for their wasm exports (the fast path in Node, see " +
+		"plugin-feed). Measured and not taken: GOWASM=satconv,signext (+7 KB), binaryen's wasm-opt -Oz " +
+		"(-6% of both module and baseline: the growth falls to 1201 KB raw, gzip unchanged, for a build " +
+		"dependency and a rewritten binary), -gcflags=-l (larger). Earlier cuts: time.Format (-25 KB), msgp.Raw " +
+		"(-10 KB), ltt and hash/crc32 out of wasm/abi, a generic sort for archive volumes (-20 KB), pcp.Extract " +
+		"(-17 KB), the archive session behind a closure (-13 KB). The budget would take decoders written for " +
+		"size rather than for speed and strictness, or fewer formats per module (the one-format modules meet " +
+		"400 KB but for pcp: a decoder per PDU type in pduwire, 95 KB, and decodeBody, 29 KB).",
 }
