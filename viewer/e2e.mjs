@@ -184,6 +184,28 @@ try {
 	await page.locator("#log").scrollIntoViewIfNeeded();
 	await page.screenshot({ path: join(shots, "viewer-kpi-reuse-log.png"), fullPage: true });
 
+	// 7c. The message log kept as the bytes are decoded: a serial capture
+	// ($SERIAL, CAPTURE's messages after "DLS" 01) has it when done; then
+	// CAPTURE streamed without a length (/stream/, as the live relay), the
+	// log keeping its last 100 messages.
+	const logOf = () => page.evaluate(() => {
+		const l = window.perfwireViewer.log;
+		return { state: l.state, messages: l.messages, dropped: l.dropped, rows: l.rows(), count: document.getElementById("logcount").textContent,
+			button: document.getElementById("logload").disabled };
+	});
+	if (process.env.SERIAL) {
+		await page.setInputFiles("#file", process.env.SERIAL);
+		await settled(page);
+		await logDone();
+		out.serialLog = await logOf();
+		await page.evaluate(() => window.perfwireViewer.log.setLimit(100));
+		await page.evaluate((name) => window.perfwireViewer.open("/stream/" + name), basename(capture));
+		await settled(page);
+		await logDone();
+		out.streamLog = await logOf();
+		await page.evaluate(() => window.perfwireViewer.log.setLimit(100000));
+	}
+
 	// 9. PCP: two recorded PDU streams and an MMV file.
 	out.pcp = {};
 	for (const f of process.env.PCP_FILES.split(",")) {
@@ -287,8 +309,9 @@ try {
 		await page.waitForSelector("#live:not([hidden])");
 		out.liveLink = await page.textContent("#live");
 		await page.click("#live");
-		await page.waitForFunction(() => window.perfwireViewer.processes.length > 0, null, { timeout: 30000 });
+		await page.waitForFunction(() => window.perfwireViewer.processes.length > 0 && window.perfwireViewer.log.messages >= 20, null, { timeout: 30000 });
 		out.live = await snapshot(page);
+		out.liveLog = await logOf();
 		await page.screenshot({ path: join(shots, "viewer-live.png"), fullPage: true });
 		await page.click("#cancel");
 		out.liveCancelled = await snapshot(page);

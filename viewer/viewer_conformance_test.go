@@ -24,6 +24,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/perfwire/perfwire/dlt"
 )
 
 // TestConformanceViewer builds the viewer, serves it on loopback and
@@ -64,6 +66,21 @@ func TestConformanceViewer(t *testing.T) {
 	// As perfwire serve without --dlt answers: nothing live to follow.
 	mux.HandleFunc("/live", func(w http.ResponseWriter, r *http.Request) { w.Write([]byte(`{"dlt":""}`)) })
 	mux.Handle("/captures/", http.StripPrefix("/captures/", http.FileServer(http.Dir("testdata"))))
+	// A capture as the live relay sends one: in pieces, without a length.
+	mux.HandleFunc("/stream/", func(w http.ResponseWriter, r *http.Request) {
+		data, err := os.ReadFile(filepath.Join("testdata", filepath.Base(r.URL.Path)))
+		if err != nil {
+			http.NotFound(w, r)
+			return
+		}
+		for len(data) > 0 && r.Context().Err() == nil {
+			n := min(len(data), 4<<10)
+			w.Write(data[:n])
+			w.(http.Flusher).Flush()
+			data = data[n:]
+			time.Sleep(5 * time.Millisecond)
+		}
+	})
 	// The big capture arrives slowly, 64 KiB every 20 ms (about 2 s in
 	// all), so that the page is surely still decoding when it cancels.
 	mux.HandleFunc("/slow/big.dlt", func(w http.ResponseWriter, r *http.Request) {
@@ -98,6 +115,13 @@ func TestConformanceViewer(t *testing.T) {
 	live := startServe(t, bin, "--dlt", "localhost:3490", "--pmcd", "127.0.0.1:44321", "--interval", "500ms",
 		"sample.load", "sample.seconds", "sample.colour", "sample.milliseconds")
 	down := startServe(t, bin, "--pmcd", "127.0.0.1:1", "sample.load")
+	// A second reader of the live relay records what it sends while the
+	// page follows it: the page's message log must be a run of this
+	// recording's messages.
+	recorded := filepath.Join(t.TempDir(), "live.dlt")
+	stopRecording := record(t, live+"/live/dlt", recorded)
+	serial := filepath.Join(t.TempDir(), "kpi-odd-serial.dlt")
+	writeSerial(t, capture, serial)
 
 	cmd := exec.Command("node", "e2e.mjs", srv.URL, t.ArtifactDir(), capture, dropped, other, reuse)
 	pcpFiles := []string{"testdata/conv15.server.bin", "testdata/conv17.server.bin", "testdata/sample1.mmv"}
@@ -111,10 +135,11 @@ func TestConformanceViewer(t *testing.T) {
 		archFiles[i], _ = filepath.Abs(f)
 	}
 	cmd.Env = append(os.Environ(), "CHROMIUM="+chromium, "LIVE="+live, "LIVE_DOWN="+down, "PCP_FILES="+strings.Join(pcpFiles, ","),
-		"ARCHIVE="+strings.Join(archFiles, ","))
+		"ARCHIVE="+strings.Join(archFiles, ","), "SERIAL="+serial)
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
 	out, err := cmd.Output()
+	stopRecording()
 	if err != nil {
 		t.Fatalf("e2e: %v\n%s", err, stderr.Bytes())
 	}
@@ -144,6 +169,8 @@ func TestConformanceViewer(t *testing.T) {
 				From, To float64
 			}
 		}
+		SerialLog, StreamLog  keptLog
+		LiveLog               keptLog
 		ReuseTree             [][]string
 		Live, LiveCancelled   view
 		LiveLink              string
@@ -243,6 +270,8 @@ func TestConformanceViewer(t *testing.T) {
 	samePage("by URL", page.ByURL, capture)
 	samePage("reused pids", page.Reuse, reuse)
 	checkLog(t, root, page.PickedLog.State, page.PickedLog.Rows, capture, page.ReuseLog, reuse)
+	checkKeptLogs(t, root, capture, page.SerialLog, page.StreamLog)
+	checkLiveLog(t, root, page.LiveLog, recorded)
 	for id, ink := range page.Reuse.ChartsInk {
 		if ink < 500 {
 			t.Errorf("reused pids: %s drew %d pixels", id, ink)
@@ -982,6 +1011,112 @@ func checkLog(t *testing.T, root, state string, rows [][]string, capture string,
 	}
 	if n := reuseLog.Range.Shown; n == 0 || n == len(msgs) {
 		t.Errorf("reuse log: the charts' zoomed range [%v, %v] keeps %d of %d messages", reuseLog.Range.From, reuseLog.Range.To, n, len(msgs))
+	}
+}
+
+// keptLog is what e2e.mjs read of a message log kept as the bytes were
+// decoded.
+type keptLog struct {
+	State, Count      string
+	Messages, Dropped int
+	Rows              [][]string
+	Button            bool
+}
+
+// checkKeptLogs compares the message log of a serial capture (capture's
+// messages reframed) and of capture streamed without a length (kept to
+// its last 100 messages) with perfwire kpi --json on capture.
+func checkKeptLogs(t *testing.T, root, capture string, serial, stream keptLog) {
+	t.Helper()
+	want := cliLog(t, root, capture)
+	var all [][]string
+	for _, m := range want {
+		all = append(all, m.cells)
+	}
+	if serial.State != "done" || serial.Dropped != 0 || !serial.Button || !reflect.DeepEqual(serial.Rows, all) {
+		t.Errorf("serial capture's log: state %q, %d rows (%d dropped), button disabled %v; perfwire kpi --json %d messages",
+			serial.State, len(serial.Rows), serial.Dropped, serial.Button, len(all))
+		for i := range min(len(serial.Rows), len(all)) {
+			if !reflect.DeepEqual(serial.Rows[i], all[i]) {
+				t.Errorf("serial log row %d %q, perfwire kpi --json %q", i, serial.Rows[i], all[i])
+				break
+			}
+		}
+	}
+	last := all[max(0, len(all)-100):]
+	if stream.State != "done" || stream.Dropped != len(all)-len(last) || !reflect.DeepEqual(stream.Rows, last) ||
+		!strings.Contains(stream.Count, fmt.Sprintf("%d older messages dropped (keeping the last 100)", len(all)-100)) {
+		t.Errorf("streamed capture's log (last 100): state %q, %d rows, %d dropped, %q; perfwire kpi --json %d messages",
+			stream.State, len(stream.Rows), stream.Dropped, stream.Count, len(all))
+	}
+}
+
+// checkLiveLog compares the message log the page kept of the live relay
+// with perfwire kpi --json on what a second reader recorded of the same
+// relay over a longer time: the page's rows must be a run of its
+// messages (the numbers aside: each counts from its own start).
+func checkLiveLog(t *testing.T, root string, got keptLog, recorded string) {
+	t.Helper()
+	want := cliLog(t, root, recorded)
+	if len(got.Rows) < 20 || got.State != "loading" {
+		t.Fatalf("live log: state %q with %d rows", got.State, len(got.Rows))
+	}
+	for i, r := range got.Rows {
+		if r[0] != strconv.Itoa(i+1) {
+			t.Fatalf("live log row %d is numbered %s", i, r[0])
+		}
+	}
+	for at := range want {
+		if !slices.Equal(want[at].cells[1:], got.Rows[0][1:]) {
+			continue
+		}
+		for i, r := range got.Rows {
+			if at+i >= len(want) || !slices.Equal(want[at+i].cells[1:], r[1:]) {
+				t.Fatalf("live log row %d %q; the recording's message %d: %q", i, r, at+i, want[min(at+i, len(want)-1)].cells)
+			}
+		}
+		return
+	}
+	t.Errorf("live log: its first row %q is not among the %d messages recorded from the relay", got.Rows[0], len(want))
+}
+
+// record copies what url sends to file until the returned function is
+// called.
+func record(t *testing.T, url, file string) (stop func()) {
+	t.Helper()
+	f, err := os.Create(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp, err := http.Get(url)
+	if err != nil || resp.StatusCode != http.StatusOK {
+		t.Fatalf("recording %s: %v %v", url, err, resp)
+	}
+	done := make(chan struct{})
+	go func() { io.Copy(f, resp.Body); close(done) }()
+	return func() {
+		resp.Body.Close()
+		<-done
+		f.Close()
+	}
+}
+
+// writeSerial writes the messages of the .dlt file in as a serial
+// capture: each after "DLS" 01 instead of its storage header.
+func writeSerial(t *testing.T, in, out string) {
+	t.Helper()
+	data, err := os.ReadFile(in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var b []byte
+	s := dlt.NewScanner(data, dlt.Options{})
+	for s.Next() {
+		m := s.Message()
+		b = append(dlt.AppendSerialHeader(b), m.Bytes()[dlt.StorageHeaderLen:]...)
+	}
+	if err := os.WriteFile(out, b, 0o644); err != nil {
+		t.Fatal(err)
 	}
 }
 

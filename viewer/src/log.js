@@ -1,7 +1,9 @@
 // The message log: every KPI message of a capture, as perfwire kpi --json
 // gives them, in a table that draws only the rows in view, filtered by
 // kind, pid, text and time range. The worker streams the messages in as
-// columns; a filter is an index of the matching message numbers.
+// columns; a filter is an index of the matching message numbers. It keeps
+// the last `limit` messages: a live stream's log would otherwise grow for
+// ever; the older ones are dropped and counted.
 import { secs } from "./text.js";
 
 const ROW = 22; // px, as table.js
@@ -19,11 +21,14 @@ class Grow {
 		this.n += src.length;
 	}
 	get view() { return this.a.subarray(0, this.n); }
+	// drop removes the first k elements.
+	drop(k) { this.a.copyWithin(0, k, this.n); this.n -= k; }
 }
 
 export class MessageLog {
-	constructor(el) {
+	constructor(el, limit = 100000) {
 		this.el = el;
+		this.limit = limit;
 		this.reset();
 		el.classList.add("vtable");
 		const head = document.createElement("div");
@@ -46,6 +51,7 @@ export class MessageLog {
 		this.tmsp = new Grow(Uint32Array); this.kind = new Grow(Int8Array); this.sync = new Grow(Int8Array);
 		this.count = new Grow(Uint32Array); this.pidAt = new Grow(Uint32Array); this.pids = new Grow(Int32Array);
 		this.text = []; this.lower = [];
+		this.dropped = 0; // the oldest messages, beyond the limit
 		this.filter = { kind: -1, pid: null, text: "", from: null, to: null };
 		this.index = new Uint32Array(0);
 		if (this.body) { this.body.style.height = "0px"; this.body.replaceChildren(); }
@@ -59,7 +65,21 @@ export class MessageLog {
 		for (let i = 0; i < at.length; i++) { at[i] = n; n += b.npids[i]; }
 		this.pidAt.push(at); this.pids.push(b.pids);
 		for (const t of b.text) { this.text.push(t); this.lower.push(t.toLowerCase()); }
+		this.trim();
 		this.refresh();
+	}
+	// setLimit keeps at most n messages from now on (the last ones).
+	setLimit(n) { this.limit = n; this.trim(); this.refresh(); }
+	// trim drops the oldest messages beyond the limit.
+	trim() {
+		const k = this.length - this.limit;
+		if (k <= 0) return;
+		const firstPid = k < this.length ? this.pidAt.a[k] : this.pids.n;
+		for (const g of [this.tmsp, this.kind, this.sync, this.count, this.pidAt]) g.drop(k);
+		this.pids.drop(firstPid);
+		for (let i = 0; i < this.pidAt.n; i++) this.pidAt.a[i] -= firstPid;
+		this.text.splice(0, k); this.lower.splice(0, k);
+		this.dropped += k;
 	}
 	setFilter(f) { Object.assign(this.filter, f); this.refresh(); }
 	// matches reports whether message i passes the filter.
@@ -88,7 +108,7 @@ export class MessageLog {
 	}
 	// cells returns message i as the table shows it.
 	cells(i) {
-		return [String(i + 1), secs(this.tmsp.a[i]), KINDS[this.kind.a[i]] ?? "?", SYNCS[this.sync.a[i]] ?? "?", String(this.count.a[i]), this.text[i]];
+		return [String(this.dropped + i + 1), secs(this.tmsp.a[i]), KINDS[this.kind.a[i]] ?? "?", SYNCS[this.sync.a[i]] ?? "?", String(this.count.a[i]), this.text[i]];
 	}
 	paint() {
 		const top = this.scroller.scrollTop, height = this.scroller.clientHeight || 400;

@@ -56,6 +56,9 @@ const api = (window.perfwireViewer = {
 		get state() { return logState; },
 		get messages() { return log.length; },
 		get shown() { return log.index.length; },
+		get dropped() { return log.dropped; }, // the oldest messages, beyond the limit
+		get limit() { return log.limit; },
+		setLimit: (n) => setLogLimit(n),
 		rows: (from = 0, to = Infinity) => Array.from(log.index.subarray(from, Math.min(to, log.index.length)), (i) => log.cells(i)),
 	},
 	openLog: () => openLog(),
@@ -113,7 +116,7 @@ function open(src) {
 	table = null;
 	ended = []; insts = new Map(); drawn = {};
 	source = src; live = false; logState = "none";
-	log.reset();
+	log.reset(); logNote = "";
 	$("logload").disabled = true;
 	$("logcount").textContent = "";
 	started = performance.now();
@@ -185,7 +188,7 @@ worker.onmessage = (e) => {
 	}
 	table = m.table;
 	live = !m.total;
-	$("logload").disabled = live;
+	$("logload").disabled = live || logState !== "none"; // a serial capture's log came with it
 	api.stats = { bytes: m.fed, seconds: (performance.now() - started) / 1000, bytesPerSec: m.bytesPerSec, samples: samples.length };
 	api.summary = table.stats; // the schema `perfwire kpi --summary` prints
 	showSummary(api.summary);
@@ -346,21 +349,41 @@ function openLog() {
 	worker.postMessage(typeof source === "string" ? { type: "log", job, url: source } : { type: "log", job, file: source });
 }
 
+// showLog takes a batch of the message log: read again on demand, or
+// kept as a live stream or a serial capture is decoded.
+let logNote = "";
 function showLog(m) {
+	if (logState === "none") logState = "loading";
 	if (m.tmsp) log.append(m);
 	if (m.done) logState = m.error && !log.length ? "error" : "done";
 	const pct = m.total ? ` — reading ${Math.round(100 * m.fed / m.total)}%` : "";
-	const err = m.error ? ` — ${m.error.message}` : "";
-	$("logcount").textContent = `(${log.index.length} of ${log.length} messages shown${m.done ? "" : pct}${err})`;
+	logNote = m.done ? "" : m.total ? pct : " — live";
+	if (m.error) logNote += ` — ${m.error.message}`;
+	logCount();
+}
+
+// logCount says how many messages the log shows, has, and dropped.
+function logCount() {
+	const dropped = log.dropped ? `; ${log.dropped} older messages dropped (keeping the last ${log.limit})` : "";
+	$("logcount").textContent = `(${log.index.length} of ${log.length} messages shown${dropped}${logNote})`;
+	$("logcount").classList.toggle("warn", log.dropped > 0);
 }
 
 function logFilter() {
 	const num = (id) => ($(id).value === "" ? null : Number($(id).value));
 	log.setFilter({ kind: Number($("logkind").value), pid: num("logpid"), text: $("logtext").value.toLowerCase(), from: num("logfrom"), to: num("logto") });
-	$("logcount").textContent = `(${log.index.length} of ${log.length} messages shown)`;
+	logCount();
 }
 
-const log = new MessageLog($("log"));
+function setLogLimit(n) {
+	if (!(n >= 1)) return;
+	$("logmax").value = n;
+	log.setLimit(Math.floor(n));
+	logCount();
+}
+
+const log = new MessageLog($("log"), Number($("logmax").value));
+$("logmax").addEventListener("change", () => setLogLimit(Number($("logmax").value)));
 for (const id of ["logkind", "logpid", "logtext", "logfrom", "logto"]) $(id).addEventListener("input", logFilter);
 $("logload").addEventListener("click", openLog);
 $("logrange").addEventListener("click", () => {

@@ -121,10 +121,15 @@ async function run(job, source) {
 	// A stream of unknown size (perfwire serve's live relay) may never end:
 	// the page then gets the process table every TABLE_MS as well.
 	const live = !total;
+	// Neither a live stream nor a serial capture is read again for the
+	// message log: it is kept as they are decoded.
+	const keep = live || fmt.framing === 1 ? new LogKeeper(pw, fmt.framing) : null;
 	let fed = 0, last = performance.now(), lastTable = last, step = null;
 	const feed = (u8) => {
 		fed += u8.length;
+		if (keep) keep.add(u8);
 		step = readStep(pw.kpiFeed(s, u8), cols);
+		if (keep) keep.upTo(step.offset);
 	};
 	try {
 		if (!first.done) feed(head);
@@ -139,6 +144,7 @@ async function run(job, source) {
 					msg.table = decode(pw.kpiTable(s));
 				}
 				post(msg, cols.empty ? null : cols.take());
+				if (keep) keep.post(job, false, fed, total);
 			}
 			const { value, done } = await reader.read();
 			if (job !== current) { reader.cancel(); return; }
@@ -146,6 +152,7 @@ async function run(job, source) {
 			feed(value);
 		}
 		step = readStep(pw.kpiEnd(s), cols);
+		if (keep) { keep.end(); keep.post(job, true, fed, total); }
 		const table = decode(pw.kpiTable(s));
 		const secs = (performance.now() - t0) / 1000;
 		post({ type: "done", view: "kpi", job, fed, total, bytesPerSec: fed / secs, seconds: secs, messages: step.messages,
@@ -275,29 +282,77 @@ class LogColumns {
 	}
 }
 
-// runLog reads a capture again for its message log. A KPI stream session
-// says after each piece how far the complete records go (its offset), so
-// kpi_decode, which wants whole records, is given exactly those bytes:
-// the log has the messages perfwire kpi --json prints.
+// storageFramed rewrites whole serial records ("DLS\x01", then the
+// message, LEN bytes from its standard header) as a .dlt file's: a
+// 16-byte storage header (no time, ECU "SERL"; kpi_decode takes the time
+// from the message's own TMSP) before each message, so that kpi_decode,
+// which reads storage framing only, decodes them. Bytes that do not
+// start a whole record are kept as they are: kpi_decode skips them as
+// damage, as the serial scanner does.
+const STORAGE_HEAD = [0x44, 0x4c, 0x54, 0x01, 0, 0, 0, 0, 0, 0, 0, 0, 0x53, 0x45, 0x52, 0x4c];
+function storageFramed(b) {
+	const out = new Uint8Array(b.length * 4 + 64); // at worst a storage header per 8 bytes
+	let o = 0, p = 0;
+	while (p < b.length) {
+		if (p + 8 <= b.length && b[p] === 0x44 && b[p + 1] === 0x4c && b[p + 2] === 0x53 && b[p + 3] === 0x01) {
+			const len = (b[p + 6] << 8) | b[p + 7];
+			if (len >= 4 && p + 4 + len <= b.length) {
+				out.set(STORAGE_HEAD, o); o += 16;
+				out.set(b.subarray(p + 4, p + 4 + len), o); o += len;
+				p += 4 + len;
+				continue;
+			}
+		}
+		out[o++] = b[p++];
+	}
+	return out.subarray(0, o);
+}
+
+// LogKeeper decodes the message log as a KPI stream session decides the
+// records: after each piece the session says how far the decided records
+// go (its offset), and kpi_decode, which wants whole records, is given
+// exactly those bytes; it keeps only the undecided ones. So the log has
+// the messages perfwire kpi --json prints for the same bytes, for a
+// stream that cannot be read again (the live relay) or a serial capture
+// (kpi_decode reads storage framing: each record is reframed).
+class LogKeeper {
+	constructor(pw, framing) {
+		this.pw = pw; this.serial = framing === 1;
+		this.buf = new Uint8Array(0); this.base = 0; this.err = null;
+		this.cols = new LogColumns();
+	}
+	add(u8) {
+		const joined = new Uint8Array(this.buf.length + u8.length);
+		joined.set(this.buf); joined.set(u8, this.buf.length);
+		this.buf = joined;
+	}
+	// upTo decodes the bytes up to end (an offset in the whole stream).
+	upTo(end) {
+		if (end <= this.base) return;
+		let b = this.buf.subarray(0, end - this.base);
+		if (this.serial) b = storageFramed(b);
+		const r = decode(this.pw.kpiDecode(b, 0));
+		this.cols.add(r.messages);
+		if (r.error && !this.err) this.err = r.error;
+		this.buf = this.buf.slice(end - this.base);
+		this.base = end;
+	}
+	// end decodes what is left: a record cut by the end, which kpi_decode
+	// reports.
+	end() { this.upTo(this.base + this.buf.length); }
+	// post sends the messages decoded since the last post, as columns.
+	post(job, done, fed, total) {
+		const b = this.cols.take();
+		self.postMessage({ type: "log", job, done, fed, total, error: this.err, ...b },
+			[b.tmsp.buffer, b.kind.buffer, b.sync.buffer, b.count.buffer, b.npids.buffer, b.pids.buffer]);
+	}
+}
+
+// runLog reads a .dlt file again for its message log.
 async function runLog(job, source) {
-	const t0 = performance.now();
 	const reader = source.stream.getReader();
 	const pw = await load();
-	let s = null, buf = new Uint8Array(0), base = 0, fed = 0, last = t0, err = null;
-	const cols = new LogColumns();
-	const postLog = (done) => {
-		const b = cols.take();
-		self.postMessage({ type: "log", job, done, fed, total: source.size, error: err, ...b },
-			[b.tmsp.buffer, b.kind.buffer, b.sync.buffer, b.count.buffer, b.npids.buffer, b.pids.buffer]);
-	};
-	const decodeUpTo = (end) => {
-		if (end <= base) return;
-		const r = decode(pw.kpiDecode(buf.subarray(0, end - base), 0));
-		cols.add(r.messages);
-		if (r.error && !err) err = r.error;
-		buf = buf.slice(end - base);
-		base = end;
-	};
+	let s = null, keep = null, fed = 0, last = performance.now();
 	try {
 		for (;;) {
 			const { value, done } = await reader.read();
@@ -311,20 +366,20 @@ async function runLog(job, source) {
 					return;
 				}
 				s = pw.kpiStream(fmt.framing);
+				keep = new LogKeeper(pw, fmt.framing);
 			}
 			fed += value.length;
-			const joined = new Uint8Array(buf.length + value.length);
-			joined.set(buf); joined.set(value, buf.length);
-			buf = joined;
-			decodeUpTo(decode(pw.kpiFeed(s, value)).offset);
+			keep.add(value);
+			keep.upTo(decode(pw.kpiFeed(s, value)).offset);
 			const now = performance.now();
-			if (now - last >= BATCH_MS) { last = now; postLog(false); }
+			if (now - last >= BATCH_MS) { last = now; keep.post(job, false, fed, source.size); }
 		}
-		if (s) decodeUpTo(base + buf.length); // a record cut by the end: kpi_decode reports it
+		if (keep) keep.end();
 	} finally {
 		if (s) pw.kpiClose(s);
 	}
-	postLog(true);
+	if (keep) keep.post(job, true, fed, source.size);
+	else self.postMessage({ type: "log", job, done: true, fed, total: source.size, error: null });
 }
 
 // Compressed archive files: gzip the browser undoes itself
