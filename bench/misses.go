@@ -53,14 +53,12 @@ var misses = map[string]string{
 		"on this shared machine (see min/max); the client CPU column is steadier, and the fetch-client figure " +
 		"measures the client alone. Changes of 2026-11-22: pduwire.Reader buffers (one read per PDU that has " +
 		"arrived whole), and Options.BlockingIO reads with blocking system calls as libpcp does: about 61 -> 40 " +
-		"µs of client CPU per fetch against libpcp's 27. Changes of 2026-11-25 (see fetch-client): the blocking " +
-		"client's descriptor is out of Go's network poller, which had woken a thread in epoll_pwait at every " +
-		"reply, and the client yields its processor every 2 ms so that the runtime's monitor does not preempt " +
-		"it and poll every 20 µs: 40-42 -> 14-15 µs of client CPU per fetch, below libpcp's 16-17 in the same " +
-		"runs. `strace -f -c` now counts, per fetch, write 1 and read 1 for the blocking client, against " +
-		"libpcp's sendto 1, pselect6 2 and recvfrom 2. The wall time is pmcd's and the PMDA's for the most part " +
-		"and moves with the machine's load by more than the clients differ (see min/max); the unix-socket rows " +
-		"(both clients on pmcd's socket) show the same. Next step: re-run with -rounds 31 on a quiet machine.",
+		"µs of client CPU per fetch against libpcp's 27. Changes of 2026-11-25 (the notes above): 40-42 -> " +
+		"14-18 µs, below libpcp's 16-19 in every run. Three runs of 31 interleaved rounds on 2026-11-25 gave " +
+		"wall ratios of 1.11x, 1.02x and 1.02x: pmapi's own time is now a small part of a round trip that is " +
+		"mostly pmcd's, so the wall ratio sits near 1 and a busy machine can push a single run either side of " +
+		"it. Next step: none in the client for the wall time; more rounds on a quiet machine for a steadier " +
+		"median.",
 	"fetch-client": "The floor rows bound what any client can reach: a C loop that writes the recorded request and " +
 		"reads the reply whole, decoding nothing, spends 7.8-8.4 µs of CPU per fetch over TCP and 6.2-6.9 µs over the " +
 		"unix socket: the loopback stack, waking the fake pmcd, and the client's own sleep and wake-up in the kernel. " +
