@@ -204,6 +204,12 @@ try {
 		await logDone();
 		out.streamLog = await logOf();
 		await page.evaluate(() => window.perfwireViewer.log.setLimit(100000));
+		// The same, with a live window of 5 s: the charts keep the last 5 s.
+		await page.evaluate(() => window.perfwireViewer.setWindow(5));
+		await page.evaluate((name) => window.perfwireViewer.open("/stream/" + name), basename(capture));
+		await settled(page);
+		out.windowed = await snapshot(page);
+		await page.evaluate(() => window.perfwireViewer.setWindow(600));
 	}
 
 	// 9. PCP: two recorded PDU streams and an MMV file.
@@ -315,6 +321,15 @@ try {
 		await page.screenshot({ path: join(shots, "viewer-live.png"), fullPage: true });
 		await page.click("#cancel");
 		out.liveCancelled = await snapshot(page);
+		// A short window (3 s) over 6 s of the daemon: the charts keep 3 s.
+		await page.evaluate(() => window.perfwireViewer.setWindow(3));
+		await page.click("#live");
+		await page.waitForFunction(() => window.perfwireViewer.charts().cpu, null, { timeout: 30000 });
+		await page.waitForTimeout(6000);
+		out.liveWindow = await page.evaluate(() => ({ state: document.body.dataset.state, window: window.perfwireViewer.window,
+			x: window.perfwireViewer.charts().cpu.x, irq: window.perfwireViewer.charts().irq?.x ?? [] }));
+		await page.click("#cancel");
+		await page.evaluate(() => window.perfwireViewer.setWindow(600));
 	}
 	// 11. Live pmcd: perfwire serve --pmcd (at $LIVE, the metrics on its
 	// command line) relays pmcd; the page follows it from its link and
@@ -352,6 +367,17 @@ try {
 		await page.screenshot({ path: join(shots, "viewer-live-pmcd.png"), fullPage: true });
 		await page.click("#cancel");
 		out.pmcdCancelled = await page.evaluate(() => document.body.dataset.state);
+		// A window of 1.5 s over 4 s of RESULTs every 500 ms.
+		await page.evaluate(() => window.perfwireViewer.setWindow(1.5));
+		await page.click("#livepmcdlink");
+		await page.waitForFunction(() => window.perfwireViewer.pcp && window.perfwireViewer.pcp.metrics.length, null, { timeout: 30000 });
+		await page.waitForTimeout(4000);
+		out.pmcdWindow = await page.evaluate(() => {
+			const p = window.perfwireViewer.pcp;
+			return { state: document.body.dataset.state, window: window.perfwireViewer.window, series: Object.fromEntries(p.metrics.map((m) => [m.name, p.series(m.pmid)])) };
+		});
+		await page.click("#cancel");
+		await page.evaluate(() => window.perfwireViewer.setWindow(600));
 	}
 	if (process.env.LIVE_DOWN) {
 		await page.goto(process.env.LIVE_DOWN + "/?src=live/pmcd?metric=sample.load");

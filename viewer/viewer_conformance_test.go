@@ -200,8 +200,19 @@ func TestConformanceViewer(t *testing.T) {
 		}
 		PMCDOffered   []string
 		PMCDCancelled string
-		PMCDDown      struct{ State, Status string }
-		PCP           map[string]struct {
+		Windowed      view
+		LiveWindow    struct {
+			State  string
+			Window float64
+			X, IRQ []float64
+		}
+		PMCDWindow struct {
+			State  string
+			Window float64
+			Series map[string][]pcpSeries
+		}
+		PMCDDown struct{ State, Status string }
+		PCP      map[string]struct {
 			State, Status, MMV string
 			ChartInk           int
 			Series             map[string][]pcpSeries
@@ -262,7 +273,7 @@ func TestConformanceViewer(t *testing.T) {
 		if ws := cliSummary(t, root, file); !reflect.DeepEqual(v.Summary, ws) {
 			t.Errorf("%s: summary %v, perfwire kpi --summary %v", what, v.Summary, ws)
 		}
-		checkCharts(t, root, what, v.Charts, file)
+		checkCharts(t, root, what, v.Charts, file, 0)
 	}
 	samePage("file picker", page.Picked, capture)
 	samePage("dropped", page.Dropped, dropped)
@@ -272,6 +283,9 @@ func TestConformanceViewer(t *testing.T) {
 	checkLog(t, root, page.PickedLog.State, page.PickedLog.Rows, capture, page.ReuseLog, reuse)
 	checkKeptLogs(t, root, capture, page.SerialLog, page.StreamLog)
 	checkLiveLog(t, root, page.LiveLog, recorded)
+	checkCharts(t, root, "streamed with a 5 s window", page.Windowed.Charts, capture, 5)
+	checkWindows(t, page.LiveWindow.State, page.LiveWindow.Window, page.LiveWindow.X, page.LiveWindow.IRQ, page.PMCDWindow.State,
+		page.PMCDWindow.Window, page.PMCDWindow.Series)
 	for id, ink := range page.Reuse.ChartsInk {
 		if ink < 500 {
 			t.Errorf("reused pids: %s drew %d pixels", id, ink)
@@ -799,9 +813,20 @@ type chartData struct {
 // ends (the nth point is the nth frame), the CPU total with the frame's
 // "‰ in all", and every point of the interrupts chart with the row
 // perfwire kpi --irqs prints for that interrupt and group.
-func checkCharts(t *testing.T, root, what string, charts map[string]chartData, file string) {
+//
+// With a window (seconds, a stream without a length kept so), the charts
+// must hold the frames of the last window seconds only: the nth point is
+// then the nth of those.
+func checkCharts(t *testing.T, root, what string, charts map[string]chartData, file string, window float64) {
 	t.Helper()
 	frames, inAll := cliTop(t, root, file)
+	if window > 0 {
+		c := charts["cpu"]
+		if len(c.X) < int(window)-1 || len(c.X) >= len(frames) || c.X[len(c.X)-1]-c.X[0] > window {
+			t.Fatalf("%s: the charts keep %d of %d frames, over %v", what, len(c.X), len(frames), c.X)
+		}
+		frames, inAll = frames[len(frames)-len(c.X):], inAll[len(inAll)-len(c.X):]
+	}
 	column := map[string]int{"cpu": 2, "rss": 3, "ctx": 4, "io": 5}
 	for metric, col := range column {
 		c, ok := charts[metric]
@@ -1011,6 +1036,48 @@ func checkLog(t *testing.T, root, state string, rows [][]string, capture string,
 	}
 	if n := reuseLog.Range.Shown; n == 0 || n == len(msgs) {
 		t.Errorf("reuse log: the charts' zoomed range [%v, %v] keeps %d of %d messages", reuseLog.Range.From, reuseLog.Range.To, n, len(msgs))
+	}
+}
+
+// checkWindows checks the live sessions run with a short window: the
+// dlt-kpi charts (3 s over 6 s of the daemon) and the pmcd charts (1.5 s
+// over 4 s of RESULTs every 500 ms) keep only the values of the window,
+// and a counter's rates in it are still pmval's conversion of the values
+// kept (the first one's from the value before the window).
+func checkWindows(t *testing.T, dltState string, dltWindow float64, x, irq []float64, pmcdState string, pmcdWindow float64,
+	series map[string][]pcpSeries) {
+	t.Helper()
+	if dltState != "decoding" || dltWindow != 3 || len(x) < 2 || len(x) > 4 || x[len(x)-1]-x[0] > 3 {
+		t.Errorf("live dlt with a 3 s window: state %q, window %v, the charts' times %v", dltState, dltWindow, x)
+	}
+	for _, v := range irq {
+		if v < x[len(x)-1]-3 {
+			t.Errorf("live dlt with a 3 s window: an interrupt at %v, the newest ACT at %v", v, x[len(x)-1])
+		}
+	}
+	if pmcdState != "decoding" || pmcdWindow != 1.5 || len(series) != 4 {
+		t.Errorf("live pmcd with a 1.5 s window: state %q, window %v, %d metrics", pmcdState, pmcdWindow, len(series))
+	}
+	for name, ss := range series {
+		for _, s := range ss {
+			if len(s.T) < 2 || len(s.T) > 4 || s.T[len(s.T)-1]-s.T[0] > 1.5 {
+				t.Errorf("live pmcd with a 1.5 s window: %s [%d] keeps %d values at %v", name, s.Inst, len(s.T), s.T)
+			}
+		}
+	}
+	for name, scale := range map[string]float64{"sample.seconds": 1, "sample.milliseconds": 1000} {
+		ss := series[name]
+		if len(ss) != 1 || len(ss[0].Rate) < 2 || ss[0].Rate[0] == nil {
+			t.Errorf("live %s with a window: %+v", name, ss)
+			continue
+		}
+		s := ss[0]
+		for i := 1; i < len(s.V); i++ {
+			want := (s.V[i] - s.V[i-1]) / ((s.T[i] - s.T[i-1]) * scale)
+			if r := s.Rate[i]; r == nil || math.Abs(*r-want) > 1e-9*math.Max(1, want) {
+				t.Errorf("live %s with a window: rate %d is %s, (v - prev) / dt %v", name, i, ptr(r), want)
+			}
+		}
 	}
 }
 

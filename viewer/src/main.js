@@ -23,6 +23,7 @@ let insts = new Map(); // pid → its processes, by start: [{id, start, label}]
 let drawn = {}; // what each chart shows, for the embedding API
 let source = null, live = false; // what is open: a File or a URL, and whether it never ends
 let logState = "none"; // the message log: none, loading, done or error
+let liveWindow = 600; // seconds of a live stream's values kept before its newest
 const xgroup = new XGroup(); // the charts share one time axis
 const KINDS = ["NEW", "STP", "ACT", "CHK", "IRQ"];
 
@@ -62,6 +63,10 @@ const api = (window.perfwireViewer = {
 		rows: (from = 0, to = Infinity) => Array.from(log.index.subarray(from, Math.min(to, log.index.length)), (i) => log.cells(i)),
 	},
 	openLog: () => openLog(),
+	// window is how many seconds of a live stream's values the charts keep
+	// before the newest (the page's "live window", in minutes).
+	get window() { return liveWindow; },
+	setWindow: (seconds) => setWindow(seconds),
 	// redrawMs zooms and pans the chart n times and returns the median time
 	// of one redraw in ms (uPlot draws in the microtask after setScale).
 	redrawMs: async (n) => {
@@ -163,6 +168,7 @@ worker.onmessage = (e) => {
 		samples.append(m);
 		samples.appendIRQ(m);
 		for (const p of m.ended) ended.push(p);
+		if (!m.total) keepWindow(); // a live stream
 	}
 	const pct = m.total ? Math.min(100, Math.round(100 * m.fed / m.total)) : null;
 	$("progress").value = m.total ? m.fed / m.total : 0;
@@ -194,6 +200,26 @@ worker.onmessage = (e) => {
 	showSummary(api.summary);
 	finish(m, job);
 };
+
+// keepWindow drops a live stream's values older than the window before
+// its newest, and the processes that ended before it, so that a long
+// session's memory stays flat.
+function keepWindow() {
+	const cut = samples.newest - liveWindow;
+	if (!(cut > -Infinity)) return;
+	samples.keepSince(cut);
+	if (ended.length && ended[0].end / 10000 < cut) ended = ended.filter((p) => p.end / 10000 >= cut);
+}
+
+// setWindow sets how many seconds of a live stream's values are kept
+// (from the next batch on), remembered for the next visit.
+function setWindow(seconds) {
+	if (!(seconds > 0)) return;
+	liveWindow = seconds;
+	$("window").value = +(seconds / 60).toFixed(4);
+	worker.postMessage({ type: "window", seconds });
+	try { localStorage.setItem("perfwire.window", String(seconds)); } catch { /* not kept */ }
+}
 
 // finish draws a capture's tables and charts, yielding to the page between
 // them so that no task blocks it long, then says it is done.
@@ -402,6 +428,8 @@ $("tree").addEventListener("change", (e) => procTable.setTree(e.target.checked ?
 $("pagesize").addEventListener("change", () => { if (table) { showTables(); drawCharts(); } });
 $("topn").addEventListener("change", () => drawCharts());
 $("cancel").addEventListener("click", cancel);
+$("window").addEventListener("change", () => setWindow(Number($("window").value) * 60));
+setWindow(Number((() => { try { return localStorage.getItem("perfwire.window"); } catch { return null; } })()) || Number($("window").value) * 60);
 $("file").addEventListener("change", (e) => {
 	const fs = [...e.target.files];
 	e.target.value = ""; // so that choosing the same file again reopens it

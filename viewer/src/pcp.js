@@ -105,7 +105,11 @@ function listIn(map, key) {
 }
 
 export class PCPStream {
-	constructor() {
+	// window says how many seconds of values to keep before the newest
+	// RESULT's time (0: all of them); a live stream keeps a window.
+	constructor(window = () => 0) {
+		this.window = window;
+		this.newest = -Infinity; // the latest RESULT's time
 		this.pdus = 0;
 		this.types = {}; // PDU type -> count
 		this.descs = new Map(); // pmid -> desc
@@ -156,6 +160,8 @@ export class PCPStream {
 		case "RESULT":
 		case "HIGHRES_RESULT": {
 			const t = Number(p.sec) + Number(p.nsec) / 1e9;
+			if (t > this.newest) this.newest = t;
+			const cut = this.cutoff();
 			for (const vs of p.value_sets) {
 				if (vs.numval < 0) { this.errors.set(vs.pmid, vs.numval); continue; }
 				this.errors.delete(vs.pmid);
@@ -166,8 +172,14 @@ export class PCPStream {
 						if (!this.series.has(vs.pmid)) this.series.set(vs.pmid, new Map());
 						const m = this.series.get(vs.pmid);
 						if (!m.has(v.inst)) m.set(v.inst, { t: [], v: [] });
-						m.get(v.inst).t.push(t);
-						m.get(v.inst).v.push(n);
+						const s = m.get(v.inst);
+						s.t.push(t);
+						s.v.push(n);
+						// Older values go; one stays before the window, for
+						// the first rate in it.
+						let k = 0;
+						while (k + 1 < s.t.length && s.t[k + 1] < cut) k++;
+						if (k) { s.t.splice(0, k); s.v.splice(0, k); }
 					}
 					if (!this.latest.has(vs.pmid)) this.latest.set(vs.pmid, new Map());
 					this.latest.get(vs.pmid).set(v.inst, shown(v));
@@ -196,10 +208,17 @@ export class PCPStream {
 		return { item, merged };
 	}
 
+	// cutoff is the time before which values are not shown.
+	cutoff() {
+		const w = this.window();
+		return w > 0 ? this.newest - w : -Infinity;
+	}
+
 	// result is what the page draws: one entry per metric seen in a DESC or
 	// a RESULT, with instance names resolved where an INSTANCE PDU gave them.
 	result() {
 		const pmids = new Set([...this.descs.keys(), ...this.latest.keys(), ...this.errors.keys()]);
+		const cut = this.cutoff();
 		const metrics = [...pmids].sort((a, b) => {
 			const x = a.split(".").map(Number), y = b.split(".").map(Number);
 			return x[0] - y[0] || x[1] - y[1] || x[2] - y[2];
@@ -212,14 +231,16 @@ export class PCPStream {
 			const counter = d.sem === "counter";
 			const rate = counter ? rateOf(d.units) : null;
 			const series = [...(this.series.get(pmid) || new Map())].map(([inst, s]) => {
-				const v = s.v.map(conv);
-				return { inst, name: names.get(inst) || "", t: s.t.slice(), v, rate: counter ? rates(s.t, v, rate.scale) : null };
+				const v = s.v.map(conv), r = counter ? rates(s.t, v, rate.scale) : null;
+				let from = 0; // the values before the window, kept for a rate
+				while (from < s.t.length && s.t[from] < cut) from++;
+				return { inst, name: names.get(inst) || "", t: s.t.slice(from), v: v.slice(from), rate: r && r.slice(from) };
 			});
 			const latest = [...(this.latest.get(pmid) || new Map())].map(([inst, text]) => {
 				const s = series.find((x) => x.inst === inst);
 				return {
 					inst, name: names.get(inst) || "", text: this.insitu.has(pmid) ? String(conv(Number(text))) : text,
-					rate: s && counter ? s.rate[s.rate.length - 1] : null,
+					rate: s && counter ? s.rate[s.rate.length - 1] ?? null : null,
 				};
 			});
 			const { item, merged } = this.labelsOf(pmid, d.indom);

@@ -15,6 +15,8 @@ class Grow {
 		this.n += src.length;
 	}
 	get view() { return this.a.subarray(0, this.n); }
+	// drop removes the first k elements.
+	drop(k) { this.a.copyWithin(0, k, this.n); this.n -= k; }
 }
 
 // METRICS are the per-process values of an ACT sample the page charts:
@@ -49,6 +51,25 @@ export class Samples {
 	appendIRQ(b) {
 		this.irqT.push(b.irqT); this.irqRate.push(b.irqRate); this.irqKey.push(b.irqKey);
 		for (const k of b.irqNew) this.irqNames.push(k);
+	}
+	// keepSince drops the ACT groups and IRQ rows before cutoff (seconds):
+	// a live stream keeps a window of its latest values, not all of them.
+	// Groups arrive in time order; it stops at the first one it keeps.
+	keepSince(cutoff) {
+		const times = this.times.a, counts = this.counts.a;
+		let g = 0, k = 0;
+		while (g < this.times.n && times[g] < cutoff) k += counts[g++];
+		if (g) {
+			this.times.drop(g); this.counts.drop(g);
+			for (const c of [this.pids, this.cpu, this.rss, this.ctx, this.io]) c.drop(k);
+		}
+		let j = 0;
+		while (j < this.irqT.n && this.irqT.a[j] < cutoff) j++;
+		if (j) for (const c of [this.irqT, this.irqRate, this.irqKey]) c.drop(j);
+	}
+	// newest is the time of the last ACT group or IRQ row, in seconds.
+	get newest() {
+		return Math.max(this.times.n ? this.times.a[this.times.n - 1] : -Infinity, this.irqT.n ? this.irqT.a[this.irqT.n - 1] : -Infinity);
 	}
 	get length() { return this.times.n; }
 	get entries() { return this.pids.n; }

@@ -35,6 +35,7 @@ function load() {
 let current = 0;
 const BATCH_MS = 100; // post a batch at most this often while decoding
 const TABLE_MS = 1000; // a live stream has no end: send the table this often
+let liveWindow = 600; // seconds of a live stream's values kept (the page sets it)
 
 // Columns collects one batch of a step's results: per ACT group its time
 // and how many processes it listed; per process in it, the pid, its CPU in
@@ -202,8 +203,8 @@ async function runMMV(job, reader, head, t0) {
 async function runPDU(job, reader, head, t0, total) {
 	const pw = await load();
 	const s = pw.pduStream(0);
-	const pcp = new PCPStream();
 	const live = !total;
+	const pcp = new PCPStream(() => (live ? liveWindow : 0));
 	let fed = 0, last = performance.now(), lastTable = 0, err = null;
 	const feed = (res) => {
 		const r = decode(res);
@@ -502,6 +503,7 @@ async function readArchive(job, names, files, fed, total, t0) {
 self.onmessage = async (e) => {
 	const m = e.data;
 	if (m.type === "cancel") { current = 0; return; }
+	if (m.type === "window") { liveWindow = m.seconds; return; }
 	if (m.type !== "open" && m.type !== "log") return;
 	current = m.job;
 	try {
