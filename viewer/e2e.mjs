@@ -385,6 +385,41 @@ try {
 		out.pmcdDown = await page.evaluate(() => ({ state: document.body.dataset.state, status: document.getElementById("status").textContent }));
 		await page.screenshot({ path: join(shots, "viewer-live-pmcd-down.png"), fullPage: true });
 	}
+	// 12. perfwire serve (at $LIVE) stopped and started again on the same
+	// address during a live session, dlt-kpi then pmcd: the page says it
+	// is reconnecting, then goes on with new values.
+	if (process.env.LIVE) {
+		out.restart = {};
+		const stopped = /ERR_CONNECTION_REFUSED|ERR_INCOMPLETE_CHUNKED_ENCODING|ERR_EMPTY_RESPONSE|ERR_CONNECTION_RESET|network error/;
+		for (const [name, src, count] of [
+			["dlt", "live/dlt", "window.perfwireViewer.charts().cpu?.x.length ?? 0"],
+			["pmcd", "live/pmcd", "(() => { const p = window.perfwireViewer.pcp; return p ? p.series(p.metrics.find((m) => m.name === 'sample.milliseconds').pmid)[0]?.t.length ?? 0 : 0; })()"],
+		]) {
+			const n = () => page.evaluate(count);
+			await page.goto(process.env.LIVE + "/?src=" + src);
+			await page.evaluate(() => {
+				window.__statuses = [];
+				new MutationObserver(() => window.__statuses.push(document.getElementById("status").textContent))
+					.observe(document.getElementById("status"), { childList: true, characterData: true, subtree: true });
+			});
+			await page.waitForFunction((c) => eval(c) >= 2, count, { timeout: 30000 });
+			const before = await n();
+			const tolerate = errors.length;
+			await fetch(base + "/control/stop-live");
+			await page.waitForFunction(() => document.body.dataset.state === "reconnecting", null, { timeout: 20000 });
+			const during = await page.evaluate(() => ({ state: document.body.dataset.state, status: document.getElementById("status").textContent,
+				cancel: !document.getElementById("cancel").disabled }));
+			await page.screenshot({ path: join(shots, `viewer-live-${name}-reconnecting.png`), fullPage: true });
+			await page.waitForTimeout(1500); // an attempt or two that fail
+			const started = await fetch(base + "/control/start-live");
+			await page.waitForFunction(([c, k]) => document.body.dataset.state === "decoding" && eval(c) > k + 1, [count, before], { timeout: 30000 });
+			out.restart[name] = { before, after: await n(), during, started: started.status, state: await page.evaluate(() => document.body.dataset.state),
+				statuses: await page.evaluate(() => window.__statuses.filter((s) => /reconnect/.test(s))) };
+			// The browser logs the broken stream and the refused attempts.
+			for (const e of errors.splice(tolerate)) if (!stopped.test(e)) errors.push(e);
+			await page.click("#cancel");
+		}
+	}
 	out.errors = errors;
 } finally {
 	await browser.close();

@@ -112,8 +112,17 @@ func TestConformanceViewer(t *testing.T) {
 	}
 	// perfwire serve also relays the running pmcd, four sample metrics
 	// every 500 ms; a second one relays a pmcd that is down.
-	live := startServe(t, bin, "--dlt", "localhost:3490", "--pmcd", "127.0.0.1:44321", "--interval", "500ms",
+	liveServe := newServe(t, bin, "--dlt", "localhost:3490", "--pmcd", "127.0.0.1:44321", "--interval", "500ms",
 		"sample.load", "sample.seconds", "sample.colour", "sample.milliseconds")
+	live := liveServe.url
+	// e2e.mjs stops it and starts it again on the same address, to see the
+	// page reconnect.
+	mux.HandleFunc("/control/stop-live", func(w http.ResponseWriter, r *http.Request) { liveServe.stop() })
+	mux.HandleFunc("/control/start-live", func(w http.ResponseWriter, r *http.Request) {
+		if err := liveServe.start(); err != nil {
+			http.Error(w, err.Error(), http.StatusInternalServerError)
+		}
+	})
 	down := startServe(t, bin, "--pmcd", "127.0.0.1:1", "sample.load")
 	// A second reader of the live relay records what it sends while the
 	// page follows it: the page's message log must be a run of this
@@ -201,7 +210,16 @@ func TestConformanceViewer(t *testing.T) {
 		PMCDOffered   []string
 		PMCDCancelled string
 		Windowed      view
-		LiveWindow    struct {
+		Restart       map[string]struct {
+			Before, After, Started int
+			State                  string
+			During                 struct {
+				State, Status string
+				Cancel        bool
+			}
+			Statuses []string
+		}
+		LiveWindow struct {
 			State  string
 			Window float64
 			X, IRQ []float64
@@ -283,6 +301,15 @@ func TestConformanceViewer(t *testing.T) {
 	checkLog(t, root, page.PickedLog.State, page.PickedLog.Rows, capture, page.ReuseLog, reuse)
 	checkKeptLogs(t, root, capture, page.SerialLog, page.StreamLog)
 	checkLiveLog(t, root, page.LiveLog, recorded)
+	for _, name := range []string{"dlt", "pmcd"} {
+		r, ok := page.Restart[name]
+		t.Logf("live %s, serve restarted: %+v", name, r)
+		if !ok || r.During.State != "reconnecting" || !strings.HasPrefix(r.During.Status, "reconnecting… (attempt 1: ") || !r.During.Cancel ||
+			r.Started != http.StatusOK || r.State != "decoding" || r.After <= r.Before+1 ||
+			!slices.ContainsFunc(r.Statuses, func(s string) bool { return strings.HasPrefix(s, "reconnected after ") }) {
+			t.Errorf("live %s, perfwire serve stopped and started again: %+v", name, r)
+		}
+	}
 	checkCharts(t, root, "streamed with a 5 s window", page.Windowed.Charts, capture, 5)
 	checkWindows(t, page.LiveWindow.State, page.LiveWindow.Window, page.LiveWindow.X, page.LiveWindow.IRQ, page.PMCDWindow.State,
 		page.PMCDWindow.Window, page.PMCDWindow.Series)
@@ -406,23 +433,57 @@ func TestConformanceViewer(t *testing.T) {
 // startServe starts perfwire serve on a free loopback port with args and
 // returns its URL; the test's end stops it.
 func startServe(t *testing.T, bin string, args ...string) string {
+	return newServe(t, bin, args...).url
+}
+
+// served is a perfwire serve the test can stop and start again on the
+// same address.
+type served struct {
+	bin, addr string
+	args      []string
+	url       string
+	cmd       *exec.Cmd
+}
+
+func newServe(t *testing.T, bin string, args ...string) *served {
 	t.Helper()
-	serve := exec.Command(bin, append([]string{"serve", "--addr", "127.0.0.1:0", "--dir", "dist"}, args...)...)
+	s := &served{bin: bin, addr: "127.0.0.1:0", args: args}
+	t.Cleanup(s.stop)
+	if err := s.start(); err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
+
+// start starts perfwire serve on s.addr and learns its URL and address.
+func (s *served) start() error {
+	serve := exec.Command(s.bin, append([]string{"serve", "--addr", s.addr, "--dir", "dist"}, s.args...)...)
 	serveErr, err := serve.StderrPipe()
 	if err != nil {
-		t.Fatal(err)
+		return err
 	}
 	if err := serve.Start(); err != nil {
-		t.Fatal(err)
+		return err
 	}
-	t.Cleanup(func() { serve.Process.Kill(); serve.Wait() })
+	s.cmd = serve
 	first, err := bufio.NewReader(serveErr).ReadString('\n')
 	url, ok := strings.CutPrefix(strings.TrimSpace(first), "perfwire serve: ")
 	if err != nil || !ok {
-		t.Fatalf("perfwire serve said %q: %v", first, err)
+		return fmt.Errorf("perfwire serve said %q: %v", first, err)
 	}
 	go io.Copy(io.Discard, serveErr)
-	return strings.TrimSuffix(url, "/")
+	s.url = strings.TrimSuffix(url, "/")
+	s.addr = strings.TrimPrefix(s.url, "http://")
+	return nil
+}
+
+// stop kills it, if it runs.
+func (s *served) stop() {
+	if s.cmd != nil {
+		s.cmd.Process.Kill()
+		s.cmd.Wait()
+		s.cmd = nil
+	}
 }
 
 // pcpMetric and pcpSeries are a metric of perfwireViewer.pcp and what

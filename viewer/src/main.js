@@ -105,7 +105,7 @@ function showView(v) {
 function setState(s, message) {
 	api.state = s;
 	document.body.dataset.state = s;
-	$("cancel").disabled = s !== "decoding";
+	$("cancel").disabled = s !== "decoding" && s !== "reconnecting";
 	if (message !== undefined) $("status").textContent = message;
 	$("status").classList.toggle("error", s === "error");
 }
@@ -150,7 +150,7 @@ function open(src) {
 }
 
 function cancel() {
-	if (api.state !== "decoding") return;
+	if (api.state !== "decoding" && api.state !== "reconnecting") return;
 	worker.postMessage({ type: "cancel" });
 	job++;
 	setState("cancelled", "cancelled");
@@ -160,6 +160,13 @@ worker.onmessage = (e) => {
 	const m = e.data;
 	if (m.job !== job) return; // a file the user has since replaced
 	if (m.type === "log") { showLog(m); return; }
+	if (m.type === "reconnecting") {
+		// A live relay went away (perfwire serve stopped): the worker
+		// fetches it again every second until it answers or is cancelled.
+		setState("reconnecting", `reconnecting… (attempt ${m.attempt}: ${m.message})`);
+		return;
+	}
+	if (m.type === "reconnected") { setState("decoding", `reconnected after ${m.attempt} attempts; decoding…`); return; }
 	if (m.type === "error") {
 		setState("error", "error: " + m.message);
 		return;

@@ -87,6 +87,45 @@ class Columns {
 	get empty() { return this.times.length === 0 && this.irqT.length === 0 && this.ended_.length === 0; }
 }
 
+// Reconnecting reads a live stream (a URL without a length: perfwire
+// serve's relays) that outlives its server: when the stream breaks (serve
+// went away), it tells the page and fetches the URL again every RETRY_MS
+// until it answers or the job is cancelled; read() then returns the new
+// stream's pieces, the first with fresh set, so that the caller ends the
+// old input. A stream that ends cleanly has ended.
+const RETRY_MS = 1000;
+class Reconnecting {
+	constructor(job, url, reader) { this.job = job; this.url = url; this.reader = reader; }
+	async read() {
+		let err;
+		try {
+			return await this.reader.read();
+		} catch (e) {
+			err = e;
+		}
+		for (let attempt = 1; ; attempt++) {
+			post({ type: "reconnecting", job: this.job, attempt, message: String(err && err.message || err) });
+			await new Promise((ok) => setTimeout(ok, RETRY_MS));
+			if (this.job !== current) return { done: true };
+			try {
+				const resp = await fetch(this.url, { cache: "no-store" });
+				if (!resp.ok) {
+					err = new Error(`HTTP ${resp.status} ${resp.statusText}: ${(await resp.text()).trim().slice(0, 300)}`);
+					continue;
+				}
+				this.reader = resp.body.getReader();
+			} catch (e) {
+				err = e;
+				continue;
+			}
+			post({ type: "reconnected", job: this.job, attempt });
+			const r = await this.read();
+			return r.done ? r : { ...r, fresh: true };
+		}
+	}
+	cancel() { return this.reader.cancel(); }
+}
+
 // post sends msg with batch's columns, if any, the typed arrays moved
 // rather than copied.
 function post(msg, batch) {
@@ -103,7 +142,7 @@ async function run(job, source) {
 	const head = first.done ? new Uint8Array(0) : first.value;
 	const fmt = detect(head);
 	if (fmt.view === "mmv") return runMMV(job, reader, head, t0);
-	if (fmt.view === "pdu") return runPDU(job, reader, head, t0, total);
+	if (fmt.view === "pdu") return runPDU(job, reader, head, t0, total, source.url);
 	if (fmt.view === "archive") {
 		if (source.url) return runArchiveURL(job, source.url, reader, head, t0);
 		reader.cancel();
@@ -117,14 +156,16 @@ async function run(job, source) {
 		return;
 	}
 	const pw = await load();
-	const s = pw.kpiStream(fmt.framing);
+	let s = pw.kpiStream(fmt.framing);
 	const cols = new Columns();
 	// A stream of unknown size (perfwire serve's live relay) may never end:
-	// the page then gets the process table every TABLE_MS as well.
+	// the page then gets the process table every TABLE_MS as well, and a
+	// relay that goes away is fetched again.
 	const live = !total;
+	const rd = live && source.url ? new Reconnecting(job, source.url, reader) : reader;
 	// Neither a live stream nor a serial capture is read again for the
 	// message log: it is kept as they are decoded.
-	const keep = live || fmt.framing === 1 ? new LogKeeper(pw, fmt.framing) : null;
+	let keep = live || fmt.framing === 1 ? new LogKeeper(pw, fmt.framing) : null;
 	let fed = 0, last = performance.now(), lastTable = last, step = null;
 	const feed = (u8) => {
 		fed += u8.length;
@@ -147,9 +188,17 @@ async function run(job, source) {
 				post(msg, cols.empty ? null : cols.take());
 				if (keep) keep.post(job, false, fed, total);
 			}
-			const { value, done } = await reader.read();
-			if (job !== current) { reader.cancel(); return; }
+			const { value, done, fresh } = await rd.read();
+			if (job !== current) { rd.cancel(); return; }
 			if (done) break;
+			if (fresh) {
+				// The relay again: the old input ends (kpi_cut; the
+				// processes carry on) and a new one starts; a record the
+				// break cut off ends the session, and a new one starts.
+				step = readStep(pw.kpiCut(s), cols);
+				if (keep) { keep.end(); keep.post(job, false, fed, total); keep = new LogKeeper(pw, fmt.framing); }
+				if (step.done) { pw.kpiClose(s); s = pw.kpiStream(fmt.framing); }
+			}
 			feed(value);
 		}
 		step = readStep(pw.kpiEnd(s), cols);
@@ -200,10 +249,11 @@ async function runMMV(job, reader, head, t0) {
 // and gathers the PDUs into metrics, values over time and texts. A stream
 // of unknown size (perfwire serve's live pmcd relay) may never end: the
 // page then gets the metrics so far every TABLE_MS.
-async function runPDU(job, reader, head, t0, total) {
+async function runPDU(job, reader, head, t0, total, url) {
 	const pw = await load();
-	const s = pw.pduStream(0);
+	let s = pw.pduStream(0);
 	const live = !total;
+	const rd = live && url ? new Reconnecting(job, url, reader) : reader;
 	const pcp = new PCPStream(() => (live ? liveWindow : 0));
 	let fed = 0, last = performance.now(), lastTable = 0, err = null;
 	const feed = (res) => {
@@ -225,9 +275,15 @@ async function runPDU(job, reader, head, t0, total) {
 				}
 				post(msg);
 			}
-			const { value, done } = await reader.read();
-			if (job !== current) { reader.cancel(); return; }
+			const { value, done, fresh } = await rd.read();
+			if (job !== current) { rd.cancel(); return; }
 			if (done) break;
+			if (fresh) {
+				// The relay again: its stream starts over with the names,
+				// descriptors …; a PDU the break cut off is dropped.
+				pw.close(s);
+				s = pw.pduStream(0);
+			}
 			piece = value;
 		}
 		feed(pw.pduEnd(s));
