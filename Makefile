@@ -49,6 +49,7 @@ fuzz:
 
 ## fuzz-diff: differential run of our decoders against the installed libpcp (cgo, separate module).
 fuzz-diff:
+	bash scripts/cgo-deps.sh
 	cd fuzz/diff && CGO_ENABLED=1 $(GO) test -count=1 -v -run 'TestDiff' . && \
 	for f in FuzzDiffPDU FuzzDiffLabels; do \
 		CGO_ENABLED=1 $(GO) test -run '^$$' -fuzz "^$$f\$$" -fuzztime $(or $(DIFFTIME),30s) -fuzzminimizetime 5s . || exit 1; \
@@ -101,6 +102,7 @@ $(STATICCHECK):
 
 ## vuln: govulncheck on the three modules, against the pinned vulnerability database.
 vuln: $(GOVULNCHECK)
+	bash scripts/cgo-deps.sh
 	@db=$$($(GO) mod download -json $(VULNDB) | sed -n 's/^[[:space:]]*"Dir": "\(.*\)",$$/\1/p'); \
 	test -d "$$db/data/osv" || { echo "no vulnerability database in '$$db'"; exit 1; }; \
 	for m in . bench fuzz/diff; do echo "govulncheck $$m"; (cd $$m && $(GOVULNCHECK) -db file://$$db/data/osv ./...) || exit 1; done
