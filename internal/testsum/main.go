@@ -11,6 +11,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
+	"sort"
+	"strings"
 )
 
 // event is the part of a test2json record testsum needs.
@@ -43,6 +45,12 @@ func main() {
 			held[key] = append(held[key], e.Output)
 		case e.Test == "" && (e.Action == "pass" || e.Action == "fail" || e.Action == "skip"):
 			pkgFailed = pkgFailed || e.Action == "fail"
+			if e.Action == "fail" {
+				// A test binary that panics or times out ends its package
+				// with the tests it was running still open: show what they
+				// printed and count them, or the failure has no cause.
+				failed += unfinished(out, held, e.Package)
+			}
 		case e.Action == "pass":
 			passed++
 			delete(held, key)
@@ -64,4 +72,24 @@ func main() {
 	if failed > 0 || pkgFailed || in.Err() != nil {
 		os.Exit(1)
 	}
+}
+
+// unfinished prints the held output of pkg's tests that never ended,
+// forgets it, and returns how many there were.
+func unfinished(out *bufio.Writer, held map[string][]string, pkg string) int {
+	var keys []string
+	for k := range held {
+		if strings.HasPrefix(k, pkg+" ") {
+			keys = append(keys, k)
+		}
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		fmt.Fprintf(out, "--- unfinished: %s\n", k)
+		for _, line := range held[k] {
+			out.WriteString(line)
+		}
+		delete(held, k)
+	}
+	return len(keys)
 }
