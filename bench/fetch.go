@@ -14,6 +14,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/perfwire/perfwire/pcp"
 	"github.com/perfwire/perfwire/pmapi"
 )
 
@@ -139,23 +140,7 @@ func figFetch(cfg Config) Figure {
 		return f
 	}
 	f.cleanup = func() { cl.Close(); blk.Close(); local.Close(); py.stop() }
-	fetch := func(cl *pmapi.Client) func(n int) uint64 {
-		return func(n int) uint64 {
-			var sum uint64
-			for range n {
-				r, err := cl.FetchBuf(ctx, ids...)
-				if err != nil {
-					return 0
-				}
-				sum = 0
-				s := r.Scan()
-				for s.Next() {
-					sum += uint64(s.ValueSet().Len())
-				}
-			}
-			return sum
-		}
-	}
+	fetch := func(cl *pmapi.Client) func(n int) uint64 { return fetchLoop(ctx, cl, ids) }
 	// Fetches are round trips: fixed counts keep rounds short.
 	per := max(20, int(cfg.Target/(200*time.Microsecond)))
 	f.compare(cfg, true, []Side{
@@ -228,4 +213,24 @@ func pyAllocs(n int) (calls, bytes float64, err error) {
 		return 0, 0, err
 	}
 	return float64(py.mallocs) / float64(n), float64(py.mbytes) / float64(n), nil
+}
+
+// fetchLoop returns an operation of n fetches of ids through FetchBuf,
+// each reply's value sets counted (the checksum), or 0 after an error.
+func fetchLoop(ctx context.Context, cl *pmapi.Client, ids []pcp.ID) func(n int) uint64 {
+	return func(n int) uint64 {
+		var sum uint64
+		for range n {
+			r, err := cl.FetchBuf(ctx, ids...)
+			if err != nil {
+				return 0
+			}
+			sum = 0
+			s := r.Scan()
+			for s.Next() {
+				sum += uint64(s.ValueSet().Len())
+			}
+		}
+		return sum
+	}
 }

@@ -68,21 +68,7 @@ func figFetchClient(cfg Config) Figure {
 		if err != nil {
 			return nil, err
 		}
-		return func(n int) uint64 {
-			var sum uint64
-			for range n {
-				r, err := cl.FetchBuf(ctx, ids...)
-				if err != nil {
-					return 0
-				}
-				sum = 0
-				s := r.Scan()
-				for s.Next() {
-					sum += uint64(s.ValueSet().Len())
-				}
-			}
-			return sum
-		}, nil
+		return fetchLoop(ctx, cl, ids), nil
 	}
 	libpcp := func(host string) (func(n int) uint64, error) {
 		h := C.bench_fetch_setup(C.CString(host), cStrings(names), C.int(len(names)))
