@@ -272,6 +272,20 @@ try {
 			return n;
 		}));
 		await page.screenshot({ path: join(shots, "viewer-archive.png"), fullPage: true });
+		// Each metric's help text and labels as the page prints them
+		// under its values table: each picked in turn.
+		out.archive.labelText = await page.evaluate(() => {
+			const a = window.perfwireViewer.archive, text = {};
+			for (const m of a.metrics) {
+				const was = a.charted.includes(m.name);
+				if (was) a.hide(m.name);
+				a.show(m.name);
+				text[m.name] = document.getElementById("archhelp").textContent;
+				a.hide(m.name);
+				if (was) a.show(m.name);
+			}
+			return text;
+		});
 		// Dropped together: the same archive.
 		const dropAll = await page.evaluateHandle((list) => {
 			const d = new DataTransfer();
@@ -378,6 +392,27 @@ try {
 		});
 		await page.click("#cancel");
 		await page.evaluate(() => window.perfwireViewer.setWindow(600));
+	}
+	// 11b. Instance labels: sample.bin's instances have labels of their
+	// own, sample.colour's none; the page shows each metric's labels and
+	// each instance's, as pminfo -l prints them.
+	if (process.env.LIVE) {
+		await page.goto(process.env.LIVE + "/?src=" + encodeURIComponent("live/pmcd?metric=sample.bin,sample.colour"));
+		await page.waitForFunction(() => {
+			const p = window.perfwireViewer.pcp;
+			return p && p.metrics.length === 2 && p.metrics.every((m) => m.instLabels && m.values > 0);
+		}, null, { timeout: 30000 });
+		out.pmcdInstLabels = await page.evaluate(() => {
+			const p = window.perfwireViewer.pcp, info = {}, latest = {};
+			for (const m of p.metrics) {
+				p.pick(m.pmid);
+				info[m.name] = document.getElementById("pcpinfo").textContent;
+				latest[m.name] = [...document.querySelectorAll("#pcplatest .vbody .vrow")].map((r) => [...r.children].map((c) => c.textContent));
+			}
+			return { metrics: p.metrics, info, latest };
+		});
+		await page.screenshot({ path: join(shots, "viewer-live-pmcd-labels.png"), fullPage: true });
+		await page.click("#cancel");
 	}
 	if (process.env.LIVE_DOWN) {
 		await page.goto(process.env.LIVE_DOWN + "/?src=live/pmcd?metric=sample.load");

@@ -207,6 +207,11 @@ func TestConformanceViewer(t *testing.T) {
 			Legend []string
 			Latest [][]string
 		}
+		PMCDInstLabels struct {
+			Metrics []pcpMetric
+			Info    map[string]string
+			Latest  map[string][][]string
+		}
 		PMCDOffered   []string
 		PMCDCancelled string
 		Windowed      view
@@ -401,6 +406,7 @@ func TestConformanceViewer(t *testing.T) {
 	}
 	checkLivePMCD(t, l.Metrics, l.Series)
 	checkOffered(t, page.PMCDOffered)
+	checkInstLabels(t, page.PMCDInstLabels.Metrics, page.PMCDInstLabels.Info, page.PMCDInstLabels.Latest)
 	if c := page.PMCDColour; c.Picked != "29.0.5" || len(c.Latest) != 3 || len(c.Legend) != 4 || !strings.Contains(c.Legend[1], "red") {
 		t.Errorf("live pmcd, sample.colour picked: %+v", c)
 	}
@@ -493,6 +499,11 @@ type pcpMetric struct {
 	Counter                                        bool
 	Help                                           []string
 	Labels                                         map[string]any
+	InstLabels                                     []struct {
+		Inst   int32
+		Name   string
+		Labels map[string]any
+	}
 }
 
 type pcpSeries struct {
@@ -614,6 +625,61 @@ func checkLivePMCD(t *testing.T, metrics []pcpMetric, series map[string][]pcpSer
 					t.Errorf("live sample.milliseconds: rate %d is %v; pmval reads %s", i, *s.Rate[i], p[1])
 				}
 			}
+		}
+	}
+}
+
+// checkInstLabels compares the labels the page shows for the live
+// sample.bin (instances with labels of their own) and sample.colour
+// (none) with pminfo -l: the metric's and each instance's, as the API
+// gives them and as the page prints them, line for line; the table of
+// last values has each instance's.
+func checkInstLabels(t *testing.T, metrics []pcpMetric, info map[string]string, latest map[string][][]string) {
+	t.Helper()
+	if len(metrics) != 2 {
+		t.Fatalf("live sample.bin, sample.colour: metrics %+v", metrics)
+	}
+	for _, m := range metrics {
+		out, err := exec.Command("pminfo", "-h", "127.0.0.1", "-l", m.Name).Output()
+		if err != nil {
+			t.Fatalf("pminfo -l %s: %v", m.Name, err)
+		}
+		var want []string // pminfo's lines after the name
+		for _, l := range strings.Split(strings.TrimSpace(string(out)), "\n")[1:] {
+			want = append(want, strings.TrimPrefix(l, "    "))
+		}
+		var shown []string
+		for _, l := range strings.Split(info[m.Name], "\n") {
+			if strings.HasPrefix(l, "labels ") || strings.HasPrefix(l, "inst [") {
+				shown = append(shown, l)
+			}
+		}
+		if !slices.Equal(shown, want) {
+			t.Errorf("live %s: the page shows the labels\n%s\npminfo -l prints\n%s", m.Name, strings.Join(shown, "\n"), strings.Join(want, "\n"))
+		}
+		insts := regexp.MustCompile(`(?m)^    inst \[(\d+) or "([^"]*)"\] labels (.*)$`).FindAllStringSubmatch(string(out), -1)
+		if len(insts) == 0 || len(m.InstLabels) != len(insts) {
+			t.Errorf("live %s: %d instances with labels; pminfo -l %d", m.Name, len(m.InstLabels), len(insts))
+			continue
+		}
+		own := 0
+		for i, w := range insts {
+			var labels map[string]any
+			json.Unmarshal([]byte(w[3]), &labels)
+			g := m.InstLabels[i]
+			if strconv.Itoa(int(g.Inst)) != w[1] || g.Name != w[2] || !reflect.DeepEqual(g.Labels, labels) {
+				t.Errorf("live %s: instance %+v; pminfo -l %q", m.Name, g, w[0])
+			}
+			if !reflect.DeepEqual(g.Labels, m.Labels) {
+				own++
+			}
+			// The last values' table: inst, instance, value, rate, labels.
+			if !slices.ContainsFunc(latest[m.Name], func(r []string) bool { return len(r) == 5 && r[0] == w[1] && r[4] == w[3] }) {
+				t.Errorf("live %s: no row of the last values with inst %s and labels %s: %q", m.Name, w[1], w[3], latest[m.Name])
+			}
+		}
+		if m.Name == "sample.bin" && own != len(insts) {
+			t.Errorf("live sample.bin: %d of %d instances have labels of their own", own, len(insts))
 		}
 	}
 }
@@ -1345,16 +1411,23 @@ type archiveView struct {
 	Records, Marks, Skipped int
 	Files, Leaves, Charted  []string
 	Metrics                 []struct {
-		Name, PMID                                 string
-		Counter                                    bool
-		Values                                     int
-		Instances                                  []*string
-		Type, Sem, Units, OneLine, Help, RateUnits *string
+		Name, PMID                                        string
+		Counter                                           bool
+		Values                                            int
+		Instances                                         []*string
+		Type, InDom, Sem, Units, OneLine, Help, RateUnits *string
+		Labels                                            map[string]any
+		InstLabels                                        []struct {
+			Inst   int32
+			Name   string
+			Labels map[string]any
+		}
 	}
-	Rows   map[string][][]string
-	Table  [][]string
-	Inks   []int
-	Charts map[string]struct {
+	LabelText map[string]string
+	Rows      map[string][][]string
+	Table     [][]string
+	Inks      []int
+	Charts    map[string]struct {
 		X      []float64
 		Series []struct {
 			Inst     int
@@ -1362,6 +1435,109 @@ type archiveView struct {
 			Y        []*float64
 		}
 	}
+}
+
+// checkArchiveLabels compares each metric's labels in the viewer's view
+// of the archive BASE, merged and per instance, as the API gives them and
+// as the page prints them under the metric's values, with pminfo -a BASE
+// -l, line for line. pminfo lists the instances of the instance domain at
+// the archive's start, the viewer every instance with values: one that
+// came later (sample.many.int's) has the metric's labels merged with its
+// own set in pmdumplog -e, if any.
+func checkArchiveLabels(t *testing.T, got archiveView, base string) {
+	t.Helper()
+	out, err := exec.Command("pminfo", "-a", base, "-l").Output()
+	if err != nil {
+		t.Fatalf("pminfo -a %s -l: %v", base, err)
+	}
+	blocks := map[string][]string{} // name -> pminfo's label lines after it
+	for _, b := range strings.Split(string(out), "\n\n") {
+		lines := strings.Split(strings.Trim(b, "\n"), "\n")
+		var ls []string
+		for _, l := range lines[1:] {
+			if l, ok := strings.CutPrefix(l, "    "); ok {
+				ls = append(ls, l)
+			}
+		}
+		blocks[lines[0]] = ls
+	}
+	dump, err := exec.Command("pmdumplog", "-e", base).Output()
+	if err != nil {
+		t.Fatalf("pmdumplog -e %s: %v", base, err)
+	}
+	ownSets := map[string]string{} // "indom inst" -> JSON
+	for _, m := range regexp.MustCompile(`(?m)^    InDom (\S+)\[(\d+)\] labels \(\d+ bytes\): (.*)$`).FindAllStringSubmatch(string(dump), -1) {
+		ownSets[m[1]+" "+m[2]] = m[3]
+	}
+	instRe := regexp.MustCompile(`^inst \[(\d+) or "([^"]*)"\] labels (.*)$`)
+	checked, insts, own, later := 0, 0, 0, 0
+	for _, m := range got.Metrics {
+		want, ok := blocks[m.Name]
+		if !ok || len(want) == 0 || !strings.HasPrefix(want[0], "labels ") {
+			t.Errorf("archive %s: pminfo -a -l prints %q", m.Name, want)
+			continue
+		}
+		var labels map[string]any
+		if json.Unmarshal([]byte(strings.TrimPrefix(want[0], "labels ")), &labels) != nil || !reflect.DeepEqual(m.Labels, labels) {
+			t.Errorf("archive %s: labels %v; pminfo -a -l %s", m.Name, m.Labels, want[0])
+		}
+		listed := map[string]bool{}
+		for _, w := range want[1:] {
+			if im := instRe.FindStringSubmatch(w); im != nil {
+				listed[im[1]] = true
+			}
+		}
+		var shown []string
+		for _, l := range strings.Split(got.LabelText[m.Name], "\n") {
+			if im := instRe.FindStringSubmatch(l); strings.HasPrefix(l, "labels ") || im != nil && listed[im[1]] {
+				shown = append(shown, l)
+			}
+		}
+		if !slices.Equal(shown, want) {
+			t.Errorf("archive %s: the page shows the labels\n%s\npminfo -a -l prints\n%s", m.Name, strings.Join(shown, "\n"), strings.Join(want, "\n"))
+		}
+		if len(want) > 1 && len(m.InstLabels) < len(want)-1 {
+			t.Errorf("archive %s: %d instances with labels; pminfo -a -l %d", m.Name, len(m.InstLabels), len(want)-1)
+		}
+		for _, g := range m.InstLabels {
+			inst := strconv.Itoa(int(g.Inst))
+			var w []string
+			for _, l := range want[1:] {
+				if im := instRe.FindStringSubmatch(l); im != nil && im[1] == inst {
+					w = im
+				}
+			}
+			if w == nil {
+				// Not in the instance domain at the start.
+				exp := map[string]any{}
+				for k, v := range labels {
+					exp[k] = v
+				}
+				if js := ownSets[*m.InDom+" "+inst]; js != "" {
+					json.Unmarshal([]byte(js), &exp)
+				}
+				if !reflect.DeepEqual(g.Labels, exp) {
+					t.Errorf("archive %s: instance %+v, later than the start; pminfo -a -l's labels and pmdumplog -e's own set %v", m.Name, g, exp)
+				}
+				later++
+				continue
+			}
+			var il map[string]any
+			if json.Unmarshal([]byte(w[3]), &il) != nil || g.Name != w[2] || !reflect.DeepEqual(g.Labels, il) {
+				t.Errorf("archive %s: instance %+v; pminfo -a -l %q", m.Name, g, w[0])
+			}
+			if !reflect.DeepEqual(g.Labels, m.Labels) {
+				own++
+			}
+			insts++
+		}
+		checked++
+	}
+	// sample.ulonglong.bin's instances have labels of their own.
+	if checked < 20 || insts < 20 || own < 9 {
+		t.Errorf("archive: compared the labels of %d metrics and %d instances (%d with their own) with pminfo -a -l", checked, insts, own)
+	}
+	t.Logf("archive: labels of %d metrics and %d instances (%d with their own) are pminfo -a -l's; %d instances came later", checked, insts, own, later)
 }
 
 // checkArchiveMeta compares each metric's descriptor and help text in the
@@ -1444,6 +1620,7 @@ func checkArchive(t *testing.T, bin string, got, byURL archiveView, base string)
 		return
 	}
 	checkArchiveMeta(t, got, base)
+	checkArchiveLabels(t, got, base)
 	out, err := exec.Command(bin, "archive", "--json", base).Output()
 	if err != nil {
 		t.Fatalf("perfwire archive --json: %v", err)

@@ -35,7 +35,9 @@ const (
 //     page can name what it draws;
 //   - what pmcd answers about them: a DESC each, an INSTANCE per instance
 //     domain (again whenever a value comes for an instance not yet
-//     named), the one-line and the full help TEXT, the item's LABEL sets;
+//     named), the one-line and the full help TEXT, the LABEL sets of
+//     every level (context, domain, instance domain, cluster, item, and
+//     the instances of an instance domain);
 //   - a RESULT (HIGHRES_RESULT where pmcd has them) every interval, as
 //     pmcd sent it.
 type pmcdRelay struct {
@@ -330,7 +332,8 @@ func (s *pmcdStream) run(ctx context.Context, c *pmapi.Client) error {
 
 // labels sends the label sets of every level that applies to the
 // metrics, each once: the context's, their domains', instance domains',
-// clusters' and items' (the page merges them as pminfo -l shows them).
+// clusters', items' and instances' (the page merges them as pminfo -l
+// shows them, a metric's and each instance's).
 func (s *pmcdStream) labels(ctx context.Context, c *pmapi.Client) error {
 	type level struct {
 		kind  int32
@@ -345,6 +348,11 @@ func (s *pmcdStream) labels(ctx context.Context, c *pmapi.Client) error {
 		// A cluster's labels are asked for by any pmID in it, as
 		// pmGetClusterLabels does: the metric's own.
 		levels = append(levels, level{pduwire.LabelCluster, uint32(d.ID)}, level{pduwire.LabelItem, uint32(d.ID)})
+		if d.InDom != pcp.InDomNull {
+			// Each instance's own set, as pmGetInstancesLabels asks for
+			// them: after the first fetch (see run).
+			levels = append(levels, level{pduwire.LabelInstances, uint32(d.InDom)})
+		}
 	}
 	sent := map[level]bool{}
 	for _, l := range levels {

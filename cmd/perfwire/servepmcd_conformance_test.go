@@ -29,13 +29,14 @@ import (
 
 // relayed is what a /live/pmcd stream said, PDU by PDU.
 type relayed struct {
-	names   [][]string // each PMNS_NAMES
-	ids     [][]pcp.ID // each PMNS_IDS
-	descs   map[pcp.ID]pcp.Desc
-	insts   map[pcp.InDom][]pduwire.InstanceEntry
-	texts   map[uint32][]string
-	labels  map[[2]uint32][]string // {kind, ident} -> JSON of each set
-	results []pduwire.ResultPDU
+	names      [][]string // each PMNS_NAMES
+	ids        [][]pcp.ID // each PMNS_IDS
+	descs      map[pcp.ID]pcp.Desc
+	insts      map[pcp.InDom][]pduwire.InstanceEntry
+	texts      map[uint32][]string
+	labels     map[[2]uint32][]string      // {kind, ident} -> JSON of each set
+	instLabels map[uint32]map[int32]string // instance domain -> inst -> JSON of its own set (PM_LABEL_INSTANCES)
+	results    []pduwire.ResultPDU
 }
 
 // readRelay reads url for d (or until the server ends the stream) and
@@ -55,7 +56,7 @@ func readRelay(t *testing.T, url string, d time.Duration) *relayed {
 	stop.Stop()
 	resp.Body.Close()
 	r := &relayed{descs: map[pcp.ID]pcp.Desc{}, insts: map[pcp.InDom][]pduwire.InstanceEntry{},
-		texts: map[uint32][]string{}, labels: map[[2]uint32][]string{}}
+		texts: map[uint32][]string{}, labels: map[[2]uint32][]string{}, instLabels: map[uint32]map[int32]string{}}
 	s := pduwire.NewScanner(got, pduwire.Options{})
 	for s.Next() {
 		m, err := pduwire.Decode(s.PDU().Bytes)
@@ -83,6 +84,13 @@ func readRelay(t *testing.T, url string, d time.Duration) *relayed {
 				sets = append(sets, string(s.JSON))
 			}
 			r.labels[[2]uint32{uint32(m.Kind), m.Ident}] = sets
+			if m.Kind == pduwire.LabelInstances {
+				own := map[int32]string{}
+				for _, s := range m.Sets {
+					own[s.Inst] = string(s.JSON)
+				}
+				r.instLabels[m.Ident] = own
+			}
 		case *pduwire.ResultPDU:
 			r.results = append(r.results, *m)
 		default:
@@ -161,6 +169,46 @@ func TestConformanceServePMCD(t *testing.T) {
 		var want map[string]any
 		if m == nil || json.Unmarshal([]byte(m[1]), &want) != nil || !reflect.DeepEqual(merged, want) {
 			t.Errorf("%s: labels %v; pminfo -l %v", name, merged, m)
+		}
+	}
+
+	// Each instance's labels, its own set merged over the metric's, are
+	// pminfo -l's: sample.bin's instances have labels of their own
+	// ({"bin":100} …), sample.colour's none.
+	ri := readRelay(t, srv.URL+"/live/pmcd?metric=sample.bin,sample.colour&interval=250ms", time.Second)
+	if len(ri.ids) != 1 || len(ri.ids[0]) != 2 {
+		t.Fatalf("sample.bin, sample.colour: pmIDs %v", ri.ids)
+	}
+	for i, name := range []string{"sample.bin", "sample.colour"} {
+		pmid := ri.ids[0][i]
+		d := ri.descs[pmid]
+		var metric map[string]any
+		for _, l := range [][2]uint32{{pduwire.LabelContext, uint32(pcp.IDNull)}, {pduwire.LabelDomain, pmid.Domain()},
+			{pduwire.LabelInDom, uint32(d.InDom)}, {pduwire.LabelCluster, uint32(pmid)}, {pduwire.LabelItem, uint32(pmid)}} {
+			for _, s := range ri.labels[l] {
+				json.Unmarshal([]byte(s), &metric)
+			}
+		}
+		lines := regexp.MustCompile(`(?m)^    inst \[(\d+) or "[^"]*"\] labels (.*)$`).FindAllStringSubmatch(pminfo("-l", name), -1)
+		if len(lines) == 0 || len(lines) != len(ri.insts[d.InDom]) {
+			t.Errorf("%s: %d instances relayed; pminfo -l lists %d", name, len(ri.insts[d.InDom]), len(lines))
+		}
+		own := 0
+		for _, l := range lines {
+			inst, _ := strconv.Atoi(l[1])
+			merged := map[string]any{}
+			json.Unmarshal(must(json.Marshal(metric)), &merged)
+			if js, ok := ri.instLabels[uint32(d.InDom)][int32(inst)]; ok && js != "" {
+				json.Unmarshal([]byte(js), &merged)
+				own++
+			}
+			var want map[string]any
+			if json.Unmarshal([]byte(l[2]), &want) != nil || !reflect.DeepEqual(merged, want) {
+				t.Errorf("%s inst %d: labels %v; pminfo -l %s", name, inst, merged, l[2])
+			}
+		}
+		if name == "sample.bin" && own != len(lines) {
+			t.Errorf("sample.bin: %d of %d instances had labels of their own relayed", own, len(lines))
 		}
 	}
 
@@ -361,4 +409,12 @@ func (b *breaker) breakAll() {
 		c.Close()
 	}
 	b.open = nil
+}
+
+// must returns b, failing on err (a marshal that cannot fail).
+func must(b []byte, err error) []byte {
+	if err != nil {
+		panic(err)
+	}
+	return b
 }

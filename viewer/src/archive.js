@@ -6,7 +6,7 @@
 // when the count went down: a restart; a time utilization for a counter
 // of time, as pmval converts it). It runs in the worker; take() gives the
 // page typed arrays to transfer.
-import { rateOf, unitsText } from "./pcp.js";
+import { identNum, indomNum, mergeInto, rateOf, unitsText } from "./pcp.js";
 
 // stampSeconds splits an RFC 3339 UTC time with up to nine digits of
 // fraction into whole seconds since the epoch and nanoseconds, so that a
@@ -53,9 +53,11 @@ export class ArchiveStore {
 	}
 
 	// describe takes the metrics of the archive's .meta (archive_next's
-	// first batch), whose units say how a counter's rates are converted.
-	describe(metrics) {
+	// first batch), whose units say how a counter's rates are converted,
+	// and its label records.
+	describe(metrics, labels) {
 		for (const m of metrics) this.meta.set(m.pmid, m);
+		this.labels = labels || [];
 	}
 
 	add(rec) {
@@ -135,6 +137,54 @@ export class ArchiveStore {
 				};
 			}),
 		}));
-		return { t: f64(this.t), stamps: this.stamps, marks: this.marks, metrics, meta: [...this.meta.values()], buffers };
+		return { t: f64(this.t), stamps: this.stamps, marks: this.marks, metrics, meta: [...this.meta.values()], labels: this.labels || [], buffers };
+	}
+}
+
+// The label levels (PM_LABEL_*) of a metric, merged in this order, later
+// ones winning; an instance's own set (INSTANCES) over them all.
+const CONTEXT = 1, DOMAIN = 2, INDOM = 4, CLUSTER = 8, ITEM = 16, INSTANCES = 32;
+
+// ArchiveLabels finds a metric's labels among an archive's label sets
+// (archive_next's labels: [ns, type, ident, inst, json] each, a record's
+// consecutive), as pminfo -a ARCHIVE -l shows them: each object's (the
+// context, the metric's domain, instance domain, cluster, item, and its
+// instance domain's instances) as the archive first recorded it.
+export class ArchiveLabels {
+	constructor(sets) {
+		this.first = new Map(); // "type ident" -> {ns, sets: [{inst, json}]}: the object's earliest record
+		for (const [ns, type, ident, inst, json] of sets || []) {
+			const key = type === CONTEXT ? `${CONTEXT}` : `${type} ${ident}`;
+			const t = BigInt(ns), had = this.first.get(key);
+			if (!had || t < had.ns) this.first.set(key, { ns: t, sets: [{ inst, json }] });
+			else if (t === had.ns) had.sets.push({ inst, json });
+		}
+	}
+
+	sets(type, ident) {
+		const r = this.first.get(type === CONTEXT ? `${CONTEXT}` : `${type} ${ident}`);
+		return r ? r.sets : [];
+	}
+
+	// of returns {merged, insts} for a metric: merged, its labels over
+	// every level (null when the archive has none for it); insts, where
+	// its instance domain has an instances record, each instance's own
+	// set merged over them, by instance number (null otherwise; an
+	// instance without a set of its own has the metric's labels).
+	//
+	// A cluster's record is looked up as libpcp looks it up in an
+	// archive, by the metric's own pmID: pmlogger records it with item 0,
+	// so pminfo -a -l shows a cluster's labels for that item only.
+	of(pmid, indom) {
+		const id = identNum(pmid), hasIndom = /^\d+\.\d+$/.test(indom || "");
+		const levels = [this.sets(CONTEXT), this.sets(DOMAIN, id >>> 22), hasIndom ? this.sets(INDOM, indomNum(indom)) : [],
+			this.sets(CLUSTER, id), this.sets(ITEM, id)];
+		const own = hasIndom ? this.sets(INSTANCES, indomNum(indom)) : [];
+		if (levels.every((l) => !l.length) && !own.length) return { merged: null, insts: null };
+		const merged = {};
+		for (const l of levels) mergeInto(merged, l.map((s) => s.json).filter(Boolean));
+		if (!own.length) return { merged, insts: null };
+		const insts = new Map(own.map((s) => [s.inst, mergeInto({ ...merged }, s.json ? [s.json] : [])]));
+		return { merged, insts };
 	}
 }

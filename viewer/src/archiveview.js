@@ -6,7 +6,8 @@
 // table, record by record.
 import { timeChart, PALETTE, XGroup } from "./chart.js";
 import { VTable } from "./table.js";
-import { rateOf, unitsText } from "./pcp.js";
+import { labelsText, rateOf, unitsText } from "./pcp.js";
+import { ArchiveLabels } from "./archive.js";
 
 const $ = (id) => document.getElementById(id);
 const xgroup = new XGroup();
@@ -38,10 +39,18 @@ export function showArchive(a, api) {
 	arch = a;
 	// The .meta's descriptor and help text of each metric with values.
 	const meta = new Map((a.meta || []).map((d) => [d.pmid, d]));
+	const labels = new ArchiveLabels(a.labels);
 	for (const m of a.metrics) {
 		m.d = meta.get(m.pmid) || null;
 		m.units = m.d ? unitsText(m.d.pmunits) : "";
 		m.rateUnits = m.counter ? rateOf(m.units).units : "";
+		// Its labels, and each instance's, as pminfo -a -l lists them;
+		// the instances are all those the archive has values for (pminfo
+		// lists those of the instance domain at the archive's start).
+		const { merged, insts } = labels.of(m.pmid, m.d && m.d.indom);
+		m.labels = merged;
+		m.instLabels = merged && m.d && /^\d+\.\d+$/.test(m.d.indom) ?
+			m.series.filter((x) => x.inst !== -1).map((x) => ({ inst: x.inst, name: x.instance, labels: (insts && insts.get(x.inst)) || merged })) : null;
 	}
 	byName = new Map(a.metrics.map((m) => [m.name, m]));
 	for (const u of [...xgroup.charts]) u.destroy();
@@ -62,8 +71,11 @@ export function showArchive(a, api) {
 			name: m.name, pmid: m.pmid, counter: m.counter, kinds: m.kinds, values: m.values,
 			instances: m.series.map((s) => (s.inst === -1 ? null : s.instance)),
 			// From the .meta (null when it does not describe the metric).
-			type: m.d && m.d.type, sem: m.d && m.d.sem, units: m.d ? m.units : null, oneline: m.d ? m.d.oneline || "" : null,
+			type: m.d && m.d.type, indom: m.d && m.d.indom, sem: m.d && m.d.sem, units: m.d ? m.units : null, oneline: m.d ? m.d.oneline || "" : null,
 			help: m.d ? m.d.help || "" : null, rateUnits: m.rateUnits,
+			// From the .meta's label records: merged over the levels, and
+			// per instance ([{inst, name, labels}]); null for none.
+			labels: m.labels, instLabels: m.instLabels,
 		})),
 		get charted() { return [...charted]; },
 		show: (name) => { if (!charted.includes(name)) toggle(name); },
@@ -204,7 +216,11 @@ function showValues(m) {
 	$("archvaltitle").textContent = m ? `${m.name}: ${m.values} values` + (m.units ? ` in ${m.units}` : "") +
 		(m.counter ? ` (a counter: rate since the record before, ${m.rateUnits})` : "") : "";
 	// The help text, where the archive's .meta has it.
-	$("archhelp").textContent = m && m.d ? [m.d.oneline, m.d.help].filter(Boolean).join("\n\n") : "";
+	// and the labels, as pminfo -l prints them: the metric's, then each
+	// instance's.
+	const labels = m && m.labels ? ["labels " + labelsText(m.labels),
+		...(m.instLabels || []).map((i) => `inst [${i.inst} or ${JSON.stringify(i.name)}] labels ${labelsText(i.labels)}`)].join("\n") : "";
+	$("archhelp").textContent = m && m.d ? [m.d.oneline, m.d.help, labels].filter(Boolean).join("\n\n") : labels;
 	if (!m) { $("archvalues").replaceChildren(); values = null; return; }
 	values = new VTable($("archvalues"), m.counter ? [...COLUMNS, { key: "rateN", label: m.rateUnits === "time utilization" ? "utilization" : "rate /s", num: true, text: (x) => x.rate }] : COLUMNS,
 		{ sortKey: "r", key: "id" });

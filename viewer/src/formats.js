@@ -3,6 +3,7 @@
 // values as mmvdump lists them.
 import { timeChart, PALETTE } from "./chart.js";
 import { VTable } from "./table.js";
+import { labelsText } from "./pcp.js";
 
 const $ = (id) => document.getElementById(id);
 let pcpTable, pcpLatest, mmvMetrics, mmvValues;
@@ -28,6 +29,7 @@ export function pcpViews() {
 		{ key: "name", label: "instance", text: (r) => r.name },
 		{ key: "text", label: "last value", cls: "cmd", text: (r) => r.text },
 		{ key: "rate", label: "last rate", num: true, text: (r) => rateText(r.rate) },
+		{ key: "labels", label: "labels", cls: "cmd", text: (r) => r.labels || "" },
 	], { sortKey: "inst", key: "inst" });
 }
 
@@ -46,7 +48,10 @@ export function showPCP(pcp, api) {
 	api.pcp = {
 		pdus: pcp.pdus, types: pcp.types,
 		metrics: metrics.map((m) => ({ pmid: m.pmid, name: m.name, ...m.desc, values: m.nvalues, help: m.help, counter: m.counter,
-			rateUnits: m.rateUnits, labels: m.merged || Object.assign({}, ...m.labels.map((j) => JSON.parse(j))) })),
+			rateUnits: m.rateUnits, labels: m.merged || Object.assign({}, ...m.labels.map((j) => JSON.parse(j))),
+			// Each instance's labels (its own over the metric's), where the
+			// stream has the instance domain's: [{inst, name, labels}].
+			instLabels: m.instLabels })),
 		// series(pmid): per instance its times (s since the epoch), values
 		// and, for a counter, rates (null for none), as the chart draws them.
 		series: (pmid) => (metrics.find((m) => m.pmid === pmid) || { series: [] }).series.map(({ inst, name, t, v, rate }) => ({ inst, name, t, v, rate })),
@@ -75,7 +80,9 @@ function pick(pmid) {
 	$("pcptitle").textContent = `${what}${m.name ? ", " : ""}${m.desc.type}, ${m.desc.sem}, ${m.desc.units || "none"})`;
 	const info = [];
 	if (m.help.length) info.push(m.help.join("\n"));
-	if (m.merged) info.push("labels " + JSON.stringify(m.merged));
+	// The labels as pminfo -l prints them: the metric's, then each
+	// instance's.
+	if (m.merged) info.push(["labels " + labelsText(m.merged), ...(m.instLabels || []).map((i) => `inst [${i.inst} or ${JSON.stringify(i.name)}] labels ${labelsText(i.labels)}`)].join("\n"));
 	else if (m.labels.length) info.push("labels " + m.labels.join(" "));
 	if (m.error !== undefined) info.push(`last fetch: error ${m.error}`);
 	$("pcpinfo").textContent = info.join("\n\n");

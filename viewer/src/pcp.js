@@ -13,13 +13,28 @@ export function identNum(pmid) {
 
 // indomNum is an instance domain's dotted text as its 32-bit ident
 // (domain 9 bits, serial 22).
-function indomNum(indom) {
+export function indomNum(indom) {
 	const [d, s] = indom.split(".").map(Number);
 	return ((d << 22) | s) >>> 0;
 }
 
-// The label levels (PM_LABEL_*), merged in this order, later ones winning.
-const CONTEXT = 1, DOMAIN = 2, INDOM = 4, CLUSTER = 8, ITEM = 16;
+// The label levels (PM_LABEL_*), merged in this order, later ones winning;
+// an instance's own set (INSTANCES) over them all.
+const CONTEXT = 1, DOMAIN = 2, INDOM = 4, CLUSTER = 8, ITEM = 16, INSTANCES = 32;
+
+// labelsText writes a merged label set as pminfo -l does: compact JSON,
+// names in order.
+export function labelsText(set) {
+	const sorted = (v) => (v && typeof v === "object" && !Array.isArray(v) ?
+		Object.fromEntries(Object.keys(v).sort().map((k) => [k, sorted(v[k])])) : v);
+	return JSON.stringify(sorted(set));
+}
+
+// mergeInto merges label sets (JSON texts) into set, later ones winning.
+export function mergeInto(set, jsons) {
+	for (const json of jsons) { try { Object.assign(set, JSON.parse(json)); } catch { /* shown as sent */ } }
+	return set;
+}
 
 // numeric returns a value's number, or null for strings, aggregates and
 // event records, which are shown as their latest value instead.
@@ -118,6 +133,7 @@ export class PCPStream {
 		this.instances = new Map(); // indom -> Map(inst -> name)
 		this.texts = new Map(); // ident -> [text, ...]
 		this.labels = new Map(); // kind -> Map(ident -> [json, ...])
+		this.instLabels = new Map(); // indom ident -> Map(inst -> json): the INSTANCES level
 		this.series = new Map(); // pmid -> Map(inst -> {t: [], v: []})
 		this.latest = new Map(); // pmid -> Map(inst -> text)
 		this.errors = new Map(); // pmid -> error code of its last value set
@@ -156,6 +172,8 @@ export class PCPStream {
 			if (!this.labels.has(p.kind)) this.labels.set(p.kind, new Map());
 			// A level's sets replace what it had: pmcd answers with all of them.
 			this.labels.get(p.kind).set(Number(p.ident), p.sets.filter((s) => s.json).map((s) => s.json));
+			// An instance domain's instances: a set each, the instance's own.
+			if (p.kind === INSTANCES) this.instLabels.set(Number(p.ident), new Map(p.sets.map((s) => [s.inst, s.json])));
 			break;
 		case "RESULT":
 		case "HIGHRES_RESULT": {
@@ -196,16 +214,30 @@ export class PCPStream {
 	// shows them, or null when the stream has no level but the item's. A
 	// cluster's sets are those sent with the metric's own pmID as ident,
 	// as pmGetClusterLabels asks for them.
+	//
+	// insts are each instance's labels, its own set (the INSTANCES level)
+	// merged over the metric's, as pminfo -l lists them after the metric's:
+	// {inst, name, labels} per instance the stream named, in the order of
+	// its INSTANCE PDU; null when the stream has no instance labels for
+	// the metric's instance domain.
 	labelsOf(pmid, indom) {
 		const id = identNum(pmid), d = Number(pmid.split(".")[0]);
 		const at = (kind, ident) => (this.labels.get(kind) || new Map()).get(ident) || [];
 		const item = at(ITEM, id);
-		const levels = [at(CONTEXT, 0xffffffff), at(DOMAIN, d), /^\d+\.\d+$/.test(indom || "") ? at(INDOM, indomNum(indom)) : [],
+		const hasIndom = /^\d+\.\d+$/.test(indom || "");
+		const levels = [at(CONTEXT, 0xffffffff), at(DOMAIN, d), hasIndom ? at(INDOM, indomNum(indom)) : [],
 			at(CLUSTER, id), item];
-		if (levels.slice(0, 4).every((l) => !l.length)) return { item, merged: null };
+		const own = hasIndom ? this.instLabels.get(indomNum(indom)) : undefined;
+		if (levels.slice(0, 4).every((l) => !l.length) && !own) return { item, merged: null, insts: null };
 		const merged = {};
-		for (const l of levels) for (const json of l) { try { Object.assign(merged, JSON.parse(json)); } catch { /* shown as sent */ } }
-		return { item, merged };
+		for (const l of levels) mergeInto(merged, l);
+		let insts = null;
+		if (own) {
+			const names = this.instances.get(indom) || new Map();
+			const all = [...new Set([...names.keys(), ...own.keys()])];
+			insts = all.map((inst) => ({ inst, name: names.get(inst) || "", labels: mergeInto({ ...merged }, own.has(inst) && own.get(inst) ? [own.get(inst)] : []) }));
+		}
+		return { item, merged, insts };
 	}
 
 	// cutoff is the time before which values are not shown.
@@ -243,9 +275,10 @@ export class PCPStream {
 					rate: s && counter ? s.rate[s.rate.length - 1] ?? null : null,
 				};
 			});
-			const { item, merged } = this.labelsOf(pmid, d.indom);
+			const { item, merged, insts } = this.labelsOf(pmid, d.indom);
+			if (insts) for (const l of latest) { const x = insts.find((i) => i.inst === l.inst); l.labels = x ? labelsText(x.labels) : ""; }
 			return {
-				pmid, name: this.names.get(pmid) || "", desc: d, help: this.texts.get(identNum(pmid)) || [], labels: item, merged,
+				pmid, name: this.names.get(pmid) || "", desc: d, help: this.texts.get(identNum(pmid)) || [], labels: item, merged, instLabels: insts,
 				counter, rateUnits: rate ? rate.units : "", series, latest, error: this.errors.get(pmid),
 			};
 		});

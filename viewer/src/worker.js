@@ -527,7 +527,7 @@ async function readArchive(job, names, files, fed, total, t0) {
 		for (;;) {
 			// 64-bit integers keep every digit as BigInt.
 			const r = decode(pw.archiveNext(s, 500), { useBigInt64: true });
-			if (r.metrics) store.describe(r.metrics); // the first batch's: before its records, for the rates' units
+			if (r.metrics) store.describe(r.metrics, r.labels); // the first batch's: before its records, for the rates' units
 			for (const rec of r.records) store.add(rec);
 			skipped = r.skipped;
 			if (r.done) { err = r.error; break; }

@@ -165,6 +165,7 @@ func NewArchiveSession(in ArchiveInput) *ArchiveSession {
 		if first && a != nil {
 			first = false
 			res.Metrics = archiveMetrics(a)
+			res.Labels = labelSets(a)
 		}
 		size := 0
 		for !done && err == nil && len(res.Records) < max && size < ArchiveBatchBytes {
@@ -206,6 +207,33 @@ func archiveMetrics(a *archive.Archive) []ArchiveMetric {
 		o.OneLine, _ = a.Meta.Text(archive.TextPMID|archive.TextOneLine, uint32(m.ID))
 		o.Help, _ = a.Meta.Text(archive.TextPMID|archive.TextHelp, uint32(m.ID))
 		out[i] = o
+	}
+	return out
+}
+
+// labelSets lists the label sets of a's .meta, in its order, as
+// ArchiveRead's labels: each the MessagePack array [ns (int 64), type
+// (uint 32), ident (uint 32), inst (int 32), json (str 32)], written in
+// place with fixed-width headers.
+func labelSets(a *archive.Archive) []Raw {
+	n := 0
+	for _, l := range a.Meta.Labels {
+		n += len(l.Sets)
+	}
+	out := make([]Raw, 0, n)
+	be := binary.BigEndian
+	for _, l := range a.Meta.Labels {
+		for _, s := range l.Sets {
+			b := make([]byte, 30+len(s.JSON))
+			b[0], b[1], b[10], b[15], b[20], b[25] = 0x95, 0xd3, 0xce, 0xce, 0xd2, 0xdb
+			be.PutUint64(b[2:], uint64(l.Time.Sec*1e9+int64(l.Time.Nsec)))
+			be.PutUint32(b[11:], l.Type)
+			be.PutUint32(b[16:], l.Ident)
+			be.PutUint32(b[21:], uint32(s.Inst))
+			be.PutUint32(b[26:], uint32(len(s.JSON)))
+			copy(b[30:], s.JSON)
+			out = append(out, b)
+		}
 	}
 	return out
 }

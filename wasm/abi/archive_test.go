@@ -3,12 +3,15 @@ package abi
 import (
 	"bytes"
 	"encoding/hex"
+	"errors"
 	"math"
 	"os"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/tinylib/msgp/msgp"
 
@@ -180,5 +183,85 @@ func TestArchiveSessionMetrics(t *testing.T) {
 	}
 	if with < 15 {
 		t.Errorf("%d metrics with help text", with)
+	}
+}
+
+// The first batch's labels are every label set of m3's .meta, each an
+// array [ns, type, ident, inst, json]: the sets, their objects and the
+// times of their records are those pmdumplog -e printed for it.
+func TestArchiveSessionLabels(t *testing.T) {
+	dir := "../../archive/testdata/"
+	var in ArchiveInput
+	for _, f := range []string{"m3.meta", "m3.index", "m3.0", "m3.1", "m3.2"} {
+		b, err := os.ReadFile(dir + f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		in.Names, in.Files = append(in.Names, f), append(in.Files, b)
+	}
+	s := NewArchiveSession(in)
+	first, second := s.Next(1), s.Next(1)
+	if len(second.Labels) != 0 {
+		t.Errorf("the second batch lists %d label sets", len(second.Labels))
+	}
+	// The batch as a host reads it.
+	enc, _ := first.MarshalMsg(nil)
+	var read ArchiveRead
+	if _, err := read.UnmarshalMsg(enc); err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, r := range read.Labels {
+		b := []byte(r)
+		n, b, err := msgp.ReadArrayHeaderBytes(b)
+		if err != nil || n != 5 {
+			t.Fatalf("label set %x: %d elements, %v", []byte(r), n, err)
+		}
+		ns, b, err1 := msgp.ReadInt64Bytes(b)
+		typ, b, err2 := msgp.ReadUint32Bytes(b)
+		ident, b, err3 := msgp.ReadUint32Bytes(b)
+		inst, b, err4 := msgp.ReadInt32Bytes(b)
+		js, b, err5 := msgp.ReadStringBytes(b)
+		if err := errors.Join(err1, err2, err3, err4, err5); err != nil || len(b) != 0 {
+			t.Fatalf("label set %x: %v, %d bytes left", []byte(r), err, len(b))
+		}
+		var who string
+		switch typ {
+		case pduwire.LabelContext:
+			who = "Context"
+		case pduwire.LabelDomain:
+			who = "Domain " + strconv.Itoa(int(ident))
+		case pduwire.LabelInDom:
+			who = "InDom " + pcp.InDom(ident).String()
+		case pduwire.LabelInstances:
+			who = "InDom " + pcp.InDom(ident).String() + "[" + strconv.Itoa(int(inst)) + "]"
+		case pduwire.LabelCluster:
+			who = "Cluster " + pcp.ID(ident).String()[:strings.LastIndexByte(pcp.ID(ident).String(), '.')]
+		case pduwire.LabelItem:
+			who = "PMID " + pcp.ID(ident).String()
+		}
+		if typ != pduwire.LabelInstances && inst != -1 {
+			t.Errorf("%s: inst %d", who, inst)
+		}
+		clock := time.Unix(0, ns).UTC().Format("15:04:05.000000000")
+		got = append(got, clock+" "+who+" "+js)
+	}
+	dump, err := os.ReadFile(dir + "m3.pmdumplog-e.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var want []string
+	clock := ""
+	for _, l := range strings.Split(string(dump), "\n") {
+		if regexp.MustCompile(`^\d\d:\d\d:\d\d\.\d{9}$`).MatchString(l) {
+			clock = l
+		} else if m := regexp.MustCompile(`^    (.*) labels \(\d+ bytes\): (.*)$`).FindStringSubmatch(l); m != nil {
+			want = append(want, clock+" "+m[1]+" "+m[2])
+		}
+	}
+	slices.Sort(got)
+	slices.Sort(want)
+	if len(want) < 20 || !slices.Equal(got, want) {
+		t.Errorf("label sets\n%s\npmdumplog -e\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
 }

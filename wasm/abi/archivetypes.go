@@ -52,7 +52,20 @@ type ArchiveInput struct {
 // them; whether the reading is over; and, once it is, the damage that
 // stopped it (after the records before it) or why the archive could not
 // be opened. The first batch of an archive that opened also lists every
-// metric its .meta describes.
+// metric its .meta describes, and every label set of its label records
+// in the .meta's order, each an array [ns, type, ident, inst, json].
+//
+// A label record holds the label sets of one object from a time on: ns
+// is that time (ns since the epoch), type its level (PM_LABEL_*: 1 the
+// context, 2 a domain, 4 an instance domain, 8 a cluster, 16 an item, 32
+// an instance domain's instances), ident the object's number as the
+// .meta has it (the domain, the pmInDom, the pmID: a cluster's with item
+// 0; 0xffffffff for the context). The sets of one record are
+// consecutive; an instances record has one per instance (inst), the
+// others one (-1). json is the set's JSONB text as recorded, "" for
+// none. An array of fixed-width numbers rather than a map: a Go wasm
+// module pays for each call its encoder makes, and the archive module
+// is held to its budget.
 type ArchiveRead struct {
 	_ noCompare
 
@@ -61,6 +74,7 @@ type ArchiveRead struct {
 	Skipped int             `msg:"skipped"`
 	Done    bool            `msg:"done"`
 	Metrics []ArchiveMetric `msg:"metrics,omitempty"`
+	Labels  []Raw           `msg:"labels,omitempty"`
 }
 
 // ArchiveMetric is one metric of an archive's .meta: its first name (its

@@ -58,7 +58,7 @@ func (z *ArchiveInput) MarshalMsg(b []byte) ([]byte, error) {
 
 // MarshalMsg appends z to b as a MessagePack map (msgp.Marshaler).
 func (z *ArchiveRead) MarshalMsg(b []byte) ([]byte, error) {
-	e := beginMap(b, 5)
+	e := beginMap(b, 6)
 	if z.Error != nil {
 		e.b, _ = z.Error.MarshalMsg(e.key("\xa5error"))
 	} else {
@@ -72,6 +72,9 @@ func (z *ArchiveRead) MarshalMsg(b []byte) ([]byte, error) {
 		for i := range z.Metrics {
 			e.b, _ = z.Metrics[i].MarshalMsg(e.b)
 		}
+	}
+	if z.Labels != nil {
+		e.raws("\xa6labels", z.Labels)
 	}
 	return e.end(), nil
 }

@@ -237,6 +237,25 @@ func (z *ArchiveRead) UnmarshalMsg(bts []byte) (o []byte, err error) {
 					return
 				}
 			}
+		case "labels":
+			var zb0004 uint32
+			zb0004, bts, err = msgp.ReadArrayHeaderBytes(bts)
+			if err != nil {
+				err = msgp.WrapError(err, "Labels")
+				return
+			}
+			if cap(z.Labels) >= int(zb0004) {
+				z.Labels = (z.Labels)[:zb0004]
+			} else {
+				z.Labels = make([]Raw, zb0004)
+			}
+			for za0003 := range z.Labels {
+				bts, err = z.Labels[za0003].UnmarshalMsg(bts)
+				if err != nil {
+					err = msgp.WrapError(err, "Labels", za0003)
+					return
+				}
+			}
 		default:
 			bts, err = msgp.Skip(bts)
 			if err != nil {
