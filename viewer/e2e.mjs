@@ -369,7 +369,7 @@ try {
 		out.pmcdLive = await page.evaluate(() => {
 			const p = window.perfwireViewer.pcp;
 			return { state: document.body.dataset.state, status: document.getElementById("status").textContent, src: location.search,
-				metrics: p.metrics, series: Object.fromEntries(p.metrics.map((m) => [m.name, p.series(m.pmid)])) };
+				metrics: p.metrics, series: Object.fromEntries(p.metrics.map((m) => [m.name, p.series(m.pmid)])), points: p.points };
 		});
 		await page.click("#pcpmetrics .vbody .vrow:has-text('sample.colour')");
 		await page.waitForTimeout(1200); // a refresh keeps the pick

@@ -201,6 +201,7 @@ func TestConformanceViewer(t *testing.T) {
 			State, Status, Src string
 			Metrics            []pcpMetric
 			Series             map[string][]pcpSeries
+			Points             int
 		}
 		PMCDColour struct {
 			Picked string
@@ -405,6 +406,18 @@ func TestConformanceViewer(t *testing.T) {
 		t.Errorf("live pmcd: state %q (%s), then %q", l.State, l.Status, page.PMCDCancelled)
 	}
 	checkLivePMCD(t, l.Metrics, l.Series)
+	// The worker sends a live stream's points once: the last batch (a
+	// second of RESULTs every 500 ms) brought fewer than the page has.
+	total := 0
+	for _, ss := range l.Series {
+		for _, s := range ss {
+			total += len(s.T)
+		}
+	}
+	if l.Points <= 0 || l.Points >= total {
+		t.Errorf("live pmcd: the last batch brought %d points, the page has %d", l.Points, total)
+	}
+	t.Logf("live pmcd: the last batch brought %d points of the %d the page has", l.Points, total)
 	checkOffered(t, page.PMCDOffered)
 	checkInstLabels(t, page.PMCDInstLabels.Metrics, page.PMCDInstLabels.Info, page.PMCDInstLabels.Latest)
 	if c := page.PMCDColour; c.Picked != "29.0.5" || len(c.Latest) != 3 || len(c.Legend) != 4 || !strings.Contains(c.Legend[1], "red") {

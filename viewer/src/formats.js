@@ -47,6 +47,9 @@ export function showPCP(pcp, api) {
 	metrics = pcp.metrics.map((m, i) => ({ ...m, order: i, nvalues: m.latest.length ? m.series.reduce((n, s) => n + s.t.length, 0) || m.latest.length : 0 }));
 	api.pcp = {
 		pdus: pcp.pdus, types: pcp.types,
+		// A live stream's last batch: how many points it brought (the
+		// worker sends only those since the batch before).
+		points: pcp.points ?? null,
 		metrics: metrics.map((m) => ({ pmid: m.pmid, name: m.name, ...m.desc, values: m.nvalues, help: m.help, counter: m.counter,
 			rateUnits: m.rateUnits, labels: m.merged || Object.assign({}, ...m.labels.map((j) => JSON.parse(j))),
 			// Each instance's labels (its own over the metric's), where the

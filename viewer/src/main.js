@@ -11,6 +11,7 @@ import { text, bytes, secs } from "./text.js";
 import { MessageLog } from "./log.js";
 import { showPCP, showMMV, pcpViews, mmvViews, resetPCP } from "./formats.js";
 import { showArchive, archiveViews } from "./archiveview.js";
+import { PCPLive } from "./pcp.js";
 
 const $ = (id) => document.getElementById(id);
 const worker = new Worker("worker.js");
@@ -24,6 +25,7 @@ let drawn = {}; // what each chart shows, for the embedding API
 let source = null, live = false; // what is open: a File or a URL, and whether it never ends
 let logState = "none"; // the message log: none, loading, done or error
 let liveWindow = 600; // seconds of a live stream's values kept before its newest
+let pcpLive = null; // a live PDU stream's points, gathered batch by batch
 const xgroup = new XGroup(); // the charts share one time axis
 const KINDS = ["NEW", "STP", "ACT", "CHK", "IRQ"];
 
@@ -138,6 +140,7 @@ function open(src) {
 	showView("kpi");
 	api.pcp = null; api.mmv = null; api.archive = null;
 	resetPCP();
+	pcpLive = null;
 	procTable.setRows([]);
 	irqTable.setRows([]);
 	// Several files are a PCP archive's (BASE.meta, BASE.index, BASE.0 …).
@@ -182,7 +185,13 @@ worker.onmessage = (e) => {
 	if (m.type === "progress") {
 		$("status").textContent = `decoding… ${pct === null ? bytes(m.fed) : pct + "%"} · ${bytes(m.bytesPerSec)}/s · ${m.messages} ${m.unit || "KPI messages"}`;
 		if (m.table) { table = m.table; showTables(); } // a live stream's table so far
-		if (m.pcp) { showView("pdu"); showPCP(m.pcp, api); return; } // a live PDU stream's metrics so far
+		if (m.pcpDelta) {
+			// A live PDU stream's metrics and the points since the last.
+			if (!pcpLive) pcpLive = new PCPLive(() => liveWindow);
+			showView("pdu");
+			showPCP(pcpLive.add(m.pcpDelta), api);
+			return;
+		}
 		const now = performance.now();
 		// While loading only the CPU chart follows: the others come at the
 		// end, so the page leaves the worker the machine's cores.

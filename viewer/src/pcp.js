@@ -189,7 +189,7 @@ export class PCPStream {
 					if (n !== null) {
 						if (!this.series.has(vs.pmid)) this.series.set(vs.pmid, new Map());
 						const m = this.series.get(vs.pmid);
-						if (!m.has(v.inst)) m.set(v.inst, { t: [], v: [] });
+						if (!m.has(v.inst)) m.set(v.inst, { t: [], v: [], sent: 0 }); // sent: how many result(true) has given
 						const s = m.get(v.inst);
 						s.t.push(t);
 						s.v.push(n);
@@ -197,7 +197,7 @@ export class PCPStream {
 						// the first rate in it.
 						let k = 0;
 						while (k + 1 < s.t.length && s.t[k + 1] < cut) k++;
-						if (k) { s.t.splice(0, k); s.v.splice(0, k); }
+						if (k) { s.t.splice(0, k); s.v.splice(0, k); s.sent = Math.max(0, s.sent - k); }
 					}
 					if (!this.latest.has(vs.pmid)) this.latest.set(vs.pmid, new Map());
 					this.latest.get(vs.pmid).set(v.inst, shown(v));
@@ -248,7 +248,15 @@ export class PCPStream {
 
 	// result is what the page draws: one entry per metric seen in a DESC or
 	// a RESULT, with instance names resolved where an INSTANCE PDU gave them.
-	result() {
+	//
+	// result(true) is a live stream's batch: each series has only the
+	// points since the last batch (t and v as Float64Arrays, insitu words
+	// converted) and no rates, the latest values no rate; the page's
+	// PCPLive appends them to what it has and converts the rates. The
+	// rest (names, descriptors, help, labels, latest values) is small and
+	// comes whole. buffers lists the arrays to transfer.
+	result(delta = false) {
+		const buffers = [];
 		const pmids = new Set([...this.descs.keys(), ...this.latest.keys(), ...this.errors.keys()]);
 		const cut = this.cutoff();
 		const metrics = [...pmids].sort((a, b) => {
@@ -263,6 +271,12 @@ export class PCPStream {
 			const counter = d.sem === "counter";
 			const rate = counter ? rateOf(d.units) : null;
 			const series = [...(this.series.get(pmid) || new Map())].map(([inst, s]) => {
+				if (delta) {
+					const t = Float64Array.from(s.t.slice(s.sent)), v = Float64Array.from(s.v.slice(s.sent), conv);
+					s.sent = s.t.length;
+					buffers.push(t.buffer, v.buffer);
+					return { inst, name: names.get(inst) || "", t, v };
+				}
 				const v = s.v.map(conv), r = counter ? rates(s.t, v, rate.scale) : null;
 				let from = 0; // the values before the window, kept for a rate
 				while (from < s.t.length && s.t[from] < cut) from++;
@@ -272,7 +286,7 @@ export class PCPStream {
 				const s = series.find((x) => x.inst === inst);
 				return {
 					inst, name: names.get(inst) || "", text: this.insitu.has(pmid) ? String(conv(Number(text))) : text,
-					rate: s && counter ? s.rate[s.rate.length - 1] ?? null : null,
+					rate: s && counter && !delta ? s.rate[s.rate.length - 1] ?? null : null,
 				};
 			});
 			const { item, merged, insts } = this.labelsOf(pmid, d.indom);
@@ -282,6 +296,66 @@ export class PCPStream {
 				counter, rateUnits: rate ? rate.units : "", series, latest, error: this.errors.get(pmid),
 			};
 		});
-		return { pdus: this.pdus, types: this.types, metrics };
+		return { pdus: this.pdus, types: this.types, metrics, buffers };
+	}
+}
+
+// PCPLive gathers a live PDU stream's batches (PCPStream.result(true))
+// on the page into what result() gives: per metric the batch's names,
+// descriptor, help, labels and latest values, and its series, the points
+// of every batch so far within the window (seconds before the newest
+// point; one before it kept for the first rate), a counter's rates
+// converted as each point comes, as pmval converts them.
+export class PCPLive {
+	constructor(window = () => 0) {
+		this.window = window;
+		this.newest = -Infinity;
+		this.series = new Map(); // pmid -> Map(inst -> {t: [], v: [], rate: []})
+		this.points = 0; // in the last batch
+	}
+
+	add(batch) {
+		this.points = 0;
+		for (const m of batch.metrics) {
+			const scale = m.counter ? rateOf(m.desc.units).scale : 1;
+			if (!this.series.has(m.pmid)) this.series.set(m.pmid, new Map());
+			const ms = this.series.get(m.pmid);
+			for (const p of m.series) {
+				if (!ms.has(p.inst)) ms.set(p.inst, { t: [], v: [], rate: [] });
+				const s = ms.get(p.inst);
+				for (let i = 0; i < p.t.length; i++) {
+					const n = s.t.length;
+					let r = null;
+					if (m.counter && n) {
+						const dt = p.t[i] - s.t[n - 1], d = p.v[i] - s.v[n - 1];
+						if (dt > 0 && d >= 0) r = d / (dt * scale);
+					}
+					s.t.push(p.t[i]); s.v.push(p.v[i]); s.rate.push(r);
+					if (p.t[i] > this.newest) this.newest = p.t[i];
+				}
+				this.points += p.t.length;
+			}
+		}
+		const w = this.window(), cut = w > 0 ? this.newest - w : -Infinity;
+		const metrics = batch.metrics.map((m) => {
+			const ms = this.series.get(m.pmid);
+			const series = m.series.map((p) => {
+				const s = ms.get(p.inst);
+				// Older points go; one stays before the window, for the
+				// first rate in it.
+				let k = 0;
+				while (k + 1 < s.t.length && s.t[k + 1] < cut) k++;
+				if (k) { s.t.splice(0, k); s.v.splice(0, k); s.rate.splice(0, k); }
+				let from = 0;
+				while (from < s.t.length && s.t[from] < cut) from++;
+				return { inst: p.inst, name: p.name, t: s.t.slice(from), v: s.v.slice(from), rate: m.counter ? s.rate.slice(from) : null };
+			});
+			const latest = m.latest.map((l) => {
+				const s = series.find((x) => x.inst === l.inst);
+				return { ...l, rate: s && m.counter ? s.rate[s.rate.length - 1] ?? null : null };
+			});
+			return { ...m, series, latest };
+		});
+		return { pdus: batch.pdus, types: batch.types, metrics, points: this.points };
 	}
 }

@@ -248,7 +248,8 @@ async function runMMV(job, reader, head, t0) {
 // runPDU feeds a PCP PDU stream to a PDU stream session piece by piece
 // and gathers the PDUs into metrics, values over time and texts. A stream
 // of unknown size (perfwire serve's live pmcd relay) may never end: the
-// page then gets the metrics so far every TABLE_MS.
+// page then gets every TABLE_MS the metrics and only the points since the
+// last time (pcpDelta: PCPStream.result(true), the arrays transferred).
 async function runPDU(job, reader, head, t0, total, url) {
 	const pw = await load();
 	let s = pw.pduStream(0);
@@ -269,11 +270,14 @@ async function runPDU(job, reader, head, t0, total, url) {
 			if (now - last >= BATCH_MS) {
 				last = now;
 				const msg = { type: "progress", job, fed, total, bytesPerSec: fed / ((now - t0) / 1000), messages: pcp.pdus, unit: "PDUs" };
+				let buffers = [];
 				if (live && now - lastTable >= TABLE_MS && (pcp.types.RESULT || 0) + (pcp.types.HIGHRES_RESULT || 0) > 0) {
 					lastTable = now;
-					msg.pcp = pcp.result();
+					msg.pcpDelta = pcp.result(true);
+					buffers = msg.pcpDelta.buffers;
+					delete msg.pcpDelta.buffers;
 				}
-				post(msg);
+				self.postMessage(msg, buffers);
 			}
 			const { value, done, fresh } = await rd.read();
 			if (job !== current) { rd.cancel(); return; }
@@ -291,7 +295,9 @@ async function runPDU(job, reader, head, t0, total, url) {
 		pw.close(s);
 	}
 	const secs = (performance.now() - t0) / 1000;
-	post({ type: "done", view: "pdu", job, fed, total, bytesPerSec: fed / secs, seconds: secs, messages: pcp.pdus, pcp: pcp.result(), error: err });
+	const res = pcp.result();
+	delete res.buffers;
+	post({ type: "done", view: "pdu", job, fed, total, bytesPerSec: fed / secs, seconds: secs, messages: pcp.pdus, pcp: res, error: err });
 }
 
 // The message log: per KPI message its TMSP, kind and sync (indexes into
