@@ -10,8 +10,7 @@ func init() {
 		if flags > 1 {
 			return Failure(ErrBadInput)
 		}
-		r := ReadMMV(in, flags&1 != 0)
-		return &r
+		return &mmvReadCall{in, flags&1 != 0}
 	}
 	calls[OpMMVServe] = func(in []byte, _ uint32) msgp.Marshaler {
 		req, err := readMMVServeInput(in)
@@ -22,3 +21,12 @@ func init() {
 		return &r
 	}
 }
+
+// mmvReadCall is mmv_read's result, written in place into the module's
+// buffer when it is marshalled.
+type mmvReadCall struct {
+	in  []byte
+	big bool
+}
+
+func (c *mmvReadCall) MarshalMsg(b []byte) ([]byte, error) { return AppendMMV(b, c.in, c.big), nil }

@@ -14,8 +14,7 @@ func init() {
 		if limit > pduwire.MaxPDULen {
 			return Failure(ErrBadInput)
 		}
-		r := DecodePDUs(in, int(limit))
-		return &r
+		return &pduDecodeCall{in, int(limit)}
 	}
 	opens[OpPDUStream] = func(_ []byte, limit uint32) (any, error) {
 		if limit > pduwire.MaxPDULen {
@@ -28,20 +27,17 @@ func init() {
 		if !ok {
 			return Failure(ErrBadMode)
 		}
-		r := p.Feed(in)
-		return &r
+		return &pduFeedCall{p, in, false}
 	}
 	onSes[OpPDUEnd] = func(s any, _ []byte, _ uint32) msgp.Marshaler {
 		p, ok := s.(*PDUSession)
 		if !ok {
 			return Failure(ErrBadMode)
 		}
-		r := p.End()
-		return &r
+		return &pduFeedCall{p, nil, true}
 	}
 	calls[OpEventsDecode] = func(in []byte, _ uint32) msgp.Marshaler {
-		r := DecodeEvents(in)
-		return &r
+		return &eventsCall{in}
 	}
 	calls[OpLabelsCanon] = func(in []byte, _ uint32) msgp.Marshaler {
 		r := CanonLabels(in)
@@ -52,3 +48,33 @@ func init() {
 		return &r
 	}
 }
+
+// pduDecodeCall is pdu_decode's result, written in place into the
+// module's buffer when it is marshalled.
+type pduDecodeCall struct {
+	in    []byte
+	limit int
+}
+
+func (c *pduDecodeCall) MarshalMsg(b []byte) ([]byte, error) {
+	return AppendPDUs(b, c.in, c.limit), nil
+}
+
+// pduFeedCall is pdu_feed's or pdu_end's result, written in place.
+type pduFeedCall struct {
+	s   *PDUSession
+	in  []byte
+	end bool
+}
+
+func (c *pduFeedCall) MarshalMsg(b []byte) ([]byte, error) {
+	if c.end {
+		return c.s.AppendEnd(b), nil
+	}
+	return c.s.AppendFeed(b, c.in), nil
+}
+
+// eventsCall is events_decode's result, written in place.
+type eventsCall struct{ in []byte }
+
+func (c *eventsCall) MarshalMsg(b []byte) ([]byte, error) { return AppendEvents(b, c.in), nil }

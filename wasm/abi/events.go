@@ -13,3 +13,19 @@ func DecodeEvents(in []byte) EventArray {
 	}
 	return EventArray{HighRes: a.HighRes(), Records: eventRecords(a)}
 }
+
+// AppendEvents appends to dst the MessagePack EventArray of
+// DecodeEvents(in), written straight from the array (events_decode).
+func AppendEvents(dst, in []byte) []byte {
+	a, err := eventrec.Parse(in, eventrec.Options{})
+	e := beginMap(dst, 3)
+	if err != nil {
+		e.b, _ = ErrorOf(err).MarshalMsg(e.key("\xa5error"))
+		a = eventrec.Array{} // no records
+	} else {
+		e.null("\xa5error")
+	}
+	e.bool("\xa7highres", a.HighRes())
+	e.b = appendEventRecords(e.key("\xa7records"), a)
+	return e.end()
+}

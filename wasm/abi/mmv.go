@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 
 	"github.com/perfwire/perfwire/mmv"
+	"github.com/tinylib/msgp/msgp"
 )
 
 // ReadMMV validates an MMV file image (little-endian, or big-endian when
@@ -85,3 +86,110 @@ func ReadMMV(in []byte, bigEndian bool) MMVFile {
 	}
 	return res
 }
+
+// AppendMMV appends to dst the MessagePack MMVFile of ReadMMV(in,
+// bigEndian), written straight from the reader's views (mmv_read): no
+// MMVFile value, no string per name, text or value (issue 18 item 7).
+func AppendMMV(dst, in []byte, bigEndian bool) []byte {
+	var order binary.ByteOrder = binary.LittleEndian
+	if bigEndian {
+		order = binary.BigEndian
+	}
+	r, err := mmv.NewReader(in, mmv.Options{Order: order})
+	e := beginMap(dst, 11)
+	if err != nil {
+		e.b, _ = ErrorOf(err).MarshalMsg(e.key("\xa5error"))
+		e.b = append(e.b, mmvFailed...)
+		e.n += 10
+		return e.end()
+	}
+	e.null("\xa5error")
+	h := r.Header()
+	e.int("\xa7version", int64(h.Version))
+	e.uint("\xa3gen", h.Gen1)
+	e.uint("\xa5flags", uint64(uint32(h.Flags)))
+	e.int("\xa7process", int64(h.Process))
+	e.int("\xa7cluster", int64(h.Cluster))
+	// A value names its metric and instance: their names, looked up once.
+	nm, ni := r.NumMetrics(), r.NumInstances()
+	names := make([][]byte, nm+ni)
+	e.array("\xa7metrics", nm)
+	for m := range r.Metrics() {
+		names[m.Index] = m.Name
+		f := beginMap(e.b, 9)
+		f.b = msgp.AppendStringFromBytes(f.key("\xa4name"), m.Name)
+		f.uint("\xa4item", uint64(m.Item))
+		f.int("\xa4type", int64(m.Type))
+		f.str("\xa9type_name", m.Type.String())
+		f.uint("\xa3sem", uint64(uint32(m.Sem)))
+		f.uint("\xa5units", uint64(uint32(m.Units)))
+		f.uint("\xa5indom", uint64(m.Indom))
+		f.b = msgp.AppendStringFromBytes(f.key("\xa9shorttext"), m.ShortText)
+		f.b = msgp.AppendStringFromBytes(f.key("\xa8helptext"), m.HelpText)
+		e.b = f.end()
+	}
+	e.array("\xa6indoms", r.NumIndoms())
+	for i := range r.NumIndoms() {
+		d := r.Indom(i)
+		f := beginMap(e.b, 4)
+		f.uint("\xa6serial", uint64(d.Serial))
+		f.int("\xa5count", int64(d.Count))
+		f.b = msgp.AppendStringFromBytes(f.key("\xa9shorttext"), d.ShortText)
+		f.b = msgp.AppendStringFromBytes(f.key("\xa8helptext"), d.HelpText)
+		e.b = f.end()
+	}
+	e.array("\xa9instances", ni)
+	for i := range ni {
+		in := r.Instance(i)
+		names[nm+i] = in.Name
+		var serial uint32
+		if in.Indom >= 0 {
+			serial = r.Indom(in.Indom).Serial
+		}
+		f := beginMap(e.b, 3)
+		f.uint("\xa5indom", uint64(serial))
+		f.int("\xa2id", int64(in.ID))
+		f.b = msgp.AppendStringFromBytes(f.key("\xa4name"), in.Name)
+		e.b = f.end()
+	}
+	e.array("\xa6values", r.NumValues())
+	for v := range r.Values() {
+		f := beginMap(e.b, 7)
+		f.b = msgp.AppendStringFromBytes(f.key("\xa6metric"), names[v.Metric])
+		var inst []byte
+		if v.Instance >= 0 {
+			inst = names[nm+v.Instance]
+		}
+		f.b = msgp.AppendStringFromBytes(f.key("\xa8instance"), inst)
+		if v.Missing() {
+			f.bool("\xa7missing", true)
+		} else {
+			switch v.Type {
+			case mmv.TypeI32, mmv.TypeI64:
+				f.int("\xa1i", v.Int())
+			case mmv.TypeU32, mmv.TypeU64, mmv.TypeElapsed:
+				f.uint("\xa1u", v.Uint())
+			case mmv.TypeFloat, mmv.TypeDouble:
+				f.float("\xa1f", v.Float())
+			case mmv.TypeString:
+				f.b = msgp.AppendStringFromBytes(f.key("\xa1s"), v.Text())
+			}
+		}
+		e.b = f.end()
+	}
+	e.array("\xa6labels", r.NumLabels())
+	for l := range r.Labels() {
+		f := beginMap(e.b, 4)
+		f.uint("\xa5flags", uint64(uint32(l.Flags)))
+		f.uint("\xa8identity", uint64(l.Identity))
+		f.int("\xa8internal", int64(l.Internal))
+		f.b = msgp.AppendStringFromBytes(f.key("\xa4json"), l.Payload)
+		e.b = f.end()
+	}
+	return e.end()
+}
+
+// mmvFailed is the rest of a refused file's MMVFile after its error:
+// zero numbers, empty arrays.
+const mmvFailed = "\xa7version\x00\xa3gen\x00\xa5flags\x00\xa7process\x00\xa7cluster\x00" +
+	"\xa7metrics\x90\xa6indoms\x90\xa9instances\x90\xa6values\x90\xa6labels\x90"

@@ -101,15 +101,33 @@ const MaxAlloc = 1 << 30
 // by handle (a u32, never 0). It is not safe for concurrent use; a wasm
 // module runs one call at a time.
 type Module struct {
-	buffers  map[uint32][]byte
+	buffers  map[uint32]buffer
 	sessions map[uint32]any
 	last     uint32
-	out      []byte // where Call marshals, reused (up to maxScratch): a result is an exact copy
+	// big and small are the two largest buffers the host freed that
+	// nothing else refers to (big the larger), for the next result and
+	// alloc: a host feeding a stream allocates an input and gets a
+	// result per call, and with both recycled a call allocates nothing
+	// for them and a result is written where the host reads it, not
+	// copied there (in a wasm module the collector runs on the calling
+	// thread, issue 18 item 7).
+	big, small []byte
 }
+
+// buffer is a buffer and whether free may recycle it: the module made
+// it (alloc, a result) and no session keeps it (kpi_open and
+// archive_open keep their input).
+type buffer struct {
+	b   []byte
+	own bool
+}
+
+// maxRecycle bounds the freed buffers a module keeps.
+const maxRecycle = 4 << 20
 
 // NewModule returns an empty module state.
 func NewModule() *Module {
-	return &Module{buffers: map[uint32][]byte{}, sessions: map[uint32]any{}}
+	return &Module{buffers: map[uint32]buffer{}, sessions: map[uint32]any{}}
 }
 
 // newHandle returns an unused handle, skipping 0 and live handles after
@@ -130,10 +148,21 @@ func (m *Module) newHandle() uint32 {
 	}
 }
 
-// Keep stores b under a new handle.
-func (m *Module) Keep(b []byte) uint32 {
+// Keep stores b under a new handle. The module never writes to b, nor
+// reuses it after Free.
+func (m *Module) Keep(b []byte) uint32 { return m.keep(b, false) }
+
+// keepOwn stores b, which the module made, under a new handle.
+func (m *Module) keepOwn(b []byte) uint32 { return m.keep(b, true) }
+
+// keep is Keep and keepOwn, not inlined: either would add its code to
+// each caller in every module (the archive modules are close to their
+// size budget).
+//
+//go:noinline
+func (m *Module) keep(b []byte, own bool) uint32 {
 	h := m.newHandle()
-	m.buffers[h] = b
+	m.buffers[h] = buffer{b: b, own: own}
 	return h
 }
 
@@ -143,23 +172,61 @@ func (m *Module) Alloc(n uint32) uint32 {
 	if n > MaxAlloc {
 		return 0
 	}
-	return m.Keep(make([]byte, n))
+	b := m.reuse(int(n))
+	clear(b)
+	return m.keepOwn(b)
+}
+
+// reuse returns a buffer of n bytes, unzeroed: a spare that holds n
+// (the smaller first) or a new one.
+func (m *Module) reuse(n int) (b []byte) {
+	switch {
+	case cap(m.small) >= n:
+		b, m.small = m.small, nil
+	case cap(m.big) >= n:
+		b, m.big = m.big, nil
+	default:
+		return make([]byte, n)
+	}
+	return b[:n]
+}
+
+// recycle keeps b for reuse when it is larger than a spare. Not
+// inlined, as keep.
+//
+//go:noinline
+func (m *Module) recycle(b []byte) {
+	if cap(b) > maxRecycle {
+		return
+	}
+	if cap(b) > cap(m.big) {
+		m.big, b = b, m.big
+	}
+	if cap(b) > cap(m.small) {
+		m.small = b
+	}
 }
 
 // Buffer returns buffer h. An empty buffer gets a one-byte backing array,
 // so that its address is real.
 func (m *Module) Buffer(h uint32) ([]byte, bool) {
-	b, ok := m.buffers[h]
-	if ok && cap(b) == 0 {
-		b = make([]byte, 0, 1)
-		m.buffers[h] = b
+	e, ok := m.buffers[h]
+	if ok && cap(e.b) == 0 {
+		e.b = make([]byte, 0, 1)
+		m.buffers[h] = e
 	}
-	return b, ok
+	return e.b, ok
 }
 
 // Free releases a buffer or a session; unknown handles are ignored.
 func (m *Module) Free(h uint32) {
-	delete(m.buffers, h)
+	if e, ok := m.buffers[h]; ok {
+		delete(m.buffers, h)
+		if e.own {
+			m.recycle(e.b)
+		}
+		return
+	}
 	delete(m.sessions, h)
 }
 
@@ -172,11 +239,13 @@ func (m *Module) Open(o Op, h, n uint32) uint32 {
 	}
 	var in []byte
 	if Calls[o].Args == ArgInOpen {
-		b, ok := m.buffers[h]
+		e, ok := m.buffers[h]
 		if !ok {
 			return 0
 		}
-		in = b
+		in = e.b
+		e.own = false // the session may keep it
+		m.buffers[h] = e
 	} else {
 		n = h
 	}
@@ -199,21 +268,18 @@ func (m *Module) Call(o Op, a, b uint32) (res []byte) {
 			res, _ = Failure(ErrInternal).MarshalMsg(nil)
 		}
 	}()
-	r, err := m.dispatch(o, a, b).MarshalMsg(m.out[:0])
+	out := m.big[:0] // results are the large buffers
+	m.big = nil
+	r, err := m.dispatch(o, a, b).MarshalMsg(out)
 	if err != nil {
-		r, _ = Failure(err).MarshalMsg(m.out[:0])
+		r, _ = Failure(err).MarshalMsg(out[:0])
 	}
-	m.out = nil
-	if cap(r) <= maxScratch {
-		m.out = r
-	}
-	return append([]byte(nil), r...)
+	return r
 }
 
-// maxScratch bounds the marshaling buffer a module keeps between calls:
-// small results, most of the calls, reuse it instead of growing a new
-// one from nothing; a module keeps no copy of a large result.
-const maxScratch = 1 << 20
+// CallKeep is Call with its result kept as a buffer the module owns:
+// the handle of the result of a wasm export, which free recycles.
+func (m *Module) CallKeep(o Op, a, b uint32) uint32 { return m.keepOwn(m.Call(o, a, b)) }
 
 func (m *Module) dispatch(o Op, a, b uint32) msgp.Marshaler {
 	if o >= numOps || o.Opens() {
@@ -228,13 +294,13 @@ func (m *Module) dispatch(o Op, a, b uint32) msgp.Marshaler {
 		if calls[o] == nil {
 			return Failure(ErrNotBuilt)
 		}
-		return calls[o](in, b)
+		return calls[o](in.b, b)
 	}
 	s, ok := m.sessions[a]
 	if !ok {
 		return Failure(ErrBadHandle)
 	}
-	var in []byte
+	var in buffer
 	if Calls[o].Args == ArgSessionIn {
 		if in, ok = m.buffers[b]; !ok {
 			return Failure(ErrBadHandle)
@@ -243,5 +309,5 @@ func (m *Module) dispatch(o Op, a, b uint32) msgp.Marshaler {
 	if onSes[o] == nil {
 		return Failure(ErrNotBuilt)
 	}
-	return onSes[o](s, in, b)
+	return onSes[o](s, in.b, b)
 }

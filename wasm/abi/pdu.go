@@ -1,6 +1,7 @@
 package abi
 
 import (
+	"bytes"
 	"encoding/binary"
 	"encoding/hex"
 	"errors"
@@ -44,18 +45,34 @@ func DecodePDUs(in []byte, limit int) PDUStream {
 // offset counted from the stream's start and its field prefixed by the
 // PDU's type and offset.
 func AppendPDU(dst []byte, file string, p pduwire.PDU) ([]byte, error) {
+	if t := p.Header.Type; t == pduwire.TypeResult || t == pduwire.TypeHighResResult {
+		// Most of a stream: written in one pass, with no body value.
+		r, err := pduwire.ParseResult(p.Bytes)
+		if err != nil {
+			return dst, pduError(p, err)
+		}
+		h := PDUHeader{File: file, Offset: p.Offset, Len: p.Header.Len, Type: t.String(), From: p.Header.From}
+		return appendResult(dst, &h, &r), nil
+	}
 	body, err := decodeBody(p.Header.Type, p.Bytes)
 	if err != nil {
-		if pe, ok := errors.AsType[*wire.Error](err); ok {
-			abs := *pe
-			abs.Offset += p.Offset
-			abs.Field = p.Header.Type.String() + " PDU at offset " + strconv.FormatInt(p.Offset, 10) + ": " + pe.Field
-			err = &abs
-		}
-		return dst, err
+		return dst, pduError(p, err)
 	}
 	h := PDUHeader{File: file, Offset: p.Offset, Len: p.Header.Len, Type: p.Header.Type.String(), From: p.Header.From}
 	return appendMerged(dst, &h, body)
+}
+
+// pduError places a body's decoding error in the stream: its offset
+// counted from the stream's start, its field prefixed by the PDU's type
+// and offset.
+func pduError(p pduwire.PDU, err error) error {
+	if pe, ok := errors.AsType[*wire.Error](err); ok {
+		abs := *pe
+		abs.Offset += p.Offset
+		abs.Field = p.Header.Type.String() + " PDU at offset " + strconv.FormatInt(p.Offset, 10) + ": " + pe.Field
+		err = &abs
+	}
+	return err
 }
 
 // appendMerged appends one map holding a's keys then b's. Both are
@@ -108,11 +125,11 @@ func decodeBody(t pduwire.Type, b []byte) (msgp.Marshaler, error) {
 		return &ErrorExtBody{Code: m.Code, Datum: hex32(m.Datum), HandshakeStatus: int32(pcp.FromV1(m.Code)),
 			Version: f.Version(), Features: hex32(uint32(f.Flags()))}, nil
 	case pduwire.TypeResult, pduwire.TypeHighResResult:
-		m := pduwire.ResultPDU{HighRes: t == pduwire.TypeHighResResult}
-		if err := m.UnmarshalBinary(b); err != nil {
+		r, err := pduwire.ParseResult(b)
+		if err != nil {
 			return nil, err
 		}
-		return resultBody(&m), nil
+		return &resultMsg{r}, nil
 	case pduwire.TypeProfile:
 		var m pduwire.ProfilePDU
 		if err := m.UnmarshalBinary(b); err != nil {
@@ -291,86 +308,113 @@ func decodeBody(t pduwire.Type, b []byte) (msgp.Marshaler, error) {
 	return &UnknownBody{BodyHex: hex.EncodeToString(b[min(len(b), pduwire.HeaderLen):])}, nil
 }
 
-func resultBody(m *pduwire.ResultPDU) *ResultBody {
-	o := &ResultBody{Sec: m.Sec, Nsec: m.Nsec, NumPMID: len(m.Sets), ValueSets: make([]ValueSet, 0, len(m.Sets))}
-	for _, vs := range m.Sets {
-		s := ValueSet{PMID: vs.PMID.String(), NumVal: vs.NumVal}
-		if len(vs.Values) > 0 {
-			f := vs.ValFmt
-			s.ValFmt = &f
-			s.Values = make([]Value, 0, len(vs.Values))
-			for _, v := range vs.Values {
-				s.Values = append(s.Values, value(v, vs.ValFmt))
-			}
+// appendResult appends the map of a validated RESULT or HIGHRES_RESULT:
+// h's keys (none when h is nil) then ResultBody's, the bytes ResultBody's
+// MarshalMsg merged with h's gives, written straight from pduwire's view
+// of the PDU without building the body first (a string per PMID and an
+// allocation per value: most of a RESULT stream's time in the wasm
+// modules went to the allocator, issue 18 item 7).
+func appendResult(dst []byte, h *PDUHeader, r *pduwire.Result) []byte {
+	e := beginMap(dst, 9)
+	if h != nil {
+		if h.File != "" {
+			e.str("\xa4file", h.File)
 		}
-		o.ValueSets = append(o.ValueSets, s)
+		e.int("\xa6offset", h.Offset)
+		e.uint("\xa3len", uint64(h.Len))
+		e.str("\xa4type", h.Type)
+		e.int("\xa4from", int64(h.From))
 	}
-	return o
+	e.int("\xa3sec", r.Sec)
+	e.int("\xa4nsec", r.Nsec)
+	e.int("\xa7numpmid", int64(r.NumPMID))
+	e.array("\xaavalue_sets", r.NumPMID)
+	s := r.Scan()
+	for s.Next() {
+		vs := s.ValueSet()
+		e.b = appendValueSet(e.b, &vs)
+	}
+	return e.end()
+}
+
+// appendValueSet appends one value set as ValueSet's MarshalMsg does.
+func appendValueSet(b []byte, vs *pduwire.ValueSet) []byte {
+	e := beginMap(b, 4)
+	e.b = appendID(e.key("\xa4pmid"), vs.PMID)
+	e.int("\xa6numval", int64(vs.NumVal))
+	if n := vs.Len(); n > 0 {
+		e.uint("\xa6valfmt", uint64(vs.ValFmt))
+		e.array("\xa6values", n)
+		for i := range n {
+			e.b = appendValue(e.b, vs.Value(i), vs.ValFmt)
+		}
+	}
+	return e.end()
+}
+
+// appendID appends id's text (pcp.ID.String) as a MessagePack string:
+// at most 13 bytes, a fixstr.
+func appendID(b []byte, id pcp.ID) []byte {
+	if id == pcp.IDNull {
+		return msgp.AppendString(b, "PM_ID_NULL")
+	}
+	at := len(b)
+	b, _ = id.AppendText(append(b, 0xa0))
+	b[at] = 0xa0 | byte(len(b)-at-1)
+	return b
 }
 
 var fmtNames = [...]string{pduwire.ValInsitu: "insitu", pduwire.ValDPTR: "dptr", pduwire.ValSPTR: "sptr"}
 
-// value is one RESULT value: insitu as its 32-bit word, a block by its
-// type.
-func value(v pduwire.ValueData, valfmt uint8) Value {
-	o := Value{Inst: v.Inst}
+// appendValue appends one RESULT value as Value's MarshalMsg does:
+// insitu as its 32-bit word, a block by its type.
+func appendValue(b []byte, v pduwire.Value, valfmt uint8) []byte {
+	e := beginMap(b, 6)
+	e.int("\xa4inst", int64(v.Inst))
+	var f string
 	if int(valfmt) < len(fmtNames) {
-		o.Fmt = fmtNames[valfmt]
+		f = fmtNames[valfmt]
 	}
+	e.str("\xa3fmt", f)
 	if valfmt == pduwire.ValInsitu {
-		o.Value = rawInt(int64(int32(v.Word)))
-		return o
+		e.int("\xa5value", int64(int32(v.Word)))
+		return e.end()
 	}
-	o.Type = TypeName(v.BlockType)
-	p := v.Payload
+	t := v.BlockType()
+	e.str("\xa4type", TypeName(t))
+	p := v.Payload()
 	switch {
-	case v.BlockType == pcp.Type64 && len(p) == 8:
-		o.Value = rawInt(int64(binary.BigEndian.Uint64(p)))
-	case v.BlockType == pcp.TypeU64 && len(p) == 8:
-		o.Value = rawUint(binary.BigEndian.Uint64(p))
-	case v.BlockType == pcp.TypeDouble && len(p) == 8:
-		o.Value = rawFloat(math.Float64frombits(binary.BigEndian.Uint64(p)))
-	case v.BlockType == pcp.TypeFloat && len(p) == 4:
-		o.Value = rawFloat(float64(math.Float32frombits(binary.BigEndian.Uint32(p))))
-	case v.BlockType == pcp.TypeString:
-		o.Value = raw(msgp.AppendString(nil, strings.TrimSuffix(string(p), "\x00")))
-	case v.BlockType == pcp.TypeEvent || v.BlockType == pcp.TypeHighResEvent:
-		o.Records = resultEvents(v)
+	case t == pcp.Type64 && len(p) == 8:
+		e.int("\xa5value", int64(binary.BigEndian.Uint64(p)))
+	case t == pcp.TypeU64 && len(p) == 8:
+		e.uint("\xa5value", binary.BigEndian.Uint64(p))
+	case t == pcp.TypeDouble && len(p) == 8:
+		e.b = AppendFloat(e.key("\xa5value"), math.Float64frombits(binary.BigEndian.Uint64(p)))
+	case t == pcp.TypeFloat && len(p) == 4:
+		e.b = AppendFloat(e.key("\xa5value"), float64(math.Float32frombits(binary.BigEndian.Uint32(p))))
+	case t == pcp.TypeString:
+		e.b = msgp.AppendStringFromBytes(e.key("\xa5value"), bytes.TrimSuffix(p, []byte{0}))
+	case t == pcp.TypeEvent || t == pcp.TypeHighResEvent:
+		a, err := v.Events()
+		if err != nil {
+			a = eventrec.Array{} // no records
+		}
+		e.b = appendEventRecords(e.key("\xa7records"), a)
 	default:
-		h := hex.EncodeToString(p)
-		o.Hex = &h
+		e.str("\xa3hex", hex.EncodeToString(p))
 	}
-	return o
+	return e.end()
 }
+
+// resultMsg is a RESULT body for decodeBody's callers other than
+// AppendPDU, which writes RESULTs itself.
+type resultMsg struct{ r pduwire.Result }
+
+// MarshalMsg appends the body's map (ResultBody's keys).
+func (m *resultMsg) MarshalMsg(b []byte) ([]byte, error) { return appendResult(b, nil, &m.r), nil }
 
 // raw returns b as a value's Raw.
 func raw(b []byte) *Raw { r := Raw(b); return &r }
-
-// rawBox holds a short Raw and its bytes in one allocation, for a
-// number's encoding (at most 9 bytes).
-type rawBox struct {
-	r   Raw
-	buf [9]byte
-}
-
-// rawInt, rawUint and rawFloat return a number's Raw in one allocation.
-func rawInt(v int64) *Raw {
-	x := new(rawBox)
-	x.r = msgp.AppendInt64(x.buf[:0], v)
-	return &x.r
-}
-
-func rawUint(v uint64) *Raw {
-	x := new(rawBox)
-	x.r = msgp.AppendUint64(x.buf[:0], v)
-	return &x.r
-}
-
-func rawFloat(v float64) *Raw {
-	x := new(rawBox)
-	x.r = AppendFloat(x.buf[:0], v)
-	return &x.r
-}
 
 // AppendFloat appends f as the schema writes floats: a MessagePack float,
 // or NaN and the infinities as strings, which JSON can carry.
@@ -379,18 +423,6 @@ func AppendFloat(b []byte, f float64) []byte {
 		return msgp.AppendString(b, strconv.FormatFloat(f, 'g', -1, 64))
 	}
 	return msgp.AppendFloat64(b, f)
-}
-
-// resultEvents decodes an event-record array value of a RESULT, which
-// pduwire has validated, leniently as pminfo does.
-func resultEvents(v pduwire.ValueData) []EventRecord {
-	blk := make([]byte, 4, 4+len(v.Payload))
-	binary.BigEndian.PutUint32(blk, uint32(v.BlockType)<<24|uint32(len(v.Payload)+4))
-	a, err := eventrec.Parse(append(blk, v.Payload...), eventrec.Options{Type: v.BlockType, Lenient: true})
-	if err != nil {
-		return []EventRecord{}
-	}
-	return eventRecords(a)
 }
 
 // eventRecords lists the records of a validated event array. The
@@ -414,6 +446,40 @@ func eventRecords(a eventrec.Array) []EventRecord {
 		recs = append(recs, o)
 	}
 	return recs
+}
+
+// appendEventRecords appends the records of a validated event array as
+// eventRecords' values marshal, written straight from the array.
+func appendEventRecords(b []byte, a eventrec.Array) []byte {
+	b = msgp.AppendArrayHeader(b, uint32(a.Len()))
+	rs := a.Scanner()
+	for rs.Next() {
+		r := rs.Record()
+		e := beginMap(b, 5)
+		e.int("\xa3sec", r.Seconds())
+		e.int("\xa4nsec", r.Nanoseconds())
+		// Flags' text is at most 25 bytes ("point,start,end,id,parent"):
+		// a fixstr.
+		at := len(e.key("\xa5flags"))
+		e.b, _ = r.Flags().AppendText(append(e.b, 0xa0))
+		e.b[at] = 0xa0 | byte(len(e.b)-at-1)
+		if n, ok := r.Missed(); ok {
+			e.int("\xa6missed", int64(n))
+		} else {
+			e.array("\xa6params", r.NumParams())
+			ps := r.ParamScanner()
+			for ps.Next() {
+				p := ps.Param()
+				f := beginMap(e.b, 3)
+				f.b = appendID(f.key("\xa4pmid"), p.ID)
+				f.str("\xa4type", TypeName(p.Type))
+				f.b = appendParam(f.key("\xa5value"), p)
+				e.b = f.end()
+			}
+		}
+		b = e.end()
+	}
+	return b
 }
 
 // appendParam appends an event parameter as a MessagePack value of its

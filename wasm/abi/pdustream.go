@@ -5,6 +5,7 @@ import (
 
 	"github.com/perfwire/perfwire/internal/wire"
 	"github.com/perfwire/perfwire/pduwire"
+	"github.com/tinylib/msgp/msgp"
 )
 
 // PDUSession decodes a PCP byte stream fed piece by piece (pdu_stream,
@@ -17,7 +18,7 @@ type PDUSession struct {
 	consumed int64 // stream bytes before pending[0]
 	done     bool
 	err      error
-	buf      []byte
+	last     int // PDUs in the last result: the next one likely needs the same array header
 }
 
 // NewPDUSession starts a stream session accepting PDUs up to limit bytes
@@ -27,54 +28,84 @@ func NewPDUSession(limit int) *PDUSession {
 }
 
 // Feed decodes the PDUs chunk completes. After an error the session is
-// done and further pieces are ignored.
+// done and further pieces are ignored. It is AppendFeed's result as a
+// value.
 func (s *PDUSession) Feed(chunk []byte) PDUStream {
-	res := PDUStream{PDUs: []Raw{}}
-	if s.done {
-		res.Error = ErrorOf(s.err)
-		return res
-	}
-	s.pending = append(s.pending, chunk...)
-	off := 0
-	for len(s.pending)-off >= pduwire.HeaderLen {
-		sp := pduwire.NewScanner(s.pending[off:], s.opts)
-		if !sp.Next() {
-			if errors.Is(sp.Err(), pduwire.ErrTruncated) {
-				break // the body has not all arrived
-			}
-			s.fail(shiftError(sp.Err(), int(s.consumed)+off))
-			break
-		}
-		p := sp.PDU()
-		p.Offset = s.consumed + int64(off)
-		var err error
-		if s.buf, err = AppendPDU(s.buf[:0], "", p); err != nil {
-			s.fail(err)
-			break
-		}
-		res.PDUs = append(res.PDUs, Raw(append([]byte(nil), s.buf...)))
-		off += len(p.Bytes)
-	}
-	if !s.done {
-		s.consumed += int64(off)
-		s.pending = append(s.pending[:0], s.pending[off:]...)
-	}
-	res.Error = ErrorOf(s.err)
-	return res
+	return pduStream(s.AppendFeed(nil, chunk))
 }
 
 // End declares the stream finished: a PDU left incomplete is the
 // truncation error DecodePDUs reports for it.
 func (s *PDUSession) End() PDUStream {
-	res := PDUStream{PDUs: []Raw{}}
+	return pduStream(s.AppendEnd(nil))
+}
+
+// pduStream reads back a PDUStream that AppendFeed or AppendEnd wrote.
+func pduStream(b []byte) PDUStream {
+	res := PDUStream{}
+	if _, err := res.UnmarshalMsg(b); err != nil {
+		panic("abi: a PDU stream result does not read back: " + err.Error())
+	}
+	if res.PDUs == nil {
+		res.PDUs = []Raw{}
+	}
+	return res
+}
+
+// AppendFeed appends to dst the MessagePack PDUStream of the PDUs chunk
+// completes, each written in place (pdu_feed): no PDU is built as a
+// value or copied on its own. The session keeps only the bytes of an
+// incomplete PDU, copied.
+func (s *PDUSession) AppendFeed(dst, chunk []byte) []byte {
+	o := beginPDUs(dst, s.last)
+	if s.done {
+		return o.end(s.err)
+	}
+	data := chunk
+	if len(s.pending) > 0 {
+		s.pending = append(s.pending, chunk...)
+		data = s.pending
+	}
+	off := 0
+	sp := pduwire.NewScanner(data, s.opts)
+	for len(data)-off >= pduwire.HeaderLen {
+		if !sp.Next() {
+			if errors.Is(sp.Err(), pduwire.ErrTruncated) {
+				break // the body has not all arrived
+			}
+			s.fail(shiftError(sp.Err(), int(s.consumed)))
+			break
+		}
+		p := sp.PDU()
+		p.Offset += s.consumed
+		var err error
+		if o.b, err = AppendPDU(o.b, "", p); err != nil {
+			s.fail(err)
+			break
+		}
+		o.n++
+		off += len(p.Bytes)
+	}
+	if !s.done {
+		s.consumed += int64(off)
+		// Overlapping when data is pending: append moves the bytes down.
+		s.pending = append(s.pending[:0], data[off:]...)
+	}
+	s.last = o.n
+	return o.end(s.err)
+}
+
+// AppendEnd appends the PDUStream of pdu_end: no PDUs, and a PDU left
+// incomplete as the truncation error DecodePDUs reports for it.
+func (s *PDUSession) AppendEnd(dst []byte) []byte {
 	if !s.done && len(s.pending) > 0 {
 		sp := pduwire.NewScanner(s.pending, s.opts)
 		sp.Next()
 		s.fail(shiftError(sp.Err(), int(s.consumed)))
 	}
 	s.done = true
-	res.Error = ErrorOf(s.err)
-	return res
+	o := beginPDUs(dst, 0)
+	return o.end(s.err)
 }
 
 func (s *PDUSession) fail(err error) {
@@ -89,4 +120,69 @@ func shiftError(err error, base int) error {
 		return &c
 	}
 	return wire.NewError("dlt", "message", base, err)
+}
+
+// AppendPDUs appends to dst the MessagePack PDUStream of DecodePDUs(in,
+// limit), each PDU written in place (pdu_decode).
+func AppendPDUs(dst, in []byte, limit int) []byte {
+	o := beginPDUs(dst, len(in)/256) // PDUs of a pmcd conversation average some hundreds of bytes
+	var err error
+	for p, ferr := range pduwire.All(in, pduwire.Options{MaxPDULen: limit}) {
+		if ferr != nil {
+			err = ferr
+			break
+		}
+		if o.b, err = AppendPDU(o.b, "", p); err != nil {
+			break
+		}
+		o.n++
+	}
+	return o.end(err)
+}
+
+// pdusOut writes a PDUStream map in place: PDUStream's keys are error
+// then pdus, and neither the error nor the number of PDUs is known until
+// the PDUs are written, so beginPDUs leaves room for the keys with no
+// error and the array header of a guessed number of PDUs before them,
+// and end writes them there, moving the PDUs once only when the guess
+// was wrong (or to open room for an error).
+type pdusOut struct {
+	b     []byte
+	start int // where the map starts
+	at    int // where the first PDU starts
+	n     int // PDUs written
+}
+
+// pdusHead is the map's start with no error, before the array header.
+const pdusHead = "\x82\xa5error\xc0\xa4pdus"
+
+// beginPDUs starts a PDUStream at the end of dst, for about guess PDUs.
+func beginPDUs(dst []byte, guess int) pdusOut {
+	o := pdusOut{start: len(dst)}
+	o.b = msgp.AppendArrayHeader(append(dst, pdusHead...), uint32(guess))
+	o.at = len(o.b)
+	return o
+}
+
+func (o *pdusOut) end(err error) []byte {
+	body := len(o.b) - o.at
+	// The head is written over the room reserved for it, which holds it
+	// when there is no error and the guess was right; else it is built
+	// apart.
+	head := o.b[o.start : o.start+len("\x82\xa5error") : o.at]
+	if err != nil {
+		head, _ = ErrorOf(err).MarshalMsg(head)
+	} else {
+		head = append(head, 0xc0)
+	}
+	head = msgp.AppendArrayHeader(append(head, "\xa4pdus"...), uint32(o.n))
+	b := o.b
+	if grow := o.start + len(head) - o.at; grow > 0 {
+		b = append(b, head[:grow]...) // room for the longer head
+	}
+	if o.start+len(head) != o.at {
+		copy(b[o.start+len(head):], b[o.at:o.at+body])
+	}
+	copy(b[o.start:], head)
+	return b[:o.start+len(head)+body]
 }

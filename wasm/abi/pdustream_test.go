@@ -6,6 +6,8 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+
+	"github.com/perfwire/perfwire/pduwire"
 )
 
 // feedPDUs runs a PDU session over in, cut into pieces by next (which
@@ -54,5 +56,83 @@ func TestPDUStreamChunking(t *testing.T) {
 					filepath.Base(name), len(in), len(one.PDUs), len(rnd.PDUs), one.Error, rnd.Error)
 			}
 		}
+	}
+}
+
+// TestAppendPDUs: pdu_decode's in-place writer gives DecodePDUs's bytes
+// after whatever dst holds, for every capture whole, cut short (an
+// error after the PDUs) and damaged, with any number of PDUs (the array
+// header's three sizes) and through the module's call.
+func TestAppendPDUs(t *testing.T) {
+	files, _ := filepath.Glob(filepath.Join("..", "testdata", "conv*.*[rt].bin"))
+	var all []byte
+	for _, name := range files {
+		b, err := os.ReadFile(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		all = append(all, b...)
+	}
+	// Over 65535 PDUs: the widest array header.
+	var many []byte
+	for len(many) < 70000*16 {
+		many = append(many, "\x00\x00\x00\x10\x00\x00\x70\x0b\x00\x00\x00\x00\x00\x00\x00\x01"...)
+	}
+	ins := [][]byte{nil, {1, 2}, all[:12], many}
+	for _, in := range [][]byte{all, all[:len(all)/3]} {
+		bad := bytes.Clone(in)
+		bad[len(bad)/2] ^= 0xff
+		ins = append(ins, in, in[:len(in)-3], bad)
+	}
+	m := NewModule()
+	for i, in := range ins {
+		r := DecodePDUs(in, 0)
+		want, _ := r.MarshalMsg([]byte("prefix"))
+		got := AppendPDUs([]byte("prefix"), in, 0)
+		if !bytes.Equal(got, want) {
+			t.Errorf("input %d (%d bytes, %d PDUs, error %v): AppendPDUs differs from DecodePDUs", i, len(in), len(r.PDUs), r.Error)
+		}
+		h := m.Keep(in)
+		if got := m.Call(OpPDUDecode, h, 0); !bytes.Equal(got, want[len("prefix"):]) {
+			t.Errorf("input %d: pdu_decode differs from DecodePDUs", i)
+		}
+		m.Free(h)
+	}
+}
+
+// BenchmarkAppendFeedStream feeds the RESULTs of pduwire's captures and
+// libpcp's 1,000-value RESULTs, repeated to 1 MiB, in 64 KB pieces (the
+// viewer's) to one session per pass: bench's plugin-stream, natively.
+func BenchmarkAppendFeedStream(b *testing.B) {
+	files, _ := filepath.Glob("../../pduwire/testdata/captures/conv*.server.bin")
+	files = append(files, "../../bench/testdata/result-1000.bin", "../../bench/testdata/result-1000-highres.bin")
+	var pat []byte
+	for _, f := range files {
+		in, err := os.ReadFile(f)
+		if err != nil {
+			b.Fatal(err)
+		}
+		for p, err := range pduwire.All(in, pduwire.Options{}) {
+			if err != nil {
+				b.Fatal(err)
+			}
+			if t := p.Header.Type; t == pduwire.TypeResult || t == pduwire.TypeHighResResult {
+				pat = append(pat, p.Bytes...)
+			}
+		}
+	}
+	var in []byte
+	for len(in) < 1<<20 {
+		in = append(in, pat...)
+	}
+	b.SetBytes(int64(len(in)))
+	b.ReportAllocs()
+	var out []byte
+	for b.Loop() {
+		s := NewPDUSession(0)
+		for off := 0; off < len(in); off += 64 << 10 {
+			out = s.AppendFeed(out[:0], in[off:min(off+64<<10, len(in))])
+		}
+		out = s.AppendEnd(out[:0])
 	}
 }

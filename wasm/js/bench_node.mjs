@@ -9,12 +9,15 @@
 // With a workload (kpi, pdu, mmv or feed) and a count after them, it runs
 // that workload count times after as many warm-up calls and prints only
 // the elapsed nanoseconds: the bench harness's plugin figures drive it so.
+// The workloads stream (a PDU stream fed to pduFeed in 64 KB pieces,
+// through a new session each time) and mmvlarge (mmvRead) take their
+// input file after the count.
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { createRequire } from "node:module";
 import { bindExports } from "./perfwire.mjs";
 
-const [wasmExec, modulePath, testdata, only, count] = process.argv.slice(2);
+const [wasmExec, modulePath, testdata, only, count, file] = process.argv.slice(2);
 createRequire(import.meta.url)(wasmExec);
 const go = new Go();
 const { instance } = await WebAssembly.instantiate(readFileSync(modulePath), go.importObject);
@@ -35,6 +38,16 @@ const workloads = {
 	mmv: ["mmvRead sample2.mmv", mmv.length, () => pw.mmvRead(mmv, 0)],
 	feed: ["pduFeed one RESULT PDU", one.length, () => pw.pduFeed(s, one)],
 };
+if (file) {
+	const big = new Uint8Array(readFileSync(file));
+	workloads.stream = ["pduFeed 64 KB pieces of " + file, big.length, () => {
+		const st = pw.pduStream(0);
+		for (let off = 0; off < big.length; off += 65536) pw.pduFeed(st, big.subarray(off, off + 65536));
+		pw.pduEnd(st);
+		pw.close(st);
+	}];
+	workloads.mmvlarge = ["mmvRead " + file, big.length, () => pw.mmvRead(big, 0)];
+}
 
 if (only) {
 	const f = workloads[only][2];

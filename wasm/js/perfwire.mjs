@@ -29,10 +29,13 @@ export function bindExports(instance, perfwire) {
 		if (h !== 0) bytes().set(u8, ex.buf_ptr(h) >>> 0);
 		return h;
 	};
-	// take copies result buffer h out of the module and frees it.
+	// take copies result buffer h out of the module and frees it. A new
+	// array set from a view of the memory: V8's slice of a view of wasm
+	// memory copied 160 KB five times slower.
 	const take = (h) => {
-		const p = ex.buf_ptr(h) >>> 0;
-		const out = bytes().slice(p, p + (ex.buf_len(h) >>> 0));
+		const n = ex.buf_len(h) >>> 0;
+		const out = new Uint8Array(n);
+		out.set(new Uint8Array(ex.mem.buffer, ex.buf_ptr(h) >>> 0, n));
 		ex.free(h);
 		return out;
 	};

@@ -30,7 +30,7 @@ var Mod = abi.NewModule()
 // MessagePack result, then yields where the host needs it.
 func call(o abi.Op, a, b uint32) uint32 {
 	defer yield()
-	return Mod.Keep(Mod.Call(o, a, b))
+	return Mod.CallKeep(o, a, b)
 }
 
 //go:wasmexport abi_version
