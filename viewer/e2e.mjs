@@ -319,6 +319,13 @@ try {
 		await page.setInputFiles("#file", [{ name: basename(meta), mimeType: "application/octet-stream", buffer: readFileSync(meta) }, { name: "m3.0.xz", mimeType: "application/x-xz", buffer: Buffer.from([0xfd, 0x37, 0x7a, 0x58, 0x5a, 0]) }]);
 		await settled(page);
 		out.archiveXZ = await snapshot(page);
+		// An archive of a float and a double metric ($FLOAT_ARCHIVE):
+		// each value written as its descriptor's type says.
+		if (process.env.FLOAT_ARCHIVE) {
+			await page.setInputFiles("#file", process.env.FLOAT_ARCHIVE.split(","));
+			await settled(page);
+			out.archiveFloat = await arch();
+		}
 	}
 
 	// 8. Live: perfwire serve --dlt (at $LIVE) relays the running daemon;

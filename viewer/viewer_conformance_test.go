@@ -132,6 +132,9 @@ func TestConformanceViewer(t *testing.T) {
 	serial := filepath.Join(t.TempDir(), "kpi-odd-serial.dlt")
 	writeSerial(t, capture, serial)
 
+	// An archive of a float and a double metric, written with perfwire's
+	// archive writer.
+	floats := writeFloatArchive(t)
 	cmd := exec.Command("node", "e2e.mjs", srv.URL, t.ArtifactDir(), capture, dropped, other, reuse)
 	pcpFiles := []string{"testdata/conv15.server.bin", "testdata/conv17.server.bin", "testdata/sample1.mmv"}
 	for i, f := range pcpFiles {
@@ -144,7 +147,8 @@ func TestConformanceViewer(t *testing.T) {
 		archFiles[i], _ = filepath.Abs(f)
 	}
 	cmd.Env = append(os.Environ(), "CHROMIUM="+chromium, "LIVE="+live, "LIVE_DOWN="+down, "PCP_FILES="+strings.Join(pcpFiles, ","),
-		"ARCHIVE="+strings.Join(archFiles, ","), "SERIAL="+serial)
+		"ARCHIVE="+strings.Join(archFiles, ","), "SERIAL="+serial,
+		"FLOAT_ARCHIVE="+floats+".meta,"+floats+".index,"+floats+".0")
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
 	out, err := cmd.Output()
@@ -188,6 +192,7 @@ func TestConformanceViewer(t *testing.T) {
 		TreeRows              int
 		Errors                []string
 		Archive, ArchiveByURL archiveView
+		ArchiveFloat          archiveView
 		ArchiveDropped        archiveView
 		ArchiveGzip           archiveView
 		ArchiveCancelled      struct {
@@ -427,6 +432,7 @@ func TestConformanceViewer(t *testing.T) {
 		t.Errorf("live pmcd down: state %q, status %q", d.State, d.Status)
 	}
 	checkArchive(t, bin, page.Archive, page.ArchiveByURL, strings.TrimSuffix(archFiles[0], ".meta"))
+	checkFloatArchive(t, bin, page.ArchiveFloat, floats)
 	if page.ArchiveDropped.State != "done" || !reflect.DeepEqual(page.ArchiveDropped.Rows, page.Archive.Rows) {
 		t.Errorf("archive dropped: state %q, status %q; the rows differ from the picked files': %v", page.ArchiveDropped.State,
 			page.ArchiveDropped.Status, !reflect.DeepEqual(page.ArchiveDropped.Rows, page.Archive.Rows))

@@ -17,12 +17,10 @@ export function stampSeconds(ts) {
 	return [sec, m ? Number(m[1].padEnd(9, "0")) : 0];
 }
 
-// float32Text is the shortest text of a float metric's value, as
-// perfwire archive --json writes it (0.65, not 0.6499999761581421), or
-// null for any other number. MessagePack's float32 arrives as the double
-// of the same value; a fraction a float32 holds exactly is taken for one
-// (a double metric rarely has such a value, and then only its text has
-// digits fewer than its JSON).
+// float32Text is the shortest text of a float metric's value (its
+// descriptor's type PM_TYPE_FLOAT), as perfwire archive --json writes it
+// (0.65, not 0.6499999761581421), or null for an integer, which needs
+// none. MessagePack's float32 arrives as the double of the same value.
 function float32Text(x) {
 	if (typeof x !== "number" || Number.isInteger(x) || !Number.isFinite(x) || Math.fround(x) !== x) return null;
 	for (let p = 1; p < 9; p++) {
@@ -77,7 +75,7 @@ export class ArchiveStore {
 			if (!m) {
 				const d = this.meta.get(v.pmid);
 				m = { name: v.name, pmid: v.pmid, counter: !!v.counter, kinds: new Set(), values: 0, insts: new Map(),
-					scale: rateOf(d ? unitsText(d.pmunits) : "").scale };
+					scale: rateOf(d ? unitsText(d.pmunits) : "").scale, float: !!d && d.type === "float" };
 				this.metrics.set(v.name, m);
 			}
 			let s = m.insts.get(v.inst);
@@ -101,7 +99,7 @@ export class ArchiveStore {
 			// 64-bit integers beyond 2^53 come as BigInt: the text keeps
 			// every digit, the chart takes the nearest double.
 			const big = typeof v.value === "bigint";
-			const f32 = big ? null : float32Text(v.value);
+			const f32 = big || !m.float ? null : float32Text(v.value);
 			s.v.push(f32 === null ? Number(v.value) : Number(f32));
 			s.text.push(big ? v.value.toString() : f32);
 			let rate = NaN;
