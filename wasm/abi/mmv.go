@@ -152,31 +152,43 @@ func AppendMMV(dst, in []byte, bigEndian bool) []byte {
 		f.b = msgp.AppendStringFromBytes(f.key("\xa4name"), in.Name)
 		e.b = f.end()
 	}
+	// The values, most of a file's result, store their keys themselves
+	// rather than call enc's methods (see appendValueSet).
 	e.array("\xa6values", r.NumValues())
-	for v := range r.Values() {
-		f := beginMap(e.b, 7)
-		f.b = msgp.AppendStringFromBytes(f.key("\xa6metric"), names[v.Metric])
+	b := e.b
+	for i := range r.NumValues() {
+		v := r.Value(i) // no metric is refused: Values would give the same
+		keys := byte(0x83)
+		missing := v.Missing()
+		switch v.Type {
+		case mmv.TypeI32, mmv.TypeI64, mmv.TypeU32, mmv.TypeU64, mmv.TypeElapsed, mmv.TypeFloat, mmv.TypeDouble, mmv.TypeString:
+		default:
+			if !missing {
+				keys = 0x82
+			}
+		}
+		b = msgp.AppendStringFromBytes(append(b, keys, 0xa6, 'm', 'e', 't', 'r', 'i', 'c'), names[v.Metric])
 		var inst []byte
 		if v.Instance >= 0 {
 			inst = names[nm+v.Instance]
 		}
-		f.b = msgp.AppendStringFromBytes(f.key("\xa8instance"), inst)
-		if v.Missing() {
-			f.bool("\xa7missing", true)
-		} else {
-			switch v.Type {
-			case mmv.TypeI32, mmv.TypeI64:
-				f.int("\xa1i", v.Int())
-			case mmv.TypeU32, mmv.TypeU64, mmv.TypeElapsed:
-				f.uint("\xa1u", v.Uint())
-			case mmv.TypeFloat, mmv.TypeDouble:
-				f.float("\xa1f", v.Float())
-			case mmv.TypeString:
-				f.b = msgp.AppendStringFromBytes(f.key("\xa1s"), v.Text())
-			}
+		b = msgp.AppendStringFromBytes(append(b, 0xa8, 'i', 'n', 's', 't', 'a', 'n', 'c', 'e'), inst)
+		if missing {
+			b = append(b, 0xa7, 'm', 'i', 's', 's', 'i', 'n', 'g', 0xc3)
+			continue
 		}
-		e.b = f.end()
+		switch v.Type {
+		case mmv.TypeI32, mmv.TypeI64:
+			b = appendInt(append(b, 0xa1, 'i'), v.Int())
+		case mmv.TypeU32, mmv.TypeU64, mmv.TypeElapsed:
+			b = msgp.AppendUint64(append(b, 0xa1, 'u'), v.Uint())
+		case mmv.TypeFloat, mmv.TypeDouble:
+			b = msgp.AppendFloat64(append(b, 0xa1, 'f'), v.Float())
+		case mmv.TypeString:
+			b = msgp.AppendStringFromBytes(append(b, 0xa1, 's'), v.Text())
+		}
 	}
+	e.b = b
 	e.array("\xa6labels", r.NumLabels())
 	for l := range r.Labels() {
 		f := beginMap(e.b, 4)

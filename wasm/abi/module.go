@@ -101,7 +101,7 @@ const MaxAlloc = 1 << 30
 // by handle (a u32, never 0). It is not safe for concurrent use; a wasm
 // module runs one call at a time.
 type Module struct {
-	buffers  map[uint32]buffer
+	buffers  map[uint32][]byte
 	sessions map[uint32]any
 	last     uint32
 	// big and small are the two largest buffers the host freed that
@@ -112,14 +112,11 @@ type Module struct {
 	// copied there (in a wasm module the collector runs on the calling
 	// thread, issue 18 item 7).
 	big, small []byte
-}
-
-// buffer is a buffer and whether free may recycle it: the module made
-// it (alloc, a result) and no session keeps it (kpi_open and
-// archive_open keep their input).
-type buffer struct {
-	b   []byte
-	own bool
+	// in and res are the handles of the last alloc and the last result
+	// of an export, the buffers free recycles: nothing else refers to
+	// them, but for an input a session keeps (kpi_open and archive_open
+	// clear in).
+	in, res uint32
 }
 
 // maxRecycle bounds the freed buffers a module keeps.
@@ -127,7 +124,7 @@ const maxRecycle = 4 << 20
 
 // NewModule returns an empty module state.
 func NewModule() *Module {
-	return &Module{buffers: map[uint32]buffer{}, sessions: map[uint32]any{}}
+	return &Module{buffers: map[uint32][]byte{}, sessions: map[uint32]any{}}
 }
 
 // newHandle returns an unused handle, skipping 0 and live handles after
@@ -150,19 +147,15 @@ func (m *Module) newHandle() uint32 {
 
 // Keep stores b under a new handle. The module never writes to b, nor
 // reuses it after Free.
-func (m *Module) Keep(b []byte) uint32 { return m.keep(b, false) }
-
-// keepOwn stores b, which the module made, under a new handle.
-func (m *Module) keepOwn(b []byte) uint32 { return m.keep(b, true) }
-
-// keep is Keep and keepOwn, not inlined: either would add its code to
-// each caller in every module (the archive modules are close to their
-// size budget).
+//
+// Keep and Free are not inlined: each would add its code to two or three
+// callers in every module (the archive modules are at their size
+// budget).
 //
 //go:noinline
-func (m *Module) keep(b []byte, own bool) uint32 {
+func (m *Module) Keep(b []byte) uint32 {
 	h := m.newHandle()
-	m.buffers[h] = buffer{b: b, own: own}
+	m.buffers[h] = b
 	return h
 }
 
@@ -174,7 +167,8 @@ func (m *Module) Alloc(n uint32) uint32 {
 	}
 	b := m.reuse(int(n))
 	clear(b)
-	return m.keepOwn(b)
+	m.in = m.Keep(b)
+	return m.in
 }
 
 // reuse returns a buffer of n bytes, unzeroed: a spare that holds n
@@ -191,10 +185,34 @@ func (m *Module) reuse(n int) (b []byte) {
 	return b[:n]
 }
 
-// recycle keeps b for reuse when it is larger than a spare. Not
-// inlined, as keep.
+// Buffer returns buffer h. An empty buffer gets a one-byte backing array,
+// so that its address is real.
+func (m *Module) Buffer(h uint32) ([]byte, bool) {
+	b, ok := m.buffers[h]
+	if ok && cap(b) == 0 {
+		b = make([]byte, 0, 1)
+		m.buffers[h] = b
+	}
+	return b, ok
+}
+
+// Free releases a buffer or a session; unknown handles are ignored.
 //
 //go:noinline
+func (m *Module) Free(h uint32) {
+	if h == m.in || h == m.res {
+		m.recycle(m.buffers[h])
+		if h == m.in {
+			m.in = 0
+		} else {
+			m.res = 0
+		}
+	}
+	delete(m.buffers, h)
+	delete(m.sessions, h)
+}
+
+// recycle keeps b for reuse when it is larger than a spare.
 func (m *Module) recycle(b []byte) {
 	if cap(b) > maxRecycle {
 		return
@@ -207,29 +225,6 @@ func (m *Module) recycle(b []byte) {
 	}
 }
 
-// Buffer returns buffer h. An empty buffer gets a one-byte backing array,
-// so that its address is real.
-func (m *Module) Buffer(h uint32) ([]byte, bool) {
-	e, ok := m.buffers[h]
-	if ok && cap(e.b) == 0 {
-		e.b = make([]byte, 0, 1)
-		m.buffers[h] = e
-	}
-	return e.b, ok
-}
-
-// Free releases a buffer or a session; unknown handles are ignored.
-func (m *Module) Free(h uint32) {
-	if e, ok := m.buffers[h]; ok {
-		delete(m.buffers, h)
-		if e.own {
-			m.recycle(e.b)
-		}
-		return
-	}
-	delete(m.sessions, h)
-}
-
 // Open runs an op that opens a session (kpi_open, kpi_stream,
 // pdu_stream, archive_open) and returns the session's handle, or 0 when an argument is
 // bad or the op is not in this build.
@@ -239,13 +234,14 @@ func (m *Module) Open(o Op, h, n uint32) uint32 {
 	}
 	var in []byte
 	if Calls[o].Args == ArgInOpen {
-		e, ok := m.buffers[h]
+		b, ok := m.buffers[h]
 		if !ok {
 			return 0
 		}
-		in = e.b
-		e.own = false // the session may keep it
-		m.buffers[h] = e
+		in = b
+		if h == m.in {
+			m.in = 0 // the session may keep it
+		}
 	} else {
 		n = h
 	}
@@ -277,9 +273,12 @@ func (m *Module) Call(o Op, a, b uint32) (res []byte) {
 	return r
 }
 
-// CallKeep is Call with its result kept as a buffer the module owns:
-// the handle of the result of a wasm export, which free recycles.
-func (m *Module) CallKeep(o Op, a, b uint32) uint32 { return m.keepOwn(m.Call(o, a, b)) }
+// CallKeep is Call with its result kept under a new handle, the result
+// of a wasm export, which free recycles.
+func (m *Module) CallKeep(o Op, a, b uint32) uint32 {
+	m.res = m.Keep(m.Call(o, a, b))
+	return m.res
+}
 
 func (m *Module) dispatch(o Op, a, b uint32) msgp.Marshaler {
 	if o >= numOps || o.Opens() {
@@ -294,13 +293,13 @@ func (m *Module) dispatch(o Op, a, b uint32) msgp.Marshaler {
 		if calls[o] == nil {
 			return Failure(ErrNotBuilt)
 		}
-		return calls[o](in.b, b)
+		return calls[o](in, b)
 	}
 	s, ok := m.sessions[a]
 	if !ok {
 		return Failure(ErrBadHandle)
 	}
-	var in buffer
+	var in []byte
 	if Calls[o].Args == ArgSessionIn {
 		if in, ok = m.buffers[b]; !ok {
 			return Failure(ErrBadHandle)
@@ -309,5 +308,5 @@ func (m *Module) dispatch(o Op, a, b uint32) msgp.Marshaler {
 	if onSes[o] == nil {
 		return Failure(ErrNotBuilt)
 	}
-	return onSes[o](s, in.b, b)
+	return onSes[o](s, in, b)
 }

@@ -338,18 +338,34 @@ func appendResult(dst []byte, h *PDUHeader, r *pduwire.Result) []byte {
 }
 
 // appendValueSet appends one value set as ValueSet's MarshalMsg does.
+// It and appendValue, which write most of a RESULT stream's bytes, store
+// their keys and small numbers themselves instead of calling enc's
+// methods: a call costs far more in WebAssembly than natively (issue 18
+// item 7).
 func appendValueSet(b []byte, vs *pduwire.ValueSet) []byte {
-	e := beginMap(b, 4)
-	e.b = appendID(e.key("\xa4pmid"), vs.PMID)
-	e.int("\xa6numval", int64(vs.NumVal))
-	if n := vs.Len(); n > 0 {
-		e.uint("\xa6valfmt", uint64(vs.ValFmt))
-		e.array("\xa6values", n)
+	n := vs.Len()
+	keys := byte(0x82)
+	if n > 0 {
+		keys = 0x84
+	}
+	b = appendID(append(b, keys, 0xa4, 'p', 'm', 'i', 'd'), vs.PMID)
+	b = appendInt(append(b, 0xa6, 'n', 'u', 'm', 'v', 'a', 'l'), int64(vs.NumVal))
+	if n > 0 {
+		b = msgp.AppendUint8(append(b, 0xa6, 'v', 'a', 'l', 'f', 'm', 't'), vs.ValFmt)
+		b = msgp.AppendArrayHeader(append(b, 0xa6, 'v', 'a', 'l', 'u', 'e', 's'), uint32(n))
 		for i := range n {
-			e.b = appendValue(e.b, vs.Value(i), vs.ValFmt)
+			b = appendValue(b, vs.Value(i), vs.ValFmt)
 		}
 	}
-	return e.end()
+	return b
+}
+
+// appendInt appends v as msgp.AppendInt64 does, a fixint with no call.
+func appendInt(b []byte, v int64) []byte {
+	if v >= -32 && v <= 127 {
+		return append(b, byte(v))
+	}
+	return msgp.AppendInt64(b, v)
 }
 
 // appendID appends id's text (pcp.ID.String) as a MessagePack string:
@@ -367,43 +383,43 @@ func appendID(b []byte, id pcp.ID) []byte {
 var fmtNames = [...]string{pduwire.ValInsitu: "insitu", pduwire.ValDPTR: "dptr", pduwire.ValSPTR: "sptr"}
 
 // appendValue appends one RESULT value as Value's MarshalMsg does:
-// insitu as its 32-bit word, a block by its type.
+// insitu as its 32-bit word (inst, fmt, value), a block by its type
+// (inst, fmt, type, then value, records or hex).
 func appendValue(b []byte, v pduwire.Value, valfmt uint8) []byte {
-	e := beginMap(b, 6)
-	e.int("\xa4inst", int64(v.Inst))
+	if valfmt == pduwire.ValInsitu {
+		b = appendInt(append(b, 0x83, 0xa4, 'i', 'n', 's', 't'), int64(v.Inst))
+		b = append(b, 0xa3, 'f', 'm', 't', 0xa6, 'i', 'n', 's', 'i', 't', 'u', 0xa5, 'v', 'a', 'l', 'u', 'e')
+		return appendInt(b, int64(int32(v.Word)))
+	}
 	var f string
 	if int(valfmt) < len(fmtNames) {
 		f = fmtNames[valfmt]
 	}
-	e.str("\xa3fmt", f)
-	if valfmt == pduwire.ValInsitu {
-		e.int("\xa5value", int64(int32(v.Word)))
-		return e.end()
-	}
+	b = appendInt(append(b, 0x84, 0xa4, 'i', 'n', 's', 't'), int64(v.Inst))
+	b = msgp.AppendString(append(b, 0xa3, 'f', 'm', 't'), f)
 	t := v.BlockType()
-	e.str("\xa4type", TypeName(t))
+	b = msgp.AppendString(append(b, 0xa4, 't', 'y', 'p', 'e'), TypeName(t))
 	p := v.Payload()
+	value := func(b []byte) []byte { return append(b, 0xa5, 'v', 'a', 'l', 'u', 'e') }
 	switch {
 	case t == pcp.Type64 && len(p) == 8:
-		e.int("\xa5value", int64(binary.BigEndian.Uint64(p)))
+		return msgp.AppendInt64(value(b), int64(binary.BigEndian.Uint64(p)))
 	case t == pcp.TypeU64 && len(p) == 8:
-		e.uint("\xa5value", binary.BigEndian.Uint64(p))
+		return msgp.AppendUint64(value(b), binary.BigEndian.Uint64(p))
 	case t == pcp.TypeDouble && len(p) == 8:
-		e.b = AppendFloat(e.key("\xa5value"), math.Float64frombits(binary.BigEndian.Uint64(p)))
+		return AppendFloat(value(b), math.Float64frombits(binary.BigEndian.Uint64(p)))
 	case t == pcp.TypeFloat && len(p) == 4:
-		e.b = AppendFloat(e.key("\xa5value"), float64(math.Float32frombits(binary.BigEndian.Uint32(p))))
+		return AppendFloat(value(b), float64(math.Float32frombits(binary.BigEndian.Uint32(p))))
 	case t == pcp.TypeString:
-		e.b = msgp.AppendStringFromBytes(e.key("\xa5value"), bytes.TrimSuffix(p, []byte{0}))
+		return msgp.AppendStringFromBytes(value(b), bytes.TrimSuffix(p, []byte{0}))
 	case t == pcp.TypeEvent || t == pcp.TypeHighResEvent:
 		a, err := v.Events()
 		if err != nil {
 			a = eventrec.Array{} // no records
 		}
-		e.b = appendEventRecords(e.key("\xa7records"), a)
-	default:
-		e.str("\xa3hex", hex.EncodeToString(p))
+		return appendEventRecords(append(b, 0xa7, 'r', 'e', 'c', 'o', 'r', 'd', 's'), a)
 	}
-	return e.end()
+	return msgp.AppendString(append(b, 0xa3, 'h', 'e', 'x'), hex.EncodeToString(p))
 }
 
 // resultMsg is a RESULT body for decodeBody's callers other than
