@@ -198,6 +198,14 @@ try {
 		await settled(page);
 		await logDone();
 		out.serialLog = await logOf();
+		// The same, damaged ($SERIAL_DAMAGED): resynchronised as perfwire
+		// kpi resynchronises.
+		if (process.env.SERIAL_DAMAGED) {
+			await page.setInputFiles("#file", process.env.SERIAL_DAMAGED);
+			await settled(page);
+			await logDone();
+			out.serialDamagedLog = await logOf();
+		}
 		await page.evaluate(() => window.perfwireViewer.log.setLimit(100));
 		await page.evaluate((name) => window.perfwireViewer.open("/stream/" + name), basename(capture));
 		await settled(page);

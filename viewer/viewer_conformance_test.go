@@ -131,6 +131,8 @@ func TestConformanceViewer(t *testing.T) {
 	stopRecording := record(t, live+"/live/dlt", recorded)
 	serial := filepath.Join(t.TempDir(), "kpi-odd-serial.dlt")
 	writeSerial(t, capture, serial)
+	damaged := filepath.Join(t.TempDir(), "kpi-odd-serial-damaged.dlt")
+	writeDamagedSerial(t, serial, damaged)
 
 	// An archive of a float and a double metric, written with perfwire's
 	// archive writer.
@@ -147,7 +149,7 @@ func TestConformanceViewer(t *testing.T) {
 		archFiles[i], _ = filepath.Abs(f)
 	}
 	cmd.Env = append(os.Environ(), "CHROMIUM="+chromium, "LIVE="+live, "LIVE_DOWN="+down, "PCP_FILES="+strings.Join(pcpFiles, ","),
-		"ARCHIVE="+strings.Join(archFiles, ","), "SERIAL="+serial,
+		"ARCHIVE="+strings.Join(archFiles, ","), "SERIAL="+serial, "SERIAL_DAMAGED="+damaged,
 		"FLOAT_ARCHIVE="+floats+".meta,"+floats+".index,"+floats+".0")
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
@@ -183,6 +185,7 @@ func TestConformanceViewer(t *testing.T) {
 			}
 		}
 		SerialLog, StreamLog  keptLog
+		SerialDamagedLog      keptLog
 		LiveLog               keptLog
 		ReuseTree             [][]string
 		Live, LiveCancelled   view
@@ -311,6 +314,7 @@ func TestConformanceViewer(t *testing.T) {
 	samePage("reused pids", page.Reuse, reuse)
 	checkLog(t, root, page.PickedLog.State, page.PickedLog.Rows, capture, page.ReuseLog, reuse)
 	checkKeptLogs(t, root, capture, page.SerialLog, page.StreamLog)
+	checkDamagedSerialLog(t, root, damaged, page.SerialDamagedLog, len(page.SerialLog.Rows))
 	checkLiveLog(t, root, page.LiveLog, recorded)
 	for _, name := range []string{"dlt", "pmcd"} {
 		r, ok := page.Restart[name]

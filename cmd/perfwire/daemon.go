@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bufio"
 	"context"
 	"errors"
 	"fmt"
@@ -72,12 +73,29 @@ func storageRecord(b []byte, m dlt.Message, t time.Time) []byte {
 // The reader keeps a bounded buffer, so files of any size stream through;
 // each message is fully handled before the next is read.
 func readDLTFile(name string, fn func(index int, m dlt.Message) (more bool, err error)) (skipped, places int, err error) {
+	return readDLT(name, false, fn)
+}
+
+// readKPIFile is readDLTFile for the KPI commands, which read a serial
+// capture too ("DLS" 01 before each message, as a serial line carries
+// them; the viewer reads one): a file that starts with that pattern is
+// read in the serial framing, resynchronising over damage on it.
+func readKPIFile(name string, fn func(index int, m dlt.Message) (more bool, err error)) (skipped, places int, err error) {
+	return readDLT(name, true, fn)
+}
+
+func readDLT(name string, serialOK bool, fn func(index int, m dlt.Message) (more bool, err error)) (skipped, places int, err error) {
 	f, done, err := openWithProgress(name)
 	if err != nil {
 		return 0, 0, &inputError{file: name, err: err}
 	}
 	defer done()
-	s := dlt.NewReader(f, dlt.Options{})
+	br := bufio.NewReader(f)
+	opt := dlt.Options{}
+	if head, _ := br.Peek(4); serialOK && string(head) == "DLS\x01" {
+		opt.Framing = dlt.FramingSerial
+	}
+	s := dlt.NewReader(br, opt)
 	for i := 0; s.Next(); i++ {
 		more, err := fn(i, s.Message())
 		if err != nil {

@@ -241,7 +241,7 @@ type kpiRun struct {
 // file decodes one DLT file. A record the scanner cannot get past is an
 // input error naming the file; what came before it is kept.
 func (k *kpiRun) file(name string) error {
-	skipped, places, err := readDLTFile(name, func(_ int, m dlt.Message) (bool, error) {
+	skipped, places, err := readKPIFile(name, func(_ int, m dlt.Message) (bool, error) {
 		if k.json {
 			if km, src, err := k.kp.Sel.FromDLT(m); err == nil {
 				m := abi.NewKPIMessage(km, src)

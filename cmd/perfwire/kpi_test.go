@@ -5,10 +5,13 @@ import (
 	"bytes"
 	"encoding/json"
 	"os"
+	"reflect"
 	"regexp"
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/perfwire/perfwire/dlt"
 )
 
 const kpiTestdata = "../../dltkpi/testdata/"
@@ -251,6 +254,59 @@ func TestKPIAll(t *testing.T) {
 	}{{0, "0.0000"}, {1182000, "118.2000"}, {7, "0.0007"}, {-15, "-0.0015"}} {
 		if got := tmspSeconds(tc.t); got != tc.want {
 			t.Errorf("tmspSeconds(%d) = %s, want %s", tc.t, got, tc.want)
+		}
+	}
+}
+
+// TestKPISerial: a serial capture ("DLS" 01 before each message) of
+// kpi-odd's messages gives what the .dlt file gives (whose --json
+// TestKPIJSON checks against dlt-convert's text), in every mode; damaged,
+// it is resynchronised over and the damage reported.
+func TestKPISerial(t *testing.T) {
+	data, err := os.ReadFile(kpiTestdata + "kpi-odd.dlt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var serial []byte
+	s := dlt.NewScanner(data, dlt.Options{})
+	n := 0
+	for s.Next() {
+		serial = append(dlt.AppendSerialHeader(serial), s.Message().Bytes()[dlt.StorageHeaderLen:]...)
+		n++
+		if n == 20 {
+			serial = append(serial, "garbage"...)
+		}
+	}
+	dir := t.TempDir()
+	os.WriteFile(dir+"/serial.dlt", serial, 0o644)
+	for _, mode := range []string{"--json", "--summary", "--all", "--irqs"} {
+		var want, got, errb bytes.Buffer
+		run([]string{"kpi", mode, kpiTestdata + "kpi-odd.dlt"}, &want, &errb)
+		errb.Reset()
+		if code := run([]string{"kpi", mode, dir + "/serial.dlt"}, &got, &errb); code != 0 || !strings.Contains(errb.String(), "skipped 7 damaged bytes in 1 places") {
+			t.Errorf("kpi %s on the serial capture: exit %d, %q", mode, code, errb.String())
+		}
+		if mode == "--summary" {
+			// The damage is in the summary: the rest is the same.
+			w, g := map[string]any{}, map[string]any{}
+			json.Unmarshal(want.Bytes(), &w)
+			json.Unmarshal(got.Bytes(), &g)
+			if g["skipped_bytes"] != float64(7) {
+				t.Errorf("kpi --summary on the serial capture: %s", got.Bytes())
+			}
+			delete(w, "skipped_bytes")
+			delete(g, "skipped_bytes")
+			delete(w, "skipped_places")
+			delete(g, "skipped_places")
+			delete(w, "skip_error")
+			delete(g, "skip_error")
+			if !reflect.DeepEqual(w, g) {
+				t.Errorf("kpi --summary: serial %v, .dlt %v", g, w)
+			}
+			continue
+		}
+		if got.String() != want.String() || got.Len() == 0 {
+			t.Errorf("kpi %s: the serial capture gives %d bytes, the .dlt file %d", mode, got.Len(), want.Len())
 		}
 	}
 }

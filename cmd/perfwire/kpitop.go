@@ -109,7 +109,7 @@ func runKPITop(args []string, stdout io.Writer) error {
 
 func (k *kpiTop) file(name string) error {
 	k.source = name
-	_, _, err := readDLTFile(name, func(_ int, m dlt.Message) (bool, error) {
+	_, _, err := readKPIFile(name, func(_ int, m dlt.Message) (bool, error) {
 		k.kp.Push(m)
 		k.drain()
 		return !k.enough(), nil

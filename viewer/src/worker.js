@@ -345,39 +345,14 @@ class LogColumns {
 	}
 }
 
-// storageFramed rewrites whole serial records ("DLS\x01", then the
-// message, LEN bytes from its standard header) as a .dlt file's: a
-// 16-byte storage header (no time, ECU "SERL"; kpi_decode takes the time
-// from the message's own TMSP) before each message, so that kpi_decode,
-// which reads storage framing only, decodes them. Bytes that do not
-// start a whole record are kept as they are: kpi_decode skips them as
-// damage, as the serial scanner does.
-const STORAGE_HEAD = [0x44, 0x4c, 0x54, 0x01, 0, 0, 0, 0, 0, 0, 0, 0, 0x53, 0x45, 0x52, 0x4c];
-function storageFramed(b) {
-	const out = new Uint8Array(b.length * 4 + 64); // at worst a storage header per 8 bytes
-	let o = 0, p = 0;
-	while (p < b.length) {
-		if (p + 8 <= b.length && b[p] === 0x44 && b[p + 1] === 0x4c && b[p + 2] === 0x53 && b[p + 3] === 0x01) {
-			const len = (b[p + 6] << 8) | b[p + 7];
-			if (len >= 4 && p + 4 + len <= b.length) {
-				out.set(STORAGE_HEAD, o); o += 16;
-				out.set(b.subarray(p + 4, p + 4 + len), o); o += len;
-				p += 4 + len;
-				continue;
-			}
-		}
-		out[o++] = b[p++];
-	}
-	return out.subarray(0, o);
-}
-
 // LogKeeper decodes the message log as a KPI stream session decides the
 // records: after each piece the session says how far the decided records
 // go (its offset), and kpi_decode, which wants whole records, is given
 // exactly those bytes; it keeps only the undecided ones. So the log has
 // the messages perfwire kpi --json prints for the same bytes, for a
 // stream that cannot be read again (the live relay) or a serial capture
-// (kpi_decode reads storage framing: each record is reframed).
+// (kpi_decode in the serial framing: scanned, and resynchronised over
+// damage, as the serial stream session and perfwire kpi scan it).
 class LogKeeper {
 	constructor(pw, framing) {
 		this.pw = pw; this.serial = framing === 1;
@@ -392,9 +367,9 @@ class LogKeeper {
 	// upTo decodes the bytes up to end (an offset in the whole stream).
 	upTo(end) {
 		if (end <= this.base) return;
-		let b = this.buf.subarray(0, end - this.base);
-		if (this.serial) b = storageFramed(b);
-		const r = decode(this.pw.kpiDecode(b, 0));
+		const b = this.buf.subarray(0, end - this.base);
+		// kpi_decode's second argument: max (0, all) | framing << 24.
+		const r = decode(this.pw.kpiDecode(b, this.serial ? 1 << 24 : 0));
 		this.cols.add(r.messages);
 		if (r.error && !this.err) this.err = r.error;
 		this.buf = this.buf.slice(end - this.base);

@@ -10,7 +10,13 @@ import (
 // The KPI calls, in the all-formats modules and the kpi module.
 func init() {
 	calls[OpKPIDecode] = func(in []byte, n uint32) msgp.Marshaler {
-		r := DecodeKPI(in, int(n))
+		// n is max in its low 24 bits and the framing above them, as
+		// kpi_stream takes it (0 storage headers: the .dlt files).
+		framing := n >> KPIFramingShift
+		if framing > uint32(dlt.FramingBare) {
+			return Failure(ErrBadInput)
+		}
+		r := DecodeKPIFramed(in, int(n&(1<<KPIFramingShift-1)), dlt.Framing(framing))
 		return &r
 	}
 	opens[OpKPIOpen] = func(in []byte, _ uint32) (any, error) { return NewKPISession(in), nil }

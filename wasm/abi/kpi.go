@@ -12,8 +12,24 @@ import (
 // file's bytes), stopping after max messages when max > 0. Messages that
 // are not KPI messages are passed over.
 func DecodeKPI(in []byte, max int) KPIMessages {
+	return decodeKPI(in, max, dlt.Options{})
+}
+
+// KPIFramingShift is where kpi_decode's second argument holds the
+// framing: max | framing<<KPIFramingShift.
+const KPIFramingShift = 24
+
+// DecodeKPIFramed is DecodeKPI of a capture in another framing (kpi_decode
+// with the framing in its second argument): a serial capture's, "DLS" 01
+// before each message, is scanned and resynchronised over damage as the
+// KPI stream session of that framing scans it.
+func DecodeKPIFramed(in []byte, max int, framing dlt.Framing) KPIMessages {
+	return decodeKPI(in, max, dlt.Options{Framing: framing})
+}
+
+func decodeKPI(in []byte, max int, opt dlt.Options) KPIMessages {
 	res := KPIMessages{Messages: []KPIMessage{}}
-	s := dlt.NewScanner(in, dlt.Options{})
+	s := dlt.NewScanner(in, opt)
 	var sel dltkpi.Selector
 	for (max <= 0 || len(res.Messages) < max) && s.Next() {
 		km, src, err := sel.FromDLT(s.Message())
