@@ -216,15 +216,25 @@ func TestConformanceArchiveJSONThroughPlugin(t *testing.T) {
 	for _, v := range []int{2, 3} {
 		cases = append(cases, []string{"archive", "--json", record(t, v)})
 	}
-	// Some outputs are gigabytes (pcp-pidstat-process-args prints 2.5 GB
-	// of JSON): compare digests, not buffers.
+	// Some outputs are gigabytes (pcp-pidstat-process-states prints 173 MB
+	// of JSON): compare digests, not buffers. The two QA archives whose
+	// JSON is 2.6 GB each take 190 s each in wazero and 30-50 s natively,
+	// over 6 minutes of make test: they are left to
+	// TestConformanceArchiveQA (their whole pmdumplog -a output), as they
+	// exercise the archive calls no differently from
+	// pcp-pidstat-process-states, the same pidstat metrics.
+	huge := map[string]bool{"pcp-pidstat-process-args": true, "20180416.10.00": true}
 	shared, err := loadPlugin(pluginWasm)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer shared.close()
-	ok := 0
+	ok, compared := 0, 0
 	for _, args := range cases {
+		if huge[filepath.Base(args[2])] {
+			continue
+		}
+		compared++
 		nout, nerr := sha256.New(), new(bytes.Buffer)
 		ncode := run(args, nout, nerr)
 		pout, perr := sha256.New(), new(bytes.Buffer)
@@ -239,8 +249,8 @@ func TestConformanceArchiveJSONThroughPlugin(t *testing.T) {
 				args, ncode, nerr.String(), pcode, perr.String(), bytes.Equal(nout.Sum(nil), pout.Sum(nil)))
 		}
 	}
-	if ok < 150 {
-		t.Errorf("%d of %d archives read whole", ok, len(cases))
+	if ok < 150 || compared != len(cases)-len(huge) {
+		t.Errorf("%d of %d archives read whole, %d compared through the module", ok, len(cases), compared)
 	}
 }
 
