@@ -294,6 +294,30 @@ try {
 			}
 			return text;
 		});
+		// pmtime's VCR: to the start, three records on and one back (the
+		// buttons), played at 1× for half a second and paused, then
+		// played to the end.
+		const vcrState = () => page.evaluate(() => {
+			const v = window.perfwireViewer.archive.vcr;
+			return { position: v.position, playing: v.playing, range: v.range, at: v.at(),
+				text: document.getElementById("archpos").textContent, now: document.getElementById("archnow").textContent };
+		});
+		out.archive.vcr = { initial: await vcrState() };
+		await page.click("#vcrstart");
+		for (let i = 0; i < 3; i++) await page.click("#vcrstep");
+		await page.click("#vcrback");
+		out.archive.vcr.stepped = await vcrState();
+		await page.selectOption("#vcrspeed", "1");
+		await page.click("#vcrplay");
+		await page.waitForTimeout(500);
+		await page.click("#vcrplay");
+		out.archive.vcr.paused = await vcrState();
+		await page.screenshot({ path: join(shots, "viewer-archive-vcr.png"), fullPage: true });
+		await page.waitForTimeout(400);
+		out.archive.vcr.still = await vcrState();
+		await page.click("#vcrplay");
+		await page.waitForFunction(() => !window.perfwireViewer.archive.vcr.playing, null, { timeout: 10000 });
+		out.archive.vcr.end = await vcrState();
 		// Dropped together: the same archive.
 		const dropAll = await page.evaluateHandle((list) => {
 			const d = new DataTransfer();

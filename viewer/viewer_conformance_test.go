@@ -437,6 +437,7 @@ func TestConformanceViewer(t *testing.T) {
 	}
 	checkArchive(t, bin, page.Archive, page.ArchiveByURL, strings.TrimSuffix(archFiles[0], ".meta"))
 	checkFloatArchive(t, bin, page.ArchiveFloat, floats)
+	checkArchiveVCR(t, bin, page.Archive.VCR, strings.TrimSuffix(archFiles[0], ".meta"))
 	if page.ArchiveDropped.State != "done" || !reflect.DeepEqual(page.ArchiveDropped.Rows, page.Archive.Rows) {
 		t.Errorf("archive dropped: state %q, status %q; the rows differ from the picked files': %v", page.ArchiveDropped.State,
 			page.ArchiveDropped.Status, !reflect.DeepEqual(page.ArchiveDropped.Rows, page.Archive.Rows))
@@ -1447,6 +1448,7 @@ type archiveView struct {
 		}
 	}
 	LabelText map[string]string
+	VCR       map[string]vcrState
 	Rows      map[string][][]string
 	Table     [][]string
 	Inks      []int

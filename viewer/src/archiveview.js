@@ -28,6 +28,12 @@ export function archiveViews() {
 		if (leaf) toggle(leaf.dataset.name);
 	});
 	$("archfilter").addEventListener("input", (e) => drawTree(e.target.value.toLowerCase()));
+	$("vcrstart").addEventListener("click", () => { pause(); setPos(0); });
+	$("vcrback").addEventListener("click", () => step(-1));
+	$("vcrplay").addEventListener("click", () => (vcr.playing ? pause() : play()));
+	$("vcrstep").addEventListener("click", () => step(1));
+	$("vcrend").addEventListener("click", () => { pause(); setPos(Infinity); });
+	$("vcrspeed").addEventListener("change", (e) => { vcr.speed = Number(e.target.value); if (vcr.playing) play(); });
 	window.addEventListener("resize", () => {
 		for (const u of xgroup.charts) u.setSize({ width: u.root.parentElement.clientWidth, height: u.height });
 	});
@@ -56,6 +62,8 @@ export function showArchive(a, api) {
 	for (const u of [...xgroup.charts]) u.destroy();
 	xgroup.charts.clear();
 	charted = []; drawn = new Map();
+	pause();
+	vcr.pos = a.t.length - 1; // the whole archive, as it opens
 	$("archcharts").replaceChildren();
 	$("archfilter").value = "";
 	drawTree("");
@@ -86,7 +94,25 @@ export function showArchive(a, api) {
 		// chart(name): what name's chart draws: x (s from the first
 		// record), per instance y (rates for a counter; null for none).
 		chart: (name) => drawn.get(name) || null,
+		// vcr: pmtime's controls. position is a record's index (0 the
+		// first); the charts show the archive up to it, as wide as they
+		// showed; play moves it with the archive's time at speed archive
+		// seconds per second, to the last record; step(n) moves n records;
+		// at() is what the page shows at the position: each charted
+		// metric's values in that record, as its values table writes them;
+		// range the charts' x range (s from the first record).
+		vcr: {
+			get position() { return vcr.pos; },
+			get playing() { return vcr.playing; },
+			get range() { const u = [...xgroup.charts][0]; return u ? [u.scales.x.min, u.scales.x.max] : null; },
+			play: (speed) => { if (speed) { vcr.speed = speed; $("vcrspeed").value = String(speed); } play(); },
+			pause: () => pause(),
+			step: (n) => step(n),
+			seek: (r) => { pause(); setPos(r); },
+			at: () => atPos(),
+		},
 	};
+	setPos(vcr.pos);
 	// The first counter is charted, else the first metric with numbers.
 	const first = a.metrics.find((m) => m.counter && m.kinds.includes("number")) || a.metrics.find((m) => m.kinds.includes("number"));
 	if (first) toggle(first.name);
@@ -155,6 +181,85 @@ function toggle(name) {
 	}
 	for (const d of $("archtree").querySelectorAll(".leaf")) d.classList.toggle("sel", charted.includes(d.dataset.name));
 	xgroup.span();
+	setPos(vcr.pos); // the charts end at the VCR's position
+}
+
+// The VCR, as pmtime drives pmchart: a position in the archive's time (a
+// record); the charts end there.
+const vcr = { pos: 0, playing: false, speed: 1, timer: 0 };
+
+// setPos moves the position to record r (clamped): the charts show the
+// time up to it, as wide a range as they showed (all of it at most), and
+// the charted metrics' values in it are listed.
+function setPos(r) {
+	if (!arch || !arch.t.length) return;
+	const n = arch.t.length;
+	vcr.pos = Math.max(0, Math.min(n - 1, Number.isFinite(r) ? Math.round(r) : n - 1));
+	const end = arch.t[vcr.pos] - arch.t[0], all = arch.t[n - 1] - arch.t[0];
+	const u = [...xgroup.charts][0];
+	const width = u && u.scales.x.min != null ? Math.min(u.scales.x.max - u.scales.x.min, all || 1) : all || 1;
+	xgroup.busy = true;
+	try { for (const c of xgroup.charts) c.setScale("x", { min: end - width, max: end }); } finally { xgroup.busy = false; }
+	$("archpos").textContent = `record ${vcr.pos + 1} of ${n} · ${arch.stamps[vcr.pos]} · ${end.toFixed(3)} s` +
+		(arch.marks.includes(vcr.pos) ? " · a mark (a gap in the recording)" : "");
+	showNow();
+}
+
+// atPos lists each charted metric's values in the position's record, as
+// its values table writes them: {record, stamp, values: {name: [{inst,
+// instance, value, rate}]}}.
+function atPos() {
+	const values = {};
+	for (const name of charted) {
+		const m = byName.get(name), out = [];
+		for (const x of m.series) {
+			// The series' records are in order: a binary search.
+			let lo = 0, hi = x.r.length;
+			while (lo < hi) { const mid = (lo + hi) >> 1; if (x.r[mid] < vcr.pos) lo = mid + 1; else hi = mid; }
+			if (lo === x.r.length || x.r[lo] !== vcr.pos) continue;
+			out.push({ inst: x.inst, instance: x.inst === -1 ? "" : x.instance, value: x.text && x.text[lo] !== null ? x.text[lo] : number(x.v[lo]),
+				rate: m.counter ? rate(x.rate[lo]) : "" });
+		}
+		values[name] = out;
+	}
+	return { record: vcr.pos, stamp: arch.stamps[vcr.pos], values };
+}
+
+function showNow() {
+	const now = atPos();
+	$("archnow").textContent = Object.entries(now.values).map(([name, vs]) => `${name}: ` + (vs.length ?
+		vs.map((v) => (v.instance ? v.instance + " " : "") + v.value + (v.rate !== "" ? ` (${v.rate}/s)` : "")).join(", ") : "no value")).join("\n");
+}
+
+// play moves the position with the archive's time, speed archive seconds
+// per second, from where it is (from the start when at the end) to the
+// last record.
+function play() {
+	if (!arch || arch.t.length < 2) return;
+	clearInterval(vcr.timer);
+	if (vcr.pos >= arch.t.length - 1) setPos(0);
+	const from = arch.t[vcr.pos], wall = performance.now(), view = arch;
+	vcr.playing = true;
+	$("vcrplay").textContent = "⏸";
+	vcr.timer = setInterval(() => {
+		if (arch !== view || $("archview").hidden) { pause(); return; }
+		const at = from + ((performance.now() - wall) / 1000) * vcr.speed;
+		let r = vcr.pos;
+		while (r + 1 < arch.t.length && arch.t[r + 1] <= at) r++;
+		if (r !== vcr.pos) setPos(r);
+		if (r >= arch.t.length - 1) pause();
+	}, 40);
+}
+
+function pause() {
+	clearInterval(vcr.timer);
+	vcr.playing = false;
+	if ($("vcrplay")) $("vcrplay").textContent = "▶";
+}
+
+function step(n) {
+	pause();
+	setPos(vcr.pos + n);
 }
 
 const chartId = (name) => "arch-" + name.replace(/[^A-Za-z0-9_-]/g, "_");
