@@ -2,6 +2,7 @@ package main
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -92,8 +93,8 @@ func readDLT(name string, serialOK bool, fn func(index int, m dlt.Message) (more
 	defer done()
 	br := bufio.NewReader(f)
 	opt := dlt.Options{}
-	if head, _ := br.Peek(4); serialOK && string(head) == "DLS\x01" {
-		opt.Framing = dlt.FramingSerial
+	if head, _ := br.Peek(4); serialOK {
+		opt.Framing = framingOf(head)
 	}
 	s := dlt.NewReader(br, opt)
 	for i := 0; s.Next(); i++ {
@@ -110,4 +111,34 @@ func readDLT(name string, serialOK bool, fn func(index int, m dlt.Message) (more
 		return s.Skipped(), s.Resyncs(), &inputError{file: name, err: err}
 	}
 	return s.Skipped(), s.Resyncs(), nil
+}
+
+// framingOf is the framing of a KPI file that starts with head: serial
+// when it starts with the serial header ("DLS" 01), storage otherwise.
+func framingOf(head []byte) dlt.Framing {
+	if bytes.HasPrefix(head, []byte("DLS\x01")) {
+		return dlt.FramingSerial
+	}
+	return dlt.FramingStorage
+}
+
+// fileFraming is framingOf a file's first bytes; a file that cannot be
+// read is left to the reader to report.
+func fileFraming(name string) dlt.Framing {
+	f, err := os.Open(name)
+	if err != nil {
+		return dlt.FramingStorage
+	}
+	defer f.Close()
+	var head [4]byte
+	n, _ := io.ReadFull(f, head[:])
+	return framingOf(head[:n])
+}
+
+// framingName names a framing in messages.
+func framingName(f dlt.Framing) string {
+	if f == dlt.FramingSerial {
+		return "serial"
+	}
+	return "storage"
 }

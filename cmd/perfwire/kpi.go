@@ -19,7 +19,9 @@ const kpiUsage = `usage: perfwire kpi [--json | --summary | --all | --irqs] [--p
        perfwire kpi top [OPTIONS] (FILE.dlt... | --follow HOST[:PORT])   (perfwire kpi top --help)
 
 Decodes the dlt-kpi messages (APID/CTID PROC/PROC) of DLT files, in order,
-through the group reassembler and the process tracker.
+through the group reassembler and the process tracker. A file is a storage
+capture (.dlt, dlt-receive -o) or, when it starts with "DLS" 01, a serial
+capture; with --plugin every file must be in the first one's framing.
 
   (default)  the final process table: PID, PPID, CPU per mille, RSS in KiB
              (pages × --page-size), context switches and I/O bytes in the
@@ -135,7 +137,15 @@ func kpiInPlugin(p *wasmPlugin, files []string, mode kpiMode, pageSize int64, ou
 		}
 		return nil
 	}
-	s, err := p.open(abi.OpKPIStream, 0)
+	// The stream's framing is fixed when it opens: the first file's, read
+	// as natively (a serial capture starts with "DLS" 01). A later file in
+	// the other framing would need a session of its own, which would not
+	// carry the processes on, so it is refused.
+	framing := dlt.FramingStorage
+	if len(files) > 0 {
+		framing = fileFraming(files[0])
+	}
+	s, err := p.open(abi.OpKPIStream, uint32(framing))
 	if err != nil {
 		return err
 	}
@@ -149,9 +159,13 @@ func kpiInPlugin(p *wasmPlugin, files []string, mode kpiMode, pageSize int64, ou
 			fileErr = &inputError{file: name, err: err}
 			break
 		}
+		if f := framingOf(data); f != framing {
+			fileErr = &inputError{file: name, err: fmt.Errorf("--plugin: %s framing after %s's %s framing: give it a run of its own", framingName(f), files[0], framingName(framing))}
+			break
+		}
 		if asJSON {
 			var m abi.KPIMessages
-			if err := p.callIn(abi.OpKPIDecode, data, 0, &m); err != nil {
+			if err := p.callIn(abi.OpKPIDecode, data, uint32(framing)<<abi.KPIFramingShift, &m); err != nil {
 				return err
 			}
 			for i := range m.Messages {

@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/perfwire/perfwire/dlt"
 )
 
 // pluginWasm is the wasip1 module built from this tree, for the runs
@@ -93,6 +95,16 @@ func TestPluginByteIdentical(t *testing.T) {
 	copy(header[at:], "XXXX")
 	headerDLT := write("header.dlt", header)
 	damagedDLT := write("damaged.dlt", damaged)
+	// kpi-odd as a serial capture ("DLS" 01 before each message), garbage
+	// after its 20th message: read in the serial framing both ways.
+	var serial []byte
+	for i, sc := 0, dlt.NewScanner(odd, dlt.Options{}); sc.Next(); i++ {
+		serial = append(dlt.AppendSerialHeader(serial), sc.Message().Bytes()[dlt.StorageHeaderLen:]...)
+		if i == 19 {
+			serial = append(serial, "garbage"...)
+		}
+	}
+	serialDLT := write("serial.dlt", serial)
 	var cases [][]string
 	for _, f := range pdus {
 		cases = append(cases, []string{"pdu", f})
@@ -102,13 +114,14 @@ func TestPluginByteIdentical(t *testing.T) {
 		[]string{"pdu", write("huge.bin", []byte("\x7f\xff\xff\xff\x00\x00\x70\x01\x00\x00\x00\x00"))},
 		[]string{"pdu", "-limit", "100", captureDir + "conv05.server.bin"},
 		[]string{"pdu", filepath.Join(dir, "missing.bin")})
-	for _, f := range append(dlts, cutDLT, damagedDLT, headerDLT, "../../viewer/testdata/kpi-reuse.dlt") {
+	for _, f := range append(dlts, cutDLT, damagedDLT, headerDLT, serialDLT, "../../viewer/testdata/kpi-reuse.dlt") {
 		for _, mode := range [][]string{{"kpi"}, {"kpi", "--json"}, {"kpi", "--summary"}, {"kpi", "--all"}, {"kpi", "--irqs"}} {
 			cases = append(cases, append(mode, f))
 		}
 	}
 	cases = append(cases, []string{"kpi", "--summary", dlts[0], dlts[1]}, []string{"kpi", "--summary", cutDLT, dlts[0]},
 		[]string{"kpi", "--all", dlts[0], dlts[1]}, []string{"kpi", "--irqs", cutDLT, dlts[0]},
+		[]string{"kpi", "--summary", serialDLT, serialDLT},
 		[]string{"kpi", filepath.Join(dir, "missing.dlt")})
 	// Label sets: the qa/561 merges, each of their sets alone, bad ones.
 	qa := read("../../labels/testdata/qa/561-mergelabels.input.tsv")
@@ -150,5 +163,15 @@ func TestPluginByteIdentical(t *testing.T) {
 			t.Errorf("%q: native exit %d, %d bytes, %q; plugin exit %d, %d bytes, %q",
 				args, ncode, nout.Len(), nerr.String(), pcode, pout.Len(), perr.String())
 		}
+	}
+	// A storage capture after a serial one: natively each file is read in
+	// its own framing, but the module's stream has one, so the run is
+	// refused, saying what to do, rather than misread.
+	var out, errb bytes.Buffer
+	plugin = shared
+	code := run([]string{"kpi", "--summary", serialDLT, dlts[0]}, &out, &errb)
+	plugin = nil
+	if code == 0 || !strings.Contains(errb.String(), "storage framing after "+serialDLT+"'s serial framing") {
+		t.Errorf("--plugin kpi on a serial then a storage capture: exit %d, %q", code, errb.String())
 	}
 }
