@@ -8,7 +8,6 @@ require (
 	github.com/performancecopilot/speed/v4 v4.0.0
 	github.com/perfwire/perfwire v0.0.0
 	github.com/tetratelabs/wazero v1.12.0
-	github.com/tinylib/msgp v1.6.5
 )
 
 require (
@@ -16,6 +15,7 @@ require (
 	github.com/edsrzf/mmap-go v1.0.0 // indirect
 	github.com/philhofer/fwd v1.2.0 // indirect
 	github.com/pkg/errors v0.9.1 // indirect
+	github.com/tinylib/msgp v1.6.5 // indirect
 	golang.org/x/sys v0.44.0 // indirect
 )
 

@@ -152,5 +152,7 @@ var figures = []struct {
 	{"plugin-pdu", figPlugin(pluginWorkloads[1])},
 	{"plugin-mmv", figPlugin(pluginWorkloads[2])},
 	{"plugin-feed", figPlugin(pluginWorkloads[3])},
+	{"plugin-stream", figPlugin(pluginWorkloads[4])},
+	{"plugin-mmv-large", figPlugin(pluginWorkloads[5])},
 	{"viewer", nil},
 }

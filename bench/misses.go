@@ -96,23 +96,47 @@ var misses = map[string]string{
 		"(compare min/max). Both beat a plain atomic add because neither is atomic (MMV expects one writer " +
 		"per value). Next step: re-run with -rounds 31; if it persists, profile with perf stat on an idle " +
 		"machine.",
-	"plugin-kpi": "One call here does 3 ms of work on 69 KB, so a call's fixed cost matters little: this is Go's " +
+	"plugin-kpi": "One call here does 2-3 ms of work on 69 KB, so a call's fixed cost matters little: this is Go's " +
 		"wasm code against native amd64 code, 0.3x-0.45x depending on the machine's load (both sides run " +
 		"the same encoder; since 2026-11-25 a marshal is a call per field, about 40% slower natively, which " +
-		"both pay). See plugin-feed for the smaller calls.",
-	"plugin-pdu": "See plugin-feed: most of this figure is per-call cost and the allocator (one pmcd conversation " +
-		"of 1 KB, about 20 µs natively).",
-	"plugin-mmv": "See plugin-feed: the 5.7 KB MMV file is read natively in about 8 µs, a few calls' worth of " +
-		"fixed cost.",
-	"plugin-feed": "Since 2026-11-25 Node calls the module's wasm exports (wasm/js/perfwire.mjs) instead of " +
-		"syscall/js functions, which resume Go's event loop for each call (about 10 µs in Node before any " +
-		"work, 20 µs with an input to copy): one RESULT fed went from 34-37 to 22-24 µs in Node; the calls " +
-		"allocate less (pdu_feed 82 -> 65 allocations natively, mmv_read 56 -> 27). What remains is Go's wasm " +
-		"code running at a quarter to a third of native speed, and the allocator and collector, which a wasm " +
-		"module runs on its one thread (a quarter of a feed's time in Node's profile: mallocgc, growslice, " +
-		"write barriers) where native Go collects on the other core. Next steps: fewer allocations in the " +
-		"RESULT path (pduwire's owned result, a string per PMID) and hosts that feed larger pieces (the " +
-		"viewer feeds 64 KB).",
+		"both pay). See plugin-stream and plugin-mmv-large for the throughput of the other formats, plugin-feed " +
+		"for the smallest calls.",
+	"plugin-pdu": "A per-call figure: one pmcd conversation of 1 KB, 9 µs natively since 2026-11-27 (17 µs before), " +
+		"so a call's fixed cost in Node (alloc, write, call, read, free: about 2 µs) and Go's wasm code running " +
+		"several times slower than native are the whole figure. The goal's throughput on RESULT streams is " +
+		"plugin-stream's; see plugin-feed for what changed.",
+	"plugin-mmv": "A per-call figure: the 5.7 KB MMV file is read natively in 3 µs since 2026-11-27 (5 µs before), " +
+		"about the fixed cost of a call in Node. The goal's throughput on MMV files is plugin-mmv-large's.",
+	"plugin-feed": "The per-call overhead: one 312-byte HIGHRES_RESULT (two event arrays) per call. On 2026-11-27 the " +
+		"calls stopped building Go values before marshalling (abi.AppendPDUs, PDUSession.AppendFeed, AppendMMV, " +
+		"AppendEvents write the MessagePack in place: no string per PMID, no boxed value, no EventRecord, no copy " +
+		"per PDU; the module recycles the buffers the host frees and writes a result where the host reads it): " +
+		"this feed went from 63 allocations to none natively (4-7 -> 1.7 µs) and from 25-50 to 10 µs in Node " +
+		"(busy host), and the collector all but left Node's profile (about 5%). Both sides gained, native Go more in proportion, " +
+		"so the ratio stays at 0.15-0.16x. What remains is Go's WebAssembly code itself: 5-8 times slower than " +
+		"native on this byte-by-byte encoding (every call spills to Go's stack in linear memory, bounds checks " +
+		"stay), and the host's copies. Exports cost 50-70 ns each in Node (the crossing is not the cost). " +
+		"Measured and not taken: a view instead of a copy for results (perfwire.mjs returns arrays the caller " +
+		"owns, as the syscall/js functions do). Since 2026-11-27 Node's side is ranked by the Node process's CPU " +
+		"time, as the native side is by its thread's: on the shared machine its wall time had become mostly " +
+		"other jobs'.",
+	"plugin-stream": "The goal's RESULT-stream throughput, as the viewer feeds a socket or a file: 1 MiB of recorded " +
+		"RESULTs and HIGHRES_RESULTs (pmcd's captures and libpcp's 1,000-value RESULTs, 2.7 MB of MessagePack " +
+		"out) in 64 KB pieces, a session per pass. Before 2026-11-27 (same bytes, same harness, CPU times): " +
+		"native 15 ms, Node 65 ms (0.24x), 123,000 allocations per pass; after: native 1.9 ms, Node 17.7 ms " +
+		"median (9 ms at best; 0.11x), 20 allocations: Node 3.7 times faster, native Go 8 times. Node's profile now: a quarter in take() of perfwire.mjs, copying each result " +
+		"(about 160 KB) into a new Uint8Array (V8 allocates each large ArrayBuffer fresh: 150-380 µs for 160 KB " +
+		"in this VM, 10 µs into an array allocated once), the rest Go's wasm encoder (appendValue, msgp's " +
+		"appends, memmove), the collector about 5%. The native side does the same decoding into a reused buffer " +
+		"and copies nothing out. Next steps: a results-as-views option for hosts that decode at once (the " +
+		"viewer), which would take the copy away; a cheaper encoder for wasm (fewer calls per value) helps " +
+		"both sides alike and moves the ratio little.",
+	"plugin-mmv-large": "The goal's MMV throughput: a 662 KB MMV file (PCP QA's large-parfait laid out again by " +
+		"mmv.Registry without the one metric mmv_read refuses; 422 metrics, 432 instances, 11,422 values, 1 MB " +
+		"of MessagePack out). Before 2026-11-27 (CPU times): native 1.7 ms, Node 14.5 ms (0.12x); after: native " +
+		"1.0 ms, Node 6.8 ms median (4.4 ms at best; 0.15x). Node's profile: a third in take() (the 1 MB result copied into a " +
+		"new Uint8Array, see plugin-stream), then mmv.Reader's per-value lookups (Reader.Value, index, u64) and " +
+		"the value loop. Next steps as for plugin-stream.",
 	"wasm": "The all-formats modules carry every format (issue 18) and add about 1290-1300 KB raw and 331-334 KB " +
 		"gzip -9 against 1024 and 250; the pcp one-format modules add 509-522 KB against 400. Where the bytes " +
 		"are, from the function bodies of the unstripped wasip1 module over the baseline (890 KB of code; the " +

@@ -2,57 +2,152 @@ package main
 
 import (
 	"bytes"
+	"encoding/binary"
+	"errors"
 	"fmt"
+	"hash/maphash"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"runtime"
 	"strconv"
+	"strings"
 	"sync"
 	"time"
 
-	"github.com/tinylib/msgp/msgp"
-
+	"github.com/perfwire/perfwire/mmv"
 	"github.com/perfwire/perfwire/wasm/abi"
 )
 
 // pluginWorkload is one of issue 18's plugin speed figures: a call of
 // the js module in Node (V8) and of the wasip1 module in wazero, each
-// against the same call in native Go, on a capture of wasm/testdata.
+// against the same call in native Go.
 type pluginWorkload struct {
-	id, title, file string
+	id, title string
+	// file is the input: a capture of wasm/testdata, or the name of an
+	// input made by input.
+	file string
+	// input, when set, makes the input (from the repository's root);
+	// Node reads it from a temporary file.
+	input func(root string) ([]byte, error)
 	// node is the workload's name in wasm/js/bench_node.mjs.
 	node string
 	// export and args call the wasip1 module on the input buffer.
 	export string
 	args   []uint64
-	// native is the same call in Go, marshalled as the module does.
-	native func(in []byte) msgp.Marshaler
+	// native is the same call in Go, appending the MessagePack result
+	// to dst as the module writes it into its buffer.
+	native func(dst, in []byte) []byte
 	// feed: the call is pdu_feed of one PDU to an open stream session,
 	// the per-call overhead of the smallest useful call.
 	feed bool
+	// stream: one operation opens a PDU stream session, feeds it the
+	// whole input in streamChunk pieces (as the viewer feeds a socket or
+	// a file) and ends it.
+	stream bool
 	// nodeCalls is how many calls Node times per round (as many again
 	// warm it up): about a quarter of a second of work.
 	nodeCalls int
 }
 
+// streamChunk is the piece a stream figure feeds: the viewer's read size.
+const streamChunk = 64 << 10
+
 var pluginWorkloads = []pluginWorkload{
-	{id: "plugin-kpi", title: "kpi_decode of a dlt-kpi capture", file: "kpi-odd.dlt", node: "kpi", nodeCalls: 50,
+	{id: "plugin-kpi", title: "kpi_decode of a dlt-kpi capture (69 KB, one call)", file: "kpi-odd.dlt", node: "kpi", nodeCalls: 50,
 		export: "kpi_decode", args: []uint64{0},
-		native: func(in []byte) msgp.Marshaler { r := abi.DecodeKPI(in, 0); return &r }},
-	{id: "plugin-pdu", title: "pdu_decode of a recorded pmcd conversation (every PDU in full)", file: "conv05.server.bin",
+		native: func(dst, in []byte) []byte { r := abi.DecodeKPI(in, 0); b, _ := r.MarshalMsg(dst); return b }},
+	{id: "plugin-pdu", title: "pdu_decode of a 1 KB pmcd conversation (every PDU in full; mostly per-call cost)", file: "conv05.server.bin",
 		node: "pdu", nodeCalls: 2500, export: "pdu_decode", args: []uint64{0},
-		native: func(in []byte) msgp.Marshaler { r := abi.DecodePDUs(in, 0); return &r }},
-	{id: "plugin-mmv", title: "mmv_read of an MMV file", file: "sample2.mmv", node: "mmv", nodeCalls: 5000,
+		native: func(dst, in []byte) []byte { return abi.AppendPDUs(dst, in, 0) }},
+	{id: "plugin-mmv", title: "mmv_read of a 5.7 KB MMV file (mostly per-call cost)", file: "sample2.mmv", node: "mmv", nodeCalls: 5000,
 		export: "mmv_read", args: []uint64{0},
-		native: func(in []byte) msgp.Marshaler { r := abi.ReadMMV(in, false); return &r }},
-	{id: "plugin-feed", title: "pdu_feed of one 312-byte HIGHRES_RESULT to a PDU stream session (per-call overhead)",
+		native: func(dst, in []byte) []byte { return abi.AppendMMV(dst, in, false) }},
+	{id: "plugin-feed", title: "pdu_feed of one 312-byte HIGHRES_RESULT to a PDU stream session (the per-call overhead)",
 		file: "conv05.server.bin", node: "feed", feed: true, nodeCalls: 5000},
+	{id: "plugin-stream", title: "a 1 MB RESULT stream fed to pdu_feed in 64 KB chunks (throughput)",
+		file: "RESULT stream", input: pluginStreamInput, node: "stream", stream: true, nodeCalls: 40},
+	{id: "plugin-mmv-large", title: "mmv_read of a 662 KB MMV file: 422 metrics, 11,422 values (throughput)", file: "large-parfait rewritten",
+		input: pluginMMVInput, node: "mmvlarge", nodeCalls: 40, export: "mmv_read", args: []uint64{0},
+		native: func(dst, in []byte) []byte { return abi.AppendMMV(dst, in, false) }},
 }
 
 // pluginOne is the PDU bench_node.mjs's feed workload feeds: the first
 // HIGHRES_RESULT of conv05.server.bin.
 const pluginOneAt, pluginOneLen = 152, 312
+
+// pluginStreamInput is stream.go's pattern (every RESULT and
+// HIGHRES_RESULT of pduwire's pmcd captures, then libpcp's two 1,000-value
+// RESULTs) repeated to 1 MiB or just over, whole PDUs only.
+func pluginStreamInput(string) ([]byte, error) {
+	pat, _, err := streamPattern()
+	if err != nil {
+		return nil, err
+	}
+	var in []byte
+	for len(in) < 1<<20 {
+		in = append(in, pat...)
+	}
+	return in, nil
+}
+
+// pluginMMVInput is PCP QA's large-parfait (mmv/testdata/qa: 422 metrics
+// a Java agent wrote, 664 KB) laid out again by mmv.Registry without the
+// one metric pmdammv and mmv_read refuse (item 1024), with its values:
+// a large real file that mmv_read accepts.
+func pluginMMVInput(root string) ([]byte, error) {
+	in, err := os.ReadFile(filepath.Join(root, "mmv/testdata/qa/large-parfait"))
+	if err != nil {
+		return nil, err
+	}
+	order := binary.LittleEndian
+	r, err := mmv.NewReader(in, mmv.Options{Order: order, SkipRefused: true})
+	if err != nil {
+		return nil, err
+	}
+	h := r.Header()
+	reg := &mmv.Registry{Version: h.Version, Flags: h.Flags, Cluster: uint32(h.Cluster), Process: h.Process, Gen: h.Gen1}
+	for i := range r.NumIndoms() {
+		d := r.Indom(i)
+		def := mmv.IndomDef{Serial: d.Serial, ShortText: string(d.ShortText), HelpText: string(d.HelpText)}
+		for in := range r.Instances(d) {
+			def.Instances = append(def.Instances, mmv.InstanceDef{ID: in.ID, Name: string(in.Name)})
+		}
+		reg.Indoms = append(reg.Indoms, def)
+	}
+	for m := range r.Metrics() {
+		reg.Metrics = append(reg.Metrics, mmv.MetricDef{Name: string(m.Name), Item: m.Item, Type: m.Type, Sem: m.Sem,
+			Units: m.Units, Indom: m.Indom, ShortText: string(m.ShortText), HelpText: string(m.HelpText)})
+	}
+	p, err := reg.Plan()
+	if err != nil {
+		return nil, fmt.Errorf("large-parfait's layout: %v", err)
+	}
+	out := p.AppendFile(nil, order)
+	for v := range r.Values() {
+		var inst []byte
+		if v.Instance >= 0 {
+			inst = r.Instance(v.Instance).Name
+		}
+		mi, ii, err := p.Lookup(string(r.Metric(v.Metric).Name), string(inst))
+		if err != nil {
+			return nil, err
+		}
+		s, err := p.Slot(out, order, mi, ii)
+		if err != nil {
+			return nil, err
+		}
+		if v.Type == mmv.TypeString {
+			err = s.SetString(string(v.Text()))
+		} else {
+			s.SetBits(v.Raw())
+		}
+		if err != nil {
+			return nil, err
+		}
+	}
+	return out, nil
+}
 
 // pluginModules builds the js and wasip1 all-formats modules of the
 // checkout into bin/, as `make wasm` builds them, once per run for all the
@@ -78,6 +173,13 @@ var pluginModules = sync.OnceValues(func() ([2]string, error) {
 	return mods, nil
 })
 
+// sumSeed seeds the plugin figures' checksums: maphash runs at memory
+// speed, where FNV's byte loop cost the native side as much as a small
+// call (Node's side hashes nothing).
+var sumSeed = maphash.MakeSeed()
+
+func sum(b []byte) uint64 { return maphash.Bytes(sumSeed, b) }
+
 func figPlugin(w pluginWorkload) func(Config) Figure {
 	return func(cfg Config) Figure {
 		f := Figure{
@@ -101,8 +203,23 @@ func figPlugin(w pluginWorkload) func(Config) Figure {
 		}
 		jsMod, wasiMod := mods[0], mods[1]
 		testdata := filepath.Join(root, "wasm/testdata")
-		in, err := os.ReadFile(filepath.Join(testdata, w.file))
-		if err != nil {
+		var in []byte
+		nodeArgs := []string{}
+		if w.input != nil {
+			if in, err = w.input(root); err != nil {
+				return fail(err.Error())
+			}
+			tmp, err := os.CreateTemp("", "perfwire-"+w.node+"-*")
+			if err != nil {
+				return fail(err.Error())
+			}
+			defer os.Remove(tmp.Name())
+			_, err = tmp.Write(in)
+			if err = errors.Join(err, tmp.Close()); err != nil {
+				return fail(err.Error())
+			}
+			nodeArgs = append(nodeArgs, tmp.Name())
+		} else if in, err = os.ReadFile(filepath.Join(testdata, w.file)); err != nil {
 			return fail(err.Error())
 		}
 		if w.feed {
@@ -122,84 +239,124 @@ func figPlugin(w pluginWorkload) func(Config) Figure {
 		script := filepath.Join(root, "wasm/js/bench_node.mjs")
 		nodeSide := Side{Name: "perfwire-js.wasm in Node " + nodeVersion(), NoSum: true, Fixed: w.nodeCalls,
 			Timed: func(n int) (time.Duration, time.Duration, uint64, error) {
-				out, err := exec.Command("node", script, wasmExec, jsMod, testdata, w.node, strconv.Itoa(n)).Output()
+				args := append([]string{script, wasmExec, jsMod, testdata, w.node, strconv.Itoa(n)}, nodeArgs...)
+				out, err := exec.Command("node", args...).Output()
 				if err != nil {
 					return 0, 0, 0, fmt.Errorf("node bench_node.mjs %s: %v", w.node, err)
 				}
-				ns, err := strconv.ParseInt(string(bytes.TrimSpace(out)), 10, 64)
-				if err != nil {
+				// The process's CPU time, then the wall time: on a shared
+				// machine the CPU time is the work, as the native side's
+				// thread CPU time is.
+				f := strings.Fields(string(out))
+				cpu, err1 := strconv.ParseInt(f[0], 10, 64)
+				wall, err2 := strconv.ParseInt(f[len(f)-1], 10, 64)
+				if len(f) != 2 || err1 != nil || err2 != nil {
 					return 0, 0, 0, fmt.Errorf("node bench_node.mjs said %q", out)
 				}
-				return time.Duration(ns), time.Duration(ns), 0, nil
+				return time.Duration(cpu), time.Duration(wall), 0, nil
 			}}
 		var wazeroSide, nativeSide Side
-		if w.feed {
+		wazeroName := "perfwire.wasm in wazero " + wazeroVersion()
+		// take copies result buffer r out of the module and frees it.
+		take := func(r uint64) []byte {
+			ptr, _ := h.call("buf_ptr", r)
+			l, _ := h.call("buf_len", r)
+			view, _ := h.mod.Memory().Read(uint32(ptr), uint32(l))
+			out := bytes.Clone(view)
+			h.call("free", r)
+			return out
+		}
+		// feedIn feeds piece to session s as a host does: a buffer
+		// allocated, written, passed and freed.
+		feedIn := func(s uint64, piece []byte) []byte {
+			hin, _ := h.call("alloc", uint64(len(piece)))
+			ptr, _ := h.call("buf_ptr", hin)
+			h.mod.Memory().Write(uint32(ptr), piece)
+			r, err := h.call("pdu_feed", s, hin)
+			h.call("free", hin)
+			if err != nil {
+				return nil
+			}
+			return take(r)
+		}
+		var out []byte // native results, appended into one reused buffer
+		switch {
+		case w.feed:
 			s, err := h.call("pdu_stream", 0)
 			if err != nil || s == 0 {
 				return fail(fmt.Sprintf("pdu_stream: %v", err))
 			}
-			hin, err := h.call("alloc", uint64(len(in)))
-			if err != nil || hin == 0 {
-				return fail(fmt.Sprintf("alloc: %v", err))
-			}
-			ptr, _ := h.call("buf_ptr", hin)
-			h.mod.Memory().Write(uint32(ptr), in)
-			wazeroSide = Side{Name: "perfwire.wasm in wazero " + wazeroVersion(), Run: func(n int) uint64 {
-				var sum uint64
+			wazeroSide = Side{Name: wazeroName, Run: func(n int) uint64 {
+				var x uint64
 				for range n {
-					r, err := h.call("pdu_feed", s, hin)
-					if err != nil {
-						return 0
-					}
-					ptr, _ := h.call("buf_ptr", r)
-					l, _ := h.call("buf_len", r)
-					view, _ := h.mod.Memory().Read(uint32(ptr), uint32(l))
-					sum = hash(bytes.Clone(view))
-					h.call("free", r)
+					x = sum(feedIn(s, in))
 				}
-				return sum
+				return x
 			}}
 			ns := abi.NewPDUSession(0)
-			nativeSide = Side{Name: "native Go (abi.PDUSession.Feed + MarshalMsg)", Peer: true, Run: func(n int) uint64 {
-				var sum uint64
+			nativeSide = Side{Name: "native Go (abi.PDUSession.AppendFeed)", Peer: true, Run: func(n int) uint64 {
+				var x uint64
 				for range n {
-					r := ns.Feed(in)
-					out, err := r.MarshalMsg(nil)
-					if err != nil {
-						return 0
-					}
-					sum = hash(out)
+					out = ns.AppendFeed(out[:0], in)
+					x = sum(out)
 				}
-				return sum
+				return x
 			}}
-		} else {
-			wazeroSide = Side{Name: "perfwire.wasm in wazero " + wazeroVersion(), Run: func(n int) uint64 {
-				var sum uint64
+		case w.stream:
+			wazeroSide = Side{Name: wazeroName, Run: func(n int) uint64 {
+				var x uint64
 				for range n {
-					out, err := h.run(w.export, in, w.args...)
-					if err != nil {
-						return 0
+					s, _ := h.call("pdu_stream", 0)
+					for off := 0; off < len(in); off += streamChunk {
+						x ^= sum(feedIn(s, in[off:min(off+streamChunk, len(in))]))
 					}
-					sum = hash(out)
+					r, _ := h.call("pdu_end", s)
+					x ^= sum(take(r))
+					h.call("free", s)
 				}
-				return sum
+				return x
 			}}
-			nativeSide = Side{Name: "native Go (the same call + MarshalMsg)", Peer: true, Run: func(n int) uint64 {
-				var sum uint64
+			nativeSide = Side{Name: "native Go (abi.PDUSession.AppendFeed, AppendEnd)", Peer: true, Run: func(n int) uint64 {
+				var x uint64
 				for range n {
-					out, err := w.native(in).MarshalMsg(nil)
+					s := abi.NewPDUSession(0)
+					for off := 0; off < len(in); off += streamChunk {
+						out = s.AppendFeed(out[:0], in[off:min(off+streamChunk, len(in))])
+						x ^= sum(out)
+					}
+					out = s.AppendEnd(out[:0])
+					x ^= sum(out)
+				}
+				return x
+			}}
+		default:
+			wazeroSide = Side{Name: wazeroName, Run: func(n int) uint64 {
+				var x uint64
+				for range n {
+					res, err := h.run(w.export, in, w.args...)
 					if err != nil {
 						return 0
 					}
-					sum = hash(out)
+					x = sum(res)
 				}
-				return sum
+				return x
+			}}
+			nativeSide = Side{Name: "native Go (the same call, into a reused buffer)", Peer: true, Run: func(n int) uint64 {
+				var x uint64
+				for range n {
+					out = w.native(out[:0], in)
+					x = sum(out)
+				}
+				return x
 			}}
 		}
 		f.Stats = compare(cfg, false, []Side{nodeSide, wazeroSide, nativeSide})
 		checkSums(&f)
 		f.Notes = append(f.Notes, "Node's side runs bench_node.mjs once per round, which times its calls itself after a warm-up "+
-			"(its start-up is not counted); wazero's and native Go's results are checked equal by checksum. "+
+			"(its start-up is not counted): its CPU time is the Node process's (every thread: V8's collector and compilers "+
+			"too), since 2026-11-27, when its wall time on a busy machine had become mostly other jobs' time; wazero's and native Go's results are checked equal by checksum (maphash: "+
+			"memory speed, so the native side does little besides the call). Native Go appends each result into one "+
+			"reused buffer, as a Go program would; the modules copy every result into a new buffer for the host. "+
 			"The ratio is native median ÷ side median: the plugin's speed as a fraction of native Go.")
 		return f
 	}

@@ -8,7 +8,8 @@
 //
 // With a workload (kpi, pdu, mmv or feed) and a count after them, it runs
 // that workload count times after as many warm-up calls and prints only
-// the elapsed nanoseconds: the bench harness's plugin figures drive it so.
+// the process's CPU time and the elapsed time, in nanoseconds: the bench
+// harness's plugin figures drive it so.
 // The workloads stream (a PDU stream fed to pduFeed in 64 KB pieces,
 // through a new session each time) and mmvlarge (mmvRead) take their
 // input file after the count.
@@ -52,9 +53,14 @@ if (file) {
 if (only) {
 	const f = workloads[only][2];
 	for (let i = 0; i < Number(count); i++) f(); // warm-up: V8 tiers up
+	const c0 = process.cpuUsage();
 	const t0 = process.hrtime.bigint();
 	for (let i = 0; i < Number(count); i++) f();
-	console.log(String(process.hrtime.bigint() - t0));
+	const wall = process.hrtime.bigint() - t0;
+	const c = process.cpuUsage(c0);
+	// The process's CPU time (user and system, every thread) and the wall
+	// time, in nanoseconds.
+	console.log(`${(c.user + c.system) * 1000} ${wall}`);
 } else {
 	// time runs f for about a second after a warm-up and returns ns per call.
 	const time = (f) => {
