@@ -113,18 +113,17 @@ var misses = map[string]string{
 		"per PDU; the module recycles the buffers the host frees and writes a result where the host reads it): " +
 		"this feed went from 63 allocations to none natively (4-7 -> 1.7 µs) and from 25-50 to 10 µs in Node " +
 		"(busy host), and the collector all but left Node's profile (about 5%). Both sides gained, native Go more in proportion, " +
-		"so the ratio stays at 0.15-0.16x. What remains is Go's WebAssembly code itself: 5-8 times slower than " +
+		"so the ratio stays at 0.15-0.22x. What remains is Go's WebAssembly code itself: 5-8 times slower than " +
 		"native on this byte-by-byte encoding (every call spills to Go's stack in linear memory, bounds checks " +
 		"stay), and the host's copies. Exports cost 50-70 ns each in Node (the crossing is not the cost). " +
 		"Measured and not taken: a view instead of a copy for results (perfwire.mjs returns arrays the caller " +
-		"owns, as the syscall/js functions do). Since 2026-11-27 Node's side is ranked by the Node process's CPU " +
-		"time, as the native side is by its thread's: on the shared machine its wall time had become mostly " +
-		"other jobs'.",
+		"owns, as the syscall/js functions do).",
 	"plugin-stream": "The goal's RESULT-stream throughput, as the viewer feeds a socket or a file: 1 MiB of recorded " +
 		"RESULTs and HIGHRES_RESULTs (pmcd's captures and libpcp's 1,000-value RESULTs, 2.7 MB of MessagePack " +
-		"out) in 64 KB pieces, a session per pass. Before 2026-11-27 (same bytes, same harness, CPU times): " +
-		"native 15 ms, Node 65 ms (0.24x), 123,000 allocations per pass; after: native 1.9 ms, Node 17.7 ms " +
-		"median (9 ms at best; 0.11x), 20 allocations: Node 3.7 times faster, native Go 8 times. Node's profile now: a quarter in take() of perfwire.mjs, copying each result " +
+		"out) in 64 KB pieces, a session per pass. Before 2026-11-27 (same bytes, Node's process CPU time on a " +
+		"busy host): native 15 ms, Node 65 ms (0.24x), 123,000 allocations per pass; after: native 1.9 ms, Node " +
+		"17.7 ms, 20 allocations: Node 3.7 times faster, native Go 8 times; on an idle host, Node ranked by the " +
+		"wall time of its calls: native 2.4 ms, Node 11.5 ms (0.21x). Node's profile now: a quarter in take() of perfwire.mjs, copying each result " +
 		"(about 160 KB) into a new Uint8Array (V8 allocates each large ArrayBuffer fresh: 150-380 µs for 160 KB " +
 		"in this VM, 10 µs into an array allocated once), the rest Go's wasm encoder (appendValue, msgp's " +
 		"appends, memmove), the collector about 5%. The native side does the same decoding into a reused buffer " +
@@ -133,12 +132,13 @@ var misses = map[string]string{
 		"both sides alike and moves the ratio little.",
 	"plugin-mmv-large": "The goal's MMV throughput: a 662 KB MMV file (PCP QA's large-parfait laid out again by " +
 		"mmv.Registry without the one metric mmv_read refuses; 422 metrics, 432 instances, 11,422 values, 1 MB " +
-		"of MessagePack out). Before 2026-11-27 (CPU times): native 1.7 ms, Node 14.5 ms (0.12x); after: native " +
-		"1.0 ms, Node 6.8 ms median (4.4 ms at best; 0.15x). Node's profile: a third in take() (the 1 MB result copied into a " +
+		"of MessagePack out). Before 2026-11-27 (Node's process CPU time, busy host): native 1.7 ms, Node 14.5 ms " +
+		"(0.12x); after: native 1.0 ms, Node 6.8 ms; on an idle host, Node ranked by its calls' wall time: " +
+		"native 1.0 ms, Node 5.0 ms (0.20x). Node's profile: a third in take() (the 1 MB result copied into a " +
 		"new Uint8Array, see plugin-stream), then mmv.Reader's per-value lookups (Reader.Value, index, u64) and " +
 		"the value loop. Next steps as for plugin-stream.",
 	"wasm": "The all-formats modules carry every format (issue 18) and add about 1290-1300 KB raw and 331-334 KB " +
-		"gzip -9 against 1024 and 250; the pcp one-format modules add 509-522 KB against 400. Where the bytes " +
+		"gzip -9 against 1024 and 250; the pcp one-format modules add 501-512 KB against 400. Where the bytes " +
 		"are, from the function bodies of the unstripped wasip1 module over the baseline (890 KB of code; the " +
 		"data section, mostly the pclntab a Go wasm module keeps for every function, grows another 0.44 byte " +
 		"per byte of code): the SDK's decoders themselves 520 KB (pduwire 97, dltkpi 90, archive 89, mmv 84, " +
