@@ -88,7 +88,7 @@ func main() {
 		}
 		f.Elapsed = time.Since(t0)
 		f.Profile = profileFigure(&f, profileTime)
-		if m := f.met(); m == "no" || m == "partly" && f.SubMissProfiled {
+		if m := f.met(); m == "no" || m == "partly" {
 			f.Miss = misses[f.ID]
 		}
 		if f.cleanup != nil {

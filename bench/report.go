@@ -230,6 +230,9 @@ func report(cfg Config, quick bool, figs []Figure, total time.Duration) string {
 		case m == "partly" && f.SubMissProfiled:
 			b.WriteString("\n" + f.Miss + "\n\n")
 			b.WriteString(f.Profile)
+		case m == "partly" && f.Miss != "":
+			b.WriteString("\n**Part of the goal missed.** " + f.Miss + "\n\n")
+			b.WriteString(f.Profile)
 		case f.Profile != "":
 			b.WriteString("\n" + f.Profile)
 		}
