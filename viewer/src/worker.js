@@ -31,6 +31,13 @@ function load() {
 	return ready;
 }
 
+// The module is compiled and started as soon as the worker is, not when
+// the first file is opened: V8 takes half a second or more over the
+// 4.6 MB module, time that otherwise came between choosing a file and its
+// first bytes decoded. A module that fails to load says so when a file
+// is opened (the same promise rejects).
+load().catch(() => {});
+
 // A job is one file being decoded; opening another cancels it.
 let current = 0;
 const BATCH_MS = 100; // post a batch at most this often while decoding
