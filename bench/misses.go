@@ -99,11 +99,16 @@ var misses = map[string]string{
 	"viewer": "On 2026-11-25's host this figure was met (0.69 s for 6.4 MB, 40.7 MB/s for 100 MB, memory +2.5x). " +
 		"On 2026-11-27's host (an idle one of the same kind) V8 runs the module markedly slower: the commit measured " +
 		"then (435293c) gives 1.67 s and 19.5 MB/s here, and kpi_decode in Node 5.3 ms against 3.3 ms there, while " +
-		"native Go runs alike; today's code, with the archive labels, the VCR and the live increments of " +
-		"2026-11-27, gives 1.83-1.85 s and 18.0-18.9 MB/s in three runs. Most of a load is the worker's wasm " +
-		"decoding, which scales with V8's speed. Next steps: a Chromium profile of a load on this host (the page's " +
-		"longest task, 200-230 ms, is the final draw), and results handed to the worker as views instead of " +
-		"copies (see plugin-stream).",
+		"native Go runs alike. Changes of 2026-11-27: the worker starts the module when it starts, not when a file " +
+		"is chosen (0.54-0.89 s of compiling and starting the 4.6 MB module were on every first load); the first " +
+		"chart drawn while loading and the final table and charts run as tasks of their own (each had made a " +
+		"190-300 ms task); the worker's Go runtime collects at GOGC=200 (write barriers and marking were 15% of " +
+		"kpi_feed in V8's profile). Here: 6.4 MB in 1.64-1.72 s (1.83-2.09 s before), 100 MB at 19-21 MB/s, " +
+		"longest task 150-230 ms. What is left is the wasm decode itself on this host: on 100 MB, kpi_feed was " +
+		"2.6 s of the worker's 3.7 s (MessagePack reading 0.3-0.4 s, posting batches 0.2 s); a 6.4 MB load is " +
+		"mostly cold code (the first 6 MB cost 0.7-0.87 s against 0.15 s once V8 has optimised it). Next " +
+		"steps: a faster dltkpi decode (Session.Next and Tracker.Apply are 60% of a native profile), uPlot's " +
+		"build and first draw in separate tasks (the remaining long task, 136-190 ms when the CPU is free).",
 	"plugin-kpi": "One call here does 2-3 ms of work on 69 KB, so a call's fixed cost matters little: this is Go's " +
 		"wasm code against native amd64 code, 0.3x-0.45x depending on the machine's load (both sides run " +
 		"the same encoder; since 2026-11-25 a marshal is a call per field, about 40% slower natively, which " +
