@@ -184,6 +184,9 @@ func report(cfg Config, quick bool, figs []Figure, total time.Duration) string {
 			// A figure of single timed runs (the viewer): its own table.
 			b.WriteString(f.Markdown)
 			b.WriteString("\n")
+			if f.Miss != "" {
+				fmt.Fprintf(&b, "**%s** %s\n\n", map[bool]string{true: "Goal missed.", false: "Part of the goal missed."}[f.met() == "no"], f.Miss)
+			}
 			continue
 		}
 		clock := "CPU time of the timing thread"
