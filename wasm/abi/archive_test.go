@@ -103,15 +103,7 @@ func TestArchiveValueOfIsExtract(t *testing.T) {
 // and their help text as pmdumplog -h prints it; later batches list none.
 func TestArchiveSessionMetrics(t *testing.T) {
 	dir := "../../archive/testdata/"
-	var in ArchiveInput
-	for _, f := range []string{"m3.meta", "m3.index", "m3.0", "m3.1", "m3.2"} {
-		b, err := os.ReadFile(dir + f)
-		if err != nil {
-			t.Fatal(err)
-		}
-		in.Names, in.Files = append(in.Names, f), append(in.Files, b)
-	}
-	s := NewArchiveSession(in)
+	s := NewArchiveSession(m3Input(t))
 	first, second := s.Next(1), s.Next(1)
 	if len(first.Records) != 1 || len(second.Records) != 1 || len(second.Metrics) != 0 {
 		t.Fatalf("batches of %d and %d records, the second listing %d metrics", len(first.Records), len(second.Records), len(second.Metrics))
@@ -191,15 +183,7 @@ func TestArchiveSessionMetrics(t *testing.T) {
 // times of their records are those pmdumplog -e printed for it.
 func TestArchiveSessionLabels(t *testing.T) {
 	dir := "../../archive/testdata/"
-	var in ArchiveInput
-	for _, f := range []string{"m3.meta", "m3.index", "m3.0", "m3.1", "m3.2"} {
-		b, err := os.ReadFile(dir + f)
-		if err != nil {
-			t.Fatal(err)
-		}
-		in.Names, in.Files = append(in.Names, f), append(in.Files, b)
-	}
-	s := NewArchiveSession(in)
+	s := NewArchiveSession(m3Input(t))
 	first, second := s.Next(1), s.Next(1)
 	if len(second.Labels) != 0 {
 		t.Errorf("the second batch lists %d label sets", len(second.Labels))
@@ -264,4 +248,18 @@ func TestArchiveSessionLabels(t *testing.T) {
 	if len(want) < 20 || !slices.Equal(got, want) {
 		t.Errorf("label sets\n%s\npmdumplog -e\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
+}
+
+// m3Input is archive/testdata's m3 archive as a host passes it.
+func m3Input(t *testing.T) ArchiveInput {
+	t.Helper()
+	var in ArchiveInput
+	for _, f := range []string{"m3.meta", "m3.index", "m3.0", "m3.1", "m3.2"} {
+		b, err := os.ReadFile("../../archive/testdata/" + f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		in.Names, in.Files = append(in.Names, f), append(in.Files, b)
+	}
+	return in
 }
