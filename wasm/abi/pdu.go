@@ -315,15 +315,12 @@ func decodeBody(t pduwire.Type, b []byte) (msgp.Marshaler, error) {
 // allocation per value: most of a RESULT stream's time in the wasm
 // modules went to the allocator, issue 18 item 7).
 func appendResult(dst []byte, h *PDUHeader, r *pduwire.Result) []byte {
-	e := beginMap(dst, 9)
+	e := beginMap(dst, 4)
 	if h != nil {
-		if h.File != "" {
-			e.str("\xa4file", h.File)
-		}
-		e.int("\xa6offset", h.Offset)
-		e.uint("\xa3len", uint64(h.Len))
-		e.str("\xa4type", h.Type)
-		e.int("\xa4from", int64(h.From))
+		// h's own MarshalMsg writes a fixmap (at most 5 keys), which
+		// ResultBody's 4 keys extend: end counts them together.
+		e.b, _ = h.MarshalMsg(dst)
+		e.n = uint32(e.b[e.at] & 0x0f)
 	}
 	e.int("\xa3sec", r.Sec)
 	e.int("\xa4nsec", r.Nsec)
