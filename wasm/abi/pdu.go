@@ -21,22 +21,7 @@ import (
 // The first framing or body error ends the stream; what came before it
 // is kept.
 func DecodePDUs(in []byte, limit int) PDUStream {
-	res := PDUStream{PDUs: []Raw{}}
-	var buf []byte
-	for p, err := range pduwire.All(in, pduwire.Options{MaxPDULen: limit}) {
-		if err != nil {
-			res.Error = ErrorOf(err)
-			break
-		}
-		var derr error
-		buf, derr = AppendPDU(buf[:0], "", p)
-		if derr != nil {
-			res.Error = ErrorOf(derr)
-			break
-		}
-		res.PDUs = append(res.PDUs, Raw(append([]byte(nil), buf...)))
-	}
-	return res
+	return pduStream(AppendPDUs(nil, in, limit))
 }
 
 // AppendPDU appends to dst the MessagePack map of framed PDU p: its
