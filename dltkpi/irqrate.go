@@ -38,12 +38,10 @@ type irqState struct {
 	seen     bool
 }
 
-// irqRow is one row of the open IRQ group, copied until the group's
-// END shows whether it can be trusted.
-type irqRow struct {
-	name   []byte
-	counts []int64
-}
+// irqRow is one row of the open IRQ group, kept until the group's END
+// shows whether it can be trusted: where its name and counts end in the
+// tracker's rowNames and rowCounts.
+type irqRow struct{ nameEnd, countsEnd int }
 
 // IRQs returns every interrupt's per-CPU state, by name then CPU.
 func (t *Tracker) IRQs() []IRQRate { return t.AppendIRQs(nil) }

@@ -82,6 +82,7 @@ type Process struct {
 	actGen, chkGen uint32
 	ending         bool
 	stopAt         uint32 // the STP's TMSP while ending
+	slot           int    // index in the tracker's list while in its table
 }
 
 // RSSBytes converts RSS from pages to bytes for a page size (dlt-kpi

@@ -11,7 +11,7 @@ import (
 // TestSessionIsThePipeline: a Session over each capture, whole and cut
 // inside a group, leaves the tracker, the counters and the open-group
 // count that the Reassembler and Tracker wired by hand leave, and yields
-// every event, each already applied.
+// every event, each already applied (by Event and by Current alike).
 func TestSessionIsThePipeline(t *testing.T) {
 	for _, name := range []string{"kpi-odd", "excerpt-irq-strtok-race", "kpi-huge-argv0"} {
 		data, err := os.ReadFile("testdata/" + name + ".dlt")
@@ -41,6 +41,10 @@ func TestSessionIsThePipeline(t *testing.T) {
 			var got []Event
 			take := func() {
 				for ses.Next() {
+					// Current is Event without the copy.
+					if ev := ses.Current(); !reflect.DeepEqual(*ev, ses.Event()) {
+						t.Fatalf("%s: Current %+v, Event %+v", name, *ev, ses.Event())
+					}
 					got = append(got, ses.Event())
 				}
 			}

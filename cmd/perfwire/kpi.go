@@ -295,7 +295,7 @@ func (k *kpiRun) drain() error {
 		for _, e := range k.t.TakeEnded() {
 			k.ended = append(k.ended, abi.EndedRow(&e))
 		}
-		if k.irqs && abi.IRQGroupEnd(ev) {
+		if k.irqs && abi.IRQGroupEnd(&ev) {
 			for _, q := range abi.AppendIRQs(nil, k.t.IRQs(), &ev) {
 				if err := k.out.write(&q); err != nil {
 					return err

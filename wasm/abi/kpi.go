@@ -141,7 +141,7 @@ func AppendIRQs(rows []KPIIRQ, table []dltkpi.IRQRate, ev *dltkpi.Event) []KPIIR
 
 // IRQGroupEnd reports whether ev ends an IRQ group, which the tracker
 // applies unless it is suspect.
-func IRQGroupEnd(ev dltkpi.Event) bool {
+func IRQGroupEnd(ev *dltkpi.Event) bool {
 	return ev.Kind == dltkpi.KindIRQ && (ev.Type == dltkpi.EventGroupEnd || ev.Type == dltkpi.EventGroupAborted)
 }
 
@@ -233,10 +233,10 @@ func (k *KPISession) finish(err error) {
 // listed; when an IRQ group is applied, it copies the rows it updated.
 func (k *KPISession) drain() {
 	for k.kp.Next() {
-		ev := k.kp.Event()
+		ev := k.kp.Current()
 		if IRQGroupEnd(ev) {
 			k.irqTable = k.t.AppendIRQs(k.irqTable[:0]) // reused: one per IRQ group
-			k.irqs = AppendIRQs(k.irqs, k.irqTable, &ev)
+			k.irqs = AppendIRQs(k.irqs, k.irqTable, ev)
 		}
 		if ev.Kind != dltkpi.KindACT {
 			continue
