@@ -37,7 +37,7 @@ func TestConformanceNodeJS(t *testing.T) {
 		t.Fatalf("build: %v\n%s", err, out)
 	}
 	wasmExec := filepath.Join(strings.TrimSpace(string(goroot)), "lib", "wasm", "wasm_exec.js")
-	for _, path := range []string{"syscall", "exports"} {
+	for _, path := range []string{"syscall", "exports", "views"} {
 		t.Run(path, func(t *testing.T) {
 			outdir := filepath.Join(dir, path)
 			if err := os.Mkdir(outdir, 0o755); err != nil {

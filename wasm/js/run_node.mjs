@@ -2,7 +2,8 @@
 // raw MessagePack result of every call to OUTDIR, for the Go test to
 // compare with the native results. PATH is "syscall" for the perfwire
 // object's functions, "exports" for the same functions over the wasm
-// exports (perfwire.mjs).
+// exports (perfwire.mjs), "views" for those functions returning views of
+// the module's memory (each result is written out before the next call).
 //
 //   node run_node.mjs WASM_EXEC_JS MODULE.wasm TESTDATA OUTDIR PATH
 import { readFileSync, writeFileSync } from "node:fs";
@@ -17,7 +18,11 @@ const go = new Go();
 const { instance } = await WebAssembly.instantiate(readFileSync(modulePath), go.importObject);
 go.run(instance); // main installs globalThis.perfwire, then waits
 if (!globalThis.perfwire) throw new Error("perfwire global missing");
-const pw = { syscall: () => globalThis.perfwire, exports: () => bindExports(instance, globalThis.perfwire) }[path]();
+const pw = {
+	syscall: () => globalThis.perfwire,
+	exports: () => bindExports(instance, globalThis.perfwire),
+	views: () => bindExports(instance, globalThis.perfwire, { views: true }),
+}[path]();
 
 const out = (name, u8) => {
 	if (!(u8 instanceof Uint8Array)) throw new Error(name + ": not a Uint8Array");
@@ -35,13 +40,11 @@ for (const name of ["kpi-odd.dlt", "excerpt-irq-strtok-race.dlt", "kpi-huge-argv
 	const data = input(name);
 	out(name + ".decode", pw.kpiDecode(data, 0));
 	const s = pw.kpiOpen(data);
-	const steps = [];
 	for (let i = 0; i < 100000; i++) {
 		const r = pw.kpiStep(s, 37);
-		steps.push(r);
+		out(`${name}.step${i}`, r);
 		if (isDone(r)) break;
 	}
-	steps.forEach((r, i) => out(`${name}.step${i}`, r));
 	out(name + ".table", pw.kpiTable(s));
 	const st = pw.kpiStream(0);
 	for (let off = 0, i = 0; off < data.length; off += 1000, i++) {
