@@ -12,6 +12,9 @@ rm -rf "$dist"
 mkdir -p "$dist"
 (cd viewer && node build.mjs)
 cp viewer/src/index.html "$dist"/
+# A real dlt-kpi capture the worker decodes while no file is open, so that
+# V8 has compiled the decoder's hot code before the first file (worker.js).
+cp viewer/testdata/kpi-odd.dlt "$dist"/warm.dlt
 cp "$("$GO" env GOROOT)/lib/wasm/wasm_exec.js" "$dist"/
 # The viewer shows dlt-kpi captures, PCP PDU streams, MMV files and PCP
 # archives: the all-formats module.
