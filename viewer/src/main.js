@@ -41,6 +41,7 @@ const CHARTS = [
 // The embedding API (viewer/README.md): what a host page or a test reads.
 const api = (window.perfwireViewer = {
 	state: "idle",
+	ready: false, // the worker's module is started and warmed up
 	summary: null, // as `perfwire kpi --summary FILE` prints it
 	// processes: the process table's rows as shown (a getter below)
 	open: (src) => open(src), // a File, an array of Files (a PCP archive's), or a URL
@@ -161,6 +162,7 @@ function cancel() {
 
 worker.onmessage = (e) => {
 	const m = e.data;
+	if (m.type === "ready") { api.ready = true; return; }
 	if (m.job !== job) return; // a file the user has since replaced
 	if (m.type === "log") { showLog(m); return; }
 	if (m.type === "reconnecting") {

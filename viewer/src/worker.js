@@ -47,7 +47,7 @@ function load() {
 // 4.6 MB module, time that otherwise came between choosing a file and its
 // first bytes decoded. A module that fails to load says so when a file
 // is opened (the same promise rejects).
-load().then(warm).catch(() => {});
+load().then(warm).then(() => self.postMessage({ type: "ready" }), () => {});
 
 // warm decodes a small real capture (warm.dlt, dlt-kpi's 160 KB of the
 // testdata) WARM_ROUNDS times while no file has been opened, a piece per
