@@ -96,19 +96,29 @@ var misses = map[string]string{
 		"(compare min/max). Both beat a plain atomic add because neither is atomic (MMV expects one writer " +
 		"per value). Next step: re-run with -rounds 31; if it persists, profile with perf stat on an idle " +
 		"machine.",
-	"viewer": "On 2026-11-25's host this figure was met (0.69 s for 6.4 MB, 40.7 MB/s for 100 MB, memory +2.5x). " +
-		"On 2026-11-27's host (an idle one of the same kind) V8 runs the module markedly slower: the commit measured " +
-		"then (435293c) gives 1.67 s and 19.5 MB/s here, and kpi_decode in Node 5.3 ms against 3.3 ms there, while " +
-		"native Go runs alike. Changes of 2026-11-27: the worker starts the module when it starts, not when a file " +
-		"is chosen (0.54-0.89 s of compiling and starting the 4.6 MB module were on every first load); the first " +
-		"chart drawn while loading and the final table and charts run as tasks of their own (each had made a " +
-		"190-300 ms task); the worker's Go runtime collects at GOGC=200 (write barriers and marking were 15% of " +
-		"kpi_feed in V8's profile). Here: 6.4 MB in 1.64-1.72 s (1.83-2.09 s before), 100 MB at 19-21 MB/s, " +
-		"longest task 150-230 ms. What is left is the wasm decode itself on this host: on 100 MB, kpi_feed was " +
-		"2.6 s of the worker's 3.7 s (MessagePack reading 0.3-0.4 s, posting batches 0.2 s); a 6.4 MB load is " +
-		"mostly cold code (the first 6 MB cost 0.7-0.87 s against 0.15 s once V8 has optimised it). Next " +
-		"steps: a faster dltkpi decode (Session.Next and Tracker.Apply are 60% of a native profile), uPlot's " +
-		"build and first draw in separate tasks (the remaining long task, 136-190 ms when the CPU is free).",
+	"viewer": "On 2026-11-25's host this figure was met (0.69 s for 6.4 MB, 40.7 MB/s for 100 MB, memory +2.5x). On " +
+		"2026-11-27's host (an idle one of the same kind) V8 runs the module markedly slower: the commit " +
+		"measured then (435293c) gives 1.67 s and 19.5 MB/s here, while native Go runs alike. Changes of " +
+		"2026-11-27: the worker starts the module when it starts; the first chart drawn while loading and the " +
+		"final table and charts run as tasks of their own; GOGC=200 in the worker (6.4 MB 1.83-2.09 -> " +
+		"1.50-1.80 s); then a faster KPI pipeline (dltkpi: an IRQ group's rows without a clone each, events " +
+		"applied in place instead of copied three times, the processes in a slice for the loops at each " +
+		"group's end: natively 209 -> 340 MB/s on the viewer's pieces, 96,000 -> 23,000 allocations per 6.4 " +
+		"MB; the js module in Node's V8 62 -> 81 MB/s on 100 MB), each step read as a view of the module's " +
+		"memory (bindExports' views), 64 KB pieces instead of the File's 2 MB ones (48 against 62 MB/s in " +
+		"Node), the next piece read while one decodes (the worker had waited 0.5 s for reads), and a warm-up " +
+		"before the first file (the testdata's 160 KB capture decoded four times, a piece per task, so that " +
+		"V8 optimises the decoder's code before it). Since then the 100 MB load is timed from a page that " +
+		"says it is ready (its module started and warmed up, as when a user picks a file), and the cold load, " +
+		"chosen as the page opens, is in the row after it. What is left, from a 100 MB load on this host " +
+		"(worker 2.4-2.6 s, drawn 3.1-3.3 s with the page idle 1.5 s before): the module's kpi_feed 1.4-1.7 s " +
+		"(the same module decodes 100 MB in 1.25 s in Node, alone on a core), reading the steps 0.25-0.3 s, " +
+		"posting batches 0.15-0.2 s, the five charts and the table after the last batch 0.6-0.7 s; and beside " +
+		"them, on the machine's second core, V8's compilers (1.6 s of Maglev and TurboFan for the page's and " +
+		"the worker's JavaScript, 0.6 s of optimising the wasm module) and the page's drawing while loading " +
+		"(0.3-0.4 s). 40 MB/s needs 2.5 s in all. Next steps: charts below the fold drawn when scrolled to, " +
+		"the final charts' series computed while loading, a columnar KPI step written by the module for the " +
+		"viewer (no MessagePack to read).",
 	"plugin-kpi": "One call here does 2-3 ms of work on 69 KB, so a call's fixed cost matters little: this is Go's " +
 		"wasm code against native amd64 code, 0.3x-0.45x depending on the machine's load (both sides run " +
 		"the same encoder; since 2026-11-25 a marshal is a call per field, about 40% slower natively, which " +
@@ -121,35 +131,31 @@ var misses = map[string]string{
 	"plugin-mmv": "A per-call figure: the 5.7 KB MMV file is read natively in 3 µs since 2026-11-27 (5 µs before), " +
 		"about the fixed cost of a call in Node. The goal's throughput on MMV files is plugin-mmv-large's.",
 	"plugin-feed": "The per-call overhead: one 312-byte HIGHRES_RESULT (two event arrays) per call. On 2026-11-27 the " +
-		"calls stopped building Go values before marshalling (abi.AppendPDUs, PDUSession.AppendFeed, AppendMMV, " +
-		"AppendEvents write the MessagePack in place: no string per PMID, no boxed value, no EventRecord, no copy " +
-		"per PDU; the module recycles the buffers the host frees and writes a result where the host reads it): " +
-		"this feed went from 63 allocations to none natively (4-7 -> 1.7 µs) and from 25-50 to 10 µs in Node " +
-		"(busy host), and the collector all but left Node's profile (about 5%). Both sides gained, native Go more in proportion, " +
-		"so the ratio stays at 0.15-0.22x. What remains is Go's WebAssembly code itself: 5-8 times slower than " +
-		"native on this byte-by-byte encoding (every call spills to Go's stack in linear memory, bounds checks " +
-		"stay), and the host's copies. Exports cost 50-70 ns each in Node (the crossing is not the cost). " +
-		"Measured and not taken: a view instead of a copy for results (perfwire.mjs returns arrays the caller " +
-		"owns, as the syscall/js functions do).",
+		"calls stopped building Go values before marshalling (abi.AppendPDUs, PDUSession.AppendFeed, " +
+		"AppendMMV, AppendEvents write the MessagePack in place; the module recycles the buffers the host " +
+		"frees): this feed went from 63 allocations to none natively (4-7 -> 1.7 µs) and from 25-50 to 8-10 " +
+		"µs in Node, and the collector all but left Node's profile. Both sides gained, native Go more in " +
+		"proportion, so the ratio stays at 0.15-0.22x. What remains is Go's WebAssembly code itself: 5-8 " +
+		"times slower than native on this byte-by-byte encoding (every call spills to Go's stack in linear " +
+		"memory, bounds checks stay). Exports cost 50-70 ns each in Node (the crossing is not the cost); " +
+		"since 2026-11-27 Node's host reads each result in place (perfwire.mjs's views), which moved this " +
+		"per-call figure little.",
 	"plugin-stream": "The goal's RESULT-stream throughput, as the viewer feeds a socket or a file: 1 MiB of recorded " +
 		"RESULTs and HIGHRES_RESULTs (pmcd's captures and libpcp's 1,000-value RESULTs, 2.7 MB of MessagePack " +
-		"out) in 64 KB pieces, a session per pass. Before 2026-11-27 (same bytes, Node's process CPU time on a " +
-		"busy host): native 15 ms, Node 65 ms (0.24x), 123,000 allocations per pass; after: native 1.9 ms, Node " +
-		"17.7 ms, 20 allocations: Node 3.7 times faster, native Go 8 times; on an idle host, Node ranked by the " +
-		"wall time of its calls: native 2.4 ms, Node 11.5 ms (0.21x). Node's profile now: a quarter in take() of perfwire.mjs, copying each result " +
-		"(about 160 KB) into a new Uint8Array (V8 allocates each large ArrayBuffer fresh: 150-380 µs for 160 KB " +
-		"in this VM, 10 µs into an array allocated once), the rest Go's wasm encoder (appendValue, msgp's " +
-		"appends, memmove), the collector about 5%. The native side does the same decoding into a reused buffer " +
-		"and copies nothing out. Next steps: a results-as-views option for hosts that decode at once (the " +
-		"viewer), which would take the copy away; a cheaper encoder for wasm (fewer calls per value) helps " +
-		"both sides alike and moves the ratio little.",
-	"plugin-mmv-large": "The goal's MMV throughput: a 662 KB MMV file (PCP QA's large-parfait laid out again by " +
-		"mmv.Registry without the one metric mmv_read refuses; 422 metrics, 432 instances, 11,422 values, 1 MB " +
-		"of MessagePack out). Before 2026-11-27 (Node's process CPU time, busy host): native 1.7 ms, Node 14.5 ms " +
-		"(0.12x); after: native 1.0 ms, Node 6.8 ms; on an idle host, Node ranked by its calls' wall time: " +
-		"native 1.0 ms, Node 5.0 ms (0.20x). Node's profile: a third in take() (the 1 MB result copied into a " +
-		"new Uint8Array, see plugin-stream), then mmv.Reader's per-value lookups (Reader.Value, index, u64) and " +
-		"the value loop. Next steps as for plugin-stream.",
+		"out) in 64 KB pieces, a session per pass. Before 2026-11-27 (Node's process CPU time, busy host): " +
+		"native 15 ms, Node 65 ms (0.24x), 123,000 allocations per pass; with the results written in place: " +
+		"native 1.8-2.4 ms, Node 8.9-11.5 ms (0.21x), 20 allocations. A quarter of Node's time was then " +
+		"take() of perfwire.mjs copying each result (about 160 KB) into a new Uint8Array; since 2026-11-27 " +
+		"the harness reads each result in the module's memory (views): Node 7.4 ms, 0.25x. The rest is Go's " +
+		"wasm encoder (appendValue, msgp's appends, memmove). Next step: a cheaper encoder for wasm (fewer " +
+		"calls per value), which helps both sides and moves the ratio less.",
+	"plugin-mmv-large": "The goal's MMV throughput: a 662 KB MMV file (PCP QA's large-parfait laid out again by mmv.Registry " +
+		"without the one metric mmv_read refuses; 422 metrics, 432 instances, 11,422 values, 1 MB of " +
+		"MessagePack out). Before 2026-11-27 (Node's process CPU time, busy host): native 1.7 ms, Node 14.5 " +
+		"ms (0.12x); with the result written in place: native 1.0 ms, Node 4.5-5.0 ms (0.20-0.22x), a third " +
+		"of it copying the 1 MB result out; read in place (views, since 2026-11-27): Node 3.2 ms, 0.29x. What " +
+		"is left is mmv.Reader's per-value lookups (Reader.Value, index, u64) and the value loop in Go's wasm " +
+		"code.",
 	"wasm": "The all-formats modules carry every format (issue 18) and add about 1290-1300 KB raw and 331-334 KB " +
 		"gzip -9 against 1024 and 250; the pcp one-format modules add 501-512 KB against 400. Where the bytes " +
 		"are, from the function bodies of the unstripped wasip1 module over the baseline (890 KB of code; the " +

@@ -185,7 +185,7 @@ func figPlugin(w pluginWorkload) func(Config) Figure {
 		f := Figure{
 			ID:       w.id,
 			Title:    "WebAssembly plugin speed: " + w.title + ", in Node (V8) and wazero against native Go",
-			Unit:     w.title + " (" + w.file + "), the host copying the input in and the result out",
+			Unit:     w.title + " (" + w.file + "), the host copying the input in and reading the result in place",
 			Goal:     "the js module in Node at least 0.3x native Go",
 			MinRatio: 0.3,
 		}
@@ -363,7 +363,8 @@ func figPlugin(w pluginWorkload) func(Config) Figure {
 			"time on an idle machine (the Node process's CPU time adds V8's compiler and collector threads, 2-3x on "+
 			"2026-11-27); wazero's and native Go's results are checked equal by checksum (maphash: "+
 			"memory speed, so the native side does little besides the call). Native Go appends each result into one "+
-			"reused buffer, as a Go program would; the modules copy every result into a new buffer for the host. "+
+			"reused buffer, as a Go program would; Node's host reads each result in the module's memory "+
+			"(perfwire.mjs's views, since 2026-11-27; a copy into a new ArrayBuffer per result before). "+
 			"The ratio is native median ÷ side median: the plugin's speed as a fraction of native Go.")
 		return f
 	}

@@ -94,7 +94,7 @@ func figViewer(cfg Config, quick bool) Figure {
 	if err != nil {
 		return fail(fmt.Sprintf("node bench.mjs: %v: %s", err, lastLines(stderr.Bytes(), 5)))
 	}
-	var res struct{ Small, Big *viewerLoad }
+	var res struct{ Small, Big, BigCold *viewerLoad }
 	if err := json.Unmarshal(lastLine(out), &res); err != nil || res.Small == nil || res.Small.State != "done" {
 		return fail(fmt.Sprintf("bench.mjs said %q (%v)", out, err))
 	}
@@ -124,7 +124,7 @@ func figViewer(cfg Config, quick bool) Figure {
 			return fail("the 100 MB load ended in state " + b.State)
 		}
 		rate := float64(b.Bytes) / b.DrawnSeconds
-		row(fmt.Sprintf("%.0f MB: end-to-end rate", float64(b.Bytes)/1e6),
+		row(fmt.Sprintf("%.0f MB: end-to-end rate (chosen once the viewer is ready)", float64(b.Bytes)/1e6),
 			fmt.Sprintf("%.1f MB/s (%.2f s)", rate/1e6, b.DrawnSeconds), "≥ 40 MB/s", rate >= viewerRateGoal)
 		grow := float64(b.RSSPeak-b.RSSBefore) / float64(b.Bytes)
 		row(fmt.Sprintf("%.0f MB: renderer memory grown while loading (resident, page + worker)", float64(b.Bytes)/1e6),
@@ -132,6 +132,12 @@ func figViewer(cfg Config, quick bool) Figure {
 				float64(b.RSSPeak)/1e6, float64(b.RSSBefore)/1e6), "≤ 3x the file", grow <= viewerMemGoal)
 		row(fmt.Sprintf("%.0f MB: longest main-thread task", float64(b.Bytes)/1e6),
 			fmt.Sprintf("%.0f ms", b.LongestTask), "≤ 200 ms", b.LongestTask <= viewerTaskGoal)
+	}
+	if c := res.BigCold; c != nil && c.State == "done" {
+		// For the record, not a goal: the same load with the file chosen
+		// as the page opens, the module still compiling and cold.
+		fmt.Fprintf(&md, "| %.0f MB chosen as the page opens (module still compiling; for the record) | %.1f MB/s (%.2f s), longest task %.0f ms | | |\n",
+			float64(c.Bytes)/1e6, float64(c.Bytes)/c.DrawnSeconds/1e6, c.DrawnSeconds, c.LongestTask)
 	}
 	md.WriteString("\nThe browser's memory is the renderer processes' resident set sampled every 100 ms from /proc; " +
 		"the page before loading (runtime, wasm module) is the baseline it grows from.\n")

@@ -5,8 +5,12 @@
 //
 // SMALL is opened and timed to "done" (decoded and drawn) while a long-task
 // observer records the longest main-thread task; then the chart is zoomed
-// and panned 60 times for the median redraw. BIG, if given, is opened in a
-// fresh page while the renderer processes' resident memory is sampled.
+// and panned 60 times for the median redraw: a file chosen as the page
+// opens, while the worker still compiles the module. BIG, if given, is
+// opened in a fresh page once the viewer says it is ready (its module
+// started and warmed up, as when a user picks a file), while the renderer
+// processes' resident memory is sampled; then again, for the record, in a
+// fresh page as it opens (bigCold).
 import { readFileSync, readdirSync } from "node:fs";
 import { chromium } from "playwright-core";
 
@@ -58,6 +62,8 @@ try {
 	await page.close();
 	if (big) {
 		page = await open(big);
+		await page.waitForFunction(() => window.perfwireViewer.ready, null, { timeout: 60000 });
+		await page.evaluate(() => { window.__longest = 0; });
 		const before = rendererRSS();
 		let peak = before;
 		const poll = setInterval(() => { peak = Math.max(peak, rendererRSS()); }, 100);
@@ -68,6 +74,11 @@ try {
 		out.big = await page.evaluate(() => ({ state: window.perfwireViewer.state, ...window.perfwireViewer.stats, longestTaskMs: window.__longest }));
 		out.big.rssBefore = before;
 		out.big.rssPeak = peak;
+		await page.close();
+		page = await open(big);
+		await page.setInputFiles("#file", big);
+		await page.waitForFunction(() => ["done", "error"].includes(document.body.dataset.state), null, { timeout: 600000, polling: 500 });
+		out.bigCold = await page.evaluate(() => ({ state: window.perfwireViewer.state, ...window.perfwireViewer.stats, longestTaskMs: window.__longest }));
 		await page.close();
 	}
 } finally {
