@@ -273,7 +273,11 @@ type DatasetScanner struct {
 }
 
 // Next decodes the next dataset and reports whether there was one.
-func (s *DatasetScanner) Next() bool {
+func (s *DatasetScanner) Next() bool { return s.nextInto(&s.d) }
+
+// nextInto is Next decoding into d instead of the scanner's own dataset:
+// the reassembler's event, which it need not copy then.
+func (s *DatasetScanner) nextInto(d *Dataset) bool {
 	if s.off >= len(s.payload) {
 		return false
 	}
@@ -294,7 +298,7 @@ func (s *DatasetScanner) Next() bool {
 			return false
 		}
 	}
-	s.err = s.d.parse(s.kind, arg)
+	s.err = d.parse(s.kind, arg)
 	if s.err != nil {
 		if pe, ok := s.err.(*ParseError); ok {
 			start := next - len(arg)
