@@ -180,8 +180,8 @@ func FuzzReassembler(f *testing.F) {
 			if r.OpenGroups() > l.MaxSessions*NumKinds || len(r.sessions) > l.MaxSessions {
 				t.Fatalf("%d open groups in %d sessions", r.OpenGroups(), len(r.sessions))
 			}
-			if tr.Len() > tl.MaxProcesses || len(tr.irqs) > tl.MaxIRQs || len(tr.tombs) > tl.MaxTombstones || len(tr.rows) > tl.MaxIRQs {
-				t.Fatalf("tracker beyond limits: %d processes, %d irqs, %d tombstones", tr.Len(), len(tr.irqs), len(tr.tombs))
+			if tr.Len() > tl.MaxProcesses || len(tr.irqs) > tl.MaxIRQs || tr.tombs.n > tl.MaxTombstones || len(tr.rows) > tl.MaxIRQs {
+				t.Fatalf("tracker beyond limits: %d processes, %d irqs, %d tombstones", tr.Len(), len(tr.irqs), tr.tombs.n)
 			}
 		}
 		r.Flush()

@@ -74,12 +74,12 @@ type Tracker struct {
 	// one with a bool does.
 	limits    trackerLimits
 	keepEnded bool
-	procs     map[int32]*Process
+	procs     pidTable[*Process]
 	// list holds procs' values too, for the loops over every process at
 	// each group's end: ranging over a slice, not the map, took these
 	// loops from 4 % of a wasm plugin's decode to almost nothing.
 	list  []*Process
-	tombs map[int32]uint32
+	tombs pidTable[uint32]
 	irqs  map[string]*irqState
 	// irqNames are the keys of irqs, kept sorted as they are added:
 	// sorting them in IRQs instead cost the wasm plugins 19 KB of
@@ -135,7 +135,7 @@ func (t *Tracker) remove(p *Process, end uint32, by Kind) {
 	if t.keepEnded {
 		t.ended = append(t.ended, Ended{Process: p, End: end, By: by})
 	}
-	delete(t.procs, p.PID)
+	t.procs.del(p.PID)
 	last := t.list[len(t.list)-1]
 	t.list[p.slot], last.slot = last, p.slot
 	t.list[len(t.list)-1] = nil
@@ -167,10 +167,10 @@ func NewTracker(o TrackerOptions) *Tracker {
 }
 
 func (t *Tracker) reset() {
-	t.procs = map[int32]*Process{}
+	t.procs.clear()
 	clear(t.list)
 	t.list = t.list[:0]
-	t.tombs = map[int32]uint32{}
+	t.tombs.clear()
 	t.irqs = map[string]*irqState{}
 	t.irqNames = t.irqNames[:0]
 	t.groups = [NumKinds]groupState{}
@@ -183,11 +183,11 @@ func (t *Tracker) reset() {
 func (t *Tracker) Stats() TrackerStats { return t.stats }
 
 // Len is the number of processes in the table.
-func (t *Tracker) Len() int { return len(t.procs) }
+func (t *Tracker) Len() int { return t.procs.n }
 
 // Process returns a copy of the entry for pid.
 func (t *Tracker) Process(pid int32) (Process, bool) {
-	p, ok := t.procs[pid]
+	p, ok := t.procs.get(pid)
 	if !ok {
 		return Process{}, false
 	}
@@ -205,7 +205,8 @@ func (t *Tracker) Processes() []Process {
 	slices.Sort(pids)
 	out := make([]Process, 0, len(pids))
 	for _, pid := range pids {
-		out = append(out, *t.procs[int32(pid)])
+		p, _ := t.procs.get(int32(pid))
+		out = append(out, *p)
 	}
 	return out
 }
@@ -222,7 +223,8 @@ func (t *Tracker) apply(ev *Event) {
 		t.stats.Resets++
 		if t.keepEnded {
 			for _, p := range t.Processes() { // in pid order
-				t.remove(t.procs[p.PID], ev.Source.TMSP, KindNone)
+				q, _ := t.procs.get(p.PID)
+				t.remove(q, ev.Source.TMSP, KindNone)
 			}
 		}
 		t.reset()
@@ -245,7 +247,7 @@ func (t *Tracker) apply(ev *Event) {
 		t.dataset(ev)
 	case EventFragment:
 		if d, ok := ParseFragment(k, ev.Dataset.Raw); ok {
-			if _, known := t.procs[d.PID]; !known {
+			if !t.procs.has(d.PID) {
 				if p := t.create(d.PID, ev.Source.TMSP); p != nil {
 					p.Partial = true
 					t.setCmd(p, d.Cmd)
@@ -268,24 +270,24 @@ func (t *Tracker) dataset(ev *Event) {
 	d, now := &ev.Dataset, ev.Source.TMSP
 	inGroup := !ev.Orphan && t.groups[d.Kind].open
 	if d.Kind == KindCHK || d.Kind == KindACT {
-		if stop, ok := t.tombs[d.PID]; ok {
+		if stop, ok := t.tombs.get(d.PID); ok {
 			if int32(now-stop) < 0 { // older than the pid's STP: late
 				t.stats.Stale++
 				return
 			}
-			delete(t.tombs, d.PID)
+			t.tombs.del(d.PID)
 		}
 	}
 	switch d.Kind {
 	case KindNEW:
-		if stop, ok := t.tombs[d.PID]; ok {
+		if stop, ok := t.tombs.get(d.PID); ok {
 			if int32(now-stop) < 0 {
 				t.stats.Stale++
 				return
 			}
-			delete(t.tombs, d.PID)
+			t.tombs.del(d.PID)
 		}
-		p, ok := t.procs[d.PID]
+		p, ok := t.procs.get(d.PID)
 		switch {
 		case ok && p.PPIDKnown && !p.Partial:
 			// A second NEW: pid reuse, or a late NEW of the old process.
@@ -331,8 +333,8 @@ func (t *Tracker) dataset(ev *Event) {
 			p.chkGen = t.groups[KindCHK].gen
 		}
 	case KindSTP:
-		p, ok := t.procs[d.PID]
-		if _, late := t.tombs[d.PID]; !ok && late {
+		p, ok := t.procs.get(d.PID)
+		if late := t.tombs.has(d.PID); !ok && late {
 			t.stats.LateStops++
 		} else if !ok {
 			t.stats.UnknownStop++
@@ -398,30 +400,29 @@ func (t *Tracker) dataset(ev *Event) {
 }
 
 func (t *Tracker) tomb(pid int32, now uint32) {
-	if len(t.tombs) >= t.limits.MaxTombstones {
-		for old := range t.tombs { // drop any one: the map stays bounded
-			delete(t.tombs, old)
-			break
+	if t.tombs.n >= t.limits.MaxTombstones {
+		if old, ok := t.tombs.some(); ok { // drop any one: the table stays bounded
+			t.tombs.del(old)
 		}
 	}
-	t.tombs[pid] = now
+	t.tombs.put(pid, now)
 }
 
 // get returns the entry for pid, creating an unnamed one.
 func (t *Tracker) get(pid int32, now uint32) *Process {
-	if p, ok := t.procs[pid]; ok {
+	if p, ok := t.procs.get(pid); ok {
 		return p
 	}
 	return t.create(pid, now)
 }
 
 func (t *Tracker) create(pid int32, now uint32) *Process {
-	if len(t.procs) >= t.limits.MaxProcesses {
+	if t.procs.n >= t.limits.MaxProcesses {
 		t.stats.Dropped++
 		return nil
 	}
 	p := &Process{PID: pid, FirstSeen: now, LastSeen: now, slot: len(t.list)}
-	t.procs[pid] = p
+	t.procs.put(pid, p)
 	t.list = append(t.list, p)
 	return p
 }
@@ -436,7 +437,7 @@ func (t *Tracker) groupEnd(k Kind, g Group, complete bool) {
 	switch k {
 	case KindSTP:
 		for _, pid := range t.stopped {
-			if p, ok := t.procs[pid]; ok && p.ending {
+			if p, ok := t.procs.get(pid); ok && p.ending {
 				t.remove(p, p.stopAt, KindSTP)
 			}
 		}
@@ -465,7 +466,8 @@ func (t *Tracker) groupEnd(k Kind, g Group, complete bool) {
 		slices.Sort(gone)
 		for _, pid := range gone {
 			t.stats.InferredStops++
-			t.remove(t.procs[int32(pid)], g.Begin, KindCHK)
+			p, _ := t.procs.get(int32(pid))
+			t.remove(p, g.Begin, KindCHK)
 			t.tomb(int32(pid), g.Begin)
 		}
 		t.gone = gone
