@@ -86,8 +86,15 @@ func ptr[T any](v T) *T { return &v }
 // UTF-8, their exact bytes in hex. Each invalid byte becomes U+FFFD, as
 // encoding/json would render it.
 func text(b []byte) (s *string, hexOf string) {
+	t, h := textString(b)
+	return &t, h
+}
+
+// textString is text for a field that is always present: no pointer to
+// allocate for each process row.
+func textString(b []byte) (s, hexOf string) {
 	if utf8.Valid(b) {
-		return ptr(string(b)), ""
+		return string(b), ""
 	}
 	r := make([]byte, 0, len(b)+8)
 	for rest := b; len(rest) > 0; {
@@ -95,14 +102,14 @@ func text(b []byte) (s *string, hexOf string) {
 		r = utf8.AppendRune(r, c)
 		rest = rest[n:]
 	}
-	return ptr(string(r)), hex.EncodeToString(b)
+	return string(r), hex.EncodeToString(b)
 }
 
 // ProcessRow is the schema's row of a tracked process.
 func ProcessRow(p *dltkpi.Process) KPIProcess {
-	cmd, cmdHex := text(p.Cmd)
+	cmd, cmdHex := textString(p.Cmd)
 	return KPIProcess{
-		PID: p.PID, PPID: p.PPID, PPIDKnown: p.PPIDKnown, Cmd: *cmd, CmdHex: cmdHex,
+		PID: p.PID, PPID: p.PPID, PPIDKnown: p.PPIDKnown, Cmd: cmd, CmdHex: cmdHex,
 		CmdKind: p.CmdKind.String(), Partial: p.Partial, StatShifted: p.StatShifted,
 		FirstSeen: p.FirstSeen, LastSeen: p.LastSeen, HasACT: p.HasACT,
 		CPU: p.CPU, RSS: p.RSS, Ctx: p.Ctx, IO: p.IO, IOWait: p.IOWait,
@@ -173,6 +180,15 @@ type KPISession struct {
 	irqs     []KPIIRQ    // as samples
 	irqTable []dltkpi.IRQRate
 	actPIDs  []int32 // pids listed by the open ACT group
+	// The columns of the step's samples back to back: each sample's
+	// slices are windows of them, handed over with the step (the next
+	// step starts new ones). A few allocations per step as they grow,
+	// not five per ACT group.
+	colPIDs []int32
+	colCPU  []uint64
+	colRSS  []int64
+	colCtx  []int64
+	colIO   []uint64
 
 	// A stream session (NewKPIStream) has no whole input: bytes arrive
 	// with Feed and wait in the feeder until their record is decided.
@@ -259,23 +275,23 @@ func (k *KPISession) drain() {
 // group that just ended. Looking pids up one by one, instead of copying
 // and sorting the whole table per group, keeps a step cheap.
 func (k *KPISession) sample(tmsp uint32) CPUSample {
-	n := len(k.actPIDs)
-	s := CPUSample{TMSP: tmsp, PIDs: make([]int32, 0, n), CPU: make([]uint64, 0, n),
-		RSS: make([]int64, 0, n), Ctx: make([]int64, 0, n), IO: make([]uint64, 0, n)}
+	from := len(k.colPIDs)
 	for _, pid := range k.actPIDs {
 		if p, ok := k.t.Process(pid); ok && p.HasACT {
 			ctx := int64(-1)
 			if p.HasDelta {
 				ctx = p.CtxDelta
 			}
-			s.PIDs = append(s.PIDs, p.PID)
-			s.CPU = append(s.CPU, p.CPU)
-			s.RSS = append(s.RSS, p.RSS)
-			s.Ctx = append(s.Ctx, ctx)
-			s.IO = append(s.IO, p.IODelta)
+			k.colPIDs = append(k.colPIDs, p.PID)
+			k.colCPU = append(k.colCPU, p.CPU)
+			k.colRSS = append(k.colRSS, p.RSS)
+			k.colCtx = append(k.colCtx, ctx)
+			k.colIO = append(k.colIO, p.IODelta)
 		}
 	}
-	return s
+	to := len(k.colPIDs)
+	return CPUSample{TMSP: tmsp, PIDs: k.colPIDs[from:to:to], CPU: k.colCPU[from:to:to],
+		RSS: k.colRSS[from:to:to], Ctx: k.colCtx[from:to:to], IO: k.colIO[from:to:to]}
 }
 
 // Table returns the tracker's current process table, interrupt rates and

@@ -100,8 +100,12 @@ func (k *KPISession) progress(callErr error) KPIStep {
 		Messages: k.kp.Stats().Messages,
 	}
 	st.Samples, st.IRQs, k.samples, k.irqs = k.samples, k.irqs, nil, nil
-	for _, e := range k.t.TakeEnded() {
-		st.Ended = append(st.Ended, EndedRow(&e))
+	k.colPIDs, k.colCPU, k.colRSS, k.colCtx, k.colIO = nil, nil, nil, nil, nil // the samples' now
+	if ended := k.t.TakeEnded(); len(ended) > 0 {
+		st.Ended = make([]KPIProcess, 0, len(ended))
+		for _, e := range ended {
+			st.Ended = append(st.Ended, EndedRow(&e))
+		}
 	}
 	if k.stream {
 		st.Offset, st.Total = k.base+k.f.Offset(), k.fed
