@@ -33,10 +33,23 @@ type viewerLoad struct {
 	Seconds      float64
 	DrawnSeconds float64
 	Samples      int
-	LongestTask  float64 `json:"longestTaskMs"`
-	Redraw       float64 `json:"redrawMs"`
-	RSSBefore    int64   `json:"rssBefore"`
-	RSSPeak      int64   `json:"rssPeak"`
+	LongestTask  float64   `json:"longestTaskMs"`
+	Redraw       float64   `json:"redrawMs"`
+	RSSBefore    int64     `json:"rssBefore"`
+	RSSPeak      int64     `json:"rssPeak"`
+	Runs         []float64 // every load's DrawnSeconds; the figures are the median load's
+}
+
+// runs says which loads a figure is the median of.
+func (l *viewerLoad) runs() string {
+	if len(l.Runs) < 2 {
+		return ""
+	}
+	s := make([]string, len(l.Runs))
+	for i, r := range l.Runs {
+		s[i] = fmt.Sprintf("%.2f", r)
+	}
+	return fmt.Sprintf("; median of %d loads: %s s", len(l.Runs), strings.Join(s, ", "))
 }
 
 // figViewer times the browser viewer (viewer/) in Debian's Chromium with
@@ -114,8 +127,8 @@ func figViewer(cfg Config, quick bool) Figure {
 		"%.1f MB, %d ACT groups charted; Chromium %s, headless, on this machine.\n\n", viewerSmallCopies, float64(s.Bytes)/1e6, s.Samples, chromiumVersion()))
 	md.WriteString("| measure | perfwire viewer | goal | |\n|---|---|---|---|\n")
 	row(fmt.Sprintf("%.1f MB: file chosen → decoded, chart and tables drawn", float64(s.Bytes)/1e6),
-		fmt.Sprintf("%.2f s (%.1f MB/s)", s.DrawnSeconds, float64(s.Bytes)/s.DrawnSeconds/1e6), "≤ 1.5 s", s.DrawnSeconds <= viewerLoadGoal)
-	row("longest main-thread task while loading (long-task observer; 0 = none over 50 ms)",
+		fmt.Sprintf("%.2f s (%.1f MB/s%s)", s.DrawnSeconds, float64(s.Bytes)/s.DrawnSeconds/1e6, s.runs()), "≤ 1.5 s", s.DrawnSeconds <= viewerLoadGoal)
+	row("longest main-thread task while loading, the longest of the loads (long-task observer; 0 = none over 50 ms)",
 		fmt.Sprintf("%.0f ms", s.LongestTask), "≤ 200 ms", s.LongestTask <= viewerTaskGoal)
 	row(fmt.Sprintf("zoom or pan redraw, median of 60, %d ACT groups × up to 10 series", s.Samples),
 		fmt.Sprintf("%.1f ms", s.Redraw), "≤ 16 ms", s.Redraw <= viewerRedrawGoal)
@@ -125,9 +138,9 @@ func figViewer(cfg Config, quick bool) Figure {
 		}
 		rate := float64(b.Bytes) / b.DrawnSeconds
 		row(fmt.Sprintf("%.0f MB: end-to-end rate (chosen once the viewer is ready)", float64(b.Bytes)/1e6),
-			fmt.Sprintf("%.1f MB/s (%.2f s)", rate/1e6, b.DrawnSeconds), "≥ 40 MB/s", rate >= viewerRateGoal)
+			fmt.Sprintf("%.1f MB/s (%.2f s%s)", rate/1e6, b.DrawnSeconds, b.runs()), "≥ 40 MB/s", rate >= viewerRateGoal)
 		grow := float64(b.RSSPeak-b.RSSBefore) / float64(b.Bytes)
-		row(fmt.Sprintf("%.0f MB: renderer memory grown while loading (resident, page + worker)", float64(b.Bytes)/1e6),
+		row(fmt.Sprintf("%.0f MB: renderer memory grown while loading (resident, page + worker; the most of the loads)", float64(b.Bytes)/1e6),
 			fmt.Sprintf("%.0f MB = %.1fx the file (peak %.0f MB, %.0f MB before)", float64(b.RSSPeak-b.RSSBefore)/1e6, grow,
 				float64(b.RSSPeak)/1e6, float64(b.RSSBefore)/1e6), "≤ 3x the file", grow <= viewerMemGoal)
 		row(fmt.Sprintf("%.0f MB: longest main-thread task", float64(b.Bytes)/1e6),
