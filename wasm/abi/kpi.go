@@ -48,28 +48,42 @@ func decodeKPI(in []byte, max int, opt dlt.Options) KPIMessages {
 // NewKPIMessage is the schema of one KPI message, as kpi_decode and
 // `perfwire kpi --json` give it.
 func NewKPIMessage(m dltkpi.Message, src dltkpi.Source) KPIMessage {
-	km := KPIMessage{TMSP: src.TMSP, Time: float64(src.TMSP) / 10000, Kind: m.Kind.String(), Sync: m.Sync.String(), Datasets: []KPIDataset{}}
+	km := KPIMessage{TMSP: src.TMSP, Time: float64(src.TMSP) / 10000, Kind: m.Kind.String(), Sync: m.Sync.String(),
+		Datasets: make([]KPIDataset, 0, m.Datasets+m.Fragments)}
 	for d, err := range m.All() {
 		var o KPIDataset
+		// The dataset's values in one block the fields point into: one
+		// allocation per dataset, not one per field (an ACT dataset had
+		// six).
+		v := new(kpiValues)
 		switch {
 		case d.Truncated:
 			o.Truncated = true
-			o.Raw, o.RawHex = text(d.Raw)
+			v.text, o.RawHex = textString(d.Raw)
+			o.Raw = &v.text
 		case err != nil:
 			o.Error = err.Error()
-			o.Raw, o.RawHex = text(d.Raw)
+			v.text, o.RawHex = textString(d.Raw)
+			o.Raw = &v.text
 		case d.Kind == dltkpi.KindNEW:
-			o.PID, o.PPID = ptr(d.PID), ptr(d.PPID)
-			o.Cmd, o.CmdHex = text(d.Cmd)
+			v.pid, v.ppid = d.PID, d.PPID
+			o.PID, o.PPID = &v.pid, &v.ppid
+			v.text, o.CmdHex = textString(d.Cmd)
+			o.Cmd = &v.text
 		case d.Kind == dltkpi.KindCHK:
-			o.PID = ptr(d.PID)
-			o.Cmd, o.CmdHex = text(d.Cmd)
+			v.pid = d.PID
+			o.PID = &v.pid
+			v.text, o.CmdHex = textString(d.Cmd)
+			o.Cmd = &v.text
 		case d.Kind == dltkpi.KindSTP:
-			o.PID = ptr(d.PID)
+			v.pid = d.PID
+			o.PID = &v.pid
 		case d.Kind == dltkpi.KindACT:
-			o.PID, o.CPU, o.RSS, o.Ctx, o.IO, o.IOWait = ptr(d.PID), ptr(d.CPU), ptr(d.RSS), ptr(d.Ctx), ptr(d.IO), ptr(d.IOWait)
+			v.pid, v.cpu, v.rss, v.ctx, v.io, v.iowait = d.PID, d.CPU, d.RSS, d.Ctx, d.IO, d.IOWait
+			o.PID, o.CPU, o.RSS, o.Ctx, o.IO, o.IOWait = &v.pid, &v.cpu, &v.rss, &v.ctx, &v.io, &v.iowait
 		case d.Kind == dltkpi.KindIRQ:
-			o.Name, o.NameHex = text(d.IRQ)
+			v.text, o.NameHex = textString(d.IRQ)
+			o.Name = &v.text
 			o.Counts = make([]int64, 0, d.CPUs)
 			for c := range d.Counts() {
 				o.Counts = append(o.Counts, c.Count)
@@ -80,18 +94,17 @@ func NewKPIMessage(m dltkpi.Message, src dltkpi.Source) KPIMessage {
 	return km
 }
 
-func ptr[T any](v T) *T { return &v }
-
-// text renders raw /proc bytes as a string and, when they are not valid
-// UTF-8, their exact bytes in hex. Each invalid byte becomes U+FFFD, as
-// encoding/json would render it.
-func text(b []byte) (s *string, hexOf string) {
-	t, h := textString(b)
-	return &t, h
+// kpiValues holds the values a KPIDataset's fields point to.
+type kpiValues struct {
+	pid, ppid       int32
+	cpu, io, iowait uint64
+	rss, ctx        int64
+	text            string // the raw text, the command or the name
 }
 
-// textString is text for a field that is always present: no pointer to
-// allocate for each process row.
+// textString renders raw /proc bytes as a string and, when they are not
+// valid UTF-8, their exact bytes in hex. Each invalid byte becomes
+// U+FFFD, as encoding/json would render it.
 func textString(b []byte) (s, hexOf string) {
 	if utf8.Valid(b) {
 		return string(b), ""
