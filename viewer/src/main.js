@@ -4,7 +4,7 @@
 // arrays and draws. Nothing here decodes the capture's bytes.
 import "uplot/dist/uPlot.min.css";
 import "./style.css";
-import { Samples } from "./series.js";
+import { Samples, Ended } from "./series.js";
 import { timeChart, PALETTE, XGroup } from "./chart.js";
 import { VTable, treeOrder } from "./table.js";
 import { text, bytes, secs } from "./text.js";
@@ -19,7 +19,7 @@ const DRAW_MS = 500; // redraw the chart at most this often while loading
 
 let job = 0;
 let samples, table, started, lastDraw, chart;
-let ended = []; // rows of the processes that left the table, as steps report them
+let ended = new Ended(); // rows of the processes that left the table, as steps report them
 let insts = new Map(); // pid → its processes, by start: [{id, start, label}]
 let drawn = {}; // what each chart shows, for the embedding API
 let source = null, live = false; // what is open: a File or a URL, and whether it never ends
@@ -122,7 +122,7 @@ function open(src) {
 	job++;
 	samples = new Samples();
 	table = null;
-	ended = []; insts = new Map(); drawn = {};
+	ended = new Ended(); insts = new Map(); drawn = {};
 	source = src; live = false; logState = "none";
 	log.reset(); logNote = "";
 	$("logload").disabled = true;
@@ -179,7 +179,7 @@ worker.onmessage = (e) => {
 	if (m.times) {
 		samples.append(m);
 		samples.appendIRQ(m);
-		for (const p of m.ended) ended.push(p);
+		ended.append(m);
 		if (!m.total) keepWindow(); // a live stream
 	}
 	const pct = m.total ? Math.min(100, Math.round(100 * m.fed / m.total)) : null;
@@ -233,7 +233,7 @@ function keepWindow() {
 	const cut = samples.newest - liveWindow;
 	if (!(cut > -Infinity)) return;
 	samples.keepSince(cut);
-	if (ended.length && ended[0].end / 10000 < cut) ended = ended.filter((p) => p.end / 10000 >= cut);
+	ended.keepSince(cut * 10000);
 }
 
 // setWindow sets how many seconds of a live stream's values are kept
@@ -394,7 +394,7 @@ function showTables() { showRows(tableRows()); }
 // pid, then start, as perfwire kpi --all lists them.
 function tableRows() {
 	const ps = pageSize();
-	return [...ended, ...table.processes].map((p) => row(p, ps)).sort((a, b) => a.pid - b.pid || a.start - b.start);
+	return [...ended.rows(), ...table.processes].map((p) => row(p, ps)).sort((a, b) => a.pid - b.pid || a.start - b.start);
 }
 
 // showRows shows the rows of tableRows and names the processes the

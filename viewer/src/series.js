@@ -174,3 +174,54 @@ function ascending(times) {
 	}
 	return order;
 }
+
+// The flags of an ended process's row, in Ended's flags column.
+export const ENDED_PPID_KNOWN = 1, ENDED_PARTIAL = 2, ENDED_STAT_SHIFTED = 4;
+
+// Ended stores the rows of the processes that left the table as the
+// worker's batches bring them, in columns (end* of a batch), and gives
+// them back as the rows the schema's ended entries are (KPIProcess) when
+// the table is built.
+export class Ended {
+	constructor() {
+		this.pid = new Grow(Int32Array); this.ppid = new Grow(Int32Array); this.flags = new Grow(Uint8Array);
+		this.first = new Grow(Float64Array); this.last = new Grow(Float64Array); this.end = new Grow(Float64Array);
+		this.cmd = []; this.kind = []; this.by = [];
+	}
+	get length() { return this.pid.n; }
+	append(b) {
+		if (!b.endPid.length) return;
+		this.pid.push(b.endPid); this.ppid.push(b.endPpid); this.flags.push(b.endFlags);
+		this.first.push(b.endFirst); this.last.push(b.endLast); this.end.push(b.endAt);
+		for (let i = 0; i < b.endCmd.length; i++) { this.cmd.push(b.endCmd[i]); this.kind.push(b.endKind[i]); this.by.push(b.endBy[i]); }
+	}
+	// row is the i-th ended process as a KPIProcess row.
+	row(i) {
+		const f = this.flags.a[i];
+		return {
+			pid: this.pid.a[i], ppid: this.ppid.a[i], ppid_known: !!(f & ENDED_PPID_KNOWN), cmd: this.cmd[i], cmd_kind: this.kind[i],
+			partial: !!(f & ENDED_PARTIAL), stat_shifted: !!(f & ENDED_STAT_SHIFTED),
+			first_seen: this.first.a[i], last_seen: this.last.a[i], end: this.end.a[i], end_by: this.by[i],
+		};
+	}
+	rows() {
+		const out = new Array(this.length);
+		for (let i = 0; i < out.length; i++) out[i] = this.row(i);
+		return out;
+	}
+	// keepSince drops the rows of processes that ended before tmsp.
+	keepSince(tmsp) {
+		const cols = [this.pid, this.ppid, this.flags, this.first, this.last, this.end], strs = [this.cmd, this.kind, this.by];
+		let k = 0;
+		for (let i = 0; i < this.end.n; i++) {
+			if (this.end.a[i] < tmsp) continue;
+			if (k !== i) {
+				for (const c of cols) c.a[k] = c.a[i];
+				for (const s of strs) s[k] = s[i];
+			}
+			k++;
+		}
+		for (const c of cols) c.n = k;
+		for (const s of strs) s.length = k;
+	}
+}
