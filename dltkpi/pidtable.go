@@ -1,29 +1,31 @@
 package dltkpi
 
-// pidTable maps pids to values: open addressing with linear probing in a
+// pidTable maps pids to 32-bit values: open addressing with linear probing in a
 // power-of-two array, at most three quarters full, deletions by shifting
 // the entries after them back. The tracker looks pids up for nearly every
 // dataset; in the wasm plugins a Go map with int32 keys hashed each one
 // through the runtime's portable hash (no AES there), and its lookups
-// were 7% of a KPI decode, against about 1% for this table.
-type pidTable[V any] struct {
-	slots []pidSlot[V]
+// were 7% of a KPI decode, against about 1% for this table. Its values
+// are plain numbers (the process table keeps indexes into its list), so
+// that one type serves both tables: a generic one made twice the code.
+type pidTable struct {
+	slots []pidSlot
 	n     int
 	shift uint8 // 32 - log2(len(slots))
 }
 
-type pidSlot[V any] struct {
+type pidSlot struct {
 	pid  int32
 	used bool
-	v    V
+	v    uint32
 }
 
 // home is pid's first slot: Fibonacci hashing, the top bits of the
 // product, so that the consecutive pids a machine hands out spread.
-func (t *pidTable[V]) home(pid int32) int { return int(uint32(pid) * 0x9e3779b1 >> t.shift) }
+func (t *pidTable) home(pid int32) int { return int(uint32(pid) * 0x9e3779b1 >> t.shift) }
 
 // find returns the slot of pid, or the empty slot where it would go.
-func (t *pidTable[V]) find(pid int32) (int, bool) {
+func (t *pidTable) find(pid int32) (int, bool) {
 	mask := len(t.slots) - 1
 	for i := t.home(pid); ; i = (i + 1) & mask {
 		if s := &t.slots[i]; !s.used || s.pid == pid {
@@ -32,7 +34,7 @@ func (t *pidTable[V]) find(pid int32) (int, bool) {
 	}
 }
 
-func (t *pidTable[V]) get(pid int32) (v V, ok bool) {
+func (t *pidTable) get(pid int32) (v uint32, ok bool) {
 	if t.n == 0 {
 		return v, false
 	}
@@ -42,12 +44,12 @@ func (t *pidTable[V]) get(pid int32) (v V, ok bool) {
 	return v, false
 }
 
-func (t *pidTable[V]) has(pid int32) bool {
+func (t *pidTable) has(pid int32) bool {
 	_, ok := t.get(pid)
 	return ok
 }
 
-func (t *pidTable[V]) put(pid int32, v V) {
+func (t *pidTable) put(pid int32, v uint32) {
 	if 4*(t.n+1) > 3*len(t.slots) {
 		t.grow()
 	}
@@ -55,13 +57,13 @@ func (t *pidTable[V]) put(pid int32, v V) {
 	if !ok {
 		t.n++
 	}
-	t.slots[i] = pidSlot[V]{pid: pid, used: true, v: v}
+	t.slots[i] = pidSlot{pid: pid, used: true, v: v}
 }
 
-func (t *pidTable[V]) grow() {
+func (t *pidTable) grow() {
 	old := t.slots
 	size := max(16, 2*len(old))
-	t.slots = make([]pidSlot[V], size)
+	t.slots = make([]pidSlot, size)
 	t.shift = 32
 	for s := size; s > 1; s >>= 1 {
 		t.shift--
@@ -74,7 +76,7 @@ func (t *pidTable[V]) grow() {
 	}
 }
 
-func (t *pidTable[V]) del(pid int32) {
+func (t *pidTable) del(pid int32) {
 	if t.n == 0 {
 		return
 	}
@@ -93,12 +95,12 @@ func (t *pidTable[V]) del(pid int32) {
 		t.slots[i] = t.slots[j]
 		i = j
 	}
-	t.slots[i] = pidSlot[V]{}
+	t.slots[i] = pidSlot{}
 	t.n--
 }
 
 // some returns a pid in the table, false when it is empty.
-func (t *pidTable[V]) some() (int32, bool) {
+func (t *pidTable) some() (int32, bool) {
 	for i := range t.slots {
 		if t.slots[i].used {
 			return t.slots[i].pid, true
@@ -107,7 +109,7 @@ func (t *pidTable[V]) some() (int32, bool) {
 	return 0, false
 }
 
-func (t *pidTable[V]) clear() {
+func (t *pidTable) clear() {
 	clear(t.slots)
 	t.n = 0
 }

@@ -12,7 +12,7 @@ import (
 func TestPidTableIsAMap(t *testing.T) {
 	for _, spread := range []int32{40, 5000, 1 << 30} {
 		rng := rand.New(rand.NewPCG(uint64(spread), 7))
-		var tb pidTable[uint32]
+		var tb pidTable
 		m := map[int32]uint32{}
 		most := 0
 		for step := range 200000 {

@@ -74,12 +74,12 @@ type Tracker struct {
 	// one with a bool does.
 	limits    trackerLimits
 	keepEnded bool
-	procs     pidTable[*Process]
+	procs     pidTable // pid → index in list
 	// list holds procs' values too, for the loops over every process at
 	// each group's end: ranging over a slice, not the map, took these
 	// loops from 4 % of a wasm plugin's decode to almost nothing.
 	list  []*Process
-	tombs pidTable[uint32]
+	tombs pidTable // pid → TMSP of its STP
 	irqs  map[string]*irqState
 	// irqNames are the keys of irqs, kept sorted as they are added:
 	// sorting them in IRQs instead cost the wasm plugins 19 KB of
@@ -136,8 +136,10 @@ func (t *Tracker) remove(p *Process, end uint32, by Kind) {
 		t.ended = append(t.ended, Ended{Process: p, End: end, By: by})
 	}
 	t.procs.del(p.PID)
-	last := t.list[len(t.list)-1]
-	t.list[p.slot], last.slot = last, p.slot
+	if last := t.list[len(t.list)-1]; last != p {
+		t.list[p.slot], last.slot = last, p.slot
+		t.procs.put(last.PID, uint32(p.slot))
+	}
 	t.list[len(t.list)-1] = nil
 	t.list = t.list[:len(t.list)-1]
 }
@@ -185,9 +187,18 @@ func (t *Tracker) Stats() TrackerStats { return t.stats }
 // Len is the number of processes in the table.
 func (t *Tracker) Len() int { return t.procs.n }
 
+// proc returns the entry for pid.
+func (t *Tracker) proc(pid int32) (*Process, bool) {
+	i, ok := t.procs.get(pid)
+	if !ok {
+		return nil, false
+	}
+	return t.list[i], true
+}
+
 // Process returns a copy of the entry for pid.
 func (t *Tracker) Process(pid int32) (Process, bool) {
-	p, ok := t.procs.get(pid)
+	p, ok := t.proc(pid)
 	if !ok {
 		return Process{}, false
 	}
@@ -205,7 +216,7 @@ func (t *Tracker) Processes() []Process {
 	slices.Sort(pids)
 	out := make([]Process, 0, len(pids))
 	for _, pid := range pids {
-		p, _ := t.procs.get(int32(pid))
+		p, _ := t.proc(int32(pid))
 		out = append(out, *p)
 	}
 	return out
@@ -223,7 +234,7 @@ func (t *Tracker) apply(ev *Event) {
 		t.stats.Resets++
 		if t.keepEnded {
 			for _, p := range t.Processes() { // in pid order
-				q, _ := t.procs.get(p.PID)
+				q, _ := t.proc(p.PID)
 				t.remove(q, ev.Source.TMSP, KindNone)
 			}
 		}
@@ -287,7 +298,7 @@ func (t *Tracker) dataset(ev *Event) {
 			}
 			t.tombs.del(d.PID)
 		}
-		p, ok := t.procs.get(d.PID)
+		p, ok := t.proc(d.PID)
 		switch {
 		case ok && p.PPIDKnown && !p.Partial:
 			// A second NEW: pid reuse, or a late NEW of the old process.
@@ -333,7 +344,7 @@ func (t *Tracker) dataset(ev *Event) {
 			p.chkGen = t.groups[KindCHK].gen
 		}
 	case KindSTP:
-		p, ok := t.procs.get(d.PID)
+		p, ok := t.proc(d.PID)
 		if late := t.tombs.has(d.PID); !ok && late {
 			t.stats.LateStops++
 		} else if !ok {
@@ -410,7 +421,7 @@ func (t *Tracker) tomb(pid int32, now uint32) {
 
 // get returns the entry for pid, creating an unnamed one.
 func (t *Tracker) get(pid int32, now uint32) *Process {
-	if p, ok := t.procs.get(pid); ok {
+	if p, ok := t.proc(pid); ok {
 		return p
 	}
 	return t.create(pid, now)
@@ -422,7 +433,7 @@ func (t *Tracker) create(pid int32, now uint32) *Process {
 		return nil
 	}
 	p := &Process{PID: pid, FirstSeen: now, LastSeen: now, slot: len(t.list)}
-	t.procs.put(pid, p)
+	t.procs.put(pid, uint32(len(t.list)))
 	t.list = append(t.list, p)
 	return p
 }
@@ -437,7 +448,7 @@ func (t *Tracker) groupEnd(k Kind, g Group, complete bool) {
 	switch k {
 	case KindSTP:
 		for _, pid := range t.stopped {
-			if p, ok := t.procs.get(pid); ok && p.ending {
+			if p, ok := t.proc(pid); ok && p.ending {
 				t.remove(p, p.stopAt, KindSTP)
 			}
 		}
@@ -466,7 +477,7 @@ func (t *Tracker) groupEnd(k Kind, g Group, complete bool) {
 		slices.Sort(gone)
 		for _, pid := range gone {
 			t.stats.InferredStops++
-			p, _ := t.procs.get(int32(pid))
+			p, _ := t.proc(int32(pid))
 			t.remove(p, g.Begin, KindCHK)
 			t.tomb(int32(pid), g.Begin)
 		}
