@@ -99,26 +99,26 @@ var misses = map[string]string{
 	"viewer": "On 2026-11-25's host this figure was met (0.69 s for 6.4 MB, 40.7 MB/s for 100 MB, memory +2.5x). On " +
 		"2026-11-27's host (an idle one of the same kind) V8 runs the module markedly slower: the commit " +
 		"measured then (435293c) gives 1.67 s and 19.5 MB/s here, while native Go runs alike. Changes of " +
-		"2026-11-27: the worker starts the module when it starts; the first chart drawn while loading and the " +
-		"final table and charts run as tasks of their own; GOGC=200 in the worker (6.4 MB 1.83-2.09 -> " +
-		"1.50-1.80 s); then a faster KPI pipeline (dltkpi: an IRQ group's rows without a clone each, events " +
-		"applied in place instead of copied three times, the processes in a slice for the loops at each " +
-		"group's end: natively 209 -> 340 MB/s on the viewer's pieces, 96,000 -> 23,000 allocations per 6.4 " +
-		"MB; the js module in Node's V8 62 -> 81 MB/s on 100 MB), each step read as a view of the module's " +
-		"memory (bindExports' views), 64 KB pieces instead of the File's 2 MB ones (48 against 62 MB/s in " +
-		"Node), the next piece read while one decodes (the worker had waited 0.5 s for reads), and a warm-up " +
-		"before the first file (the testdata's 160 KB capture decoded four times, a piece per task, so that " +
-		"V8 optimises the decoder's code before it). Since then the 100 MB load is timed from a page that " +
-		"says it is ready (its module started and warmed up, as when a user picks a file), and the cold load, " +
-		"chosen as the page opens, is in the row after it. What is left, from a 100 MB load on this host " +
-		"(worker 2.4-2.6 s, drawn 3.1-3.3 s with the page idle 1.5 s before): the module's kpi_feed 1.4-1.7 s " +
-		"(the same module decodes 100 MB in 1.25 s in Node, alone on a core), reading the steps 0.25-0.3 s, " +
-		"posting batches 0.15-0.2 s, the five charts and the table after the last batch 0.6-0.7 s; and beside " +
-		"them, on the machine's second core, V8's compilers (1.6 s of Maglev and TurboFan for the page's and " +
-		"the worker's JavaScript, 0.6 s of optimising the wasm module) and the page's drawing while loading " +
-		"(0.3-0.4 s). 40 MB/s needs 2.5 s in all. Next steps: charts below the fold drawn when scrolled to, " +
-		"the final charts' series computed while loading, a columnar KPI step written by the module for the " +
-		"viewer (no MessagePack to read).",
+		"2026-11-27: the module started with the worker, long tasks split, GOGC=200 in the worker (6.4 MB " +
+		"1.83-2.09 -> 1.50-1.80 s); then a faster KPI pipeline (dltkpi: IRQ rows without a clone each, " +
+		"datasets decoded into the reassembler's event and applied in place, the processes in a slice and the " +
+		"pids in an open-addressing table; the steps' samples in columns; natively 209 -> 375 MB/s on the " +
+		"viewer's pieces, 96,000 -> 17,000 allocations per 6.4 MB; the js module in Node's V8 62 -> 100 MB/s " +
+		"on 100 MB), each step read as a view of the module's memory, 64 KB pieces instead of the File's 2 MB " +
+		"ones, the next piece read while one decodes, a warm-up before the first file (the testdata's 160 KB " +
+		"capture decoded four times), V8's compile hint on the scripts (the first chart had 70-145 ms of lazy " +
+		"compiling in one task), and the ended processes posted in columns (64,000 objects cloned into the " +
+		"page before). Since then the 100 MB load is timed from a page that says it is ready (its module " +
+		"started and warmed up, as when a user picks a file), the cold load in the row after it, and each " +
+		"measure is the median of three loads (one load varied 1.16-1.88 s for 6.4 MB on this shared " +
+		"machine). What is left, in a 100 MB load from a ready page (3.2-3.7 s): the worker's decode, 2.2-2.5 " +
+		"s (kpi_feed in V8 1.4-1.7 s: the same module alone on a core in Node decodes 100 MB in 1.0-1.2 s), " +
+		"then the table and five charts, 0.6-0.7 s on the page's thread; on the second core meanwhile V8 " +
+		"optimises the module (2.1 s of TurboFan in its thread pool for the hot Go functions, which the " +
+		"warm-up starts and the load finishes) and the page's JavaScript (1.1-2.3 s of Maglev and TurboFan), " +
+		"and the page draws. 40 MB/s is 2.55 s in all. Next steps: charts below the fold drawn when scrolled " +
+		"to, the final charts' series computed while loading, a columnar KPI step written by the module (no " +
+		"MessagePack to read).",
 	"plugin-kpi": "One call here does 2-3 ms of work on 69 KB, so a call's fixed cost matters little: this is Go's " +
 		"wasm code against native amd64 code, 0.3x-0.45x depending on the machine's load (both sides run " +
 		"the same encoder; since 2026-11-25 a marshal is a call per field, about 40% slower natively, which " +
@@ -146,9 +146,10 @@ var misses = map[string]string{
 		"native 15 ms, Node 65 ms (0.24x), 123,000 allocations per pass; with the results written in place: " +
 		"native 1.8-2.4 ms, Node 8.9-11.5 ms (0.21x), 20 allocations. A quarter of Node's time was then " +
 		"take() of perfwire.mjs copying each result (about 160 KB) into a new Uint8Array; since 2026-11-27 " +
-		"the harness reads each result in the module's memory (views): Node 7.4 ms, 0.25x. The rest is Go's " +
-		"wasm encoder (appendValue, msgp's appends, memmove). Next step: a cheaper encoder for wasm (fewer " +
-		"calls per value), which helps both sides and moves the ratio less.",
+		"the harness reads each result in the module's memory (views): Node 6.2-7.4 ms, 0.25-0.29x over three " +
+		"runs on this shared host. The rest is Go's wasm encoder (appendValue, msgp's appends, memmove). Next " +
+		"step: a cheaper encoder for wasm (fewer calls per value), which helps both sides and moves the ratio " +
+		"less.",
 	"plugin-mmv-large": "The goal's MMV throughput: a 662 KB MMV file (PCP QA's large-parfait laid out again by mmv.Registry " +
 		"without the one metric mmv_read refuses; 422 metrics, 432 instances, 11,422 values, 1 MB of " +
 		"MessagePack out). Before 2026-11-27 (Node's process CPU time, busy host): native 1.7 ms, Node 14.5 " +
