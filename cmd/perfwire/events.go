@@ -41,19 +41,22 @@ func runEvents(args []string, stdout io.Writer) error {
 		if err != nil {
 			return &inputError{file: file, err: err}
 		}
-		var res abi.EventArray
-		if plugin != nil {
-			if err := plugin.callIn(abi.OpEventsDecode, b, 0, &res); err != nil {
-				return err
-			}
-			if res.Error != nil {
-				return &inputError{file: file, err: errOf(res.Error)}
-			}
-		} else {
+		if plugin == nil {
 			if _, err := eventrec.Parse(b, eventrec.Options{}); err != nil {
 				return &inputError{file: file, err: err}
 			}
-			res = abi.DecodeEvents(b)
+			// What events_decode returns, printed as it is.
+			if err := out.raw(abi.AppendEvents(nil, b)); err != nil {
+				return err
+			}
+			continue
+		}
+		var res abi.EventArray
+		if err := plugin.callIn(abi.OpEventsDecode, b, 0, &res); err != nil {
+			return err
+		}
+		if res.Error != nil {
+			return &inputError{file: file, err: errOf(res.Error)}
 		}
 		if err := out.write(&res); err != nil {
 			return err

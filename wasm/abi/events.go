@@ -2,20 +2,12 @@ package abi
 
 import "github.com/perfwire/perfwire/eventrec"
 
-// DecodeEvents decodes one PCP event record array (the value block of a
+// AppendEvents decodes one PCP event record array (the value block of a
 // PM_TYPE_EVENT or PM_TYPE_HIGHRES_EVENT value, from its type/length
-// word on) with eventrec's strict defaults. The records have the schema
-// of those in a RESULT value.
-func DecodeEvents(in []byte) EventArray {
-	a, err := eventrec.Parse(in, eventrec.Options{})
-	if err != nil {
-		return EventArray{Error: ErrorOf(err), Records: []EventRecord{}}
-	}
-	return EventArray{HighRes: a.HighRes(), Records: eventRecords(a)}
-}
-
-// AppendEvents appends to dst the MessagePack EventArray of
-// DecodeEvents(in), written straight from the array (events_decode).
+// word on) with eventrec's strict defaults and appends to dst its
+// MessagePack EventArray, written straight from the array
+// (events_decode). The records have the schema of those in a RESULT
+// value.
 func AppendEvents(dst, in []byte) []byte {
 	a, err := eventrec.Parse(in, eventrec.Options{})
 	e := beginMap(dst, 3)

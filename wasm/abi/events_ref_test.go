@@ -1,0 +1,16 @@
+package abi
+
+import "github.com/perfwire/perfwire/eventrec"
+
+// DecodeEvents is the reference AppendEvents is held to (TestAppendEvents):
+// the EventArray built as values, with eventRecords as a RESULT's and an
+// archive record's event values are, which AppendEvents writes in place.
+// It was events_decode's and perfwire events' implementation before
+// 2026-11-27.
+func DecodeEvents(in []byte) EventArray {
+	a, err := eventrec.Parse(in, eventrec.Options{})
+	if err != nil {
+		return EventArray{Error: ErrorOf(err), Records: []EventRecord{}}
+	}
+	return EventArray{HighRes: a.HighRes(), Records: eventRecords(a)}
+}
