@@ -368,7 +368,9 @@ try {
 		await page.waitForSelector("#live:not([hidden])");
 		out.liveLink = await page.textContent("#live");
 		await page.click("#live");
-		await page.waitForFunction(() => window.perfwireViewer.processes.length > 0 && window.perfwireViewer.log.messages >= 20, null, { timeout: 30000 });
+		// The link loads the page again: until its script has run there is
+		// no perfwireViewer.
+		await page.waitForFunction(() => window.perfwireViewer?.processes.length > 0 && window.perfwireViewer.log.messages >= 20, null, { timeout: 30000 });
 		out.live = await snapshot(page);
 		out.liveLog = await logOf();
 		await page.screenshot({ path: join(shots, "viewer-live.png"), fullPage: true });
@@ -377,7 +379,7 @@ try {
 		// A short window (3 s) over 6 s of the daemon: the charts keep 3 s.
 		await page.evaluate(() => window.perfwireViewer.setWindow(3));
 		await page.click("#live");
-		await page.waitForFunction(() => window.perfwireViewer.charts().cpu, null, { timeout: 30000 });
+		await page.waitForFunction(() => window.perfwireViewer?.charts().cpu, null, { timeout: 30000 });
 		await page.waitForTimeout(6000);
 		out.liveWindow = await page.evaluate(() => ({ state: document.body.dataset.state, window: window.perfwireViewer.window,
 			x: window.perfwireViewer.charts().cpu.x, irq: window.perfwireViewer.charts().irq?.x ?? [] }));
@@ -402,7 +404,7 @@ try {
 		await page.click("#livepmcdlink");
 		// Five RESULTs at the server's 500 ms: four rates of each counter.
 		await page.waitForFunction(() => {
-			const p = window.perfwireViewer.pcp;
+			const p = window.perfwireViewer?.pcp; // the link loads the page again
 			return p && p.metrics.length && p.series(p.metrics.find((m) => m.name === "sample.milliseconds").pmid).some((s) => s.t.length >= 5);
 		}, null, { timeout: 30000 });
 		out.pmcdLive = await page.evaluate(() => {
@@ -423,7 +425,7 @@ try {
 		// A window of 1.5 s over 4 s of RESULTs every 500 ms.
 		await page.evaluate(() => window.perfwireViewer.setWindow(1.5));
 		await page.click("#livepmcdlink");
-		await page.waitForFunction(() => window.perfwireViewer.pcp && window.perfwireViewer.pcp.metrics.length, null, { timeout: 30000 });
+		await page.waitForFunction(() => window.perfwireViewer?.pcp && window.perfwireViewer.pcp.metrics.length, null, { timeout: 30000 });
 		await page.waitForTimeout(4000);
 		out.pmcdWindow = await page.evaluate(() => {
 			const p = window.perfwireViewer.pcp;
