@@ -105,46 +105,14 @@ func pluginMMVInput(root string) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	h := r.Header()
-	reg := &mmv.Registry{Version: h.Version, Flags: h.Flags, Cluster: uint32(h.Cluster), Process: h.Process, Gen: h.Gen1}
-	for i := range r.NumIndoms() {
-		d := r.Indom(i)
-		def := mmv.IndomDef{Serial: d.Serial, ShortText: string(d.ShortText), HelpText: string(d.HelpText)}
-		for in := range r.Instances(d) {
-			def.Instances = append(def.Instances, mmv.InstanceDef{ID: in.ID, Name: string(in.Name)})
-		}
-		reg.Indoms = append(reg.Indoms, def)
-	}
-	for m := range r.Metrics() {
-		reg.Metrics = append(reg.Metrics, mmv.MetricDef{Name: string(m.Name), Item: m.Item, Type: m.Type, Sem: m.Sem,
-			Units: m.Units, Indom: m.Indom, ShortText: string(m.ShortText), HelpText: string(m.HelpText)})
-	}
+	reg := r.Registry()
 	p, err := reg.Plan()
 	if err != nil {
 		return nil, fmt.Errorf("large-parfait's layout: %v", err)
 	}
 	out := p.AppendFile(nil, order)
-	for v := range r.Values() {
-		var inst []byte
-		if v.Instance >= 0 {
-			inst = r.Instance(v.Instance).Name
-		}
-		mi, ii, err := p.Lookup(string(r.Metric(v.Metric).Name), string(inst))
-		if err != nil {
-			return nil, err
-		}
-		s, err := p.Slot(out, order, mi, ii)
-		if err != nil {
-			return nil, err
-		}
-		if v.Type == mmv.TypeString {
-			err = s.SetString(string(v.Text()))
-		} else {
-			s.SetBits(v.Raw())
-		}
-		if err != nil {
-			return nil, err
-		}
+	if err := p.CopyValues(out, order, &r); err != nil {
+		return nil, err
 	}
 	return out, nil
 }

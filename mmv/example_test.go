@@ -32,6 +32,39 @@ func ExampleNewReader() {
 	// mmv.test2.language.users 70.1297.1021 [1531230383 or "php"] = 33
 }
 
+// Lay a file out again: speed's file, its registry and values written by
+// this package's writer in the other byte order, reads back with the
+// values speed wrote (ExampleNewReader), in the writer's order.
+func ExampleReader_Registry() {
+	b, err := os.ReadFile("testdata/speed/test2.mmv")
+	if err != nil {
+		panic(err)
+	}
+	r, err := mmv.NewReader(b, mmv.Options{Order: binary.LittleEndian})
+	if err != nil {
+		panic(err)
+	}
+	p, err := r.Registry().Plan()
+	if err != nil {
+		panic(err)
+	}
+	out := p.AppendFile(nil, binary.BigEndian)
+	if err := p.CopyValues(out, binary.BigEndian, &r); err != nil {
+		panic(err)
+	}
+	back, err := mmv.NewReader(out, mmv.Options{Order: binary.BigEndian})
+	if err != nil {
+		panic(err)
+	}
+	for v := range back.Values() {
+		fmt.Printf("%s [%q] = %d\n", back.Metric(v.Metric).Name, back.Instance(v.Instance).Name, v.Uint())
+	}
+	// Output:
+	// language.users ["javascript"] = 330
+	// language.users ["php"] = 33
+	// language.users ["go"] = 8388608
+}
+
 // Lay out a file, update a counter through its slot, read it back.
 func ExampleRegistry_Plan() {
 	reg := &mmv.Registry{

@@ -12,38 +12,6 @@ import (
 	"sigs.k8s.io/randfill"
 )
 
-// registryOf rebuilds the registry a file describes, with its current
-// values; the writer may reject it (for example semantics 0, which only
-// readers accept).
-func registryOf(r *mmv.Reader) *mmv.Registry {
-	h := r.Header()
-	reg := &mmv.Registry{Version: h.Version, Flags: h.Flags, Cluster: uint32(h.Cluster), Process: h.Process, Gen: h.Gen1}
-	for i := range r.NumIndoms() {
-		d := r.Indom(i)
-		def := mmv.IndomDef{Serial: d.Serial, ShortText: string(d.ShortText), HelpText: string(d.HelpText)}
-		for in := range r.Instances(d) {
-			def.Instances = append(def.Instances, mmv.InstanceDef{ID: in.ID, Name: string(in.Name)})
-		}
-		reg.Indoms = append(reg.Indoms, def)
-	}
-	for m := range r.Metrics() {
-		indom := m.Indom
-		if m.Singular() {
-			indom = 0
-		}
-		reg.Metrics = append(reg.Metrics, mmv.MetricDef{Name: string(m.Name), Item: m.Item, Type: m.Type,
-			Sem: m.Sem, Units: m.Units, Indom: indom, ShortText: string(m.ShortText), HelpText: string(m.HelpText)})
-	}
-	for l := range r.Labels() {
-		// Split {"name":value} back into its parts.
-		p := l.Payload
-		colon := bytes.IndexByte(p, ':')
-		reg.Labels = append(reg.Labels, mmv.LabelDef{Flags: l.Flags, Identity: l.Identity, Internal: l.Internal,
-			Name: string(p[2 : colon-1]), Value: string(p[colon+1 : len(p)-1])})
-	}
-	return reg
-}
-
 // canon describes a file's metadata and values in an order-independent
 // text, for comparing two files with the same contents.
 func canon(r *mmv.Reader) string {
@@ -131,39 +99,6 @@ func oneValueEach(r *mmv.Reader) bool {
 	return len(seen) == want
 }
 
-// copyValues stores every value of r into the matching slot of a file
-// written from registryOf(r).
-func copyValues(t *testing.T, r *mmv.Reader, p *mmv.Plan, b []byte, order binary.ByteOrder) {
-	for v := range r.Values() {
-		m := r.Metric(v.Metric)
-		inst := ""
-		if v.Instance >= 0 {
-			inst = string(r.Instance(v.Instance).Name)
-		}
-		mi, ii, err := p.Lookup(string(m.Name), inst)
-		if err != nil {
-			t.Fatal(err)
-		}
-		s, err := p.Slot(b, order, mi, ii)
-		if err != nil {
-			t.Fatal(err)
-		}
-		switch v.Type {
-		case mmv.TypeString:
-			if err := s.SetString(string(v.Text())); err != nil {
-				t.Fatal(err)
-			}
-		case mmv.TypeElapsed:
-			s.SetBits(v.Raw())
-			if v.Extra() < 0 {
-				s.Start(-v.Extra())
-			}
-		default:
-			s.SetBits(v.Raw())
-		}
-	}
-}
-
 // FuzzReader mutates real files: the reader must never panic, and a file
 // it accepts must dump, re-encode through the writer when the writer
 // can express it, and read back the same.
@@ -196,14 +131,16 @@ func checkReader(t *testing.T, b []byte) {
 			return // the writer lays out one value per metric and instance
 		}
 		want := canon(&r)
-		reg := registryOf(&r)
+		reg := r.Registry()
 		p, err := reg.Plan()
 		if err != nil {
 			return
 		}
 		for _, order := range []binary.ByteOrder{binary.LittleEndian, binary.BigEndian} {
 			out := p.AppendFile(nil, order)
-			copyValues(t, &r, p, out, order)
+			if err := p.CopyValues(out, order, &r); err != nil {
+				t.Fatal(err)
+			}
 			r2, err := mmv.NewReader(out, mmv.Options{Order: order})
 			if err != nil {
 				t.Fatalf("re-encoded file rejected: %v", err)
@@ -358,7 +295,7 @@ func FuzzWriterRoundTrip(f *testing.F) {
 		if r.NumMetrics() != len(reg.Metrics) || r.NumIndoms() != len(reg.Indoms) || r.NumLabels() != len(reg.Labels) {
 			t.Fatalf("counts differ")
 		}
-		back := registryOf(&r)
+		back := r.Registry()
 		back.Version, reg.Version = 0, 0
 		if got, want := dumpRegistry(back), dumpRegistry(reg); got != want {
 			t.Fatalf("registry round trip:\nwant %s\ngot  %s", want, got)
