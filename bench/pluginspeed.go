@@ -9,7 +9,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"runtime"
 	"strconv"
 	"strings"
 	"sync"
@@ -203,7 +202,13 @@ func figPlugin(w pluginWorkload) func(Config) Figure {
 			return fail("wazero: " + err.Error())
 		}
 		defer h.close()
-		wasmExec := filepath.Join(runtime.GOROOT(), "lib", "wasm", "wasm_exec.js")
+		// Go's glue for the js module, from the go command that built it
+		// (runtime.GOROOT is the harness's own build's).
+		goroot, err := exec.Command("go", "env", "GOROOT").Output()
+		if err != nil {
+			return fail("go env GOROOT: " + err.Error())
+		}
+		wasmExec := filepath.Join(strings.TrimSpace(string(goroot)), "lib", "wasm", "wasm_exec.js")
 		script := filepath.Join(root, "wasm/js/bench_node.mjs")
 		nodeSide := Side{Name: "perfwire-js.wasm in Node " + nodeVersion(), NoSum: true, Fixed: w.nodeCalls,
 			Timed: func(n int) (time.Duration, time.Duration, uint64, error) {
