@@ -291,12 +291,12 @@ func reportSkipped(name string, bytes, places int, first error) {
 // after each IRQ group it applied, as the plugin's session reports them.
 func (k *kpiRun) drain() error {
 	for k.kp.Next() {
-		ev := k.kp.Event()
+		ev := k.kp.Current()
 		for _, e := range k.t.TakeEnded() {
 			k.ended = append(k.ended, abi.EndedRow(&e))
 		}
-		if k.irqs && abi.IRQGroupEnd(&ev) {
-			for _, q := range abi.AppendIRQs(nil, k.t.IRQs(), &ev) {
+		if k.irqs && abi.IRQGroupEnd(ev) {
+			for _, q := range abi.AppendIRQs(nil, k.t.IRQs(), ev) {
 				if err := k.out.write(&q); err != nil {
 					return err
 				}

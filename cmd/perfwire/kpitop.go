@@ -135,7 +135,7 @@ func (k *kpiTop) enough() bool { return k.limit > 0 && k.frames >= k.limit }
 // group ends: the tracker then holds the interval's values.
 func (k *kpiTop) drain() {
 	for k.kp.Next() {
-		ev := k.kp.Event()
+		ev := k.kp.Current()
 		if ev.Kind == dltkpi.KindACT && ev.Type == dltkpi.EventGroupEnd {
 			k.last = ev.Source.TMSP
 			if !k.final && !k.enough() {
