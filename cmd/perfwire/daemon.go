@@ -93,7 +93,8 @@ func readDLT(name string, serialOK bool, fn func(index int, m dlt.Message) (more
 	defer done()
 	br := bufio.NewReader(f)
 	opt := dlt.Options{}
-	if head, _ := br.Peek(4); serialOK {
+	if serialOK {
+		head, _ := br.Peek(4)
 		opt.Framing = framingOf(head)
 	}
 	s := dlt.NewReader(br, opt)
