@@ -26,7 +26,9 @@
 // broke one. [Registry.Plan]
 // lays out a file the way libpcp_mmv does, choosing the lowest version
 // that fits, and refuses what pmdammv would silently drop. [Plan.Slot]
-// gives allocation-free handles for value updates; [AppendDump] prints
+// gives allocation-free handles for value updates; [Reader.Registry] and
+// [Plan.CopyValues] lay a file's contents out again (in the other byte
+// order, or without the entries a reader skipped); [AppendDump] prints
 // mmvdump's text; [AppendMetricName], [PMID], [InDomID] and [Assign]
 // predict pmdammv's names and numbers. Package mmvfile maps files for
 // live writing and reading; this package has no os or mmap code and
@@ -38,6 +40,6 @@
 // given to NewReader, valid while those bytes are; copy them to keep
 // them. Values are read from the bytes on every call, so a Reader over a
 // live mapping sees updates; when [Reader.Stale] reports a new
-// generation, build a new Reader. Registry.Plan, Assign and AppendFile
-// allocate.
+// generation, build a new Reader. Registry.Plan, Reader.Registry, Assign
+// and AppendFile allocate.
 package mmv
