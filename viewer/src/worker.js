@@ -153,6 +153,38 @@ class Columns {
 	get empty() { return this.times.length === 0 && this.irqT.length === 0 && this.endPid.length === 0; }
 }
 
+// pieces returns a reader of stream's bytes: a byte stream's (a File's,
+// a fetch response's) read into two buffers of the reader's own, used in
+// turn; else the stream's own reader. The default reader of a File's
+// stream allocated a new 2 MB ArrayBuffer per read and took 12 ms in
+// each call to read(): 0.6 s of the worker's time over a 100 MB capture,
+// against 0.1 s for the same bytes read into reused buffers. A piece is
+// valid until the next but one call of read(): run reads the next piece
+// before it feeds one, and every consumer copies what it keeps.
+const READ_BUFFER = 1 << 20;
+function pieces(stream) {
+	let byob;
+	try {
+		byob = stream.getReader({ mode: "byob" });
+	} catch {
+		return stream.getReader(); // not a byte stream
+	}
+	const bufs = [new ArrayBuffer(READ_BUFFER), new ArrayBuffer(READ_BUFFER)];
+	let turn = 0;
+	return {
+		async read() {
+			const i = turn;
+			turn ^= 1;
+			const r = await byob.read(new Uint8Array(bufs[i]));
+			// The buffer read into was moved into the piece: its memory
+			// comes back as the piece's buffer.
+			bufs[i] = r.value ? r.value.buffer : new ArrayBuffer(READ_BUFFER);
+			return r;
+		},
+		cancel: (why) => byob.cancel(why),
+	};
+}
+
 // Reconnecting reads a live stream (a URL without a length: perfwire
 // serve's relays) that outlives its server: when the stream breaks (serve
 // went away), it tells the page and fetches the URL again every RETRY_MS
@@ -179,7 +211,7 @@ class Reconnecting {
 					err = new Error(`HTTP ${resp.status} ${resp.statusText}: ${(await resp.text()).trim().slice(0, 300)}`);
 					continue;
 				}
-				this.reader = resp.body.getReader();
+				this.reader = pieces(resp.body);
 			} catch (e) {
 				err = e;
 				continue;
@@ -203,7 +235,7 @@ function post(msg, batch) {
 async function run(job, source) {
 	const t0 = performance.now();
 	const total = source.size;
-	const reader = source.stream.getReader();
+	const reader = pieces(source.stream);
 	const first = await reader.read();
 	if (job !== current) return reader.cancel();
 	const head = first.done ? new Uint8Array(0) : first.value;
@@ -286,21 +318,27 @@ async function run(job, source) {
 	}
 }
 
-// readAll collects the rest of a stream after its first piece.
+// readAll collects the rest of a stream after its first piece, copied
+// (a piece of pieces() is soon read into again).
 async function readAll(job, reader, head) {
-	const parts = [head];
-	let n = head.length;
+	let all = new Uint8Array(Math.max(head.length, 1 << 16)), n = 0;
+	const add = (u8) => {
+		if (n + u8.length > all.length) {
+			const grown = new Uint8Array(Math.max(all.length * 2, n + u8.length));
+			grown.set(all.subarray(0, n));
+			all = grown;
+		}
+		all.set(u8, n);
+		n += u8.length;
+	};
+	add(head);
 	for (;;) {
 		const { value, done } = await reader.read();
 		if (job !== current) { reader.cancel(); return null; }
 		if (done) break;
-		parts.push(value);
-		n += value.length;
+		add(value);
 	}
-	const all = new Uint8Array(n);
-	let at = 0;
-	for (const p of parts) { all.set(p, at); at += p.length; }
-	return all;
+	return all.subarray(0, n);
 }
 
 // runMMV reads an MMV file whole (they are small: a process's metrics)
@@ -462,7 +500,7 @@ class LogKeeper {
 
 // runLog reads a .dlt file again for its message log.
 async function runLog(job, source) {
-	const reader = source.stream.getReader();
+	const reader = pieces(source.stream);
 	const pw = await load();
 	let s = null, keep = null, fed = 0, last = performance.now();
 	try {
@@ -513,7 +551,7 @@ async function runArchiveFiles(job, files, t0) {
 	for (const f of files) {
 		let stream = f.stream();
 		if (GZIP.test(f.name)) stream = stream.pipeThrough(new DecompressionStream("gzip"));
-		const b = await readAll(job, stream.getReader(), new Uint8Array(0));
+		const b = await readAll(job, pieces(stream), new Uint8Array(0));
 		if (!b) return;
 		names.push(f.name.replace(GZIP, ""));
 		bytes.push(b);
@@ -541,7 +579,7 @@ async function runArchiveURL(job, url, reader, head, t0) {
 	const fetchOne = async (suffix) => {
 		const resp = await fetch(at(suffix));
 		if (!resp.ok) { resp.body && resp.body.cancel(); return null; }
-		return readAll(job, resp.body.getReader(), new Uint8Array(0));
+		return readAll(job, pieces(resp.body), new Uint8Array(0));
 	};
 	const first = await readAll(job, reader, head);
 	if (!first) return;
