@@ -3,18 +3,30 @@
 // charts draw from it. Typed arrays grow by doubling, so appending a batch
 // never copies more than the batch.
 
-class Grow {
+export class Grow {
 	constructor(Type) { this.Type = Type; this.a = new Type(1024); this.n = 0; }
-	push(src) {
-		if (this.n + src.length > this.a.length) {
-			const b = new this.Type(Math.max(this.a.length * 2, this.n + src.length));
+	// room makes room for k more elements and returns the array to write
+	// them in, from n on (the writer adds k to n).
+	room(k) {
+		if (this.n + k > this.a.length) {
+			const b = new this.Type(Math.max(this.a.length * 2, this.n + k));
 			b.set(this.a.subarray(0, this.n));
 			this.a = b;
 		}
-		this.a.set(src, this.n);
+		return this.a;
+	}
+	push(src) {
+		this.room(src.length).set(src, this.n);
 		this.n += src.length;
 	}
 	get view() { return this.a.subarray(0, this.n); }
+	// take returns the elements in an array of their own and empties the
+	// Grow, keeping its room.
+	take() {
+		const out = this.a.slice(0, this.n);
+		this.n = 0;
+		return out;
+	}
 	// drop removes the first k elements.
 	drop(k) { this.a.copyWithin(0, k, this.n); this.n -= k; }
 }

@@ -95,12 +95,16 @@ class Reader {
 		keys.set(h, s);
 		return s;
 	}
-	// numbers reads an array of numbers into out.
-	numbers(out) {
+	// numbers reads an array of numbers onto the end of column (a Grow of
+	// series.js) and returns how many it read.
+	numbers(column) {
 		const n = this.head();
-		if (this.kind === "nil") return out;
-		for (let i = 0; i < n; i++) out.push(this.head());
-		return out;
+		if (this.kind === "nil") return 0;
+		const a = column.room(n);
+		let at = column.n;
+		for (let i = 0; i < n; i++) a[at++] = this.head();
+		column.n = at;
+		return n;
 	}
 	// each calls f for every element of an array (nil is empty).
 	each(f) {
@@ -110,10 +114,12 @@ class Reader {
 	}
 }
 
-// readStep reads one KPIStep, calling sink.sample(tmsp, pids, cpu, rss,
-// ctx, io), sink.irq(name, cpu, hasDelta, perSecond, tmsp) and
-// sink.ended(row) for each entry, and returns the step's other keys
-// (error, offset, total, done, messages).
+// readStep reads one KPIStep into sink: an ACT group's processes onto the
+// ends of its columns sink.pids, sink.cpu, sink.rss, sink.ctx and sink.io
+// (Grows of series.js, the numbers read straight into them), then
+// sink.group(tmsp, count); sink.irq(name, cpu, hasDelta, perSecond, tmsp)
+// and sink.ended(row) for the other entries. It returns the step's other
+// keys (error, offset, total, done, messages).
 export function readStep(u8, sink) {
 	const r = new Reader(u8);
 	const st = { error: null, offset: 0, total: 0, done: false, messages: 0 };
@@ -123,20 +129,20 @@ export function readStep(u8, sink) {
 		switch (k) {
 		case "samples":
 			r.each(() => {
-				let tmsp = 0, pids = [], cpu = [], rss = [], ctx = [], io = [];
+				let tmsp = 0, count = 0;
 				const m = r.head();
 				for (let j = 0; j < m; j++) {
 					switch (r.key()) {
 					case "tmsp": tmsp = r.head(); break;
-					case "pids": r.numbers(pids); break;
-					case "cpu": r.numbers(cpu); break;
-					case "rss": r.numbers(rss); break;
-					case "ctx": r.numbers(ctx); break;
-					case "io": r.numbers(io); break;
+					case "pids": count = r.numbers(sink.pids); break;
+					case "cpu": r.numbers(sink.cpu); break;
+					case "rss": r.numbers(sink.rss); break;
+					case "ctx": r.numbers(sink.ctx); break;
+					case "io": r.numbers(sink.io); break;
 					default: r.value();
 					}
 				}
-				sink.sample(tmsp, pids, cpu, rss, ctx, io);
+				sink.group(tmsp, count);
 			});
 			break;
 		case "irqs":

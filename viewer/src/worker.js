@@ -11,7 +11,7 @@ import { ArchiveStore } from "./archive.js";
 import { PCPStream } from "./pcp.js";
 import { text } from "./text.js";
 import { readStep } from "./step.js";
-import { ENDED_PPID_KNOWN, ENDED_PARTIAL, ENDED_STAT_SHIFTED } from "./series.js";
+import { ENDED_PPID_KNOWN, ENDED_PARTIAL, ENDED_STAT_SHIFTED, Grow } from "./series.js";
 import { bindExports } from "../../wasm/js/perfwire.mjs";
 
 let ready = null;
@@ -102,20 +102,29 @@ let liveWindow = 600; // seconds of a live stream's values kept (the page sets i
 // columns too (end*: a 100 MB capture ends 64,000 processes, and cloning
 // an object for each into the page cost it 0.3-0.5 s).
 class Columns {
-	constructor() { this.keys = new Map(); this.nkeys = 0; this.reset(); }
+	constructor() {
+		this.keys = new Map(); this.nkeys = 0;
+		this.times = new Grow(Float64Array); this.counts = new Grow(Uint32Array);
+		this.pids = new Grow(Int32Array); this.cpu = new Grow(Uint16Array);
+		this.rss = new Grow(Float64Array); this.ctx = new Grow(Float64Array); this.io = new Grow(Float64Array);
+		this.reset();
+	}
 	reset() {
-		this.times = []; this.counts = []; this.pids = []; this.cpu = [];
-		this.rss = []; this.ctx = []; this.io = [];
 		this.irqT = []; this.irqKey = []; this.irqRate = []; this.irqNew = [];
 		this.endPid = []; this.endPpid = []; this.endFlags = []; this.endFirst = []; this.endLast = []; this.endAt = [];
 		this.endCmd = []; this.endKind = []; this.endBy = [];
 	}
-	// sample, irq and ended take a step's entries as readStep meets them.
-	sample(tmsp, pids, cpu, rss, ctx, io) {
-		this.times.push(tmsp / 10000);
-		this.counts.push(pids.length);
-		for (let i = 0; i < pids.length; i++) {
-			this.pids.push(pids[i]); this.cpu.push(cpu[i]); this.rss.push(rss[i]); this.ctx.push(ctx[i]); this.io.push(io[i]);
+	// group, irq and ended take a step's entries as readStep meets them
+	// (an ACT group's processes are in the Grows already).
+	group(tmsp, count) {
+		this.times.room(1)[this.times.n++] = tmsp / 10000;
+		this.counts.room(1)[this.counts.n++] = count;
+		// A value column of another length than pids (the schema writes
+		// none) is cut or padded with zeros to stay aligned.
+		const n = this.pids.n;
+		for (const c of [this.cpu, this.rss, this.ctx, this.io]) {
+			if (c.n > n) c.n = n;
+			else if (c.n < n) { c.room(n - c.n).fill(0, c.n, n); c.n = n; }
 		}
 	}
 	irq(name, cpu, hasDelta, perSecond, tmsp) {
@@ -138,9 +147,8 @@ class Columns {
 	}
 	take() {
 		const b = {
-			times: Float64Array.from(this.times), counts: Uint32Array.from(this.counts),
-			pids: Int32Array.from(this.pids), cpu: Uint16Array.from(this.cpu),
-			rss: Float64Array.from(this.rss), ctx: Float64Array.from(this.ctx), io: Float64Array.from(this.io),
+			times: this.times.take(), counts: this.counts.take(),
+			pids: this.pids.take(), cpu: this.cpu.take(), rss: this.rss.take(), ctx: this.ctx.take(), io: this.io.take(),
 			irqT: Float64Array.from(this.irqT), irqRate: Float64Array.from(this.irqRate), irqKey: Uint32Array.from(this.irqKey),
 			irqNew: this.irqNew,
 			endPid: Int32Array.from(this.endPid), endPpid: Int32Array.from(this.endPpid), endFlags: Uint8Array.from(this.endFlags),
@@ -150,7 +158,7 @@ class Columns {
 		this.reset();
 		return b;
 	}
-	get empty() { return this.times.length === 0 && this.irqT.length === 0 && this.endPid.length === 0; }
+	get empty() { return this.times.n === 0 && this.irqT.length === 0 && this.endPid.length === 0; }
 }
 
 // pieces returns a reader of stream's bytes: a byte stream's (a File's,
