@@ -21,19 +21,29 @@ export class XGroup {
 			}
 		} finally { this.busy = false; }
 	}
-	// span sets every chart's x range to the union of their data's.
+	// span sets every chart's x range to the union of their data's (a
+	// chart already showing it is not drawn again).
 	span() {
 		let lo = Infinity, hi = -Infinity;
 		for (const u of this.charts) {
 			const x = u.data[0];
 			if (x.length) { lo = Math.min(lo, x[0]); hi = Math.max(hi, x[x.length - 1]); }
 		}
-		if (lo > hi) return;
-		if (lo === hi) { lo -= 1; hi += 1; }
+		const r = spanOf(lo, hi);
+		if (!r) return;
 		this.busy = true;
-		try { for (const u of this.charts) u.setScale("x", { min: lo, max: hi }); } finally { this.busy = false; }
+		try {
+			for (const u of this.charts) if (u.scales.x.min !== r[0] || u.scales.x.max !== r[1]) u.setScale("x", { min: r[0], max: r[1] });
+		} finally { this.busy = false; }
 	}
 	get size() { return this.charts.size; }
+}
+
+// spanOf is the x range of data from lo to hi: none if there is none, a
+// second either side of a single time.
+export function spanOf(lo, hi) {
+	if (!(lo <= hi)) return null;
+	return lo === hi ? [lo - 1, hi + 1] : [lo, hi];
 }
 
 export const PALETTE = ["#2563eb", "#dc2626", "#16a34a", "#d97706", "#7c3aed", "#0891b2", "#db2777", "#4b5563",
@@ -89,7 +99,8 @@ function si(v) {
 // in el, replacing the chart el had; sync names the cursor group shared by
 // the page's charts; opt may name the axes (x, y), ask for points on the
 // lines (a short series), give the legend's value text (value(v)), a
-// height, and an XGroup to join.
+// height, an XGroup to join, and the x range to show first ([min, max]:
+// the group's, so that its span() need not draw the chart again).
 export function timeChart(el, title, series, data, sync, opt = {}) {
 	const width = Math.max(400, el.clientWidth || 1000);
 	const group = opt.group;
@@ -116,6 +127,8 @@ export function timeChart(el, title, series, data, sync, opt = {}) {
 	};
 	el.replaceChildren();
 	const u = new uPlot(opts, data, el);
+	// Set before uPlot's first draw, in the same microtask: drawn once.
+	if (opt.range) u.setScale("x", { min: opt.range[0], max: opt.range[1] });
 	el._chart = u;
 	if (group) group.charts.add(u);
 	return u;

@@ -59,8 +59,10 @@ export class Samples {
 		this.irqRate = new Grow(Float64Array); // per second, NaN without a delta
 		this.irqKey = new Grow(Uint32Array); // the number of its "name cpuN" in irqNames
 		this.irqNames = [];
+		this.changes = 0; // appends and drops so far, for order()
 	}
 	append(b) {
+		this.changes++;
 		this.times.push(b.times); this.counts.push(b.counts);
 		this.pids.push(b.pids); this.cpu.push(b.cpu);
 		const slots = new Int32Array(b.pids.length);
@@ -80,6 +82,7 @@ export class Samples {
 	// a live stream keeps a window of its latest values, not all of them.
 	// Groups arrive in time order; it stops at the first one it keeps.
 	keepSince(cutoff) {
+		this.changes++;
 		const times = this.times.a, counts = this.counts.a;
 		let g = 0, k = 0;
 		while (g < this.times.n && times[g] < cutoff) k += counts[g++];
@@ -94,6 +97,26 @@ export class Samples {
 	// newest is the time of the last ACT group or IRQ row, in seconds.
 	get newest() {
 		return Math.max(this.times.n ? this.times.a[this.times.n - 1] : -Infinity, this.irqT.n ? this.irqT.a[this.irqT.n - 1] : -Infinity);
+	}
+	// span is the range of the times of the ACT groups and IRQ rows,
+	// [earliest, latest] in seconds (Infinity, -Infinity without any).
+	get span() {
+		let lo = Infinity, hi = -Infinity;
+		for (const t of [this.times.view, this.irqT.view]) {
+			for (let i = 0; i < t.length; i++) { if (t[i] < lo) lo = t[i]; if (t[i] > hi) hi = t[i]; }
+		}
+		return [lo, hi];
+	}
+	// order is the ACT groups' indexes in ascending time (they arrive in
+	// capture order, uPlot wants x ascending; ties in arrival order), kept
+	// for the charts of one drawing: a capture that goes back in time
+	// (several joined) needs a sort, which each chart repeated.
+	order() {
+		if (this.sortedAt !== this.changes) {
+			this.sorted = ascending(this.times.view);
+			this.sortedAt = this.changes;
+		}
+		return this.sorted;
 	}
 	get length() { return this.times.n; }
 	get entries() { return this.pids.n; }
@@ -143,7 +166,7 @@ export class Samples {
 		top.forEach((p, i) => { colOf[p] = i; });
 		const x = new Float64Array(times.length), total = new Float64Array(times.length), others = new Float64Array(times.length);
 		const ys = top.map(() => new Array(times.length).fill(null));
-		ascending(times).forEach((g, row) => {
+		this.order().forEach((g, row) => {
 			x[row] = times[g];
 			let sum = 0, rest = 0;
 			for (let k = start[g], end = start[g] + counts[g]; k < end; k++) {
