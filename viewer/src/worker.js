@@ -16,6 +16,11 @@ import { bindExports } from "../../wasm/js/perfwire.mjs";
 
 let ready = null;
 
+// compiled is the module the page compiled (its first message), or null
+// if it has none.
+let gotModule;
+const compiled = new Promise((ok) => { gotModule = ok; });
+
 function load() {
 	if (!ready) {
 		ready = (async () => {
@@ -28,7 +33,9 @@ function load() {
 			// 100 MB capture 10-70 % faster in Node's V8 on this host, for
 			// 10-25 MB more of wasm memory.
 			go.env = { ...go.env, GOGC: "200" };
-			const { instance } = await WebAssembly.instantiateStreaming(fetch("perfwire.wasm"), go.importObject);
+			const module = await compiled;
+			const instance = module ? await WebAssembly.instantiate(module, go.importObject)
+				: (await WebAssembly.instantiateStreaming(fetch("perfwire.wasm"), go.importObject)).instance;
 			go.run(instance); // main installs self.perfwire and waits for calls
 			if (self.perfwire.abiVersion !== 4) throw new Error("unexpected ABI " + self.perfwire.abiVersion);
 			// The same calls over the module's wasm exports: a plain
@@ -662,6 +669,7 @@ async function readArchive(job, names, files, fed, total, t0) {
 
 self.onmessage = async (e) => {
 	const m = e.data;
+	if (m.type === "module") { gotModule(m.module); return; }
 	if (m.type === "cancel") { current = 0; return; }
 	if (m.type === "window") { liveWindow = m.seconds; return; }
 	if (m.type !== "open" && m.type !== "log") return;
