@@ -96,29 +96,22 @@ var misses = map[string]string{
 		"(compare min/max). Both beat a plain atomic add because neither is atomic (MMV expects one writer " +
 		"per value). Next step: re-run with -rounds 31; if it persists, profile with perf stat on an idle " +
 		"machine.",
-	"viewer": "On 2026-11-25's host this figure was met (0.69 s for 6.4 MB, 40.7 MB/s for 100 MB, memory +2.5x). On " +
-		"2026-11-27's host (an idle one of the same kind) V8 runs the module markedly slower: the commit " +
-		"measured then (435293c) gives 1.67 s and 19.5 MB/s here, while native Go runs alike. Changes of " +
-		"2026-11-27: the module started with the worker, long tasks split, GOGC=200 in the worker (6.4 MB " +
-		"1.83-2.09 -> 1.50-1.80 s); then a faster KPI pipeline (dltkpi: IRQ rows without a clone each, " +
-		"datasets decoded into the reassembler's event and applied in place, the processes in a slice and the " +
-		"pids in an open-addressing table; the steps' samples in columns; natively 209 -> 375 MB/s on the " +
-		"viewer's pieces, 96,000 -> 17,000 allocations per 6.4 MB; the js module in Node's V8 62 -> 100 MB/s " +
-		"on 100 MB), each step read as a view of the module's memory, 64 KB pieces instead of the File's 2 MB " +
-		"ones, the next piece read while one decodes, a warm-up before the first file (the testdata's 160 KB " +
-		"capture decoded four times), V8's compile hint on the scripts (the first chart had 70-145 ms of lazy " +
-		"compiling in one task), and the ended processes posted in columns (64,000 objects cloned into the " +
-		"page before). Since then the 100 MB load is timed from a page that says it is ready (its module " +
-		"started and warmed up, as when a user picks a file), the cold load in the row after it, and each " +
-		"measure is the median of three loads (one load varied 1.16-1.88 s for 6.4 MB on this shared " +
-		"machine). What is left, in a 100 MB load from a ready page (3.2-3.7 s): the worker's decode, 2.2-2.5 " +
-		"s (kpi_feed in V8 1.4-1.7 s: the same module alone on a core in Node decodes 100 MB in 1.0-1.2 s), " +
-		"then the table and five charts, 0.6-0.7 s on the page's thread; on the second core meanwhile V8 " +
-		"optimises the module (2.1 s of TurboFan in its thread pool for the hot Go functions, which the " +
-		"warm-up starts and the load finishes) and the page's JavaScript (1.1-2.3 s of Maglev and TurboFan), " +
-		"and the page draws. 40 MB/s is 2.55 s in all. Next steps: charts below the fold drawn when scrolled " +
-		"to, the final charts' series computed while loading, a columnar KPI step written by the module (no " +
-		"MessagePack to read).",
+	"viewer": "Met on 2026-11-27 at 711dba0 on a shared 2-core host (6.4 MB in 1.23-1.36 s, 100 MB at 40.4-41.3 MB/s; " +
+		"on 2026-11-25's host the code of that day had met it too), with a small margin on 100 MB: one load " +
+		"varies by 10-20 % with the host's other work, so a run may miss it. Where a 100 MB load from a ready " +
+		"page goes (2.4-2.6 s): the worker's decode, 1.9-2.2 s (kpi_feed in V8 1.3-1.5 s, reading the steps " +
+		"0.3 s, the file's reads 0.1 s), then the table and five charts, 0.5-0.6 s on the page's thread, " +
+		"mostly code that runs once per load and so unoptimised (the charts' series take 15-40 times longer " +
+		"the first time than once V8 has optimised them). The page's work during a load slows the worker: on " +
+		"two cores it takes the time of V8's compiler threads, which optimise the module's hot functions. " +
+		"Changes of 2026-11-27: the module started with the worker, then compiled by the page as it opens and " +
+		"handed to the worker; a faster KPI pipeline (natively 209 -> 375 MB/s on the viewer's pieces, the js " +
+		"module in Node 62 -> 100 MB/s); the steps read in place into typed columns; the file read into two " +
+		"reused buffers (the default reader took 12 ms per 2 MB read: 0.6 s per 100 MB); a warm-up of 48 " +
+		"rounds of a 160 KB capture before the first file; the ended processes posted in columns and their " +
+		"rows made as they arrive; a file's CPU chart drawn once while loading (redraws had slowed the decode " +
+		"by 0.3 s), each chart drawn once at the end, the charts' peaks in typed arrays. Next steps if it " +
+		"misses: the charts below the fold drawn when scrolled to, a columnar KPI step written by the module.",
 	"plugin-kpi": "One call here does 2-3 ms of work on 69 KB, so a call's fixed cost matters little: this is Go's " +
 		"wasm code against native amd64 code, 0.3x-0.45x depending on the machine's load (both sides run " +
 		"the same encoder; since 2026-11-25 a marshal is a call per field, about 40% slower natively, which " +
