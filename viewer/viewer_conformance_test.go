@@ -168,6 +168,7 @@ func TestConformanceViewer(t *testing.T) {
 		Statuses                   []string
 		Charts                     map[string]chartData
 		ChartsInk                  map[string]int
+		Lazy                       struct{ Done, Scrolled map[string]int }
 	}
 	var page struct {
 		Picked, Dropped, Other, Cancelled, Replaced, ByURL view
@@ -358,6 +359,14 @@ func TestConformanceViewer(t *testing.T) {
 		"300 100.0000 28px", "300 106.8000 28px", "301 100.0000 28px", "200 111.6000 14px"}
 	if !reflect.DeepEqual(tree, wantTree) {
 		t.Errorf("tree of the reused pids:\n%s\nwant\n%s", strings.Join(tree, "\n"), strings.Join(wantTree, "\n"))
+	}
+	// The charts in view are drawn when the load is done; those below the
+	// fold (the I/O and interrupt charts on a 1000-pixel window) once
+	// scrolled to.
+	if l := page.Picked.Lazy; l.Done["chart"] < 1000 || l.Done["rsschart"] < 1000 || l.Done["ctxchart"] < 1000 ||
+		l.Done["iochart"] != 0 || l.Done["irqchart"] != 0 ||
+		l.Scrolled["irqchart"] < 1000 || l.Scrolled["iochart"] < 1000 {
+		t.Errorf("picked: pixels drawn per chart when done %v, after scrolling to the interrupts' %v", l.Done, l.Scrolled)
 	}
 	if p := page.Picked; p.ChartInk < 1000 || len(p.Legend) < 4 || p.RowsInDOM == 0 || p.IRQRows == 0 {
 		t.Errorf("picked: chart %d pixels, legend %q, %d process rows and %d IRQ rows drawn", p.ChartInk, p.Legend, p.RowsInDOM, p.IRQRows)
