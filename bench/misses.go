@@ -96,11 +96,11 @@ var misses = map[string]string{
 		"(compare min/max). Both beat a plain atomic add because neither is atomic (MMV expects one writer " +
 		"per value). Next step: re-run with -rounds 31; if it persists, profile with perf stat on an idle " +
 		"machine.",
-	"viewer": "Met on 2026-11-27 at 711dba0 on a shared 2-core host (6.4 MB in 1.23-1.36 s, 100 MB at 40.4-41.3 MB/s; " +
-		"on 2026-11-25's host the code of that day had met it too), with a small margin on 100 MB: one load " +
+	"viewer": "Met on 2026-11-27 at 293d698 on a shared 2-core host (6.4 MB in 1.12-1.13 s, 100 MB at 43.2-44.2 MB/s; " +
+		"on 2026-11-25's host the code of that day had met it too), with a margin of 8-10 % on 100 MB: one load " +
 		"varies by 10-20 % with the host's other work, so a run may miss it. Where a 100 MB load from a ready " +
-		"page goes (2.4-2.6 s): the worker's decode, 1.9-2.2 s (kpi_feed in V8 1.3-1.5 s, reading the steps " +
-		"0.3 s, the file's reads 0.1 s), then the table and five charts, 0.5-0.6 s on the page's thread, " +
+		"page goes (2.2-2.4 s): the worker's decode, 1.8-2.0 s (kpi_feed in V8 1.3-1.5 s, reading the steps " +
+		"0.3 s, the file's reads 0.1 s), then the table and the three charts in view, 0.4-0.5 s on the page's thread, " +
 		"mostly code that runs once per load and so unoptimised (the charts' series take 15-40 times longer " +
 		"the first time than once V8 has optimised them). The page's work during a load slows the worker: on " +
 		"two cores it takes the time of V8's compiler threads, which optimise the module's hot functions. " +
@@ -110,8 +110,8 @@ var misses = map[string]string{
 		"reused buffers (the default reader took 12 ms per 2 MB read: 0.6 s per 100 MB); a warm-up of 48 " +
 		"rounds of a 160 KB capture before the first file; the ended processes posted in columns and their " +
 		"rows made as they arrive; a file's CPU chart drawn once while loading (redraws had slowed the decode " +
-		"by 0.3 s), each chart drawn once at the end, the charts' peaks in typed arrays. Next steps if it " +
-		"misses: the charts below the fold drawn when scrolled to, a columnar KPI step written by the module.",
+		"by 0.3 s), each chart drawn once at the end, the charts below the fold drawn when scrolled near, the " +
+		"charts' peaks in typed arrays. Next step if it misses: a columnar KPI step written by the module.",
 	"plugin-kpi": "One call here does 2-3 ms of work on 69 KB, so a call's fixed cost matters little: this is Go's " +
 		"wasm code against native amd64 code, 0.3x-0.45x depending on the machine's load (both sides run " +
 		"the same encoder; since 2026-11-25 a marshal is a call per field, about 40% slower natively, which " +
