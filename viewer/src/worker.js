@@ -339,24 +339,15 @@ async function run(job, source) {
 // readAll collects the rest of a stream after its first piece, copied
 // (a piece of pieces() is soon read into again).
 async function readAll(job, reader, head) {
-	let all = new Uint8Array(Math.max(head.length, 1 << 16)), n = 0;
-	const add = (u8) => {
-		if (n + u8.length > all.length) {
-			const grown = new Uint8Array(Math.max(all.length * 2, n + u8.length));
-			grown.set(all.subarray(0, n));
-			all = grown;
-		}
-		all.set(u8, n);
-		n += u8.length;
-	};
-	add(head);
+	const all = new Grow(Uint8Array);
+	all.push(head);
 	for (;;) {
 		const { value, done } = await reader.read();
 		if (job !== current) { reader.cancel(); return null; }
 		if (done) break;
-		add(value);
+		all.push(value);
 	}
-	return all.subarray(0, n);
+	return all.view;
 }
 
 // runMMV reads an MMV file whole (they are small: a process's metrics)
