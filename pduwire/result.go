@@ -323,12 +323,21 @@ func (vs ValueSet) Len() int { return int(max(vs.NumVal, 0)) }
 // a slice index. It is small enough to inline, and [Value] small enough to
 // live in registers, so walking a value set costs a few loads per value.
 func (vs *ValueSet) Value(i int) Value {
-	e := vs.vl[8*i:][:8] // vl has no spare capacity: i ≥ NumVal panics
-	v := Value{Inst: int32(binary.BigEndian.Uint32(e)), Word: binary.BigEndian.Uint32(e[4:])}
+	inst, w := vs.Word(i) // vl has no spare capacity: i ≥ NumVal panics
+	v := Value{Inst: inst, Word: w}
 	if vs.ValFmt != ValInsitu {
-		v.blk = block(vs.pdu, v.Word)
+		v.blk = block(vs.pdu, w)
 	}
 	return v
+}
+
+// Word returns the i-th value's instance and word (the insitu value
+// itself, or its block's word index) without looking at a block: for a
+// caller that handles insitu values itself, as Value builds a block's
+// view. It panics for i ≥ Len(), as Value does.
+func (vs *ValueSet) Word(i int) (inst int32, word uint32) {
+	x := binary.BigEndian.Uint64(vs.vl[8*i:]) // one load: inlined in WebAssembly too
+	return int32(x >> 32), uint32(x)
 }
 
 // block returns the value block at word index w, header word included;
