@@ -335,6 +335,27 @@ func appendValueSet(b []byte, vs *pduwire.ValueSet) []byte {
 	if n > 0 {
 		b = msgp.AppendUint8(append(b, 0xa6, 'v', 'a', 'l', 'f', 'm', 't'), vs.ValFmt)
 		b = msgp.AppendArrayHeader(append(b, 0xa6, 'v', 'a', 'l', 'u', 'e', 's'), uint32(n))
+		if vs.ValFmt == pduwire.ValInsitu {
+			// Insitu values {inst, fmt, value}, the 32-bit word as a
+			// signed number: half of a RESULT stream's values, written
+			// here with no call for a fixint.
+			for i := range n {
+				inst, w := vs.Word(i)
+				b = append(b, 0x83, 0xa4, 'i', 'n', 's', 't')
+				if inst >= -32 && inst <= math.MaxInt8 {
+					b = append(b, byte(inst))
+				} else {
+					b = appendInt32(b, inst)
+				}
+				b = append(b, 0xa3, 'f', 'm', 't', 0xa6, 'i', 'n', 's', 'i', 't', 'u', 0xa5, 'v', 'a', 'l', 'u', 'e')
+				if v := int32(w); v >= -32 && v <= math.MaxInt8 {
+					b = append(b, byte(v))
+				} else {
+					b = appendInt32(b, v)
+				}
+			}
+			return b
+		}
 		for i := range n {
 			b = appendValue(b, vs.Value(i), vs.ValFmt)
 		}
@@ -362,25 +383,35 @@ func appendID(b []byte, id pcp.ID) []byte {
 	return b
 }
 
-var fmtNames = [...]string{pduwire.ValInsitu: "insitu", pduwire.ValDPTR: "dptr", pduwire.ValSPTR: "sptr"}
+// fmtKeys and typeKeys are a value block's fmt and type, keys and values
+// as MessagePack, appended whole instead of through four calls, which
+// cost far more in WebAssembly than natively (written out: code to make
+// them cost each module 2 KB; TestValueKeys checks them).
+var fmtKeys = [...]string{pduwire.ValInsitu: "\xa3fmt\xa6insitu", pduwire.ValDPTR: "\xa3fmt\xa4dptr", pduwire.ValSPTR: "\xa3fmt\xa4sptr"}
 
-// appendValue appends one RESULT value as Value's MarshalMsg does:
-// insitu as its 32-bit word (inst, fmt, value), a block by its type
-// (inst, fmt, type, then value, records or hex).
+var typeKeys = [...]string{
+	pcp.Type32: "\xa4type\xa232", pcp.TypeU32: "\xa4type\xa3u32", pcp.Type64: "\xa4type\xa264", pcp.TypeU64: "\xa4type\xa3u64",
+	pcp.TypeFloat: "\xa4type\xa5float", pcp.TypeDouble: "\xa4type\xa6double", pcp.TypeString: "\xa4type\xa6string",
+	pcp.TypeAggregate: "\xa4type\xa9aggregate", pcp.TypeAggregateStatic: "\xa4type\xb0aggregate_static",
+	pcp.TypeEvent: "\xa4type\xa5event", pcp.TypeHighResEvent: "\xa4type\xadhighres_event",
+}
+
+// appendValue appends one RESULT value block as Value's MarshalMsg
+// does, by its type (inst, fmt, type, then value, records or hex);
+// appendValueSet writes insitu values itself.
 func appendValue(b []byte, v pduwire.Value, valfmt uint8) []byte {
-	if valfmt == pduwire.ValInsitu {
-		b = appendInt(append(b, 0x83, 0xa4, 'i', 'n', 's', 't'), int64(v.Inst))
-		b = append(b, 0xa3, 'f', 'm', 't', 0xa6, 'i', 'n', 's', 'i', 't', 'u', 0xa5, 'v', 'a', 'l', 'u', 'e')
-		return appendInt(b, int64(int32(v.Word)))
-	}
-	var f string
-	if int(valfmt) < len(fmtNames) {
-		f = fmtNames[valfmt]
-	}
-	b = appendInt(append(b, 0x84, 0xa4, 'i', 'n', 's', 't'), int64(v.Inst))
-	b = msgp.AppendString(append(b, 0xa3, 'f', 'm', 't'), f)
+	b = appendInt32(append(b, 0x84, 0xa4, 'i', 'n', 's', 't'), v.Inst)
 	t := v.BlockType()
-	b = msgp.AppendString(append(b, 0xa4, 't', 'y', 'p', 'e'), TypeName(t))
+	if int(valfmt) < len(fmtKeys) {
+		b = append(b, fmtKeys[valfmt]...)
+	} else {
+		b = append(b, 0xa3, 'f', 'm', 't', 0xa0)
+	}
+	if t >= 0 && int(t) < len(typeKeys) && typeKeys[t] != "" {
+		b = append(b, typeKeys[t]...)
+	} else {
+		b = msgp.AppendString(append(b, 0xa4, 't', 'y', 'p', 'e'), TypeName(t))
+	}
 	p := v.Payload()
 	value := func(b []byte) []byte { return append(b, 0xa5, 'v', 'a', 'l', 'u', 'e') }
 	switch {
@@ -420,7 +451,7 @@ func AppendFloat(b []byte, f float64) []byte {
 	if math.IsNaN(f) || math.IsInf(f, 0) {
 		return msgp.AppendString(b, strconv.FormatFloat(f, 'g', -1, 64))
 	}
-	return msgp.AppendFloat64(b, f)
+	return appendFloat64(b, f)
 }
 
 // eventRecords lists the records of a validated event array. The

@@ -16,6 +16,8 @@ import (
 	"github.com/tinylib/msgp/msgp"
 )
 
+var fmtNames = [...]string{pduwire.ValInsitu: "insitu", pduwire.ValDPTR: "dptr", pduwire.ValSPTR: "sptr"}
+
 // The RESULT path as it was before appendResult wrote RESULTs in one
 // pass (issue 18 item 7): the PDU decoded into pduwire.ResultPDU, then
 // into ResultBody, then marshalled and merged with the header. The tests

@@ -1,0 +1,56 @@
+package abi
+
+import (
+	"bytes"
+	"math"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/perfwire/perfwire/pcp"
+	"github.com/tinylib/msgp/msgp"
+)
+
+// TestNumbers checks number.go's appends against msgp's, whose forms the
+// schema's readers expect, at every boundary between forms and at random
+// values of every magnitude.
+func TestNumbers(t *testing.T) {
+	ints := []int64{math.MinInt64, math.MinInt32 - 1, math.MinInt32, math.MinInt32 + 1, math.MinInt16 - 1, math.MinInt16,
+		math.MinInt8 - 1, math.MinInt8, -33, -32, -31, -1, 0, 1, 127, 128, 255, 256, math.MaxInt16, math.MaxInt16 + 1,
+		math.MaxUint16, math.MaxUint16 + 1, math.MaxInt32, math.MaxInt32 + 1, math.MaxUint32, math.MaxUint32 + 1, math.MaxInt64}
+	r := rand.New(rand.NewPCG(18, 7))
+	for range 20000 {
+		ints = append(ints, int64(r.Uint64())>>r.IntN(64))
+	}
+	check := func(what string, v any, got, want []byte) {
+		t.Helper()
+		if !bytes.Equal(got, want) {
+			t.Fatalf("%s(%v) = % x, msgp writes % x", what, v, got, want)
+		}
+	}
+	for _, v := range ints {
+		check("appendInt32", int32(v), appendInt32([]byte{0xc0}, int32(v)), msgp.AppendInt64([]byte{0xc0}, int64(int32(v))))
+		f := math.Float64frombits(uint64(v))
+		check("appendFloat64", f, appendFloat64([]byte{0xc0}, f), msgp.AppendFloat64([]byte{0xc0}, f))
+	}
+}
+
+// TestValueKeys checks pdu.go's written-out fmt and type keys against
+// msgp's encoding of the names the schema gives them.
+func TestValueKeys(t *testing.T) {
+	for f, name := range fmtNames {
+		if want := string(msgp.AppendString([]byte("\xa3fmt"), name)); fmtKeys[f] != want {
+			t.Errorf("fmtKeys[%d] = %q, want %q", f, fmtKeys[f], want)
+		}
+	}
+	for typ, name := range typeNames {
+		if name == "" {
+			continue
+		}
+		if want := string(msgp.AppendString([]byte("\xa4type"), TypeName(pcp.Type(typ)))); typ >= len(typeKeys) || typeKeys[typ] != want {
+			t.Errorf("typeKeys lack %q for type %d", want, typ)
+		}
+	}
+	if len(typeKeys) != len(typeNames) {
+		t.Errorf("typeKeys has %d types, typeNames %d", len(typeKeys), len(typeNames))
+	}
+}
