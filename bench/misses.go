@@ -140,9 +140,13 @@ var misses = map[string]string{
 		"native 1.8-2.4 ms, Node 8.9-11.5 ms (0.21x), 20 allocations. A quarter of Node's time was then " +
 		"take() of perfwire.mjs copying each result (about 160 KB) into a new Uint8Array; since 2026-11-27 " +
 		"the harness reads each result in the module's memory (views): Node 6.2-7.4 ms, 0.25-0.29x over three " +
-		"runs on this shared host. The rest is Go's wasm encoder (appendValue, msgp's appends, memmove). Next " +
-		"step: a cheaper encoder for wasm (fewer calls per value), which helps both sides and moves the ratio " +
-		"less.",
+		"runs on this shared host. Later on 2026-11-27 the values were written with fewer calls (insitu " +
+		"values by appendValueSet itself through pduwire's ValueSet.Word, a block's fmt and type keys " +
+		"written out, 32-bit words and doubles without msgp's nested calls): Node 7.5 -> 4.9-5.4 ms, native " +
+		"1.83 -> 1.40-1.50 ms, 0.27-0.29x in most runs (0.31x in one, 0.19x in one at a load spike), for 5 KB " +
+		"more of each all-formats module. Both sides gained: a call costs more in WebAssembly, but native Go " +
+		"gained from the same cuts. What is left: ValueSet.Value and appendValue per value block (a 32-byte " +
+		"struct through memory in wasm), pduwire's validation (tiling.add), memmove of the keys.",
 	"plugin-mmv-large": "The goal's MMV throughput: a 662 KB MMV file (PCP QA's large-parfait laid out again by mmv.Registry " +
 		"without the one metric mmv_read refuses; 422 metrics, 432 instances, 11,422 values, 1 MB of " +
 		"MessagePack out). Before 2026-11-27 (Node's process CPU time, busy host): native 1.7 ms, Node 14.5 " +
@@ -150,9 +154,9 @@ var misses = map[string]string{
 		"of it copying the 1 MB result out; read in place (views, since 2026-11-27): Node 3.2 ms, 0.29x. What " +
 		"is left is mmv.Reader's per-value lookups (Reader.Value, index, u64) and the value loop in Go's wasm " +
 		"code.",
-	"wasm": "The all-formats modules carry every format (issue 18) and add about 1300-1310 KB raw and 333-335 KB " +
-		"gzip -9 against 1024 and 250 (the faster KPI pipeline of 2026-11-27 added 7 KB); the pcp one-format modules add " +
-		"501-512 KB against 400. Where the bytes " +
+	"wasm": "The all-formats modules carry every format (issue 18) and add about 1306-1315 KB raw and 337-338 KB " +
+		"gzip -9 against 1024 and 250 (the faster KPI pipeline of 2026-11-27 added 7 KB, the faster RESULT encoder " +
+		"5 KB); the pcp one-format modules add 505-516 KB against 400. Where the bytes " +
 		"are, from the function bodies of the unstripped wasip1 module over the baseline (890 KB of code; the " +
 		"data section, mostly the pclntab a Go wasm module keeps for every function, grows another 0.44 byte " +
 		"per byte of code): the SDK's decoders themselves 520 KB (pduwire 97, dltkpi 90, archive 89, mmv 84, " +
