@@ -249,8 +249,10 @@ function keepWindow() {
 	const cut = samples.newest - liveWindow;
 	if (!(cut > -Infinity)) return;
 	samples.keepSince(cut);
+	// endedRows stays row for row with ended: both keep the processes
+	// that ended since the cut, in order.
 	ended.keepSince(cut * 10000);
-	endedRows = []; // made again from those kept
+	endedRows = endedRows.filter((r) => r.end >= cut * 10000);
 }
 
 // setWindow sets how many seconds of a live stream's values are kept
