@@ -211,10 +211,10 @@ worker.onmessage = (e) => {
 		// has had the batch cloned into the page: the two at once were
 		// the longest task of a load. A live stream's chart follows every
 		// DRAW_MS; a file's is drawn once while it loads, as a preview,
-		// then at the end: the page's work on the
-		// other core slows the worker's decode (without redraws a 100 MB
-		// capture loaded 0.35 s sooner than with one each time its groups
-		// had doubled, which was 0.7 s sooner than with every chart so).
+		// then at the end: the page's work on the other core slows the
+		// worker's decode (without redraws a 100 MB capture loaded 0.35 s
+		// sooner than with one each time its groups had doubled, which was
+		// 0.7 s sooner than with every chart so).
 		if (now - lastDraw > DRAW_MS && !drawing && (!m.total || !previewed)) {
 			lastDraw = now;
 			previewed = true;
@@ -369,7 +369,17 @@ function later(el, draw) {
 	nearView.observe(el);
 }
 
-const belowFold = (el) => el.getBoundingClientRect().top > innerHeight + NEAR;
+// place draws el's chart over range r now, or, if lazy and el is below
+// the fold, later; it says whether it drew.
+function place(el, draw, r, lazy) {
+	if (lazy && el.getBoundingClientRect().top > innerHeight + NEAR) {
+		later(el, draw);
+		return false;
+	}
+	unpend(el);
+	draw(r);
+	return true;
+}
 
 async function drawAll(mine, metric) {
 	const n = Number($("topn").value) || 8, ps = pageSize(), range = spanOf(...samples.span);
@@ -378,20 +388,12 @@ async function drawAll(mine, metric) {
 		const ids = insts.size ? samples.idents(ident) : undefined;
 		for (const c of CHARTS) {
 			if (metric && c.metric !== metric) continue;
-			const el = $(c.el);
-			const draw = (r) => drawProcessChart(c, n, ps, ids, r);
-			if (!metric && belowFold(el)) { later(el, draw); continue; }
-			unpend(el);
-			draw(range);
+			if (!place($(c.el), (r) => drawProcessChart(c, n, ps, ids, r), range, !metric)) continue;
 			await tick();
 			if (mine !== job) return;
 		}
 	}
-	if (samples.irqRows && !metric) {
-		const el = $("irqchart"), draw = (r) => drawIRQChart(n, r);
-		if (belowFold(el)) later(el, draw);
-		else { unpend(el); draw(range); }
-	}
+	if (samples.irqRows && !metric) place($("irqchart"), (r) => drawIRQChart(n, r), range, true);
 	xgroup.span();
 }
 
