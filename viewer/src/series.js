@@ -47,9 +47,6 @@ export class Samples {
 		this.times = new Grow(Float64Array); // per ACT group: seconds of ECU uptime
 		this.counts = new Grow(Uint32Array); // per ACT group: processes listed
 		this.pids = new Grow(Int32Array); // per listed process
-		this.slots = new Grow(Int32Array); // per listed process: its pid's number in slotPids
-		this.slotOf = new Map(); // pid → its number, in the order pids came
-		this.slotPids = [];
 		this.cpu = new Grow(Uint16Array); // per listed process: ‰ of the machine
 		this.rss = new Grow(Float64Array); // pages
 		this.ctx = new Grow(Float64Array); // context switches in the interval, -1 without
@@ -64,13 +61,6 @@ export class Samples {
 		this.changes++;
 		this.times.push(b.times); this.counts.push(b.counts);
 		this.pids.push(b.pids); this.cpu.push(b.cpu);
-		const slots = new Int32Array(b.pids.length);
-		for (let i = 0; i < slots.length; i++) {
-			let k = this.slotOf.get(b.pids[i]);
-			if (k === undefined) { k = this.slotPids.length; this.slotOf.set(b.pids[i], k); this.slotPids.push(b.pids[i]); }
-			slots[i] = k;
-		}
-		this.slots.push(slots);
 		this.rss.push(b.rss); this.ctx.push(b.ctx); this.io.push(b.io);
 	}
 	appendIRQ(b) {
@@ -87,7 +77,7 @@ export class Samples {
 		while (g < this.times.n && times[g] < cutoff) k += counts[g++];
 		if (g) {
 			this.times.drop(g); this.counts.drop(g);
-			for (const c of [this.pids, this.slots, this.cpu, this.rss, this.ctx, this.io]) c.drop(k);
+			for (const c of [this.pids, this.cpu, this.rss, this.ctx, this.io]) c.drop(k);
 		}
 		let j = 0;
 		while (j < this.irqT.n && this.irqT.a[j] < cutoff) j++;
@@ -139,19 +129,23 @@ export class Samples {
 	// processes in order, each as the number who gives it. who (idents)
 	// numbers each listed process below nwho; equal peaks go in the order
 	// their processes' first values came. Without who a process is its
-	// pid (a reused pid is then one process), numbered as slotPids, and
+	// pid (a reused pid is then one process), numbered by numberPids, and
 	// equal peaks go by pid. Peaks, order and columns are typed arrays
 	// indexed by those numbers, not Maps keyed by an object per process.
 	series(metric, n, pageSize = 4096, who = null, nwho = 0) {
 		const times = this.times.view, counts = this.counts.view, pids = this.pids.view;
 		const col = this[metric].view, ctx = this.ctx.view, byPid = !who;
-		if (byPid) { who = this.slots.view; nwho = this.slotPids.length; }
+		let sp = null; // byPid: the pid of each number
+		if (byPid) {
+			({ who, pidOf: sp } = numberPids(pids));
+			nwho = sp.length;
+		}
 		const vals = new Float64Array(pids.length);
 		const start = new Uint32Array(times.length);
 		for (let i = 1; i < times.length; i++) start[i] = start[i - 1] + counts[i - 1];
 		// Equal peaks go by pid, or for numbered processes in the order
 		// their first values came.
-		const peak = new Float64Array(nwho).fill(NaN), seq = new Uint32Array(nwho), sp = this.slotPids;
+		const peak = new Float64Array(nwho).fill(NaN), seq = new Uint32Array(nwho);
 		METRICS[metric].fill(vals, col, ctx, pageSize);
 		for (let i = 0, next = 0; i < vals.length; i++) {
 			const v = vals[i], p = who[i];
@@ -200,6 +194,22 @@ export class Samples {
 		}
 		return { data: [Float64Array.from(xs), ...ys], top: top.map((k) => this.irqNames[k]) };
 	}
+}
+
+// numberPids numbers pids in the order they first come: who, each listed
+// process's number, and pidOf, the pid of each number.
+function numberPids(pids) {
+	const of = new Map(), pidOf = [], who = new Int32Array(pids.length);
+	for (let i = 0; i < pids.length; i++) {
+		let k = of.get(pids[i]);
+		if (k === undefined) {
+			k = pidOf.length;
+			of.set(pids[i], k);
+			pidOf.push(pids[i]);
+		}
+		who[i] = k;
+	}
+	return { who, pidOf };
 }
 
 // peaks gives the [number, peak] of every process with a value.
