@@ -9,11 +9,18 @@ import "math"
 // RESULT stream is mostly such numbers (issue 18 item 7). The 64-bit
 // integers keep msgp's: their code here cost 4 KB of each module.
 
-// appendInt32 appends v as msgp.AppendInt64 does.
+// appendInt32 appends v as msgp.AppendInt64 does: a fixint here, with
+// no call (it inlines), the other forms in appendInt32Wide.
 func appendInt32(b []byte, v int32) []byte {
-	switch {
-	case v >= -32 && v <= math.MaxInt8:
+	if v >= -32 && v <= math.MaxInt8 {
 		return append(b, byte(v))
+	}
+	return appendInt32Wide(b, v)
+}
+
+// appendInt32Wide appends a v that is no fixint as msgp.AppendInt64 does.
+func appendInt32Wide(b []byte, v int32) []byte {
+	switch {
 	case v >= math.MinInt8 && v < 0:
 		return append(b, 0xd0, byte(v))
 	case v >= math.MinInt16 && v <= math.MaxInt16:

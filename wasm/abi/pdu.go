@@ -341,18 +341,9 @@ func appendValueSet(b []byte, vs *pduwire.ValueSet) []byte {
 			// here with no call for a fixint.
 			for i := range n {
 				inst, w := vs.Word(i)
-				b = append(b, 0x83, 0xa4, 'i', 'n', 's', 't')
-				if inst >= -32 && inst <= math.MaxInt8 {
-					b = append(b, byte(inst))
-				} else {
-					b = appendInt32(b, inst)
-				}
+				b = appendInt32(append(b, 0x83, 0xa4, 'i', 'n', 's', 't'), inst)
 				b = append(b, 0xa3, 'f', 'm', 't', 0xa6, 'i', 'n', 's', 'i', 't', 'u', 0xa5, 'v', 'a', 'l', 'u', 'e')
-				if v := int32(w); v >= -32 && v <= math.MaxInt8 {
-					b = append(b, byte(v))
-				} else {
-					b = appendInt32(b, v)
-				}
+				b = appendInt32(b, int32(w))
 			}
 			return b
 		}
