@@ -2,6 +2,7 @@ package pcp
 
 import (
 	"errors"
+	"strconv"
 	"testing"
 
 	"github.com/perfwire/perfwire/internal/wire"
@@ -20,6 +21,24 @@ func TestIDInDomVectors(t *testing.T) {
 	}
 	if IDNull.String() != "PM_ID_NULL" || InDomNull.String() != "PM_INDOM_NULL" {
 		t.Error("null identifiers")
+	}
+}
+
+// TestIDText checks ID's digits, written without strconv, against
+// strconv's decimal form for every domain, cluster and item at and around
+// each digit count's boundary (the three fields are independent).
+func TestIDText(t *testing.T) {
+	vals := []uint32{0, 1, 9, 10, 11, 99, 100, 101, 511, 999, 1000, 1001, 1023, 4094, 4095}
+	for _, d := range vals {
+		for _, c := range vals {
+			for _, i := range vals {
+				d, c, i := d&0x1ff, c&0xfff, i&0x3ff
+				want := strconv.Itoa(int(d)) + "." + strconv.Itoa(int(c)) + "." + strconv.Itoa(int(i))
+				if id := NewID(d, c, i); id.String() != want {
+					t.Fatalf("NewID(%d, %d, %d).String() = %q, want %q", d, c, i, id.String(), want)
+				}
+			}
+		}
 	}
 }
 
