@@ -340,6 +340,13 @@ func (vs *ValueSet) Word(i int) (inst int32, word uint32) {
 	return int32(x >> 32), uint32(x)
 }
 
+// PDU returns the PDU vs is a view of. A value block's word index (the
+// word Word gives for a DPTR or SPTR value) is its offset in 4-byte words
+// from the PDU's start, and ParseResult has checked each block's bounds:
+// a caller may read blocks there itself, where a call to Value per value
+// costs too much (WebAssembly's calls, issue 18).
+func (vs *ValueSet) PDU() []byte { return vs.pdu }
+
 // block returns the value block at word index w, header word included;
 // ParseResult has checked the pointer and the block's bounds.
 func block(pdu []byte, w uint32) []byte {
