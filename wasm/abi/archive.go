@@ -35,16 +35,16 @@ func ArchiveValueOf(o *ArchiveValue, v pduwire.Value, t pcp.Type) {
 	var b []byte
 	switch {
 	case r.Insitu && t == pcp.Type32:
-		b = msgp.AppendInt32(nil, int32(r.Word))
+		b = appendInt64(nil, int64(int32(r.Word)))
 	case r.Insitu && t == pcp.TypeU32:
-		b = msgp.AppendUint32(nil, r.Word)
+		b = appendUint64(nil, uint64(r.Word))
 	case r.Insitu && t == pcp.TypeFloat:
 		b = appendFloat32(math.Float32frombits(r.Word))
 	case r.Insitu:
 	case t == pcp.Type64 && len(p) == 8:
-		b = msgp.AppendInt64(nil, int64(binary.BigEndian.Uint64(p)))
+		b = appendInt64(nil, int64(binary.BigEndian.Uint64(p)))
 	case t == pcp.TypeU64 && len(p) == 8:
-		b = msgp.AppendUint64(nil, binary.BigEndian.Uint64(p))
+		b = appendUint64(nil, binary.BigEndian.Uint64(p))
 	case t == pcp.TypeDouble && len(p) == 8:
 		b = AppendFloat(nil, math.Float64frombits(binary.BigEndian.Uint64(p)))
 	case t == pcp.TypeFloat && len(p) == 4:
@@ -53,7 +53,7 @@ func ArchiveValueOf(o *ArchiveValue, v pduwire.Value, t pcp.Type) {
 		if i := bytes.IndexByte(p, 0); i >= 0 {
 			p = p[:i]
 		}
-		b = msgp.AppendStringFromBytes(nil, p)
+		b = appendStr(nil, p)
 	}
 	if b != nil {
 		o.Value = raw(b)

@@ -72,11 +72,11 @@ func (e *enc) str(k, v string) { e.b = msgp.AppendString(e.put(k), v) }
 func (e *enc) bool(k string, v bool) { e.b = msgp.AppendBool(e.put(k), v) }
 
 //go:noinline
-func (e *enc) int(k string, v int64) { e.b = msgp.AppendInt64(e.put(k), v) }
+func (e *enc) int(k string, v int64) { e.b = appendInt64(e.put(k), v) }
 
 //go:noinline
 func (e *enc) uint(k string, v uint64) {
-	e.b = msgp.AppendUint64(e.put(k), v)
+	e.b = appendUint64(e.put(k), v)
 }
 
 //go:noinline
@@ -96,7 +96,7 @@ func (e *enc) raw(k string, v Raw) { e.b, _ = v.MarshalMsg(e.put(k)) }
 //
 //go:noinline
 func (e *enc) array(k string, n int) {
-	e.b = msgp.AppendArrayHeader(e.put(k), uint32(n))
+	e.b = appendArrayHeader(e.put(k), uint32(n))
 }
 
 //go:noinline
@@ -111,7 +111,7 @@ func (e *enc) strs(k string, v []string) {
 func (e *enc) int32s(k string, v []int32) {
 	e.array(k, len(v))
 	for _, x := range v {
-		e.b = msgp.AppendInt64(e.b, int64(x))
+		e.b = appendInt64(e.b, int64(x))
 	}
 }
 
@@ -119,7 +119,7 @@ func (e *enc) int32s(k string, v []int32) {
 func (e *enc) int64s(k string, v []int64) {
 	e.array(k, len(v))
 	for _, x := range v {
-		e.b = msgp.AppendInt64(e.b, x)
+		e.b = appendInt64(e.b, x)
 	}
 }
 
@@ -127,7 +127,7 @@ func (e *enc) int64s(k string, v []int64) {
 func (e *enc) uint64s(k string, v []uint64) {
 	e.array(k, len(v))
 	for _, x := range v {
-		e.b = msgp.AppendUint64(e.b, x)
+		e.b = appendUint64(e.b, x)
 	}
 }
 

@@ -41,15 +41,15 @@ func AppendMMV(dst, in []byte, bigEndian bool) []byte {
 	for m := range r.Metrics() {
 		names[m.Index] = m.Name
 		f := beginMap(e.b, 9)
-		f.b = msgp.AppendStringFromBytes(f.key("\xa4name"), m.Name)
+		f.b = appendStr(f.key("\xa4name"), m.Name)
 		f.uint("\xa4item", uint64(m.Item))
 		f.int("\xa4type", int64(m.Type))
 		f.str("\xa9type_name", m.Type.String())
 		f.uint("\xa3sem", uint64(uint32(m.Sem)))
 		f.uint("\xa5units", uint64(uint32(m.Units)))
 		f.uint("\xa5indom", uint64(m.Indom))
-		f.b = msgp.AppendStringFromBytes(f.key("\xa9shorttext"), m.ShortText)
-		f.b = msgp.AppendStringFromBytes(f.key("\xa8helptext"), m.HelpText)
+		f.b = appendStr(f.key("\xa9shorttext"), m.ShortText)
+		f.b = appendStr(f.key("\xa8helptext"), m.HelpText)
 		e.b = f.end()
 	}
 	e.array("\xa6indoms", r.NumIndoms())
@@ -58,8 +58,8 @@ func AppendMMV(dst, in []byte, bigEndian bool) []byte {
 		f := beginMap(e.b, 4)
 		f.uint("\xa6serial", uint64(d.Serial))
 		f.int("\xa5count", int64(d.Count))
-		f.b = msgp.AppendStringFromBytes(f.key("\xa9shorttext"), d.ShortText)
-		f.b = msgp.AppendStringFromBytes(f.key("\xa8helptext"), d.HelpText)
+		f.b = appendStr(f.key("\xa9shorttext"), d.ShortText)
+		f.b = appendStr(f.key("\xa8helptext"), d.HelpText)
 		e.b = f.end()
 	}
 	e.array("\xa9instances", ni)
@@ -73,7 +73,7 @@ func AppendMMV(dst, in []byte, bigEndian bool) []byte {
 		f := beginMap(e.b, 3)
 		f.uint("\xa5indom", uint64(serial))
 		f.int("\xa2id", int64(in.ID))
-		f.b = msgp.AppendStringFromBytes(f.key("\xa4name"), in.Name)
+		f.b = appendStr(f.key("\xa4name"), in.Name)
 		e.b = f.end()
 	}
 	// The values, most of a file's result, store their keys themselves
@@ -91,25 +91,25 @@ func AppendMMV(dst, in []byte, bigEndian bool) []byte {
 				keys = 0x82
 			}
 		}
-		b = msgp.AppendStringFromBytes(append(b, keys, 0xa6, 'm', 'e', 't', 'r', 'i', 'c'), names[v.Metric])
+		b = appendStr(append(b, keys, 0xa6, 'm', 'e', 't', 'r', 'i', 'c'), names[v.Metric])
 		var inst []byte
 		if v.Instance >= 0 {
 			inst = names[nm+v.Instance]
 		}
-		b = msgp.AppendStringFromBytes(append(b, 0xa8, 'i', 'n', 's', 't', 'a', 'n', 'c', 'e'), inst)
+		b = appendStr(append(b, 0xa8, 'i', 'n', 's', 't', 'a', 'n', 'c', 'e'), inst)
 		if missing {
 			b = append(b, 0xa7, 'm', 'i', 's', 's', 'i', 'n', 'g', 0xc3)
 			continue
 		}
 		switch v.Type {
 		case mmv.TypeI32, mmv.TypeI64:
-			b = appendInt(append(b, 0xa1, 'i'), v.Int())
+			b = appendInt64(append(b, 0xa1, 'i'), v.Int())
 		case mmv.TypeU32, mmv.TypeU64, mmv.TypeElapsed:
-			b = msgp.AppendUint64(append(b, 0xa1, 'u'), v.Uint())
+			b = appendUint64(append(b, 0xa1, 'u'), v.Uint())
 		case mmv.TypeFloat, mmv.TypeDouble:
 			b = msgp.AppendFloat64(append(b, 0xa1, 'f'), v.Float())
 		case mmv.TypeString:
-			b = msgp.AppendStringFromBytes(append(b, 0xa1, 's'), v.Text())
+			b = appendStr(append(b, 0xa1, 's'), v.Text())
 		}
 	}
 	e.b = b
@@ -119,7 +119,7 @@ func AppendMMV(dst, in []byte, bigEndian bool) []byte {
 		f.uint("\xa5flags", uint64(uint32(l.Flags)))
 		f.uint("\xa8identity", uint64(l.Identity))
 		f.int("\xa8internal", int64(l.Internal))
-		f.b = msgp.AppendStringFromBytes(f.key("\xa4json"), l.Payload)
+		f.b = appendStr(f.key("\xa4json"), l.Payload)
 		e.b = f.end()
 	}
 	return e.end()

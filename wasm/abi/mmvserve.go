@@ -186,17 +186,17 @@ func mmvServedValue(v mmv.Value, now int64) Raw {
 	}
 	switch v.Type {
 	case mmv.TypeU32, mmv.TypeU64:
-		return msgp.AppendUint64(nil, v.Uint())
+		return appendUint64(nil, v.Uint())
 	case mmv.TypeFloat, mmv.TypeDouble:
 		return AppendFloat(nil, v.Float())
 	case mmv.TypeString:
 		return msgp.AppendString(nil, string(v.Text()))
 	case mmv.TypeElapsed:
-		return msgp.AppendInt64(nil, v.Elapsed(now))
+		return appendInt64(nil, v.Elapsed(now))
 	case mmv.TypeNoSupport:
 		return nil
 	}
-	return msgp.AppendInt64(nil, v.Int())
+	return appendInt64(nil, v.Int())
 }
 
 // mmvFlagNames names the header flags as mmvdump does.

@@ -2,12 +2,14 @@ package abi
 
 import "math"
 
-// A RESULT's 32-bit words and doubles in the forms msgp's AppendInt64
-// and AppendFloat64 write (the smallest form for an integer), appended
-// without their calls: each of those calls two more (a room check and a
-// store), and a call costs far more in WebAssembly than natively. A
-// RESULT stream is mostly such numbers (issue 18 item 7). The 64-bit
-// integers keep msgp's: their code here cost 4 KB of each module.
+// MessagePack's integers, string and array headers in the forms msgp's
+// append functions write (the smallest form for a number), without msgp's
+// calls. msgp's AppendInt64, AppendUint64, AppendStringFromBytes and
+// AppendArrayHeader each call two more functions per form (a room check
+// and a store) and cost each module 17 KB of code together; these share
+// appendBE and cost about a tenth of that. In WebAssembly a call costs
+// far more than natively, and a RESULT stream is mostly such numbers
+// (issue 18). TestNumbers checks every form against msgp's bytes.
 
 // appendInt32 appends v as msgp.AppendInt64 does: a fixint here, with
 // no call (it inlines), the other forms in appendInt32Wide.
@@ -18,7 +20,9 @@ func appendInt32(b []byte, v int32) []byte {
 	return appendInt32Wide(b, v)
 }
 
-// appendInt32Wide appends a v that is no fixint as msgp.AppendInt64 does.
+// appendInt32Wide appends a v that is no fixint as msgp.AppendInt64 does:
+// half of a RESULT stream's values, their bytes stored directly (through
+// appendInt64 and appendBE they took twice as long in Node).
 func appendInt32Wide(b []byte, v int32) []byte {
 	switch {
 	case v >= math.MinInt8 && v < 0:
@@ -29,8 +33,85 @@ func appendInt32Wide(b []byte, v int32) []byte {
 	return append(b, 0xd2, byte(v>>24), byte(v>>16), byte(v>>8), byte(v))
 }
 
+// appendInt64 appends v as msgp.AppendInt64 does: a fixint, or the
+// smallest signed form that holds v (positive numbers too).
+func appendInt64(b []byte, v int64) []byte {
+	switch {
+	case v >= -32 && v <= math.MaxInt8:
+		return append(b, byte(v))
+	case v >= math.MinInt8 && v < 0:
+		return append(b, 0xd0, byte(v))
+	case v >= math.MinInt16 && v <= math.MaxInt16:
+		return appendBE(b, 0xd1, uint64(v), 2)
+	case v >= math.MinInt32 && v <= math.MaxInt32:
+		return appendBE(b, 0xd2, uint64(v), 4)
+	}
+	return appendBE(b, 0xd3, uint64(v), 8)
+}
+
+// appendUint64 appends v as msgp.AppendUint64 does: a positive fixint,
+// or the smallest unsigned form that holds v.
+func appendUint64(b []byte, v uint64) []byte {
+	switch {
+	case v <= math.MaxInt8:
+		return append(b, byte(v))
+	case v <= math.MaxUint8:
+		return append(b, 0xcc, byte(v))
+	case v <= math.MaxUint16:
+		return appendBE(b, 0xcd, v, 2)
+	case v <= math.MaxUint32:
+		return appendBE(b, 0xce, v, 4)
+	}
+	return appendBE(b, 0xcf, v, 8)
+}
+
+// appendStr appends s as a MessagePack string, as
+// msgp.AppendStringFromBytes does.
+func appendStr(b, s []byte) []byte {
+	n := uint64(len(s))
+	switch {
+	case n <= 31:
+		b = append(b, 0xa0|byte(n))
+	case n <= math.MaxUint8:
+		b = append(b, 0xd9, byte(n))
+	case n <= math.MaxUint16:
+		b = appendBE(b, 0xda, n, 2)
+	default:
+		b = appendBE(b, 0xdb, n, 4)
+	}
+	return append(b, s...)
+}
+
+// appendArrayHeader appends the header of an array of n elements, as
+// msgp.AppendArrayHeader does.
+func appendArrayHeader(b []byte, n uint32) []byte {
+	switch {
+	case n <= 15:
+		return append(b, 0x90|byte(n))
+	case n <= math.MaxUint16:
+		return appendBE(b, 0xdc, uint64(n), 2)
+	}
+	return appendBE(b, 0xdd, uint64(n), 4)
+}
+
+// appendBE appends tag and the low n bytes of v, big-endian (n is 2, 4
+// or 8): it writes all eight bytes of v shifted up and drops the surplus,
+// one room check for every form. So it may write up to 6 bytes past
+// what it keeps: into b's spare capacity, or it grows b when that is
+// shorter.
+func appendBE(b []byte, tag byte, v uint64, n uint) []byte {
+	x := v << (64 - 8*n)
+	b = append(b, tag, byte(x>>56), byte(x>>48), byte(x>>40), byte(x>>32), byte(x>>24), byte(x>>16), byte(x>>8), byte(x))
+	return b[:len(b)-int(8-n)]
+}
+
 // appendFloat64 appends f as msgp.AppendFloat64 does.
 func appendFloat64(b []byte, f float64) []byte {
-	u := math.Float64bits(f)
+	return appendBits64(b, math.Float64bits(f))
+}
+
+// appendBits64 appends the float64 whose IEEE 754 bits are u, as
+// msgp.AppendFloat64 does: a RESULT's double is such bits already.
+func appendBits64(b []byte, u uint64) []byte {
 	return append(b, 0xcb, byte(u>>56), byte(u>>48), byte(u>>40), byte(u>>32), byte(u>>24), byte(u>>16), byte(u>>8), byte(u))
 }

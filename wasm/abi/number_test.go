@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/perfwire/perfwire/pcp"
+	"github.com/perfwire/perfwire/pduwire"
 	"github.com/tinylib/msgp/msgp"
 )
 
@@ -29,8 +30,17 @@ func TestNumbers(t *testing.T) {
 	}
 	for _, v := range ints {
 		check("appendInt32", int32(v), appendInt32([]byte{0xc0}, int32(v)), msgp.AppendInt64([]byte{0xc0}, int64(int32(v))))
+		check("appendInt64", v, appendInt64([]byte{0xc0}, v), msgp.AppendInt64([]byte{0xc0}, v))
+		check("appendUint64", uint64(v), appendUint64([]byte{0xc0}, uint64(v)), msgp.AppendUint64([]byte{0xc0}, uint64(v)))
+		check("appendArrayHeader", uint32(v), appendArrayHeader([]byte{0xc0}, uint32(v)), msgp.AppendArrayHeader([]byte{0xc0}, uint32(v)))
 		f := math.Float64frombits(uint64(v))
 		check("appendFloat64", f, appendFloat64([]byte{0xc0}, f), msgp.AppendFloat64([]byte{0xc0}, f))
+	}
+	// Strings of every length up to str16's largest and past it, and one
+	// of 100,000 bytes (str32).
+	s := bytes.Repeat([]byte("perfwire"), 100000/8)
+	for _, n := range []int{0, 1, 30, 31, 32, 33, 255, 256, 257, math.MaxUint16, math.MaxUint16 + 1, len(s)} {
+		check("appendStr", n, appendStr([]byte{0xc0}, s[:n]), msgp.AppendStringFromBytes([]byte{0xc0}, s[:n]))
 	}
 }
 
@@ -48,6 +58,11 @@ func TestValueKeys(t *testing.T) {
 		}
 		if want := string(msgp.AppendString([]byte("\xa4type"), TypeName(pcp.Type(typ)))); typ >= len(typeKeys) || typeKeys[typ] != want {
 			t.Errorf("typeKeys lack %q for type %d", want, typ)
+		}
+	}
+	for typ, keys := range dptrKeys {
+		if want := fmtKeys[pduwire.ValDPTR] + typeKeys[typ] + "\xa5value"; keys != "" && keys != want {
+			t.Errorf("dptrKeys[%d] = %q, want %q", typ, keys, want)
 		}
 	}
 	if len(typeKeys) != len(typeNames) {

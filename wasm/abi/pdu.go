@@ -1,7 +1,6 @@
 package abi
 
 import (
-	"bytes"
 	"encoding/binary"
 	"encoding/hex"
 	"errors"
@@ -320,7 +319,7 @@ func appendResult(dst []byte, h *PDUHeader, r *pduwire.Result) []byte {
 }
 
 // appendValueSet appends one value set as ValueSet's MarshalMsg does.
-// It and appendValue, which write most of a RESULT stream's bytes, store
+// It and appendBlock, which write most of a RESULT stream's bytes, store
 // their keys and small numbers themselves instead of calling enc's
 // methods: a call costs far more in WebAssembly than natively (issue 18
 // item 7).
@@ -331,10 +330,10 @@ func appendValueSet(b []byte, vs *pduwire.ValueSet) []byte {
 		keys = 0x84
 	}
 	b = appendID(append(b, keys, 0xa4, 'p', 'm', 'i', 'd'), vs.PMID)
-	b = appendInt(append(b, 0xa6, 'n', 'u', 'm', 'v', 'a', 'l'), int64(vs.NumVal))
+	b = appendInt32(append(b, 0xa6, 'n', 'u', 'm', 'v', 'a', 'l'), vs.NumVal)
 	if n > 0 {
-		b = msgp.AppendUint8(append(b, 0xa6, 'v', 'a', 'l', 'f', 'm', 't'), vs.ValFmt)
-		b = msgp.AppendArrayHeader(append(b, 0xa6, 'v', 'a', 'l', 'u', 'e', 's'), uint32(n))
+		b = appendUint64(append(b, 0xa6, 'v', 'a', 'l', 'f', 'm', 't'), uint64(vs.ValFmt))
+		b = appendArrayHeader(append(b, 0xa6, 'v', 'a', 'l', 'u', 'e', 's'), uint32(n))
 		if vs.ValFmt == pduwire.ValInsitu {
 			// Insitu values {inst, fmt, value}, the 32-bit word as a
 			// signed number: half of a RESULT stream's values, written
@@ -347,19 +346,49 @@ func appendValueSet(b []byte, vs *pduwire.ValueSet) []byte {
 			}
 			return b
 		}
+		if vs.ValFmt != pduwire.ValDPTR {
+			for i := range n {
+				b = appendBlock(b, vs.Value(i), vs.ValFmt)
+			}
+			return b
+		}
+		// DPTR blocks, read here from the PDU: a 64-bit number, a
+		// double or a string (nearly every block of a RESULT stream)
+		// takes one append for its keys and no call but its number's
+		// or string's; other blocks go to appendBlock.
+		pdu := vs.PDU()
 		for i := range n {
-			b = appendValue(b, vs.Value(i), vs.ValFmt)
+			inst, w := vs.Word(i)
+			at := 4 * int(w)
+			hdr := binary.BigEndian.Uint32(pdu[at:])
+			t, p := pcp.Type(hdr>>24), pdu[at+4:at+int(hdr&0xffffff)]
+			var u uint64
+			if len(p) == 8 {
+				u = binary.BigEndian.Uint64(p)
+			}
+			// Other blocks, and a double that is NaN or infinite (a
+			// string in the schema), go to appendBlock.
+			common := t == pcp.TypeString || len(p) == 8 && (t == pcp.Type64 || t == pcp.TypeU64 ||
+				t == pcp.TypeDouble && u>>52&0x7ff != 0x7ff)
+			if !common {
+				b = appendBlock(b, vs.Value(i), vs.ValFmt)
+				continue
+			}
+			b = append(appendInt32(append(b, 0x84, 0xa4, 'i', 'n', 's', 't'), inst), dptrKeys[t]...)
+			switch t {
+			case pcp.TypeString:
+				b = appendStr(b, trimNUL(p))
+			case pcp.Type64:
+				b = appendInt64(b, int64(u))
+			case pcp.TypeU64:
+				b = appendUint64(b, u)
+			default:
+				// A double's bits are MessagePack's float64 already.
+				b = appendBits64(b, u)
+			}
 		}
 	}
 	return b
-}
-
-// appendInt appends v as msgp.AppendInt64 does, a fixint with no call.
-func appendInt(b []byte, v int64) []byte {
-	if v >= -32 && v <= 127 {
-		return append(b, byte(v))
-	}
-	return msgp.AppendInt64(b, v)
 }
 
 // appendID appends id's text (pcp.ID.String) as a MessagePack string:
@@ -387,10 +416,18 @@ var typeKeys = [...]string{
 	pcp.TypeEvent: "\xa4type\xa5event", pcp.TypeHighResEvent: "\xa4type\xadhighres_event",
 }
 
-// appendValue appends one RESULT value block as Value's MarshalMsg
-// does, by its type (inst, fmt, type, then value, records or hex);
-// appendValueSet writes insitu values itself.
-func appendValue(b []byte, v pduwire.Value, valfmt uint8) []byte {
+// dptrKeys are a DPTR block's fmt, type and value keys, by type, for the
+// four types of nearly every block of a RESULT stream (TestValueKeys
+// checks them against fmtKeys and typeKeys).
+var dptrKeys = [...]string{
+	pcp.Type64: "\xa3fmt\xa4dptr\xa4type\xa264\xa5value", pcp.TypeU64: "\xa3fmt\xa4dptr\xa4type\xa3u64\xa5value",
+	pcp.TypeDouble: "\xa3fmt\xa4dptr\xa4type\xa6double\xa5value", pcp.TypeString: "\xa3fmt\xa4dptr\xa4type\xa6string\xa5value",
+}
+
+// appendBlock appends v, a value block of a value set of format valfmt,
+// as Value's MarshalMsg does: {inst, fmt, type, then value, records or
+// hex}. appendValueSet writes the common DPTR blocks itself.
+func appendBlock(b []byte, v pduwire.Value, valfmt uint8) []byte {
 	b = appendInt32(append(b, 0x84, 0xa4, 'i', 'n', 's', 't'), v.Inst)
 	t := v.BlockType()
 	if int(valfmt) < len(fmtKeys) {
@@ -398,24 +435,39 @@ func appendValue(b []byte, v pduwire.Value, valfmt uint8) []byte {
 	} else {
 		b = append(b, 0xa3, 'f', 'm', 't', 0xa0)
 	}
-	if t >= 0 && int(t) < len(typeKeys) && typeKeys[t] != "" {
+	if int(t) < len(typeKeys) && typeKeys[t] != "" {
 		b = append(b, typeKeys[t]...)
 	} else {
 		b = msgp.AppendString(append(b, 0xa4, 't', 'y', 'p', 'e'), TypeName(t))
 	}
+	return appendPayload(b, t, v)
+}
+
+// trimNUL drops a string value's terminating NUL, when it has one.
+func trimNUL(p []byte) []byte {
+	if len(p) > 0 && p[len(p)-1] == 0 {
+		return p[:len(p)-1]
+	}
+	return p
+}
+
+// appendPayload appends a value block's last key and its value by the
+// block's type t: value, records, or hex when the payload's length is
+// not its type's.
+func appendPayload(b []byte, t pcp.Type, v pduwire.Value) []byte {
 	p := v.Payload()
 	value := func(b []byte) []byte { return append(b, 0xa5, 'v', 'a', 'l', 'u', 'e') }
 	switch {
 	case t == pcp.Type64 && len(p) == 8:
-		return msgp.AppendInt64(value(b), int64(binary.BigEndian.Uint64(p)))
+		return appendInt64(value(b), int64(binary.BigEndian.Uint64(p)))
 	case t == pcp.TypeU64 && len(p) == 8:
-		return msgp.AppendUint64(value(b), binary.BigEndian.Uint64(p))
+		return appendUint64(value(b), binary.BigEndian.Uint64(p))
 	case t == pcp.TypeDouble && len(p) == 8:
 		return AppendFloat(value(b), math.Float64frombits(binary.BigEndian.Uint64(p)))
 	case t == pcp.TypeFloat && len(p) == 4:
 		return AppendFloat(value(b), float64(math.Float32frombits(binary.BigEndian.Uint32(p))))
 	case t == pcp.TypeString:
-		return msgp.AppendStringFromBytes(value(b), bytes.TrimSuffix(p, []byte{0}))
+		return appendStr(value(b), trimNUL(p))
 	case t == pcp.TypeEvent || t == pcp.TypeHighResEvent:
 		a, err := v.Events()
 		if err != nil {
@@ -471,7 +523,7 @@ func eventRecords(a eventrec.Array) []EventRecord {
 // appendEventRecords appends the records of a validated event array as
 // eventRecords' values marshal, written straight from the array.
 func appendEventRecords(b []byte, a eventrec.Array) []byte {
-	b = msgp.AppendArrayHeader(b, uint32(a.Len()))
+	b = appendArrayHeader(b, uint32(a.Len()))
 	rs := a.Scanner()
 	for rs.Next() {
 		r := rs.Record()
@@ -508,16 +560,16 @@ func appendParam(b []byte, p eventrec.Param) []byte {
 	switch p.Type {
 	case pcp.Type32:
 		v, _ := p.Int32()
-		return msgp.AppendInt32(b, v)
+		return appendInt64(b, int64(v))
 	case pcp.TypeU32:
 		v, _ := p.Uint32()
-		return msgp.AppendUint32(b, v)
+		return appendUint64(b, uint64(v))
 	case pcp.Type64:
 		v, _ := p.Int64()
-		return msgp.AppendInt64(b, v)
+		return appendInt64(b, v)
 	case pcp.TypeU64:
 		v, _ := p.Uint64()
-		return msgp.AppendUint64(b, v)
+		return appendUint64(b, v)
 	case pcp.TypeFloat:
 		v, _ := p.Float32()
 		return AppendFloat(b, float64(v))
@@ -526,7 +578,7 @@ func appendParam(b []byte, p eventrec.Param) []byte {
 		return AppendFloat(b, v)
 	case pcp.TypeString:
 		v, _ := p.Text()
-		return msgp.AppendStringFromBytes(b, v)
+		return appendStr(b, v)
 	}
 	return msgp.AppendString(b, hex.EncodeToString(p.Value))
 }

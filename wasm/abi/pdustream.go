@@ -5,7 +5,6 @@ import (
 
 	"github.com/perfwire/perfwire/internal/wire"
 	"github.com/perfwire/perfwire/pduwire"
-	"github.com/tinylib/msgp/msgp"
 )
 
 // PDUSession decodes a PCP byte stream fed piece by piece (pdu_stream,
@@ -159,23 +158,23 @@ const pdusHead = "\x82\xa5error\xc0\xa4pdus"
 // beginPDUs starts a PDUStream at the end of dst, for about guess PDUs.
 func beginPDUs(dst []byte, guess int) pdusOut {
 	o := pdusOut{start: len(dst)}
-	o.b = msgp.AppendArrayHeader(append(dst, pdusHead...), uint32(guess))
+	o.b = appendArrayHeader(append(dst, pdusHead...), uint32(guess))
 	o.at = len(o.b)
 	return o
 }
 
 func (o *pdusOut) end(err error) []byte {
 	body := len(o.b) - o.at
-	// The head is written over the room reserved for it, which holds it
-	// when there is no error and the guess was right; else it is built
-	// apart.
-	head := o.b[o.start : o.start+len("\x82\xa5error") : o.at]
+	// The head is built apart (on the stack when there is no error:
+	// number.go's appends may write past what they keep) and written
+	// over the room reserved for it, which holds it when there is no
+	// error and the guess was right.
+	var room [24]byte
+	head := append(room[:0], "\x82\xa5error\xc0"...)
 	if err != nil {
-		head, _ = ErrorOf(err).MarshalMsg(head)
-	} else {
-		head = append(head, 0xc0)
+		head, _ = ErrorOf(err).MarshalMsg(append([]byte(nil), "\x82\xa5error"...))
 	}
-	head = msgp.AppendArrayHeader(append(head, "\xa4pdus"...), uint32(o.n))
+	head = appendArrayHeader(append(head, "\xa4pdus"...), uint32(o.n))
 	b := o.b
 	if grow := o.start + len(head) - o.at; grow > 0 {
 		b = append(b, head[:grow]...) // room for the longer head
