@@ -28,41 +28,40 @@ type Error struct {
 	HasValue, HasLimit bool
 }
 
-// Error formats the message without fmt, which keeps fmt out of the wasm build.
+// Error formats the message without fmt, which keeps fmt out of the wasm
+// build, and with few calls, which keeps it small there: the texts and
+// the numbers are written by one loop each.
 func (e *Error) Error() string {
-	b := make([]byte, 0, 96)
-	if e.File != "" {
-		b = append(b, e.File...)
-		b = append(b, ": "...)
-	}
-	b = append(b, e.Format...)
-	b = append(b, ": "...)
-	if e.Field != "" {
-		b = append(b, e.Field...)
-		b = append(b, ": "...)
-	}
+	kind := "malformed input"
 	if e.Err != nil {
-		b = append(b, e.Err.Error()...)
-	} else {
-		b = append(b, "malformed input"...)
+		kind = e.Err.Error()
+	}
+	b := make([]byte, 0, 96)
+	// File and Field are left out when empty, the format and the kind
+	// never.
+	for i, s := range [...]string{e.File, e.Format, e.Field, kind} {
+		if s != "" || i&1 != 0 {
+			b = append(b, s...)
+			if i < 3 {
+				b = append(b, ": "...)
+			}
+		}
+	}
+	// Then the value, the limit and the offset, each after its text.
+	pre := [...]string{" (value ", " (limit ", " at offset "}
+	if e.HasValue {
+		pre[1] = ", limit "
 	}
 	if e.HasValue || e.HasLimit {
-		b = append(b, " ("...)
-		if e.HasValue {
-			b = append(b, "value "...)
-			b = strconv.AppendInt(b, e.Value, 10)
-		}
-		if e.HasLimit {
-			if e.HasValue {
-				b = append(b, ", "...)
-			}
-			b = append(b, "limit "...)
-			b = strconv.AppendInt(b, e.Limit, 10)
-		}
-		b = append(b, ')')
+		pre[2] = ") at offset "
 	}
-	b = append(b, " at offset "...)
-	b = strconv.AppendInt(b, e.Offset, 10)
+	has := [...]bool{e.HasValue, e.HasLimit, true}
+	for i, n := range [...]int64{e.Value, e.Limit, e.Offset} {
+		if has[i] {
+			b = append(b, pre[i]...)
+			b = strconv.AppendInt(b, n, 10)
+		}
+	}
 	return string(b)
 }
 
