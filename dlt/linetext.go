@@ -28,39 +28,28 @@ var (
 func (m Message) AppendText(b []byte) ([]byte, error) {
 	sh := m.StorageHeader()
 	b = appendDateTime(b, sh.Seconds)
-	b = append(b, '.')
-	us := sh.Microseconds
+	us, dot := sh.Microseconds, "."
 	if us < 0 {
-		b = append(b, '-')
-		us = -us
+		us, dot = -us, ".-"
 	}
-	b = appendPadded(b, uint64(us), 6, '0')
-	b = append(b, ' ')
+	b = appendPadded(b, dot, uint64(us), 6, '0')
 	if ts, ok := m.Timestamp(); ok {
-		b = appendPadded(b, uint64(ts), 10, ' ')
+		b = appendPadded(b, " ", uint64(ts), 10, ' ')
 	} else {
-		b = append(b, "----------"...)
+		b = append(b, " ----------"...)
 	}
-	b = append(b, ' ')
-	b = appendPadded(b, uint64(m.Counter()), 3, '0')
-	b = append(b, ' ')
-	b = appendDashedID(b, m.ECU())
-	b = append(b, ' ')
-	b = appendDashedID(b, m.AppID())
-	b = append(b, ' ')
-	b = appendDashedID(b, m.ContextID())
+	b = appendPadded(b, " ", uint64(m.Counter()), 3, '0')
+	for _, id := range [...]ID{m.ECU(), m.AppID(), m.ContextID()} {
+		b = appendDashedID(b, id)
+	}
 	if !m.HasExtendedHeader() {
 		b = append(b, " --- --- N -"...)
 	} else {
-		b = append(b, ' ')
-		b = append(b, m.Type().String()...)
-		b = append(b, ' ')
-		b = append(b, SubtypeName(m.Type(), m.Subtype())...)
+		t, mode := m.Type(), " N "
 		if m.Verbose() {
-			b = append(b, " V "...)
-		} else {
-			b = append(b, " N "...)
+			mode = " V "
 		}
+		b = appendStrings(b, " ", t.String(), " ", SubtypeName(t, m.Subtype()), mode)
 		b = strconv.AppendInt(b, int64(m.NumArgs()), 10)
 	}
 	b = append(b, " ["...)
@@ -104,49 +93,58 @@ func (m Message) AppendPayloadText(b []byte) []byte {
 		rest = m.Payload()[4:]
 	}
 	if m.Type() != TypeControl || !m.HasExtendedHeader() {
-		b = strconv.AppendUint(b, uint64(id), 10)
-		b = append(b, ", "...)
-		return appendHexBytes(b, rest, ' ')
+		return appendHexBytes(strconv.AppendUint(b, uint64(id), 10), ", ", rest, ' ')
 	}
 	switch {
 	case id > 0 && id < uint32(len(serviceNames)):
 		b = append(b, serviceNames[id]...)
 	case m.Subtype() == ControlTime:
 	default:
-		b = append(b, "service("...)
-		b = strconv.AppendUint(b, uint64(id), 10)
-		b = append(b, ')')
+		b = append(strconv.AppendUint(append(b, "service("...), uint64(id), 10), ')')
+	}
+	if len(rest) != 0 && m.Subtype() == ControlResponse {
+		if st := rest[0]; int(st) < len(statusNames) && statusNames[st] != "" {
+			b = appendStrings(b, ", ", statusNames[st])
+		} else {
+			b = appendHexBytes(b, ", ", rest[:1], ' ')
+		}
+		rest = rest[1:]
 	}
 	if len(rest) == 0 {
 		return b
 	}
-	b = append(b, ", "...)
-	if m.Subtype() == ControlResponse {
-		if st := rest[0]; int(st) < len(statusNames) && statusNames[st] != "" {
-			b = append(b, statusNames[st]...)
-		} else {
-			b = appendHexBytes(b, rest[:1], ' ')
-		}
-		rest = rest[1:]
-		if len(rest) == 0 {
-			return b
-		}
-		b = append(b, ", "...)
-	}
-	return appendHexBytes(b, rest, ' ')
+	return appendHexBytes(b, ", ", rest, ' ')
 }
 
-// appendDashedID appends an id in 4 columns, '-' from its first NUL on.
+// appendDashedID appends a space and an id in 4 columns, '-' from its
+// first NUL on.
+//
+//go:noinline
 func appendDashedID(b []byte, id ID) []byte {
-	n := id.Len()
-	b = append(b, id[:n]...)
-	return append(b, "----"[n:]...)
+	c := [5]byte{' ', id[0], id[1], id[2], id[3]}
+	for i := id.Len(); i < 4; i++ {
+		c[1+i] = '-'
+	}
+	return append(b, c[:]...)
 }
 
-// appendPadded appends v in decimal, left-padded with pad to width.
-func appendPadded(b []byte, v uint64, width int, pad byte) []byte {
+// appendStrings appends each of ss: one call where an append per text
+// costs WebAssembly code at every one.
+//
+//go:noinline
+func appendStrings(b []byte, ss ...string) []byte {
+	for _, s := range ss {
+		b = append(b, s...)
+	}
+	return b
+}
+
+// appendPadded appends pre, then v in decimal, left-padded with pad to
+// width.
+func appendPadded(b []byte, pre string, v uint64, width int, pad byte) []byte {
 	var d [20]byte
 	s := strconv.AppendUint(d[:0], v, 10)
+	b = append(b, pre...)
 	for i := len(s); i < width; i++ {
 		b = append(b, pad)
 	}
@@ -175,15 +173,13 @@ func appendDateTime(b []byte, secs uint32) []byte {
 	if month <= 2 {
 		year++
 	}
-	b = appendPadded(b, uint64(year), 4, '0')
-	b = append(b, '/')
-	b = appendPadded(b, uint64(month), 2, '0')
-	b = append(b, '/')
-	b = appendPadded(b, uint64(day), 2, '0')
-	b = append(b, ' ')
-	b = appendPadded(b, uint64(rem/3600), 2, '0')
-	b = append(b, ':')
-	b = appendPadded(b, uint64(rem/60%60), 2, '0')
-	b = append(b, ':')
-	return appendPadded(b, uint64(rem%60), 2, '0')
+	// Each field after its separator: "YYYY/MM/DD HH:MM:SS".
+	for i, v := range [...]int64{year, month, day, int64(rem / 3600), int64(rem / 60 % 60), int64(rem % 60)} {
+		w := 2
+		if i == 0 {
+			w = 4
+		}
+		b = appendPadded(b, "x// ::"[i:i+min(i, 1)], uint64(v), w, '0')
+	}
+	return b
 }

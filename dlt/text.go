@@ -30,10 +30,11 @@ func (a Arg) AppendText(b []byte) ([]byte, error) {
 	v := a.Bytes()
 	switch a.Kind() {
 	case KindBool:
+		c := byte('0')
 		if a.Bool() {
-			return append(b, '1'), nil
+			c = '1'
 		}
-		return append(b, '0'), nil
+		return append(b, c), nil
 	case KindSigned, KindUnsigned:
 		if a.Kind() == KindUnsigned {
 			switch a.Coding() {
@@ -44,7 +45,7 @@ func (a Arg) AppendText(b []byte) ([]byte, error) {
 			}
 		}
 		if len(v) == 16 {
-			return appendHexBytes(b, v, ' '), nil
+			return appendHexBytes(b, "", v, ' '), nil
 		}
 		if a.Kind() == KindSigned {
 			return strconv.AppendInt(b, a.Int(), 10), nil
@@ -52,11 +53,11 @@ func (a Arg) AppendText(b []byte) ([]byte, error) {
 		return strconv.AppendUint(b, a.Uint(), 10), nil
 	case KindFloat:
 		if len(v) == 2 || len(v) == 16 {
-			return appendHexBytes(b, v, ' '), nil
+			return appendHexBytes(b, "", v, ' '), nil
 		}
 		return appendCFloat(b, a.Float()), nil
 	case KindRaw:
-		return appendHexBytes(b, v, '\''), nil
+		return appendHexBytes(b, "", v, '\''), nil
 	case KindString, KindTrace:
 		for _, c := range v {
 			switch c {
@@ -71,8 +72,12 @@ func (a Arg) AppendText(b []byte) ([]byte, error) {
 	return b, nil
 }
 
-// appendHexBytes appends each byte as two hex digits, separated by sep.
-func appendHexBytes(b, v []byte, sep byte) []byte {
+// appendHexBytes appends pre, then each byte of v as two hex digits,
+// separated by sep.
+//
+//go:noinline
+func appendHexBytes(b []byte, pre string, v []byte, sep byte) []byte {
+	b = append(b, pre...)
 	for i, c := range v {
 		if i > 0 {
 			b = append(b, sep)
@@ -84,6 +89,8 @@ func appendHexBytes(b, v []byte, sep byte) []byte {
 
 // appendHexValue appends the bytes of v from last to first, which is
 // most significant first for little-endian values.
+//
+//go:noinline
 func appendHexValue(b, v []byte) []byte {
 	for i := len(v) - 1; i >= 0; i-- {
 		c := v[i]
@@ -94,6 +101,8 @@ func appendHexValue(b, v []byte) []byte {
 
 // appendBinValue appends the bits of v's bytes from last to first, in
 // groups of four separated by spaces.
+//
+//go:noinline
 func appendBinValue(b, v []byte) []byte {
 	for i := range v {
 		c := v[len(v)-1-i]
