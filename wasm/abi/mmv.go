@@ -34,33 +34,35 @@ func AppendMMV(dst, in []byte, bigEndian bool) []byte {
 	e.uint("\xa5flags", uint64(uint32(h.Flags)))
 	e.int("\xa7process", int64(h.Process))
 	e.int("\xa7cluster", int64(h.Cluster))
+	// The entries' maps have all their keys: their headers are written
+	// here, not counted by beginMap and end.
 	// A value names its metric and instance: their names, looked up once.
 	nm, ni := r.NumMetrics(), r.NumInstances()
 	names := make([][]byte, nm+ni)
 	e.array("\xa7metrics", nm)
 	for m := range r.Metrics() {
 		names[m.Index] = m.Name
-		f := beginMap(e.b, 9)
-		f.b = appendStr(f.key("\xa4name"), m.Name)
+		f := enc{b: append(e.b, 0x89)}
+		f.b = appendKeyBytes(f.b, "\xa4name", m.Name)
 		f.uint("\xa4item", uint64(m.Item))
 		f.int("\xa4type", int64(m.Type))
 		f.str("\xa9type_name", m.Type.String())
 		f.uint("\xa3sem", uint64(uint32(m.Sem)))
 		f.uint("\xa5units", uint64(uint32(m.Units)))
 		f.uint("\xa5indom", uint64(m.Indom))
-		f.b = appendStr(f.key("\xa9shorttext"), m.ShortText)
-		f.b = appendStr(f.key("\xa8helptext"), m.HelpText)
-		e.b = f.end()
+		f.b = appendKeyBytes(f.b, "\xa9shorttext", m.ShortText)
+		f.b = appendKeyBytes(f.b, "\xa8helptext", m.HelpText)
+		e.b = f.b
 	}
 	e.array("\xa6indoms", r.NumIndoms())
 	for i := range r.NumIndoms() {
 		d := r.Indom(i)
-		f := beginMap(e.b, 4)
+		f := enc{b: append(e.b, 0x84)}
 		f.uint("\xa6serial", uint64(d.Serial))
 		f.int("\xa5count", int64(d.Count))
-		f.b = appendStr(f.key("\xa9shorttext"), d.ShortText)
-		f.b = appendStr(f.key("\xa8helptext"), d.HelpText)
-		e.b = f.end()
+		f.b = appendKeyBytes(f.b, "\xa9shorttext", d.ShortText)
+		f.b = appendKeyBytes(f.b, "\xa8helptext", d.HelpText)
+		e.b = f.b
 	}
 	e.array("\xa9instances", ni)
 	for i := range ni {
@@ -70,11 +72,11 @@ func AppendMMV(dst, in []byte, bigEndian bool) []byte {
 		if in.Indom >= 0 {
 			serial = r.Indom(in.Indom).Serial
 		}
-		f := beginMap(e.b, 3)
+		f := enc{b: append(e.b, 0x83)}
 		f.uint("\xa5indom", uint64(serial))
 		f.int("\xa2id", int64(in.ID))
-		f.b = appendStr(f.key("\xa4name"), in.Name)
-		e.b = f.end()
+		f.b = appendKeyBytes(f.b, "\xa4name", in.Name)
+		e.b = f.b
 	}
 	// The values, most of a file's result, store their keys themselves
 	// rather than call enc's methods (see appendValueSet).
@@ -82,23 +84,23 @@ func AppendMMV(dst, in []byte, bigEndian bool) []byte {
 	b := e.b
 	for i := range r.NumValues() {
 		v := r.Value(i) // no metric is refused: Values would give the same
-		keys := byte(0x83)
+		keys := "\x83\xa6metric"
 		missing := v.Missing()
 		switch v.Type {
 		case mmv.TypeI32, mmv.TypeI64, mmv.TypeU32, mmv.TypeU64, mmv.TypeElapsed, mmv.TypeFloat, mmv.TypeDouble, mmv.TypeString:
 		default:
 			if !missing {
-				keys = 0x82
+				keys = "\x82\xa6metric"
 			}
 		}
-		b = appendStr(append(b, keys, 0xa6, 'm', 'e', 't', 'r', 'i', 'c'), names[v.Metric])
+		b = appendKeyBytes(b, keys, names[v.Metric])
 		var inst []byte
 		if v.Instance >= 0 {
 			inst = names[nm+v.Instance]
 		}
-		b = appendStr(append(b, 0xa8, 'i', 'n', 's', 't', 'a', 'n', 'c', 'e'), inst)
+		b = appendKeyBytes(b, "\xa8instance", inst)
 		if missing {
-			b = append(b, 0xa7, 'm', 'i', 's', 's', 'i', 'n', 'g', 0xc3)
+			b = append(b, "\xa7missing\xc3"...)
 			continue
 		}
 		switch v.Type {
@@ -109,20 +111,28 @@ func AppendMMV(dst, in []byte, bigEndian bool) []byte {
 		case mmv.TypeFloat, mmv.TypeDouble:
 			b = msgp.AppendFloat64(append(b, 0xa1, 'f'), v.Float())
 		case mmv.TypeString:
-			b = appendStr(append(b, 0xa1, 's'), v.Text())
+			b = appendKeyBytes(b, "\xa1s", v.Text())
 		}
 	}
 	e.b = b
 	e.array("\xa6labels", r.NumLabels())
 	for l := range r.Labels() {
-		f := beginMap(e.b, 4)
+		f := enc{b: append(e.b, 0x84)}
 		f.uint("\xa5flags", uint64(uint32(l.Flags)))
 		f.uint("\xa8identity", uint64(l.Identity))
 		f.int("\xa8internal", int64(l.Internal))
-		f.b = appendStr(f.key("\xa4json"), l.Payload)
-		e.b = f.end()
+		f.b = appendKeyBytes(f.b, "\xa4json", l.Payload)
+		e.b = f.b
 	}
 	return e.end()
+}
+
+// appendKeyBytes appends k, a key already encoded, and v as a MessagePack
+// string: one call where appending the key and the string are two.
+//
+//go:noinline
+func appendKeyBytes(b []byte, k string, v []byte) []byte {
+	return appendStr(append(b, k...), v)
 }
 
 // mmvFailed is the rest of a refused file's MMVFile after its error:
