@@ -48,6 +48,11 @@ func idText(id dlt.ID) string {
 	return validText(id[:n])
 }
 
+// validText is b as a string, its bad UTF-8 bytes replaced. Not inlined:
+// NewDLTMessage calls it five times, each copy costing 1 KB of
+// WebAssembly.
+//
+//go:noinline
 func validText(b []byte) string {
 	if utf8.Valid(b) {
 		return string(b)
