@@ -39,10 +39,14 @@ var (
 
 const format = "archive"
 
+//
+//go:noinline
 func fail(file, field string, off int64, kind error) error {
 	return &ParseError{File: file, Format: format, Field: field, Offset: off, Err: kind}
 }
 
+//
+//go:noinline
 func failValue(file, field string, off int64, kind error, value, limit int64) error {
 	return &ParseError{File: file, Format: format, Field: field, Offset: off, Err: kind,
 		Value: value, Limit: limit, HasValue: true, HasLimit: true}

@@ -76,11 +76,15 @@ var (
 )
 
 // fail builds a ParseError; it exists so failure paths stay one line.
+//
+//go:noinline
 func fail(field string, off uint64, kind error) error {
 	return &wire.Error{Format: "mmv", Field: field, Offset: int64(off), Err: kind}
 }
 
 // failValue is fail for a number that broke a limit or a range.
+//
+//go:noinline
 func failValue(field string, off uint64, kind error, value, limit int64) error {
 	return wire.NewValueError("mmv", field, int(off), kind, value, limit)
 }

@@ -93,11 +93,15 @@ func (p *Plan) Size() int { return p.size }
 
 // regErr reports a registry problem; offsets are meaningless before a
 // layout exists, so they are -1.
+//
+//go:noinline
 func regErr(field string, kind error) error {
 	return &ParseError{Format: "mmv", Field: field, Offset: -1, Err: kind}
 }
 
 // regValueErr is regErr for a number that broke a limit or a range.
+//
+//go:noinline
 func regValueErr(field string, kind error, value, limit int64) error {
 	return &ParseError{Format: "mmv", Field: field, Offset: -1, Err: kind,
 		Value: value, Limit: limit, HasValue: true, HasLimit: true}

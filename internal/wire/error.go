@@ -78,12 +78,16 @@ func (e *Error) Code() string {
 }
 
 // NewError builds an *Error; it exists so that failure paths stay one line.
+//
+//go:noinline
 func NewError(format, field string, off int, kind error) error {
 	return &Error{Format: format, Field: field, Offset: int64(off), Err: kind}
 }
 
 // NewValueError is NewError for a number that broke a limit: the message
 // then names both.
+//
+//go:noinline
 func NewValueError(format, field string, off int, kind error, value, limit int64) error {
 	return &Error{Format: format, Field: field, Offset: int64(off), Err: kind,
 		Value: value, Limit: limit, HasValue: true, HasLimit: true}
