@@ -176,6 +176,14 @@ func trimNUL(p []byte, s span) span {
 	return s
 }
 
+// argTruncated is the argError of a field cut short at at; one call at
+// each of decodeArg's failure paths, which built the error in place.
+//
+//go:noinline
+func argTruncated(field string, at int) *argError {
+	return &argError{field, at, ErrTruncated}
+}
+
 var (
 	errArgType   = &argError{field: "type info", kind: ErrType}
 	errArgHeader = &argError{field: "type info", kind: ErrTruncated}
@@ -204,11 +212,11 @@ func decodeArg(p []byte, big bool) (Arg, int, *argError) {
 		// Fast path: a plain ASCII string, every dlt-kpi argument.
 		n, ok := r.u16()
 		if !ok {
-			return Arg{}, 0, &argError{"length", r.off, ErrTruncated}
+			return Arg{}, 0, argTruncated("length", r.off)
 		}
 		v, ok := r.span(n)
 		if !ok {
-			return Arg{}, 0, &argError{"value", r.off, ErrTruncated}
+			return Arg{}, 0, argTruncated("value", r.off)
 		}
 		end := r.off
 		return Arg{p: p[:end:end], info: info, big: big, name: absent, unit: absent,
@@ -227,21 +235,21 @@ func decodeArg(p []byte, big bool) (Arg, int, *argError) {
 	case KindString, KindRaw, KindTrace:
 		n, ok1 := r.u16()
 		if !ok1 {
-			return Arg{}, 0, &argError{"length", r.off, ErrTruncated}
+			return Arg{}, 0, argTruncated("length", r.off)
 		}
 		if vari {
 			nn, ok2 := r.u16()
 			if !ok2 {
-				return Arg{}, 0, &argError{"name length", r.off, ErrTruncated}
+				return Arg{}, 0, argTruncated("name length", r.off)
 			}
 			if a.name, ok = r.span(nn); !ok {
-				return Arg{}, 0, &argError{"name", r.off, ErrTruncated}
+				return Arg{}, 0, argTruncated("name", r.off)
 			}
 			a.name = trimNUL(p, a.name)
 		}
 		at := r.off
 		if a.value, ok = r.span(n); !ok {
-			return Arg{}, 0, &argError{"value", at, ErrTruncated}
+			return Arg{}, 0, argTruncated("value", at)
 		}
 		if k != KindRaw {
 			a.value = trimNUL(p, a.value)
@@ -256,29 +264,29 @@ func decodeArg(p []byte, big bool) (Arg, int, *argError) {
 			un, ok2 = r.u16()
 		}
 		if !ok1 || !ok2 {
-			return Arg{}, 0, &argError{"name length", r.off, ErrTruncated}
+			return Arg{}, 0, argTruncated("name length", r.off)
 		}
 		if a.name, ok = r.span(nn); !ok {
-			return Arg{}, 0, &argError{"name", r.off, ErrTruncated}
+			return Arg{}, 0, argTruncated("name", r.off)
 		}
 		a.name = trimNUL(p, a.name)
 		if k != KindBool {
 			if a.unit, ok = r.span(un); !ok {
-				return Arg{}, 0, &argError{"unit", r.off, ErrTruncated}
+				return Arg{}, 0, argTruncated("unit", r.off)
 			}
 			a.unit = trimNUL(p, a.unit)
 		}
 	}
 	if info&TypeFixed != 0 {
 		if a.quant, ok = r.span(4); !ok {
-			return Arg{}, 0, &argError{"quantization", r.off, ErrTruncated}
+			return Arg{}, 0, argTruncated("quantization", r.off)
 		}
 		if a.fixo, ok = r.span(max(size, 4)); !ok {
-			return Arg{}, 0, &argError{"fixed offset", r.off, ErrTruncated}
+			return Arg{}, 0, argTruncated("fixed offset", r.off)
 		}
 	}
 	if a.value, ok = r.span(size); !ok {
-		return Arg{}, 0, &argError{"value", r.off, ErrTruncated}
+		return Arg{}, 0, argTruncated("value", r.off)
 	}
 	a.p = p[:r.off:r.off]
 	return a, r.off, nil
