@@ -86,14 +86,18 @@ func (r *Reader) Metric(i int) Metric {
 	} else {
 		m.Name = r.cstring(r.u64(at), StringSize)
 	}
-	m.Item = r.u32(base + 8)
-	m.Type = Type(int32(r.u32(base + 12)))
-	m.Sem = pcp.Sem(int32(r.u32(base + 16)))
-	m.Units = pcp.Units(r.u32(base + 20))
-	m.Indom = r.u32(base + 24)
-	m.Pad = r.u32(base + 28)
-	m.ShortText = r.helpText(r.u64(base + 32))
-	m.HelpText = r.helpText(r.u64(base + 40))
+	// The six words from item to pad, and the two help texts, each read
+	// by one loop: in WebAssembly every inlined read costs code.
+	var w [6]uint32
+	for k := range w {
+		w[k] = r.u32(base + 8 + 4*k)
+	}
+	m.Item, m.Type, m.Sem, m.Units, m.Indom, m.Pad = w[0], Type(int32(w[1])), pcp.Sem(int32(w[2])), pcp.Units(w[3]), w[4], w[5]
+	var t [2][]byte
+	for k := range t {
+		t[k] = r.helpText(r.u64(base + 32 + 8*k))
+	}
+	m.ShortText, m.HelpText = t[0], t[1]
 	return m
 }
 

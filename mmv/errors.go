@@ -89,6 +89,14 @@ func failValue(field string, off uint64, kind error, value, limit int64) error {
 	return wire.NewValueError("mmv", field, int(off), kind, value, limit)
 }
 
+// failEntry is fail for member of entry i of a section (entryField):
+// one call at each of the reader's checks.
+//
+//go:noinline
+func failEntry(section string, i int, member string, off uint64, kind error) error {
+	return fail(entryField(section, i, member), off, kind)
+}
+
 // entryField names entry i of a section, e.g. "metrics[3].name"; it is
 // called only on failure paths, so its allocation does not matter.
 func entryField(section string, i int, member string) string {

@@ -238,10 +238,10 @@ func (r *Reader) readTOC(lim Options) error {
 		}
 		s := &r.sect[typ]
 		if s.toc >= 0 {
-			return fail(entryField("toc", i, "type"), at, ErrTOC)
+			return failEntry("toc", i, "type", at, ErrTOC)
 		}
 		if count < 0 {
-			return fail(entryField("toc", i, "count"), at+4, ErrCount)
+			return failEntry("toc", i, "count", at+4, ErrCount)
 		}
 		max := lim.MaxValues
 		switch typ {
@@ -257,12 +257,12 @@ func (r *Reader) readTOC(lim Options) error {
 		}
 		size := r.entrySize(typ)
 		if off > uint64(len(r.b)) || uint64(count)*size > uint64(len(r.b))-off {
-			return fail(entryField("toc", i, "offset"), at+8, ErrBounds)
+			return failEntry("toc", i, "offset", at+8, ErrBounds)
 		}
 		if count > 0 && off < HeaderSize+uint64(r.hdr.TOCs)*TOCEntrySize {
 			// An entry array overlapping the header or the TOC is no
 			// writer's layout; reading it would alias the metadata.
-			return fail(entryField("toc", i, "offset"), at+8, ErrOffset)
+			return failEntry("toc", i, "offset", at+8, ErrOffset)
 		}
 		*s = section{off: off, count: int(count), toc: i}
 	}
@@ -346,12 +346,12 @@ func (r *Reader) checkIndoms() error {
 		at := uint64(r.at(SectionIndoms, i))
 		serial, count, first := r.u32(int(at)), r.u32(int(at)+4), r.u64(int(at)+8)
 		if serial == 0 || serial == 0xffffffff {
-			return fail(entryField("indoms", i, "serial"), at, ErrField)
+			return failEntry("indoms", i, "serial", at, ErrField)
 		}
 		if count > 0 {
 			k := r.index(SectionInstances, first)
 			if k < 0 || uint64(k)+uint64(count) > uint64(r.sect[SectionInstances].count) {
-				return fail(entryField("indoms", i, "offset"), at+8, ErrOffset)
+				return failEntry("indoms", i, "offset", at+8, ErrOffset)
 			}
 		}
 		for m, name := range [2]string{"shorttext", "helptext"} {
@@ -370,24 +370,24 @@ func (r *Reader) checkInstances() error {
 		at := uint64(r.at(SectionInstances, i))
 		d := r.index(SectionIndoms, r.u64(int(at)))
 		if d < 0 {
-			return fail(entryField("instances", i, "indom"), at, ErrOffset)
+			return failEntry("instances", i, "indom", at, ErrOffset)
 		}
 		// The instance must lie inside its indom's instance array.
 		ind := r.at(SectionIndoms, d)
 		first := r.index(SectionInstances, r.u64(ind+8))
 		if first < 0 || i < first || uint64(i) >= uint64(first)+uint64(r.u32(ind+4)) {
-			return fail(entryField("instances", i, "indom"), at, ErrInstance)
+			return failEntry("instances", i, "indom", at, ErrInstance)
 		}
 		if r.hdr.Version == 1 {
 			if nul(r.b[at+16:at+16+NameSizeV1]) <= 0 {
-				return fail(entryField("instances", i, "name"), at+16, ErrString)
+				return failEntry("instances", i, "name", at+16, ErrString)
 			}
 		} else {
 			if err := r.checkString(r.u64(int(at)+16), false, func() string { return entryField("instances", i, "name") }, at+16); err != nil {
 				return err
 			}
 			if r.b[r.u64(int(at)+16)] == 0 {
-				return fail(entryField("instances", i, "name"), at+16, ErrName)
+				return failEntry("instances", i, "name", at+16, ErrName)
 			}
 		}
 	}
@@ -402,7 +402,7 @@ func (r *Reader) checkMetrics(repeatOK, skip bool) error {
 		base := at
 		if r.hdr.Version == 1 {
 			if nul(r.b[at:at+NameSizeV1]) <= 0 {
-				return fail(entryField("metrics", i, "name"), at, ErrString)
+				return failEntry("metrics", i, "name", at, ErrString)
 			}
 			base = at + NameSizeV1 - 8 // v1 fields follow the name array
 		} else {
@@ -410,7 +410,7 @@ func (r *Reader) checkMetrics(repeatOK, skip bool) error {
 				return err
 			}
 			if r.b[r.u64(int(at))] == 0 {
-				return fail(entryField("metrics", i, "name"), at, ErrName)
+				return failEntry("metrics", i, "name", at, ErrName)
 			}
 		}
 		// The rules pmdammv applies to one metric (item) and the ones a
@@ -422,14 +422,14 @@ func (r *Reader) checkMetrics(repeatOK, skip bool) error {
 		case item > MaxItem:
 			bad = failValue(entryField("metrics", i, "item"), base+8, ErrRange, int64(item), MaxItem)
 		case seen[item/64]&(1<<(item%64)) != 0 && !repeatOK:
-			bad = fail(entryField("metrics", i, "item"), base+8, ErrItem)
+			bad = failEntry("metrics", i, "item", base+8, ErrItem)
 		case !Type(int32(r.u32(int(base) + 12))).Valid():
-			bad = fail(entryField("metrics", i, "type"), base+12, ErrType)
+			bad = failEntry("metrics", i, "type", base+12, ErrType)
 		case sem != 0 && sem != pcp.SemCounter && sem != pcp.SemInstant && sem != pcp.SemDiscrete:
-			bad = fail(entryField("metrics", i, "semantics"), base+16, ErrField)
+			bad = failEntry("metrics", i, "semantics", base+16, ErrField)
 		default:
 			if serial := r.u32(int(base) + 24); serial != 0 && serial != 0xffffffff && r.indomBySerial(serial) < 0 {
-				bad = fail(entryField("metrics", i, "indom"), base+24, ErrInDom)
+				bad = failEntry("metrics", i, "indom", base+24, ErrInDom)
 			}
 		}
 		if bad != nil && !skip {
@@ -466,7 +466,7 @@ func (r *Reader) checkValues() error {
 		at := uint64(r.at(SectionValues, i))
 		mi := r.index(SectionMetrics, r.u64(int(at)+16))
 		if mi < 0 {
-			return fail(entryField("values", i, "metric"), at+16, ErrOffset)
+			return failEntry("values", i, "metric", at+16, ErrOffset)
 		}
 		if r.Refused(mi) {
 			continue // left out with its metric; Values skips it
@@ -478,16 +478,16 @@ func (r *Reader) checkValues() error {
 		inst := r.u64(int(at) + 24)
 		if serial == 0 || serial == 0xffffffff {
 			if inst != 0 {
-				return fail(entryField("values", i, "instance"), at+24, ErrInstance)
+				return failEntry("values", i, "instance", at+24, ErrInstance)
 			}
 		} else {
 			k := r.index(SectionInstances, inst)
 			if k < 0 {
-				return fail(entryField("values", i, "instance"), at+24, ErrOffset)
+				return failEntry("values", i, "instance", at+24, ErrOffset)
 			}
 			d := r.index(SectionIndoms, r.u64(int(inst)))
 			if r.u32(r.at(SectionIndoms, d)) != serial {
-				return fail(entryField("values", i, "instance"), at+24, ErrInstance)
+				return failEntry("values", i, "instance", at+24, ErrInstance)
 			}
 		}
 		if typ == TypeString {
@@ -504,15 +504,15 @@ func (r *Reader) checkLabels() error {
 	for i := 0; i < s.count; i++ {
 		at := uint64(r.at(SectionLabels, i))
 		if !LabelFlags(r.u32(int(at))).valid() {
-			return fail(entryField("labels", i, "flags"), at, ErrField)
+			return failEntry("labels", i, "flags", at, ErrField)
 		}
 		p := r.b[at+12 : at+LabelSize]
 		n := nul(p)
 		if n < 0 {
-			return fail(entryField("labels", i, "payload"), at+12, ErrString)
+			return failEntry("labels", i, "payload", at+12, ErrString)
 		}
 		if e := checkLabel(p[:n]); e >= 0 {
-			return fail(entryField("labels", i, "payload"), at+12+uint64(e), ErrLabel)
+			return failEntry("labels", i, "payload", at+12+uint64(e), ErrLabel)
 		}
 	}
 	return nil
@@ -530,22 +530,6 @@ func (r *Reader) Bytes() []byte { return r.b }
 // Values read before the change are still from inside the file.
 func (r *Reader) Stale() bool {
 	return r.u64(8) != r.hdr.Gen1 || r.u64(16) != r.hdr.Gen2
-}
-
-// u32 reads a 32-bit word at off in the file's byte order.
-func (r *Reader) u32(off int) uint32 {
-	if r.big {
-		return binary.BigEndian.Uint32(r.b[off:])
-	}
-	return binary.LittleEndian.Uint32(r.b[off:])
-}
-
-// u64 reads a 64-bit word at off in the file's byte order.
-func (r *Reader) u64(off int) uint64 {
-	if r.big {
-		return binary.BigEndian.Uint64(r.b[off:])
-	}
-	return binary.LittleEndian.Uint64(r.b[off:])
 }
 
 // cstring returns the NUL-terminated text at off, at most max-1 bytes: a
