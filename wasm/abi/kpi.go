@@ -56,25 +56,26 @@ func NewKPIMessage(m dltkpi.Message, src dltkpi.Source) KPIMessage {
 		// allocation per dataset, not one per field (an ACT dataset had
 		// six).
 		v := new(kpiValues)
+		// The raw text, the command or the IRQ's name: which bytes, and
+		// the fields their text and hex go to, written by one call.
+		var text []byte
+		var textOut **string
+		var hexOut *string
 		switch {
-		case d.Truncated:
-			o.Truncated = true
-			v.text, o.RawHex = textString(d.Raw)
-			o.Raw = &v.text
-		case err != nil:
-			o.Error = err.Error()
-			v.text, o.RawHex = textString(d.Raw)
-			o.Raw = &v.text
+		case d.Truncated || err != nil:
+			o.Truncated = d.Truncated
+			if !d.Truncated {
+				o.Error = err.Error()
+			}
+			text, textOut, hexOut = d.Raw, &o.Raw, &o.RawHex
 		case d.Kind == dltkpi.KindNEW:
 			v.pid, v.ppid = d.PID, d.PPID
 			o.PID, o.PPID = &v.pid, &v.ppid
-			v.text, o.CmdHex = textString(d.Cmd)
-			o.Cmd = &v.text
+			text, textOut, hexOut = d.Cmd, &o.Cmd, &o.CmdHex
 		case d.Kind == dltkpi.KindCHK:
 			v.pid = d.PID
 			o.PID = &v.pid
-			v.text, o.CmdHex = textString(d.Cmd)
-			o.Cmd = &v.text
+			text, textOut, hexOut = d.Cmd, &o.Cmd, &o.CmdHex
 		case d.Kind == dltkpi.KindSTP:
 			v.pid = d.PID
 			o.PID = &v.pid
@@ -82,12 +83,15 @@ func NewKPIMessage(m dltkpi.Message, src dltkpi.Source) KPIMessage {
 			v.pid, v.cpu, v.rss, v.ctx, v.io, v.iowait = d.PID, d.CPU, d.RSS, d.Ctx, d.IO, d.IOWait
 			o.PID, o.CPU, o.RSS, o.Ctx, o.IO, o.IOWait = &v.pid, &v.cpu, &v.rss, &v.ctx, &v.io, &v.iowait
 		case d.Kind == dltkpi.KindIRQ:
-			v.text, o.NameHex = textString(d.IRQ)
-			o.Name = &v.text
+			text, textOut, hexOut = d.IRQ, &o.Name, &o.NameHex
 			o.Counts = make([]int64, 0, d.CPUs)
 			for c := range d.Counts() {
 				o.Counts = append(o.Counts, c.Count)
 			}
+		}
+		if textOut != nil {
+			v.text, *hexOut = textString(text)
+			*textOut = &v.text
 		}
 		km.Datasets = append(km.Datasets, o)
 	}
