@@ -22,16 +22,17 @@ func NewKPIStream(framing dlt.Framing) *KPISession {
 // and what the records reported (KPIStep). The session copies what it
 // keeps of chunk.
 func (k *KPISession) Feed(chunk []byte) KPIStep {
-	if !k.stream {
-		return k.progress(abiError(ErrBadMode))
+	// One return: each KPIStep returned is a copy in WebAssembly code.
+	var callErr error
+	switch {
+	case !k.stream:
+		callErr = abiError(ErrBadMode)
+	case !k.done:
+		k.fed += len(chunk)
+		k.f.Feed(chunk)
+		k.take()
 	}
-	if k.done {
-		return k.progress(nil)
-	}
-	k.fed += len(chunk)
-	k.f.Feed(chunk)
-	k.take()
-	return k.progress(nil)
+	return k.progress(callErr)
 }
 
 // take passes every message the feeder has decided to the reassembler;
@@ -52,11 +53,8 @@ func (k *KPISession) take() {
 // (offsets and errors count from its start) while the processes, groups
 // and counters carry on. perfwire kpi FILE... reads its files so.
 func (k *KPISession) Cut() KPIStep {
-	if !k.stream {
-		return k.progress(abiError(ErrBadMode))
-	}
-	if k.done {
-		return k.progress(nil)
+	if !k.stream || k.done {
+		return k.End() // the error of a capture's session, or the last step again
 	}
 	k.f.End()
 	k.take()
@@ -74,17 +72,18 @@ func (k *KPISession) Cut() KPIStep {
 // decided, one cut off by the end is reported as truncated, and the
 // reassembler is flushed.
 func (k *KPISession) End() KPIStep {
-	if !k.stream {
-		return k.progress(abiError(ErrBadMode))
-	}
-	if !k.done {
+	var callErr error
+	switch {
+	case !k.stream:
+		callErr = abiError(ErrBadMode)
+	case !k.done:
 		k.f.End()
 		k.take()
 		if !k.done {
 			k.finish(nil)
 		}
 	}
-	return k.progress(nil)
+	return k.progress(callErr)
 }
 
 // progress is the KPIStep for the session's current state; a call error
