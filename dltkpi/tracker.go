@@ -280,7 +280,7 @@ func (t *Tracker) apply(ev *Event) {
 func (t *Tracker) dataset(ev *Event) {
 	d, now := &ev.Dataset, ev.Source.TMSP
 	inGroup := !ev.Orphan && t.groups[d.Kind].open
-	if d.Kind == KindCHK || d.Kind == KindACT {
+	if d.Kind == KindNEW || d.Kind == KindCHK || d.Kind == KindACT {
 		if stop, ok := t.tombs.get(d.PID); ok {
 			if int32(now-stop) < 0 { // older than the pid's STP: late
 				t.stats.Stale++
@@ -291,13 +291,6 @@ func (t *Tracker) dataset(ev *Event) {
 	}
 	switch d.Kind {
 	case KindNEW:
-		if stop, ok := t.tombs.get(d.PID); ok {
-			if int32(now-stop) < 0 {
-				t.stats.Stale++
-				return
-			}
-			t.tombs.del(d.PID)
-		}
 		p, ok := t.proc(d.PID)
 		switch {
 		case ok && p.PPIDKnown && !p.Partial:
@@ -438,6 +431,10 @@ func (t *Tracker) create(pid int32, now uint32) *Process {
 	return p
 }
 
+// setCmd keeps a copy of a NEW's or CHK's command. Not inlined: dataset
+// calls it twice.
+//
+//go:noinline
 func (t *Tracker) setCmd(p *Process, cmd []byte) {
 	p.Cmd = bytes.Clone(cmd)
 	p.CmdKind = ClassifyCmd(cmd)
