@@ -258,6 +258,10 @@ func (r *Reassembler) abortAll(s *session, tmsp uint32, why AbortReason) {
 	}
 }
 
+// abort ends group k of s for why, at tmsp, with an EventGroupAborted.
+// Not inlined: Push would hold three copies.
+//
+//go:noinline
 func (r *Reassembler) abort(s *session, k Kind, tmsp uint32, why AbortReason) {
 	g := s.groups[k]
 	g.Reason = why
