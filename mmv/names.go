@@ -100,6 +100,13 @@ type Warning struct {
 	Metric int
 }
 
+// addWarning appends a Warning: one call at each of Assign's checks.
+//
+//go:noinline
+func addWarning(w []Warning, k WarningKind, file, other, metric int) []Warning {
+	return append(w, Warning{Kind: k, File: file, Other: other, Metric: metric})
+}
+
 // Assign predicts the clusters pmdammv gives files found in one
 // directory, in srcs order (pmdammv sorts the names; skips names that
 // start with '.'): a file's own cluster 1…4095 is used as is, and 0
@@ -121,12 +128,12 @@ func Assign(srcs []Source) (clusters []uint32, warnings []Warning) {
 			}
 			for l := range s.Reader.Labels() {
 				if l.Flags.Level() == LabelCluster {
-					warnings = append(warnings, Warning{Kind: WarnClusterLabelsLost, File: i, Other: -1, Metric: -1})
+					warnings = addWarning(warnings, WarnClusterLabelsLost, i, -1, -1)
 					break
 				}
 			}
 		} else if j, ok := used[c]; ok {
-			warnings = append(warnings, Warning{Kind: WarnSharedCluster, File: i, Other: j, Metric: -1})
+			warnings = addWarning(warnings, WarnSharedCluster, i, j, -1)
 		}
 		if _, ok := used[c]; !ok {
 			used[c] = i
@@ -160,22 +167,22 @@ func Assign(srcs []Source) (clusters []uint32, warnings []Warning) {
 		for m := range r.Metrics() {
 			item := m.Item & MaxItem // validated ≤ 1023 unless rewritten since
 			if items[item/64]&(1<<(item%64)) != 0 {
-				warnings = append(warnings, Warning{Kind: WarnRepeatedItem, File: i, Other: -1, Metric: m.Index})
+				warnings = addWarning(warnings, WarnRepeatedItem, i, -1, m.Index)
 				continue
 			}
 			items[item/64] |= 1 << (item % 64)
 			name := r.AppendMetricName(nil, PrefixMMV, s.Name, m)
 			id := PMID(clusters[i], m.Item)
 			if !ValidMetricName(name) {
-				warnings = append(warnings, Warning{Kind: WarnBadName, File: i, Other: -1, Metric: m.Index})
+				warnings = addWarning(warnings, WarnBadName, i, -1, m.Index)
 				continue
 			}
 			if o, ok := names[string(name)]; ok && o.file >= 0 && o.id != id {
-				warnings = append(warnings, Warning{Kind: WarnDuplicateName, File: i, Other: o.file, Metric: m.Index})
+				warnings = addWarning(warnings, WarnDuplicateName, i, o.file, m.Index)
 				continue
 			}
 			if conflicts(string(name)) {
-				warnings = append(warnings, Warning{Kind: WarnNameConflict, File: i, Other: -1, Metric: m.Index})
+				warnings = addWarning(warnings, WarnNameConflict, i, -1, m.Index)
 				continue
 			}
 			names[string(name)] = owner{i, id}
@@ -197,7 +204,7 @@ func Assign(srcs []Source) (clusters []uint32, warnings []Warning) {
 			p := pair{clusters[i], serial}
 			id := InDomID(p.cluster, p.serial)
 			if o, ok := indoms[id]; ok && o.p != p {
-				warnings = append(warnings, Warning{Kind: WarnInDomCollision, File: i, Other: o.file, Metric: -1})
+				warnings = addWarning(warnings, WarnInDomCollision, i, o.file, -1)
 				continue
 			}
 			indoms[id] = struct {
