@@ -23,6 +23,7 @@ type Archive struct {
 
 // volume is one data volume and where its records begin.
 type volume struct {
+	_ [0]func() // not comparable: no equality function in the wasm build
 	File
 	num   int32
 	first int64 // the offset of the first record, after the label

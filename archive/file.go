@@ -73,6 +73,7 @@ func ioFail(file, field string, off int64, err error) error {
 
 // ioError is a read error of the underlying file, not damage.
 type ioError struct {
+	_    [0]func() // not comparable: no equality function in the wasm build
 	file string
 	off  int64
 	err  error

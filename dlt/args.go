@@ -132,6 +132,7 @@ func ConsumeArg(p []byte, order binary.ByteOrder) (Arg, int, error) {
 // argError is the allocation-free failure of decodeArg; callers turn it
 // into a ParseError with the absolute offset.
 type argError struct {
+	_     [0]func() // not comparable: no equality function in the wasm build
 	field string
 	at    int
 	kind  error
@@ -181,7 +182,7 @@ func trimNUL(p []byte, s span) span {
 //
 //go:noinline
 func argTruncated(field string, at int) *argError {
-	return &argError{field, at, ErrTruncated}
+	return &argError{field: field, at: at, kind: ErrTruncated}
 }
 
 var (

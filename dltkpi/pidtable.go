@@ -15,6 +15,7 @@ type pidTable struct {
 }
 
 type pidSlot struct {
+	_    [0]func() // not comparable: no equality function in the wasm build
 	pid  int32
 	used bool
 	v    uint32

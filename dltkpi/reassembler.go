@@ -102,6 +102,7 @@ type Stats struct {
 }
 
 type session struct {
+	_               [0]func() // not comparable: no equality function in the wasm build
 	ecu, apid, ctid [4]byte
 	seid            uint32
 	mcnt            uint8

@@ -56,6 +56,7 @@ type TrackerStats struct {
 }
 
 type groupState struct {
+	_     [0]func() // not comparable: no equality function in the wasm build
 	gen   uint32
 	open  bool
 	begin uint32

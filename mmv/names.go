@@ -141,6 +141,7 @@ func Assign(srcs []Source) (clusters []uint32, warnings []Warning) {
 		clusters[i] = c
 	}
 	type owner struct {
+		_    [0]func() // not comparable
 		file int
 		id   pcp.ID
 	}
@@ -185,7 +186,7 @@ func Assign(srcs []Source) (clusters []uint32, warnings []Warning) {
 				warnings = addWarning(warnings, WarnNameConflict, i, -1, m.Index)
 				continue
 			}
-			names[string(name)] = owner{i, id}
+			names[string(name)] = owner{file: i, id: id}
 			for j := range len(name) {
 				if name[j] == '.' {
 					names[string(name[:j])] = owner{file: -1}

@@ -16,11 +16,12 @@ import (
 //
 // File, Field, the value and the limit are left out when unknown.
 type Error struct {
-	File   string // the file the input came from, when a file-level reader knows it
-	Format string // "pcp", "pduwire", "dlt", "mmv", ...
-	Field  string // the field or structure being decoded, e.g. "RESULT.numpmid"
-	Offset int64  // byte offset of the failing field from the start of the input
-	Err    error  // the kind: a *Kind, shared or the package's own
+	_      [0]func() // not comparable: no equality function in the wasm build
+	File   string    // the file the input came from, when a file-level reader knows it
+	Format string    // "pcp", "pduwire", "dlt", "mmv", ...
+	Field  string    // the field or structure being decoded, e.g. "RESULT.numpmid"
+	Offset int64     // byte offset of the failing field from the start of the input
+	Err    error     // the kind: a *Kind, shared or the package's own
 
 	// Value and Limit, when HasValue and HasLimit say they are set, are the
 	// offending number and the limit it broke.

@@ -100,6 +100,8 @@ func NewKPIMessage(m dltkpi.Message, src dltkpi.Source) KPIMessage {
 
 // kpiValues holds the values a KPIDataset's fields point to.
 type kpiValues struct {
+	_ noCompare
+
 	pid, ppid       int32
 	cpu, io, iowait uint64
 	rss, ctx        int64
