@@ -46,6 +46,8 @@ var (
 )
 
 // errAt builds a ParseError; kept tiny so failure paths stay one line.
+//
+//go:noinline
 func errAt(field string, off int, kind error) error {
 	return wire.NewError("dlt", field, off, kind)
 }

@@ -35,6 +35,10 @@ var (
 	ErrRange = &wire.Range
 )
 
+// newError builds the package's ParseError: one call at each failure
+// path, not inlined.
+//
+//go:noinline
 func newError(field string, off int, kind error) error {
 	return wire.NewError(format, field, off, kind)
 }

@@ -39,11 +39,15 @@ var (
 )
 
 // errAt builds the ParseError for a failure at byte off of the input.
+//
+//go:noinline
 func errAt(field string, off int, kind error) error {
 	return wire.NewError("labels", field, off, kind)
 }
 
 // limitAt builds the ErrLimit ParseError for value over limit at byte off.
+//
+//go:noinline
 func limitAt(field string, off, value, limit int) error {
 	return wire.NewValueError("labels", field, off, ErrLimit, int64(value), int64(limit))
 }
