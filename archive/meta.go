@@ -516,10 +516,15 @@ func (c *cursor) stamp(v int) (Timestamp, bool) {
 	return t, true
 }
 
+// fail and failValue are not inlined: the parsers call them some 20
+// times.
+//
+//go:noinline
 func (c *cursor) fail(field string, kind error) error {
 	return fail(c.file, field, c.base+int64(c.pos), kind)
 }
 
+//go:noinline
 func (c *cursor) failValue(field string, at int, kind error, v, limit int64) error {
 	return failValue(c.file, field, c.base+int64(at), kind, v, limit)
 }

@@ -162,8 +162,16 @@ func (r *Reader) Value(i int) Value {
 // check panics with a clear message when i is not an entry of s.
 func (r *Reader) check(s Section, i int) {
 	if i < 0 || i >= r.sect[s].count {
-		panic("mmv: " + sectionNames[s] + " index out of range")
+		badIndex(s)
 	}
+}
+
+// badIndex is check's panic, apart so that the accessors inlining check
+// do not each hold its message's concatenation.
+//
+//go:noinline
+func badIndex(s Section) {
+	panic("mmv: " + sectionNames[s] + " index out of range")
 }
 
 // Metrics iterates over the metric entries in file order, but for those

@@ -46,6 +46,8 @@ func ErrorOf(err error) *Error {
 }
 
 // abiError is an error of one of the ABI's own kinds, with no position.
+//
+//go:noinline
 func abiError(k *wire.Kind) error { return &wire.Error{Format: "abi", Offset: -1, Err: k} }
 
 // Failure returns the ErrorResult for err; an ABI kind given alone gets
