@@ -205,25 +205,22 @@ func (p *metaParser) desc(c *cursor) error {
 		return c.fail("DESC", ErrTrailing)
 	}
 	m := p.m
-	if _, dup := m.byPMID[d.ID]; dup {
-		// pmlogger writes a descriptor once; a later copy (an archive
-		// merged by pmlogextract, say) adds names, never a second entry.
-		mm := &m.Metrics[m.byPMID[d.ID]]
-		for _, nm := range d.Names {
-			if _, seen := m.byName[nm]; !seen {
-				mm.Names = append(mm.Names, nm)
-				m.byName[nm] = m.byPMID[d.ID]
-			}
-		}
-		return nil
+	// pmlogger writes a descriptor once; a later copy (an archive merged
+	// by pmlogextract, say) adds names, never a second entry.
+	at, dup := m.byPMID[d.ID]
+	if !dup {
+		at = len(m.Metrics)
+		m.byPMID[d.ID] = at
+		m.Metrics = append(m.Metrics, d)
 	}
-	m.byPMID[d.ID] = len(m.Metrics)
 	for _, nm := range d.Names {
 		if _, seen := m.byName[nm]; !seen {
-			m.byName[nm] = len(m.Metrics)
+			if dup {
+				m.Metrics[at].Names = append(m.Metrics[at].Names, nm)
+			}
+			m.byName[nm] = at
 		}
 	}
-	m.Metrics = append(m.Metrics, d)
 	return nil
 }
 
