@@ -17,7 +17,7 @@ GOVULNCHECK := $(shell $(GO) env GOPATH)/bin/govulncheck
 # version `go list -m golang.org/x/vulndb@latest` names.
 VULNDB      := golang.org/x/vulndb@v0.0.0-20261105234957-e22db6528018
 
-.PHONY: help demo test test-unit conformance fuzz-smoke fuzz fuzz-diff bench bench-quick bench-go wasm web demo-web lint vuln stacks-up stacks-down
+.PHONY: help demo test test-unit test-wasm conformance fuzz-smoke fuzz fuzz-diff bench bench-quick bench-go wasm web demo-web lint vuln stacks-up stacks-down
 
 ## help: list every target with what it does.
 help:
@@ -34,6 +34,10 @@ test: lint vuln
 ## test-unit: every test that needs no real PCP or DLT stack.
 test-unit:
 	$(GO) test -count=1 ./...
+
+## test-wasm: the format packages' tests compiled to WebAssembly (GOOS=js) and run in Node (part of make test).
+test-wasm:
+	bash scripts/test-wasm.sh
 
 ## conformance: the tests against the real tools (starts the stacks, stops them after).
 conformance:

@@ -33,6 +33,10 @@ go test -count=1 -timeout 30m -tags conformance -json "$@" ./... | "${TMPDIR:-/t
 # The race detector over the packages whose code runs goroutines (a
 # shared pmapi.Client, mmv's writers, dltkpi's tracker): issue #24.
 go test -count=1 -timeout 30m -race "$@" ./pmapi/... ./mmv/... ./dltkpi/...
+# The format packages' tests compiled to WebAssembly and run in Node:
+# the code only wasm builds take (mmv's byte-order reads) and the same
+# answers in the engine the viewer runs them in.
+bash scripts/test-wasm.sh "$@"
 
 # With no test filter given: every peer comparison once, briefly (they must
 # still build and agree), then every fuzz target for a few seconds.
