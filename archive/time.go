@@ -31,8 +31,6 @@ func TimestampOf(t time.Time) Timestamp {
 	return Timestamp{Sec: t.Unix(), Nsec: int32(t.Nanosecond())}
 }
 
-// be32 reads a big-endian word; callers have checked the bounds.
-func be32(b []byte, off int) uint32 { return binary.BigEndian.Uint32(b[off:]) }
 
 // sec64 reads a version 3 seconds field: two big-endian words, the low
 // word first (docs/pcp-archive.md §2), unlike the v3 offsets.
