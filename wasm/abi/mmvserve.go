@@ -219,31 +219,35 @@ func mmvFlagNames(f mmv.Flags) string {
 	return string(b)
 }
 
+// mmvWarnings holds each collision's explanation: the text before the
+// other file's name, and after it; the metric's name comes first for the
+// kinds that name one.
+var mmvWarnings = [...]struct {
+	metric      bool
+	before, end string
+}{
+	mmv.WarnBadName:        {true, " exported name is invalid, pmdammv drops it", ""},
+	mmv.WarnDuplicateName:  {true, " name already exported by another file", ", pmdammv skips it"},
+	mmv.WarnSharedCluster:  {false, "cluster shared with another file", "; their pmIDs shadow each other unless intended"},
+	mmv.WarnInDomCollision: {false, "an instance domain maps onto another file's", " 22-bit pmInDom"},
+	mmv.WarnRepeatedItem:   {true, " repeats an earlier item of the file, pmdammv drops it", ""},
+	mmv.WarnNameConflict: {true, " name is a leaf where an earlier name needs an inner node, or the reverse; pmdammv drops it",
+		""},
+	mmv.WarnClusterLabelsLost: {false, "cluster 0 lets pmdammv choose, so cluster labels never match", ""},
+}
+
 // mmvWarningText explains one pmdammv collision.
 func mmvWarningText(w mmv.Warning, srcs []mmv.Source) string {
-	metric := ""
-	if w.Metric >= 0 {
+	if w.Kind <= 0 || int(w.Kind) >= len(mmvWarnings) {
+		return "unknown warning"
+	}
+	t := mmvWarnings[w.Kind]
+	metric, other := "", ""
+	if t.metric && w.Metric >= 0 {
 		metric = " metric " + string(srcs[w.File].Reader.Metric(w.Metric).Name) + ":"
 	}
-	other := ""
-	if w.Other >= 0 {
+	if t.end != "" && w.Other >= 0 {
 		other = " (" + srcs[w.Other].Name + ")"
 	}
-	switch w.Kind {
-	case mmv.WarnBadName:
-		return metric + " exported name is invalid, pmdammv drops it"
-	case mmv.WarnDuplicateName:
-		return metric + " name already exported by another file" + other + ", pmdammv skips it"
-	case mmv.WarnSharedCluster:
-		return "cluster shared with another file" + other + "; their pmIDs shadow each other unless intended"
-	case mmv.WarnInDomCollision:
-		return "an instance domain maps onto another file's" + other + " 22-bit pmInDom"
-	case mmv.WarnRepeatedItem:
-		return metric + " repeats an earlier item of the file, pmdammv drops it"
-	case mmv.WarnNameConflict:
-		return metric + " name is a leaf where an earlier name needs an inner node, or the reverse; pmdammv drops it"
-	case mmv.WarnClusterLabelsLost:
-		return "cluster 0 lets pmdammv choose, so cluster labels never match"
-	}
-	return "unknown warning"
+	return metric + t.before + other + t.end
 }
