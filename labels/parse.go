@@ -198,7 +198,7 @@ func (p *parser) value(depth, keyStart int, key []byte) error {
 		if depth+1 > p.lim.MaxDepth {
 			return p.tooDeep(depth + 1)
 		}
-		if err := p.array(true); err != nil {
+		if err := p.array(); err != nil {
 			return err
 		}
 		return p.endLabel(l, p.s.JSON, keyStart)
@@ -269,21 +269,17 @@ func containsDot(b []byte) bool {
 	return false
 }
 
-// array parses a flat array at p.pos. With emit, it writes the array
-// without white space to the output.
-func (p *parser) array(emit bool) error {
+// array parses a flat array at p.pos and writes it without white space
+// to the output.
+func (p *parser) array() error {
 	p.pos++ // '['
-	if emit {
-		p.s.JSON = append(p.s.JSON, '[')
-	}
 	p.ws()
 	if p.pos < len(p.in) && p.in[p.pos] == ']' {
 		p.pos++
-		if emit {
-			p.s.JSON = append(p.s.JSON, ']')
-		}
+		p.s.JSON = append(p.s.JSON, '[', ']')
 		return nil
 	}
+	p.s.JSON = append(p.s.JSON, '[')
 	for {
 		p.ws()
 		if p.pos >= len(p.in) {
@@ -296,27 +292,20 @@ func (p *parser) array(emit bool) error {
 		if err := p.scalar(); err != nil {
 			return err
 		}
-		if emit {
-			p.s.JSON = append(p.s.JSON, p.in[start:p.pos]...)
-		}
+		end := p.pos
 		p.ws()
 		if p.pos >= len(p.in) {
 			return errAt("array", p.pos, ErrTruncated)
 		}
-		switch p.in[p.pos] {
-		case ',':
-			p.pos++
-			if emit {
-				p.s.JSON = append(p.s.JSON, ',')
-			}
-		case ']':
-			p.pos++
-			if emit {
-				p.s.JSON = append(p.s.JSON, ']')
-			}
-			return nil
-		default:
+		c := p.in[p.pos]
+		if c != ',' && c != ']' {
 			return errAt("array", p.pos, ErrSyntax)
+		}
+		p.pos++
+		// The element and the comma or bracket after it, in one append.
+		p.s.JSON = append(append(p.s.JSON, p.in[start:end]...), c)
+		if c == ']' {
+			return nil
 		}
 	}
 }
