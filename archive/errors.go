@@ -12,16 +12,16 @@ type ParseError = wire.Error
 
 // The kinds shared with every format.
 var (
-	ErrTruncated = wire.ErrTruncated
-	ErrLimit     = wire.ErrLimit
-	ErrLength    = wire.ErrLength
-	ErrCount     = wire.ErrCount
-	ErrTrailing  = wire.ErrTrailing
-	ErrMagic     = wire.ErrMagic
-	ErrVersion   = wire.ErrVersion
-	ErrType      = wire.ErrType
-	ErrRange     = wire.ErrRange
-	ErrField     = wire.ErrField
+	ErrTruncated = &wire.Truncated
+	ErrLimit     = &wire.Limit
+	ErrLength    = &wire.Length
+	ErrCount     = &wire.Count
+	ErrTrailing  = &wire.Trailing
+	ErrMagic     = &wire.Magic
+	ErrVersion   = &wire.Version
+	ErrType      = &wire.Type
+	ErrRange     = &wire.Range
+	ErrField     = &wire.Field
 )
 
 // Kinds only archives have.

@@ -31,7 +31,6 @@ func TimestampOf(t time.Time) Timestamp {
 	return Timestamp{Sec: t.Unix(), Nsec: int32(t.Nanosecond())}
 }
 
-
 // sec64 reads a version 3 seconds field: two big-endian words, the low
 // word first (docs/pcp-archive.md §2), unlike the v3 offsets.
 func sec64(b []byte, off int) int64 {

@@ -16,29 +16,29 @@ type ParseError = wire.Error
 var (
 	// ErrTruncated: a record header or parameter runs past ea_len, or
 	// ea_len runs past the bytes supplied (the value block or the PDU).
-	ErrTruncated = wire.ErrTruncated
+	ErrTruncated = &wire.Truncated
 	// ErrLength: ea_len below 8 or (strict mode) not a multiple of 4;
 	// ep_len below 4 or wrong for a fixed-size type; or, when building,
 	// an array that outgrew the 24-bit ea_len.
-	ErrLength = wire.ErrLength
+	ErrLength = &wire.Length
 	// ErrType: ea_type is not an event type or does not match the
 	// expected type, or a parameter has a type that may not travel in a
 	// record (an unknown type, or an event array: arrays do not nest).
-	ErrType = wire.ErrType
+	ErrType = &wire.Type
 	// ErrCount: a negative record or parameter count, or a record count
 	// that cannot fit in the array.
-	ErrCount = wire.ErrCount
+	ErrCount = &wire.Count
 	// ErrLimit: a count exceeds the configured [Options] limits; the
 	// ParseError carries the count and the limit.
-	ErrLimit = wire.ErrLimit
+	ErrLimit = &wire.Limit
 	// ErrField: er_flags combines MISSED with other flags, or the value
 	// set's valfmt is not a pointer format (libpcp's PM_ERR_CONV; event
 	// arrays never travel in-situ).
-	ErrField = wire.ErrField
+	ErrField = &wire.Field
 	// ErrRange: (strict mode) microseconds ≥ 10^6 or nanoseconds ≥ 10^9,
 	// or a negative fraction; or, when building, a value that does not
 	// fit the record's timestamp fields.
-	ErrRange = wire.ErrRange
+	ErrRange = &wire.Range
 	// ErrBuild: the builder was used out of order: a parameter without a
 	// record, or a parameter after a missed record.
 	ErrBuild = wire.NewKind("eventrec_build", "invalid build sequence")

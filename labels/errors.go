@@ -16,13 +16,13 @@ type ParseError = wire.Error
 var (
 	// ErrSyntax: the text is not a JSON object (bad token, trailing
 	// comma, trailing text, top-level value that is not an object).
-	ErrSyntax = wire.ErrSyntax
+	ErrSyntax = &wire.Syntax
 	// ErrTruncated: the text ends before the object is complete.
-	ErrTruncated = wire.ErrTruncated
+	ErrTruncated = &wire.Truncated
 	// ErrLimit: a length or count is over its limit (labels per set, JSON
 	// length, name length); the ParseError carries the value and the
 	// limit.
-	ErrLimit = wire.ErrLimit
+	ErrLimit = &wire.Limit
 	// ErrName: a label name breaks the naming rules in force.
 	ErrName = wire.NewKind("labels_name", "invalid label name")
 	// ErrDuplicate: two labels of one set have the same full name.
