@@ -219,19 +219,23 @@ func (r *Reassembler) session(src Source) *session {
 			continue
 		}
 		s.used = r.clock
+		var t EventType // the event this message makes of its session, if any
 		if s.seid != src.SEID {
 			r.abortAll(s, src.TMSP, AbortSession)
 			r.stats.SessionChanges++
-			r.queue = append(r.queue, Event{Type: EventSessionChanged, Source: src})
+			t = EventSessionChanged
 			s.seid = src.SEID
 		} else if src.MCNT != s.mcnt+1 {
 			r.stats.McntGaps++
-			r.queue = append(r.queue, Event{Type: EventMcntGap, Source: src})
+			t = EventMcntGap
 			for k := range s.open {
 				if s.open[k] {
 					s.groups[k].Gap = true
 				}
 			}
+		}
+		if t != 0 {
+			r.queue = append(r.queue, Event{Type: t, Source: src})
 		}
 		s.mcnt = src.MCNT
 		return s
