@@ -437,12 +437,17 @@ func (p *metaParser) finish() {
 				break
 			}
 		}
+		// Written out rather than with slices.Delete and Insert, whose
+		// generic code cost a WebAssembly module 5 KB.
 		if dup >= 0 {
+			// The equal record moves to the end of its slot.
 			moved := l[dup]
-			l = slices.Delete(l, dup, dup+1)
-			l = slices.Insert(l, end-1, moved)
+			copy(l[dup:end-1], l[dup+1:end])
+			l[end-1] = moved
 		} else {
-			l = slices.Insert(l, end, i)
+			l = append(l, 0)
+			copy(l[end+1:], l[end:])
+			l[end] = i
 		}
 		lists[rec.InDom] = l
 	}
