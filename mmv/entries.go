@@ -90,7 +90,7 @@ func (r *Reader) Metric(i int) Metric {
 	// by one loop: in WebAssembly every inlined read costs code.
 	var w [6]uint32
 	for k := range w {
-		w[k] = r.u32(base + 8 + 4*k)
+		w[k] = r.u32Cold(base + 8 + 4*k)
 	}
 	m.Item, m.Type, m.Sem, m.Units, m.Indom, m.Pad = w[0], Type(int32(w[1])), pcp.Sem(int32(w[2])), pcp.Units(w[3]), w[4], w[5]
 	var t [2][]byte
@@ -105,7 +105,7 @@ func (r *Reader) Metric(i int) Metric {
 func (r *Reader) Indom(i int) Indom {
 	r.check(SectionIndoms, i)
 	at := r.at(SectionIndoms, i)
-	d := Indom{Index: i, Offset: at, Serial: r.u32(at), Count: int(r.u32(at + 4))}
+	d := Indom{Index: i, Offset: at, Serial: r.u32Cold(at), Count: int(r.u32Cold(at + 4))}
 	d.First = r.index(SectionInstances, r.u64(at+8))
 	if d.Count == 0 || d.First < 0 || d.First+d.Count > r.NumInstances() {
 		// Only a writer that rewrote the entry after validation gets here.
@@ -120,7 +120,7 @@ func (r *Reader) Indom(i int) Indom {
 func (r *Reader) Instance(i int) Instance {
 	r.check(SectionInstances, i)
 	at := r.at(SectionInstances, i)
-	in := Instance{Index: i, Offset: at, Indom: r.index(SectionIndoms, r.u64(at)), ID: int32(r.u32(at + 12))}
+	in := Instance{Index: i, Offset: at, Indom: r.index(SectionIndoms, r.u64(at)), ID: int32(r.u32Cold(at + 12))}
 	if r.hdr.Version == 1 {
 		in.Name = r.cstring(uint64(at+16), NameSizeV1)
 	} else {
@@ -133,8 +133,8 @@ func (r *Reader) Instance(i int) Instance {
 func (r *Reader) Label(i int) Label {
 	r.check(SectionLabels, i)
 	at := r.at(SectionLabels, i)
-	return Label{Index: i, Offset: at, Flags: LabelFlags(r.u32(at)), Identity: r.u32(at + 4),
-		Internal: int32(r.u32(at + 8)), Payload: r.cstring(uint64(at+12), LabelPayload)}
+	return Label{Index: i, Offset: at, Flags: LabelFlags(r.u32Cold(at)), Identity: r.u32Cold(at + 4),
+		Internal: int32(r.u32Cold(at + 8)), Payload: r.cstring(uint64(at+12), LabelPayload)}
 }
 
 // Value returns value entry i. The Value reads its number or text from

@@ -21,3 +21,7 @@ func (r *Reader) u64(off int) uint64 {
 	}
 	return binary.LittleEndian.Uint64(r.b[off:])
 }
+
+// u32Cold is u32 for the reads done once per entry or section, not
+// inlined in WebAssembly (order_wasm.go); natively it is u32.
+func (r *Reader) u32Cold(off int) uint32 { return r.u32(off) }

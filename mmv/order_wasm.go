@@ -27,3 +27,10 @@ func (r *Reader) u64(off int) uint64 {
 	}
 	return v
 }
+
+// u32Cold is u32 for the reads done once per entry or section, not per
+// value: not inlined in WebAssembly, where its ~20 inlined copies cost
+// the module 9 KB, while Value and the value checks keep u32 inlined.
+//
+//go:noinline
+func (r *Reader) u32Cold(off int) uint32 { return r.u32(off) }

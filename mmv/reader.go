@@ -156,12 +156,12 @@ func NewReader(b []byte, o Options) (Reader, error) {
 		return Reader{}, fail("header.magic", 0, ErrMagic)
 	}
 	h := &r.hdr
-	h.Version = int32(r.u32(4))
+	h.Version = int32(r.u32Cold(4))
 	h.Gen1, h.Gen2 = r.u64(8), r.u64(16)
-	h.TOCs = int32(r.u32(24))
-	h.Flags = Flags(r.u32(28))
-	h.Process = int32(r.u32(32))
-	h.Cluster = int32(r.u32(36))
+	h.TOCs = int32(r.u32Cold(24))
+	h.Flags = Flags(r.u32Cold(28))
+	h.Process = int32(r.u32Cold(32))
+	h.Cluster = int32(r.u32Cold(36))
 	switch h.Version {
 	case 1:
 		r.isz, r.msz = InstanceSizeV1, MetricSizeV1
@@ -229,8 +229,8 @@ func (r *Reader) readTOC(lim Options) error {
 	}
 	for i := 0; i < int(r.hdr.TOCs); i++ {
 		at := uint64(HeaderSize + i*TOCEntrySize)
-		typ := Section(r.u32(int(at)))
-		count := int32(r.u32(int(at) + 4))
+		typ := Section(r.u32Cold(int(at)))
+		count := int32(r.u32Cold(int(at) + 4))
 		off := r.u64(int(at) + 8)
 		if typ < SectionIndoms || typ > SectionLabels || typ == SectionLabels && r.hdr.Version < 3 {
 			// pmdammv ignores TOC types it does not know.
@@ -344,7 +344,7 @@ func (r *Reader) checkIndoms() error {
 	s := r.sect[SectionIndoms]
 	for i := 0; i < s.count; i++ {
 		at := uint64(r.at(SectionIndoms, i))
-		serial, count, first := r.u32(int(at)), r.u32(int(at)+4), r.u64(int(at)+8)
+		serial, count, first := r.u32Cold(int(at)), r.u32Cold(int(at)+4), r.u64(int(at)+8)
 		if serial == 0 || serial == 0xffffffff {
 			return failEntry("indoms", i, "serial", at, ErrField)
 		}
@@ -375,7 +375,7 @@ func (r *Reader) checkInstances() error {
 		// The instance must lie inside its indom's instance array.
 		ind := r.at(SectionIndoms, d)
 		first := r.index(SectionInstances, r.u64(ind+8))
-		if first < 0 || i < first || uint64(i) >= uint64(first)+uint64(r.u32(ind+4)) {
+		if first < 0 || i < first || uint64(i) >= uint64(first)+uint64(r.u32Cold(ind+4)) {
 			return failEntry("instances", i, "indom", at, ErrInstance)
 		}
 		if r.hdr.Version == 1 {
@@ -417,18 +417,18 @@ func (r *Reader) checkMetrics(repeatOK, skip bool) error {
 		// reader needs to serve it (type, semantics, indom): under
 		// SkipRefused a metric breaking one is left out, not the file.
 		var bad error
-		item := r.u32(int(base) + 8)
-		switch sem := pcp.Sem(int32(r.u32(int(base) + 16))); {
+		item := r.u32Cold(int(base) + 8)
+		switch sem := pcp.Sem(int32(r.u32Cold(int(base) + 16))); {
 		case item > MaxItem:
 			bad = failValue(entryField("metrics", i, "item"), base+8, ErrRange, int64(item), MaxItem)
 		case seen[item/64]&(1<<(item%64)) != 0 && !repeatOK:
 			bad = failEntry("metrics", i, "item", base+8, ErrItem)
-		case !Type(int32(r.u32(int(base) + 12))).Valid():
+		case !Type(int32(r.u32Cold(int(base) + 12))).Valid():
 			bad = failEntry("metrics", i, "type", base+12, ErrType)
 		case sem != 0 && sem != pcp.SemCounter && sem != pcp.SemInstant && sem != pcp.SemDiscrete:
 			bad = failEntry("metrics", i, "semantics", base+16, ErrField)
 		default:
-			if serial := r.u32(int(base) + 24); serial != 0 && serial != 0xffffffff && r.indomBySerial(serial) < 0 {
+			if serial := r.u32Cold(int(base) + 24); serial != 0 && serial != 0xffffffff && r.indomBySerial(serial) < 0 {
 				bad = failEntry("metrics", i, "indom", base+24, ErrInDom)
 			}
 		}
@@ -503,7 +503,7 @@ func (r *Reader) checkLabels() error {
 	s := r.sect[SectionLabels]
 	for i := 0; i < s.count; i++ {
 		at := uint64(r.at(SectionLabels, i))
-		if !LabelFlags(r.u32(int(at))).valid() {
+		if !LabelFlags(r.u32Cold(int(at))).valid() {
 			return failEntry("labels", i, "flags", at, ErrField)
 		}
 		p := r.b[at+12 : at+LabelSize]
