@@ -28,6 +28,7 @@ const hexDigits = "0123456789abcdef"
 // prints the value anyway, in the same style. It never fails.
 func (a Arg) AppendText(b []byte) ([]byte, error) {
 	v := a.Bytes()
+	sep := byte(' ') // between the hex bytes of the kinds shown so
 	switch a.Kind() {
 	case KindBool:
 		c := byte('0')
@@ -39,25 +40,23 @@ func (a Arg) AppendText(b []byte) ([]byte, error) {
 		if a.Kind() == KindUnsigned {
 			switch a.Coding() {
 			case CodingHex:
-				return appendHexValue(append(b, "0x"...), v), nil
+				return appendHexValue(b, v), nil
 			case CodingBin:
-				return appendBinValue(append(b, "0b"...), v), nil
+				return appendBinValue(b, v), nil
 			}
 		}
-		if len(v) == 16 {
-			return appendHexBytes(b, "", v, ' '), nil
+		if len(v) != 16 {
+			if a.Kind() == KindSigned {
+				return strconv.AppendInt(b, a.Int(), 10), nil
+			}
+			return strconv.AppendUint(b, a.Uint(), 10), nil
 		}
-		if a.Kind() == KindSigned {
-			return strconv.AppendInt(b, a.Int(), 10), nil
-		}
-		return strconv.AppendUint(b, a.Uint(), 10), nil
 	case KindFloat:
-		if len(v) == 2 || len(v) == 16 {
-			return appendHexBytes(b, "", v, ' '), nil
+		if len(v) != 2 && len(v) != 16 {
+			return appendCFloat(b, a.Float()), nil
 		}
-		return appendCFloat(b, a.Float()), nil
 	case KindRaw:
-		return appendHexBytes(b, "", v, '\''), nil
+		sep = '\''
 	case KindString, KindTrace:
 		for _, c := range v {
 			switch c {
@@ -68,8 +67,12 @@ func (a Arg) AppendText(b []byte) ([]byte, error) {
 			}
 			b = append(b, c)
 		}
+		return b, nil
+	default:
+		return b, nil
 	}
-	return b, nil
+	// 128-bit integers, 16- and 128-bit floats and raw bytes: in hex.
+	return appendHexBytes(b, "", v, sep), nil
 }
 
 // appendHexBytes appends pre, then each byte of v as two hex digits,
@@ -87,11 +90,12 @@ func appendHexBytes(b []byte, pre string, v []byte, sep byte) []byte {
 	return b
 }
 
-// appendHexValue appends the bytes of v from last to first, which is
-// most significant first for little-endian values.
+// appendHexValue appends "0x" and the bytes of v from last to first,
+// which is most significant first for little-endian values.
 //
 //go:noinline
 func appendHexValue(b, v []byte) []byte {
+	b = append(b, "0x"...)
 	for i := len(v) - 1; i >= 0; i-- {
 		c := v[i]
 		b = append(b, hexDigits[c>>4], hexDigits[c&15])
@@ -99,11 +103,12 @@ func appendHexValue(b, v []byte) []byte {
 	return b
 }
 
-// appendBinValue appends the bits of v's bytes from last to first, in
-// groups of four separated by spaces.
+// appendBinValue appends "0b" and the bits of v's bytes from last to
+// first, in groups of four separated by spaces.
 //
 //go:noinline
 func appendBinValue(b, v []byte) []byte {
+	b = append(b, "0b"...)
 	for i := range v {
 		c := v[len(v)-1-i]
 		if i > 0 {
