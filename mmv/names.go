@@ -15,6 +15,8 @@ const (
 // file called file: prefix.file.name, or prefix.name with
 // [FlagNoPrefix]. Check the result with [ValidMetricName]: pmdammv drops
 // metrics whose full name is not valid.
+//
+//go:noinline
 func (r *Reader) AppendMetricName(b []byte, prefix, file string, m Metric) []byte {
 	b = append(b, prefix...)
 	b = append(b, '.')

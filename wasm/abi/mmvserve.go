@@ -112,7 +112,13 @@ func serveMMV(s mmv.Source, path string, cluster uint32, now int64, drop []bool)
 	// A metric's place in out.Metrics: entries left out under
 	// SkipRefused (and their values, which Values skips) have none.
 	pos := make([]int, r.NumMetrics())
-	for m := range r.Metrics() {
+	// The metrics as r.Metrics gives them, in a plain loop: a range over
+	// the iterator made a closure of this body, a function of its own.
+	for i := range r.NumMetrics() {
+		if r.Refused(i) {
+			continue
+		}
+		m := r.Metric(i)
 		if drop != nil && drop[m.Index] {
 			pos[m.Index] = -1
 			continue
