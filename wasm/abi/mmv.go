@@ -40,7 +40,8 @@ func AppendMMV(dst, in []byte, bigEndian bool) []byte {
 	nm, ni := r.NumMetrics(), r.NumInstances()
 	names := make([][]byte, nm+ni)
 	e.array("\xa7metrics", nm)
-	for m := range r.Metrics() {
+	for i := range nm { // no metric is refused
+		m := r.Metric(i)
 		names[m.Index] = m.Name
 		f := enc{b: append(e.b, 0x89)}
 		f.b = appendKeyBytes(f.b, "\xa4name", m.Name)
@@ -116,7 +117,8 @@ func AppendMMV(dst, in []byte, bigEndian bool) []byte {
 	}
 	e.b = b
 	e.array("\xa6labels", r.NumLabels())
-	for l := range r.Labels() {
+	for i := range r.NumLabels() {
+		l := r.Label(i)
 		f := enc{b: append(e.b, 0x84)}
 		f.uint("\xa5flags", uint64(uint32(l.Flags)))
 		f.uint("\xa8identity", uint64(l.Identity))

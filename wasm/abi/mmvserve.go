@@ -140,7 +140,8 @@ func serveMMV(s mmv.Source, path string, cluster uint32, now int64, drop []bool)
 		if !m.Singular() {
 			sm.InDom = mmv.InDomID(cluster, m.Indom).String()
 		}
-		for l := range r.Labels() {
+		for j := range r.NumLabels() {
+			l := r.Label(j)
 			switch l.Flags.Level() {
 			case mmv.LabelCluster:
 				if l.Identity != uint32(h.Cluster) {
@@ -162,8 +163,9 @@ func serveMMV(s mmv.Source, path string, cluster uint32, now int64, drop []bool)
 		pos[m.Index] = len(out.Metrics)
 		out.Metrics = append(out.Metrics, sm)
 	}
-	for v := range r.Values() {
-		if v.Metric < 0 || pos[v.Metric] < 0 {
+	for i := range r.NumValues() {
+		v := r.Value(i)
+		if v.Metric < 0 || r.Refused(v.Metric) || pos[v.Metric] < 0 {
 			continue // rewritten after validation, or left out
 		}
 		m := r.Metric(v.Metric)
@@ -172,7 +174,8 @@ func serveMMV(s mmv.Source, path string, cluster uint32, now int64, drop []bool)
 			in := r.Instance(v.Instance)
 			id, name := in.ID, string(in.Name)
 			sv.Inst, sv.Instance = &id, &name
-			for l := range r.Labels() {
+			for j := range r.NumLabels() {
+				l := r.Label(j)
 				if l.Flags.Level() == mmv.LabelInstances && l.Identity == m.Indom && l.Internal == id {
 					sv.Labels = append(sv.Labels, mmvServedLabel(l))
 				}
