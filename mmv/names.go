@@ -128,8 +128,8 @@ func Assign(srcs []Source) (clusters []uint32, warnings []Warning) {
 				}
 				c++
 			}
-			for l := range s.Reader.Labels() {
-				if l.Flags.Level() == LabelCluster {
+			for j := range s.Reader.NumLabels() {
+				if s.Reader.Label(j).Flags.Level() == LabelCluster {
 					warnings = addWarning(warnings, WarnClusterLabelsLost, i, -1, -1)
 					break
 				}
@@ -167,7 +167,11 @@ func Assign(srcs []Source) (clusters []uint32, warnings []Warning) {
 	for i, s := range srcs {
 		r := s.Reader
 		var items [(MaxItem + 1) / 64]uint64
-		for m := range r.Metrics() {
+		for k := range r.NumMetrics() { // as Metrics, without a closure
+			if r.Refused(k) {
+				continue
+			}
+			m := r.Metric(k)
 			item := m.Item & MaxItem // validated ≤ 1023 unless rewritten since
 			if items[item/64]&(1<<(item%64)) != 0 {
 				warnings = addWarning(warnings, WarnRepeatedItem, i, -1, m.Index)
