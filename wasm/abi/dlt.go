@@ -27,10 +27,12 @@ func NewDLTMessage(m dlt.Message, index int) DLTMessage {
 		d.Subtype = dlt.SubtypeName(m.Type(), m.Subtype())
 	}
 	if m.Verbose() {
-		for a, err := range m.Args() {
-			if err != nil {
-				break // the payload text below shows what dlt-convert shows
-			}
+		// Up to the first argument that fails: the payload text below
+		// shows what dlt-convert shows. (A scanner, not Args: a range over
+		// the iterator made a function of this body.)
+		s := m.ArgScanner()
+		for s.Next() {
+			a := s.Arg()
 			text, _ := a.AppendText(nil)
 			d.Args = append(d.Args, DLTArg{Kind: a.Kind().String(), Name: validText(a.Name()), Unit: validText(a.Unit()), Text: validText(text)})
 		}
