@@ -317,15 +317,17 @@ func (r *Reader) at(s Section, i int) int {
 
 // checkString verifies a string reference: 256 bytes inside the file
 // with a NUL among them. Zero means "no string" where allowZero is set.
-func (r *Reader) checkString(off uint64, allowZero bool, field func() string, at uint64) error {
+// A failure names member of entry i of section (failEntry), built only
+// then.
+func (r *Reader) checkString(off uint64, allowZero bool, section string, i int, member string, at uint64) error {
 	if off == 0 && allowZero {
 		return nil
 	}
 	if off > uint64(len(r.b)) || uint64(len(r.b))-off < StringSize {
-		return fail(field(), at, ErrBounds)
+		return failEntry(section, i, member, at, ErrBounds)
 	}
 	if nul(r.b[off:off+StringSize]) < 0 {
-		return fail(field(), at, ErrString)
+		return failEntry(section, i, member, at, ErrString)
 	}
 	return nil
 }
@@ -356,7 +358,7 @@ func (r *Reader) checkIndoms() error {
 		}
 		for m, name := range [2]string{"shorttext", "helptext"} {
 			f := at + 16 + uint64(8*m)
-			if err := r.checkString(r.u64(int(f)), true, func() string { return entryField("indoms", i, name) }, f); err != nil {
+			if err := r.checkString(r.u64(int(f)), true, "indoms", i, name, f); err != nil {
 				return err
 			}
 		}
@@ -383,7 +385,7 @@ func (r *Reader) checkInstances() error {
 				return failEntry("instances", i, "name", at+16, ErrString)
 			}
 		} else {
-			if err := r.checkString(r.u64(int(at)+16), false, func() string { return entryField("instances", i, "name") }, at+16); err != nil {
+			if err := r.checkString(r.u64(int(at)+16), false, "instances", i, "name", at+16); err != nil {
 				return err
 			}
 			if r.b[r.u64(int(at)+16)] == 0 {
@@ -406,7 +408,7 @@ func (r *Reader) checkMetrics(repeatOK, skip bool) error {
 			}
 			base = at + NameSizeV1 - 8 // v1 fields follow the name array
 		} else {
-			if err := r.checkString(r.u64(int(at)), false, func() string { return entryField("metrics", i, "name") }, at); err != nil {
+			if err := r.checkString(r.u64(int(at)), false, "metrics", i, "name", at); err != nil {
 				return err
 			}
 			if r.b[r.u64(int(at))] == 0 {
@@ -442,7 +444,7 @@ func (r *Reader) checkMetrics(repeatOK, skip bool) error {
 		}
 		for m, name := range [2]string{"shorttext", "helptext"} {
 			f := base + 32 + uint64(8*m)
-			if err := r.checkString(r.u64(int(f)), true, func() string { return entryField("metrics", i, name) }, f); err != nil {
+			if err := r.checkString(r.u64(int(f)), true, "metrics", i, name, f); err != nil {
 				return err
 			}
 		}
@@ -491,7 +493,7 @@ func (r *Reader) checkValues() error {
 			}
 		}
 		if typ == TypeString {
-			if err := r.checkString(r.u64(int(at)+8), false, func() string { return entryField("values", i, "extra") }, at+8); err != nil {
+			if err := r.checkString(r.u64(int(at)+8), false, "values", i, "extra", at+8); err != nil {
 				return err
 			}
 		}
