@@ -49,10 +49,7 @@ func (m *AttrPDU) Append(b []byte, from int32) []byte {
 // UnmarshalBinary decodes an ATTR PDU: len ≥ 16 ([ErrTruncated]) and a
 // value below 4096 bytes ([ErrLimit]).
 func (m *AttrPDU) UnmarshalBinary(pdu []byte) error {
-	if _, _, err := open(pdu, "ATTR", TypeAttr); err != nil {
-		return err
-	}
-	if err := atLeast(pdu, "ATTR", 16); err != nil {
+	if err := head(pdu, TypeAttr, 16); err != nil {
 		return err
 	}
 	if len(pdu)-16 > MaxAttrValue {

@@ -48,10 +48,7 @@ func (m *CredsPDU) Append(b []byte, from int32) []byte {
 // numcreds ([ErrTruncated]), requires 1 ≤ numcreds ≤ [MaxCreds]
 // ([ErrCount]) and len == 16 + 4·numcreds ([ErrLength]).
 func (m *CredsPDU) UnmarshalBinary(pdu []byte) error {
-	if _, _, err := open(pdu, "CREDS", TypeCreds); err != nil {
-		return err
-	}
-	if err := atLeast(pdu, "CREDS", 20); err != nil {
+	if err := head(pdu, TypeCreds, 20); err != nil {
 		return err
 	}
 	n := int32(be32(pdu, 12))

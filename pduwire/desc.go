@@ -43,10 +43,7 @@ func (m *DescReqPDU) Append(b []byte, from int32) []byte {
 
 // UnmarshalBinary decodes a DESC_REQ PDU; len must be 16 ([ErrLength]).
 func (m *DescReqPDU) UnmarshalBinary(pdu []byte) error {
-	if _, _, err := open(pdu, "DESC_REQ", TypeDescReq); err != nil {
-		return err
-	}
-	if err := exact(pdu, "DESC_REQ", 16); err != nil {
+	if err := head(pdu, TypeDescReq, exactly|16); err != nil {
 		return err
 	}
 	m.PMID = pcp.ID(be32(pdu, 12))
@@ -69,10 +66,7 @@ func (m *DescPDU) Append(b []byte, from int32) []byte {
 
 // UnmarshalBinary decodes a DESC PDU; len must be 32 ([ErrLength]).
 func (m *DescPDU) UnmarshalBinary(pdu []byte) error {
-	if _, _, err := open(pdu, "DESC", TypeDesc); err != nil {
-		return err
-	}
-	if err := exact(pdu, "DESC", 32); err != nil {
+	if err := head(pdu, TypeDesc, exactly|32); err != nil {
 		return err
 	}
 	m.Desc = readDesc(pdu, 12)
@@ -102,10 +96,7 @@ func (m *DescsPDU) Append(b []byte, from int32) []byte {
 // 1 ≤ numdescs within the PDU ([ErrCount]), len == 16 + 20·numdescs
 // ([ErrLength]).
 func (m *DescsPDU) UnmarshalBinary(pdu []byte) error {
-	if _, _, err := open(pdu, "DESCS", TypeDescs); err != nil {
-		return err
-	}
-	if err := atLeast(pdu, "DESCS", 36); err != nil {
+	if err := head(pdu, TypeDescs, 36); err != nil {
 		return err
 	}
 	n := int32(be32(pdu, 12))

@@ -27,7 +27,7 @@ func (m *ErrorPDU) Append(b []byte, from int32) []byte {
 // UnmarshalBinary decodes an ERROR PDU; len must be 16 or 20
 // ([ErrLength] otherwise).
 func (m *ErrorPDU) UnmarshalBinary(pdu []byte) error {
-	if _, _, err := open(pdu, "ERROR", TypeError); err != nil {
+	if err := head(pdu, TypeError, 0); err != nil {
 		return err
 	}
 	if len(pdu) != 16 && len(pdu) != 20 {

@@ -57,27 +57,47 @@ func finish(b []byte, start int) []byte {
 	return b
 }
 
-// open checks the header of a whole PDU handed to a body decoder: the
-// type must be one of want and len must equal len(pdu). The returned
-// cursor is positioned after the header.
-func open(pdu []byte, name string, want ...Type) (Header, wire.Cursor, error) {
+// exactly, ORed into head's size, asks for a PDU of exactly that size.
+const exactly = 1 << 30
+
+// head checks the header of a whole PDU handed to the body decoder of
+// type t, whose name (t's) prefixes the failing field: the header's own
+// rules (ConsumeHeader), then len equal to len(pdu) ([ErrHeaderLen]),
+// then the type t, or its high-resolution or traverse twin for
+// FETCH, RESULT and PMNS_CHILD ([ErrType]), and last the size: at least
+// size bytes ([ErrTruncated] at len(pdu)), or exactly size&^exactly
+// ([ErrLength]). One call instead of two checks, each returning its
+// error, in every decoder: issue 18's WebAssembly pays for every call.
+//
+//go:noinline
+func head(pdu []byte, t Type, size int) error {
 	h, _, err := ConsumeHeader(pdu)
 	if err != nil {
-		return h, wire.Cursor{}, err
+		return err
 	}
 	if uint64(h.Len) != uint64(len(pdu)) {
-		return h, wire.Cursor{}, fail(name+".len", 0, ErrHeaderLen)
+		return fail(t.String()+".len", 0, ErrHeaderLen)
 	}
-	ok := false
-	for _, t := range want {
-		ok = ok || h.Type == t
+	var twin Type
+	switch t {
+	case TypeFetch:
+		twin = TypeHighResFetch
+	case TypeResult:
+		twin = TypeHighResResult
+	case TypePMNSChild:
+		twin = TypePMNSTraverse
 	}
-	if !ok {
-		return h, wire.Cursor{}, fail(name+".type", 4, ErrType)
+	if h.Type != t && (twin == 0 || h.Type != twin) {
+		return fail(t.String()+".type", 4, ErrType)
 	}
-	c := wire.NewCursor(pdu)
-	c.Skip(HeaderLen)
-	return h, c, nil
+	if size&exactly != 0 {
+		if len(pdu) != size&^exactly {
+			return fail(t.String()+".len", 0, ErrLength)
+		}
+	} else if len(pdu) < size {
+		return fail(t.String(), len(pdu), ErrTruncated)
+	}
+	return nil
 }
 
 // be32 reads the big-endian word at off; callers have checked bounds.

@@ -34,14 +34,11 @@ func (m *FetchPDU) Append(b []byte, from int32) []byte {
 // ([ErrTruncated]), numpmid ≥ 1 ([ErrCount]), len == 28 + 4·numpmid
 // ([ErrLength]).
 func (m *FetchPDU) UnmarshalBinary(pdu []byte) error {
-	h, _, err := open(pdu, "FETCH", TypeFetch, TypeHighResFetch)
+	err := head(pdu, TypeFetch, 32)
 	if err != nil {
 		return err
 	}
-	if err := atLeast(pdu, "FETCH", 32); err != nil {
-		return err
-	}
-	m.HighRes = h.Type == TypeHighResFetch
+	m.HighRes = Type(be32(pdu, 4)) == TypeHighResFetch
 	m.Ctx = int32(be32(pdu, 12))
 	m.PMIDs, err = decodeIDs(pdu, 24, "FETCH", m.PMIDs[:0])
 	return err
@@ -97,10 +94,7 @@ func (m *PMNSIDsPDU) Append(b []byte, from int32) []byte {
 // numids ≥ 1 and within the PDU ([ErrCount]), len == 20 + 4·numids
 // ([ErrLength]).
 func (m *PMNSIDsPDU) UnmarshalBinary(pdu []byte) error {
-	if _, _, err := open(pdu, "PMNS_IDS", TypePMNSIDs); err != nil {
-		return err
-	}
-	if err := atLeast(pdu, "PMNS_IDS", 24); err != nil {
+	if err := head(pdu, TypePMNSIDs, 24); err != nil {
 		return err
 	}
 	m.Status = int32(be32(pdu, 12))
@@ -129,10 +123,7 @@ func (m *DescIDsPDU) Append(b []byte, from int32) []byte {
 // UnmarshalBinary decodes a DESC_IDS PDU as [PMNSIDsPDU.UnmarshalBinary]
 // does and also requires the status word to be −1 ([ErrField]).
 func (m *DescIDsPDU) UnmarshalBinary(pdu []byte) error {
-	if _, _, err := open(pdu, "DESC_IDS", TypeDescIDs); err != nil {
-		return err
-	}
-	if err := atLeast(pdu, "DESC_IDS", 24); err != nil {
+	if err := head(pdu, TypeDescIDs, 24); err != nil {
 		return err
 	}
 	if int32(be32(pdu, 12)) != -1 {

@@ -40,10 +40,7 @@ func appendString(b []byte, s []byte) []byte {
 // 32 + pad4(namelen) ([ErrLength]): like libpcp 6.0.3 (and as for
 // INSTANCE and TEXT), the final pad may be missing, wholly or in part.
 func (m *InstanceReqPDU) UnmarshalBinary(pdu []byte) error {
-	if _, _, err := open(pdu, "INSTANCE_REQ", TypeInstanceReq); err != nil {
-		return err
-	}
-	if err := atLeast(pdu, "INSTANCE_REQ", 32); err != nil {
+	if err := head(pdu, TypeInstanceReq, 32); err != nil {
 		return err
 	}
 	m.InDom, m.Inst = pcp.InDom(be32(pdu, 12)), int32(be32(pdu, 24))
@@ -99,10 +96,7 @@ func (m *InstancePDU) Append(b []byte, from int32) []byte {
 // ([ErrTruncated]) except the final pad, which may be missing; nothing
 // after the last entry ([ErrTrailing]).
 func (m *InstancePDU) UnmarshalBinary(pdu []byte) error {
-	if _, _, err := open(pdu, "INSTANCE", TypeInstance); err != nil {
-		return err
-	}
-	if err := atLeast(pdu, "INSTANCE", 20); err != nil {
+	if err := head(pdu, TypeInstance, 20); err != nil {
 		return err
 	}
 	m.InDom = pcp.InDom(be32(pdu, 12))

@@ -39,10 +39,7 @@ func (m *LabelReqPDU) Append(b []byte, from int32) []byte {
 
 // UnmarshalBinary decodes a LABEL_REQ PDU; len must be 20 ([ErrLength]).
 func (m *LabelReqPDU) UnmarshalBinary(pdu []byte) error {
-	if _, _, err := open(pdu, "LABEL_REQ", TypeLabelReq); err != nil {
-		return err
-	}
-	if err := exact(pdu, "LABEL_REQ", 20); err != nil {
+	if err := head(pdu, TypeLabelReq, exactly|20); err != nil {
 		return err
 	}
 	m.Ident, m.Kind = be32(pdu, 12), int32(be32(pdu, 16))
@@ -136,10 +133,7 @@ func (m *LabelPDU) Append(b []byte, from int32) []byte {
 // past the end, or a label name or value outside its set's JSON; and with
 // [ErrTrailing] if len exceeds pad4 of the last JSON's end.
 func (m *LabelPDU) UnmarshalBinary(pdu []byte) error {
-	if _, _, err := open(pdu, "LABEL", TypeLabel); err != nil {
-		return err
-	}
-	if err := atLeast(pdu, "LABEL", 28); err != nil {
+	if err := head(pdu, TypeLabel, 28); err != nil {
 		return err
 	}
 	m.Ident, m.Kind = be32(pdu, 12), int32(be32(pdu, 16))

@@ -38,10 +38,7 @@ func (m *LogRequestPDU) Append(b []byte, from int32) []byte {
 // UnmarshalBinary decodes a LOG_REQUEST PDU: len ≥ 16 ([ErrTruncated]);
 // bytes after the request word are ignored, as pmlogger does.
 func (m *LogRequestPDU) UnmarshalBinary(pdu []byte) error {
-	if _, _, err := open(pdu, "LOG_REQUEST", TypeLogRequest); err != nil {
-		return err
-	}
-	if err := atLeast(pdu, "LOG_REQUEST", 16); err != nil {
+	if err := head(pdu, TypeLogRequest, 16); err != nil {
 		return err
 	}
 	m.Request = int32(be32(pdu, 12))
@@ -107,10 +104,7 @@ func (m *LogControlPDU) Append(b []byte, from int32) []byte {
 // ([ErrTrailing]) — except that without metrics the word at 28 is part of
 // the 32 bytes and ignored.
 func (m *LogControlPDU) UnmarshalBinary(pdu []byte) error {
-	if _, _, err := open(pdu, "LOG_CONTROL", TypeLogControl); err != nil {
-		return err
-	}
-	if err := atLeast(pdu, "LOG_CONTROL", 32); err != nil {
+	if err := head(pdu, TypeLogControl, 32); err != nil {
 		return err
 	}
 	m.Control, m.State, m.Delta = int32(be32(pdu, 12)), int32(be32(pdu, 16)), int32(be32(pdu, 20))
@@ -192,10 +186,7 @@ func (m *LogStatusV2PDU) Append(b []byte, from int32) []byte {
 // UnmarshalBinary decodes a LOG_STATUS_V2 PDU; len must be 264
 // ([ErrLength]).
 func (m *LogStatusV2PDU) UnmarshalBinary(pdu []byte) error {
-	if _, _, err := open(pdu, "LOG_STATUS_V2", TypeLogStatusV2); err != nil {
-		return err
-	}
-	if err := exact(pdu, "LOG_STATUS_V2", 264); err != nil {
+	if err := head(pdu, TypeLogStatusV2, exactly|264); err != nil {
 		return err
 	}
 	ts := [...]*LogTime{&m.Start, &m.Last, &m.Now}
@@ -256,10 +247,7 @@ func (m *LogStatusPDU) Append(b []byte, from int32) []byte {
 // before anything is read, each string length in 0…256 ([ErrCount]) and
 // every string inside the PDU ([ErrTruncated]).
 func (m *LogStatusPDU) UnmarshalBinary(pdu []byte) error {
-	if _, _, err := open(pdu, "LOG_STATUS", TypeLogStatus); err != nil {
-		return err
-	}
-	if err := atLeast(pdu, "LOG_STATUS", 88); err != nil {
+	if err := head(pdu, TypeLogStatus, 88); err != nil {
 		return err
 	}
 	ts := [...]*LogTime{&m.Start, &m.Last, &m.Now}

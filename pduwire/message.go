@@ -96,11 +96,3 @@ func exact(pdu []byte, name string, want uint64) error {
 	}
 	return nil
 }
-
-// atLeast fails with ErrTruncated when the PDU is shorter than want.
-func atLeast(pdu []byte, name string, want int) error {
-	if len(pdu) < want {
-		return fail(name, len(pdu), ErrTruncated)
-	}
-	return nil
-}

@@ -55,10 +55,7 @@ func (m *PMNSNamesPDU) Append(b []byte, from int32) []byte {
 // numnames, or names that do not fit in nstrbytes; with [ErrTrailing] for
 // more than 3 bytes after the last name.
 func (m *PMNSNamesPDU) UnmarshalBinary(pdu []byte) error {
-	if _, _, err := open(pdu, "PMNS_NAMES", TypePMNSNames); err != nil {
-		return err
-	}
-	if err := atLeast(pdu, "PMNS_NAMES", 24); err != nil {
+	if err := head(pdu, TypePMNSNames, 24); err != nil {
 		return err
 	}
 	m.Status, m.Names, m.Statuses = 0, m.Names[:0], m.Statuses[:0]
@@ -153,18 +150,14 @@ func (m *PMNSChildPDU) Append(b []byte, from int32) []byte {
 // ([ErrTruncated]) and 0 ≤ namelen ≤ len − 20 ([ErrCount]), as libpcp
 // requires; trailing bytes are tolerated.
 func (m *PMNSChildPDU) UnmarshalBinary(pdu []byte) error {
-	h, _, err := open(pdu, "PMNS_CHILD", TypePMNSChild, TypePMNSTraverse)
-	if err != nil {
-		return err
-	}
-	if err := atLeast(pdu, "PMNS_CHILD", 20); err != nil {
+	if err := head(pdu, TypePMNSChild, 20); err != nil {
 		return err
 	}
 	n := int32(be32(pdu, 16))
 	if n < 0 || uint64(n) > uint64(len(pdu)-20) {
 		return fail("PMNS_CHILD.namelen", 16, ErrCount)
 	}
-	m.Traverse = h.Type == TypePMNSTraverse
+	m.Traverse = Type(be32(pdu, 4)) == TypePMNSTraverse
 	m.Subtype = int32(be32(pdu, 12))
 	m.Name = pdu[20 : 20+n : 20+n]
 	return nil

@@ -56,10 +56,7 @@ func (m *ProfilePDU) Append(b []byte, from int32) []byte {
 // lists ([ErrTrailing]) when numprof > 0. With numprof 0 the trailing pad
 // may be missing and extra bytes are ignored, as libpcp does.
 func (m *ProfilePDU) UnmarshalBinary(pdu []byte) error {
-	if _, _, err := open(pdu, "PROFILE", TypeProfile); err != nil {
-		return err
-	}
-	if err := atLeast(pdu, "PROFILE", 24); err != nil {
+	if err := head(pdu, TypeProfile, 24); err != nil {
 		return err
 	}
 	m.Ctx, m.State = int32(be32(pdu, 12)), int32(be32(pdu, 16))

@@ -52,11 +52,10 @@ func ParseResult(pdu []byte) (Result, error) {
 // resultHeader checks the header and numpmid of a whole RESULT or
 // HIGHRES_RESULT PDU and returns a view whose value sets are unchecked.
 func resultHeader(pdu []byte) (Result, error) {
-	h, _, err := open(pdu, "RESULT", TypeResult, TypeHighResResult)
-	if err != nil {
+	if err := head(pdu, TypeResult, 0); err != nil {
 		return Result{}, err
 	}
-	r := Result{pdu: pdu, HighRes: h.Type == TypeHighResResult}
+	r := Result{pdu: pdu, HighRes: Type(be32(pdu, 4)) == TypeHighResResult}
 	var numpmid int32
 	numOff := 20
 	if r.HighRes {

@@ -28,10 +28,7 @@ func (m *TextReqPDU) Append(b []byte, from int32) []byte {
 
 // UnmarshalBinary decodes a TEXT_REQ PDU; len must be 20 ([ErrLength]).
 func (m *TextReqPDU) UnmarshalBinary(pdu []byte) error {
-	if _, _, err := open(pdu, "TEXT_REQ", TypeTextReq); err != nil {
-		return err
-	}
-	if err := exact(pdu, "TEXT_REQ", 20); err != nil {
+	if err := head(pdu, TypeTextReq, exactly|20); err != nil {
 		return err
 	}
 	m.Ident, m.Kind = be32(pdu, 12), int32(be32(pdu, 16))
@@ -60,10 +57,7 @@ func (m *TextPDU) Append(b []byte, from int32) []byte {
 // 0 ≤ buflen and len ≥ 20 + pad4(buflen) ([ErrCount]). Bytes after the
 // padded text are tolerated, as libpcp does.
 func (m *TextPDU) UnmarshalBinary(pdu []byte) error {
-	if _, _, err := open(pdu, "TEXT", TypeText); err != nil {
-		return err
-	}
-	if err := atLeast(pdu, "TEXT", 20); err != nil {
+	if err := head(pdu, TypeText, 20); err != nil {
 		return err
 	}
 	// libpcp 6.0.3 needs only the text itself inside len, not its final
