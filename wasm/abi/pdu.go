@@ -94,202 +94,222 @@ func appendMerged(dst []byte, a, b msgp.Marshaler) ([]byte, error) {
 // pduwire's errors. It switches on concrete types rather than going
 // through pduwire.New: a value in the pduwire.Message interface keeps
 // every String method its fields' types have, which linked about 40 KB
-// of pcp's text formatting into each module (bench/RESULTS.md).
+// of pcp's text formatting into each module (bench/RESULTS.md); an
+// interface of UnmarshalBinary alone, called once, still cost 9 KB more
+// than it saved (issue 18). For size in WebAssembly, where every call
+// and every return costs, the cases break to one return, and lists are
+// made at their length and filled by index (a local copy of the source
+// slice lets the compiler drop the bounds checks), with no append.
 func decodeBody(t pduwire.Type, b []byte) (msgp.Marshaler, error) {
+	var body msgp.Marshaler
+	var err error
 	switch t {
 	case pduwire.TypeError:
 		var m pduwire.ErrorPDU
-		if err := m.UnmarshalBinary(b); err != nil {
-			return nil, err
+		if err = m.UnmarshalBinary(b); err != nil {
+			break
 		}
 		if !m.Extended {
-			return &ErrorBody{Code: m.Code}, nil
+			body = &ErrorBody{Code: m.Code}
+			break
 		}
 		f := pduwire.Features(m.Datum)
-		return &ErrorExtBody{Code: m.Code, Datum: hex32(m.Datum), HandshakeStatus: int32(pcp.FromV1(m.Code)),
-			Version: f.Version(), Features: hex32(uint32(f.Flags()))}, nil
+		body = &ErrorExtBody{Code: m.Code, Datum: hex32(m.Datum), HandshakeStatus: int32(pcp.FromV1(m.Code)),
+			Version: f.Version(), Features: hex32(uint32(f.Flags()))}
 	case pduwire.TypeResult, pduwire.TypeHighResResult:
-		r, err := pduwire.ParseResult(b)
-		if err != nil {
-			return nil, err
+		r, err1 := pduwire.ParseResult(b)
+		if err = err1; err != nil {
+			break
 		}
-		return &resultMsg{r}, nil
+		body = &resultMsg{r}
 	case pduwire.TypeProfile:
 		var m pduwire.ProfilePDU
-		if err := m.UnmarshalBinary(b); err != nil {
-			return nil, err
+		if err = m.UnmarshalBinary(b); err != nil {
+			break
 		}
-		o := &ProfileBody{Ctx: m.Ctx, State: m.State, Entries: make([]ProfileEntry, 0, len(m.Entries))}
-		for _, e := range m.Entries {
-			o.Entries = append(o.Entries, ProfileEntry{InDom: e.InDom.String(), State: e.State, Insts: append([]int32{}, e.Insts...)})
+		in := m.Entries
+		es := make([]ProfileEntry, len(in))
+		for i, e := range in {
+			es[i] = ProfileEntry{InDom: e.InDom.String(), State: e.State, Insts: append([]int32{}, e.Insts...)}
 		}
-		return o, nil
+		body = &ProfileBody{Ctx: m.Ctx, State: m.State, Entries: es}
 	case pduwire.TypeFetch, pduwire.TypeHighResFetch:
 		m := pduwire.FetchPDU{HighRes: t == pduwire.TypeHighResFetch}
-		if err := m.UnmarshalBinary(b); err != nil {
-			return nil, err
+		if err = m.UnmarshalBinary(b); err != nil {
+			break
 		}
-		return &FetchBody{Ctx: m.Ctx, PMIDs: ids(m.PMIDs)}, nil
+		body = &FetchBody{Ctx: m.Ctx, PMIDs: ids(m.PMIDs)}
 	case pduwire.TypeDescReq:
 		var m pduwire.DescReqPDU
-		if err := m.UnmarshalBinary(b); err != nil {
-			return nil, err
+		if err = m.UnmarshalBinary(b); err != nil {
+			break
 		}
-		return &PMIDBody{PMID: m.PMID.String()}, nil
+		body = &PMIDBody{PMID: m.PMID.String()}
 	case pduwire.TypeDesc:
 		var m pduwire.DescPDU
-		if err := m.UnmarshalBinary(b); err != nil {
-			return nil, err
+		if err = m.UnmarshalBinary(b); err != nil {
+			break
 		}
-		return &DescBody{Desc: desc(m.Desc)}, nil
+		body = &DescBody{Desc: desc(m.Desc)}
 	case pduwire.TypeDescIDs:
 		var m pduwire.DescIDsPDU
-		if err := m.UnmarshalBinary(b); err != nil {
-			return nil, err
+		if err = m.UnmarshalBinary(b); err != nil {
+			break
 		}
-		return &PMIDsBody{PMIDs: ids(m.PMIDs)}, nil
+		body = &PMIDsBody{PMIDs: ids(m.PMIDs)}
 	case pduwire.TypeDescs:
 		var m pduwire.DescsPDU
-		if err := m.UnmarshalBinary(b); err != nil {
-			return nil, err
+		if err = m.UnmarshalBinary(b); err != nil {
+			break
 		}
-		o := &DescsBody{Descs: make([]Desc, 0, len(m.Descs))}
-		for _, d := range m.Descs {
-			o.Descs = append(o.Descs, desc(d))
+		in := m.Descs
+		ds := make([]Desc, len(in))
+		for i, d := range in {
+			ds[i] = desc(d)
 		}
-		return o, nil
+		body = &DescsBody{Descs: ds}
 	case pduwire.TypeInstanceReq:
 		var m pduwire.InstanceReqPDU
-		if err := m.UnmarshalBinary(b); err != nil {
-			return nil, err
+		if err = m.UnmarshalBinary(b); err != nil {
+			break
 		}
-		return &InstanceReqBody{InDom: m.InDom.String(), Inst: m.Inst, Name: string(m.Name)}, nil
+		body = &InstanceReqBody{InDom: m.InDom.String(), Inst: m.Inst, Name: string(m.Name)}
 	case pduwire.TypeInstance:
 		var m pduwire.InstancePDU
-		if err := m.UnmarshalBinary(b); err != nil {
-			return nil, err
+		if err = m.UnmarshalBinary(b); err != nil {
+			break
 		}
-		o := &InstanceBody{InDom: m.InDom.String(), Instances: make([]Instance, 0, len(m.Instances))}
-		for _, e := range m.Instances {
-			o.Instances = append(o.Instances, Instance{Inst: e.Inst, Name: string(e.Name)})
+		in := m.Instances
+		is := make([]Instance, len(in))
+		for i, e := range in {
+			is[i] = Instance{Inst: e.Inst, Name: string(e.Name)}
 		}
-		return o, nil
+		body = &InstanceBody{InDom: m.InDom.String(), Instances: is}
 	case pduwire.TypeTextReq:
 		var m pduwire.TextReqPDU
-		if err := m.UnmarshalBinary(b); err != nil {
-			return nil, err
+		if err = m.UnmarshalBinary(b); err != nil {
+			break
 		}
-		return &IdentKindBody{Ident: hex32(m.Ident), Kind: m.Kind}, nil
+		body = &IdentKindBody{Ident: hex32(m.Ident), Kind: m.Kind}
 	case pduwire.TypeText:
 		var m pduwire.TextPDU
-		if err := m.UnmarshalBinary(b); err != nil {
-			return nil, err
+		if err = m.UnmarshalBinary(b); err != nil {
+			break
 		}
-		return &TextBody{Ident: hex32(m.Ident), Text: string(m.Text)}, nil
+		body = &TextBody{Ident: hex32(m.Ident), Text: string(m.Text)}
 	case pduwire.TypeCreds:
 		var m pduwire.CredsPDU
-		if err := m.UnmarshalBinary(b); err != nil {
-			return nil, err
+		if err = m.UnmarshalBinary(b); err != nil {
+			break
 		}
-		o := &CredsBody{Creds: make([]Cred, 0, len(m.Creds))}
-		for _, c := range m.Creds {
-			o.Creds = append(o.Creds, Cred{Type: c.Kind(), Version: c.Version(), Flags: hex32(uint32(c.Flags()))})
+		in := m.Creds
+		cs := make([]Cred, len(in))
+		for i, c := range in {
+			cs[i] = Cred{Type: c.Kind(), Version: c.Version(), Flags: hex32(uint32(c.Flags()))}
 		}
-		return o, nil
+		body = &CredsBody{Creds: cs}
 	case pduwire.TypePMNSIDs:
 		var m pduwire.PMNSIDsPDU
-		if err := m.UnmarshalBinary(b); err != nil {
-			return nil, err
+		if err = m.UnmarshalBinary(b); err != nil {
+			break
 		}
-		return &PMNSIDsBody{Status: m.Status, PMIDs: ids(m.PMIDs)}, nil
+		body = &PMNSIDsBody{Status: m.Status, PMIDs: ids(m.PMIDs)}
 	case pduwire.TypePMNSNames:
 		var m pduwire.PMNSNamesPDU
-		if err := m.UnmarshalBinary(b); err != nil {
-			return nil, err
+		if err = m.UnmarshalBinary(b); err != nil {
+			break
 		}
-		o := &PMNSNamesBody{Status: m.Status, Names: make([]string, 0, len(m.Names))}
-		for _, n := range m.Names {
-			o.Names = append(o.Names, string(n))
+		in := m.Names
+		ns := make([]string, len(in))
+		for i, n := range in {
+			ns[i] = string(n)
 		}
+		var sts []int32
 		if m.Statuses != nil {
-			o.Statuses = append([]int32{}, m.Statuses...)
+			sts = append([]int32{}, m.Statuses...)
 		}
-		return o, nil
+		body = &PMNSNamesBody{Status: m.Status, Names: ns, Statuses: sts}
 	case pduwire.TypePMNSChild, pduwire.TypePMNSTraverse:
 		m := pduwire.PMNSChildPDU{Traverse: t == pduwire.TypePMNSTraverse}
-		if err := m.UnmarshalBinary(b); err != nil {
-			return nil, err
+		if err = m.UnmarshalBinary(b); err != nil {
+			break
 		}
-		return &PMNSChildBody{Subtype: m.Subtype, Name: string(m.Name)}, nil
+		body = &PMNSChildBody{Subtype: m.Subtype, Name: string(m.Name)}
 	case pduwire.TypeAttr:
 		var m pduwire.AttrPDU
-		if err := m.UnmarshalBinary(b); err != nil {
-			return nil, err
+		if err = m.UnmarshalBinary(b); err != nil {
+			break
 		}
-		return &AttrBody{Attr: m.Attr, Value: string(m.Value)}, nil
+		body = &AttrBody{Attr: m.Attr, Value: string(m.Value)}
 	case pduwire.TypeLabelReq:
 		var m pduwire.LabelReqPDU
-		if err := m.UnmarshalBinary(b); err != nil {
-			return nil, err
+		if err = m.UnmarshalBinary(b); err != nil {
+			break
 		}
-		return &IdentKindBody{Ident: hex32(m.Ident), Kind: m.Kind}, nil
+		body = &IdentKindBody{Ident: hex32(m.Ident), Kind: m.Kind}
 	case pduwire.TypeLabel:
 		var m pduwire.LabelPDU
-		if err := m.UnmarshalBinary(b); err != nil {
-			return nil, err
+		if err = m.UnmarshalBinary(b); err != nil {
+			break
 		}
-		o := &LabelBody{Ident: hex32(m.Ident), Kind: m.Kind, Sets: make([]PDULabelSet, 0, len(m.Sets))}
-		for _, s := range m.Sets {
-			ls := make([]Label, 0, len(s.Labels))
-			for _, l := range s.Labels {
-				ls = append(ls, Label{Name: string(s.JSON[l.Name : int(l.Name)+int(l.NameLen)]),
+		in := m.Sets
+		sets := make([]PDULabelSet, len(in))
+		for i, s := range in {
+			lin := s.Labels
+			ls := make([]Label, len(lin))
+			for j, l := range lin {
+				ls[j] = Label{Name: string(s.JSON[l.Name : int(l.Name)+int(l.NameLen)]),
 					Value: string(s.JSON[l.Value : int(l.Value)+int(l.ValueLen)]), Flags: l.Flags,
-					NameOff: l.Name, NameLen: l.NameLen, ValueOff: l.Value, ValueLen: l.ValueLen})
+					NameOff: l.Name, NameLen: l.NameLen, ValueOff: l.Value, ValueLen: l.ValueLen}
 			}
-			o.Sets = append(o.Sets, PDULabelSet{Inst: s.Inst, NLabels: s.NLabels, JSON: string(s.JSON), Labels: ls})
+			sets[i] = PDULabelSet{Inst: s.Inst, NLabels: s.NLabels, JSON: string(s.JSON), Labels: ls}
 		}
-		return o, nil
+		body = &LabelBody{Ident: hex32(m.Ident), Kind: m.Kind, Sets: sets}
 	case pduwire.TypeLogRequest:
 		var m pduwire.LogRequestPDU
-		if err := m.UnmarshalBinary(b); err != nil {
-			return nil, err
+		if err = m.UnmarshalBinary(b); err != nil {
+			break
 		}
-		return &LogRequestBody{Request: m.Request}, nil
+		body = &LogRequestBody{Request: m.Request}
 	case pduwire.TypeLogControl:
 		var m pduwire.LogControlPDU
-		if err := m.UnmarshalBinary(b); err != nil {
-			return nil, err
+		if err = m.UnmarshalBinary(b); err != nil {
+			break
 		}
-		o := &LogControlBody{Control: m.Control, State: m.State, DeltaMS: m.Delta, Metrics: make([]LogMetric, 0, len(m.Metrics))}
-		for _, lm := range m.Metrics {
-			vs := make([]LogValue, 0, len(lm.Values))
-			for _, v := range lm.Values {
-				vs = append(vs, LogValue{Inst: v.Inst, Value: v.Value})
+		in := m.Metrics
+		ms := make([]LogMetric, len(in))
+		for i, lm := range in {
+			vin := lm.Values
+			vs := make([]LogValue, len(vin))
+			for j, v := range vin {
+				vs[j] = LogValue{Inst: v.Inst, Value: v.Value}
 			}
-			o.Metrics = append(o.Metrics, LogMetric{PMID: lm.PMID.String(), NumVal: lm.NumVal, Values: vs})
+			ms[i] = LogMetric{PMID: lm.PMID.String(), NumVal: lm.NumVal, Values: vs}
 		}
-		return o, nil
+		body = &LogControlBody{Control: m.Control, State: m.State, DeltaMS: m.Delta, Metrics: ms}
 	case pduwire.TypeLogStatusV2:
 		var m pduwire.LogStatusV2PDU
-		if err := m.UnmarshalBinary(b); err != nil {
-			return nil, err
+		if err = m.UnmarshalBinary(b); err != nil {
+			break
 		}
-		return &LogStatusV2Body{Start: logTime(m.Start), Last: logTime(m.Last), Now: logTime(m.Now),
+		body = &LogStatusV2Body{Start: logTime(m.Start), Last: logTime(m.Last), Now: logTime(m.Now),
 			State: m.State, Vol: m.Vol, Size: m.Size, Host: cstr(m.Host[:]), FQDN: cstr(m.FQDN[:]),
-			PMCDTZ: cstr(m.PMCDTZ[:]), LoggerTZ: cstr(m.LoggerTZ[:])}, nil
+			PMCDTZ: cstr(m.PMCDTZ[:]), LoggerTZ: cstr(m.LoggerTZ[:])}
 	case pduwire.TypeLogStatus:
 		var m pduwire.LogStatusPDU
-		if err := m.UnmarshalBinary(b); err != nil {
-			return nil, err
+		if err = m.UnmarshalBinary(b); err != nil {
+			break
 		}
-		o := &LogStatusBody{Start: logTime(m.Start), Last: logTime(m.Last), Now: logTime(m.Now),
-			State: m.State, Vol: m.Vol, Size: m.Size, Strings: make([]string, 0, len(m.Strings))}
-		for _, s := range m.Strings {
-			o.Strings = append(o.Strings, cstr(s))
+		ss := make([]string, len(m.Strings))
+		for i := range ss {
+			ss[i] = cstr(m.Strings[i])
 		}
-		return o, nil
+		body = &LogStatusBody{Start: logTime(m.Start), Last: logTime(m.Last), Now: logTime(m.Now),
+			State: m.State, Vol: m.Vol, Size: m.Size, Strings: ss}
+	default:
+		body = &UnknownBody{BodyHex: hex.EncodeToString(b[min(len(b), pduwire.HeaderLen):])}
 	}
-	return &UnknownBody{BodyHex: hex.EncodeToString(b[min(len(b), pduwire.HeaderLen):])}, nil
+	return body, err
 }
 
 // appendResult appends the map of a validated RESULT or HIGHRES_RESULT:
@@ -583,6 +603,10 @@ func appendParam(b []byte, p eventrec.Param) []byte {
 	return msgp.AppendString(b, hex.EncodeToString(p.Value))
 }
 
+// ids is the text of each identifier of in. It is not inlined, for the
+// size of the WebAssembly modules (issue 18).
+//
+//go:noinline
 func ids(in []pcp.ID) []string {
 	out := make([]string, len(in))
 	for i, id := range in {
@@ -591,6 +615,10 @@ func ids(in []pcp.ID) []string {
 	return out
 }
 
+// hex32 is v in hex, 0x first. It is not inlined: its two calls at
+// each of its callers cost the WebAssembly modules more (issue 18).
+//
+//go:noinline
 func hex32(v uint32) string { return "0x" + strconv.FormatUint(uint64(v), 16) }
 
 // typeNames are the schema's names of PCP value types, by type code
