@@ -26,12 +26,17 @@ func (id ID) Cluster() uint32 { return uint32(id) >> 10 & 0xfff }
 func (id ID) Item() uint32 { return uint32(id) & 0x3ff }
 
 // String formats the identifier as libpcp's pmIDStr does:
-// "domain.cluster.item", or "PM_ID_NULL".
+// "domain.cluster.item", or "PM_ID_NULL". It is not inlined: its two
+// calls at each of a dozen callers cost the WebAssembly modules more than
+// one call to it (issue 18).
+//
+//go:noinline
 func (id ID) String() string {
 	if id == IDNull {
 		return "PM_ID_NULL"
 	}
-	b, _ := id.AppendText(nil)
+	var buf [16]byte
+	b, _ := id.AppendText(buf[:0])
 	return string(b)
 }
 

@@ -12,6 +12,10 @@ var timeNames = [...]string{"nanosec", "microsec", "millisec", "sec", "min", "ho
 // with a count scale, "x 10^N"; tools such as pminfo print "none" for "".
 // Out-of-range scales print as "space-N" and "time-N". The extra unit and
 // scale of PCP 7.2 (bits 7–0) are not printed, as 6.x peers ignore them.
+//
+// It is not inlined, for the size of the WebAssembly modules (issue 18).
+//
+//go:noinline
 func (u Units) String() string {
 	var buf [64]byte
 	b, _ := u.AppendText(buf[:0])
