@@ -25,21 +25,27 @@ func checkEvents(blk []byte, off int, t pcp.Type) error {
 	if !ok {
 		return fail("event", off, ErrEvent)
 	}
-	return &wire.Error{Format: "pduwire", Field: "event." + pe.Field, Offset: pe.Offset, Err: eventKind{pe.Err}}
+	return &wire.Error{Format: "pduwire", Field: "event." + pe.Field, Offset: pe.Offset, Err: &eventKind{inner: pe.Err}}
 }
 
 // eventKind is the kind of an event array failure inside a value: it
 // matches ErrEvent and eventrec's kind, and reads as one line
 // ("bad event record array: bad count"), where errors.Join would break it.
 // As a *wire.Kind it is ErrEvent, so the wasm ABI reports every event
-// array failure inside a PDU with ErrEvent's code.
-type eventKind struct{ inner error }
+// array failure inside a PDU with ErrEvent's code. Its methods have
+// pointer receivers: value receivers also got pointer wrappers, 1.5 KB
+// of WebAssembly (issue 18); it is not comparable, for no equality
+// function.
+type eventKind struct {
+	_     [0]func()
+	inner error
+}
 
-func (k eventKind) Error() string        { return ErrEvent.Error() + ": " + k.inner.Error() }
-func (k eventKind) Is(target error) bool { return target == ErrEvent }
-func (k eventKind) Unwrap() error        { return k.inner }
+func (k *eventKind) Error() string        { return ErrEvent.Error() + ": " + k.inner.Error() }
+func (k *eventKind) Is(target error) bool { return target == ErrEvent }
+func (k *eventKind) Unwrap() error        { return k.inner }
 
-func (k eventKind) As(target any) bool {
+func (k *eventKind) As(target any) bool {
 	if p, ok := target.(**wire.Kind); ok {
 		*p = ErrEvent
 		return true
