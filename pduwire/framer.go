@@ -50,6 +50,7 @@ type PDU struct {
 
 // checkFrame validates a header read at stream offset off against limit.
 func checkFrame(hdr []byte, off int64, limit uint32) (Header, error) {
+	_ = hdr[11] // one bounds check for the reads below
 	h := Header{
 		Len:  binary.BigEndian.Uint32(hdr),
 		Type: Type(binary.BigEndian.Uint32(hdr[4:])),
@@ -105,7 +106,7 @@ func (s *Scanner) Next() bool {
 	}
 	rest := s.buf[s.off:]
 	if len(rest) < HeaderLen {
-		s.err = &ParseError{Format: "pduwire", Field: "header", Offset: int64(s.off), Err: ErrTruncated}
+		s.err = fail("header", s.off, ErrTruncated)
 		return false
 	}
 	h, err := checkFrame(rest, int64(s.off), s.limit)
@@ -114,7 +115,7 @@ func (s *Scanner) Next() bool {
 		return false
 	}
 	if uint64(h.Len) > uint64(len(rest)) {
-		s.err = &ParseError{Format: "pduwire", Field: "body", Offset: int64(s.off), Err: ErrTruncated}
+		s.err = fail("body", s.off, ErrTruncated)
 		return false
 	}
 	n := int(h.Len)
