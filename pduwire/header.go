@@ -103,6 +103,3 @@ func head(pdu []byte, t Type, size int) error {
 	}
 	return nil
 }
-
-// be32 reads the big-endian word at off; callers have checked bounds.
-func be32(b []byte, off int) uint32 { return binary.BigEndian.Uint32(b[off:]) }

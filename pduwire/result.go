@@ -115,7 +115,7 @@ func (r *Result) validate() error {
 		if uint64(off)+8 > n {
 			return fail("valueset", off, ErrTruncated)
 		}
-		numval := int32(be32(pdu, off+4))
+		numval := int32(binary.BigEndian.Uint32(pdu[off+4:]))
 		if numval <= 0 {
 			off += 8
 			continue
@@ -126,7 +126,7 @@ func (r *Result) validate() error {
 		if uint64(off)+12+8*uint64(numval) > n {
 			return fail("valueset.vlist", off, ErrTruncated)
 		}
-		valfmt := be32(pdu, off+8)
+		valfmt := binary.BigEndian.Uint32(pdu[off+8:])
 		if valfmt > ValSPTR {
 			return fail("valueset.valfmt", off+8, ErrValueFormat)
 		}
@@ -274,9 +274,9 @@ func (s *ValueSetScanner) Next() bool {
 	}
 	s.left--
 	p := s.pdu
-	vs := ValueSet{pdu: p, PMID: pcp.ID(be32(p, s.off)), NumVal: int32(be32(p, s.off+4))}
+	vs := ValueSet{pdu: p, PMID: pcp.ID(binary.BigEndian.Uint32(p[s.off:])), NumVal: int32(binary.BigEndian.Uint32(p[s.off+4:]))}
 	if vs.NumVal > 0 {
-		vs.ValFmt = uint8(be32(p, s.off+8))
+		vs.ValFmt = uint8(binary.BigEndian.Uint32(p[s.off+8:]))
 		vs.vlist = s.off + 12
 		end := vs.vlist + 8*int(vs.NumVal)
 		vs.vl = p[vs.vlist:end:end]
@@ -350,7 +350,7 @@ func (vs *ValueSet) PDU() []byte { return vs.pdu }
 // ParseResult has checked the pointer and the block's bounds.
 func block(pdu []byte, w uint32) []byte {
 	start := 4 * int(w)
-	end := start + int(be32(pdu, start)&0xffffff)
+	end := start + int(binary.BigEndian.Uint32(pdu[start:])&0xffffff)
 	return pdu[start:end:end]
 }
 

@@ -1,6 +1,7 @@
 package pduwire
 
 import (
+	"encoding/binary"
 	"math"
 
 	"github.com/perfwire/perfwire/pcp"
@@ -96,7 +97,7 @@ func (rr *ResultReader) Next() bool {
 		return false
 	}
 	rr.left--
-	vs := ValueSet{pdu: pdu, PMID: pcp.ID(be32(pdu, off)), NumVal: int32(be32(pdu, off+4))}
+	vs := ValueSet{pdu: pdu, PMID: pcp.ID(binary.BigEndian.Uint32(pdu[off:])), NumVal: int32(binary.BigEndian.Uint32(pdu[off+4:]))}
 	if vs.NumVal <= 0 {
 		rr.off = off + 8
 		rr.vs = vs
@@ -111,7 +112,7 @@ func (rr *ResultReader) Next() bool {
 		rr.err = fail("valueset.vlist", off, ErrTruncated)
 		return false
 	}
-	valfmt := be32(pdu, off+8)
+	valfmt := binary.BigEndian.Uint32(pdu[off+8:])
 	if valfmt > ValSPTR {
 		rr.err = fail("valueset.valfmt", off+8, ErrValueFormat)
 		return false
