@@ -79,9 +79,6 @@ func head(pdu []byte, t Type, size int) error {
 	if err != nil {
 		return err
 	}
-	if uint64(h.Len) != uint64(len(pdu)) {
-		return fail(t.String()+".len", 0, ErrHeaderLen)
-	}
 	var twin Type
 	switch t {
 	case TypeFetch:
@@ -91,15 +88,21 @@ func head(pdu []byte, t Type, size int) error {
 	case TypePMNSChild:
 		twin = TypePMNSTraverse
 	}
-	if h.Type != t && (twin == 0 || h.Type != twin) {
-		return fail(t.String()+".type", 4, ErrType)
-	}
-	if size&exactly != 0 {
-		if len(pdu) != size&^exactly {
-			return fail(t.String()+".len", 0, ErrLength)
+	// One failure path: the field's suffix, offset and kind by rule.
+	field, off, kind := ".len", 0, ErrLength
+	switch {
+	case uint64(h.Len) != uint64(len(pdu)):
+		kind = ErrHeaderLen
+	case h.Type != t && (twin == 0 || h.Type != twin):
+		field, off, kind = ".type", 4, ErrType
+	case size&exactly != 0:
+		if len(pdu) == size&^exactly {
+			return nil
 		}
-	} else if len(pdu) < size {
-		return fail(t.String(), len(pdu), ErrTruncated)
+	case len(pdu) < size:
+		field, off, kind = "", len(pdu), ErrTruncated
+	default:
+		return nil
 	}
-	return nil
+	return fail(t.String()+field, off, kind)
 }
