@@ -1,6 +1,7 @@
 package pduwire
 
 import (
+	"encoding/binary"
 	"github.com/perfwire/perfwire/internal/wire"
 	"github.com/perfwire/perfwire/pcp"
 )
@@ -58,17 +59,16 @@ func appendIDs(b []byte, ids []pcp.ID) []byte {
 // that must fill the PDU exactly ([ErrLength]).
 func decodeIDs(pdu []byte, off int, name string, dst []pcp.ID) ([]pcp.ID, error) {
 	n := int32(be32(pdu, off))
-	if n < 1 {
-		return dst, fail(name+".count", off, ErrCount)
-	}
-	if uint64(n) > uint64(len(pdu)-off-4)/4 {
+	if n < 1 || uint64(n) > uint64(len(pdu)-off-4)/4 {
 		return dst, fail(name+".count", off, ErrCount)
 	}
 	if err := exact(pdu, name, uint64(off)+4+4*uint64(n)); err != nil {
 		return dst, err
 	}
-	for i := range int(n) {
-		dst = append(dst, pcp.ID(be32(pdu, off+4+4*i)))
+	// The identifiers fill the rest of the PDU: walked by re-slicing,
+	// with no bounds check or call per word.
+	for ids := pdu[off+4:]; len(ids) >= 4; ids = ids[4:] {
+		dst = append(dst, pcp.ID(binary.BigEndian.Uint32(ids)))
 	}
 	return dst, nil
 }
