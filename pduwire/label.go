@@ -149,14 +149,12 @@ func (m *LabelPDU) UnmarshalBinary(pdu []byte) error {
 	end := uint64(28)
 	for range int(n) {
 		o := c.Offset()
-		if !c.Has(16) {
+		h, ok := c.Bytes(16) // the set header, its four words read with no bounds check
+		if !ok {
 			return fail("LABEL.set", o, ErrTruncated)
 		}
-		inst, _ := c.U32BE()
-		nl32, _ := c.U32BE()
-		js32, _ := c.U32BE()
-		jl32, _ := c.U32BE()
-		nl, js, jl := int32(nl32), int32(js32), int32(jl32)
+		inst := binary.BigEndian.Uint32(h)
+		nl, js, jl := int32(binary.BigEndian.Uint32(h[4:])), int32(binary.BigEndian.Uint32(h[8:])), int32(binary.BigEndian.Uint32(h[12:]))
 		if nl > MaxLabels {
 			return fail("LABEL.nlabels", o+4, ErrCount)
 		}
@@ -195,11 +193,8 @@ func (m *LabelPDU) UnmarshalBinary(pdu []byte) error {
 		sets = append(sets, s)
 	}
 	m.Sets = sets
-	if uint64(len(pdu)) > (end+3)&^3 && n > 0 {
+	if uint64(len(pdu)) > (end+3)&^3 { // with no sets, end is 28
 		return fail("LABEL", int(end), ErrTrailing)
-	}
-	if n == 0 && len(pdu) > 28 {
-		return fail("LABEL", 28, ErrTrailing)
 	}
 	return nil
 }
