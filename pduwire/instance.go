@@ -1,6 +1,7 @@
 package pduwire
 
 import (
+	"encoding/binary"
 	"github.com/perfwire/perfwire/internal/wire"
 	"github.com/perfwire/perfwire/pcp"
 )
@@ -111,11 +112,11 @@ func (m *InstancePDU) UnmarshalBinary(pdu []byte) error {
 	c.Skip(20)
 	for i := range int(n) {
 		o := c.Offset()
-		inst, ok1 := c.U32BE()
-		nl, ok2 := c.U32BE()
-		if !ok1 || !ok2 {
+		h, ok := c.Bytes(8) // inst and namelen, read with no bounds check
+		if !ok {
 			return fail("INSTANCE.entry", o, ErrTruncated)
 		}
+		inst, nl := binary.BigEndian.Uint32(h), binary.BigEndian.Uint32(h[4:])
 		if int32(nl) < 0 {
 			return fail("INSTANCE.namelen", o+4, ErrCount)
 		}
