@@ -185,9 +185,15 @@ func decodeBody(t pduwire.Type, b []byte) (msgp.Marshaler, error) {
 			is[i] = Instance{Inst: e.Inst, Name: string(e.Name)}
 		}
 		body = &InstanceBody{InDom: m.InDom.String(), Instances: is}
-	case pduwire.TypeTextReq:
+	case pduwire.TypeTextReq, pduwire.TypeLabelReq:
+		// The two requests have the same fields: one body for both.
 		var m pduwire.TextReqPDU
-		if err = m.UnmarshalBinary(b); err != nil {
+		if t == pduwire.TypeTextReq {
+			err = m.UnmarshalBinary(b)
+		} else {
+			err = (*pduwire.LabelReqPDU)(&m).UnmarshalBinary(b)
+		}
+		if err != nil {
 			break
 		}
 		body = &IdentKindBody{Ident: hex32(m.Ident), Kind: m.Kind}
@@ -241,12 +247,6 @@ func decodeBody(t pduwire.Type, b []byte) (msgp.Marshaler, error) {
 			break
 		}
 		body = &AttrBody{Attr: m.Attr, Value: string(m.Value)}
-	case pduwire.TypeLabelReq:
-		var m pduwire.LabelReqPDU
-		if err = m.UnmarshalBinary(b); err != nil {
-			break
-		}
-		body = &IdentKindBody{Ident: hex32(m.Ident), Kind: m.Kind}
 	case pduwire.TypeLabel:
 		var m pduwire.LabelPDU
 		if err = m.UnmarshalBinary(b); err != nil {
