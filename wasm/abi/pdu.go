@@ -307,7 +307,7 @@ func decodeBody(t pduwire.Type, b []byte) (msgp.Marshaler, error) {
 		body = &LogStatusBody{Start: logTime(m.Start), Last: logTime(m.Last), Now: logTime(m.Now),
 			State: m.State, Vol: m.Vol, Size: m.Size, Strings: ss}
 	default:
-		body = &UnknownBody{BodyHex: hex.EncodeToString(b[min(len(b), pduwire.HeaderLen):])}
+		body = &UnknownBody{BodyHex: hexText(b[min(len(b), pduwire.HeaderLen):])}
 	}
 	return body, err
 }
@@ -600,7 +600,7 @@ func appendParam(b []byte, p eventrec.Param) []byte {
 		v, _ := p.Text()
 		return appendStr(b, v)
 	}
-	return msgp.AppendString(b, hex.EncodeToString(p.Value))
+	return msgp.AppendString(b, hexText(p.Value))
 }
 
 // ids is the text of each identifier of in. It is not inlined, for the
@@ -614,6 +614,13 @@ func ids(in []pcp.ID) []string {
 	}
 	return out
 }
+
+// hexText is hex.EncodeToString(b) for the cold paths (an unknown PDU's
+// body, an event parameter of an odd type), where its inlined copies
+// cost 1.3 KB of WebAssembly each (issue 18).
+//
+//go:noinline
+func hexText(b []byte) string { return hex.EncodeToString(b) }
 
 // hex32 is v in hex, 0x first. It is not inlined: its two calls at
 // each of its callers cost the WebAssembly modules more (issue 18).
