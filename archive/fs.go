@@ -4,8 +4,8 @@ import (
 	"errors"
 	"io"
 	"io/fs"
+	"math"
 	"path"
-	"strconv"
 	"strings"
 )
 
@@ -135,8 +135,20 @@ func archiveSuffix(s string) bool {
 	if s == "meta" || s == "index" {
 		return true
 	}
-	_, err := strconv.ParseUint(s, 10, 31)
-	return err == nil && s != "" && s[0] != '+'
+	// A volume number: decimal digits, below 2^31, what
+	// strconv.ParseUint(s, 10, 31) takes; written out, as strconv's
+	// parsers and their errors cost a WebAssembly module 7 KB.
+	n := uint64(0)
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c < '0' || c > '9' {
+			return false
+		}
+		if n = n*10 + uint64(c-'0'); n > math.MaxInt32 {
+			return false
+		}
+	}
+	return s != ""
 }
 
 // openFile opens name in fsys as a File.
