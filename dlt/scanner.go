@@ -201,6 +201,22 @@ func (s *Scanner) followed(at int) bool {
 	return bytes.HasPrefix(rest, pat) || (len(rest) < len(pat) && bytes.HasPrefix(pat, rest))
 }
 
+// indexPattern is bytes.Index for a framing's pattern (a few bytes, the
+// first of them rare in a damaged stretch): its first byte found with
+// IndexByte, the rest compared. bytes.Index's general search cost a
+// WebAssembly module 4 KB.
+func indexPattern(b, pat []byte) int {
+	for i := 0; ; i++ {
+		j := bytes.IndexByte(b[i:], pat[0])
+		if j < 0 || len(b)-i-j < len(pat) {
+			return -1
+		}
+		if i += j; bytes.Equal(b[i:i+len(pat)], pat) {
+			return i
+		}
+	}
+}
+
 // resync returns the offset of the first candidate record starting in
 // [from, limit) that decodes and is itself followed by a header pattern
 // or the end of input; failing that, the first candidate that merely
@@ -212,7 +228,7 @@ func (s *Scanner) resync(from, limit int) int {
 	}
 	loose := -1
 	for from < limit {
-		i := bytes.Index(s.buf[from:min(limit+len(pat)-1, len(s.buf))], pat)
+		i := indexPattern(s.buf[from:min(limit+len(pat)-1, len(s.buf))], pat)
 		if i < 0 {
 			break
 		}
