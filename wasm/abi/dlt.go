@@ -50,16 +50,23 @@ func idText(id dlt.ID) string {
 	return validText(id[:n])
 }
 
-// validText is b as a string, its bad UTF-8 bytes replaced. Not inlined:
-// NewDLTMessage calls it five times, each copy costing 1 KB of
-// WebAssembly.
+// validText is b as a string, each byte of it that is not UTF-8 replaced
+// by U+FFFD, as string([]rune(string(b))) and encoding/json do (the rune
+// conversions cost a WebAssembly module 3 KB). Not inlined:
+// NewDLTMessage calls it five times, each copy costing 1 KB.
 //
 //go:noinline
 func validText(b []byte) string {
 	if utf8.Valid(b) {
 		return string(b)
 	}
-	return string([]rune(string(b)))
+	r := make([]byte, 0, len(b)+8)
+	for rest := b; len(rest) > 0; {
+		c, n := utf8.DecodeRune(rest)
+		r = utf8.AppendRune(r, c)
+		rest = rest[n:]
+	}
+	return string(r)
 }
 
 // rfc3339Micro formats Unix seconds and microseconds as RFC 3339 UTC.

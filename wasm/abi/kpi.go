@@ -115,13 +115,7 @@ func textString(b []byte) (s, hexOf string) {
 	if utf8.Valid(b) {
 		return string(b), ""
 	}
-	r := make([]byte, 0, len(b)+8)
-	for rest := b; len(rest) > 0; {
-		c, n := utf8.DecodeRune(rest)
-		r = utf8.AppendRune(r, c)
-		rest = rest[n:]
-	}
-	return string(r), hex.EncodeToString(b)
+	return validText(b), hex.EncodeToString(b)
 }
 
 // ProcessRow is the schema's row of a tracked process.
