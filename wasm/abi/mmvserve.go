@@ -32,7 +32,10 @@ func ServeMMV(srcs []mmv.Source, paths []string, strict bool, nowMicros int64) M
 		}
 		text := mmvWarningText(w, srcs)
 		if strict {
-			res.Error = &Error{Kind: unknownKind, Message: paths[w.File] + ": " + strings.TrimSpace(text), Offset: -1}
+			// The text's only white space at either end is the space
+			// before " metric": TrimPrefix drops it as TrimSpace did,
+			// without linking Unicode's spaces (3.6 KB of wasm code).
+			res.Error = &Error{Kind: unknownKind, Message: paths[w.File] + ": " + strings.TrimPrefix(text, " "), Offset: -1}
 			return res
 		}
 		if dropped[w.File] == nil {
