@@ -1,8 +1,8 @@
 package archive
 
 import (
-	"bytes"
 	"encoding/binary"
+	"errors"
 	"io"
 	"strconv"
 )
@@ -17,7 +17,28 @@ type File struct {
 
 // BytesFile returns a File over b.
 func BytesFile(name string, b []byte) File {
-	return File{Name: name, R: bytes.NewReader(b), Size: int64(len(b))}
+	return File{Name: name, R: &bytesAt{b}, Size: int64(len(b))}
+}
+
+// bytesAt is BytesFile's io.ReaderAt: bytes.Reader's ReadAt, errors
+// included, without its Read and Seek, which a bytes.Reader in an
+// interface keeps in a WebAssembly module (2 KB).
+type bytesAt struct{ b []byte }
+
+var errNegativeOffset = errors.New("bytes.Reader.ReadAt: negative offset")
+
+func (r *bytesAt) ReadAt(p []byte, off int64) (int, error) {
+	if off < 0 {
+		return 0, errNegativeOffset
+	}
+	if off >= int64(len(r.b)) {
+		return 0, io.EOF
+	}
+	n := copy(p, r.b[off:])
+	if n < len(p) {
+		return n, io.EOF
+	}
+	return n, nil
 }
 
 // readRecord reads the framed record at off of f into buf[pre:] and
