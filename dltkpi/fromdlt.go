@@ -1,8 +1,6 @@
 package dltkpi
 
 import (
-	"errors"
-
 	"github.com/perfwire/perfwire/dlt"
 	"github.com/perfwire/perfwire/internal/wire"
 )
@@ -80,7 +78,7 @@ func SourceOf(m dlt.Message) Source {
 func (r *Reassembler) PushDLT(sel Selector, m dlt.Message) {
 	km, src, err := sel.FromDLT(m)
 	switch {
-	case errors.Is(err, ErrNotKPI):
+	case err == ErrNotKPI: // as FromDLT returns it; errors.Is linked every Is method into wasm builds
 		r.reset()
 		r.Skip()
 	case err != nil:
