@@ -8,8 +8,6 @@ import (
 	"runtime"
 	"strconv"
 
-	"github.com/tinylib/msgp/msgp"
-
 	"github.com/perfwire/perfwire/archive"
 	"github.com/perfwire/perfwire/internal/rfc3339"
 	"github.com/perfwire/perfwire/pcp"
@@ -72,7 +70,8 @@ func appendFloat32(f float32) []byte {
 	if math.IsNaN(float64(f)) || math.IsInf(float64(f), 0) {
 		return AppendFloat(nil, float64(f))
 	}
-	return msgp.AppendFloat32(nil, f)
+	u := math.Float32bits(f) // as msgp.AppendFloat32 writes it, without its call
+	return []byte{0xca, byte(u >> 24), byte(u >> 16), byte(u >> 8), byte(u)}
 }
 
 // NewArchiveRecord describes record r of archive a in the shared schema:
