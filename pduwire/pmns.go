@@ -1,6 +1,10 @@
 package pduwire
 
-import "github.com/perfwire/perfwire/internal/wire"
+import (
+	"encoding/binary"
+
+	"github.com/perfwire/perfwire/internal/wire"
+)
 
 // PMNSNamesPDU is a PMNS_NAMES PDU (0x700e, docs/pcp-pdu.md §4.13): metric names or
 // name components, optionally each with a status (0 leaf, 1 non-leaf).
@@ -88,37 +92,37 @@ func (m *PMNSNamesPDU) UnmarshalBinary(pdu []byte) error {
 		m.Statuses = nil
 	}
 	left := int64(strbytes)
-	c := wire.NewCursor(pdu)
-	c.Skip(24)
+	// The names are walked by re-slicing rest, which proves every read
+	// in bounds (issue 18: a cursor's reads kept a bounds check each).
+	rest := pdu[24:]
 	for range int(n) {
-		o := c.Offset()
+		o := len(pdu) - len(rest)
 		if numstatus != 0 {
-			st, ok := c.U32BE()
-			if !ok {
+			if len(rest) < 4 {
 				return fail("PMNS_NAMES.status", o, ErrTruncated)
 			}
-			m.Statuses = append(m.Statuses, int32(st))
+			m.Statuses = append(m.Statuses, int32(binary.BigEndian.Uint32(rest)))
+			rest = rest[4:]
+			o += 4
 		}
-		nl, ok := c.U32BE()
-		if !ok {
-			return fail("PMNS_NAMES.namelen", c.Offset(), ErrTruncated)
+		if len(rest) < 4 {
+			return fail("PMNS_NAMES.namelen", o, ErrTruncated)
 		}
-		name, ok := c.Bytes(uint64(nl))
-		if !ok || int32(nl) < 0 {
-			return fail("PMNS_NAMES.name", c.Offset()-4, ErrTruncated)
+		nl := binary.BigEndian.Uint32(rest)
+		rest = rest[4:]
+		if uint64(nl) > uint64(len(rest)) {
+			return fail("PMNS_NAMES.name", o, ErrTruncated)
 		}
-		left -= int64(nl) + 1
-		if left < 0 {
-			return fail("PMNS_NAMES.namelen", c.Offset()-len(name)-4, ErrCount)
+		if left -= int64(nl) + 1; left < 0 {
+			return fail("PMNS_NAMES.namelen", o, ErrCount)
 		}
-		m.Names = append(m.Names, name)
-		pad := uint64(wire.Pad4(int(nl)) - int(nl))
-		if !c.Skip(pad) {
-			c.Skip(uint64(c.Len()))
-		}
+		m.Names = append(m.Names, rest[:nl:nl])
+		// The name and its pad, or what is left: the last pad may be
+		// missing.
+		rest = rest[min(wire.Pad4(int(nl)), len(rest)):]
 	}
-	if c.Len() > 3 {
-		return fail("PMNS_NAMES", c.Offset(), ErrTrailing)
+	if len(rest) > 3 {
+		return fail("PMNS_NAMES", len(pdu)-len(rest), ErrTrailing)
 	}
 	return nil
 }
