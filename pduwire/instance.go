@@ -108,33 +108,29 @@ func (m *InstancePDU) UnmarshalBinary(pdu []byte) error {
 		return fail("INSTANCE.numinst", 16, ErrCount)
 	}
 	m.Instances = m.Instances[:0]
-	c := wire.NewCursor(pdu)
-	c.Skip(20)
+	// The entries are walked by re-slicing rest, which proves every read
+	// in bounds (issue 18: a cursor's reads kept a bounds check each).
+	rest := pdu[20:]
 	for i := range int(n) {
-		o := c.Offset()
-		h, ok := c.Bytes(8) // inst and namelen, read with no bounds check
-		if !ok {
+		o := len(pdu) - len(rest)
+		if len(rest) < 8 {
 			return fail("INSTANCE.entry", o, ErrTruncated)
 		}
-		inst, nl := binary.BigEndian.Uint32(h), binary.BigEndian.Uint32(h[4:])
+		inst, nl := binary.BigEndian.Uint32(rest), binary.BigEndian.Uint32(rest[4:])
+		rest = rest[8:]
 		if int32(nl) < 0 {
 			return fail("INSTANCE.namelen", o+4, ErrCount)
 		}
-		name, ok := c.Bytes(uint64(nl))
-		if !ok {
+		// The name, then its pad: the last entry's may be missing.
+		padded := wire.Pad4(int(nl))
+		if uint64(nl) > uint64(len(rest)) || padded > len(rest) && i != int(n)-1 {
 			return fail("INSTANCE.name", o+8, ErrTruncated)
 		}
-		pad := uint64(wire.Pad4(int(nl))) - uint64(nl)
-		if !c.Skip(pad) {
-			if i != int(n)-1 {
-				return fail("INSTANCE.name", o+8, ErrTruncated)
-			}
-			c.Skip(uint64(c.Len())) // tolerated: missing final pad
-		}
-		m.Instances = append(m.Instances, InstanceEntry{Inst: int32(inst), Name: name})
+		m.Instances = append(m.Instances, InstanceEntry{Inst: int32(inst), Name: rest[:nl:nl]})
+		rest = rest[min(padded, len(rest)):]
 	}
-	if !c.Empty() {
-		return fail("INSTANCE", c.Offset(), ErrTrailing)
+	if len(rest) != 0 {
+		return fail("INSTANCE", len(pdu)-len(rest), ErrTrailing)
 	}
 	return nil
 }
