@@ -144,17 +144,18 @@ func (m *LabelPDU) UnmarshalBinary(pdu []byte) error {
 		return fail("LABEL.nsets", 24, ErrCount)
 	}
 	sets := m.Sets[:0]
-	c := wire.NewCursor(pdu)
-	c.Skip(28)
+	// The sets are walked by re-slicing rest, which proves every read in
+	// bounds (issue 18: a cursor's reads kept a bounds check each).
+	rest := pdu[28:]
 	end := uint64(28)
 	for range int(n) {
-		o := c.Offset()
-		h, ok := c.Bytes(16) // the set header, its four words read with no bounds check
-		if !ok {
+		o := len(pdu) - len(rest)
+		if len(rest) < 16 {
 			return fail("LABEL.set", o, ErrTruncated)
 		}
-		inst := binary.BigEndian.Uint32(h)
-		nl, js, jl := int32(binary.BigEndian.Uint32(h[4:])), int32(binary.BigEndian.Uint32(h[8:])), int32(binary.BigEndian.Uint32(h[12:]))
+		inst := binary.BigEndian.Uint32(rest)
+		nl, js, jl := int32(binary.BigEndian.Uint32(rest[4:])), int32(binary.BigEndian.Uint32(rest[8:])), int32(binary.BigEndian.Uint32(rest[12:]))
+		rest = rest[16:]
 		if nl > MaxLabels {
 			return fail("LABEL.nlabels", o+4, ErrCount)
 		}
@@ -172,18 +173,18 @@ func (m *LabelPDU) UnmarshalBinary(pdu []byte) error {
 		}
 		s.Labels = s.Labels[:0]
 		for range int(max(nl, 0)) {
-			lo := c.Offset()
-			raw, ok := c.Bytes(8)
-			if !ok {
+			lo := len(pdu) - len(rest)
+			if len(rest) < 8 {
 				return fail("LABEL.label", lo, ErrTruncated)
 			}
 			l := LabelEntry{
-				Name:     binary.BigEndian.Uint16(raw),
-				NameLen:  raw[2],
-				Flags:    raw[3],
-				Value:    binary.BigEndian.Uint16(raw[4:]),
-				ValueLen: binary.BigEndian.Uint16(raw[6:]),
+				Name:     binary.BigEndian.Uint16(rest),
+				NameLen:  rest[2],
+				Flags:    rest[3],
+				Value:    binary.BigEndian.Uint16(rest[4:]),
+				ValueLen: binary.BigEndian.Uint16(rest[6:]),
 			}
+			rest = rest[8:]
 			if int(l.Name)+int(l.NameLen) > int(jl) || int(l.Value)+int(l.ValueLen) > int(jl) {
 				return fail("LABEL.label", lo, ErrField)
 			}
