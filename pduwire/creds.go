@@ -56,8 +56,8 @@ func (m *CredsPDU) UnmarshalBinary(pdu []byte) error {
 	if n < 1 || n > MaxCreds {
 		return fail("CREDS.numcreds", 12, ErrCount)
 	}
-	if err := exact(pdu, "CREDS", 16+4*uint64(n)); err != nil {
-		return err
+	if uint64(len(pdu)) != 16+4*uint64(n) {
+		return fail("CREDS.len", 0, ErrLength)
 	}
 	m.Creds = m.Creds[:0]
 	for i := range int(n) {

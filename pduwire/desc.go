@@ -106,8 +106,8 @@ func (m *DescsPDU) UnmarshalBinary(pdu []byte) error {
 	if n < 1 || uint64(n) > uint64(len(pdu)-16)/20 {
 		return fail("DESCS.numdescs", 12, ErrCount)
 	}
-	if err := exact(pdu, "DESCS", 16+20*uint64(n)); err != nil {
-		return err
+	if uint64(len(pdu)) != 16+20*uint64(n) {
+		return fail("DESCS.len", 0, ErrLength)
 	}
 	m.Descs = m.Descs[:0]
 	for i := range int(n) {

@@ -62,8 +62,8 @@ func decodeIDs(pdu []byte, off int, name string, dst []pcp.ID) ([]pcp.ID, error)
 	if n < 1 || uint64(n) > uint64(len(pdu)-off-4)/4 {
 		return dst, fail(name+".count", off, ErrCount)
 	}
-	if err := exact(pdu, name, uint64(off)+4+4*uint64(n)); err != nil {
-		return dst, err
+	if uint64(len(pdu)) != uint64(off)+4+4*uint64(n) {
+		return dst, fail(name+".len", 0, ErrLength)
 	}
 	// The identifiers fill the rest of the PDU: walked by re-slicing,
 	// with no bounds check or call per word.

@@ -52,9 +52,7 @@ func (m *InstanceReqPDU) UnmarshalBinary(pdu []byte) error {
 	}
 	if n > 0 {
 		if len(pdu) > 32+wire.Pad4(int(n)) {
-			if err := exact(pdu, "INSTANCE_REQ", 32+uint64(wire.Pad4(int(n)))); err != nil {
-				return err
-			}
+			return fail("INSTANCE_REQ.len", 0, ErrLength)
 		}
 	} else if len(pdu) != 32 {
 		return fail("INSTANCE_REQ", 32, ErrTrailing)

@@ -88,11 +88,3 @@ func Decode(pdu []byte) (Message, error) {
 	}
 	return m, nil
 }
-
-// exact fails with ErrLength unless the PDU is exactly want bytes long.
-func exact(pdu []byte, name string, want uint64) error {
-	if uint64(len(pdu)) != want {
-		return fail(name+".len", 0, ErrLength)
-	}
-	return nil
-}
