@@ -130,31 +130,32 @@ func (c Code) Name() string {
 // "Authentication - …" and "Unknown secure sockets error N (M)" forms for
 // everything else. It allocates only for codes without a fixed text.
 func (c Code) Message() string {
+	// A code without a text is a prefix, a number and a suffix, written
+	// by one call (issue 18: each written out cost WebAssembly code).
+	pre, n, post := "No such PMAPI error code (", int(c), ")"
 	switch {
 	case c == 0:
 		return "No error"
 	case c > 0:
-		return "No such PMAPI error code (" + strconv.Itoa(int(c)) + ")"
 	case c > errBase:
 		e := -int(c)
 		if e < len(errnoText) && errnoText[e] != "" {
 			return errnoText[e]
 		}
-		return "Unknown error " + strconv.Itoa(e)
+		pre, n, post = "Unknown error ", e, ""
 	case c >= ErrNYI:
 		if e, ok := lookup(c); ok {
 			return e.msg
 		}
-		return "No such PMAPI error code (" + strconv.Itoa(int(c)) + ")"
 	case c >= saslLast:
 		if k := int(ErrNYI - c); k < len(saslText) && saslText[k] != "" {
 			return "Authentication - " + saslText[k]
 		}
 		return "Authentication - undefined error!"
 	default:
-		return "Unknown secure sockets error " + strconv.Itoa(int(c)) +
-			" (" + strconv.Itoa(int(c-ErrNYI)) + ")"
+		pre, post = "Unknown secure sockets error ", " ("+strconv.Itoa(int(c-ErrNYI))+")"
 	}
+	return pre + strconv.Itoa(n) + post
 }
 
 // Error returns Message, so a Code can be returned as an error.
