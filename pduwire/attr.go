@@ -52,7 +52,6 @@ func (m *AttrPDU) UnmarshalBinary(pdu []byte) error {
 	if err := head(pdu, TypeAttr, 16); err != nil {
 		return err
 	}
-	_ = pdu[15] // one bounds check for the reads below
 	if len(pdu)-16 > MaxAttrValue {
 		return fail("ATTR.len", 0, ErrLimit)
 	}

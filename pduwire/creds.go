@@ -51,7 +51,6 @@ func (m *CredsPDU) UnmarshalBinary(pdu []byte) error {
 	if err := head(pdu, TypeCreds, 20); err != nil {
 		return err
 	}
-	_ = pdu[19] // one bounds check for the reads below
 	n := int32(be32(pdu, 12))
 	if n < 1 || n > MaxCreds {
 		return fail("CREDS.numcreds", 12, ErrCount)

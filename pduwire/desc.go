@@ -46,7 +46,6 @@ func (m *DescReqPDU) UnmarshalBinary(pdu []byte) error {
 	if err := head(pdu, TypeDescReq, exactly|16); err != nil {
 		return err
 	}
-	_ = pdu[15] // one bounds check for the reads below
 	m.PMID = pcp.ID(be32(pdu, 12))
 	return nil
 }
@@ -70,7 +69,6 @@ func (m *DescPDU) UnmarshalBinary(pdu []byte) error {
 	if err := head(pdu, TypeDesc, exactly|32); err != nil {
 		return err
 	}
-	_ = pdu[31] // one bounds check for the reads below
 	m.Desc = readDesc(pdu, 12)
 	return nil
 }
@@ -101,7 +99,6 @@ func (m *DescsPDU) UnmarshalBinary(pdu []byte) error {
 	if err := head(pdu, TypeDescs, 36); err != nil {
 		return err
 	}
-	_ = pdu[35] // one bounds check for the reads below
 	n := int32(be32(pdu, 12))
 	if n < 1 || uint64(n) > uint64(len(pdu)-16)/20 {
 		return fail("DESCS.numdescs", 12, ErrCount)

@@ -33,7 +33,6 @@ func (m *ErrorPDU) UnmarshalBinary(pdu []byte) error {
 	if len(pdu) != 16 && len(pdu) != 20 {
 		return fail("ERROR.len", 0, ErrLength)
 	}
-	_ = pdu[15] // one bounds check for the reads below
 	*m = ErrorPDU{Code: int32(be32(pdu, 12)), Extended: len(pdu) == 20}
 	if len(pdu) == 20 {
 		m.Datum = be32(pdu, 16)

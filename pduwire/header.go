@@ -68,10 +68,9 @@ const exactly = 1 << 30
 // size bytes ([ErrTruncated] at len(pdu)), or exactly size&^exactly
 // ([ErrLength]). One call instead of two checks, each returning its
 // error, in every decoder: issue 18's WebAssembly pays for every call.
-// The compiler does not see head's size check, so callers follow it with
-// one index of the last byte it guarantees (_ = pdu[size-1]): that one
-// bounds check proves every fixed-offset read after it, where each read
-// had two (issue 18: 7 KB of WebAssembly).
+// The compiler does not see head's size check: in WebAssembly the
+// decoders' fixed reads are be32 calls, which check their own bounds;
+// LOG_STATUS_V2, which copies fixed spans, indexes its last byte once.
 //
 //go:noinline
 func head(pdu []byte, t Type, size int) error {

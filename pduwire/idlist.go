@@ -39,7 +39,6 @@ func (m *FetchPDU) UnmarshalBinary(pdu []byte) error {
 	if err != nil {
 		return err
 	}
-	_ = pdu[31] // one bounds check for the reads below
 	m.HighRes = Type(be32(pdu, 4)) == TypeHighResFetch
 	m.Ctx = int32(be32(pdu, 12))
 	m.PMIDs, err = decodeIDs(pdu, 24, "FETCH", m.PMIDs[:0])
@@ -98,7 +97,6 @@ func (m *PMNSIDsPDU) UnmarshalBinary(pdu []byte) error {
 	if err := head(pdu, TypePMNSIDs, 24); err != nil {
 		return err
 	}
-	_ = pdu[23] // one bounds check for the reads below
 	m.Status = int32(be32(pdu, 12))
 	var err error
 	m.PMIDs, err = decodeIDs(pdu, 16, "PMNS_IDS", m.PMIDs[:0])
@@ -128,7 +126,6 @@ func (m *DescIDsPDU) UnmarshalBinary(pdu []byte) error {
 	if err := head(pdu, TypeDescIDs, 24); err != nil {
 		return err
 	}
-	_ = pdu[23] // one bounds check for the reads below
 	if int32(be32(pdu, 12)) != -1 {
 		return fail("DESC_IDS.sts", 12, ErrField)
 	}

@@ -44,7 +44,6 @@ func (m *InstanceReqPDU) UnmarshalBinary(pdu []byte) error {
 	if err := head(pdu, TypeInstanceReq, 32); err != nil {
 		return err
 	}
-	_ = pdu[31] // one bounds check for the reads below
 	m.InDom, m.Inst = pcp.InDom(be32(pdu, 12)), int32(be32(pdu, 24))
 	n := int32(be32(pdu, 28))
 	if n < 0 || uint64(n) > uint64(len(pdu)-32) {
@@ -99,7 +98,6 @@ func (m *InstancePDU) UnmarshalBinary(pdu []byte) error {
 	if err := head(pdu, TypeInstance, 20); err != nil {
 		return err
 	}
-	_ = pdu[19] // one bounds check for the reads below
 	m.InDom = pcp.InDom(be32(pdu, 12))
 	n := int32(be32(pdu, 16))
 	if n < 0 || uint64(n) > uint64(len(pdu)-20)/8 {

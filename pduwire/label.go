@@ -42,7 +42,6 @@ func (m *LabelReqPDU) UnmarshalBinary(pdu []byte) error {
 	if err := head(pdu, TypeLabelReq, exactly|20); err != nil {
 		return err
 	}
-	_ = pdu[19] // one bounds check for the reads below
 	m.Ident, m.Kind = be32(pdu, 12), int32(be32(pdu, 16))
 	return nil
 }
@@ -137,7 +136,6 @@ func (m *LabelPDU) UnmarshalBinary(pdu []byte) error {
 	if err := head(pdu, TypeLabel, 28); err != nil {
 		return err
 	}
-	_ = pdu[27] // one bounds check for the reads below
 	m.Ident, m.Kind = be32(pdu, 12), int32(be32(pdu, 16))
 	n := int32(be32(pdu, 24))
 	if n < 0 || uint64(n) > uint64(len(pdu)-16)/16 {

@@ -41,7 +41,6 @@ func (m *LogRequestPDU) UnmarshalBinary(pdu []byte) error {
 	if err := head(pdu, TypeLogRequest, 16); err != nil {
 		return err
 	}
-	_ = pdu[15] // one bounds check for the reads below
 	m.Request = int32(be32(pdu, 12))
 	return nil
 }
@@ -108,7 +107,6 @@ func (m *LogControlPDU) UnmarshalBinary(pdu []byte) error {
 	if err := head(pdu, TypeLogControl, 32); err != nil {
 		return err
 	}
-	_ = pdu[31] // one bounds check for the reads below
 	m.Control, m.State, m.Delta = int32(be32(pdu, 12)), int32(be32(pdu, 16)), int32(be32(pdu, 20))
 	n := int32(be32(pdu, 24))
 	if n < 0 || uint64(n) > uint64(len(pdu)-28)/8 {
@@ -191,7 +189,7 @@ func (m *LogStatusV2PDU) UnmarshalBinary(pdu []byte) error {
 	if err := head(pdu, TypeLogStatusV2, exactly|264); err != nil {
 		return err
 	}
-	_ = pdu[263] // one bounds check for the reads below
+	_ = pdu[263] // one bounds check for the copies below
 	ts := [...]*LogTime{&m.Start, &m.Last, &m.Now}
 	for i, t := range ts {
 		t.Sec, t.Frac = int64(int32(be32(pdu, 16+8*i))), int32(be32(pdu, 20+8*i))
@@ -253,7 +251,6 @@ func (m *LogStatusPDU) UnmarshalBinary(pdu []byte) error {
 	if err := head(pdu, TypeLogStatus, 88); err != nil {
 		return err
 	}
-	_ = pdu[87] // one bounds check for the reads below
 	ts := [...]*LogTime{&m.Start, &m.Last, &m.Now}
 	for i, t := range ts {
 		t.Sec, t.Frac = logSec(pdu, 12+12*i), int32(be32(pdu, 20+12*i))

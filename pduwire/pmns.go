@@ -62,7 +62,6 @@ func (m *PMNSNamesPDU) UnmarshalBinary(pdu []byte) error {
 	if err := head(pdu, TypePMNSNames, 24); err != nil {
 		return err
 	}
-	_ = pdu[23] // one bounds check for the reads below
 	m.Status, m.Names, m.Statuses = 0, m.Names[:0], m.Statuses[:0]
 	strbytes := int32(be32(pdu, 12))
 	numstatus := int32(be32(pdu, 16))
@@ -158,7 +157,6 @@ func (m *PMNSChildPDU) UnmarshalBinary(pdu []byte) error {
 	if err := head(pdu, TypePMNSChild, 20); err != nil {
 		return err
 	}
-	_ = pdu[19] // one bounds check for the reads below
 	n := int32(be32(pdu, 16))
 	if n < 0 || uint64(n) > uint64(len(pdu)-20) {
 		return fail("PMNS_CHILD.namelen", 16, ErrCount)

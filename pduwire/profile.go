@@ -59,7 +59,6 @@ func (m *ProfilePDU) UnmarshalBinary(pdu []byte) error {
 	if err := head(pdu, TypeProfile, 24); err != nil {
 		return err
 	}
-	_ = pdu[23] // one bounds check for the reads below
 	m.Ctx, m.State = int32(be32(pdu, 12)), int32(be32(pdu, 16))
 	if m.Ctx < 0 {
 		return fail("PROFILE.ctxid", 12, ErrField)
