@@ -59,3 +59,11 @@ var (
 func fail(field string, off int, kind *wire.Kind) error {
 	return &ParseError{Format: "pduwire", Field: field, Offset: int64(off), Err: kind}
 }
+
+// failure is a failing field, its offset and its kind, for decoders
+// whose checks all go to one fail call.
+type failure struct {
+	field string
+	off   int
+	kind  *wire.Kind
+}

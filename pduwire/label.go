@@ -138,27 +138,34 @@ func (m *LabelPDU) UnmarshalBinary(pdu []byte) error {
 	}
 	m.Ident, m.Kind = be32(pdu, 12), int32(be32(pdu, 16))
 	n := int32(be32(pdu, 24))
-	if n < 0 || uint64(n) > uint64(len(pdu)-16)/16 {
-		return fail("LABEL.nsets", 24, ErrCount)
-	}
 	sets := m.Sets[:0]
 	// The sets are walked by re-slicing rest, which proves every read in
 	// bounds (issue 18: a cursor's reads kept a bounds check each).
 	rest := pdu[28:]
 	end := uint64(28)
+	// Every failure goes to one fail call: each call and its return cost
+	// the WebAssembly modules 150 bytes (issue 18).
+	var bad failure
+	if n < 0 || uint64(n) > uint64(len(pdu)-16)/16 {
+		bad = failure{"LABEL.nsets", 24, ErrCount}
+		goto fail
+	}
 	for range int(n) {
 		o := len(pdu) - len(rest)
 		if len(rest) < 16 {
-			return fail("LABEL.set", o, ErrTruncated)
+			bad = failure{"LABEL.set", o, ErrTruncated}
+			goto fail
 		}
 		inst := binary.BigEndian.Uint32(rest)
 		nl, js, jl := int32(binary.BigEndian.Uint32(rest[4:])), int32(binary.BigEndian.Uint32(rest[8:])), int32(binary.BigEndian.Uint32(rest[12:]))
 		rest = rest[16:]
 		if nl > MaxLabels {
-			return fail("LABEL.nlabels", o+4, ErrCount)
+			bad = failure{"LABEL.nlabels", o + 4, ErrCount}
+			goto fail
 		}
 		if js < 0 || jl < 0 || jl > MaxJSONLen || uint64(js)+uint64(jl) > uint64(len(pdu)) {
-			return fail("LABEL.json", o+8, ErrField)
+			bad = failure{"LABEL.json", o + 8, ErrField}
+			goto fail
 		}
 		var s LabelSet
 		if len(sets) < cap(sets) {
@@ -173,7 +180,8 @@ func (m *LabelPDU) UnmarshalBinary(pdu []byte) error {
 		for range int(max(nl, 0)) {
 			lo := len(pdu) - len(rest)
 			if len(rest) < 8 {
-				return fail("LABEL.label", lo, ErrTruncated)
+				bad = failure{"LABEL.label", lo, ErrTruncated}
+				goto fail
 			}
 			l := LabelEntry{
 				Name:     binary.BigEndian.Uint16(rest),
@@ -184,7 +192,8 @@ func (m *LabelPDU) UnmarshalBinary(pdu []byte) error {
 			}
 			rest = rest[8:]
 			if int(l.Name)+int(l.NameLen) > int(jl) || int(l.Value)+int(l.ValueLen) > int(jl) {
-				return fail("LABEL.label", lo, ErrField)
+				bad = failure{"LABEL.label", lo, ErrField}
+				goto fail
 			}
 			s.Labels = append(s.Labels, l)
 		}
@@ -193,7 +202,10 @@ func (m *LabelPDU) UnmarshalBinary(pdu []byte) error {
 	}
 	m.Sets = sets
 	if uint64(len(pdu)) > (end+3)&^3 { // with no sets, end is 28
-		return fail("LABEL", int(end), ErrTrailing)
+		bad = failure{"LABEL", int(end), ErrTrailing}
+		goto fail
 	}
 	return nil
+fail:
+	return fail(bad.field, bad.off, bad.kind)
 }

@@ -74,56 +74,67 @@ func (m *PMNSNamesPDU) UnmarshalBinary(pdu []byte) error {
 		m.Statuses = nil
 		return nil
 	}
-	if strbytes < 0 || int64(strbytes) > int64(len(pdu)) {
-		return fail("PMNS_NAMES.nstrbytes", 12, ErrCount)
-	}
 	per := uint64(8)
 	if numstatus != 0 {
 		per = 12
-	}
-	if uint64(n) > uint64(len(pdu)-24)/per {
-		return fail("PMNS_NAMES.numnames", 20, ErrCount)
-	}
-	if numstatus != 0 && numstatus != n {
-		return fail("PMNS_NAMES.numstatus", 16, ErrCount)
-	}
-	if numstatus == 0 {
-		m.Statuses = nil
 	}
 	left := int64(strbytes)
 	// The names are walked by re-slicing rest, which proves every read
 	// in bounds (issue 18: a cursor's reads kept a bounds check each).
 	rest := pdu[24:]
+	// Every failure goes to one fail call: each call and its return cost
+	// the WebAssembly modules 150 bytes (issue 18).
+	var bad failure
+	switch {
+	case strbytes < 0 || int64(strbytes) > int64(len(pdu)):
+		bad = failure{"PMNS_NAMES.nstrbytes", 12, ErrCount}
+	case uint64(n) > uint64(len(pdu)-24)/per:
+		bad = failure{"PMNS_NAMES.numnames", 20, ErrCount}
+	case numstatus != 0 && numstatus != n:
+		bad = failure{"PMNS_NAMES.numstatus", 16, ErrCount}
+	}
+	if bad.kind != nil {
+		goto fail
+	}
+	if numstatus == 0 {
+		m.Statuses = nil
+	}
 	for range int(n) {
 		o := len(pdu) - len(rest)
 		if numstatus != 0 {
 			if len(rest) < 4 {
-				return fail("PMNS_NAMES.status", o, ErrTruncated)
+				bad = failure{"PMNS_NAMES.status", o, ErrTruncated}
+				goto fail
 			}
 			m.Statuses = append(m.Statuses, int32(binary.BigEndian.Uint32(rest)))
 			rest = rest[4:]
 			o += 4
 		}
 		if len(rest) < 4 {
-			return fail("PMNS_NAMES.namelen", o, ErrTruncated)
+			bad = failure{"PMNS_NAMES.namelen", o, ErrTruncated}
+			goto fail
 		}
 		nl := binary.BigEndian.Uint32(rest)
 		rest = rest[4:]
 		if uint64(nl) > uint64(len(rest)) {
-			return fail("PMNS_NAMES.name", o, ErrTruncated)
+			bad = failure{"PMNS_NAMES.name", o, ErrTruncated}
+			goto fail
 		}
 		if left -= int64(nl) + 1; left < 0 {
-			return fail("PMNS_NAMES.namelen", o, ErrCount)
+			bad = failure{"PMNS_NAMES.namelen", o, ErrCount}
+			goto fail
 		}
 		m.Names = append(m.Names, rest[:nl:nl])
 		// The name and its pad, or what is left: the last pad may be
 		// missing.
 		rest = rest[min(wire.Pad4(int(nl)), len(rest)):]
 	}
-	if len(rest) > 3 {
-		return fail("PMNS_NAMES", len(pdu)-len(rest), ErrTrailing)
+	if len(rest) <= 3 {
+		return nil
 	}
-	return nil
+	bad = failure{"PMNS_NAMES", len(pdu) - len(rest), ErrTrailing}
+fail:
+	return fail(bad.field, bad.off, bad.kind)
 }
 
 // PMNSChildPDU is a PMNS_CHILD (0x700f) or, with Traverse set, a
