@@ -46,18 +46,26 @@ func (m *InstanceReqPDU) UnmarshalBinary(pdu []byte) error {
 	}
 	m.InDom, m.Inst = pcp.InDom(be32(pdu, 12)), int32(be32(pdu, 24))
 	n := int32(be32(pdu, 28))
+	// Every failure goes to one fail call: each call and its return cost
+	// the WebAssembly modules 150 bytes (issue 18).
+	var bad failure
 	if n < 0 || uint64(n) > uint64(len(pdu)-32) {
-		return fail("INSTANCE_REQ.namelen", 28, ErrCount)
+		bad = failure{"INSTANCE_REQ.namelen", 28, ErrCount}
+		goto fail
 	}
 	if n > 0 {
 		if len(pdu) > 32+wire.Pad4(int(n)) {
-			return fail("INSTANCE_REQ.len", 0, ErrLength)
+			bad = failure{"INSTANCE_REQ.len", 0, ErrLength}
+			goto fail
 		}
 	} else if len(pdu) != 32 {
-		return fail("INSTANCE_REQ", 32, ErrTrailing)
+		bad = failure{"INSTANCE_REQ", 32, ErrTrailing}
+		goto fail
 	}
 	m.Name = pdu[32 : 32+n : 32+n]
 	return nil
+fail:
+	return fail(bad.field, bad.off, bad.kind)
 }
 
 // InstancePDU is an INSTANCE PDU (0x7007): instance numbers and names of an
@@ -100,33 +108,43 @@ func (m *InstancePDU) UnmarshalBinary(pdu []byte) error {
 	}
 	m.InDom = pcp.InDom(be32(pdu, 12))
 	n := int32(be32(pdu, 16))
-	if n < 0 || uint64(n) > uint64(len(pdu)-20)/8 {
-		return fail("INSTANCE.numinst", 16, ErrCount)
-	}
-	m.Instances = m.Instances[:0]
 	// The entries are walked by re-slicing rest, which proves every read
 	// in bounds (issue 18: a cursor's reads kept a bounds check each).
 	rest := pdu[20:]
+	// Every failure goes to one fail call: each call and its return cost
+	// the WebAssembly modules 150 bytes (issue 18).
+	var bad failure
+	if n < 0 || uint64(n) > uint64(len(pdu)-20)/8 {
+		bad = failure{"INSTANCE.numinst", 16, ErrCount}
+		goto fail
+	}
+	m.Instances = m.Instances[:0]
 	for i := range int(n) {
 		o := len(pdu) - len(rest)
 		if len(rest) < 8 {
-			return fail("INSTANCE.entry", o, ErrTruncated)
+			bad = failure{"INSTANCE.entry", o, ErrTruncated}
+			goto fail
 		}
 		inst, nl := binary.BigEndian.Uint32(rest), binary.BigEndian.Uint32(rest[4:])
 		rest = rest[8:]
 		if int32(nl) < 0 {
-			return fail("INSTANCE.namelen", o+4, ErrCount)
+			bad = failure{"INSTANCE.namelen", o + 4, ErrCount}
+			goto fail
 		}
 		// The name, then its pad: the last entry's may be missing.
 		padded := wire.Pad4(int(nl))
 		if uint64(nl) > uint64(len(rest)) || padded > len(rest) && i != int(n)-1 {
-			return fail("INSTANCE.name", o+8, ErrTruncated)
+			bad = failure{"INSTANCE.name", o + 8, ErrTruncated}
+			goto fail
 		}
 		m.Instances = append(m.Instances, InstanceEntry{Inst: int32(inst), Name: rest[:nl:nl]})
 		rest = rest[min(padded, len(rest)):]
 	}
 	if len(rest) != 0 {
-		return fail("INSTANCE", len(pdu)-len(rest), ErrTrailing)
+		bad = failure{"INSTANCE", len(pdu) - len(rest), ErrTrailing}
+		goto fail
 	}
 	return nil
+fail:
+	return fail(bad.field, bad.off, bad.kind)
 }

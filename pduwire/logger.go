@@ -109,14 +109,19 @@ func (m *LogControlPDU) UnmarshalBinary(pdu []byte) error {
 	}
 	m.Control, m.State, m.Delta = int32(be32(pdu, 12)), int32(be32(pdu, 16)), int32(be32(pdu, 20))
 	n := int32(be32(pdu, 24))
-	if n < 0 || uint64(n) > uint64(len(pdu)-28)/8 {
-		return fail("LOG_CONTROL.numpmid", 24, ErrCount)
-	}
 	ms := m.Metrics[:0]
 	off := 28
+	// Every failure goes to one fail call: each call and its return cost
+	// the WebAssembly modules 150 bytes (issue 18).
+	var bad failure
+	if n < 0 || uint64(n) > uint64(len(pdu)-28)/8 {
+		bad = failure{"LOG_CONTROL.numpmid", 24, ErrCount}
+		goto fail
+	}
 	for range int(n) {
 		if len(pdu)-off < 8 {
-			return fail("LOG_CONTROL.metric", off, ErrTruncated)
+			bad = failure{"LOG_CONTROL.metric", off, ErrTruncated}
+			goto fail
 		}
 		var lm LogMetric
 		if len(ms) < cap(ms) {
@@ -127,7 +132,8 @@ func (m *LogControlPDU) UnmarshalBinary(pdu []byte) error {
 		off += 8
 		if lm.NumVal > 0 {
 			if uint64(lm.NumVal) > uint64(len(pdu)-off)/8 {
-				return fail("LOG_CONTROL.numval", off-4, ErrCount)
+				bad = failure{"LOG_CONTROL.numval", off - 4, ErrCount}
+				goto fail
 			}
 			for range int(lm.NumVal) {
 				lm.Values = append(lm.Values, LogValue{Inst: int32(be32(pdu, off)), Value: be32(pdu, off+4)})
@@ -141,9 +147,12 @@ func (m *LogControlPDU) UnmarshalBinary(pdu []byte) error {
 		off = 32
 	}
 	if off != len(pdu) {
-		return fail("LOG_CONTROL", off, ErrTrailing)
+		bad = failure{"LOG_CONTROL", off, ErrTrailing}
+		goto fail
 	}
 	return nil
+fail:
+	return fail(bad.field, bad.off, bad.kind)
 }
 
 // LogTime is a pmlogger timestamp.
@@ -258,21 +267,29 @@ func (m *LogStatusPDU) UnmarshalBinary(pdu []byte) error {
 	m.State, m.Vol = int32(be32(pdu, 48)), int32(be32(pdu, 52))
 	m.Size = int64(binary.BigEndian.Uint64(pdu[56:]))
 	off := 88
+	// Every failure goes to one fail call: each call and its return cost
+	// the WebAssembly modules 150 bytes (issue 18).
+	var bad failure
 	for i := range m.Strings {
 		n := int32(be32(pdu, 64+4*i))
 		if n < 0 || n > MaxLogString {
-			return fail("LOG_STATUS.strlen", 64+4*i, ErrCount)
+			bad = failure{"LOG_STATUS.strlen", 64 + 4*i, ErrCount}
+			goto fail
 		}
 		if int(n) > len(pdu)-off {
-			return fail("LOG_STATUS.string", off, ErrTruncated)
+			bad = failure{"LOG_STATUS.string", off, ErrTruncated}
+			goto fail
 		}
 		m.Strings[i] = pdu[off : off+int(n) : off+int(n)]
 		off += int(n)
 	}
 	if len(pdu)-off > 3 {
-		return fail("LOG_STATUS", off, ErrTrailing)
+		bad = failure{"LOG_STATUS", off, ErrTrailing}
+		goto fail
 	}
 	return nil
+fail:
+	return fail(bad.field, bad.off, bad.kind)
 }
 
 // logSec reads a LOG_STATUS seconds field at off: low word, then high.

@@ -60,20 +60,25 @@ func (m *ProfilePDU) UnmarshalBinary(pdu []byte) error {
 		return err
 	}
 	m.Ctx, m.State = int32(be32(pdu, 12)), int32(be32(pdu, 16))
-	if m.Ctx < 0 {
-		return fail("PROFILE.ctxid", 12, ErrField)
-	}
 	n := int32(be32(pdu, 20))
+	entries := m.Entries[:0]
+	ip := 28 + 16*int(n) // instance lists start after all entries
+	// Every failure goes to one fail call: each call and its return cost
+	// the WebAssembly modules 150 bytes (issue 18).
+	var bad failure
+	if m.Ctx < 0 {
+		bad = failure{"PROFILE.ctxid", 12, ErrField}
+		goto fail
+	}
 	if n < 0 || (n > 0 && (len(pdu) < 28 || uint64(n) > uint64(len(pdu)-28)/16)) {
-		return fail("PROFILE.numprof", 20, ErrCount)
+		bad = failure{"PROFILE.numprof", 20, ErrCount}
+		goto fail
 	}
 	if n == 0 {
 		// libpcp ignores whatever follows an empty profile.
 		m.Entries = m.Entries[:0]
 		return nil
 	}
-	entries := m.Entries[:0]
-	ip := 28 + 16*int(n) // instance lists start after all entries
 	for i := range int(n) {
 		o := 28 + 16*i
 		var e ProfileEntry
@@ -83,7 +88,8 @@ func (m *ProfilePDU) UnmarshalBinary(pdu []byte) error {
 		e.InDom, e.State = pcp.InDom(be32(pdu, o)), int32(be32(pdu, o+4))
 		ni := int32(be32(pdu, o+8))
 		if ni < 0 || uint64(ni) > uint64(len(pdu)-ip)/4 {
-			return fail("PROFILE.numinst", o+8, ErrCount)
+			bad = failure{"PROFILE.numinst", o + 8, ErrCount}
+			goto fail
 		}
 		e.Insts = e.Insts[:0]
 		for range int(ni) {
@@ -94,7 +100,10 @@ func (m *ProfilePDU) UnmarshalBinary(pdu []byte) error {
 	}
 	m.Entries = entries
 	if ip != len(pdu) {
-		return fail("PROFILE", ip, ErrTrailing)
+		bad = failure{"PROFILE", ip, ErrTrailing}
+		goto fail
 	}
 	return nil
+fail:
+	return fail(bad.field, bad.off, bad.kind)
 }
