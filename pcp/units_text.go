@@ -67,23 +67,27 @@ func (u Units) appendDim(b []byte, k, p int) []byte {
 		}
 	}
 	if p != 1 {
-		b = append(b, '^')
-		b = strconv.AppendInt(b, int64(p), 10)
+		b = append(b, '^', byte('0'+p)) // a 4-bit dimension's size: 2 to 8
 	}
 	return append(b, ' ')
 }
 
-// appendCountScale appends a count scale sc: nothing for 0, x10 for
-// 1 ("x 10" or " x 10" as given), else x10 and "^sc".
+// appendCountScale appends a count scale sc (4 bits signed, −8 to 7):
+// nothing for 0, x10 for 1 ("x 10" or " x 10" as given), else x10 and
+// "^sc". It is not inlined at its two callers (issue 18).
+//
+//go:noinline
 func appendCountScale(b []byte, sc int, x10 string) []byte {
-	switch sc {
-	case 0:
-	case 1:
-		b = append(b, x10...)
-	default:
-		b = append(b, x10...)
+	if sc == 0 {
+		return b
+	}
+	b = append(b, x10...)
+	if sc != 1 {
 		b = append(b, '^')
-		b = strconv.AppendInt(b, int64(sc), 10)
+		if sc < 0 {
+			b, sc = append(b, '-'), -sc
+		}
+		b = append(b, byte('0'+sc))
 	}
 	return b
 }
