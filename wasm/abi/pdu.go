@@ -130,7 +130,9 @@ func decodeBody(t pduwire.Type, b []byte) (msgp.Marshaler, error) {
 		in := m.Entries
 		es := make([]ProfileEntry, len(in))
 		for i, e := range in {
-			es[i] = ProfileEntry{InDom: e.InDom.String(), State: e.State, Insts: append([]int32{}, e.Insts...)}
+			insts := make([]int32, len(e.Insts))
+			copy(insts, e.Insts)
+			es[i] = ProfileEntry{InDom: e.InDom.String(), State: e.State, Insts: insts}
 		}
 		body = &ProfileBody{Ctx: m.Ctx, State: m.State, Entries: es}
 	case pduwire.TypeFetch, pduwire.TypeHighResFetch:
@@ -232,7 +234,8 @@ func decodeBody(t pduwire.Type, b []byte) (msgp.Marshaler, error) {
 		}
 		var sts []int32
 		if m.Statuses != nil {
-			sts = append([]int32{}, m.Statuses...)
+			sts = make([]int32, len(m.Statuses))
+			copy(sts, m.Statuses)
 		}
 		body = &PMNSNamesBody{Status: m.Status, Names: ns, Statuses: sts}
 	case pduwire.TypePMNSChild, pduwire.TypePMNSTraverse:
