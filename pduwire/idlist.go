@@ -58,18 +58,21 @@ func appendIDs(b []byte, ids []pcp.ID) []byte {
 // that must fill the PDU exactly ([ErrLength]).
 func decodeIDs(pdu []byte, off int, name string, dst []pcp.ID) ([]pcp.ID, error) {
 	n := int32(be32(pdu, off))
-	if n < 1 || uint64(n) > uint64(len(pdu)-off-4)/4 {
-		return dst, fail(name+".count", off, ErrCount)
+	// One failure path: the field's suffix, offset and kind by rule.
+	field, at, kind := ".count", off, ErrCount
+	switch {
+	case n < 1 || uint64(n) > uint64(len(pdu)-off-4)/4:
+	case uint64(len(pdu)) != uint64(off)+4+4*uint64(n):
+		field, at, kind = ".len", 0, ErrLength
+	default:
+		// The identifiers fill the rest of the PDU: walked by
+		// re-slicing, with no bounds check or call per word.
+		for ids := pdu[off+4:]; len(ids) >= 4; ids = ids[4:] {
+			dst = append(dst, pcp.ID(binary.BigEndian.Uint32(ids)))
+		}
+		return dst, nil
 	}
-	if uint64(len(pdu)) != uint64(off)+4+4*uint64(n) {
-		return dst, fail(name+".len", 0, ErrLength)
-	}
-	// The identifiers fill the rest of the PDU: walked by re-slicing,
-	// with no bounds check or call per word.
-	for ids := pdu[off+4:]; len(ids) >= 4; ids = ids[4:] {
-		dst = append(dst, pcp.ID(binary.BigEndian.Uint32(ids)))
-	}
-	return dst, nil
+	return dst, fail(name+field, at, kind)
 }
 
 // PMNSIDsPDU is a PMNS_IDS PDU (0x700d, docs/pcp-pdu.md §4.13): a status word and a
