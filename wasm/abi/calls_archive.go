@@ -6,19 +6,23 @@ import "github.com/tinylib/msgp/msgp"
 
 // The archive calls, in the all-formats modules and the archive module.
 func init() {
-	opens[OpArchiveOpen] = func(in []byte, _ uint32) (any, error) {
-		input, err := readArchiveInput(in)
-		if err != nil {
-			return nil, err
-		}
-		return NewArchiveSession(input), nil
+	opens[OpArchiveOpen] = archiveOpen
+	calls[OpArchiveNext] = archiveNext
+}
+
+func archiveOpen(_ Op, in []byte, _ uint32) any {
+	input, err := readArchiveInput(in)
+	if err != nil {
+		return nil
 	}
-	onSes[OpArchiveNext] = func(s any, _ []byte, n uint32) msgp.Marshaler {
-		a, ok := s.(*ArchiveSession)
-		if !ok {
-			return Failure(ErrBadMode)
-		}
-		r := a.Next(int(n))
-		return &r
+	return NewArchiveSession(input)
+}
+
+func archiveNext(_ Op, s any, _ []byte, n uint32) msgp.Marshaler {
+	a, ok := s.(*ArchiveSession)
+	if !ok {
+		return Failure(ErrBadMode)
 	}
+	r := a.Next(int(n))
+	return &r
 }

@@ -6,8 +6,10 @@ import "github.com/tinylib/msgp/msgp"
 
 // The DLT call, in the all-formats modules and the dlt module.
 func init() {
-	calls[OpDLTDecode] = func(in []byte, _ uint32) msgp.Marshaler {
-		r := DecodeDLT(in)
-		return &r
-	}
+	calls[OpDLTDecode] = dltCall
+}
+
+func dltCall(_ Op, _ any, in []byte, _ uint32) msgp.Marshaler {
+	r := DecodeDLT(in)
+	return &r
 }

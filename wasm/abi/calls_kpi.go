@@ -9,7 +9,24 @@ import (
 
 // The KPI calls, in the all-formats modules and the kpi module.
 func init() {
-	calls[OpKPIDecode] = func(in []byte, n uint32) msgp.Marshaler {
+	for _, o := range [...]Op{OpKPIDecode, OpKPIStep, OpKPITable, OpKPIFeed, OpKPIEnd, OpKPICut} {
+		calls[o] = kpiCall
+	}
+	opens[OpKPIOpen], opens[OpKPIStream] = kpiOpen, kpiOpen
+}
+
+func kpiOpen(o Op, in []byte, n uint32) any {
+	if o == OpKPIOpen {
+		return NewKPISession(in)
+	}
+	if n > uint32(dlt.FramingBare) {
+		return nil
+	}
+	return NewKPIStream(dlt.Framing(n))
+}
+
+func kpiCall(o Op, s any, in []byte, n uint32) msgp.Marshaler {
+	if o == OpKPIDecode {
 		// n is max in its low 24 bits and the framing above them, as
 		// kpi_stream takes it (0 storage headers: the .dlt files).
 		framing := n >> KPIFramingShift
@@ -19,51 +36,24 @@ func init() {
 		r := DecodeKPIFramed(in, int(n&(1<<KPIFramingShift-1)), dlt.Framing(framing))
 		return &r
 	}
-	opens[OpKPIOpen] = func(in []byte, _ uint32) (any, error) { return NewKPISession(in), nil }
-	opens[OpKPIStream] = func(_ []byte, framing uint32) (any, error) {
-		if framing > uint32(dlt.FramingBare) {
-			return nil, abiError(ErrBadInput)
-		}
-		return NewKPIStream(dlt.Framing(framing)), nil
+	k, ok := s.(*KPISession)
+	if !ok {
+		return Failure(ErrBadMode)
 	}
-	onSes[OpKPIStep] = func(s any, _ []byte, n uint32) msgp.Marshaler {
-		k, ok := s.(*KPISession)
-		if !ok {
-			return Failure(ErrBadMode)
-		}
-		r := k.Step(int(n))
-		return &r
-	}
-	onSes[OpKPITable] = func(s any, _ []byte, _ uint32) msgp.Marshaler {
-		k, ok := s.(*KPISession)
-		if !ok {
-			return Failure(ErrBadMode)
-		}
+	if o == OpKPITable {
 		r := k.Table()
 		return &r
 	}
-	onSes[OpKPIFeed] = func(s any, in []byte, _ uint32) msgp.Marshaler {
-		k, ok := s.(*KPISession)
-		if !ok {
-			return Failure(ErrBadMode)
-		}
-		r := k.Feed(in)
-		return &r
+	var r KPIStep
+	switch o {
+	case OpKPIStep:
+		r = k.Step(int(n))
+	case OpKPIFeed:
+		r = k.Feed(in)
+	case OpKPIEnd:
+		r = k.End()
+	default:
+		r = k.Cut()
 	}
-	onSes[OpKPIEnd] = func(s any, _ []byte, _ uint32) msgp.Marshaler {
-		k, ok := s.(*KPISession)
-		if !ok {
-			return Failure(ErrBadMode)
-		}
-		r := k.End()
-		return &r
-	}
-	onSes[OpKPICut] = func(s any, _ []byte, _ uint32) msgp.Marshaler {
-		k, ok := s.(*KPISession)
-		if !ok {
-			return Failure(ErrBadMode)
-		}
-		r := k.Cut()
-		return &r
-	}
+	return &r
 }

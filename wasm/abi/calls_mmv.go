@@ -6,20 +6,22 @@ import "github.com/tinylib/msgp/msgp"
 
 // The MMV calls, in the all-formats modules and the mmv module.
 func init() {
-	calls[OpMMVRead] = func(in []byte, flags uint32) msgp.Marshaler {
+	calls[OpMMVRead], calls[OpMMVServe] = mmvCall, mmvCall
+}
+
+func mmvCall(o Op, _ any, in []byte, flags uint32) msgp.Marshaler {
+	if o == OpMMVRead {
 		if flags > 1 {
 			return Failure(ErrBadInput)
 		}
 		return &mmvReadCall{in, flags&1 != 0}
 	}
-	calls[OpMMVServe] = func(in []byte, _ uint32) msgp.Marshaler {
-		req, err := readMMVServeInput(in)
-		if err != nil {
-			return Failure(ErrBadInput)
-		}
-		r := ServeMMVImages(&req)
-		return &r
+	req, err := readMMVServeInput(in)
+	if err != nil {
+		return Failure(ErrBadInput)
 	}
+	r := ServeMMVImages(&req)
+	return &r
 }
 
 // mmvReadCall is mmv_read's result, written in place into the module's

@@ -10,43 +10,42 @@ import (
 // The PCP calls (PDUs, event arrays, label sets), in the all-formats
 // modules and the pcp module.
 func init() {
-	calls[OpPDUDecode] = func(in []byte, limit uint32) msgp.Marshaler {
-		if limit > pduwire.MaxPDULen {
+	for _, o := range [...]Op{OpPDUDecode, OpPDUFeed, OpPDUEnd, OpEventsDecode, OpLabelsCanon, OpLabelsMerge} {
+		calls[o] = pcpCall
+	}
+	opens[OpPDUStream] = pduOpen
+}
+
+func pduOpen(_ Op, _ []byte, limit uint32) any {
+	if limit > pduwire.MaxPDULen {
+		return nil
+	}
+	return NewPDUSession(int(limit))
+}
+
+func pcpCall(o Op, s any, in []byte, n uint32) msgp.Marshaler {
+	switch o {
+	case OpPDUDecode:
+		if n > pduwire.MaxPDULen {
 			return Failure(ErrBadInput)
 		}
-		return &pduDecodeCall{in, int(limit)}
-	}
-	opens[OpPDUStream] = func(_ []byte, limit uint32) (any, error) {
-		if limit > pduwire.MaxPDULen {
-			return nil, abiError(ErrBadInput)
-		}
-		return NewPDUSession(int(limit)), nil
-	}
-	onSes[OpPDUFeed] = func(s any, in []byte, _ uint32) msgp.Marshaler {
+		return &pduDecodeCall{in, int(n)}
+	case OpPDUFeed, OpPDUEnd:
 		p, ok := s.(*PDUSession)
 		if !ok {
 			return Failure(ErrBadMode)
 		}
-		return &pduFeedCall{p, in, false}
-	}
-	onSes[OpPDUEnd] = func(s any, _ []byte, _ uint32) msgp.Marshaler {
-		p, ok := s.(*PDUSession)
-		if !ok {
-			return Failure(ErrBadMode)
-		}
-		return &pduFeedCall{p, nil, true}
-	}
-	calls[OpEventsDecode] = func(in []byte, _ uint32) msgp.Marshaler {
+		return &pduFeedCall{p, in, o == OpPDUEnd}
+	case OpEventsDecode:
 		return &eventsCall{in}
 	}
-	calls[OpLabelsCanon] = func(in []byte, _ uint32) msgp.Marshaler {
-		r := CanonLabels(in)
-		return &r
+	var r LabelSet
+	if o == OpLabelsCanon {
+		r = CanonLabels(in)
+	} else {
+		r = MergeLabels(in)
 	}
-	calls[OpLabelsMerge] = func(in []byte, _ uint32) msgp.Marshaler {
-		r := MergeLabels(in)
-		return &r
-	}
+	return &r
 }
 
 // pduDecodeCall is pdu_decode's result, written in place into the

@@ -87,11 +87,14 @@ func (o Op) Opens() bool { return o < numOps && (Calls[o].Args == ArgN || Calls[
 
 // The handlers, by op; each build's calls_*.go files fill in the ops of
 // the formats it carries (build tags kpi, pcp, mmv: one format; none:
-// all). An op left nil answers ErrNotBuilt.
+// all). An op left nil answers ErrNotBuilt. A format has one handler of
+// each kind for all its ops, which it tells apart by o: each function is
+// some 800 bytes of WebAssembly, code and tables, before its first
+// statement (issue 18). A call on a session gets the session as s, a
+// call on a buffer nil. An open's nil session is a bad argument.
 var (
-	calls [numOps]func(in []byte, n uint32) msgp.Marshaler
-	opens [numOps]func(in []byte, n uint32) (any, error)
-	onSes [numOps]func(s any, in []byte, n uint32) msgp.Marshaler
+	calls [numOps]func(o Op, s any, in []byte, n uint32) msgp.Marshaler
+	opens [numOps]func(o Op, in []byte, n uint32) any
 )
 
 // MaxAlloc bounds one buffer; larger requests get handle 0.
@@ -245,8 +248,8 @@ func (m *Module) Open(o Op, h, n uint32) uint32 {
 	} else {
 		n = h
 	}
-	v, err := opens[o](in, n)
-	if err != nil {
+	v := opens[o](o, in, n)
+	if v == nil {
 		return 0
 	}
 	s := m.newHandle()
@@ -284,29 +287,25 @@ func (m *Module) dispatch(o Op, a, b uint32) msgp.Marshaler {
 	if o >= numOps || o.Opens() {
 		return Failure(ErrNotBuilt)
 	}
+	var (
+		s  any
+		in []byte
+		ok bool
+	)
 	switch Calls[o].Args {
 	case ArgIn, ArgInN:
-		in, ok := m.buffers[a]
-		if !ok {
-			return Failure(ErrBadHandle)
+		in, ok = m.buffers[a]
+	default:
+		s, ok = m.sessions[a]
+		if ok && Calls[o].Args == ArgSessionIn {
+			in, ok = m.buffers[b]
 		}
-		if calls[o] == nil {
-			return Failure(ErrNotBuilt)
-		}
-		return calls[o](in, b)
 	}
-	s, ok := m.sessions[a]
 	if !ok {
 		return Failure(ErrBadHandle)
 	}
-	var in []byte
-	if Calls[o].Args == ArgSessionIn {
-		if in, ok = m.buffers[b]; !ok {
-			return Failure(ErrBadHandle)
-		}
-	}
-	if onSes[o] == nil {
+	if calls[o] == nil {
 		return Failure(ErrNotBuilt)
 	}
-	return onSes[o](s, in, b)
+	return calls[o](o, s, in, b)
 }
