@@ -11,9 +11,10 @@ import (
 // payload text and each argument's text are dlt-convert's; a text that is
 // not valid UTF-8 has its bad bytes replaced, as JSON needs.
 func NewDLTMessage(m dlt.Message, index int) DLTMessage {
+	t, verbose := m.Type(), m.Verbose()
 	d := DLTMessage{
 		Index: index, Offset: m.Offset(), Counter: m.Counter(), ECU: idText(m.ECU()),
-		Type: m.Type().String(), Verbose: m.Verbose(),
+		Type: t.String(), Verbose: verbose,
 	}
 	if m.HasStorageHeader() {
 		sh := m.StorageHeader()
@@ -24,9 +25,9 @@ func NewDLTMessage(m dlt.Message, index int) DLTMessage {
 	}
 	if m.HasExtendedHeader() {
 		d.AppID, d.ContextID = idText(m.AppID()), idText(m.ContextID())
-		d.Subtype = dlt.SubtypeName(m.Type(), m.Subtype())
+		d.Subtype = dlt.SubtypeName(t, m.Subtype())
 	}
-	if m.Verbose() {
+	if verbose {
 		// Up to the first argument that fails: the payload text below
 		// shows what dlt-convert shows. (A scanner, not Args: a range over
 		// the iterator made a function of this body.)
