@@ -28,26 +28,43 @@ func ArchiveValueOf(o *ArchiveValue, v pduwire.Value, t pcp.Type) {
 			return
 		}
 	}
+	// The number's form and bits first, then one append per form.
 	r := v.Raw()
 	p := r.Block
-	var b []byte
+	form, u := byte(0), uint64(r.Word)
+	if !r.Insitu && len(p) == 8 {
+		u = binary.BigEndian.Uint64(p)
+	}
 	switch {
 	case r.Insitu && t == pcp.Type32:
-		b = appendInt64(nil, int64(int32(r.Word)))
+		form, u = 'i', uint64(int32(r.Word))
 	case r.Insitu && t == pcp.TypeU32:
-		b = appendUint64(nil, uint64(r.Word))
+		form = 'u'
 	case r.Insitu && t == pcp.TypeFloat:
-		b = appendFloat32(math.Float32frombits(r.Word))
+		form = 'f'
 	case r.Insitu:
 	case t == pcp.Type64 && len(p) == 8:
-		b = appendInt64(nil, int64(binary.BigEndian.Uint64(p)))
+		form = 'i'
 	case t == pcp.TypeU64 && len(p) == 8:
-		b = appendUint64(nil, binary.BigEndian.Uint64(p))
+		form = 'u'
 	case t == pcp.TypeDouble && len(p) == 8:
-		b = AppendFloat(nil, math.Float64frombits(binary.BigEndian.Uint64(p)))
+		form = 'd'
 	case t == pcp.TypeFloat && len(p) == 4:
-		b = appendFloat32(math.Float32frombits(binary.BigEndian.Uint32(p)))
+		form, u = 'f', uint64(binary.BigEndian.Uint32(p))
 	case t == pcp.TypeString:
+		form = 's'
+	}
+	var b []byte
+	switch form {
+	case 'i':
+		b = appendInt64(nil, int64(u))
+	case 'u':
+		b = appendUint64(nil, u)
+	case 'f':
+		b = appendFloat32(math.Float32frombits(uint32(u)))
+	case 'd':
+		b = AppendFloat(nil, math.Float64frombits(u))
+	case 's':
 		if i := bytes.IndexByte(p, 0); i >= 0 {
 			p = p[:i]
 		}
