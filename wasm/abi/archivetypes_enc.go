@@ -59,11 +59,7 @@ func (z *ArchiveInput) MarshalMsg(b []byte) ([]byte, error) {
 // MarshalMsg appends z to b as a MessagePack map (msgp.Marshaler).
 func (z *ArchiveRead) MarshalMsg(b []byte) ([]byte, error) {
 	e := beginMap(b, 6)
-	if z.Error != nil {
-		e.b, _ = z.Error.MarshalMsg(e.key("\xa5error"))
-	} else {
-		e.null("\xa5error")
-	}
+	e.err("\xa5error", z.Error)
 	e.raws("\xa7records", z.Records)
 	e.int("\xa7skipped", int64(z.Skipped))
 	e.bool("\xa4done", z.Done)

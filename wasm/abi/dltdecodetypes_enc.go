@@ -5,22 +5,14 @@ package abi
 // MarshalMsg appends z to b as a MessagePack map (msgp.Marshaler).
 func (z *DLTDecode) MarshalMsg(b []byte) ([]byte, error) {
 	e := beginMap(b, 5)
-	if z.Error != nil {
-		e.b, _ = z.Error.MarshalMsg(e.key("\xa5error"))
-	} else {
-		e.null("\xa5error")
-	}
+	e.err("\xa5error", z.Error)
 	e.array("\xa8messages", len(z.Messages))
 	for i := range z.Messages {
 		e.b, _ = z.Messages[i].MarshalMsg(e.b)
 	}
 	e.int("\xadskipped_bytes", int64(z.SkippedBytes))
 	e.int("\xaeskipped_places", int64(z.SkippedPlaces))
-	if z.SkipError != nil {
-		e.b, _ = z.SkipError.MarshalMsg(e.key("\xaaskip_error"))
-	} else {
-		e.null("\xaaskip_error")
-	}
+	e.err("\xaaskip_error", z.SkipError)
 	return e.end(), nil
 }
 

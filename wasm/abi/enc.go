@@ -88,6 +88,18 @@ func (e *enc) bin(k string, v []byte) { e.b = msgp.AppendBytes(e.put(k), v) }
 //go:noinline
 func (e *enc) null(k string) { e.b = msgp.AppendNil(e.put(k)) }
 
+// err writes k and v, nil as MessagePack nil: a result's error, one
+// call where the test, the key and the value or the nil are three.
+//
+//go:noinline
+func (e *enc) err(k string, v *Error) {
+	if v == nil {
+		e.null(k)
+		return
+	}
+	e.b, _ = v.MarshalMsg(e.key(k))
+}
+
 //go:noinline
 func (e *enc) raw(k string, v Raw) { e.b, _ = v.MarshalMsg(e.put(k)) }
 

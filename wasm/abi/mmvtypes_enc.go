@@ -5,11 +5,7 @@ package abi
 // MarshalMsg appends z to b as a MessagePack map (msgp.Marshaler).
 func (z *MMVServe) MarshalMsg(b []byte) ([]byte, error) {
 	e := beginMap(b, 3)
-	if z.Error != nil {
-		e.b, _ = z.Error.MarshalMsg(e.key("\xa5error"))
-	} else {
-		e.null("\xa5error")
-	}
+	e.err("\xa5error", z.Error)
 	e.array("\xa5files", len(z.Files))
 	for i := range z.Files {
 		e.b, _ = z.Files[i].MarshalMsg(e.b)
@@ -99,11 +95,7 @@ func (z *MMVServedValue) MarshalMsg(b []byte) ([]byte, error) {
 func (z *MMVSkipped) MarshalMsg(b []byte) ([]byte, error) {
 	e := beginMap(b, 2)
 	e.str("\xa4file", z.File)
-	if z.Error != nil {
-		e.b, _ = z.Error.MarshalMsg(e.key("\xa5error"))
-	} else {
-		e.null("\xa5error")
-	}
+	e.err("\xa5error", z.Error)
 	return e.end(), nil
 }
 

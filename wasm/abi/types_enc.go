@@ -16,22 +16,14 @@ func (z *Error) MarshalMsg(b []byte) ([]byte, error) {
 // MarshalMsg appends z to b as a MessagePack map (msgp.Marshaler).
 func (z *ErrorResult) MarshalMsg(b []byte) ([]byte, error) {
 	e := beginMap(b, 1)
-	if z.Error != nil {
-		e.b, _ = z.Error.MarshalMsg(e.key("\xa5error"))
-	} else {
-		e.null("\xa5error")
-	}
+	e.err("\xa5error", z.Error)
 	return e.end(), nil
 }
 
 // MarshalMsg appends z to b as a MessagePack map (msgp.Marshaler).
 func (z *KPIMessages) MarshalMsg(b []byte) ([]byte, error) {
 	e := beginMap(b, 5)
-	if z.Error != nil {
-		e.b, _ = z.Error.MarshalMsg(e.key("\xa5error"))
-	} else {
-		e.null("\xa5error")
-	}
+	e.err("\xa5error", z.Error)
 	e.array("\xa8messages", len(z.Messages))
 	for i := range z.Messages {
 		e.b, _ = z.Messages[i].MarshalMsg(e.b)
@@ -113,11 +105,7 @@ func (z *KPIDataset) MarshalMsg(b []byte) ([]byte, error) {
 // MarshalMsg appends z to b as a MessagePack map (msgp.Marshaler).
 func (z *KPIStep) MarshalMsg(b []byte) ([]byte, error) {
 	e := beginMap(b, 9)
-	if z.Error != nil {
-		e.b, _ = z.Error.MarshalMsg(e.key("\xa5error"))
-	} else {
-		e.null("\xa5error")
-	}
+	e.err("\xa5error", z.Error)
 	if z.SkipError != nil {
 		e.b, _ = z.SkipError.MarshalMsg(e.key("\xaaskip_error"))
 	}
@@ -155,11 +143,7 @@ func (z *CPUSample) MarshalMsg(b []byte) ([]byte, error) {
 // MarshalMsg appends z to b as a MessagePack map (msgp.Marshaler).
 func (z *KPITable) MarshalMsg(b []byte) ([]byte, error) {
 	e := beginMap(b, 4)
-	if z.Error != nil {
-		e.b, _ = z.Error.MarshalMsg(e.key("\xa5error"))
-	} else {
-		e.null("\xa5error")
-	}
+	e.err("\xa5error", z.Error)
 	e.array("\xa9processes", len(z.Processes))
 	for i := range z.Processes {
 		e.b, _ = z.Processes[i].MarshalMsg(e.b)
@@ -245,11 +229,7 @@ func (z *KindCounts) MarshalMsg(b []byte) ([]byte, error) {
 // MarshalMsg appends z to b as a MessagePack map (msgp.Marshaler).
 func (z *LabelSet) MarshalMsg(b []byte) ([]byte, error) {
 	e := beginMap(b, 3)
-	if z.Error != nil {
-		e.b, _ = z.Error.MarshalMsg(e.key("\xa5error"))
-	} else {
-		e.null("\xa5error")
-	}
+	e.err("\xa5error", z.Error)
 	e.str("\xa4json", z.JSON)
 	e.array("\xa6labels", len(z.Labels))
 	for i := range z.Labels {
@@ -274,11 +254,7 @@ func (z *Label) MarshalMsg(b []byte) ([]byte, error) {
 // MarshalMsg appends z to b as a MessagePack map (msgp.Marshaler).
 func (z *EventArray) MarshalMsg(b []byte) ([]byte, error) {
 	e := beginMap(b, 3)
-	if z.Error != nil {
-		e.b, _ = z.Error.MarshalMsg(e.key("\xa5error"))
-	} else {
-		e.null("\xa5error")
-	}
+	e.err("\xa5error", z.Error)
 	e.bool("\xa7highres", z.HighRes)
 	e.array("\xa7records", len(z.Records))
 	for i := range z.Records {
@@ -290,11 +266,7 @@ func (z *EventArray) MarshalMsg(b []byte) ([]byte, error) {
 // MarshalMsg appends z to b as a MessagePack map (msgp.Marshaler).
 func (z *PDUStream) MarshalMsg(b []byte) ([]byte, error) {
 	e := beginMap(b, 2)
-	if z.Error != nil {
-		e.b, _ = z.Error.MarshalMsg(e.key("\xa5error"))
-	} else {
-		e.null("\xa5error")
-	}
+	e.err("\xa5error", z.Error)
 	e.raws("\xa4pdus", z.PDUs)
 	return e.end(), nil
 }
@@ -302,11 +274,7 @@ func (z *PDUStream) MarshalMsg(b []byte) ([]byte, error) {
 // MarshalMsg appends z to b as a MessagePack map (msgp.Marshaler).
 func (z *MMVFile) MarshalMsg(b []byte) ([]byte, error) {
 	e := beginMap(b, 11)
-	if z.Error != nil {
-		e.b, _ = z.Error.MarshalMsg(e.key("\xa5error"))
-	} else {
-		e.null("\xa5error")
-	}
+	e.err("\xa5error", z.Error)
 	e.int("\xa7version", int64(z.Version))
 	e.uint("\xa3gen", z.Gen)
 	e.uint("\xa5flags", uint64(z.Flags))

@@ -304,6 +304,10 @@ func (s *schema) writeField(w *bytes.Buffer, typ string, f field) error {
 		if !ok {
 			return bad
 		}
+		if id.Name == "Error" && !f.omit { // the results' error keys: one call
+			fmt.Fprintf(w, "e.err(%s, %s)\n", k, x)
+			return nil
+		}
 		fmt.Fprintf(w, "if %s != nil {\n", x)
 		switch h, isBasic := basic[id.Name]; {
 		case isBasic:
