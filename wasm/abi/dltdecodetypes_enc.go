@@ -19,7 +19,7 @@ func (z *DLTDecode) MarshalMsg(b []byte) ([]byte, error) {
 // MarshalMsg appends z to b as a MessagePack map (msgp.Marshaler).
 func (z *DLTDecoded) MarshalMsg(b []byte) ([]byte, error) {
 	e := beginMap(b, 7)
-	e.b, _ = z.Message.MarshalMsg(e.key("\xa7message"))
+	e.obj("\xa7message", &z.Message)
 	e.bin("\xa4text", z.Text)
 	e.int("\xaapayload_at", int64(z.PayloadAt))
 	e.bool("\xa3ext", z.Ext)

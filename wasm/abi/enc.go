@@ -88,6 +88,12 @@ func (e *enc) bin(k string, v []byte) { e.b = msgp.AppendBytes(e.put(k), v) }
 //go:noinline
 func (e *enc) null(k string) { e.b = msgp.AppendNil(e.put(k)) }
 
+// obj writes k and v, a struct field: one call where the key and the
+// value are two.
+//
+//go:noinline
+func (e *enc) obj(k string, v msgp.Marshaler) { e.b, _ = v.MarshalMsg(e.key(k)) }
+
 // err writes k and v, nil as MessagePack nil: a result's error, one
 // call where the test, the key and the value or the nil are three.
 //

@@ -163,7 +163,7 @@ func (z *Desc) MarshalMsg(b []byte) ([]byte, error) {
 // MarshalMsg appends z to b as a MessagePack map (msgp.Marshaler).
 func (z *DescBody) MarshalMsg(b []byte) ([]byte, error) {
 	e := beginMap(b, 1)
-	e.b, _ = z.Desc.MarshalMsg(e.key("\xa4desc"))
+	e.obj("\xa4desc", &z.Desc)
 	return e.end(), nil
 }
 
@@ -358,9 +358,9 @@ func (z *LogTime) MarshalMsg(b []byte) ([]byte, error) {
 // MarshalMsg appends z to b as a MessagePack map (msgp.Marshaler).
 func (z *LogStatusV2Body) MarshalMsg(b []byte) ([]byte, error) {
 	e := beginMap(b, 10)
-	e.b, _ = z.Start.MarshalMsg(e.key("\xa5start"))
-	e.b, _ = z.Last.MarshalMsg(e.key("\xa4last"))
-	e.b, _ = z.Now.MarshalMsg(e.key("\xa3now"))
+	e.obj("\xa5start", &z.Start)
+	e.obj("\xa4last", &z.Last)
+	e.obj("\xa3now", &z.Now)
 	e.int("\xa5state", int64(z.State))
 	e.int("\xa3vol", int64(z.Vol))
 	e.int("\xa4size", z.Size)
@@ -374,9 +374,9 @@ func (z *LogStatusV2Body) MarshalMsg(b []byte) ([]byte, error) {
 // MarshalMsg appends z to b as a MessagePack map (msgp.Marshaler).
 func (z *LogStatusBody) MarshalMsg(b []byte) ([]byte, error) {
 	e := beginMap(b, 7)
-	e.b, _ = z.Start.MarshalMsg(e.key("\xa5start"))
-	e.b, _ = z.Last.MarshalMsg(e.key("\xa4last"))
-	e.b, _ = z.Now.MarshalMsg(e.key("\xa3now"))
+	e.obj("\xa5start", &z.Start)
+	e.obj("\xa4last", &z.Last)
+	e.obj("\xa3now", &z.Now)
 	e.int("\xa5state", int64(z.State))
 	e.int("\xa3vol", int64(z.Vol))
 	e.int("\xa4size", z.Size)

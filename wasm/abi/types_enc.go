@@ -152,7 +152,7 @@ func (z *KPITable) MarshalMsg(b []byte) ([]byte, error) {
 	for i := range z.IRQs {
 		e.b, _ = z.IRQs[i].MarshalMsg(e.b)
 	}
-	e.b, _ = z.Stats.MarshalMsg(e.key("\xa5stats"))
+	e.obj("\xa5stats", &z.Stats)
 	return e.end(), nil
 }
 
@@ -202,8 +202,8 @@ func (z *KPIIRQ) MarshalMsg(b []byte) ([]byte, error) {
 func (z *KPIStats) MarshalMsg(b []byte) ([]byte, error) {
 	e := beginMap(b, 11)
 	e.int("\xa8messages", int64(z.Messages))
-	e.b, _ = z.Datasets.MarshalMsg(e.key("\xa8datasets"))
-	e.b, _ = z.Groups.MarshalMsg(e.key("\xa6groups"))
+	e.obj("\xa8datasets", &z.Datasets)
+	e.obj("\xa6groups", &z.Groups)
 	e.int("\xa9truncated", int64(z.Truncated))
 	e.int("\xa9malformed", int64(z.Malformed))
 	e.int("\xabopen_groups", int64(z.OpenGroups))

@@ -296,7 +296,7 @@ func (s *schema) writeField(w *bytes.Buffer, typ string, f field) error {
 			return nil
 		}
 		if _, ok := s.structs[t.Name]; ok {
-			fmt.Fprintf(w, "e.b, _ = %s.MarshalMsg(e.key(%s))\n", x, k)
+			fmt.Fprintf(w, "e.obj(%s, &%s)\n", k, x)
 			return nil
 		}
 	case *ast.StarExpr:
