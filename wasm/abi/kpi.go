@@ -50,7 +50,11 @@ func decodeKPI(in []byte, max int, opt dlt.Options) KPIMessages {
 func NewKPIMessage(m dltkpi.Message, src dltkpi.Source) KPIMessage {
 	km := KPIMessage{TMSP: src.TMSP, Time: float64(src.TMSP) / 10000, Kind: m.Kind.String(), Sync: m.Sync.String(),
 		Datasets: make([]KPIDataset, 0, m.Datasets+m.Fragments)}
-	for d, err := range m.All() {
+	// A scanner, not All: a range over an iterator checks its state
+	// through calls even inlined (issue 18).
+	s := m.Scanner()
+	for s.Next() {
+		d, err := s.Dataset()
 		var o KPIDataset
 		// The dataset's values in one block the fields point into: one
 		// allocation per dataset, not one per field (an ACT dataset had
