@@ -11,11 +11,9 @@ import "github.com/perfwire/perfwire/eventrec"
 func AppendEvents(dst, in []byte) []byte {
 	a, err := eventrec.Parse(in, eventrec.Options{})
 	e := beginMap(dst, 3)
+	e.err("\xa5error", ErrorOf(err))
 	if err != nil {
-		e.b, _ = ErrorOf(err).MarshalMsg(e.key("\xa5error"))
 		a = eventrec.Array{} // no records
-	} else {
-		e.null("\xa5error")
 	}
 	e.bool("\xa7highres", a.HighRes())
 	e.b = appendEventRecords(e.key("\xa7records"), a)

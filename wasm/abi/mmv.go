@@ -21,13 +21,12 @@ func AppendMMV(dst, in []byte, bigEndian bool) []byte {
 	}
 	r, err := mmv.NewReader(in, mmv.Options{Order: order})
 	e := beginMap(dst, 11)
+	e.err("\xa5error", ErrorOf(err))
 	if err != nil {
-		e.b, _ = ErrorOf(err).MarshalMsg(e.key("\xa5error"))
 		e.b = append(e.b, mmvFailed...)
 		e.n += 10
 		return e.end()
 	}
-	e.null("\xa5error")
 	h := r.Header()
 	e.int("\xa7version", int64(h.Version))
 	e.uint("\xa3gen", h.Gen1)
