@@ -102,8 +102,8 @@ func (k *KPISession) progress(callErr error) KPIStep {
 	k.colPIDs, k.colCPU, k.colRSS, k.colCtx, k.colIO = nil, nil, nil, nil, nil // the samples' now
 	if ended := k.t.TakeEnded(); len(ended) > 0 {
 		st.Ended = make([]KPIProcess, 0, len(ended))
-		for _, e := range ended {
-			st.Ended = append(st.Ended, EndedRow(&e))
+		for i := range ended {
+			st.Ended = append(st.Ended, EndedRow(&ended[i]))
 		}
 	}
 	if k.stream {
