@@ -148,23 +148,24 @@ func (r *Result) validate() error {
 // rest of the PDU, and (if they came out of address order) do not overlap.
 func (t *tiling) finish(pdu []byte, recOff, recEnd, numpmid int) error {
 	n := uint64(len(pdu))
-	if t.nptr == 0 {
-		if uint64(recEnd) != n {
-			return fail("RESULT", recEnd, ErrTrailing)
+	// One failure path, all at recEnd: the field and kind by rule.
+	field, kind := "RESULT", ErrTrailing
+	switch {
+	case t.nptr == 0:
+		if uint64(recEnd) == n {
+			return nil
 		}
-		return nil
-	}
-	if t.minStart != uint64(recEnd) {
-		return fail("value.index", recEnd, ErrContiguity)
-	}
-	if t.sum != n-uint64(recEnd) {
-		return fail("value blocks", recEnd, ErrContiguity)
-	}
-	if !t.ordered {
+	case t.minStart != uint64(recEnd):
+		field, kind = "value.index", ErrContiguity
+	case t.sum != n-uint64(recEnd):
+		field, kind = "value blocks", ErrContiguity
+	case !t.ordered:
 		r := Result{pdu: pdu, recOff: recOff, NumPMID: numpmid}
 		return r.checkOverlap(recEnd)
+	default:
+		return nil
 	}
-	return nil
+	return fail(field, recEnd, kind)
 }
 
 // tiling accumulates what validate needs to prove that the value blocks
