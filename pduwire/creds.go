@@ -52,15 +52,18 @@ func (m *CredsPDU) UnmarshalBinary(pdu []byte) error {
 		return err
 	}
 	n := int32(be32(pdu, 12))
-	if n < 1 || n > MaxCreds {
-		return fail("CREDS.numcreds", 12, ErrCount)
+	// One failure path: the field, offset and kind by rule.
+	bad := failure{"CREDS.numcreds", 12, ErrCount}
+	switch {
+	case n < 1 || n > MaxCreds:
+	case uint64(len(pdu)) != 16+4*uint64(n):
+		bad = failure{"CREDS.len", 0, ErrLength}
+	default:
+		m.Creds = m.Creds[:0]
+		for i := range int(n) {
+			m.Creds = append(m.Creds, Credential(be32(pdu, 16+4*i)))
+		}
+		return nil
 	}
-	if uint64(len(pdu)) != 16+4*uint64(n) {
-		return fail("CREDS.len", 0, ErrLength)
-	}
-	m.Creds = m.Creds[:0]
-	for i := range int(n) {
-		m.Creds = append(m.Creds, Credential(be32(pdu, 16+4*i)))
-	}
-	return nil
+	return fail(bad.field, bad.off, bad.kind)
 }

@@ -100,15 +100,18 @@ func (m *DescsPDU) UnmarshalBinary(pdu []byte) error {
 		return err
 	}
 	n := int32(be32(pdu, 12))
-	if n < 1 || uint64(n) > uint64(len(pdu)-16)/20 {
-		return fail("DESCS.numdescs", 12, ErrCount)
+	// One failure path: the field, offset and kind by rule.
+	bad := failure{"DESCS.numdescs", 12, ErrCount}
+	switch {
+	case n < 1 || uint64(n) > uint64(len(pdu)-16)/20:
+	case uint64(len(pdu)) != 16+20*uint64(n):
+		bad = failure{"DESCS.len", 0, ErrLength}
+	default:
+		m.Descs = m.Descs[:0]
+		for i := range int(n) {
+			m.Descs = append(m.Descs, readDesc(pdu, 16+20*i))
+		}
+		return nil
 	}
-	if uint64(len(pdu)) != 16+20*uint64(n) {
-		return fail("DESCS.len", 0, ErrLength)
-	}
-	m.Descs = m.Descs[:0]
-	for i := range int(n) {
-		m.Descs = append(m.Descs, readDesc(pdu, 16+20*i))
-	}
-	return nil
+	return fail(bad.field, bad.off, bad.kind)
 }
