@@ -58,9 +58,12 @@ func resultHeader(pdu []byte) (Result, error) {
 	r := Result{pdu: pdu, HighRes: Type(be32(pdu, 4)) == TypeHighResResult}
 	var numpmid int32
 	numOff := 20
+	// Every failure goes to one fail call and one return (issue 18).
+	bad := failure{"RESULT", len(pdu), ErrTruncated}
 	if r.HighRes {
 		if len(pdu) < 32 {
-			return Result{}, fail("HIGHRES_RESULT", len(pdu), ErrTruncated)
+			bad.field = "HIGHRES_RESULT"
+			goto fail
 		}
 		numpmid = int32(be32(pdu, 12))
 		r.Sec = int64(binary.BigEndian.Uint64(pdu[16:]))
@@ -69,7 +72,7 @@ func resultHeader(pdu []byte) (Result, error) {
 		numOff = 12
 	} else {
 		if len(pdu) < 24 {
-			return Result{}, fail("RESULT", len(pdu), ErrTruncated)
+			goto fail
 		}
 		r.Sec = int64(int32(be32(pdu, 12)))
 		r.Nsec = int64(int32(be32(pdu, 16))) * 1000
@@ -77,10 +80,13 @@ func resultHeader(pdu []byte) (Result, error) {
 		r.recOff = 24
 	}
 	if numpmid < 0 || int64(numpmid) > int64(len(pdu)) {
-		return Result{}, fail("RESULT.numpmid", numOff, ErrCount)
+		bad = failure{"RESULT.numpmid", numOff, ErrCount}
+		goto fail
 	}
 	r.NumPMID = int(numpmid)
 	return r, nil
+fail:
+	return Result{}, fail(bad.field, bad.off, bad.kind)
 }
 
 // ParseResultBody validates numpmid value sets that start at byte off of b
