@@ -112,11 +112,13 @@ var misses = map[string]string{
 		"rows made as they arrive; a file's CPU chart drawn once while loading (redraws had slowed the decode " +
 		"by 0.3 s), each chart drawn once at the end, the charts below the fold drawn when scrolled near, the " +
 		"charts' peaks in typed arrays. Next step if it misses: a columnar KPI step written by the module.",
-	"plugin-kpi": "One call here does 2-3 ms of work on 69 KB, so a call's fixed cost matters little: this is Go's " +
-		"wasm code against native amd64 code, 0.3x-0.45x depending on the machine's load (both sides run " +
-		"the same encoder; since 2026-11-25 a marshal is a call per field, about 40% slower natively, which " +
-		"both pay). See plugin-stream and plugin-mmv-large for the throughput of the other formats, plugin-feed " +
-		"for the smallest calls.",
+	"plugin-kpi": "One call here does 2-3 ms of work on 69 KB, so a call's fixed cost matters little: this is Go's wasm " +
+		"code against native amd64 code, 0.26x-0.45x depending on the machine's load (both sides run the same " +
+		"encoder; since 2026-11-25 a marshal is a call per field, about 40% slower natively, which both pay). " +
+		"At 26f065d (2026-11-27, after the size cuts) three runs gave 0.27, 0.26 and 0.33x: Node steady at " +
+		"3.58-3.65 ms (3.68 ms when 0.30x was spliced in), native 0.95-1.19 ms, faster than before on " +
+		"average, the noisy side of the ratio on this shared host. See plugin-stream and plugin-mmv-large for " +
+		"the throughput of the other formats, plugin-feed for the smallest calls.",
 	"plugin-pdu": "A per-call figure: one pmcd conversation of 1 KB, 9 µs natively since 2026-11-27 (17 µs before), " +
 		"so a call's fixed cost in Node (alloc, write, call, read, free: about 2 µs) and Go's wasm code running " +
 		"several times slower than native are the whole figure. The goal's throughput on RESULT streams is " +
@@ -137,41 +139,55 @@ var misses = map[string]string{
 		"RESULTs and HIGHRES_RESULTs (pmcd's captures and libpcp's 1,000-value RESULTs, 2.7 MB of MessagePack " +
 		"out) in 64 KB pieces, a session per pass. Before 2026-11-27 (Node's process CPU time, busy host): " +
 		"native 15 ms, Node 65 ms (0.24x), 123,000 allocations per pass; with the results written in place: " +
-		"native 1.8-2.4 ms, Node 8.9-11.5 ms (0.21x), 20 allocations. A quarter of Node's time was then " +
-		"take() of perfwire.mjs copying each result (about 160 KB) into a new Uint8Array; since 2026-11-27 " +
-		"the harness reads each result in the module's memory (views): Node 6.2-7.4 ms, 0.25-0.29x over three " +
-		"runs on this shared host. Later on 2026-11-27 the values were written with fewer calls (insitu " +
-		"values by appendValueSet itself through pduwire's ValueSet.Word, a block's fmt and type keys " +
-		"written out, 32-bit words and doubles without msgp's nested calls): Node 7.5 -> 4.9-5.4 ms, native " +
-		"1.83 -> 1.40-1.50 ms, 0.27-0.29x in most runs (0.31x in one, 0.19x in one at a load spike), for 5 KB " +
-		"more of each all-formats module. Both sides gained: a call costs more in WebAssembly, but native Go " +
-		"gained from the same cuts. What is left: ValueSet.Value and appendValue per value block (a 32-byte " +
-		"struct through memory in wasm), pduwire's validation (tiling.add), memmove of the keys.",
+		"native 1.8-2.4 ms, Node 8.9-11.5 ms (0.21x), 20 allocations; results read in the module's memory " +
+		"(views): Node 6.2-7.4 ms, 0.25-0.29x; the values written with fewer calls: Node 4.9-5.4 ms, native " +
+		"1.40-1.50 ms, 0.27-0.29x. Met since 2026-11-27's last session, whose changes cut Node's time more " +
+		"than native Go's: DPTR blocks read from the PDU without a Value per block (pduwire's ValueSet.PDU), " +
+		"number.go's integer and string appends instead of msgp's, PMIDs' digits without strconv: " +
+		"interleaved, Node 5.3-5.5 -> 4.0-4.3 ms, native 1.30 -> 1.08 ms (BenchmarkAppendFeedStream); three " +
+		"harness runs at 26f065d gave 0.30, 0.30 and 0.31x. Tried without gain: words read little-endian and " +
+		"swapped (one load instead of eight in wasm), int16 forms written inline, the keys stored as " +
+		"constants.",
 	"plugin-mmv-large": "The goal's MMV throughput: a 662 KB MMV file (PCP QA's large-parfait laid out again by mmv.Registry " +
 		"without the one metric mmv_read refuses; 422 metrics, 432 instances, 11,422 values, 1 MB of " +
 		"MessagePack out). Before 2026-11-27 (Node's process CPU time, busy host): native 1.7 ms, Node 14.5 " +
 		"ms (0.12x); with the result written in place: native 1.0 ms, Node 4.5-5.0 ms (0.20-0.22x), a third " +
-		"of it copying the 1 MB result out; read in place (views, since 2026-11-27): Node 3.2 ms, 0.29x. What " +
-		"is left is mmv.Reader's per-value lookups (Reader.Value, index, u64) and the value loop in Go's wasm " +
-		"code.",
-	"wasm": "The all-formats modules carry every format (issue 18) and add about 1306-1315 KB raw and 337-338 KB " +
-		"gzip -9 against 1024 and 250 (the faster KPI pipeline of 2026-11-27 added 7 KB, the faster RESULT encoder " +
-		"5 KB); the pcp one-format modules add 505-516 KB against 400. Where the bytes " +
-		"are, from the function bodies of the unstripped wasip1 module over the baseline (890 KB of code; the " +
-		"data section, mostly the pclntab a Go wasm module keeps for every function, grows another 0.44 byte " +
-		"per byte of code): the SDK's decoders themselves 520 KB (pduwire 97, dltkpi 90, archive 89, mmv 84, " +
-		"dlt 71, labels 51, eventrec 14, pcp 12, errors and timestamps 12), the plugin's glue 200 KB, the " +
-		"schema's marshalers 93 KB, msgp's append functions 25 KB. With their share of the data section the " +
-		"decoders alone come to about 750 KB, which leaves some 270 KB of the 1024 for every call's glue and " +
-		"encoder, where they take about 420 KB now. Cut on 2026-11-25: msgp's generated MarshalMsg replaced by " +
-		"encgen's, a call per field to shared helpers (240 -> 93 KB of code, -180 KB raw and -35 KB gzip in " +
-		"the all-formats modules, -85 KB in pcp; natively a marshal is about 40% slower), and the archive's " +
-		"stable sorts (-4 KB); the js modules grew 31 KB for their wasm exports (the fast path in Node, see " +
-		"plugin-feed). Measured and not taken: GOWASM=satconv,signext (+7 KB), binaryen's wasm-opt -Oz " +
-		"(-6% of both module and baseline: the growth falls to 1201 KB raw, gzip unchanged, for a build " +
-		"dependency and a rewritten binary), -gcflags=-l (larger). Earlier cuts: time.Format (-25 KB), msgp.Raw " +
-		"(-10 KB), ltt and hash/crc32 out of wasm/abi, a generic sort for archive volumes (-20 KB), pcp.Extract " +
-		"(-17 KB), the archive session behind a closure (-13 KB). The budget would take decoders written for " +
-		"size rather than for speed and strictness, or fewer formats per module (the one-format modules meet " +
-		"400 KB but for pcp: a decoder per PDU type in pduwire, 95 KB, and decodeBody, 29 KB).",
+		"of it copying the 1 MB result out; read in place (views, since 2026-11-27): Node 3.2 ms, 0.29-0.31x. " +
+		"The size cuts of 2026-11-27's last session (see wasm) made Node about 10% slower here while native " +
+		"Go held: interleaved, the js module of 8c37db3 read the file in 2.92-3.26 ms and that of 26f065d in " +
+		"3.36-3.67 ms (the quieter half of 12 runs each), so three harness runs gave 0.28, 0.28 and 0.24x. " +
+		"The cause is in the commits that changed mmv's reads and AppendMMV for size (from b0d0f43 to " +
+		"bfeb7e5; each step moved the time by less than this host's noise, so it is not yet isolated); " +
+		"mmv.Reader's per-value lookups (Reader.Value, index, u64) and the value loop in Go's wasm code are " +
+		"the rest.",
+	"wasm": "The all-formats modules carry every format (issue 18) and add 1108-1118 KB raw and 288-289 KB gzip " +
+		"-9 against 1024 and 250, the pcp one-format modules 423-435 KB against 400 (kpi, mmv, dlt and " +
+		"archive meet 400 with 63-198 KB to spare). On 2026-11-27 they were cut from 1306-1315 KB raw, " +
+		"337-338 KB gzip (pcp 505-516 KB) by about 75 commits that each say what they saved. What decides a " +
+		"Go wasm module's size, measured then over the baseline (the all-formats module had 577 more " +
+		"functions, 905 KB more code and 430 KB more data): 200 trivial functions added to the baseline cost " +
+		"640 bytes of code and 275 of data each with their call site; the data is mostly the linker's tables " +
+		"per function and per call, not the SDK's: the pclntab (+170 KB: names 47 KB, pc-value tables 66 KB) " +
+		"and findfunctab (a wasm function spans 64 KB of PC space, so 16 buckets of 20 bytes each), then type " +
+		"descriptors and strings (+100 KB); each inlined call adds inline-tree data too. Bounds checks (calls " +
+		"to panicIndex) were 88 KB of the module (measured with -B, for the measurement only). So a module's " +
+		"size follows its functions and call sites more than its logic, and what paid was fewer of them with " +
+		"the same output: error constructors out of line at their ~300 failure paths, and a decoder's " +
+		"failures through one fail call (about 45 KB of code with pduwire's single head check per decoder); " +
+		"standard-library functions no longer linked for a few lines of ours (strconv.ParseUint 10.7 KB, " +
+		"strings.TrimSpace 6.3, rune conversions 4.4, bytes.Index 3.9, slices.Insert/Delete 3.7, bytes.Reader " +
+		"2.3; errors.Is 6 KB of the kpi module); msgp's 64-bit integer, string, array-header and float32 " +
+		"appends replaced by number.go's (17 KB of code for 9); mmv's and archive's once-per-entry reads and " +
+		"pduwire's be32 out of line in wasm builds only (order_wasm.go; native code unchanged); no equality " +
+		"functions for internal structs (8 KB); one call handler per format instead of a closure per op (6.9 " +
+		"KB); decodeBody 28.9 -> 20.8 KB, pduwire 87.6 -> 58.9 KB, pcp 12.9 -> 10.7 KB. The benchmarked paths " +
+		"(KPI decode and sessions, mmv_read, RESULT parsing) kept their speed natively and in wazero, " +
+		"interleaved runs before and after. Measured and not taken: GOWASM=satconv,signext (no change: the " +
+		"default now), binaryen's wasm-opt -Oz (-6% of module and baseline alike), -gcflags=-l (larger), " +
+		"decodeBody through one UnmarshalBinary interface call (+9.3 KB: it links pcp's String methods), " +
+		"non-comparable exported types (about 7 KB, an API change). Left: decodeBody (20.8 KB: a call, an " +
+		"allocation and write barriers per PDU type), labels (47 KB), the schema's generated marshalers " +
+		"(about 75 KB: a call per field), AppendMMV (11.7 KB, mostly the inlined value readers of mmv_read's " +
+		"hot path); the rest of the 1024 would take decoders written for size rather than for speed and " +
+		"strictness, or fewer formats per module.",
 }
