@@ -160,7 +160,7 @@ var misses = map[string]string{
 		"bfeb7e5; each step moved the time by less than this host's noise, so it is not yet isolated); " +
 		"mmv.Reader's per-value lookups (Reader.Value, index, u64) and the value loop in Go's wasm code are " +
 		"the rest.",
-	"wasm": "The all-formats modules carry every format (issue 18) and add 1108-1118 KB raw and 288-289 KB gzip " +
+	"wasm": "The all-formats modules carry every format (issue 18) and add 1108-1117 KB raw and 285-289 KB gzip " +
 		"-9 against 1024 and 250, the pcp one-format modules 423-434 KB against 400 (kpi, mmv, dlt and " +
 		"archive meet 400 with 63-198 KB to spare). On 2026-11-27 they were cut from 1306-1315 KB raw, " +
 		"337-338 KB gzip (pcp 505-516 KB) by about 75 commits that each say what they saved. What decides a " +
