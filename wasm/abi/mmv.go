@@ -84,23 +84,26 @@ func AppendMMV(dst, in []byte, bigEndian bool) []byte {
 	b := e.b
 	for i := range r.NumValues() {
 		v := r.Value(i) // no metric is refused: Values would give the same
-		keys := "\x83\xa6metric"
+		keys := byte(0x83)
 		missing := v.Missing()
 		switch v.Type {
 		case mmv.TypeI32, mmv.TypeI64, mmv.TypeU32, mmv.TypeU64, mmv.TypeElapsed, mmv.TypeFloat, mmv.TypeDouble, mmv.TypeString:
 		default:
 			if !missing {
-				keys = "\x82\xa6metric"
+				keys = 0x82
 			}
 		}
-		b = appendKeyBytes(b, keys, names[v.Metric])
+		// The keys as constant bytes, not appendKeyBytes's string: an
+		// append of a string is a memory.copy, which costs V8 a call per
+		// value (mmv_read was 10% slower in Node with it).
+		b = appendStr(append(b, keys, 0xa6, 'm', 'e', 't', 'r', 'i', 'c'), names[v.Metric])
 		var inst []byte
 		if v.Instance >= 0 {
 			inst = names[nm+v.Instance]
 		}
-		b = appendKeyBytes(b, "\xa8instance", inst)
+		b = appendStr(append(b, 0xa8, 'i', 'n', 's', 't', 'a', 'n', 'c', 'e'), inst)
 		if missing {
-			b = append(b, "\xa7missing\xc3"...)
+			b = append(b, 0xa7, 'm', 'i', 's', 's', 'i', 'n', 'g', 0xc3)
 			continue
 		}
 		switch v.Type {
@@ -111,7 +114,7 @@ func AppendMMV(dst, in []byte, bigEndian bool) []byte {
 		case mmv.TypeFloat, mmv.TypeDouble:
 			b = msgp.AppendFloat64(append(b, 0xa1, 'f'), v.Float())
 		case mmv.TypeString:
-			b = appendKeyBytes(b, "\xa1s", v.Text())
+			b = appendStr(append(b, 0xa1, 's'), v.Text())
 		}
 	}
 	e.b = b
