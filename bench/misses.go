@@ -115,10 +115,11 @@ var misses = map[string]string{
 	"plugin-kpi": "One call here does 2-3 ms of work on 69 KB, so a call's fixed cost matters little: this is Go's wasm " +
 		"code against native amd64 code, 0.26x-0.45x depending on the machine's load (both sides run the same " +
 		"encoder; since 2026-11-25 a marshal is a call per field, about 40% slower natively, which both pay). " +
-		"At 26f065d (2026-11-27, after the size cuts) three runs gave 0.27, 0.26 and 0.33x: Node steady at " +
-		"3.58-3.65 ms (3.68 ms when 0.30x was spliced in), native 0.95-1.19 ms, faster than before on " +
-		"average, the noisy side of the ratio on this shared host. See plugin-stream and plugin-mmv-large for " +
-		"the throughput of the other formats, plugin-feed for the smallest calls.",
+		"At 26f065d (2026-11-27, after the size cuts) three runs gave 0.27, 0.26 and 0.33x, and at fd28049 " +
+		"0.27x: Node at 3.58-3.65 ms in the quieter runs (3.68 ms when 0.30x was spliced in), native " +
+		"0.95-1.19 ms, faster than before on average, the noisy side of the ratio on this shared host. See " +
+		"plugin-stream and plugin-mmv-large for the throughput of the other formats, plugin-feed for the " +
+		"smallest calls.",
 	"plugin-pdu": "A per-call figure: one pmcd conversation of 1 KB, 9 µs natively since 2026-11-27 (17 µs before), " +
 		"so a call's fixed cost in Node (alloc, write, call, read, free: about 2 µs) and Go's wasm code running " +
 		"several times slower than native are the whole figure. The goal's throughput on RESULT streams is " +
@@ -153,11 +154,9 @@ var misses = map[string]string{
 		"MessagePack out). Before 2026-11-27 (Node's process CPU time, busy host): native 1.7 ms, Node 14.5 " +
 		"ms (0.12x); with the result written in place: native 1.0 ms, Node 4.5-5.0 ms (0.20-0.22x), a third " +
 		"of it copying the 1 MB result out; read in place (views, since 2026-11-27): Node 3.2 ms, 0.29-0.31x. " +
-		"The size cuts of 2026-11-27's last session (see wasm) made Node about 10% slower here while native " +
-		"Go held: interleaved, the js module of 8c37db3 read the file in 2.92-3.26 ms and that of 26f065d in " +
-		"3.36-3.67 ms (the quieter half of 12 runs each), so three harness runs gave 0.28, 0.28 and 0.24x. " +
-		"The cause is in the commits that changed mmv's reads and AppendMMV for size (from b0d0f43 to " +
-		"bfeb7e5; each step moved the time by less than this host's noise, so it is not yet isolated); " +
+		"A size cut of 2026-11-27 (b0d0f43: each value's keys appended as strings through appendKeyBytes, a " +
+		"memory.copy per key, which costs V8 a call) made Node 10% slower (0.24-0.28x over three runs); " +
+		"fd28049 writes them as constant bytes again: 3.22-3.38 -> 2.93-3.07 ms interleaved, 0.31x. " +
 		"mmv.Reader's per-value lookups (Reader.Value, index, u64) and the value loop in Go's wasm code are " +
 		"the rest.",
 	"wasm": "The all-formats modules carry every format (issue 18) and add 1108-1117 KB raw and 285-289 KB gzip " +
