@@ -342,7 +342,9 @@ func (vs *ValueSet) Value(i int) Value {
 // caller that handles insitu values itself, as Value builds a block's
 // view. It panics for i ≥ Len(), as Value does.
 func (vs *ValueSet) Word(i int) (inst int32, word uint32) {
-	x := binary.BigEndian.Uint64(vs.vl[8*i:]) // one load: inlined in WebAssembly too
+	// Small enough to inline, in WebAssembly too (where the read is a
+	// load per byte: it has no byte swap to combine them with).
+	x := binary.BigEndian.Uint64(vs.vl[8*i:])
 	return int32(x >> 32), uint32(x)
 }
 

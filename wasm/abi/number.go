@@ -7,7 +7,7 @@ import "math"
 // calls. msgp's AppendInt64, AppendUint64, AppendStringFromBytes and
 // AppendArrayHeader each call two more functions per form (a room check
 // and a store) and cost each module 17 KB of code together; these share
-// appendBE and cost about a tenth of that. In WebAssembly a call costs
+// appendBE and cost 9 KB. In WebAssembly a call costs
 // far more than natively, and a RESULT stream is mostly such numbers
 // (issue 18). TestNumbers checks every form against msgp's bytes.
 
