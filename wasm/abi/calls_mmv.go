@@ -10,25 +10,28 @@ func init() {
 }
 
 func mmvCall(o Op, _ any, in []byte, flags uint32) msgp.Marshaler {
-	if o == OpMMVRead {
-		if flags > 1 {
-			return Failure(ErrBadInput)
-		}
-		return &mmvReadCall{in, flags&1 != 0}
-	}
-	req, err := readMMVServeInput(in)
-	if err != nil {
+	if o == OpMMVRead && flags > 1 {
 		return Failure(ErrBadInput)
 	}
-	r := ServeMMVImages(&req)
-	return &r
+	return &mmvResult{o, in, flags&1 != 0}
 }
 
-// mmvReadCall is mmv_read's result, written in place into the module's
-// buffer when it is marshalled.
-type mmvReadCall struct {
+// mmvResult is mmv_read's or mmv_serve's result, written in place into
+// the module's buffer when it is marshalled: one type for both calls,
+// holding no MMVServeInput (whose marshaler it would link).
+type mmvResult struct {
+	op  Op
 	in  []byte
 	big bool
 }
 
-func (c *mmvReadCall) MarshalMsg(b []byte) ([]byte, error) { return AppendMMV(b, c.in, c.big), nil }
+func (c *mmvResult) MarshalMsg(b []byte) ([]byte, error) {
+	if c.op == OpMMVRead {
+		return AppendMMV(b, c.in, c.big), nil
+	}
+	req, err := readMMVServeInput(c.in)
+	if err != nil {
+		return Failure(ErrBadInput).MarshalMsg(b)
+	}
+	return AppendMMVServe(b, &req), nil
+}

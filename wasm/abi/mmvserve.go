@@ -10,63 +10,60 @@ import (
 	"github.com/tinylib/msgp/msgp"
 )
 
-// ServeMMV serves files as pmdammv serves one directory of them (srcs in
-// pmdammv's order, each named by its base name, read with
-// mmv.Options.SkipRefused unless strict): clusters assigned across the
-// files, each metric pmdammv leaves out left out with a note (with
-// strict, the first one refuses its file instead), values as they are at
-// nowMicros. paths are the files' names as the result prints them.
-// `perfwire mmv --json` prints its files; the mmv_serve call returns it.
-func ServeMMV(srcs []mmv.Source, paths []string, strict bool, nowMicros int64) MMVServe {
-	res := MMVServe{Files: []MMVServed{}, Notes: []string{}}
-	for i, s := range srcs {
-		for _, sk := range s.Reader.Skips() {
-			res.Notes = append(res.Notes, paths[i]+": "+mmvSkipText(s.Reader, sk))
-		}
-	}
-	clusters, warnings := mmv.Assign(srcs)
-	dropped := make([][]bool, len(srcs))
-	for _, w := range warnings {
-		if !w.Kind.Drops() {
-			continue
-		}
-		text := mmvWarningText(w, srcs)
-		if strict {
-			// The text's only white space at either end is the space
-			// before " metric": TrimPrefix drops it as TrimSpace did,
-			// without linking Unicode's spaces (3.6 KB of wasm code).
-			res.Error = &Error{Kind: unknownKind, Message: paths[w.File] + ": " + strings.TrimPrefix(text, " "), Offset: -1}
-			return res
-		}
-		if dropped[w.File] == nil {
-			dropped[w.File] = make([]bool, srcs[w.File].Reader.NumMetrics())
-		}
-		dropped[w.File][w.Metric] = true
-		res.Notes = append(res.Notes, paths[w.File]+":"+text)
-	}
-	for i, s := range srcs {
-		f := serveMMV(s, paths[i], clusters[i], nowMicros, dropped[i])
-		for _, w := range warnings {
-			if w.File == i {
-				f.Warnings = append(f.Warnings, mmvWarningText(w, srcs))
-			}
-		}
-		for _, sk := range s.Reader.Skips() {
-			f.Warnings = append(f.Warnings, mmvSkipText(s.Reader, sk))
-		}
-		res.Files = append(res.Files, f)
+// ServeMMVImages is AppendMMVServe's result as a value: what `perfwire
+// mmv --json` prints natively (the plugin's mmv_serve call returns the
+// same bytes, which the host decodes the same way).
+func ServeMMVImages(in *MMVServeInput) MMVServe {
+	var res MMVServe
+	if _, err := res.UnmarshalMsg(AppendMMVServe(nil, in)); err != nil {
+		panic("abi: AppendMMVServe's MMVServe does not decode: " + err.Error())
 	}
 	return res
 }
 
-// ServeMMVImages validates in's images in order (as mmv.NewReader with
-// SkipRefused unless in.Strict) and serves them with ServeMMV; the first
-// file that fails is the result's error, its message prefixed with the
-// file's path. It is the mmv_serve call (in the mmv module).
-func ServeMMVImages(in *MMVServeInput) MMVServe {
+// AppendMMVServe validates in's images in order (as mmv.NewReader, with
+// SkipRefused unless in.Strict) and appends to dst the MessagePack
+// MMVServe that serves them as pmdammv serves one directory of them (in
+// pmdammv's order, each named by its Name): clusters assigned across the
+// files, each metric pmdammv leaves out left out with a note (with
+// Strict, the first one refuses its file instead), values as they are
+// at in.Now. The first file that fails validation is the result's error,
+// its message prefixed with the file's path. It is the mmv_serve call.
+// Like AppendMMV it writes straight from the readers' views, with no
+// MMVServed values, so that the modules link none of their marshalers
+// (issue 18).
+func AppendMMVServe(dst []byte, in *MMVServeInput) []byte {
+	s := mmvServing{in: in}
+	err := s.prepare()
+	e := beginMap(dst, 3)
+	e.err("\xa5error", err)
+	e.array("\xa5files", len(s.srcs))
+	for i := range s.srcs {
+		e.b = s.appendFile(e.b, i)
+	}
+	e.strs("\xa5notes", s.notes)
+	return e.end()
+}
+
+// mmvServing is one mmv_serve call: its files as pmdammv finds them,
+// their clusters, what pmdammv says and leaves out of them, and scratch
+// space.
+type mmvServing struct {
+	in       *MMVServeInput
+	srcs     []mmv.Source // nil when nothing is served
+	clusters []uint32
+	warnings []mmv.Warning
+	dropped  [][]bool // by file, by metric entry: left out after a warning
+	notes    []string
+	name     []byte // a metric's name
+}
+
+// prepare validates the files and decides what pmdammv does with them;
+// it returns the result's error, if any.
+func (s *mmvServing) prepare() *Error {
+	in := s.in
 	readers := make([]mmv.Reader, len(in.Files))
 	srcs := make([]mmv.Source, len(in.Files))
-	paths := make([]string, len(in.Files))
 	for i, f := range in.Files {
 		o := mmv.Options{SkipRefused: !in.Strict}
 		if f.BigEndian {
@@ -76,15 +73,231 @@ func ServeMMVImages(in *MMVServeInput) MMVServe {
 		if err != nil {
 			e := ErrorOf(err)
 			e.Message = f.Path + ": " + e.Message
-			return MMVServe{Error: e, Files: []MMVServed{}, Notes: []string{}}
+			return e
 		}
-		readers[i], paths[i] = r, f.Path
+		readers[i] = r
 		srcs[i] = mmv.Source{Name: f.Name, Reader: &readers[i]}
 	}
 	if in.ValidateOnly {
-		return MMVServe{Files: []MMVServed{}, Notes: []string{}}
+		return nil
 	}
-	return ServeMMV(srcs, paths, in.Strict, in.Now)
+	for i, src := range srcs {
+		for _, sk := range src.Reader.Skips() {
+			s.notes = append(s.notes, in.Files[i].Path+": "+mmvSkipText(src.Reader, sk))
+		}
+	}
+	s.clusters, s.warnings = mmv.Assign(srcs)
+	s.dropped = make([][]bool, len(srcs))
+	for _, w := range s.warnings {
+		if !w.Kind.Drops() {
+			continue
+		}
+		text := mmvWarningText(w, srcs)
+		if in.Strict {
+			// The text's only white space at either end is the space
+			// before " metric": TrimPrefix drops it as TrimSpace did,
+			// without linking Unicode's spaces (3.6 KB of wasm code).
+			return &Error{Kind: unknownKind, Message: in.Files[w.File].Path + ": " + strings.TrimPrefix(text, " "), Offset: -1}
+		}
+		if s.dropped[w.File] == nil {
+			s.dropped[w.File] = make([]bool, srcs[w.File].Reader.NumMetrics())
+		}
+		s.dropped[w.File][w.Metric] = true
+		s.notes = append(s.notes, in.Files[w.File].Path+":"+text)
+	}
+	s.srcs = srcs
+	return nil
+}
+
+// served reports whether pmdammv exports metric entry m of r: not left
+// out by the reader (SkipRefused) nor after a warning (drop).
+func mmvServed(r *mmv.Reader, drop []bool, m int) bool {
+	return !r.Refused(m) && (drop == nil || !drop[m])
+}
+
+// appendFile appends file i as pmdammv serves it (an MMVServed): the
+// metrics it exports, each with the labels that apply to it and its
+// values, then what pmdammv leaves out of it or merges.
+func (s *mmvServing) appendFile(b []byte, i int) []byte {
+	src, cluster, drop := s.srcs[i], s.clusters[i], s.dropped[i]
+	r := src.Reader
+	h := r.Header()
+	nw := len(r.Skips())
+	for _, w := range s.warnings {
+		if w.File == i {
+			nw++
+		}
+	}
+	keys := byte(0x88)
+	if nw > 0 {
+		keys++
+	}
+	e := enc{b: append(b, keys)}
+	e.str("\xa4file", s.in.Files[i].Path)
+	e.int("\xa7version", int64(h.Version))
+	e.uint("\xa3gen", h.Gen1)
+	e.uint("\xa5flags", uint64(uint32(h.Flags)))
+	e.str("\xaaflag_names", mmvFlagNames(h.Flags))
+	e.int("\xa7process", int64(h.Process))
+	e.int("\xa7cluster", int64(h.Cluster))
+	// Each metric's values in file order: a list per metric from its
+	// first value on (value index + 1; 0 ends it), and its length. Only
+	// the exported metrics' lists are written; a value whose metric was
+	// rewritten after validation is in none.
+	nm, nv := r.NumMetrics(), r.NumValues()
+	first, count, next := make([]int32, nm), make([]int32, nm), make([]int32, nv)
+	for k := nv - 1; k >= 0; k-- {
+		if m := r.Value(k).Metric; m >= 0 {
+			next[k], first[m] = first[m], int32(k+1)
+			count[m]++
+		}
+	}
+	n := 0
+	for m := range nm {
+		if mmvServed(r, drop, m) {
+			n++
+		}
+	}
+	e.array("\xa7metrics", n)
+	// The metrics as r.Metrics gives them, in a plain loop: a range over
+	// the iterator made a closure of this body, a function of its own.
+	for k := range nm {
+		if !mmvServed(r, drop, k) {
+			continue
+		}
+		m := r.Metric(k)
+		sem, units := "counter", "microsec"
+		if m.Type != mmv.TypeElapsed {
+			units = m.Units.String()
+			if m.Sem != 0 {
+				sem = semName(m.Sem)
+			}
+		}
+		indom := pcp.InDomNull
+		if !m.Singular() {
+			indom = mmv.InDomID(cluster, m.Indom)
+		}
+		s.name = r.AppendMetricName(s.name[:0], mmv.PrefixMMV, src.Name, m)
+		f := enc{b: appendKeyBytes(append(e.b, 0x8b), "\xa4name", s.name)}
+		f.str("\xa4pmid", mmv.PMID(cluster, m.Item).String())
+		f.uint("\xa4item", uint64(m.Item))
+		f.str("\xa4type", TypeName(m.Type.PCP()))
+		f.str("\xa5indom", indom.String())
+		f.str("\xa3sem", sem)
+		f.str("\xa5units", units)
+		f.b = appendKeyBytes(f.b, "\xa9shorttext", m.ShortText)
+		f.b = appendKeyBytes(f.b, "\xa8helptext", m.HelpText)
+		f.b = appendMMVLabels(f.b, r, &m, nil)
+		f.array("\xa6values", int(count[k]))
+		// Each value as pmdammv would return it now (an MMVServedValue):
+		// its instance, its value (nil when it has none) and the labels
+		// that apply to its instance, when any does.
+		for k := first[k]; k != 0; k = next[k-1] {
+			v := r.Value(int(k - 1))
+			at := len(f.b)
+			f.b = append(f.b, 0x83)
+			var in mmv.Instance
+			if v.Instance >= 0 {
+				in = r.Instance(v.Instance)
+				f.int("\xa4inst", int64(in.ID))
+				f.b = appendKeyBytes(f.b, "\xa8instance", in.Name)
+			} else {
+				f.b = append(f.b, "\xa4inst\xc0\xa8instance\xc0"...)
+			}
+			b := append(f.b, "\xa5value"...)
+			switch {
+			case v.Missing() || v.Type == mmv.TypeNoSupport:
+				b = msgp.AppendNil(b)
+			case v.Type == mmv.TypeU32 || v.Type == mmv.TypeU64:
+				b = appendUint64(b, v.Uint())
+			case v.Type == mmv.TypeFloat || v.Type == mmv.TypeDouble:
+				b = AppendFloat(b, v.Float())
+			case v.Type == mmv.TypeString:
+				b = appendStr(b, v.Text())
+			case v.Type == mmv.TypeElapsed:
+				b = appendInt64(b, v.Elapsed(s.in.Now))
+			default:
+				b = appendInt64(b, v.Int())
+			}
+			f.b = b
+			if v.Instance >= 0 {
+				if l := appendMMVLabels(b, r, &m, &in.ID); len(l) > len(b) {
+					f.b = l
+					f.b[at]++
+				}
+			}
+		}
+		e.b = f.b
+	}
+	if nw > 0 {
+		e.array("\xa8warnings", nw)
+		for _, w := range s.warnings {
+			if w.File == i {
+				e.b = msgp.AppendString(e.b, mmvWarningText(w, s.srcs))
+			}
+		}
+		for _, sk := range r.Skips() {
+			e.b = msgp.AppendString(e.b, mmvSkipText(r, sk))
+		}
+	}
+	return e.b
+}
+
+// appendMMVLabels appends the labels key and r's labels that apply to
+// metric m (inst nil: its cluster's, its item's and its indom's) or to
+// its instance whose id is *inst, in file order, as MMVServedLabels: a
+// label's level, whether it is optional (the key only when it is) and
+// its payload, which the reader has checked. For an instance it appends
+// nothing when no label applies (the key is omitempty).
+func appendMMVLabels(b []byte, r *mmv.Reader, m *mmv.Metric, inst *int32) []byte {
+	// Two passes over the labels: count them for the array's header,
+	// then write them.
+	n := 0
+	for pass := range 2 {
+		if pass == 1 {
+			if n == 0 && inst != nil {
+				return b
+			}
+			b = appendArrayHeader(append(b, "\xa6labels"...), uint32(n))
+		}
+		for j := range r.NumLabels() {
+			l := r.Label(j)
+			var ok bool
+			switch l.Flags.Level() {
+			case mmv.LabelCluster:
+				ok = inst == nil && l.Identity == uint32(r.Header().Cluster)
+			case mmv.LabelItem:
+				ok = inst == nil && l.Identity == m.Item
+			case mmv.LabelInDom:
+				ok = inst == nil && !m.Singular() && l.Identity == m.Indom
+			case mmv.LabelInstances:
+				ok = inst != nil && l.Identity == m.Indom && l.Internal == *inst
+			}
+			if !ok {
+				continue
+			}
+			if pass == 0 {
+				n++
+				continue
+			}
+			lv := ""
+			if i := int(l.Flags.Level()); i < len(mmvLevels) {
+				lv = mmvLevels[i]
+			}
+			opt := l.Flags&mmv.LabelOptional != 0
+			keys := byte(0x82)
+			if opt {
+				keys++
+			}
+			e := enc{b: append(b, keys)}
+			e.str("\xa5level", lv)
+			if opt {
+				e.bool("\xa8optional", true)
+			}
+			b = appendKeyBytes(e.b, "\xa4json", l.Payload)
+		}
+	}
+	return b
 }
 
 // mmvSkipText says which metric a reader left out and by which rule.
@@ -94,122 +307,6 @@ func mmvSkipText(r *mmv.Reader, sk mmv.Skip) string {
 }
 
 var mmvLevels = [...]string{mmv.LabelCluster: "cluster", mmv.LabelItem: "item", mmv.LabelInDom: "indom", mmv.LabelInstances: "instance"}
-
-// mmvServedLabel is a label entry of the served view; the reader has
-// checked its payload.
-func mmvServedLabel(l mmv.Label) MMVServedLabel {
-	lv := ""
-	if i := int(l.Flags.Level()); i < len(mmvLevels) {
-		lv = mmvLevels[i]
-	}
-	return MMVServedLabel{Level: lv, Optional: l.Flags&mmv.LabelOptional != 0, JSON: string(l.Payload)}
-}
-
-// serveMMV builds the served view of one file. Metrics in drop (by
-// entry index) are left out, as pmdammv leaves them.
-func serveMMV(s mmv.Source, path string, cluster uint32, now int64, drop []bool) MMVServed {
-	r := s.Reader
-	h := r.Header()
-	out := MMVServed{File: path, Version: h.Version, Gen: h.Gen1, Flags: uint32(h.Flags), FlagNames: mmvFlagNames(h.Flags),
-		Process: h.Process, Cluster: h.Cluster, Metrics: []MMVServedMetric{}}
-	// A metric's place in out.Metrics: entries left out under
-	// SkipRefused (and their values, which Values skips) have none.
-	pos := make([]int, r.NumMetrics())
-	// The metrics as r.Metrics gives them, in a plain loop: a range over
-	// the iterator made a closure of this body, a function of its own.
-	for i := range r.NumMetrics() {
-		if r.Refused(i) {
-			continue
-		}
-		m := r.Metric(i)
-		if drop != nil && drop[m.Index] {
-			pos[m.Index] = -1
-			continue
-		}
-		sem, units := "counter", m.Units.String()
-		if m.Sem > 0 && int(m.Sem) < len(semNames) && semNames[m.Sem] != "" {
-			sem = semNames[m.Sem]
-		} else if m.Sem != 0 {
-			sem = strconv.Itoa(int(m.Sem))
-		}
-		if m.Type == mmv.TypeElapsed {
-			sem, units = "counter", "microsec"
-		}
-		sm := MMVServedMetric{
-			Name: string(r.AppendMetricName(nil, mmv.PrefixMMV, s.Name, m)), PMID: mmv.PMID(cluster, m.Item).String(),
-			Item: m.Item, Type: TypeName(m.Type.PCP()), InDom: pcp.InDomNull.String(), Sem: sem, Units: units,
-			ShortText: string(m.ShortText), HelpText: string(m.HelpText), Labels: []MMVServedLabel{}, Values: []MMVServedValue{},
-		}
-		if !m.Singular() {
-			sm.InDom = mmv.InDomID(cluster, m.Indom).String()
-		}
-		for j := range r.NumLabels() {
-			l := r.Label(j)
-			switch l.Flags.Level() {
-			case mmv.LabelCluster:
-				if l.Identity != uint32(h.Cluster) {
-					continue
-				}
-			case mmv.LabelItem:
-				if l.Identity != m.Item {
-					continue
-				}
-			case mmv.LabelInDom:
-				if m.Singular() || l.Identity != m.Indom {
-					continue
-				}
-			default:
-				continue
-			}
-			sm.Labels = append(sm.Labels, mmvServedLabel(l))
-		}
-		pos[m.Index] = len(out.Metrics)
-		out.Metrics = append(out.Metrics, sm)
-	}
-	for i := range r.NumValues() {
-		v := r.Value(i)
-		if v.Metric < 0 || r.Refused(v.Metric) || pos[v.Metric] < 0 {
-			continue // rewritten after validation, or left out
-		}
-		m := r.Metric(v.Metric)
-		sv := MMVServedValue{Value: mmvServedValue(v, now)}
-		if v.Instance >= 0 {
-			in := r.Instance(v.Instance)
-			id, name := in.ID, string(in.Name)
-			sv.Inst, sv.Instance = &id, &name
-			for j := range r.NumLabels() {
-				l := r.Label(j)
-				if l.Flags.Level() == mmv.LabelInstances && l.Identity == m.Indom && l.Internal == id {
-					sv.Labels = append(sv.Labels, mmvServedLabel(l))
-				}
-			}
-		}
-		ms := &out.Metrics[pos[v.Metric]]
-		ms.Values = append(ms.Values, sv)
-	}
-	return out
-}
-
-// mmvServedValue is a value as pmdammv would return it now, nil when it
-// has none.
-func mmvServedValue(v mmv.Value, now int64) Raw {
-	if v.Missing() {
-		return nil
-	}
-	switch v.Type {
-	case mmv.TypeU32, mmv.TypeU64:
-		return appendUint64(nil, v.Uint())
-	case mmv.TypeFloat, mmv.TypeDouble:
-		return AppendFloat(nil, v.Float())
-	case mmv.TypeString:
-		return msgp.AppendString(nil, string(v.Text()))
-	case mmv.TypeElapsed:
-		return appendInt64(nil, v.Elapsed(now))
-	case mmv.TypeNoSupport:
-		return nil
-	}
-	return appendInt64(nil, v.Int())
-}
 
 // mmvFlagNames names the header flags as mmvdump does.
 func mmvFlagNames(f mmv.Flags) string {

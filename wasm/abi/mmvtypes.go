@@ -3,12 +3,12 @@ package abi
 //go:generate go tool msgp -io=false -tests=false -file mmvtypes.go -o mmvtypes_gen.go
 //go:generate go run ./internal/encgen -file mmvtypes.go
 
-// The served view of MMV files (ServeMMV), apart from types.go so that
+// The served view of MMV files (AppendMMVServe), apart from types.go so that
 // the modules that do not serve MMV files are built from unchanged
 // generated code.
 
 // MMVServe is the result of serving MMV files as pmdammv serves one
-// directory of them (ServeMMV): what `perfwire mmv --json` prints and
+// directory of them (AppendMMVServe): what `perfwire mmv --json` prints and
 // says. Files are in input order; Notes are the diagnostics for what
 // pmdammv leaves out, in the order the CLI prints them on stderr; Error,
 // when --strict refuses a file, says which and why.
