@@ -35,18 +35,23 @@ func TestReadMMVServeInput(t *testing.T) {
 			t.Fatalf("case %d: %+v, %v; generated %+v", i, got, err, want)
 		}
 	}
-	// Keys reordered, an unknown one, a file map with an unknown key.
-	b := msgp.AppendMapHeader(nil, 4)
+	// Keys reordered, an unknown one, a file map with an unknown key;
+	// each map's keys are its own (a file's strict, the input's path are
+	// unknown keys).
+	b := msgp.AppendMapHeader(nil, 5)
 	b = msgp.AppendBool(msgp.AppendString(b, "validate_only"), true)
 	b = msgp.AppendString(msgp.AppendString(b, "extra"), "x")
 	b = msgp.AppendArrayHeader(msgp.AppendString(b, "files"), 1)
-	b = msgp.AppendMapHeader(b, 3)
+	b = msgp.AppendMapHeader(b, 4)
 	b = msgp.AppendBytes(msgp.AppendString(b, "image"), []byte{1, 2})
 	b = msgp.AppendInt(msgp.AppendString(b, "later"), 7)
 	b = msgp.AppendString(msgp.AppendString(b, "path"), "p")
+	b = msgp.AppendBool(msgp.AppendString(b, "strict"), true)
 	b = msgp.AppendInt64(msgp.AppendString(b, "now"), -5)
+	b = msgp.AppendString(msgp.AppendString(b, "path"), "q")
 	got, err := readMMVServeInput(b)
-	if err != nil || !got.ValidateOnly || got.Now != -5 || len(got.Files) != 1 || got.Files[0].Path != "p" || !bytes.Equal(got.Files[0].Image, []byte{1, 2}) {
+	if err != nil || !got.ValidateOnly || got.Strict || got.Now != -5 || len(got.Files) != 1 || got.Files[0].Path != "p" ||
+		!bytes.Equal(got.Files[0].Image, []byte{1, 2}) {
 		t.Errorf("%+v, %v", got, err)
 	}
 	// Cut anywhere, or a huge file count: an error, no panic.
