@@ -68,6 +68,11 @@ func (e *enc) put(k string) []byte {
 //go:noinline
 func (e *enc) str(k, v string) { e.b = msgp.AppendString(e.put(k), v) }
 
+// text writes k and v as a string.
+//
+//go:noinline
+func (e *enc) text(k string, v []byte) { e.b = appendStr(e.put(k), v) }
+
 //go:noinline
 func (e *enc) bool(k string, v bool) { e.b = msgp.AppendBool(e.put(k), v) }
 

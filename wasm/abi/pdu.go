@@ -6,7 +6,6 @@ import (
 	"errors"
 	"math"
 	"strconv"
-	"strings"
 
 	"github.com/perfwire/perfwire/eventrec"
 	"github.com/perfwire/perfwire/internal/wire"
@@ -29,21 +28,27 @@ func DecodePDUs(in []byte, limit int) PDUStream {
 // offset counted from the stream's start and its field prefixed by the
 // PDU's type and offset.
 func AppendPDU(dst []byte, file string, p pduwire.PDU) ([]byte, error) {
-	if t := p.Header.Type; t == pduwire.TypeResult || t == pduwire.TypeHighResResult {
+	t := p.Header.Type
+	h := PDUHeader{File: file, Offset: p.Offset, Len: p.Header.Len, Type: t.String(), From: p.Header.From}
+	// h's MarshalMsg writes a fixmap (at most 5 keys), which the body's
+	// keys (at most 10) extend: end counts them together.
+	e := enc{at: len(dst)}
+	e.b, _ = h.MarshalMsg(dst)
+	e.n = uint32(e.b[e.at] & 0x0f)
+	var err error
+	if t == pduwire.TypeResult || t == pduwire.TypeHighResResult {
 		// Most of a stream: written in one pass, with no body value.
-		r, err := pduwire.ParseResult(p.Bytes)
-		if err != nil {
-			return dst, pduError(p, err)
+		var r pduwire.Result
+		if r, err = pduwire.ParseResult(p.Bytes); err == nil {
+			appendResult(&e, &r)
 		}
-		h := PDUHeader{File: file, Offset: p.Offset, Len: p.Header.Len, Type: t.String(), From: p.Header.From}
-		return appendResult(dst, &h, &r), nil
+	} else {
+		err = appendBody(&e, t, p.Bytes)
 	}
-	body, err := decodeBody(p.Header.Type, p.Bytes)
 	if err != nil {
 		return dst, pduError(p, err)
 	}
-	h := PDUHeader{File: file, Offset: p.Offset, Len: p.Header.Len, Type: p.Header.Type.String(), From: p.Header.From}
-	return appendMerged(dst, &h, body)
+	return e.end(), nil
 }
 
 // pduError places a body's decoding error in the stream: its offset
@@ -59,49 +64,19 @@ func pduError(p pduwire.PDU, err error) error {
 	return err
 }
 
-// appendMerged appends one map holding a's keys then b's. Both are
-// written in place after dst; when the two counts fit a fixmap, as every
-// PDU header and body does, b's header is dropped and a's counts both,
-// with no buffer of their own.
-func appendMerged(dst []byte, a, b msgp.Marshaler) ([]byte, error) {
-	at := len(dst)
-	out, err := a.MarshalMsg(dst)
-	if err != nil {
-		return dst, err
-	}
-	bt := len(out)
-	if out, err = b.MarshalMsg(out); err != nil {
-		return dst, err
-	}
-	if ha, hb := out[at], out[bt]; ha&0xf0 == 0x80 && hb&0xf0 == 0x80 && ha&0x0f+hb&0x0f <= 15 {
-		out[at] = ha + hb&0x0f
-		return append(out[:bt], out[bt+1:]...), nil
-	}
-	na, ra, err := msgp.ReadMapHeaderBytes(out[at:bt])
-	if err != nil {
-		return dst, err
-	}
-	nb, rb, err := msgp.ReadMapHeaderBytes(out[bt:])
-	if err != nil {
-		return dst, err
-	}
-	m := msgp.AppendMapHeader(nil, na+nb)
-	m = append(append(m, ra...), rb...)
-	return append(out[:at], m...), nil
-}
-
-// decodeBody decodes whole PDU b of type t into its schema body, with
-// pduwire's errors. It switches on concrete types rather than going
-// through pduwire.New: a value in the pduwire.Message interface keeps
-// every String method its fields' types have, which linked about 40 KB
-// of pcp's text formatting into each module (bench/RESULTS.md); an
+// appendBody decodes whole PDU b of type t, any type but the RESULTs,
+// and writes its schema body's keys to e, as the body struct's
+// MarshalMsg would (pdutypes.go; pdu_ref_test.go holds it to those
+// bytes), with pduwire's errors. Written in place rather than built as
+// the body and marshalled: a MarshalMsg method per body type and an
+// allocation per body, write barriers and a string per field cost the
+// modules more (issue 18). It switches on concrete types rather than
+// going through pduwire.New: a value in the pduwire.Message interface
+// keeps every String method its fields' types have, which linked about
+// 40 KB of pcp's text formatting into each module (bench/RESULTS.md); an
 // interface of UnmarshalBinary alone, called once, still cost 9 KB more
-// than it saved (issue 18). For size in WebAssembly, where every call
-// and every return costs, the cases break to one return, and lists are
-// made at their length and filled by index (a local copy of the source
-// slice lets the compiler drop the bounds checks), with no append.
-func decodeBody(t pduwire.Type, b []byte) (msgp.Marshaler, error) {
-	var body msgp.Marshaler
+// than it saved. The cases break to one return.
+func appendBody(e *enc, t pduwire.Type, b []byte) error {
 	var err error
 	switch t {
 	case pduwire.TypeError:
@@ -109,84 +84,85 @@ func decodeBody(t pduwire.Type, b []byte) (msgp.Marshaler, error) {
 		if err = m.UnmarshalBinary(b); err != nil {
 			break
 		}
+		e.int("\xa4code", int64(m.Code))
 		if !m.Extended {
-			body = &ErrorBody{Code: m.Code}
 			break
 		}
 		f := pduwire.Features(m.Datum)
-		body = &ErrorExtBody{Code: m.Code, Datum: hex32(m.Datum), HandshakeStatus: int32(pcp.FromV1(m.Code)),
-			Version: f.Version(), Features: hex32(uint32(f.Flags()))}
-	case pduwire.TypeResult, pduwire.TypeHighResResult:
-		r, err1 := pduwire.ParseResult(b)
-		if err = err1; err != nil {
-			break
-		}
-		body = &resultMsg{r}
+		e.str("\xa5datum", hex32(m.Datum))
+		e.int("\xb0handshake_status", int64(pcp.FromV1(m.Code)))
+		e.uint("\xa7version", uint64(f.Version()))
+		e.str("\xa8features", hex32(uint32(f.Flags())))
 	case pduwire.TypeProfile:
 		var m pduwire.ProfilePDU
 		if err = m.UnmarshalBinary(b); err != nil {
 			break
 		}
-		in := m.Entries
-		es := make([]ProfileEntry, len(in))
-		for i, e := range in {
-			insts := make([]int32, len(e.Insts))
-			copy(insts, e.Insts)
-			es[i] = ProfileEntry{InDom: e.InDom.String(), State: e.State, Insts: insts}
+		e.int("\xa3ctx", int64(m.Ctx))
+		e.int("\xa5state", int64(m.State))
+		e.array("\xa7entries", len(m.Entries))
+		for _, en := range m.Entries {
+			f := beginMap(e.b, 3)
+			f.str("\xa5indom", en.InDom.String())
+			f.int("\xa5state", int64(en.State))
+			f.int32s("\xa5insts", en.Insts)
+			e.b = f.end()
 		}
-		body = &ProfileBody{Ctx: m.Ctx, State: m.State, Entries: es}
 	case pduwire.TypeFetch, pduwire.TypeHighResFetch:
 		m := pduwire.FetchPDU{HighRes: t == pduwire.TypeHighResFetch}
 		if err = m.UnmarshalBinary(b); err != nil {
 			break
 		}
-		body = &FetchBody{Ctx: m.Ctx, PMIDs: ids(m.PMIDs)}
+		e.int("\xa3ctx", int64(m.Ctx))
+		e.ids("\xa5pmids", m.PMIDs)
 	case pduwire.TypeDescReq:
 		var m pduwire.DescReqPDU
 		if err = m.UnmarshalBinary(b); err != nil {
 			break
 		}
-		body = &PMIDBody{PMID: m.PMID.String()}
+		e.b = appendID(e.key("\xa4pmid"), m.PMID)
 	case pduwire.TypeDesc:
 		var m pduwire.DescPDU
 		if err = m.UnmarshalBinary(b); err != nil {
 			break
 		}
-		body = &DescBody{Desc: desc(m.Desc)}
+		e.b = appendDesc(e.key("\xa4desc"), m.Desc)
 	case pduwire.TypeDescIDs:
 		var m pduwire.DescIDsPDU
 		if err = m.UnmarshalBinary(b); err != nil {
 			break
 		}
-		body = &PMIDsBody{PMIDs: ids(m.PMIDs)}
+		e.ids("\xa5pmids", m.PMIDs)
 	case pduwire.TypeDescs:
 		var m pduwire.DescsPDU
 		if err = m.UnmarshalBinary(b); err != nil {
 			break
 		}
-		in := m.Descs
-		ds := make([]Desc, len(in))
-		for i, d := range in {
-			ds[i] = desc(d)
+		e.array("\xa5descs", len(m.Descs))
+		for _, d := range m.Descs {
+			e.b = appendDesc(e.b, d)
 		}
-		body = &DescsBody{Descs: ds}
 	case pduwire.TypeInstanceReq:
 		var m pduwire.InstanceReqPDU
 		if err = m.UnmarshalBinary(b); err != nil {
 			break
 		}
-		body = &InstanceReqBody{InDom: m.InDom.String(), Inst: m.Inst, Name: string(m.Name)}
+		e.str("\xa5indom", m.InDom.String())
+		e.int("\xa4inst", int64(m.Inst))
+		e.text("\xa4name", m.Name)
 	case pduwire.TypeInstance:
 		var m pduwire.InstancePDU
 		if err = m.UnmarshalBinary(b); err != nil {
 			break
 		}
-		in := m.Instances
-		is := make([]Instance, len(in))
-		for i, e := range in {
-			is[i] = Instance{Inst: e.Inst, Name: string(e.Name)}
+		e.str("\xa5indom", m.InDom.String())
+		e.array("\xa9instances", len(m.Instances))
+		for _, in := range m.Instances {
+			f := beginMap(e.b, 2)
+			f.int("\xa4inst", int64(in.Inst))
+			f.text("\xa4name", in.Name)
+			e.b = f.end()
 		}
-		body = &InstanceBody{InDom: m.InDom.String(), Instances: is}
 	case pduwire.TypeTextReq, pduwire.TypeLabelReq:
 		// The two requests have the same fields: one body for both.
 		var m pduwire.TextReqPDU
@@ -198,147 +174,198 @@ func decodeBody(t pduwire.Type, b []byte) (msgp.Marshaler, error) {
 		if err != nil {
 			break
 		}
-		body = &IdentKindBody{Ident: hex32(m.Ident), Kind: m.Kind}
+		e.str("\xa5ident", hex32(m.Ident))
+		e.int("\xa4kind", int64(m.Kind))
 	case pduwire.TypeText:
 		var m pduwire.TextPDU
 		if err = m.UnmarshalBinary(b); err != nil {
 			break
 		}
-		body = &TextBody{Ident: hex32(m.Ident), Text: string(m.Text)}
+		e.str("\xa5ident", hex32(m.Ident))
+		e.text("\xa4text", m.Text)
 	case pduwire.TypeCreds:
 		var m pduwire.CredsPDU
 		if err = m.UnmarshalBinary(b); err != nil {
 			break
 		}
-		in := m.Creds
-		cs := make([]Cred, len(in))
-		for i, c := range in {
-			cs[i] = Cred{Type: c.Kind(), Version: c.Version(), Flags: hex32(uint32(c.Flags()))}
+		e.array("\xa5creds", len(m.Creds))
+		for _, c := range m.Creds {
+			f := beginMap(e.b, 3)
+			f.uint("\xa4type", uint64(c.Kind()))
+			f.uint("\xa7version", uint64(c.Version()))
+			f.str("\xa5flags", hex32(uint32(c.Flags())))
+			e.b = f.end()
 		}
-		body = &CredsBody{Creds: cs}
 	case pduwire.TypePMNSIDs:
 		var m pduwire.PMNSIDsPDU
 		if err = m.UnmarshalBinary(b); err != nil {
 			break
 		}
-		body = &PMNSIDsBody{Status: m.Status, PMIDs: ids(m.PMIDs)}
+		e.int("\xa6status", int64(m.Status))
+		e.ids("\xa5pmids", m.PMIDs)
 	case pduwire.TypePMNSNames:
 		var m pduwire.PMNSNamesPDU
 		if err = m.UnmarshalBinary(b); err != nil {
 			break
 		}
-		in := m.Names
-		ns := make([]string, len(in))
-		for i, n := range in {
-			ns[i] = string(n)
+		e.int("\xa6status", int64(m.Status))
+		e.array("\xa5names", len(m.Names))
+		for _, n := range m.Names {
+			e.b = appendStr(e.b, n)
 		}
-		var sts []int32
 		if m.Statuses != nil {
-			sts = make([]int32, len(m.Statuses))
-			copy(sts, m.Statuses)
+			e.int32s("\xa8statuses", m.Statuses)
 		}
-		body = &PMNSNamesBody{Status: m.Status, Names: ns, Statuses: sts}
 	case pduwire.TypePMNSChild, pduwire.TypePMNSTraverse:
 		m := pduwire.PMNSChildPDU{Traverse: t == pduwire.TypePMNSTraverse}
 		if err = m.UnmarshalBinary(b); err != nil {
 			break
 		}
-		body = &PMNSChildBody{Subtype: m.Subtype, Name: string(m.Name)}
+		e.int("\xa7subtype", int64(m.Subtype))
+		e.text("\xa4name", m.Name)
 	case pduwire.TypeAttr:
 		var m pduwire.AttrPDU
 		if err = m.UnmarshalBinary(b); err != nil {
 			break
 		}
-		body = &AttrBody{Attr: m.Attr, Value: string(m.Value)}
+		e.int("\xa4attr", int64(m.Attr))
+		e.text("\xa5value", m.Value)
 	case pduwire.TypeLabel:
 		var m pduwire.LabelPDU
 		if err = m.UnmarshalBinary(b); err != nil {
 			break
 		}
-		in := m.Sets
-		sets := make([]PDULabelSet, len(in))
-		for i, s := range in {
-			lin := s.Labels
-			ls := make([]Label, len(lin))
-			for j, l := range lin {
-				ls[j] = Label{Name: string(s.JSON[l.Name : int(l.Name)+int(l.NameLen)]),
-					Value: string(s.JSON[l.Value : int(l.Value)+int(l.ValueLen)]), Flags: l.Flags,
-					NameOff: l.Name, NameLen: l.NameLen, ValueOff: l.Value, ValueLen: l.ValueLen}
+		e.str("\xa5ident", hex32(m.Ident))
+		e.int("\xa4kind", int64(m.Kind))
+		e.array("\xa4sets", len(m.Sets))
+		for _, s := range m.Sets {
+			f := beginMap(e.b, 4)
+			f.int("\xa4inst", int64(s.Inst))
+			f.int("\xa7nlabels", int64(s.NLabels))
+			f.text("\xa4json", s.JSON)
+			f.array("\xa6labels", len(s.Labels))
+			for _, l := range s.Labels {
+				g := beginMap(f.b, 7)
+				g.text("\xa4name", s.JSON[l.Name:int(l.Name)+int(l.NameLen)])
+				g.text("\xa5value", s.JSON[l.Value:int(l.Value)+int(l.ValueLen)])
+				g.uint("\xa5flags", uint64(l.Flags))
+				g.uint("\xa8name_off", uint64(l.Name))
+				g.uint("\xa8name_len", uint64(l.NameLen))
+				g.uint("\xa9value_off", uint64(l.Value))
+				g.uint("\xa9value_len", uint64(l.ValueLen))
+				f.b = g.end()
 			}
-			sets[i] = PDULabelSet{Inst: s.Inst, NLabels: s.NLabels, JSON: string(s.JSON), Labels: ls}
+			e.b = f.end()
 		}
-		body = &LabelBody{Ident: hex32(m.Ident), Kind: m.Kind, Sets: sets}
 	case pduwire.TypeLogRequest:
 		var m pduwire.LogRequestPDU
 		if err = m.UnmarshalBinary(b); err != nil {
 			break
 		}
-		body = &LogRequestBody{Request: m.Request}
+		e.int("\xa7request", int64(m.Request))
 	case pduwire.TypeLogControl:
 		var m pduwire.LogControlPDU
 		if err = m.UnmarshalBinary(b); err != nil {
 			break
 		}
-		in := m.Metrics
-		ms := make([]LogMetric, len(in))
-		for i, lm := range in {
-			vin := lm.Values
-			vs := make([]LogValue, len(vin))
-			for j, v := range vin {
-				vs[j] = LogValue{Inst: v.Inst, Value: v.Value}
+		e.int("\xa7control", int64(m.Control))
+		e.int("\xa5state", int64(m.State))
+		e.int("\xa8delta_ms", int64(m.Delta))
+		e.array("\xa7metrics", len(m.Metrics))
+		for _, lm := range m.Metrics {
+			f := beginMap(e.b, 3)
+			f.b = appendID(f.key("\xa4pmid"), lm.PMID)
+			f.int("\xa6numval", int64(lm.NumVal))
+			f.array("\xa6values", len(lm.Values))
+			for _, v := range lm.Values {
+				g := beginMap(f.b, 2)
+				g.int("\xa4inst", int64(v.Inst))
+				g.uint("\xa5value", uint64(v.Value))
+				f.b = g.end()
 			}
-			ms[i] = LogMetric{PMID: lm.PMID.String(), NumVal: lm.NumVal, Values: vs}
+			e.b = f.end()
 		}
-		body = &LogControlBody{Control: m.Control, State: m.State, DeltaMS: m.Delta, Metrics: ms}
 	case pduwire.TypeLogStatusV2:
 		var m pduwire.LogStatusV2PDU
 		if err = m.UnmarshalBinary(b); err != nil {
 			break
 		}
-		body = &LogStatusV2Body{Start: logTime(m.Start), Last: logTime(m.Last), Now: logTime(m.Now),
-			State: m.State, Vol: m.Vol, Size: m.Size, Host: cstr(m.Host[:]), FQDN: cstr(m.FQDN[:]),
-			PMCDTZ: cstr(m.PMCDTZ[:]), LoggerTZ: cstr(m.LoggerTZ[:])}
+		logHead(e, &[3]pduwire.LogTime{m.Start, m.Last, m.Now}, m.State, m.Vol, m.Size)
+		e.text("\xa4host", cstr(m.Host[:]))
+		e.text("\xa4fqdn", cstr(m.FQDN[:]))
+		e.text("\xa7pmcd_tz", cstr(m.PMCDTZ[:]))
+		e.text("\xa9logger_tz", cstr(m.LoggerTZ[:]))
 	case pduwire.TypeLogStatus:
 		var m pduwire.LogStatusPDU
 		if err = m.UnmarshalBinary(b); err != nil {
 			break
 		}
-		ss := make([]string, len(m.Strings))
-		for i := range ss {
-			ss[i] = cstr(m.Strings[i])
+		logHead(e, &[3]pduwire.LogTime{m.Start, m.Last, m.Now}, m.State, m.Vol, m.Size)
+		e.array("\xa7strings", len(m.Strings))
+		for _, s := range m.Strings {
+			e.b = appendStr(e.b, cstr(s))
 		}
-		body = &LogStatusBody{Start: logTime(m.Start), Last: logTime(m.Last), Now: logTime(m.Now),
-			State: m.State, Vol: m.Vol, Size: m.Size, Strings: ss}
 	default:
-		body = &UnknownBody{BodyHex: hexText(b[min(len(b), pduwire.HeaderLen):])}
+		e.str("\xa8body_hex", hexText(b[min(len(b), pduwire.HeaderLen):]))
 	}
-	return body, err
+	return err
 }
 
-// appendResult appends the map of a validated RESULT or HIGHRES_RESULT:
-// h's keys (none when h is nil) then ResultBody's, the bytes ResultBody's
-// MarshalMsg merged with h's gives, written straight from pduwire's view
-// of the PDU without building the body first (a string per PMID and an
-// allocation per value: most of a RESULT stream's time in the wasm
-// modules went to the allocator, issue 18 item 7).
-func appendResult(dst []byte, h *PDUHeader, r *pduwire.Result) []byte {
-	e := beginMap(dst, 4)
-	if h != nil {
-		// h's own MarshalMsg writes a fixmap (at most 5 keys), which
-		// ResultBody's 4 keys extend: end counts them together.
-		e.b, _ = h.MarshalMsg(dst)
-		e.n = uint32(e.b[e.at] & 0x0f)
+// ids writes k and the text of each identifier of v.
+//
+//go:noinline
+func (e *enc) ids(k string, v []pcp.ID) {
+	e.array(k, len(v))
+	for _, id := range v {
+		e.b = appendID(e.b, id)
 	}
+}
+
+// appendDesc appends d as Desc's MarshalMsg does.
+//
+//go:noinline
+func appendDesc(b []byte, d pduwire.Desc) []byte {
+	e := beginMap(b, 5)
+	e.b = appendID(e.key("\xa4pmid"), d.ID)
+	e.str("\xa4type", TypeName(d.Type))
+	e.str("\xa5indom", d.InDom.String())
+	e.str("\xa3sem", semName(d.Sem))
+	e.str("\xa5units", d.Units.String())
+	return e.end()
+}
+
+// logHead writes the keys both LOG_STATUS bodies start with.
+//
+//go:noinline
+func logHead(e *enc, ts *[3]pduwire.LogTime, state, vol int32, size int64) {
+	for i, k := range [...]string{"\xa5start", "\xa4last", "\xa3now"} {
+		f := beginMap(e.key(k), 2)
+		f.int("\xa3sec", ts[i].Sec)
+		f.int("\xa4frac", int64(ts[i].Frac))
+		e.b = f.end()
+	}
+	e.int("\xa5state", int64(state))
+	e.int("\xa3vol", int64(vol))
+	e.int("\xa4size", size)
+}
+
+// appendResult writes the keys of a validated RESULT or HIGHRES_RESULT
+// to e, the bytes ResultBody's MarshalMsg gives, written straight from
+// pduwire's view of the PDU without building the body first (a string
+// per PMID and an allocation per value: most of a RESULT stream's time
+// in the wasm modules went to the allocator, issue 18 item 7).
+func appendResult(e *enc, r *pduwire.Result) {
 	e.int("\xa3sec", r.Sec)
 	e.int("\xa4nsec", r.Nsec)
 	e.int("\xa7numpmid", int64(r.NumPMID))
 	e.array("\xaavalue_sets", r.NumPMID)
+	b := e.b
 	s := r.Scan()
 	for s.Next() {
 		vs := s.ValueSet()
-		e.b = appendValueSet(e.b, &vs)
+		b = appendValueSet(b, &vs)
 	}
-	return e.end()
+	e.b = b
 }
 
 // appendValueSet appends one value set as ValueSet's MarshalMsg does.
@@ -501,13 +528,6 @@ func appendPayload(b []byte, t pcp.Type, v pduwire.Value) []byte {
 	return msgp.AppendString(append(b, 0xa3, 'h', 'e', 'x'), hex.EncodeToString(p))
 }
 
-// resultMsg is a RESULT body for decodeBody's callers other than
-// AppendPDU, which writes RESULTs itself.
-type resultMsg struct{ r pduwire.Result }
-
-// MarshalMsg appends the body's map (ResultBody's keys).
-func (m *resultMsg) MarshalMsg(b []byte) ([]byte, error) { return appendResult(b, nil, &m.r), nil }
-
 // raw returns b as a value's Raw.
 func raw(b []byte) *Raw { r := Raw(b); return &r }
 
@@ -663,7 +683,11 @@ func desc(d pduwire.Desc) Desc {
 func logTime(t pduwire.LogTime) LogTime { return LogTime{Sec: t.Sec, Frac: t.Frac} }
 
 // cstr stops a NUL-terminated byte string at its first NUL.
-func cstr(b []byte) string {
-	s, _, _ := strings.Cut(string(b), "\x00")
-	return s
+func cstr(b []byte) []byte {
+	for i, c := range b {
+		if c == 0 {
+			return b[:i]
+		}
+	}
+	return b
 }
