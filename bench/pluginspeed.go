@@ -53,9 +53,9 @@ type pluginWorkload struct {
 const streamChunk = 64 << 10
 
 var pluginWorkloads = []pluginWorkload{
-	{id: "plugin-kpi", title: "kpi_decode of a dlt-kpi capture (69 KB, one call)", file: "kpi-odd.dlt", node: "kpi", nodeCalls: 50,
+	{id: "plugin-kpi", title: "kpi_decode of a dlt-kpi capture (69 KB, one call)", file: "kpi-odd.dlt", node: "kpi", nodeCalls: 150,
 		export: "kpi_decode", args: []uint64{0},
-		native: func(dst, in []byte) []byte { r := abi.DecodeKPI(in, 0); b, _ := r.MarshalMsg(dst); return b }},
+		native: func(dst, in []byte) []byte { return abi.AppendKPIMessages(dst, in, 0, 0) }},
 	{id: "plugin-pdu", title: "pdu_decode of a 1 KB pmcd conversation (every PDU in full; mostly per-call cost)", file: "conv05.server.bin",
 		node: "pdu", nodeCalls: 2500, export: "pdu_decode", args: []uint64{0},
 		native: func(dst, in []byte) []byte { return abi.AppendPDUs(dst, in, 0) }},

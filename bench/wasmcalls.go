@@ -11,11 +11,11 @@ import (
 // wasmCallGroups are the plugin's calls in the groups a host uses them.
 // Each group is built alone, as a wasip1 reactor whose one export makes
 // those calls and marshals their results (with the functions the call
-// table runs: pdu_decode, mmv_read, mmv_serve and events_decode write in place), to
+// table runs: kpi_decode, pdu_decode, mmv_read, mmv_serve and events_decode write in place), to
 // show what it costs over the runtime+msgp baseline by itself.
 var wasmCallGroups = []struct{ name, body string }{
 	{"none: error results only (the ABI's plumbing)", ""},
-	{"kpi_decode", "r := abi.DecodeKPI(buf, int(n)); put(&r)"},
+	{"kpi_decode", "out = abi.AppendKPIMessages(out[:0], buf, int(n), 0)"},
 	{"KPI sessions and streams (kpi_open, kpi_step, kpi_table, kpi_stream, kpi_feed, kpi_end)",
 		"s := abi.NewKPISession(buf); st := s.Step(int(n)); put(&st); t := s.Table(); put(&t)\n" +
 			"\ts = abi.NewKPIStream(0); st = s.Feed(buf); put(&st); st = s.End(); put(&st)"},

@@ -33,8 +33,7 @@ func kpiCall(o Op, s any, in []byte, n uint32) msgp.Marshaler {
 		if framing > uint32(dlt.FramingBare) {
 			return Failure(ErrBadInput)
 		}
-		r := DecodeKPIFramed(in, int(n&(1<<KPIFramingShift-1)), dlt.Framing(framing))
-		return &r
+		return &kpiDecodeCall{in, int(n & (1<<KPIFramingShift - 1)), dlt.Framing(framing)}
 	}
 	k, ok := s.(*KPISession)
 	if !ok {

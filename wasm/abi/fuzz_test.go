@@ -1,6 +1,7 @@
 package abi
 
 import (
+	"bytes"
 	"os"
 	"path/filepath"
 	"testing"
@@ -56,6 +57,10 @@ func FuzzCalls(f *testing.F) {
 		km := DecodeKPI(in, 0)
 		for _, m := range []msgp.Marshaler{&tb, &ev, &lc, &lm, &pd, &ml, &mb, &km} {
 			check(t, m)
+		}
+		// kpi_decode's in-place writer gives DecodeKPI's bytes.
+		if b, _ := km.MarshalMsg(nil); !bytes.Equal(AppendKPIMessages(nil, in, 0, dlt.FramingStorage), b) {
+			t.Errorf("AppendKPIMessages differs from DecodeKPI")
 		}
 		for _, e := range []*Error{ev.Error, lc.Error, lm.Error, pd.Error, ml.Error, mb.Error} {
 			if e != nil && (e.Kind == "" || e.Message == "") {

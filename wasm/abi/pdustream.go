@@ -56,7 +56,7 @@ func pduStream(b []byte) PDUStream {
 // value or copied on its own. The session keeps only the bytes of an
 // incomplete PDU, copied.
 func (s *PDUSession) AppendFeed(dst, chunk []byte) []byte {
-	o := beginPDUs(dst, s.last)
+	o := beginList(dst, 0x82, "\xa4pdus", s.last)
 	if s.done {
 		return o.end(s.err)
 	}
@@ -103,7 +103,7 @@ func (s *PDUSession) AppendEnd(dst []byte) []byte {
 		s.fail(shiftError(sp.Err(), int(s.consumed)))
 	}
 	s.done = true
-	o := beginPDUs(dst, 0)
+	o := beginList(dst, 0x82, "\xa4pdus", 0)
 	return o.end(s.err)
 }
 
@@ -124,7 +124,7 @@ func shiftError(err error, base int) error {
 // AppendPDUs appends to dst the MessagePack PDUStream of DecodePDUs(in,
 // limit), each PDU written in place (pdu_decode).
 func AppendPDUs(dst, in []byte, limit int) []byte {
-	o := beginPDUs(dst, len(in)/256) // PDUs of a pmcd conversation average some hundreds of bytes
+	o := beginList(dst, 0x82, "\xa4pdus", len(in)/256) // PDUs of a pmcd conversation average some hundreds of bytes
 	var err error
 	for p, ferr := range pduwire.All(in, pduwire.Options{MaxPDULen: limit}) {
 		if ferr != nil {
@@ -139,42 +139,43 @@ func AppendPDUs(dst, in []byte, limit int) []byte {
 	return o.end(err)
 }
 
-// pdusOut writes a PDUStream map in place: PDUStream's keys are error
-// then pdus, and neither the error nor the number of PDUs is known until
-// the PDUs are written, so beginPDUs leaves room for the keys with no
-// error and the array header of a guessed number of PDUs before them,
-// and end writes them there, moving the PDUs once only when the guess
-// was wrong (or to open room for an error).
-type pdusOut struct {
+// listOut writes in place a result map whose keys are error, then a list
+// (PDUStream's: error, pdus; KPIMessages' error, messages, then more
+// keys the caller appends): neither the error nor the list's length is
+// known until its elements are written, so beginList leaves room for the
+// keys with no error and the array header of a guessed length before
+// them, and end writes them there, moving the elements once only when
+// the guess was wrong (or to open room for an error).
+type listOut struct {
 	b     []byte
-	start int // where the map starts
-	at    int // where the first PDU starts
-	n     int // PDUs written
+	start int    // where the map starts
+	at    int    // where the first element starts
+	n     int    // elements written
+	hdr   byte   // the map's header
+	key   string // the list's key
 }
 
-// pdusHead is the map's start with no error, before the array header.
-const pdusHead = "\x82\xa5error\xc0\xa4pdus"
-
-// beginPDUs starts a PDUStream at the end of dst, for about guess PDUs.
-func beginPDUs(dst []byte, guess int) pdusOut {
-	o := pdusOut{start: len(dst)}
-	o.b = appendArrayHeader(append(dst, pdusHead...), uint32(guess))
+// beginList starts a map with header hdr at the end of dst, its list
+// under key for about guess elements.
+func beginList(dst []byte, hdr byte, key string, guess int) listOut {
+	o := listOut{start: len(dst), hdr: hdr, key: key}
+	o.b = appendArrayHeader(append(append(dst, hdr, 0xa5, 'e', 'r', 'r', 'o', 'r', 0xc0), key...), uint32(guess))
 	o.at = len(o.b)
 	return o
 }
 
-func (o *pdusOut) end(err error) []byte {
+func (o *listOut) end(err error) []byte {
 	body := len(o.b) - o.at
 	// The head is built apart (on the stack when there is no error:
 	// number.go's appends may write past what they keep) and written
 	// over the room reserved for it, which holds it when there is no
 	// error and the guess was right.
-	var room [24]byte
-	head := append(room[:0], "\x82\xa5error\xc0"...)
+	var room [32]byte
+	head := append(room[:0], o.hdr, 0xa5, 'e', 'r', 'r', 'o', 'r', 0xc0)
 	if err != nil {
-		head, _ = ErrorOf(err).MarshalMsg(append([]byte(nil), "\x82\xa5error"...))
+		head, _ = ErrorOf(err).MarshalMsg(append([]byte(nil), head[:len(head)-1]...))
 	}
-	head = appendArrayHeader(append(head, "\xa4pdus"...), uint32(o.n))
+	head = appendArrayHeader(append(head, o.key...), uint32(o.n))
 	b := o.b
 	if grow := o.start + len(head) - o.at; grow > 0 {
 		b = append(b, head[:grow]...) // room for the longer head

@@ -1,0 +1,59 @@
+package abi
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/perfwire/perfwire/dlt"
+)
+
+// TestAppendKPIMessages checks kpi_decode's in-place writer against the
+// KPIMessages DecodeKPIFramed builds, marshalled, byte for byte: on each
+// capture whole, cut short (the scanner's error), with limits, in serial
+// framing, and damaged (malformed datasets, bytes that are not UTF-8,
+// resynchronisation), after bytes already in the buffer.
+func TestAppendKPIMessages(t *testing.T) {
+	files, _ := filepath.Glob(filepath.Join("..", "testdata", "*.dlt"))
+	if len(files) != 3 {
+		t.Fatalf("%d DLT captures", len(files))
+	}
+	for _, name := range files {
+		in, err := os.ReadFile(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var serial []byte
+		s := dlt.NewScanner(in, dlt.Options{})
+		for s.Next() {
+			serial = append(dlt.AppendSerialHeader(serial), s.Message().Bytes()[dlt.StorageHeaderLen:]...)
+		}
+		damaged := bytes.Clone(in)
+		for i := 100; i < len(damaged); i += 997 {
+			damaged[i] ^= 0xa5 // digits, separators, lengths, headers
+		}
+		for _, c := range []struct {
+			what    string
+			in      []byte
+			framing dlt.Framing
+		}{
+			{"whole", in, dlt.FramingStorage},
+			{"cut", in[:len(in)*2/3], dlt.FramingStorage},
+			{"serial", serial, dlt.FramingSerial},
+			{"damaged", damaged, dlt.FramingStorage},
+			{"damaged serial", damaged, dlt.FramingSerial},
+		} {
+			for _, max := range []int{0, 1, 5, 40, 1 << 20} {
+				r := DecodeKPIFramed(c.in, max, c.framing)
+				want, err := r.MarshalMsg([]byte("head"))
+				if err != nil {
+					t.Fatal(err)
+				}
+				if got := AppendKPIMessages([]byte("head"), c.in, max, c.framing); !bytes.Equal(got, want) {
+					t.Errorf("%s %s max %d: %d bytes, want %d (%d messages, error %v)", filepath.Base(name), c.what, max, len(got), len(want), len(r.Messages), r.Error)
+				}
+			}
+		}
+	}
+}
