@@ -101,14 +101,14 @@ func readMeta(f File, off int64, v int, o Options) (*Meta, error) {
 	m := &Meta{byPMID: map[pcp.ID]int{}, byName: map[string]int{}, byDom: map[pcp.InDom][]int{},
 		text: map[[2]uint32]int{}}
 	p := metaParser{m: m, v: v, file: f.Name, o: o, current: map[pcp.InDom]int{}}
-	var buf []byte
+	r := frames{lenField: "record.len"}
 	for n := 0; off < f.Size; n++ {
 		if n >= o.MaxMetaRecords {
 			return nil, failValue(f.Name, "meta", off, ErrLimit, int64(n)+1, int64(o.MaxMetaRecords))
 		}
 		var rec []byte
 		var err error
-		if buf, rec, err = readRecord(f, off, buf, 0, o.MaxRecordLen); err != nil {
+		if _, rec, err = r.record(&f, off, 0, o.MaxRecordLen); err != nil {
 			return nil, err
 		}
 		if err := p.record(rec, off); err != nil {
@@ -146,14 +146,14 @@ func (a *Archive) End() (Timestamp, error) {
 		if v.Size <= v.first {
 			continue
 		}
-		_, rec, _, err := readRecordBack(v.File, v.Size, v.first, nil, a.o.MaxRecordLen)
+		rec, _, err := readRecordBack(v.File, v.Size, v.first, a.o.MaxRecordLen)
 		if err == nil && len(rec) >= 8+stampSize(a.Label.Version) {
 			return readStamp(rec, 4, a.Label.Version), nil
 		}
 		if first == nil {
 			first = err
 		}
-		s := &Scanner{a: a, vol: i, off: v.first}
+		s := &Scanner{a: a, vol: i, off: v.first, frames: scanFrames()}
 		var last Timestamp
 		found := false
 		for s.Next() && s.rec.Vol == int(v.num) {
@@ -170,20 +170,21 @@ func (a *Archive) End() (Timestamp, error) {
 }
 
 // readRecordBack reads the record that ends at end (not before first)
-// through its trailer, checks it as readRecord does, and returns it and
-// its start.
-func readRecordBack(f File, end, first int64, buf []byte, max int) ([]byte, []byte, int64, error) {
+// through its trailer, checks it as frames.record does, and returns it
+// and its start.
+func readRecordBack(f File, end, first int64, max int) ([]byte, int64, error) {
 	if end-4 < first {
-		return buf, nil, 0, fail(f.Name, "record.trailer", end, ErrTruncated)
+		return nil, 0, fail(f.Name, "record.trailer", end, ErrTruncated)
 	}
 	var w [4]byte
 	if _, err := f.R.ReadAt(w[:], end-4); err != nil {
-		return buf, nil, 0, ioFail(f.Name, "record.trailer", end-4, err)
+		return nil, 0, ioFail(f.Name, "record.trailer", end-4, err)
 	}
 	n := int64(be32(w[:], 0))
 	if n < 12 || end-n < first {
-		return buf, nil, 0, failValue(f.Name, "record.trailer", end-4, ErrLength, n, end-first)
+		return nil, 0, failValue(f.Name, "record.trailer", end-4, ErrLength, n, end-first)
 	}
-	buf, rec, err := readRecord(f, end-n, buf, 0, max)
-	return buf, rec, end - n, err
+	r := frames{lenField: "record.len"}
+	_, rec, err := r.record(&f, end-n, 0, max)
+	return rec, end - n, err
 }

@@ -150,8 +150,9 @@ func (b *backCursor) prev() (*Record, error) {
 		}
 		var start int64
 		var err error
-		s := Scanner{a: b.a, buf: b.buf}
-		if _, _, start, err = readRecordBack(v.File, b.end, v.first, nil, b.a.o.MaxRecordLen); err != nil {
+		s := Scanner{a: b.a, frames: scanFrames()}
+		s.buf = b.buf
+		if _, start, err = readRecordBack(v.File, b.end, v.first, b.a.o.MaxRecordLen); err != nil {
 			return nil, err
 		}
 		s.vol, s.off = b.vol, start

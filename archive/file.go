@@ -1,7 +1,6 @@
 package archive
 
 import (
-	"encoding/binary"
 	"errors"
 	"io"
 	"strconv"
@@ -39,49 +38,6 @@ func (r *bytesAt) ReadAt(p []byte, off int64) (int, error) {
 		return n, io.EOF
 	}
 	return n, nil
-}
-
-// readRecord reads the framed record at off of f into buf[pre:] and
-// returns buf grown as needed, the record (framing included) and its
-// length. It checks the length against the file's size and max, and the
-// trailer against the header. pre bytes are kept free before the record
-// so a caller can give the record a header of its own.
-func readRecord(f File, off int64, buf []byte, pre, max int) ([]byte, []byte, error) {
-	if off+4 > f.Size {
-		return buf, nil, fail(f.Name, "record.len", off, ErrTruncated)
-	}
-	// The length word is read into buf: a local array would escape to the
-	// heap through the io.ReaderAt call, an allocation per record.
-	if cap(buf) < pre+12 {
-		buf = make([]byte, pre+12, 4096)
-	}
-	w := buf[pre : pre+4]
-	if _, err := f.R.ReadAt(w, off); err != nil {
-		return buf, nil, ioFail(f.Name, "record.len", off, err)
-	}
-	n := int64(binary.BigEndian.Uint32(w))
-	if n < 12 {
-		return buf, nil, failValue(f.Name, "record.len", off, ErrLength, n, 12)
-	}
-	if n > int64(max) {
-		return buf, nil, failValue(f.Name, "record.len", off, ErrLimit, n, int64(max))
-	}
-	if off+n > f.Size {
-		return buf, nil, failValue(f.Name, "record", off, ErrTruncated, n, f.Size-off)
-	}
-	need := pre + int(n)
-	if cap(buf) < need {
-		buf = make([]byte, need, need+need/4)
-	}
-	buf = buf[:need]
-	rec := buf[pre:need]
-	if _, err := f.R.ReadAt(rec, off); err != nil {
-		return buf, nil, ioFail(f.Name, "record", off, err)
-	}
-	if t := binary.BigEndian.Uint32(rec[n-4:]); int64(t) != n {
-		return buf, nil, failValue(f.Name, "record.trailer", off+n-4, ErrFrame, int64(t), n)
-	}
-	return buf, rec, nil
 }
 
 // ioFail reports a read error; a short read is truncation.

@@ -39,18 +39,16 @@ type Scanner struct {
 	a       *Archive
 	last    Timestamp // the previous record's time, at first the label's
 	skipped int
-	winVol  *volume // the volume the window holds, nil for none
-	winOff  int64   // the window's offset in it
-	vol     int     // index into a.vols
-	off     int64   // the next record's offset in that volume
-	buf     []byte
-	rec     Record
-	err     error
+	frames
+	vol int   // index into a.vols
+	off int64 // the next record's offset in that volume
+	rec Record
+	err error
 }
 
 // NewScanner returns a Scanner at the archive's first record.
 func (a *Archive) NewScanner() *Scanner {
-	s := &Scanner{a: a, last: a.Label.Start}
+	s := &Scanner{a: a, last: a.Label.Start, frames: scanFrames()}
 	if len(a.vols) > 0 {
 		s.off = a.vols[0].first
 	}
@@ -62,59 +60,77 @@ func (a *Archive) NewScanner() *Scanner {
 // record.
 const window = 64 << 10
 
-// record returns the record at s.off of v, and a view that starts pre
-// bytes before it (see pre), both in the read window. It checks the
-// record as readRecord does.
-func (s *Scanner) record(v *volume) (base, rec []byte, err error) {
-	if s.off+4 > v.Size {
-		return nil, nil, fail(v.Name, "record.len", s.off, ErrTruncated)
-	}
-	if err := s.fill(v, pre+4); err != nil {
-		return nil, nil, err
-	}
-	at := int(s.off - s.winOff)
-	n := int64(be32(s.buf, at))
-	switch {
-	case n < 12:
-		return nil, nil, failValue(v.Name, "record.len", s.off, ErrLength, n, 12)
-	case n > int64(s.a.o.MaxRecordLen):
-		return nil, nil, failValue(v.Name, "record.len", s.off, ErrLimit, n, int64(s.a.o.MaxRecordLen))
-	case s.off+n > v.Size:
-		return nil, nil, failValue(v.Name, "record", s.off, ErrTruncated, n, v.Size-s.off)
-	}
-	if err := s.fill(v, pre+int(n)); err != nil {
-		return nil, nil, err
-	}
-	at = int(s.off - s.winOff)
-	rec = s.buf[at : at+int(n)]
-	if t := be32(rec, int(n)-4); int64(t) != n {
-		return nil, nil, failValue(v.Name, "record.trailer", s.off+n-4, ErrFrame, int64(t), n)
-	}
-	return s.buf[at-pre : at+int(n)], rec, nil
+// frames reads framed records through a window of a file: the data
+// volumes a Scanner reads, and the .meta. It is the one reader of records
+// forwards, so that a WebAssembly module links one (issue 18).
+type frames struct {
+	win    *File // the file the window holds, nil for none
+	winOff int64 // the window's offset in it
+	window int   // how much to read at once, 0 for just what is needed
+	buf    []byte
+	// lenField names a failed read of a length word in errors: the
+	// Scanner's "record", the .meta's "record.len".
+	lenField string
 }
 
-// fill makes the window hold need bytes from s.off−pre of v, reading a
-// whole window (or the record, if larger) when it does not.
-func (s *Scanner) fill(v *volume, need int) error {
-	from := s.off - pre
-	if s.winVol == v && from >= s.winOff && from+int64(need) <= s.winOff+int64(len(s.buf)) {
+// record returns the record at off of f, and a view that starts pre
+// bytes before it (see pre), both in the read window. It checks the
+// length against the file's size and max, and the trailer against the
+// header.
+func (r *frames) record(f *File, off int64, pre, max int) (base, rec []byte, err error) {
+	if off+4 > f.Size {
+		return nil, nil, fail(f.Name, "record.len", off, ErrTruncated)
+	}
+	if err := r.fill(f, off, pre, pre+4, r.lenField); err != nil {
+		return nil, nil, err
+	}
+	at := int(off - r.winOff)
+	n := int64(be32(r.buf, at))
+	switch {
+	case n < 12:
+		return nil, nil, failValue(f.Name, "record.len", off, ErrLength, n, 12)
+	case n > int64(max):
+		return nil, nil, failValue(f.Name, "record.len", off, ErrLimit, n, int64(max))
+	case off+n > f.Size:
+		return nil, nil, failValue(f.Name, "record", off, ErrTruncated, n, f.Size-off)
+	}
+	if err := r.fill(f, off, pre, pre+int(n), "record"); err != nil {
+		return nil, nil, err
+	}
+	at = int(off - r.winOff)
+	rec = r.buf[at : at+int(n)]
+	if t := be32(rec, int(n)-4); int64(t) != n {
+		return nil, nil, failValue(f.Name, "record.trailer", off+n-4, ErrFrame, int64(t), n)
+	}
+	return r.buf[at-pre : at+int(n)], rec, nil
+}
+
+// fill makes the window hold need bytes from off−pre of f, reading a
+// whole window (or what is needed, if more) when it does not; field names
+// what is read, for errors.
+func (r *frames) fill(f *File, off int64, pre, need int, field string) error {
+	from := off - int64(pre)
+	if r.win == f && from >= r.winOff && from+int64(need) <= r.winOff+int64(len(r.buf)) {
 		return nil
 	}
-	size := int(min(int64(max(window, need)), v.Size-from))
-	if cap(s.buf) < size {
-		s.buf = make([]byte, size, max(size, window))
+	size := int(min(int64(max(r.window, need)), f.Size-from))
+	if cap(r.buf) < size {
+		r.buf = make([]byte, size, max(size, r.window))
 	}
-	s.buf = s.buf[:size]
-	if n, err := v.R.ReadAt(s.buf, from); n < size {
-		s.winVol = nil
+	r.buf = r.buf[:size]
+	if n, err := f.R.ReadAt(r.buf, from); n < size {
+		r.win = nil
 		if err == nil {
 			err = io.ErrUnexpectedEOF
 		}
-		return ioFail(v.Name, "record", s.off, err)
+		return ioFail(f.Name, field, off, err)
 	}
-	s.winVol, s.winOff = v, from
+	r.win, r.winOff = f, from
 	return nil
 }
+
+// scanFrames is a Scanner's reader: a window at a time.
+func scanFrames() frames { return frames{window: window, lenField: "record"} }
 
 // Rewind puts the scanner back at the archive's first record, keeping its
 // buffer, and clears its error.
@@ -143,7 +159,7 @@ func (s *Scanner) Next() bool {
 		}
 		v := &s.a.vols[s.vol]
 		var base, rec []byte
-		if base, rec, s.err = s.record(v); s.err != nil {
+		if base, rec, s.err = s.record(&v.File, s.off, pre, s.a.o.MaxRecordLen); s.err != nil {
 			return false
 		}
 		if s.err = s.decode(v, base, rec); s.err != nil {
