@@ -1,6 +1,7 @@
 package abi
 
 import (
+	"bytes"
 	"os"
 	"path/filepath"
 	"testing"
@@ -110,5 +111,61 @@ func TestReadMMVErrorKinds(t *testing.T) {
 	clear(bad[16:24]) // g2 = 0 differs from g1: the writer has not finished
 	if r := ReadMMV(bad, false); r.Error == nil || r.Error.Kind != "mmv_generation" || r.Error.Offset != 16 || r.Error.Field != "header.g2" {
 		t.Errorf("g2 zero: %+v", r.Error)
+	}
+}
+
+// TestAppendLabels: labels_canon's and labels_merge's in-place writer
+// gives the bytes of CanonLabels' and MergeLabels' values after whatever
+// dst holds: the label sets of ../testdata (each one alone, the lines of
+// PCP QA 561 as merges), good and failing sets, and damaged inputs.
+func TestAppendLabels(t *testing.T) {
+	var canon [][]byte
+	var merges [][]byte
+	for _, name := range []string{"merge-5.jsonl", "parse-10.json"} {
+		b, err := os.ReadFile(filepath.Join("..", "testdata", name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		canon = append(canon, bytes.Split(bytes.TrimSpace(b), []byte("\n"))...)
+	}
+	b, err := os.ReadFile(filepath.Join("..", "testdata", "561-mergelabels.input.tsv"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, line := range bytes.Split(bytes.TrimSpace(b), []byte("\n")) {
+		sets := bytes.Split(line, []byte("\t"))
+		in := msgp.AppendArrayHeader(nil, uint32(len(sets)))
+		for i, s := range sets {
+			if i%2 == 0 {
+				in = msgp.AppendStringFromBytes(in, s)
+			} else {
+				in = msgp.AppendBytes(in, s)
+			}
+		}
+		merges = append(merges, in)
+	}
+	canon = append(canon, nil, []byte(`{}`), []byte(`{"a":`), []byte(`{"a":1,"a":2}`), []byte(`{"a":{"b":{},"c":[1, "x"]},"d":null}`))
+	merges = append(merges, nil, []byte{0x91, 7}, msgp.AppendArrayHeader(nil, MaxLabelSets+1))
+	if len(canon) < 10 || len(merges) < 10 {
+		t.Fatalf("%d sets, %d merges", len(canon), len(merges))
+	}
+	for k, ins := range [][][]byte{canon, merges} {
+		merge := k == 1
+		for _, whole := range ins {
+			for i := -1; i < len(whole); i++ {
+				in := bytes.Clone(whole)
+				if i >= 0 {
+					in[i] ^= 0x21
+				}
+				r := CanonLabels(in)
+				if merge {
+					r = MergeLabels(in)
+				}
+				want, _ := r.MarshalMsg([]byte("prefix"))
+				if got := AppendLabels([]byte("prefix"), in, merge); !bytes.Equal(got, want) {
+					t.Fatalf("merge %v, %q (byte %d flipped): got %x\nwant %x", merge, in, i, got, want)
+				}
+			}
+		}
 	}
 }

@@ -39,13 +39,7 @@ func pcpCall(o Op, s any, in []byte, n uint32) msgp.Marshaler {
 	case OpEventsDecode:
 		return &eventsCall{in}
 	}
-	var r LabelSet
-	if o == OpLabelsCanon {
-		r = CanonLabels(in)
-	} else {
-		r = MergeLabels(in)
-	}
-	return &r
+	return &labelsCall{in, o == OpLabelsMerge}
 }
 
 // pduDecodeCall is pdu_decode's result, written in place into the
@@ -77,3 +71,12 @@ func (c *pduFeedCall) MarshalMsg(b []byte) ([]byte, error) {
 type eventsCall struct{ in []byte }
 
 func (c *eventsCall) MarshalMsg(b []byte) ([]byte, error) { return AppendEvents(b, c.in), nil }
+
+// labelsCall is labels_canon's or labels_merge's result, written in
+// place.
+type labelsCall struct {
+	in    []byte
+	merge bool
+}
+
+func (c *labelsCall) MarshalMsg(b []byte) ([]byte, error) { return AppendLabels(b, c.in, c.merge), nil }

@@ -11,26 +11,34 @@ const MaxLabelSets = 64
 
 // CanonLabels parses one label set (JSON text) and returns it in the
 // canonical form libpcp produces: sorted, flattened, no white space.
-func CanonLabels(in []byte) LabelSet {
+func CanonLabels(in []byte) LabelSet { return labelSetOf(in, false) }
+
+// MergeLabels merges label sets given as a MessagePack array of JSON
+// texts (str or bin), ordered from the lowest hierarchy level (context)
+// to the highest (instances): on equal names the later set wins.
+func MergeLabels(in []byte) LabelSet { return labelSetOf(in, true) }
+
+// labelSetOf is CanonLabels' or MergeLabels' result as a value.
+func labelSetOf(in []byte, merge bool) LabelSet {
 	var s labels.Set
-	if err := labels.Parse(&s, in, labels.Options{}); err != nil {
+	if err := readLabels(&s, in, merge); err != nil {
 		return LabelSet{Error: ErrorOf(err), Labels: []Label{}}
 	}
 	return NewLabelSet(&s)
 }
 
-// MergeLabels merges label sets given as a MessagePack array of JSON
-// texts (str or bin), ordered from the lowest hierarchy level (context)
-// to the highest (instances): on equal names the later set wins.
-func MergeLabels(in []byte) LabelSet {
+// readLabels parses in into s (labels_canon) or, with merge, merges the
+// texts of the MessagePack array in (labels_merge).
+func readLabels(s *labels.Set, in []byte, merge bool) error {
+	if !merge {
+		return labels.Parse(s, in, labels.Options{})
+	}
 	n, rest, err := msgp.ReadArrayHeaderBytes(in)
-	if err != nil || n > MaxLabelSets {
-		if err == nil {
-			err = wire.ErrLimit
-		} else {
-			err = abiError(ErrBadInput)
-		}
-		return LabelSet{Error: ErrorOf(err), Labels: []Label{}}
+	if err != nil {
+		return abiError(ErrBadInput)
+	}
+	if n > MaxLabelSets {
+		return wire.ErrLimit
 	}
 	texts := make([][]byte, 0, n)
 	for range n {
@@ -45,15 +53,43 @@ func MergeLabels(in []byte) LabelSet {
 			t, rest, err = msgp.ReadBytesZC(rest)
 		}
 		if err != nil {
-			return LabelSet{Error: ErrorOf(abiError(ErrBadInput)), Labels: []Label{}}
+			return abiError(ErrBadInput)
 		}
 		texts = append(texts, t)
 	}
+	return labels.MergeTexts(s, texts, nil)
+}
+
+// AppendLabels appends to dst the MessagePack LabelSet of
+// CanonLabels(in) or, with merge, of MergeLabels(in), written in place
+// (labels_canon, labels_merge): no LabelSet value, no string per label.
+func AppendLabels(dst, in []byte, merge bool) []byte {
+	// On failure s holds no labels: the json is "" and the labels none.
 	var s labels.Set
-	if err := labels.MergeTexts(&s, texts, nil); err != nil {
-		return LabelSet{Error: ErrorOf(err), Labels: []Label{}}
+	err := readLabels(&s, in, merge)
+	e := beginMap(dst, 3)
+	e.err("\xa5error", ErrorOf(err))
+	e.text("\xa4json", s.JSON)
+	e.array("\xa6labels", s.Len())
+	for _, l := range s.Index {
+		e.b = appendLabel(e.b, s.JSON, l.NameOff, l.NameLen, uint8(l.Flags), l.ValueOff, l.ValueLen)
 	}
-	return NewLabelSet(&s)
+	return e.end()
+}
+
+// appendLabel appends the Label of the label whose name and value lie
+// in json as the offsets and lengths say, as Label's MarshalMsg does:
+// for label sets and for the sets of LABEL PDUs.
+func appendLabel(b, json []byte, nameOff uint16, nameLen, flags uint8, valueOff, valueLen uint16) []byte {
+	e := beginMap(b, 7)
+	e.text("\xa4name", json[nameOff:int(nameOff)+int(nameLen)])
+	e.text("\xa5value", json[valueOff:int(valueOff)+int(valueLen)])
+	e.uint("\xa5flags", uint64(flags))
+	e.uint("\xa8name_off", uint64(nameOff))
+	e.uint("\xa8name_len", uint64(nameLen))
+	e.uint("\xa9value_off", uint64(valueOff))
+	e.uint("\xa9value_len", uint64(valueLen))
+	return e.end()
 }
 
 // NewLabelSet is the schema of a parsed label set, as labels_canon and

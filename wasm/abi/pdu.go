@@ -245,15 +245,7 @@ func appendBody(e *enc, t pduwire.Type, b []byte) error {
 			f.text("\xa4json", s.JSON)
 			f.array("\xa6labels", len(s.Labels))
 			for _, l := range s.Labels {
-				g := beginMap(f.b, 7)
-				g.text("\xa4name", s.JSON[l.Name:int(l.Name)+int(l.NameLen)])
-				g.text("\xa5value", s.JSON[l.Value:int(l.Value)+int(l.ValueLen)])
-				g.uint("\xa5flags", uint64(l.Flags))
-				g.uint("\xa8name_off", uint64(l.Name))
-				g.uint("\xa8name_len", uint64(l.NameLen))
-				g.uint("\xa9value_off", uint64(l.Value))
-				g.uint("\xa9value_len", uint64(l.ValueLen))
-				f.b = g.end()
+				f.b = appendLabel(f.b, s.JSON, l.Name, l.NameLen, l.Flags, l.Value, l.ValueLen)
 			}
 			e.b = f.end()
 		}
