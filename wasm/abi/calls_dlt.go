@@ -9,7 +9,4 @@ func init() {
 	calls[OpDLTDecode] = dltCall
 }
 
-func dltCall(_ Op, _ any, in []byte, _ uint32) msgp.Marshaler {
-	r := DecodeDLT(in)
-	return &r
-}
+func dltCall(_ Op, _ any, in []byte, _ uint32) msgp.Marshaler { return &dltDecodeCall{in} }

@@ -58,7 +58,11 @@ func FuzzCalls(f *testing.F) {
 		for _, m := range []msgp.Marshaler{&tb, &ev, &lc, &lm, &pd, &ml, &mb, &km} {
 			check(t, m)
 		}
-		// kpi_decode's in-place writer gives DecodeKPI's bytes.
+		// dlt_decode's and kpi_decode's in-place writers give DecodeDLT's
+		// and DecodeKPI's bytes.
+		if r := DecodeDLT(in); !bytes.Equal(AppendDLTDecode(nil, in), marshalled(&r)) {
+			t.Errorf("AppendDLTDecode differs from DecodeDLT")
+		}
 		if b, _ := km.MarshalMsg(nil); !bytes.Equal(AppendKPIMessages(nil, in, 0, dlt.FramingStorage), b) {
 			t.Errorf("AppendKPIMessages differs from DecodeKPI")
 		}
@@ -68,6 +72,11 @@ func FuzzCalls(f *testing.F) {
 			}
 		}
 	})
+}
+
+func marshalled(m msgp.Marshaler) []byte {
+	b, _ := m.MarshalMsg(nil)
+	return b
 }
 
 func check(t *testing.T, m msgp.Marshaler) {

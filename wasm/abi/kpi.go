@@ -79,12 +79,11 @@ func AppendKPIMessages(dst, in []byte, max int, framing dlt.Framing) []byte {
 	}
 	off := s.Offset()
 	more := off < len(in) && s.Err() == nil && max > 0 && o.n == max
-	v := [8]uint64{uint64(off), uint64(s.Skipped())}
-	tail := "\xa4more\xc2"
+	v := [8]uint64{0, uint64(off), uint64(s.Skipped())}
 	if more {
-		tail = "\xa4more\xc3"
+		v[0] = 1
 	}
-	return appendKPINumbers(append(o.end(s.Err()), tail...), "\xa6offset\xadskipped_bytes", &v, 0b11)
+	return appendFields(o.end(s.Err()), "\xa4more\xa6offset\xadskipped_bytes", &v, fieldBool|fieldInt<<2|fieldInt<<4)
 }
 
 // appendKPIMessage appends NewKPIMessage(*m, src)'s MessagePack, where
@@ -108,22 +107,23 @@ func appendKPIMessage(b []byte, m *dltkpi.Message, tmsp uint32) []byte {
 		// NEW's and CHK's command.
 		n, bad := byte(0x81), false
 		v := [8]uint64{uint64(int64(d.PID))}
-		keys, signed := "\xa3pid", uint(1)
+		keys, forms := "\xa3pid", uint(fieldInt)
 		switch k {
 		case dltkpi.KindACT:
-			n, keys, signed = 0x86, "\xa3pid\xa3cpu\xa3rss\xa3ctx\xa2io\xa6iowait", 0b1101
+			n, keys = 0x86, "\xa3pid\xa3cpu\xa3rss\xa3ctx\xa2io\xa6iowait"
+			forms = fieldInt | fieldUint<<2 | fieldInt<<4 | fieldInt<<6 | fieldUint<<8 | fieldUint<<10
 			v[1], v[2], v[3], v[4], v[5] = d.CPU, uint64(d.RSS), uint64(d.Ctx), d.IO, d.IOWait
 		case dltkpi.KindNEW, dltkpi.KindCHK:
 			n = 0x82
 			if k == dltkpi.KindNEW {
-				n, keys, signed = 0x83, "\xa3pid\xa4ppid", 0b11
+				n, keys, forms = 0x83, "\xa3pid\xa4ppid", fieldInt|fieldInt<<2
 				v[1] = uint64(int64(d.PPID))
 			}
 			if bad = !utf8.Valid(d.Cmd); bad {
 				n++
 			}
 		}
-		b = appendKPINumbers(append(b, n), keys, &v, signed)
+		b = appendFields(append(b, n), keys, &v, forms)
 		if k == dltkpi.KindNEW || k == dltkpi.KindCHK {
 			b = appendText(b, "\xa3cmd", "\xa7cmd_hex", d.Cmd, bad)
 		}
@@ -140,25 +140,36 @@ var (
 	kpiSyncKeys = [4]string{"\xa0\xa8datasets", "\xa3BEG\xa8datasets", "\xa3END\xa8datasets"}
 )
 
-// appendKPINumbers appends each key of keys (MessagePack strings back
-// to back) and the number of v at its index, signed (as appendInt64
-// writes it) where that bit of signed is set, else unsigned. The keys
-// are copied byte by byte: an append of a string is a memory.copy,
-// which costs V8 a call, and an append of constant bytes costs code at
-// each call site.
-func appendKPINumbers(b []byte, keys string, v *[8]uint64, signed uint) []byte {
+// appendFields appends each key of keys (MessagePack strings back to
+// back) and the value of v at its index, of the form its two bits of
+// forms give (the first field's the lowest): fieldUint (as
+// appendUint64 writes it), fieldInt (appendInt64) or fieldBool (0 or 1).
+// One call for a run of keys and numbers, where a key's append and a
+// number's are two at each call site. The keys are copied byte by byte:
+// an append of a string is a memory.copy, which costs V8 a call.
+func appendFields(b []byte, keys string, v *[8]uint64, forms uint) []byte {
 	for i, k := 0, 0; k < len(keys); i++ {
 		for end := k + 1 + int(keys[k]&0x1f); k < end && k < len(keys); k++ {
 			b = append(b, keys[k])
 		}
-		if signed>>i&1 != 0 {
-			b = appendInt64(b, int64(v[i&7]))
-		} else {
-			b = appendUint64(b, v[i&7])
+		switch x := v[i&7]; forms >> (2 * i) & 3 {
+		case fieldInt:
+			b = appendInt64(b, int64(x))
+		case fieldBool:
+			b = append(b, 0xc2|byte(x&1))
+		default:
+			b = appendUint64(b, x)
 		}
 	}
 	return b
 }
+
+// The forms of appendFields' values.
+const (
+	fieldUint = iota
+	fieldInt
+	fieldBool
+)
 
 // appendKPIText appends the map of a dataset led by its text: a
 // fragment's or a malformed dataset's (truncated or error, then raw), an
