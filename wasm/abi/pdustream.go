@@ -128,16 +128,18 @@ func shiftError(err error, base int) error {
 // limit), each PDU written in place (pdu_decode).
 func AppendPDUs(dst, in []byte, limit int) []byte {
 	o := beginList(dst, 0x82, "\xa4pdus", len(in)/256) // PDUs of a pmcd conversation average some hundreds of bytes
+	// A Scanner rather than pduwire.All: a range over a function links
+	// the runtime's checks of its state (issue 18).
+	sp := pduwire.NewScanner(in, pduwire.Options{MaxPDULen: limit})
 	var err error
-	for p, ferr := range pduwire.All(in, pduwire.Options{MaxPDULen: limit}) {
-		if ferr != nil {
-			err = ferr
-			break
-		}
-		if o.b, err = AppendPDU(o.b, "", p); err != nil {
+	for sp.Next() {
+		if o.b, err = AppendPDU(o.b, "", sp.PDU()); err != nil {
 			break
 		}
 		o.n++
+	}
+	if err == nil {
+		err = sp.Err() // a framing error, after the PDUs before it
 	}
 	return o.end(err)
 }
