@@ -1,6 +1,10 @@
 package dlt
 
-import "strconv"
+import (
+	"strconv"
+
+	"github.com/perfwire/perfwire/internal/rfc3339"
+)
 
 // Names dlt-convert prints for control service ids 1-20 and for the
 // status byte of control responses (empty: printed as hex).
@@ -152,34 +156,11 @@ func appendPadded(b []byte, pre string, v uint64, width int, pad byte) []byte {
 }
 
 // appendDateTime appends secs since the Unix epoch as UTC
-// "YYYY/MM/DD HH:MM:SS", using the days-to-civil conversion of the
-// proleptic Gregorian calendar (no time package in the core).
+// "YYYY/MM/DD HH:MM:SS": RFC 3339's "YYYY-MM-DDTHH:MM:SSZ" (a uint32 of
+// seconds is always a year of four digits) with the tool's separators.
 func appendDateTime(b []byte, secs uint32) []byte {
-	days := int64(secs / 86400)
-	rem := secs % 86400
-	// Shift the epoch to 0000-03-01 so that leap days end each 400-year era.
-	z := days + 719468
-	era := z / 146097
-	doe := z - era*146097                                  // day of era
-	yoe := (doe - doe/1460 + doe/36524 - doe/146096) / 365 // year of era
-	doy := doe - (365*yoe + yoe/4 - yoe/100)               // day of year from March 1
-	mp := (5*doy + 2) / 153                                // month from March
-	day := doy - (153*mp+2)/5 + 1
-	month := mp + 3
-	if month > 12 {
-		month -= 12
-	}
-	year := yoe + era*400
-	if month <= 2 {
-		year++
-	}
-	// Each field after its separator: "YYYY/MM/DD HH:MM:SS".
-	for i, v := range [...]int64{year, month, day, int64(rem / 3600), int64(rem / 60 % 60), int64(rem % 60)} {
-		w := 2
-		if i == 0 {
-			w = 4
-		}
-		b = appendPadded(b, "x// ::"[i:i+min(i, 1)], uint64(v), w, '0')
-	}
-	return b
+	var t [32]byte
+	s := rfc3339.Append(t[:0], int64(secs), 0, 0)[:19]
+	s[4], s[7], s[10] = '/', '/', ' '
+	return append(b, s...)
 }

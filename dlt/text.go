@@ -29,15 +29,15 @@ const hexDigits = "0123456789abcdef"
 func (a Arg) AppendText(b []byte) ([]byte, error) {
 	v := a.Bytes()
 	sep := byte(' ') // between the hex bytes of the kinds shown so
-	switch a.Kind() {
-	case KindBool:
+	switch k := a.Kind(); k {
+	case KindBool: // one byte
 		c := byte('0')
-		if a.Bool() {
+		if len(v) > 0 && v[0] != 0 {
 			c = '1'
 		}
 		return append(b, c), nil
 	case KindSigned, KindUnsigned:
-		if a.Kind() == KindUnsigned {
+		if k == KindUnsigned {
 			switch a.Coding() {
 			case CodingHex:
 				return appendHexValue(b, v), nil
@@ -46,10 +46,11 @@ func (a Arg) AppendText(b []byte) ([]byte, error) {
 			}
 		}
 		if len(v) != 16 {
-			if a.Kind() == KindSigned {
-				return strconv.AppendInt(b, a.Int(), 10), nil
+			u := a.Uint() // one Uint for both: Int is its bits
+			if k == KindSigned {
+				return strconv.AppendInt(b, int64(u), 10), nil
 			}
-			return strconv.AppendUint(b, a.Uint(), 10), nil
+			return strconv.AppendUint(b, u, 10), nil
 		}
 	case KindFloat:
 		if len(v) != 2 && len(v) != 16 {
@@ -77,27 +78,29 @@ func (a Arg) AppendText(b []byte) ([]byte, error) {
 
 // appendHexBytes appends pre, then each byte of v as two hex digits,
 // separated by sep.
-//
-//go:noinline
 func appendHexBytes(b []byte, pre string, v []byte, sep byte) []byte {
-	b = append(b, pre...)
-	for i, c := range v {
-		if i > 0 {
-			b = append(b, sep)
-		}
-		b = append(b, hexDigits[c>>4], hexDigits[c&15])
-	}
-	return b
+	return appendHex(b, pre, v, sep, false)
 }
 
 // appendHexValue appends "0x" and the bytes of v from last to first,
 // which is most significant first for little-endian values.
+func appendHexValue(b, v []byte) []byte { return appendHex(b, "0x", v, 0, true) }
+
+// appendHex appends pre, then each byte of v as two hex digits,
+// separated by sep (nothing for 0), from last to first when rev: the
+// one body of appendHexBytes and appendHexValue.
 //
 //go:noinline
-func appendHexValue(b, v []byte) []byte {
-	b = append(b, "0x"...)
-	for i := len(v) - 1; i >= 0; i-- {
+func appendHex(b []byte, pre string, v []byte, sep byte, rev bool) []byte {
+	b = append(b, pre...)
+	for i := range v {
 		c := v[i]
+		if rev {
+			c = v[len(v)-1-i]
+		}
+		if i > 0 && sep != 0 {
+			b = append(b, sep)
+		}
 		b = append(b, hexDigits[c>>4], hexDigits[c&15])
 	}
 	return b
