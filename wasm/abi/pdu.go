@@ -28,13 +28,18 @@ func DecodePDUs(in []byte, limit int) PDUStream {
 // offset counted from the stream's start and its field prefixed by the
 // PDU's type and offset.
 func AppendPDU(dst []byte, file string, p pduwire.PDU) ([]byte, error) {
+	// PDUHeader's keys, as its MarshalMsg writes them (with no PDUHeader
+	// value, whose MarshalMsg would be linked for this alone), then the
+	// body's: at most 5 and 10 keys, a fixmap.
 	t := p.Header.Type
-	h := PDUHeader{File: file, Offset: p.Offset, Len: p.Header.Len, Type: t.String(), From: p.Header.From}
-	// h's MarshalMsg writes a fixmap (at most 5 keys), which the body's
-	// keys (at most 10) extend: end counts them together.
-	e := enc{at: len(dst)}
-	e.b, _ = h.MarshalMsg(dst)
-	e.n = uint32(e.b[e.at] & 0x0f)
+	e := beginMap(dst, 15)
+	if file != "" {
+		e.str("\xa4file", file)
+	}
+	e.int("\xa6offset", p.Offset)
+	e.uint("\xa3len", uint64(p.Header.Len))
+	e.str("\xa4type", t.String())
+	e.int("\xa4from", int64(p.Header.From))
 	var err error
 	if t == pduwire.TypeResult || t == pduwire.TypeHighResResult {
 		// Most of a stream: written in one pass, with no body value.

@@ -27,9 +27,9 @@ var fmtNames = [...]string{pduwire.ValInsitu: "insitu", pduwire.ValDPTR: "dptr",
 // refAppendPDU is AppendPDU as it was before the PDUs were written in
 // place: RESULTs built as ResultBody values, other PDUs as their body
 // struct by refDecodeBody, each marshalled and merged with the header.
-func refAppendPDU(dst []byte, p pduwire.PDU) ([]byte, error) {
+func refAppendPDU(dst []byte, file string, p pduwire.PDU) ([]byte, error) {
 	t := p.Header.Type
-	h := PDUHeader{Offset: p.Offset, Len: p.Header.Len, Type: t.String(), From: p.Header.From}
+	h := PDUHeader{File: file, Offset: p.Offset, Len: p.Header.Len, Type: t.String(), From: p.Header.From}
 	if t != pduwire.TypeResult && t != pduwire.TypeHighResResult {
 		body, err := refDecodeBody(t, p.Bytes)
 		if err != nil {
@@ -390,8 +390,10 @@ func checkResultPath(t *testing.T, name string, in []byte) int {
 		if err != nil {
 			break
 		}
-		want, werr := refAppendPDU(nil, p)
-		got, gerr := AppendPDU(nil, "", p)
+		// With a file name every other PDU: the header's fifth key.
+		file := [...]string{"", "conv05.server.bin"}[p.Offset%2]
+		want, werr := refAppendPDU(nil, file, p)
+		got, gerr := AppendPDU(nil, file, p)
 		if !sameError(gerr, werr) || !bytes.Equal(got, want) {
 			t.Errorf("%s: PDU at %d: got %x, %v\nwant %x, %v", name, p.Offset, got, gerr, want, werr)
 			continue
@@ -484,7 +486,7 @@ func TestResultPathValues(t *testing.T) {
 			b[i] ^= 0x81
 			q := p
 			q.Bytes = b
-			want, werr := refAppendPDU(nil, q)
+			want, werr := refAppendPDU(nil, "", q)
 			got, gerr := AppendPDU(nil, "", q)
 			if !sameError(gerr, werr) || !bytes.Equal(got, want) {
 				t.Fatalf("byte %d flipped: got %x, %v\nwant %x, %v", i, got, gerr, want, werr)

@@ -47,9 +47,14 @@ func checkDecodeBody(t *testing.T, pdu []byte) {
 	if !sameError(gerr, want) {
 		t.Errorf("type %#x (%d bytes): AppendPDU %v, pduwire.Decode %v", int32(h.Type), len(pdu), gerr, want)
 	}
-	ref, rerr := refAppendPDU(nil, p)
+	ref, rerr := refAppendPDU(nil, "", p)
 	if !sameError(gerr, rerr) || !bytes.Equal(got, ref) {
 		t.Errorf("type %#x (%d bytes): AppendPDU %x, %v\nthe body marshalled %x, %v", int32(h.Type), len(pdu), got, gerr, ref, rerr)
+	}
+	// A file name: the header's fifth key, 15 keys with LOG_STATUS_V2's.
+	got, _ = AppendPDU(nil, "dir/a file.bin", p)
+	if ref, _ = refAppendPDU(nil, "dir/a file.bin", p); !bytes.Equal(got, ref) {
+		t.Errorf("type %#x (%d bytes), with a file: AppendPDU %x\nthe body marshalled %x", int32(h.Type), len(pdu), got, ref)
 	}
 }
 
