@@ -69,9 +69,7 @@ func readLabel(f File) (Label, int64, error) {
 	if _, err := f.R.ReadAt(b[:n], 0); err != nil && err != io.EOF {
 		return Label{}, 0, ioFail(f.Name, "label", 0, err)
 	}
+	// ParseLabel fails with a zero Label and length, and rebase keeps nil.
 	l, size, err := ParseLabel(b[:n])
-	if err != nil {
-		return Label{}, 0, rebase(err, f.Name, 0)
-	}
-	return l, int64(size), nil
+	return l, int64(size), rebase(err, f.Name, 0)
 }

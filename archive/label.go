@@ -37,47 +37,60 @@ type Label struct {
 // of an archive file; it returns the label and the record's length.
 // Failures: ErrTruncated, ErrMagic, ErrVersion, ErrLength, ErrFrame.
 func ParseLabel(b []byte) (Label, int, error) {
+	// Every failure returns through one return (with the two truncations
+	// one fail call): each return of a zero Label cost a WebAssembly
+	// module 0.2 KB (issue 18).
+	var (
+		l     Label
+		want  int
+		magic uint32
+		err   error
+		at    = [4]int{20, 24, 88, 128} // v2: vol, hostname, tz, end of tz
+	)
 	if len(b) < 8 {
-		return Label{}, 0, fail("", "label", int64(len(b)), ErrTruncated)
+		goto truncated
 	}
-	magic := be32(b, 4)
+	magic = be32(b, 4)
 	if magic&^0xff != Magic {
-		return Label{}, 0, fail("", "label.magic", 4, ErrMagic)
+		err = fail("", "label.magic", 4, ErrMagic)
+		goto bad
 	}
-	var l Label
 	l.Version = int(magic & 0xff)
-	want := 0
 	switch l.Version {
 	case 2:
 		want = labelLenV2
 	case 3:
 		want = labelLenV3
 	default:
-		return Label{}, 0, failValue("", "label.version", 7, ErrVersion, int64(l.Version), 3)
+		err = failValue("", "label.version", 7, ErrVersion, int64(l.Version), 3)
+		goto bad
 	}
 	if n := be32(b, 0); n != uint32(want) {
-		return Label{}, 0, failValue("", "label.len", 0, ErrLength, int64(n), int64(want))
+		err = failValue("", "label.len", 0, ErrLength, int64(n), int64(want))
+		goto bad
 	}
 	if len(b) < want {
-		return Label{}, 0, fail("", "label", int64(len(b)), ErrTruncated)
+		goto truncated
 	}
 	if be32(b, want-4) != uint32(want) {
-		return Label{}, 0, fail("", "label.trailer", int64(want-4), ErrFrame)
+		err = fail("", "label.trailer", int64(want-4), ErrFrame)
+		goto bad
 	}
 	l.PID = int32(be32(b, 8))
 	l.Start = readStamp(b, 12, l.Version)
-	if l.Version == 2 {
-		l.Vol = int32(be32(b, 20))
-		l.Hostname = cstring(b[24:88])
-		l.TZ = cstring(b[88:128])
-	} else {
-		l.Vol = int32(be32(b, 24))
+	if l.Version == 3 {
 		l.Features = be32(b, 28)
-		l.Hostname = cstring(b[36:292])
-		l.TZ = cstring(b[292:548])
 		l.Zoneinfo = cstring(b[548:804])
+		at = [4]int{24, 36, 292, 548}
 	}
+	l.Vol = int32(be32(b, at[0]))
+	l.Hostname = cstring(b[at[1]:at[2]])
+	l.TZ = cstring(b[at[2]:at[3]])
 	return l, want, nil
+truncated:
+	err = fail("", "label", int64(len(b)), ErrTruncated)
+bad:
+	return Label{}, 0, err
 }
 
 // cstring returns the text before the first NUL of a fixed-size field.

@@ -465,18 +465,14 @@ func (p *metaParser) finish() {
 		}
 		return 0
 	})
-	pos := make(map[int]int, len(keep))
+	// A domain's records keep their order in the stable sort (its list
+	// is in time order), so each one's place is appended in list order.
 	recs := make([]Instances, len(keep))
 	for j, i := range keep {
 		recs[j] = m.InDoms[i]
-		pos[i] = j
+		m.byDom[recs[j].InDom] = append(m.byDom[recs[j].InDom], j)
 	}
 	m.InDoms = recs
-	for _, d := range order {
-		for _, i := range lists[d] {
-			m.byDom[d] = append(m.byDom[d], pos[i])
-		}
-	}
 }
 
 // cursor reads one record's payload; base is the payload's offset in its
