@@ -8,6 +8,8 @@ import (
 	"runtime"
 	"strconv"
 
+	"github.com/tinylib/msgp/msgp"
+
 	"github.com/perfwire/perfwire/archive"
 	"github.com/perfwire/perfwire/internal/rfc3339"
 	"github.com/perfwire/perfwire/pcp"
@@ -28,7 +30,19 @@ func ArchiveValueOf(o *ArchiveValue, v pduwire.Value, t pcp.Type) {
 			return
 		}
 	}
-	// The number's form and bits first, then one append per form.
+	if b := appendNumber(nil, v, t); b != nil {
+		o.Value = raw(b)
+		return
+	}
+	h := valueHex(v)
+	o.Hex = &h
+}
+
+// appendNumber appends v, a value of a metric of type t, as
+// ArchiveValueOf's value, or returns b as it is (nil for nil) when v is no
+// number or string of type t. The number's form and bits first, then one
+// append per form.
+func appendNumber(b []byte, v pduwire.Value, t pcp.Type) []byte {
 	r := v.Raw()
 	p := r.Block
 	form, u := byte(0), uint64(r.Word)
@@ -54,41 +68,41 @@ func ArchiveValueOf(o *ArchiveValue, v pduwire.Value, t pcp.Type) {
 	case t == pcp.TypeString:
 		form = 's'
 	}
-	var b []byte
 	switch form {
 	case 'i':
-		b = appendInt64(nil, int64(u))
+		b = appendInt64(b, int64(u))
 	case 'u':
-		b = appendUint64(nil, u)
+		b = appendUint64(b, u)
 	case 'f':
-		b = appendFloat32(math.Float32frombits(uint32(u)))
+		b = appendFloat32(b, math.Float32frombits(uint32(u)))
 	case 'd':
-		b = AppendFloat(nil, math.Float64frombits(u))
+		b = AppendFloat(b, math.Float64frombits(u))
 	case 's':
 		if i := bytes.IndexByte(p, 0); i >= 0 {
 			p = p[:i]
 		}
-		b = appendStr(nil, p)
+		b = appendStr(b, p)
 	}
-	if b != nil {
-		o.Value = raw(b)
-		return
-	}
-	h := hex.EncodeToString(v.Payload())
-	if !v.Block() {
-		h = hex32(v.Word)[2:]
-	}
-	o.Hex = &h
+	return b
 }
 
-// appendFloat32 is a float's MessagePack: a float32, whose JSON is its
-// shortest text, or NaN and the infinities as strings.
-func appendFloat32(f float32) []byte {
+// valueHex is ArchiveValueOf's hex of a value that is no number or
+// string of its metric's type.
+func valueHex(v pduwire.Value) string {
+	if !v.Block() {
+		return hex32(v.Word)[2:]
+	}
+	return hex.EncodeToString(v.Payload())
+}
+
+// appendFloat32 appends a float's MessagePack: a float32, whose JSON is
+// its shortest text, or NaN and the infinities as strings.
+func appendFloat32(b []byte, f float32) []byte {
 	if math.IsNaN(float64(f)) || math.IsInf(float64(f), 0) {
-		return AppendFloat(nil, float64(f))
+		return AppendFloat(b, float64(f))
 	}
 	u := math.Float32bits(f) // as msgp.AppendFloat32 writes it, without its call
-	return []byte{0xca, byte(u >> 24), byte(u >> 16), byte(u >> 8), byte(u)}
+	return append(b, 0xca, byte(u>>24), byte(u>>16), byte(u>>8), byte(u))
 }
 
 // NewArchiveRecord describes record r of archive a in the shared schema:
@@ -137,6 +151,117 @@ func NewArchiveRecord(a *archive.Archive, r *archive.Record) ArchiveRecord {
 	}
 	return rec
 }
+
+// appendArchiveRecord appends the MessagePack of NewArchiveRecord(a, r)
+// to b, written in place: archive_next's records without an ArchiveValue
+// per value, its copies and its marshaler (issue 18).
+// TestAppendArchiveRecord holds the two to the same bytes.
+func appendArchiveRecord(b []byte, a *archive.Archive, r *archive.Record) []byte {
+	n := 0 // the values
+	vss := r.Result.Scan()
+	for vss.Next() {
+		if vs := vss.ValueSet(); vs.NumVal <= 0 {
+			n++
+		} else {
+			n += vs.Len()
+		}
+	}
+	keys := byte(0x81)
+	if r.Mark {
+		keys++
+	}
+	if n > 0 {
+		keys++
+	}
+	b = appendKeyStr(append(b, keys), "\xa9timestamp", rfc3339.String(r.Time.Sec, int64(r.Time.Nsec), rfc3339.Trimmed))
+	if r.Mark {
+		b = append(b, 0xa4, 'm', 'a', 'r', 'k', 0xc3)
+	}
+	if n == 0 {
+		return b
+	}
+	b = appendArrayHeader(append(b, 0xa6, 'v', 'a', 'l', 'u', 'e', 's'), uint32(n))
+	vss = r.Result.Scan()
+	for vss.Next() {
+		vs := vss.ValueSet()
+		pmid := vs.PMID.String()
+		name, counter := pmid, false
+		typ, indom := pcp.Type(pcp.TypeAggregate), pcp.InDomNull
+		if m, ok := a.Meta.Metric(vs.PMID); ok {
+			if len(m.Names) > 0 {
+				name = m.Names[0]
+			}
+			typ, indom = m.Type, m.InDom
+			counter = m.Sem == pcp.SemCounter
+		}
+		if vs.NumVal <= 0 {
+			msg := "no values"
+			if vs.NumVal < 0 {
+				msg = pcp.Code(vs.NumVal).Message()
+			}
+			b = appendKeyStr(appendValueHead(b, pmid, name, pcp.InNull, "", false, counter), "\xa5error", msg)
+			continue
+		}
+		var in *archive.Instances
+		if indom != pcp.InDomNull {
+			in, _ = a.Meta.InDomAt(indom, r.Time)
+		}
+		for j := range vs.Len() {
+			pv := vs.Value(j)
+			var instance string
+			named := false
+			if in != nil {
+				instance, named = in.Name(pv.Inst)
+			}
+			b = appendArchiveValue(appendValueHead(b, pmid, name, pv.Inst, instance, named, counter), pv, typ)
+		}
+	}
+	return b
+}
+
+// appendArchiveValue appends the value key of v, a value of a metric of
+// type t, as ArchiveValueOf sets it: records, value or hex.
+func appendArchiveValue(b []byte, v pduwire.Value, t pcp.Type) []byte {
+	if t == pcp.TypeEvent || t == pcp.TypeHighResEvent {
+		if a, err := v.Events(); err == nil {
+			return appendEventRecords(append(b, 0xa7, 'r', 'e', 'c', 'o', 'r', 'd', 's'), a)
+		}
+	}
+	b = append(b, 0xa5, 'v', 'a', 'l', 'u', 'e')
+	if c := appendNumber(b, v, t); len(c) > len(b) {
+		return c
+	}
+	return appendKeyStr(b[:len(b)-6], "\xa3hex", valueHex(v))
+}
+
+// appendValueHead appends the head of an ArchiveValue's map: the keys
+// pmid, name and inst, then instance (when named) and counter; one key
+// follows, value, records, hex or error.
+func appendValueHead(b []byte, pmid, name string, inst int32, instance string, named, counter bool) []byte {
+	keys := byte(0x84)
+	if named {
+		keys++
+	}
+	if counter {
+		keys++
+	}
+	b = appendKeyStr(append(b, keys), "\xa4pmid", pmid)
+	b = append(appendKeyStr(b, "\xa4name", name), "\xa4inst"...)
+	b = appendInt64(b, int64(inst))
+	if named {
+		b = appendKeyStr(b, "\xa8instance", instance)
+	}
+	if counter {
+		b = append(b, "\xa7counter\xc3"...)
+	}
+	return b
+}
+
+// appendKeyStr appends k, a key already encoded, and v as a MessagePack
+// string. Not inlined: msgp's string append is large.
+//
+//go:noinline
+func appendKeyStr(b []byte, k, v string) []byte { return msgp.AppendString(append(b, k...), v) }
 
 // archive_next's batches: at most ArchiveBatch records when its caller
 // leaves the number at 0, and never more records than take
@@ -189,11 +314,7 @@ func NewArchiveSession(in ArchiveInput) *ArchiveSession {
 				done, err = true, s.Err()
 				break
 			}
-			rec := NewArchiveRecord(a, s.Record())
-			var b []byte
-			if b, err = rec.MarshalMsg(nil); err != nil {
-				break
-			}
+			b := appendArchiveRecord(nil, a, s.Record())
 			res.Records = append(res.Records, b)
 			size += len(b)
 			// A reactor's exports run on one goroutine that never
