@@ -63,7 +63,7 @@ func TestParseBadInput(t *testing.T) {
 // Each zero field of the options takes its own documented default.
 func TestOptionsDefaults(t *testing.T) {
 	r := NewReassembler(Options{FloodRun: 1})
-	if want := (Options{MaxGroupDatasets: 1 << 16, MaxGroupBytes: 16 << 20, MaxGroupAge: 600000, FloodRun: 1, MaxSessions: 8}); r.limits != want {
+	if want := (reassemblerLimits{MaxGroupDatasets: 1 << 16, MaxGroupBytes: 16 << 20, MaxGroupAge: 600000, FloodRun: 1, MaxSessions: 8}); r.limits != want {
 		t.Errorf("reassembler options %+v, want %+v", r.limits, want)
 	}
 	tr := NewTracker(TrackerOptions{MaxIRQs: 2})

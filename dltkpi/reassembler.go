@@ -101,6 +101,10 @@ type Stats struct {
 	NOARMismatch      int // messages whose NOAR (mod 256) differs from their arguments
 }
 
+type reassemblerLimits struct {
+	MaxGroupDatasets, MaxGroupBytes, MaxGroupAge, FloodRun, MaxSessions int
+}
+
 type session struct {
 	_               [0]func() // not comparable: no equality function in the wasm build
 	ecu, apid, ctid [4]byte
@@ -123,7 +127,10 @@ type session struct {
 // The zero value is not usable; a Reassembler is not safe for concurrent
 // use.
 type Reassembler struct {
-	limits   Options
+	// limits are Options with their defaults, the age as an int: a
+	// struct of ints needs no equality function in the wasm plugins,
+	// Options does.
+	limits   reassemblerLimits
 	sessions []session
 	clock    uint64
 	queue    []Event
@@ -152,7 +159,7 @@ type Reassembler struct {
 func NewReassembler(o Options) *Reassembler {
 	l := o.withDefaults()
 	return &Reassembler{
-		limits:   l,
+		limits:   reassemblerLimits{l.MaxGroupDatasets, l.MaxGroupBytes, int(l.MaxGroupAge), l.FloodRun, l.MaxSessions},
 		sessions: make([]session, 0, l.MaxSessions),
 		queue:    make([]Event, 0, 2*NumKinds+8),
 	}
@@ -294,7 +301,7 @@ func (r *Reassembler) Push(src Source, m Message) {
 	// Give up groups that have been open too long for this session.
 	for k := range s.open {
 		if s.open[k] {
-			if age := int32(src.TMSP - s.groups[k].Begin); age > 0 && uint32(age) > r.limits.MaxGroupAge {
+			if age := int32(src.TMSP - s.groups[k].Begin); age > 0 && int(uint32(age)) > r.limits.MaxGroupAge {
 				r.abort(s, Kind(k), src.TMSP, AbortAge)
 			}
 		}

@@ -19,6 +19,7 @@ import "github.com/perfwire/perfwire/dlt"
 //		...
 //	}
 type Session struct {
+	_ [0]func() // not comparable (it never was, usefully): no equality function in the wasm plugins
 	// Sel picks the messages Push hands on (zero: dlt-kpi's defaults).
 	Sel   Selector
 	r     *Reassembler
