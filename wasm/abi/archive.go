@@ -279,7 +279,7 @@ const (
 // *archive.Archive would make the linker keep the text methods of every
 // type the archive reaches (13 KB of a WebAssembly module).
 type ArchiveSession struct {
-	next func(max int) ArchiveRead
+	next func(b []byte, max int) []byte
 }
 
 // NewArchiveSession opens the archive in in. An archive that cannot be
@@ -301,22 +301,18 @@ func NewArchiveSession(in ArchiveInput) *ArchiveSession {
 		s = a.NewScanner()
 	}
 	done, first := false, true
-	return &ArchiveSession{next: func(max int) ArchiveRead {
-		res := ArchiveRead{Records: []Raw{}}
-		if first && a != nil {
-			first = false
-			res.Metrics = archiveMetrics(a)
-			res.Labels = labelSets(a)
-		}
-		size := 0
-		for !done && err == nil && len(res.Records) < max && size < ArchiveBatchBytes {
+	return &ArchiveSession{next: func(b []byte, max int) []byte {
+		// The records first, in place; the map's head, which begins with
+		// the error that ended them and their count, goes before them at
+		// the end.
+		at, n := len(b), 0
+		for !done && err == nil && n < max && len(b)-at < ArchiveBatchBytes {
 			if !s.Next() {
 				done, err = true, s.Err()
 				break
 			}
-			b := appendArchiveRecord(nil, a, s.Record())
-			res.Records = append(res.Records, b)
-			size += len(b)
+			b = appendArchiveRecord(b, a, s.Record())
+			n++
 			// A reactor's exports run on one goroutine that never
 			// blocks, so the collector's background workers get no turn
 			// to finish a cycle and the heap only grows: a process
@@ -324,55 +320,98 @@ func NewArchiveSession(in ArchiveInput) *ArchiveSession {
 			// each record lets them run.
 			runtime.Gosched()
 		}
+		skipped := 0
 		if s != nil {
-			res.Skipped = s.Skipped()
+			skipped = s.Skipped()
 		}
-		res.Done, res.Error = done || err != nil, ErrorOf(err)
-		return res
+		keys := byte(0x84)
+		meta := first && a != nil
+		if meta {
+			first, keys = false, keys+2
+		}
+		b = appendInt64(append(b, "\xa7skipped"...), int64(skipped))
+		b = append(b, "\xa4done\xc2"...)
+		if done || err != nil {
+			b[len(b)-1] = 0xc3
+		}
+		if meta {
+			b = appendArchiveMetrics(append(b, "\xa7metrics"...), a)
+			b = appendLabelSets(append(b, "\xa6labels"...), a)
+		}
+		head := append(make([]byte, 0, 64), keys, 0xa5, 'e', 'r', 'r', 'o', 'r', 0xc0)
+		if e := ErrorOf(err); e != nil {
+			head, _ = e.MarshalMsg(head[:len(head)-1])
+		}
+		head = appendArrayHeader(append(head, "\xa7records"...), uint32(n))
+		b = append(b, head...)
+		copy(b[at+len(head):], b[at:len(b)-len(head)])
+		copy(b[at:], head)
+		return b
 	}}
 }
 
-// archiveMetrics lists the metrics of a's .meta in its order.
-func archiveMetrics(a *archive.Archive) []ArchiveMetric {
-	out := make([]ArchiveMetric, len(a.Meta.Metrics))
-	for i, m := range a.Meta.Metrics {
-		o := ArchiveMetric{PMID: m.ID.String(), Type: TypeName(m.Type), InDom: m.InDom.String(), Sem: semName(m.Sem), PMUnits: uint32(m.Units)}
-		o.Name = o.PMID
+// appendArchiveMetrics appends the metrics of a's .meta in its order, an
+// ArchiveMetric's map each.
+func appendArchiveMetrics(b []byte, a *archive.Archive) []byte {
+	b = appendArrayHeader(b, uint32(len(a.Meta.Metrics)))
+	for i := range a.Meta.Metrics {
+		m := &a.Meta.Metrics[i]
+		pmid := m.ID.String()
+		name := pmid
 		if len(m.Names) > 0 {
-			o.Name = m.Names[0]
+			name = m.Names[0]
 		}
-		o.OneLine, _ = a.Meta.Text(archive.TextPMID|archive.TextOneLine, uint32(m.ID))
-		o.Help, _ = a.Meta.Text(archive.TextPMID|archive.TextHelp, uint32(m.ID))
-		out[i] = o
+		one, _ := a.Meta.Text(archive.TextPMID|archive.TextOneLine, uint32(m.ID))
+		help, _ := a.Meta.Text(archive.TextPMID|archive.TextHelp, uint32(m.ID))
+		keys := byte(0x86)
+		if one != "" {
+			keys++
+		}
+		if help != "" {
+			keys++
+		}
+		b = appendKeyStr(append(b, keys), "\xa4pmid", pmid)
+		b = appendKeyStr(b, "\xa4name", name)
+		b = appendKeyStr(b, "\xa4type", TypeName(m.Type))
+		b = appendKeyStr(b, "\xa5indom", m.InDom.String())
+		b = appendKeyStr(b, "\xa3sem", semName(m.Sem))
+		b = appendUint64(append(b, "\xa7pmunits"...), uint64(m.Units))
+		if one != "" {
+			b = appendKeyStr(b, "\xa7oneline", one)
+		}
+		if help != "" {
+			b = appendKeyStr(b, "\xa4help", help)
+		}
 	}
-	return out
+	return b
 }
 
-// labelSets lists the label sets of a's .meta, in its order, as
+// appendLabelSets appends the label sets of a's .meta, in its order, as
 // ArchiveRead's labels: each the MessagePack array [ns (int 64), type
-// (uint 32), ident (uint 32), inst (int 32), json (str 32)], written in
-// place with fixed-width headers.
-func labelSets(a *archive.Archive) []Raw {
+// (uint 32), ident (uint 32), inst (int 32), json (str 32)], with
+// fixed-width headers.
+func appendLabelSets(b []byte, a *archive.Archive) []byte {
 	n := 0
 	for _, l := range a.Meta.Labels {
 		n += len(l.Sets)
 	}
-	out := make([]Raw, 0, n)
+	b = appendArrayHeader(b, uint32(n))
 	be := binary.BigEndian
 	for _, l := range a.Meta.Labels {
 		for _, s := range l.Sets {
-			b := make([]byte, 30+len(s.JSON))
-			b[0], b[1], b[10], b[15], b[20], b[25] = 0x95, 0xd3, 0xce, 0xce, 0xd2, 0xdb
-			be.PutUint64(b[2:], uint64(l.Time.Sec*1e9+int64(l.Time.Nsec)))
-			be.PutUint32(b[11:], l.Type)
-			be.PutUint32(b[16:], l.Ident)
-			be.PutUint32(b[21:], uint32(s.Inst))
-			be.PutUint32(b[26:], uint32(len(s.JSON)))
-			copy(b[30:], s.JSON)
-			out = append(out, b)
+			at := len(b)
+			b = append(b, make([]byte, 30)...)
+			h := b[at : at+30]
+			h[0], h[1], h[10], h[15], h[20], h[25] = 0x95, 0xd3, 0xce, 0xce, 0xd2, 0xdb
+			be.PutUint64(h[2:], uint64(l.Time.Sec*1e9+int64(l.Time.Nsec)))
+			be.PutUint32(h[11:], l.Type)
+			be.PutUint32(h[16:], l.Ident)
+			be.PutUint32(h[21:], uint32(s.Inst))
+			be.PutUint32(h[26:], uint32(len(s.JSON)))
+			b = append(b, s.JSON...)
 		}
 	}
-	return out
+	return b
 }
 
 // semName is a semantics' name as a DESC's desc writes it.
@@ -383,13 +422,27 @@ func semName(s pcp.Sem) string {
 	return strconv.Itoa(int(s))
 }
 
-// Next returns up to max records (ArchiveBatch when max is 0), fewer when
-// they pass ArchiveBatchBytes. The batch that ends the reading has done
-// set, with the error that ended it; later calls return that batch's
-// verdict with no records.
-func (s *ArchiveSession) Next(max int) ArchiveRead {
+// AppendNext appends the MessagePack ArchiveRead of the next batch to b:
+// up to max records (ArchiveBatch when max is 0), fewer when they pass
+// ArchiveBatchBytes. The batch that ends the reading has done set, with
+// the error that ended it; later calls return that batch's verdict with
+// no records. The first batch lists the .meta's metrics and label sets.
+// archive_next writes it into the module's buffer.
+func (s *ArchiveSession) AppendNext(b []byte, max int) []byte {
 	if max <= 0 {
 		max = ArchiveBatch
 	}
-	return s.next(max)
+	return s.next(b, max)
+}
+
+// Next is AppendNext's batch, decoded.
+func (s *ArchiveSession) Next(max int) ArchiveRead {
+	var r ArchiveRead
+	if _, err := r.UnmarshalMsg(s.AppendNext(nil, max)); err != nil {
+		panic(err) // AppendNext wrote it
+	}
+	if r.Records == nil {
+		r.Records = []Raw{}
+	}
+	return r
 }

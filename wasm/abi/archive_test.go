@@ -353,3 +353,127 @@ func TestAppendArchiveRecord(t *testing.T) {
 		}
 	}
 }
+
+// refArchiveRead is an archive session's batches as ArchiveRead values,
+// the way archive_next built them before it wrote them in place: the
+// reference of TestArchiveSessionBytes.
+type refArchiveRead struct {
+	a           *archive.Archive
+	s           *archive.Scanner
+	err         error
+	done, first bool
+}
+
+func newRefArchiveRead(in ArchiveInput) *refArchiveRead {
+	r := &refArchiveRead{first: true}
+	if len(in.Names) != len(in.Files) {
+		r.err = abiError(ErrBadInput)
+		return r
+	}
+	files := make([]archive.File, len(in.Names))
+	for i := range files {
+		files[i] = archive.BytesFile(in.Names[i], in.Files[i])
+	}
+	if r.a, r.err = archive.OpenFiles(files, archive.Options{}); r.err == nil {
+		r.s = r.a.NewScanner()
+	}
+	return r
+}
+
+func (r *refArchiveRead) next(max int) ArchiveRead {
+	res := ArchiveRead{Records: []Raw{}}
+	if r.first && r.a != nil {
+		r.first = false
+		for _, m := range r.a.Meta.Metrics {
+			o := ArchiveMetric{PMID: m.ID.String(), Type: TypeName(m.Type), InDom: m.InDom.String(), Sem: semName(m.Sem), PMUnits: uint32(m.Units)}
+			o.Name = o.PMID
+			if len(m.Names) > 0 {
+				o.Name = m.Names[0]
+			}
+			o.OneLine, _ = r.a.Meta.Text(archive.TextPMID|archive.TextOneLine, uint32(m.ID))
+			o.Help, _ = r.a.Meta.Text(archive.TextPMID|archive.TextHelp, uint32(m.ID))
+			res.Metrics = append(res.Metrics, o)
+		}
+		res.Labels = []Raw{}
+		for _, l := range r.a.Meta.Labels {
+			for _, s := range l.Sets {
+				b := msgp.AppendArrayHeader(nil, 5)
+				b = append(b, 0xd3)
+				b = binary.BigEndian.AppendUint64(b, uint64(l.Time.Sec*1e9+int64(l.Time.Nsec)))
+				b = append(b, 0xce)
+				b = binary.BigEndian.AppendUint32(b, l.Type)
+				b = append(b, 0xce)
+				b = binary.BigEndian.AppendUint32(b, l.Ident)
+				b = append(b, 0xd2)
+				b = binary.BigEndian.AppendUint32(b, uint32(s.Inst))
+				b = append(b, 0xdb)
+				b = binary.BigEndian.AppendUint32(b, uint32(len(s.JSON)))
+				res.Labels = append(res.Labels, append(b, s.JSON...))
+			}
+		}
+	}
+	size := 0
+	for !r.done && r.err == nil && len(res.Records) < max && size < ArchiveBatchBytes {
+		if !r.s.Next() {
+			r.done, r.err = true, r.s.Err()
+			break
+		}
+		rec := NewArchiveRecord(r.a, r.s.Record())
+		b, _ := rec.MarshalMsg(nil)
+		res.Records = append(res.Records, b)
+		size += len(b)
+	}
+	if r.s != nil {
+		res.Skipped = r.s.Skipped()
+	}
+	res.Done, res.Error = r.done || r.err != nil, ErrorOf(r.err)
+	return res
+}
+
+// archive_next's batches, written in place, are the bytes of the
+// ArchiveRead values the session built before: of m3 whole in batches
+// of 1, 7 and all records; with a volume damaged partway; without its
+// .meta; with a name too few; and past the end.
+func TestArchiveSessionBytes(t *testing.T) {
+	whole := m3Input(t)
+	damaged := m3Input(t)
+	damaged.Files[2] = slices.Clone(damaged.Files[2])
+	off := 808 // the fourth record's length: too large
+	for range 3 {
+		off += int(binary.BigEndian.Uint32(damaged.Files[2][off:]))
+	}
+	binary.BigEndian.PutUint32(damaged.Files[2][off:], 0x7fffffff)
+	cut := ArchiveInput{Names: whole.Names[1:], Files: whole.Files[1:]}
+	short := ArchiveInput{Names: whole.Names[1:], Files: whole.Files}
+	for _, tc := range []struct {
+		name string
+		in   ArchiveInput
+		max  int
+	}{{"whole", whole, 1}, {"whole", whole, 7}, {"whole", whole, 0}, {"damaged", damaged, 5},
+		{"no meta", cut, 3}, {"names", short, 3}} {
+		s, ref := NewArchiveSession(tc.in), newRefArchiveRead(tc.in)
+		for batch := 0; ; batch++ {
+			max := tc.max
+			if max <= 0 {
+				max = ArchiveBatch
+			}
+			want := ref.next(max)
+			w, _ := want.MarshalMsg([]byte{0xc0})
+			got := s.AppendNext([]byte{0xc0}, tc.max)
+			if !bytes.Equal(got, w) {
+				t.Fatalf("%s, %d at a time, batch %d:\n%x\nwant\n%x", tc.name, tc.max, batch, got, w)
+			}
+			if want.Done && batch > 0 && len(want.Records) == 0 {
+				// A batch past the end compared too; only the whole
+				// archive ends without an error.
+				if (want.Error == nil) != (tc.name == "whole") {
+					t.Errorf("%s: ends with error %v", tc.name, want.Error)
+				}
+				break
+			}
+			if batch > 10000 {
+				t.Fatal("no end")
+			}
+		}
+	}
+}

@@ -23,6 +23,16 @@ func archiveNext(_ Op, s any, _ []byte, n uint32) msgp.Marshaler {
 	if !ok {
 		return Failure(ErrBadMode)
 	}
-	r := a.Next(int(n))
-	return &r
+	return &archiveNextCall{a, int(n)}
+}
+
+// archiveNextCall is archive_next's result, written in place into the
+// module's buffer when it is marshalled.
+type archiveNextCall struct {
+	s   *ArchiveSession
+	max int
+}
+
+func (c *archiveNextCall) MarshalMsg(b []byte) ([]byte, error) {
+	return c.s.AppendNext(b, c.max), nil
 }
