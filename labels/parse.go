@@ -163,62 +163,40 @@ func (p *parser) members(depth int, emit bool) error {
 }
 
 // value parses the value of key and writes the label (or, for a map, its
-// leaves) to the output.
+// leaves) to the output: `"name":` first, checked against the limits
+// before the value is read, then the value, then its index entry. An
+// empty map, an array and a scalar share that code: in WebAssembly every
+// function and call site costs (issue 18).
 func (p *parser) value(depth, keyStart int, key []byte) error {
 	if p.pos >= len(p.in) {
 		return errAt("value", p.pos, ErrTruncated)
 	}
-	if p.in[p.pos] == '{' {
+	c := p.in[p.pos]
+	var flags Flags
+	if c == '{' {
 		if depth+1 > p.lim.MaxDepth {
 			return p.tooDeep(depth + 1)
 		}
 		p.pos++
 		p.ws()
-		if p.pos < len(p.in) && p.in[p.pos] == '}' {
-			// An empty map stays a label of its own, value {}.
-			p.pos++
-			l, err := p.label(keyStart, key, Compound)
-			if err != nil {
-				return err
-			}
-			return p.endLabel(l, append(p.s.JSON, '{', '}'), keyStart)
-		}
-		old := len(p.s.path)
-		p.s.path = append(append(p.s.path, key...), '.')
-		err := p.members(depth+1, true)
-		p.s.path = p.s.path[:old]
-		return err
-	}
-	l, err := p.label(keyStart, key, 0)
-	if err != nil {
-		return err
-	}
-	start := p.pos
-	if p.in[p.pos] == '[' {
-		if depth+1 > p.lim.MaxDepth {
-			return p.tooDeep(depth + 1)
-		}
-		if err := p.array(); err != nil {
+		if p.pos >= len(p.in) || p.in[p.pos] != '}' {
+			old := len(p.s.path)
+			p.s.path = append(append(p.s.path, key...), '.')
+			err := p.members(depth+1, true)
+			p.s.path = p.s.path[:old]
 			return err
 		}
-		return p.endLabel(l, p.s.JSON, keyStart)
+		// An empty map stays a label of its own, value {}.
+		p.pos++
+		flags = Compound
 	}
-	if err := p.scalar(); err != nil {
-		return err
-	}
-	return p.endLabel(l, append(p.s.JSON, p.in[start:p.pos]...), keyStart)
-}
-
-// label writes `"name":` for a new label and returns its index entry with
-// the value offset filled in.
-func (p *parser) label(keyStart int, key []byte, flags Flags) (Label, error) {
 	s := p.s
 	if len(s.Index) >= p.lim.MaxLabels {
-		return Label{}, limitAt("labels", keyStart, len(s.Index)+1, p.lim.MaxLabels)
+		return limitAt("labels", keyStart, len(s.Index)+1, p.lim.MaxLabels)
 	}
 	n := len(s.path) + len(key)
 	if n > p.lim.MaxNameLen {
-		return Label{}, limitAt("name", keyStart, n, p.lim.MaxNameLen)
+		return limitAt("name", keyStart, n, p.lim.MaxNameLen)
 	}
 	if len(s.Index) > 0 {
 		s.JSON = append(s.JSON, ',')
@@ -230,26 +208,37 @@ func (p *parser) label(keyStart int, key []byte, flags Flags) (Label, error) {
 	if len(s.path) > 0 || containsDot(key) {
 		flags |= Compound
 	}
-	// Offsets are checked against MaxJSONLen in endLabel; until then they
-	// may wrap, and the label is discarded with the error.
-	return Label{
+	valueOff := len(s.JSON)
+	var err error
+	switch c {
+	case '{':
+		s.JSON = append(s.JSON, '{', '}')
+	case '[':
+		if depth+1 > p.lim.MaxDepth {
+			return p.tooDeep(depth + 1)
+		}
+		err = p.array(depth, true)
+	default:
+		start := p.pos
+		if err = p.scalar(); err == nil {
+			s.JSON = append(s.JSON, p.in[start:p.pos]...)
+		}
+	}
+	if err != nil {
+		return err
+	}
+	// +1 leaves room for the closing brace. Until this check the offsets
+	// may pass 16 bits; the label is then discarded with the error.
+	if len(s.JSON)+1 > p.lim.MaxJSONLen {
+		return limitAt("object", keyStart, len(s.JSON)+1, p.lim.MaxJSONLen)
+	}
+	s.Index = append(s.Index, Label{
 		NameOff:  uint16(nameOff),
 		NameLen:  uint8(n),
 		Flags:    flags | p.o.Flags,
-		ValueOff: uint16(len(s.JSON)),
-	}, nil
-}
-
-// endLabel records label l whose value ends at len(json).
-func (p *parser) endLabel(l Label, json []byte, keyStart int) error {
-	s := p.s
-	s.JSON = json
-	// +1 leaves room for the closing brace.
-	if len(json)+1 > p.lim.MaxJSONLen {
-		return limitAt("object", keyStart, len(json)+1, p.lim.MaxJSONLen)
-	}
-	l.ValueLen = uint16(len(json) - int(l.ValueOff))
-	s.Index = append(s.Index, l)
+		ValueOff: uint16(valueOff),
+		ValueLen: uint16(len(s.JSON) - valueOff),
+	})
 	s.src = append(s.src, int32(keyStart))
 	return nil
 }
@@ -269,27 +258,40 @@ func containsDot(b []byte) bool {
 	return false
 }
 
-// array parses a flat array at p.pos and writes it without white space
-// to the output.
-func (p *parser) array() error {
+// array parses the array at p.pos. With emit, it is a label's value:
+// flat (ErrUnsupportedValue for an array or object inside), written
+// without white space to the output. Without, it belongs to a key that
+// SkipInvalidKeys drops: any values, nested ones too, checked and
+// discarded. One loop for both: in WebAssembly every function costs
+// (issue 18).
+func (p *parser) array(depth int, emit bool) error {
 	p.pos++ // '['
 	p.ws()
 	if p.pos < len(p.in) && p.in[p.pos] == ']' {
 		p.pos++
-		p.s.JSON = append(p.s.JSON, '[', ']')
+		if emit {
+			p.s.JSON = append(p.s.JSON, '[', ']')
+		}
 		return nil
 	}
-	p.s.JSON = append(p.s.JSON, '[')
+	if emit {
+		p.s.JSON = append(p.s.JSON, '[')
+	}
 	for {
 		p.ws()
-		if p.pos >= len(p.in) {
-			return errAt("array", p.pos, ErrTruncated)
-		}
-		if c := p.in[p.pos]; c == '[' || c == '{' {
-			return errAt("array", p.pos, ErrUnsupportedValue)
-		}
 		start := p.pos
-		if err := p.scalar(); err != nil {
+		var err error
+		switch {
+		case !emit:
+			err = p.skip(depth + 1)
+		case p.pos >= len(p.in):
+			return errAt("array", p.pos, ErrTruncated)
+		case p.in[p.pos] == '[' || p.in[p.pos] == '{':
+			return errAt("array", p.pos, ErrUnsupportedValue)
+		default:
+			err = p.scalar()
+		}
+		if err != nil {
 			return err
 		}
 		end := p.pos
@@ -302,8 +304,11 @@ func (p *parser) array() error {
 			return errAt("array", p.pos, ErrSyntax)
 		}
 		p.pos++
-		// The element and the comma or bracket after it, in one append.
-		p.s.JSON = append(append(p.s.JSON, p.in[start:end]...), c)
+		if emit {
+			// The element and the comma or bracket after it, in one
+			// append.
+			p.s.JSON = append(append(p.s.JSON, p.in[start:end]...), c)
+		}
 		if c == ']' {
 			return nil
 		}
@@ -327,31 +332,7 @@ func (p *parser) skip(depth int) error {
 		if depth+1 > p.lim.MaxDepth {
 			return p.tooDeep(depth + 1)
 		}
-		p.pos++
-		p.ws()
-		if p.pos < len(p.in) && p.in[p.pos] == ']' {
-			p.pos++
-			return nil
-		}
-		for {
-			p.ws()
-			if err := p.skip(depth + 1); err != nil {
-				return err
-			}
-			p.ws()
-			if p.pos >= len(p.in) {
-				return errAt("array", p.pos, ErrTruncated)
-			}
-			switch p.in[p.pos] {
-			case ',':
-				p.pos++
-			case ']':
-				p.pos++
-				return nil
-			default:
-				return errAt("array", p.pos, ErrSyntax)
-			}
-		}
+		return p.array(depth, false)
 	}
 	return p.scalar()
 }
