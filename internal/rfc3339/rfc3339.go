@@ -31,19 +31,38 @@ func Append(dst []byte, sec, nsec int64, digits int) []byte {
 		days--
 	}
 	y, m, d := civil(days)
+	// The text is made in t and appended once: an append per part
+	// cost WebAssembly code at each. t holds a sign, the year (at most
+	// 12 digits: 2^63 seconds are 2.9e11 years), "-MM-DDThh:mm:ss", a
+	// point, 9 digits and the Z.
+	var t [40]byte
+	n := 0
 	if y < 0 {
-		dst = append(dst, '-')
-		y = -y
+		t[0], n, y = '-', 1, -y
 	}
-	dst = appendInt(dst, y, 4)
-	// The rest has a fixed width: fill a template.
-	t := [...]byte{'-', 0, 0, '-', 0, 0, 'T', 0, 0, ':', 0, 0, ':', 0, 0}
+	w := 4 // the year's digits: at least four
+	for v := y / 10000; v > 0; v /= 10 {
+		w++
+	}
+	for i := n + w - 1; i >= n; i-- {
+		t[i], y = byte('0'+y%10), y/10
+	}
+	n += w
 	for i, v := range [...]int64{m, d, secs / 3600, secs / 60 % 60, secs % 60} {
-		t[3*i+1], t[3*i+2] = byte('0'+v/10), byte('0'+v%10)
+		t[n], t[n+1], t[n+2] = "--T::"[i], byte('0'+v/10), byte('0'+v%10)
+		n += 3
 	}
-	dst = append(dst, t[:]...)
-	dst = appendFraction(dst, nsec, digits)
-	return append(dst, 'Z')
+	if f := fraction(nsec, digits); f > 0 {
+		t[n] = '.'
+		for i, v := 9, nsec; i > 0; i, v = i-1, v/10 {
+			if i <= f {
+				t[n+i] = byte('0' + v%10)
+			}
+		}
+		n += 1 + f
+	}
+	t[n] = 'Z'
+	return append(dst, t[:n+1]...)
 }
 
 // String is Append into a new string.
@@ -77,45 +96,18 @@ func civil(days int64) (y, m, d int64) {
 	return y, m, d
 }
 
-// appendInt appends v ≥ 0 in decimal, zero-padded to width digits.
-func appendInt(dst []byte, v int64, width int) []byte {
-	var b [20]byte
-	i := len(b)
-	for v >= 10 || width > 1 {
-		i--
-		b[i] = byte('0' + v%10)
-		v /= 10
-		width--
+// fraction is the number of fraction digits to print of nsec as digits
+// asks.
+func fraction(nsec int64, digits int) int {
+	if digits != Trimmed {
+		return min(max(digits, 0), 9)
 	}
-	i--
-	b[i] = byte('0' + v)
-	return append(dst, b[i:]...)
-}
-
-// appendFraction appends the fraction of a second as digits asks.
-func appendFraction(dst []byte, nsec int64, digits int) []byte {
-	n := digits
-	if digits == Trimmed {
-		if nsec == 0 {
-			return dst
-		}
-		n = 9
-		for v := nsec; v%10 == 0; v /= 10 {
-			n--
-		}
+	if nsec == 0 {
+		return 0
 	}
-	if n <= 0 {
-		return dst
+	n := 9
+	for v := nsec; v%10 == 0; v /= 10 {
+		n--
 	}
-	if n > 9 {
-		n = 9
-	}
-	var b [9]byte
-	v := nsec
-	for i := 8; i >= 0; i-- {
-		b[i] = byte('0' + v%10)
-		v /= 10
-	}
-	dst = append(dst, '.')
-	return append(dst, b[:n]...)
+	return n
 }
