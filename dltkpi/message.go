@@ -183,21 +183,6 @@ func nextArg(p []byte, off int, be bool) ([]byte, int, error) {
 	return s, off + n, nil
 }
 
-// plainEnd is nextArg's fast path, for what dlt-kpi always writes: a
-// little-endian string argument without a name, ending in its NUL. It
-// returns the length of the argument at the start of h (header, text and
-// NUL), or 0 for any other argument, which nextArg then reads or rejects.
-func plainEnd(h []byte) int {
-	if len(h) <= argOverhead || binary.LittleEndian.Uint32(h)&^0x38000 != tiString {
-		return 0
-	}
-	end := argOverhead + int(binary.LittleEndian.Uint16(h[4:]))
-	if end == argOverhead || end > len(h) || h[end-1] != 0 { // an empty string has no NUL
-		return 0
-	}
-	return end
-}
-
 // probe tells a binary.ByteOrder's direction without allocating.
 var probe = [2]byte{0, 1}
 

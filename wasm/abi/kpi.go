@@ -152,11 +152,13 @@ func appendFields(b []byte, keys string, v *[8]uint64, forms uint) []byte {
 		for end := k + 1 + int(keys[k]&0x1f); k < end && k < len(keys); k++ {
 			b = append(b, keys[k])
 		}
-		switch x := v[i&7]; forms >> (2 * i) & 3 {
-		case fieldInt:
-			b = appendInt64(b, int64(x))
-		case fieldBool:
+		switch x, form := v[i&7], forms>>(2*i)&3; {
+		case form == fieldBool:
 			b = append(b, 0xc2|byte(x&1))
+		case x < 0x80: // a positive fixint in both forms, without a call
+			b = append(b, byte(x))
+		case form == fieldInt:
+			b = appendInt64(b, int64(x))
 		default:
 			b = appendUint64(b, x)
 		}
