@@ -503,26 +503,58 @@ func trimNUL(p []byte) []byte {
 // not its type's.
 func appendPayload(b []byte, t pcp.Type, v pduwire.Value) []byte {
 	p := v.Payload()
-	value := func(b []byte) []byte { return append(b, 0xa5, 'v', 'a', 'l', 'u', 'e') }
-	switch {
-	case t == pcp.Type64 && len(p) == 8:
-		return appendInt64(value(b), int64(binary.BigEndian.Uint64(p)))
-	case t == pcp.TypeU64 && len(p) == 8:
-		return appendUint64(value(b), binary.BigEndian.Uint64(p))
-	case t == pcp.TypeDouble && len(p) == 8:
-		return AppendFloat(value(b), math.Float64frombits(binary.BigEndian.Uint64(p)))
-	case t == pcp.TypeFloat && len(p) == 4:
-		return AppendFloat(value(b), float64(math.Float32frombits(binary.BigEndian.Uint32(p))))
-	case t == pcp.TypeString:
-		return appendStr(value(b), trimNUL(p))
-	case t == pcp.TypeEvent || t == pcp.TypeHighResEvent:
+	if t == pcp.TypeEvent || t == pcp.TypeHighResEvent {
 		a, err := v.Events()
 		if err != nil {
 			a = eventrec.Array{} // no records
 		}
 		return appendEventRecords(append(b, 0xa7, 'r', 'e', 'c', 'o', 'r', 'd', 's'), a)
 	}
-	return msgp.AppendString(append(b, 0xa3, 'h', 'e', 'x'), hex.EncodeToString(p))
+	var u uint64
+	switch len(p) {
+	case 4:
+		u = uint64(binary.BigEndian.Uint32(p))
+	case 8:
+		u = binary.BigEndian.Uint64(p)
+	}
+	form := byte(0)
+	switch {
+	case t == pcp.Type64 && len(p) == 8:
+		form = 'i'
+	case t == pcp.TypeU64 && len(p) == 8:
+		form = 'u'
+	case t == pcp.TypeDouble && len(p) == 8:
+		form = 'd'
+	case t == pcp.TypeFloat && len(p) == 4:
+		form = 'f'
+	case t == pcp.TypeString:
+		form, p = 's', trimNUL(p)
+	}
+	if form == 0 {
+		b = append(b, 0xa3, 'h', 'e', 'x')
+	} else {
+		b = append(b, 0xa5, 'v', 'a', 'l', 'u', 'e')
+	}
+	return appendForm(b, form, u, p)
+}
+
+// appendForm appends a value in the form appendPayload or appendParam
+// picked: 'i' and 'u' integers, 'd' and 'f' floats with their bits in
+// u, 's' the string p, 0 the hex of p.
+func appendForm(b []byte, form byte, u uint64, p []byte) []byte {
+	switch form {
+	case 'i':
+		return appendInt64(b, int64(u))
+	case 'u':
+		return appendUint64(b, u)
+	case 'd':
+		return AppendFloat(b, math.Float64frombits(u))
+	case 'f':
+		return AppendFloat(b, float64(math.Float32frombits(uint32(u))))
+	case 's':
+		return appendStr(b, p)
+	}
+	return msgp.AppendString(b, hexText(p))
 }
 
 // raw returns b as a value's Raw.
@@ -595,32 +627,39 @@ func appendEventRecords(b []byte, a eventrec.Array) []byte {
 }
 
 // appendParam appends an event parameter as a MessagePack value of its
-// type.
+// type: a fixed-size type's number (0 if its length is not the type's,
+// as eventrec.Param's getters give), a string, or the hex of anything
+// else.
 func appendParam(b []byte, p eventrec.Param) []byte {
+	v := p.Value
+	var u uint64
+	switch len(v) {
+	case 4:
+		u = uint64(binary.BigEndian.Uint32(v))
+	case 8:
+		u = binary.BigEndian.Uint64(v)
+	}
+	form, size := byte(0), 0
 	switch p.Type {
 	case pcp.Type32:
-		v, _ := p.Int32()
-		return appendInt64(b, int64(v))
+		form, size, u = 'i', 4, uint64(int32(u))
 	case pcp.TypeU32:
-		v, _ := p.Uint32()
-		return appendUint64(b, uint64(v))
+		form, size = 'u', 4
 	case pcp.Type64:
-		v, _ := p.Int64()
-		return appendInt64(b, v)
+		form, size = 'i', 8
 	case pcp.TypeU64:
-		v, _ := p.Uint64()
-		return appendUint64(b, v)
+		form, size = 'u', 8
 	case pcp.TypeFloat:
-		v, _ := p.Float32()
-		return AppendFloat(b, float64(v))
+		form, size = 'f', 4
 	case pcp.TypeDouble:
-		v, _ := p.Float64()
-		return AppendFloat(b, v)
+		form, size = 'd', 8
 	case pcp.TypeString:
-		v, _ := p.Text()
-		return appendStr(b, v)
+		form = 's'
 	}
-	return msgp.AppendString(b, hexText(p.Value))
+	if len(v) != size {
+		u = 0
+	}
+	return appendForm(b, form, u, v)
 }
 
 // ids is the text of each identifier of in. It is not inlined, for the
