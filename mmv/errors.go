@@ -75,26 +75,21 @@ var (
 	ErrNoSuchEntry = wire.NewKind("mmv_no_such_entry", "no such metric or instance")
 )
 
-// fail builds a ParseError; it exists so failure paths stay one line.
+// fail builds the reader's ParseError: for member of entry i of a
+// section (entryField) or, when i < 0, for the field section; with the
+// value and the limit a number broke when limit >= 0. Each of the
+// reader's checks calls it once.
 //
 //go:noinline
-func fail(field string, off uint64, kind error) error {
+func fail(section string, i int, member string, off uint64, kind error, value, limit int64) error {
+	field := section
+	if i >= 0 {
+		field = entryField(section, i, member)
+	}
+	if limit >= 0 {
+		return wire.NewValueError("mmv", field, int(off), kind, value, limit)
+	}
 	return &wire.Error{Format: "mmv", Field: field, Offset: int64(off), Err: kind}
-}
-
-// failValue is fail for a number that broke a limit or a range.
-//
-//go:noinline
-func failValue(field string, off uint64, kind error, value, limit int64) error {
-	return wire.NewValueError("mmv", field, int(off), kind, value, limit)
-}
-
-// failEntry is fail for member of entry i of a section (entryField):
-// one call at each of the reader's checks.
-//
-//go:noinline
-func failEntry(section string, i int, member string, off uint64, kind error) error {
-	return fail(entryField(section, i, member), off, kind)
 }
 
 // entryField names entry i of a section, e.g. "metrics[3].name"; it is

@@ -149,61 +149,121 @@ func isBig(order binary.ByteOrder) bool { return order != nil && order.Uint16(pr
 func NewReader(b []byte, o Options) (Reader, error) {
 	lim := o.withDefaults()
 	r := Reader{b: b, big: isBig(o.Order)}
-	if len(b) < HeaderSize {
-		return Reader{}, fail("header", uint64(len(b)), ErrTruncated)
-	}
-	if string(b[:4]) != Magic {
-		return Reader{}, fail("header.magic", 0, ErrMagic)
-	}
+	// A failure, as fail takes it: entry i of the section what (what
+	// alone when i < 0) and its member, the offset, the kind, and the
+	// value and the limit it broke when limit >= 0. Each check's failures
+	// are written by one fail call, and the zero Reader is returned
+	// twice (issue 18: in WebAssembly a call, or a zeroed Reader, per
+	// failure path is code).
+	what, i, member, off, kind, value, limit := "header", -1, "", uint64(len(b)), error(ErrTruncated), int64(0), int64(-1)
 	h := &r.hdr
+	var err error
+	if len(b) < HeaderSize {
+		goto bad
+	}
 	h.Version = int32(r.u32Cold(4))
 	h.Gen1, h.Gen2 = r.u64(8), r.u64(16)
 	h.TOCs = int32(r.u32Cold(24))
 	h.Flags = Flags(r.u32Cold(28))
 	h.Process = int32(r.u32Cold(32))
 	h.Cluster = int32(r.u32Cold(36))
-	switch h.Version {
-	case 1:
+	r.isz, r.msz = InstanceSizeV2, MetricSizeV2
+	if h.Version == 1 {
 		r.isz, r.msz = InstanceSizeV1, MetricSizeV1
-	case 2, 3:
-		r.isz, r.msz = InstanceSizeV2, MetricSizeV2
+	}
+	what, off, kind = "header.magic", 0, ErrMagic
+	switch {
+	case string(b[:4]) != Magic:
+	case h.Version < 1 || h.Version > 3:
+		what, off, kind = "header.version", 4, ErrVersion
+	case h.Gen1 == 0 || h.Gen1 != h.Gen2:
+		what, off, kind = "header.g2", 16, ErrGeneration
+	case h.TOCs < 2:
+		what, off, kind = "header.tocs", 24, ErrCount
+	case int(h.TOCs) > lim.MaxTOCs:
+		what, off, kind, value, limit = "header.tocs", 24, ErrLimit, int64(h.TOCs), int64(lim.MaxTOCs)
+	case uint64(HeaderSize)+uint64(h.TOCs)*TOCEntrySize > uint64(len(b)):
+		what, off, kind = "toc", HeaderSize, ErrTruncated
+	case h.Cluster < 0 || h.Cluster > MaxCluster:
+		what, off, kind, value, limit = "header.cluster", 36, ErrRange, int64(h.Cluster), MaxCluster
 	default:
-		return Reader{}, fail("header.version", 4, ErrVersion)
+		kind = nil
 	}
-	if h.Gen1 == 0 || h.Gen1 != h.Gen2 {
-		return Reader{}, fail("header.g2", 16, ErrGeneration)
+	if kind != nil {
+		goto bad
 	}
-	if h.TOCs < 2 {
-		return Reader{}, fail("header.tocs", 24, ErrCount)
+	// The TOC: each known section, inside the file.
+	for k := range r.sect {
+		r.sect[k].toc = -1
 	}
-	if int(h.TOCs) > lim.MaxTOCs {
-		return Reader{}, failValue("header.tocs", 24, ErrLimit, int64(h.TOCs), int64(lim.MaxTOCs))
+	what = "toc"
+	for i = 0; i < int(h.TOCs); i++ {
+		at := uint64(HeaderSize + i*TOCEntrySize)
+		typ := Section(r.u32Cold(int(at)))
+		count := int32(r.u32Cold(int(at) + 4))
+		start := r.u64(int(at) + 8)
+		if typ < SectionIndoms || typ > SectionLabels || typ == SectionLabels && h.Version < 3 {
+			// pmdammv ignores TOC types it does not know.
+			continue
+		}
+		s := &r.sect[typ]
+		max := lim.MaxValues
+		switch typ {
+		case SectionMetrics:
+			max = lim.MaxMetrics
+		case SectionIndoms:
+			max = lim.MaxIndoms
+		case SectionLabels:
+			max = lim.MaxLabels
+		}
+		member, off = "offset", at+8
+		switch {
+		case s.toc >= 0:
+			member, off, kind = "type", at, ErrTOC
+		case count < 0:
+			member, off, kind = "count", at+4, ErrCount
+		case int(count) > max:
+			member, off, kind, value, limit = "count", at+4, ErrLimit, int64(count), int64(max)
+		case start > uint64(len(b)) || uint64(count)*r.entrySize(typ) > uint64(len(b))-start:
+			kind = ErrBounds
+		case count > 0 && start < HeaderSize+uint64(h.TOCs)*TOCEntrySize:
+			// An entry array overlapping the header or the TOC is no
+			// writer's layout; reading it would alias the metadata.
+			kind = ErrOffset
+		}
+		if kind != nil {
+			goto bad
+		}
+		*s = section{off: start, count: int(count), toc: i}
 	}
-	if uint64(HeaderSize)+uint64(h.TOCs)*TOCEntrySize > uint64(len(b)) {
-		return Reader{}, fail("toc", HeaderSize, ErrTruncated)
+	i, off, kind = -1, HeaderSize, ErrMissing
+	if r.sect[SectionMetrics].toc < 0 {
+		what = "toc.metrics"
+		goto bad
 	}
-	if h.Cluster < 0 || h.Cluster > MaxCluster {
-		return Reader{}, failValue("header.cluster", 36, ErrRange, int64(h.Cluster), MaxCluster)
+	if r.sect[SectionValues].toc < 0 {
+		what = "toc.values"
+		goto bad
 	}
-	if err := r.readTOC(lim); err != nil {
-		return Reader{}, err
+	err = r.checkIndoms()
+	if err == nil {
+		err = r.checkInstances()
 	}
-	if err := r.checkIndoms(); err != nil {
-		return Reader{}, err
+	if err == nil {
+		err = r.checkMetrics(lim.RepeatedItems, lim.SkipRefused)
 	}
-	if err := r.checkInstances(); err != nil {
-		return Reader{}, err
+	if err == nil {
+		err = r.checkValues()
 	}
-	if err := r.checkMetrics(lim.RepeatedItems, lim.SkipRefused); err != nil {
-		return Reader{}, err
+	if err == nil {
+		err = r.checkLabels()
 	}
-	if err := r.checkValues(); err != nil {
-		return Reader{}, err
+	if err == nil {
+		return r, nil
 	}
-	if err := r.checkLabels(); err != nil {
-		return Reader{}, err
-	}
-	return r, nil
+	return Reader{}, err
+bad:
+	return Reader{}, fail(what, i, member, off, kind, value, limit)
 }
 
 // entrySize returns the size of one entry of section s in this version.
@@ -221,59 +281,6 @@ func (r *Reader) entrySize(s Section) uint64 {
 
 // sectionNames name the sections in errors, indexed by Section.
 var sectionNames = [7]string{"toc", "indoms", "instances", "metrics", "values", "strings", "labels"}
-
-// readTOC records each known section and checks it lies inside the file.
-func (r *Reader) readTOC(lim Options) error {
-	for i := range r.sect {
-		r.sect[i].toc = -1
-	}
-	for i := 0; i < int(r.hdr.TOCs); i++ {
-		at := uint64(HeaderSize + i*TOCEntrySize)
-		typ := Section(r.u32Cold(int(at)))
-		count := int32(r.u32Cold(int(at) + 4))
-		off := r.u64(int(at) + 8)
-		if typ < SectionIndoms || typ > SectionLabels || typ == SectionLabels && r.hdr.Version < 3 {
-			// pmdammv ignores TOC types it does not know.
-			continue
-		}
-		s := &r.sect[typ]
-		if s.toc >= 0 {
-			return failEntry("toc", i, "type", at, ErrTOC)
-		}
-		if count < 0 {
-			return failEntry("toc", i, "count", at+4, ErrCount)
-		}
-		max := lim.MaxValues
-		switch typ {
-		case SectionMetrics:
-			max = lim.MaxMetrics
-		case SectionIndoms:
-			max = lim.MaxIndoms
-		case SectionLabels:
-			max = lim.MaxLabels
-		}
-		if int(count) > max {
-			return failValue(entryField("toc", i, "count"), at+4, ErrLimit, int64(count), int64(max))
-		}
-		size := r.entrySize(typ)
-		if off > uint64(len(r.b)) || uint64(count)*size > uint64(len(r.b))-off {
-			return failEntry("toc", i, "offset", at+8, ErrBounds)
-		}
-		if count > 0 && off < HeaderSize+uint64(r.hdr.TOCs)*TOCEntrySize {
-			// An entry array overlapping the header or the TOC is no
-			// writer's layout; reading it would alias the metadata.
-			return failEntry("toc", i, "offset", at+8, ErrOffset)
-		}
-		*s = section{off: off, count: int(count), toc: i}
-	}
-	if r.sect[SectionMetrics].toc < 0 {
-		return fail("toc.metrics", HeaderSize, ErrMissing)
-	}
-	if r.sect[SectionValues].toc < 0 {
-		return fail("toc.values", HeaderSize, ErrMissing)
-	}
-	return nil
-}
 
 // index returns the entry index that offset off denotes in section s, or
 // -1 when off is not the start of one of its entries.
@@ -315,21 +322,36 @@ func (r *Reader) at(s Section, i int) int {
 	return int(r.sect[s].off + uint64(i)*r.entrySize(s))
 }
 
-// checkString verifies a string reference: 256 bytes inside the file
-// with a NUL among them. Zero means "no string" where allowZero is set.
-// A failure names member of entry i of section (failEntry), built only
-// then.
-func (r *Reader) checkString(off uint64, allowZero bool, section string, i int, member string, at uint64) error {
+// stringKind checks a string reference: 256 bytes inside the file with
+// a NUL among them. Zero means "no string" where allowZero is set. It
+// returns the failure's kind, nil for a good reference.
+func (r *Reader) stringKind(off uint64, allowZero bool) error {
 	if off == 0 && allowZero {
 		return nil
 	}
 	if off > uint64(len(r.b)) || uint64(len(r.b))-off < StringSize {
-		return failEntry(section, i, member, at, ErrBounds)
+		return ErrBounds
 	}
 	if nul(r.b[off:off+StringSize]) < 0 {
-		return failEntry(section, i, member, at, ErrString)
+		return ErrString
 	}
 	return nil
+}
+
+// helpMembers name the two help text references of an entry.
+var helpMembers = [2]string{"shorttext", "helptext"}
+
+// checkHelp checks an entry's two help text references at at: it
+// returns the failing one's member, offset and kind, a nil kind when
+// both are good.
+func (r *Reader) checkHelp(at uint64) (string, uint64, error) {
+	for m, name := range helpMembers {
+		f := at + uint64(8*m)
+		if kind := r.stringKind(r.u64(int(f)), true); kind != nil {
+			return name, f, kind
+		}
+	}
+	return "", 0, nil
 }
 
 // nul returns the index of the first NUL in b, or -1.
@@ -342,25 +364,28 @@ func nul(b []byte) int {
 	return -1
 }
 
+// The checks of each section: a failure sets the entry's member, the
+// offset and the kind, and fail builds the error once per check.
+
 func (r *Reader) checkIndoms() error {
 	s := r.sect[SectionIndoms]
 	for i := 0; i < s.count; i++ {
 		at := uint64(r.at(SectionIndoms, i))
 		serial, count, first := r.u32Cold(int(at)), r.u32Cold(int(at)+4), r.u64(int(at)+8)
+		member, off, kind := "serial", at, error(nil)
 		if serial == 0 || serial == 0xffffffff {
-			return failEntry("indoms", i, "serial", at, ErrField)
-		}
-		if count > 0 {
+			kind = ErrField
+		} else if count > 0 {
 			k := r.index(SectionInstances, first)
 			if k < 0 || uint64(k)+uint64(count) > uint64(r.sect[SectionInstances].count) {
-				return failEntry("indoms", i, "offset", at+8, ErrOffset)
+				member, off, kind = "offset", at+8, ErrOffset
 			}
 		}
-		for m, name := range [2]string{"shorttext", "helptext"} {
-			f := at + 16 + uint64(8*m)
-			if err := r.checkString(r.u64(int(f)), true, "indoms", i, name, f); err != nil {
-				return err
-			}
+		if kind == nil {
+			member, off, kind = r.checkHelp(at + 16)
+		}
+		if kind != nil {
+			return fail("indoms", i, member, off, kind, 0, -1)
 		}
 	}
 	return nil
@@ -370,27 +395,25 @@ func (r *Reader) checkInstances() error {
 	s := r.sect[SectionInstances]
 	for i := 0; i < s.count; i++ {
 		at := uint64(r.at(SectionInstances, i))
-		d := r.index(SectionIndoms, r.u64(int(at)))
-		if d < 0 {
-			return failEntry("instances", i, "indom", at, ErrOffset)
-		}
-		// The instance must lie inside its indom's instance array.
-		ind := r.at(SectionIndoms, d)
-		first := r.index(SectionInstances, r.u64(ind+8))
-		if first < 0 || i < first || uint64(i) >= uint64(first)+uint64(r.u32Cold(ind+4)) {
-			return failEntry("instances", i, "indom", at, ErrInstance)
-		}
-		if r.hdr.Version == 1 {
-			if nul(r.b[at+16:at+16+NameSizeV1]) <= 0 {
-				return failEntry("instances", i, "name", at+16, ErrString)
-			}
+		member, off, kind := "indom", at, error(nil)
+		if d := r.index(SectionIndoms, r.u64(int(at))); d < 0 {
+			kind = ErrOffset
 		} else {
-			if err := r.checkString(r.u64(int(at)+16), false, "instances", i, "name", at+16); err != nil {
-				return err
+			// The instance must lie inside its indom's instance array.
+			ind := r.at(SectionIndoms, d)
+			first := r.index(SectionInstances, r.u64(ind+8))
+			if first < 0 || i < first || uint64(i) >= uint64(first)+uint64(r.u32Cold(ind+4)) {
+				kind = ErrInstance
+			} else if member, off = "name", at+16; r.hdr.Version == 1 {
+				if nul(r.b[at+16:at+16+NameSizeV1]) <= 0 {
+					kind = ErrString
+				}
+			} else if kind = r.stringKind(r.u64(int(at)+16), false); kind == nil && r.b[r.u64(int(at)+16)] == 0 {
+				kind = ErrName
 			}
-			if r.b[r.u64(int(at)+16)] == 0 {
-				return failEntry("instances", i, "name", at+16, ErrName)
-			}
+		}
+		if kind != nil {
+			return fail("instances", i, member, off, kind, 0, -1)
 		}
 	}
 	return nil
@@ -402,51 +425,47 @@ func (r *Reader) checkMetrics(repeatOK, skip bool) error {
 	for i := 0; i < s.count; i++ {
 		at := uint64(r.at(SectionMetrics, i))
 		base := at
+		member, off, kind, value, limit := "name", at, error(nil), int64(0), int64(-1)
 		if r.hdr.Version == 1 {
 			if nul(r.b[at:at+NameSizeV1]) <= 0 {
-				return failEntry("metrics", i, "name", at, ErrString)
+				kind = ErrString
 			}
 			base = at + NameSizeV1 - 8 // v1 fields follow the name array
-		} else {
-			if err := r.checkString(r.u64(int(at)), false, "metrics", i, "name", at); err != nil {
-				return err
+		} else if kind = r.stringKind(r.u64(int(at)), false); kind == nil && r.b[r.u64(int(at))] == 0 {
+			kind = ErrName
+		}
+		if kind == nil {
+			// The rules pmdammv applies to one metric (item) and the ones
+			// a reader needs to serve it (type, semantics, indom): under
+			// SkipRefused a metric breaking one is left out, not the file.
+			item := r.u32Cold(int(base) + 8)
+			member, off = "item", base+8
+			switch sem := pcp.Sem(int32(r.u32Cold(int(base) + 16))); {
+			case item > MaxItem:
+				kind, value, limit = ErrRange, int64(item), MaxItem
+			case seen[item/64]&(1<<(item%64)) != 0 && !repeatOK:
+				kind = ErrItem
+			case !Type(int32(r.u32Cold(int(base) + 12))).Valid():
+				member, off, kind = "type", base+12, ErrType
+			case sem != 0 && sem != pcp.SemCounter && sem != pcp.SemInstant && sem != pcp.SemDiscrete:
+				member, off, kind = "semantics", base+16, ErrField
+			default:
+				if serial := r.u32Cold(int(base) + 24); serial != 0 && serial != 0xffffffff && r.indomBySerial(serial) < 0 {
+					member, off, kind = "indom", base+24, ErrInDom
+				}
 			}
-			if r.b[r.u64(int(at))] == 0 {
-				return failEntry("metrics", i, "name", at, ErrName)
+			if kind == nil {
+				seen[item/64] |= 1 << (item % 64)
+			} else if skip {
+				r.refuse(i, fail("metrics", i, member, off, kind, value, limit))
+				kind, limit = nil, -1
+			}
+			if kind == nil {
+				member, off, kind = r.checkHelp(base + 32)
 			}
 		}
-		// The rules pmdammv applies to one metric (item) and the ones a
-		// reader needs to serve it (type, semantics, indom): under
-		// SkipRefused a metric breaking one is left out, not the file.
-		var bad error
-		item := r.u32Cold(int(base) + 8)
-		switch sem := pcp.Sem(int32(r.u32Cold(int(base) + 16))); {
-		case item > MaxItem:
-			bad = failValue(entryField("metrics", i, "item"), base+8, ErrRange, int64(item), MaxItem)
-		case seen[item/64]&(1<<(item%64)) != 0 && !repeatOK:
-			bad = failEntry("metrics", i, "item", base+8, ErrItem)
-		case !Type(int32(r.u32Cold(int(base) + 12))).Valid():
-			bad = failEntry("metrics", i, "type", base+12, ErrType)
-		case sem != 0 && sem != pcp.SemCounter && sem != pcp.SemInstant && sem != pcp.SemDiscrete:
-			bad = failEntry("metrics", i, "semantics", base+16, ErrField)
-		default:
-			if serial := r.u32Cold(int(base) + 24); serial != 0 && serial != 0xffffffff && r.indomBySerial(serial) < 0 {
-				bad = failEntry("metrics", i, "indom", base+24, ErrInDom)
-			}
-		}
-		if bad != nil && !skip {
-			return bad
-		}
-		if bad != nil {
-			r.refuse(i, bad)
-		} else {
-			seen[item/64] |= 1 << (item % 64)
-		}
-		for m, name := range [2]string{"shorttext", "helptext"} {
-			f := base + 32 + uint64(8*m)
-			if err := r.checkString(r.u64(int(f)), true, "metrics", i, name, f); err != nil {
-				return err
-			}
+		if kind != nil {
+			return fail("metrics", i, member, off, kind, value, limit)
 		}
 	}
 	return nil
@@ -466,36 +485,35 @@ func (r *Reader) checkValues() error {
 	s := r.sect[SectionValues]
 	for i := 0; i < s.count; i++ {
 		at := uint64(r.at(SectionValues, i))
+		member, off, kind := "metric", at+16, error(nil)
 		mi := r.index(SectionMetrics, r.u64(int(at)+16))
 		if mi < 0 {
-			return failEntry("values", i, "metric", at+16, ErrOffset)
-		}
-		if r.Refused(mi) {
+			kind = ErrOffset
+		} else if r.Refused(mi) {
 			continue // left out with its metric; Values skips it
-		}
-		// Only the metric's indom and type matter here; decoding the
-		// whole entry (names, help) per value would dominate the cost.
-		mbase := r.at(SectionMetrics, mi) + int(r.msz) - 48
-		serial, typ := r.u32(mbase+24), Type(int32(r.u32(mbase+12)))
-		inst := r.u64(int(at) + 24)
-		if serial == 0 || serial == 0xffffffff {
-			if inst != 0 {
-				return failEntry("values", i, "instance", at+24, ErrInstance)
-			}
 		} else {
-			k := r.index(SectionInstances, inst)
-			if k < 0 {
-				return failEntry("values", i, "instance", at+24, ErrOffset)
+			// Only the metric's indom and type matter here; decoding the
+			// whole entry (names, help) per value would dominate the cost.
+			mbase := r.at(SectionMetrics, mi) + int(r.msz) - 48
+			serial, typ := r.u32(mbase+24), Type(int32(r.u32(mbase+12)))
+			inst := r.u64(int(at) + 24)
+			member, off = "instance", at+24
+			if serial == 0 || serial == 0xffffffff {
+				if inst != 0 {
+					kind = ErrInstance
+				}
+			} else if k := r.index(SectionInstances, inst); k < 0 {
+				kind = ErrOffset
+			} else if d := r.index(SectionIndoms, r.u64(int(inst))); r.u32(r.at(SectionIndoms, d)) != serial {
+				kind = ErrInstance
 			}
-			d := r.index(SectionIndoms, r.u64(int(inst)))
-			if r.u32(r.at(SectionIndoms, d)) != serial {
-				return failEntry("values", i, "instance", at+24, ErrInstance)
+			if kind == nil && typ == TypeString {
+				member, off = "extra", at+8
+				kind = r.stringKind(r.u64(int(at)+8), false)
 			}
 		}
-		if typ == TypeString {
-			if err := r.checkString(r.u64(int(at)+8), false, "values", i, "extra", at+8); err != nil {
-				return err
-			}
+		if kind != nil {
+			return fail("values", i, member, off, kind, 0, -1)
 		}
 	}
 	return nil
@@ -505,16 +523,19 @@ func (r *Reader) checkLabels() error {
 	s := r.sect[SectionLabels]
 	for i := 0; i < s.count; i++ {
 		at := uint64(r.at(SectionLabels, i))
-		if !LabelFlags(r.u32Cold(int(at))).valid() {
-			return failEntry("labels", i, "flags", at, ErrField)
+		member, off, kind := "flags", at, error(ErrField)
+		if LabelFlags(r.u32Cold(int(at))).valid() {
+			p := r.b[at+12 : at+LabelSize]
+			member, off, kind = "payload", at+12, ErrString
+			if n := nul(p); n >= 0 {
+				kind = nil
+				if e := checkLabel(p[:n]); e >= 0 {
+					off, kind = at+12+uint64(e), ErrLabel
+				}
+			}
 		}
-		p := r.b[at+12 : at+LabelSize]
-		n := nul(p)
-		if n < 0 {
-			return failEntry("labels", i, "payload", at+12, ErrString)
-		}
-		if e := checkLabel(p[:n]); e >= 0 {
-			return failEntry("labels", i, "payload", at+12+uint64(e), ErrLabel)
+		if kind != nil {
+			return fail("labels", i, member, off, kind, 0, -1)
 		}
 	}
 	return nil
