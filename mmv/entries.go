@@ -78,14 +78,12 @@ func (r *Reader) NumStrings() int { return r.sect[SectionStrings].count }
 func (r *Reader) Metric(i int) Metric {
 	r.check(SectionMetrics, i)
 	at := r.at(SectionMetrics, i)
-	m := Metric{Index: i, Offset: at}
-	base := at
-	if r.hdr.Version == 1 {
-		m.Name = r.cstring(uint64(at), NameSizeV1)
-		base = at + NameSizeV1 - 8
-	} else {
-		m.Name = r.cstring(r.u64(at), StringSize)
+	// A v1 name is inline, the fields after it; a later one a reference.
+	name, max, base := uint64(at), NameSizeV1, at+NameSizeV1-8
+	if r.hdr.Version != 1 {
+		name, max, base = r.u64(at), StringSize, at
 	}
+	m := Metric{Index: i, Offset: at, Name: r.cstring(name, max)}
 	// The six words from item to pad, and the two help texts, each read
 	// by one loop: in WebAssembly every inlined read costs code.
 	var w [6]uint32
@@ -111,8 +109,11 @@ func (r *Reader) Indom(i int) Indom {
 		// Only a writer that rewrote the entry after validation gets here.
 		d.First, d.Count = 0, 0
 	}
-	d.ShortText = r.helpText(r.u64(at + 16))
-	d.HelpText = r.helpText(r.u64(at + 24))
+	var t [2][]byte
+	for k := range t {
+		t[k] = r.helpText(r.u64(at + 16 + 8*k))
+	}
+	d.ShortText, d.HelpText = t[0], t[1]
 	return d
 }
 
@@ -120,13 +121,12 @@ func (r *Reader) Indom(i int) Indom {
 func (r *Reader) Instance(i int) Instance {
 	r.check(SectionInstances, i)
 	at := r.at(SectionInstances, i)
-	in := Instance{Index: i, Offset: at, Indom: r.index(SectionIndoms, r.u64(at)), ID: int32(r.u32Cold(at + 12))}
-	if r.hdr.Version == 1 {
-		in.Name = r.cstring(uint64(at+16), NameSizeV1)
-	} else {
-		in.Name = r.cstring(r.u64(at+16), StringSize)
+	name, max := uint64(at+16), NameSizeV1
+	if r.hdr.Version != 1 {
+		name, max = r.u64(at+16), StringSize
 	}
-	return in
+	return Instance{Index: i, Offset: at, Indom: r.index(SectionIndoms, r.u64(at)), ID: int32(r.u32Cold(at + 12)),
+		Name: r.cstring(name, max)}
 }
 
 // Label returns label entry i.
