@@ -117,15 +117,15 @@ func addWarning(w []Warning, k WarningKind, file, other, metric int) []Warning {
 // allocates and is meant for tools, not hot paths.
 func Assign(srcs []Source) (clusters []uint32, warnings []Warning) {
 	clusters = make([]uint32, len(srcs))
-	used := map[uint32]int{}
+	// used holds 1 + the first file that uses each cluster, 0 for none: a
+	// file's own cluster is at most MaxCluster, and one picked for a file
+	// at most MaxCluster + the files before it.
+	used := make([]int, MaxCluster+2+len(srcs))
 	for i, s := range srcs {
 		c := uint32(s.Reader.hdr.Cluster)
 		if c == 0 {
 			c = 1
-			for {
-				if _, ok := used[c]; !ok {
-					break
-				}
+			for used[c] != 0 {
 				c++
 			}
 			for j := range s.Reader.NumLabels() {
@@ -134,11 +134,11 @@ func Assign(srcs []Source) (clusters []uint32, warnings []Warning) {
 					break
 				}
 			}
-		} else if j, ok := used[c]; ok {
-			warnings = addWarning(warnings, WarnSharedCluster, i, j, -1)
+		} else if used[c] != 0 {
+			warnings = addWarning(warnings, WarnSharedCluster, i, used[c]-1, -1)
 		}
-		if _, ok := used[c]; !ok {
-			used[c] = i
+		if used[c] == 0 {
+			used[c] = i + 1
 		}
 		clusters[i] = c
 	}
@@ -200,24 +200,19 @@ func Assign(srcs []Source) (clusters []uint32, warnings []Warning) {
 			}
 		}
 	}
-	type pair struct{ cluster, serial uint32 }
-	indoms := map[pcp.InDom]struct {
-		p    pair
-		file int
-	}{}
+	// The indoms' pmInDoms are in names too, as keys no name has: a NUL
+	// and the pmInDom's four bytes, owned by the file with the serial as
+	// id. Two (cluster, serial) pairs on one pmInDom collide.
 	for i, s := range srcs {
 		for d := range s.Reader.NumIndoms() {
 			serial := s.Reader.Indom(d).Serial
-			p := pair{clusters[i], serial}
-			id := InDomID(p.cluster, p.serial)
-			if o, ok := indoms[id]; ok && o.p != p {
+			id := InDomID(clusters[i], serial)
+			key := string([]byte{0, byte(id >> 24), byte(id >> 16), byte(id >> 8), byte(id)})
+			if o, ok := names[key]; ok && (clusters[o.file] != clusters[i] || uint32(o.id) != serial) {
 				warnings = addWarning(warnings, WarnInDomCollision, i, o.file, -1)
 				continue
 			}
-			indoms[id] = struct {
-				p    pair
-				file int
-			}{p, i}
+			names[key] = owner{file: i, id: pcp.ID(serial)}
 		}
 	}
 	return clusters, warnings
