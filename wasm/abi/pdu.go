@@ -48,7 +48,7 @@ func AppendPDU(dst []byte, file string, p pduwire.PDU) ([]byte, error) {
 			appendResult(&e, &r)
 		}
 	} else {
-		err = appendBody(&e, t, p.Bytes)
+		e, err = appendBody(e, t, p.Bytes)
 	}
 	if err != nil {
 		return dst, pduError(p, err)
@@ -70,7 +70,8 @@ func pduError(p pduwire.PDU, err error) error {
 }
 
 // appendBody decodes whole PDU b of type t, any type but the RESULTs,
-// and writes its schema body's keys to e, as the body struct's
+// and writes its schema body's keys to e (a copy: stores to a local need
+// no write barrier), which it returns, as the body struct's
 // MarshalMsg would (pdutypes.go; pdu_ref_test.go holds it to those
 // bytes), with pduwire's errors. Written in place rather than built as
 // the body and marshalled: a MarshalMsg method per body type and an
@@ -81,7 +82,7 @@ func pduError(p pduwire.PDU, err error) error {
 // 40 KB of pcp's text formatting into each module (bench/RESULTS.md); an
 // interface of UnmarshalBinary alone, called once, still cost 9 KB more
 // than it saved. The cases break to one return.
-func appendBody(e *enc, t pduwire.Type, b []byte) error {
+func appendBody(e enc, t pduwire.Type, b []byte) (enc, error) {
 	var err error
 	switch t {
 	case pduwire.TypeError:
@@ -287,7 +288,7 @@ func appendBody(e *enc, t pduwire.Type, b []byte) error {
 		if err = m.UnmarshalBinary(b); err != nil {
 			break
 		}
-		logHead(e, &[3]pduwire.LogTime{m.Start, m.Last, m.Now}, m.State, m.Vol, m.Size)
+		logHead(&e, &[3]pduwire.LogTime{m.Start, m.Last, m.Now}, m.State, m.Vol, m.Size)
 		e.text("\xa4host", cstr(m.Host[:]))
 		e.text("\xa4fqdn", cstr(m.FQDN[:]))
 		e.text("\xa7pmcd_tz", cstr(m.PMCDTZ[:]))
@@ -297,7 +298,7 @@ func appendBody(e *enc, t pduwire.Type, b []byte) error {
 		if err = m.UnmarshalBinary(b); err != nil {
 			break
 		}
-		logHead(e, &[3]pduwire.LogTime{m.Start, m.Last, m.Now}, m.State, m.Vol, m.Size)
+		logHead(&e, &[3]pduwire.LogTime{m.Start, m.Last, m.Now}, m.State, m.Vol, m.Size)
 		e.array("\xa7strings", len(m.Strings))
 		for _, s := range m.Strings {
 			e.b = appendStr(e.b, cstr(s))
@@ -305,7 +306,7 @@ func appendBody(e *enc, t pduwire.Type, b []byte) error {
 	default:
 		e.str("\xa8body_hex", hexText(b[min(len(b), pduwire.HeaderLen):]))
 	}
-	return err
+	return e, err
 }
 
 // ids writes k and the text of each identifier of v.
@@ -716,9 +717,10 @@ func desc(d pduwire.Desc) Desc {
 	return Desc{PMID: d.ID.String(), Type: TypeName(d.Type), InDom: d.InDom.String(), Sem: semName(d.Sem), Units: d.Units.String()}
 }
 
-func logTime(t pduwire.LogTime) LogTime { return LogTime{Sec: t.Sec, Frac: t.Frac} }
-
-// cstr stops a NUL-terminated byte string at its first NUL.
+// cstr stops a NUL-terminated byte string at its first NUL. Not
+// inlined: appendBody calls it five times.
+//
+//go:noinline
 func cstr(b []byte) []byte {
 	for i, c := range b {
 		if c == 0 {

@@ -287,6 +287,8 @@ func refDecodeBody(t pduwire.Type, b []byte) (msgp.Marshaler, error) {
 	return body, err
 }
 
+func logTime(t pduwire.LogTime) LogTime { return LogTime{Sec: t.Sec, Frac: t.Frac} }
+
 // refCstr stops a NUL-terminated byte string at its first NUL.
 func refCstr(b []byte) string {
 	s, _, _ := strings.Cut(string(b), "\x00")
