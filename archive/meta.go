@@ -154,9 +154,73 @@ func (p *metaParser) record(rec []byte, off int64) error {
 	c := cursor{b: body, pos: 4, base: off + 4, file: p.file}
 	switch {
 	case typ == metaDesc:
-		return p.desc(&c)
+		// A descriptor, read here rather than by a function of its own:
+		// each function read once cost a WebAssembly module about 0.7
+		// KB with its frame and the linker's tables (issue 18).
+		var d Metric
+		var ok bool
+		w := [6]uint32{}
+		for i := range w {
+			if w[i], ok = c.u32(); !ok {
+				return c.fail("DESC", ErrTruncated)
+			}
+		}
+		d.Desc = pcp.Desc{ID: pcp.ID(w[0]), Type: pcp.Type(int32(w[1])), InDom: pcp.InDom(w[2]),
+			Sem: pcp.Sem(int32(w[3])), Units: pcp.Units(w[4])}
+		n := int32(w[5])
+		if n < 0 || int(n) > c.left()/4 {
+			return c.failValue("DESC.numnames", c.pos-4, ErrCount, int64(n), int64(c.left()/4))
+		}
+		for range n {
+			l, _ := c.u32()
+			name, ok := c.bytes(int(int32(l)))
+			if !ok {
+				return c.fail("DESC.name", ErrTruncated)
+			}
+			// A name ends at a NUL, as libpcp reads it (old archives pad).
+			if i := bytes.IndexByte(name, 0); i >= 0 {
+				name = name[:i]
+			}
+			// Old pmloggers wrote a name more than once; libpcp keeps one.
+			if !slices.Contains(d.Names, string(name)) {
+				d.Names = append(d.Names, string(name))
+			}
+		}
+		if c.left() != 0 {
+			return c.fail("DESC", ErrTrailing)
+		}
+		m := p.m
+		// pmlogger writes a descriptor once; a later copy (an archive merged
+		// by pmlogextract, say) adds names, never a second entry.
+		at, dup := m.byPMID[d.ID]
+		if !dup {
+			at = len(m.Metrics)
+			m.byPMID[d.ID] = at
+			m.Metrics = append(m.Metrics, d)
+		}
+		for _, nm := range d.Names {
+			if _, seen := m.byName[nm]; !seen {
+				if dup {
+					m.Metrics[at].Names = append(m.Metrics[at].Names, nm)
+				}
+				m.byName[nm] = at
+			}
+		}
+		return nil
 	case typ == metaText:
-		return p.text(&c)
+		// A help text, read here as a descriptor is.
+		typ, ok1 := c.u32()
+		ident, ok2 := c.u32()
+		if !ok1 || !ok2 {
+			return c.fail("TEXT", ErrTruncated)
+		}
+		rest, _ := c.bytes(c.left())
+		if i := bytes.IndexByte(rest, 0); i >= 0 {
+			rest = rest[:i]
+		}
+		p.m.text[[2]uint32{typ, ident}] = len(p.m.Texts)
+		p.m.Texts = append(p.m.Texts, Text{Type: typ, Ident: ident, Text: string(rest)})
+		return nil
 	// The record type, not the archive's version, says how a timestamp
 	// is laid out: libpcp reads either kind in either version.
 	case typ == metaInDomV2:
@@ -169,74 +233,6 @@ func (p *metaParser) record(rec []byte, off int64) error {
 		return p.labels(&c, 3)
 	}
 	return failValue(p.file, "meta.type", off+4, ErrType, int64(typ), 0)
-}
-
-func (p *metaParser) desc(c *cursor) error {
-	var d Metric
-	var ok bool
-	w := [6]uint32{}
-	for i := range w {
-		if w[i], ok = c.u32(); !ok {
-			return c.fail("DESC", ErrTruncated)
-		}
-	}
-	d.Desc = pcp.Desc{ID: pcp.ID(w[0]), Type: pcp.Type(int32(w[1])), InDom: pcp.InDom(w[2]),
-		Sem: pcp.Sem(int32(w[3])), Units: pcp.Units(w[4])}
-	n := int32(w[5])
-	if n < 0 || int(n) > c.left()/4 {
-		return c.failValue("DESC.numnames", c.pos-4, ErrCount, int64(n), int64(c.left()/4))
-	}
-	for range n {
-		l, _ := c.u32()
-		name, ok := c.bytes(int(int32(l)))
-		if !ok {
-			return c.fail("DESC.name", ErrTruncated)
-		}
-		// A name ends at a NUL, as libpcp reads it (old archives pad).
-		if i := bytes.IndexByte(name, 0); i >= 0 {
-			name = name[:i]
-		}
-		// Old pmloggers wrote a name more than once; libpcp keeps one.
-		if !slices.Contains(d.Names, string(name)) {
-			d.Names = append(d.Names, string(name))
-		}
-	}
-	if c.left() != 0 {
-		return c.fail("DESC", ErrTrailing)
-	}
-	m := p.m
-	// pmlogger writes a descriptor once; a later copy (an archive merged
-	// by pmlogextract, say) adds names, never a second entry.
-	at, dup := m.byPMID[d.ID]
-	if !dup {
-		at = len(m.Metrics)
-		m.byPMID[d.ID] = at
-		m.Metrics = append(m.Metrics, d)
-	}
-	for _, nm := range d.Names {
-		if _, seen := m.byName[nm]; !seen {
-			if dup {
-				m.Metrics[at].Names = append(m.Metrics[at].Names, nm)
-			}
-			m.byName[nm] = at
-		}
-	}
-	return nil
-}
-
-func (p *metaParser) text(c *cursor) error {
-	typ, ok1 := c.u32()
-	ident, ok2 := c.u32()
-	if !ok1 || !ok2 {
-		return c.fail("TEXT", ErrTruncated)
-	}
-	rest, _ := c.bytes(c.left())
-	if i := bytes.IndexByte(rest, 0); i >= 0 {
-		rest = rest[:i]
-	}
-	p.m.text[[2]uint32{typ, ident}] = len(p.m.Texts)
-	p.m.Texts = append(p.m.Texts, Text{Type: typ, Ident: ident, Text: string(rest)})
-	return nil
 }
 
 func (p *metaParser) indom(c *cursor, v int, delta bool) error {
@@ -288,65 +284,57 @@ func (p *metaParser) indom(c *cursor, v int, delta bool) error {
 	}
 	rec := Instances{Time: t, InDom: pcp.InDom(id), Delta: delta, Inst: inst, Names: names}
 	if delta {
-		rec = p.applyDelta(rec, dead)
+		// The whole domain after the changes to the latest record of the
+		// same domain: instances marked dead leave, the others are added
+		// or renamed. Here rather than in a function of its own, as
+		// record reads a descriptor.
+		out := Instances{Time: t, InDom: rec.InDom, Delta: true}
+		gone := make(map[int32]bool, len(inst)) // replaced or removed
+		for _, v := range inst {
+			gone[v] = true
+		}
+		if k, ok := p.current[rec.InDom]; ok {
+			prev := &p.m.InDoms[k]
+			for i, v := range prev.Inst {
+				if !gone[v] {
+					out.Inst = append(out.Inst, v)
+					out.Names = append(out.Names, prev.Names[i])
+				}
+			}
+		}
+		for i, v := range inst {
+			if !dead[i] {
+				out.Inst = append(out.Inst, v)
+				out.Names = append(out.Names, names[i])
+			}
+		}
+		p.nInst += len(out.Inst) - len(inst)
+		rec = out
 	}
-	rec.sort()
+	// The instances in increasing number, as libpcp keeps them, so that
+	// lookups can search and equal domains compare equal; instances with
+	// the same number keep their order.
+	if !slices.IsSorted(rec.Inst) {
+		idx := make([]int, len(rec.Inst))
+		for i := range idx {
+			idx[i] = i
+		}
+		sortStable(idx, func(a, b int) int { return cmp.Compare(rec.Inst[a], rec.Inst[b]) })
+		inst := make([]int32, len(idx))
+		names := make([]string, len(idx))
+		for i, k := range idx {
+			inst[i], names[i] = rec.Inst[k], rec.Names[k]
+		}
+		rec.Inst, rec.Names = inst, names
+	}
 	p.current[rec.InDom] = len(p.m.InDoms)
 	p.m.InDoms = append(p.m.InDoms, rec)
 	return nil
 }
 
-// sort orders the instances by number, as libpcp keeps them, so that
-// lookups can search and equal domains compare equal; instances with the
-// same number keep their order.
-func (in *Instances) sort() {
-	if slices.IsSorted(in.Inst) {
-		return
-	}
-	idx := make([]int, len(in.Inst))
-	for i := range idx {
-		idx[i] = i
-	}
-	sortStable(idx, func(a, b int) int { return cmp.Compare(in.Inst[a], in.Inst[b]) })
-	inst := make([]int32, len(idx))
-	names := make([]string, len(idx))
-	for i, k := range idx {
-		inst[i], names[i] = in.Inst[k], in.Names[k]
-	}
-	in.Inst, in.Names = inst, names
-}
-
 // same reports whether two records list the same instances and names.
 func (in *Instances) same(o *Instances) bool {
 	return slices.Equal(in.Inst, o.Inst) && slices.Equal(in.Names, o.Names)
-}
-
-// applyDelta returns the whole domain after d's changes to the latest
-// record of the same domain: instances marked dead leave, the others are
-// added or renamed.
-func (p *metaParser) applyDelta(d Instances, dead []bool) Instances {
-	out := Instances{Time: d.Time, InDom: d.InDom, Delta: true}
-	gone := make(map[int32]bool, len(d.Inst)) // replaced or removed
-	for _, v := range d.Inst {
-		gone[v] = true
-	}
-	if k, ok := p.current[d.InDom]; ok {
-		prev := &p.m.InDoms[k]
-		for i, v := range prev.Inst {
-			if !gone[v] {
-				out.Inst = append(out.Inst, v)
-				out.Names = append(out.Names, prev.Names[i])
-			}
-		}
-	}
-	for i, v := range d.Inst {
-		if !dead[i] {
-			out.Inst = append(out.Inst, v)
-			out.Names = append(out.Names, d.Names[i])
-		}
-	}
-	p.nInst += len(out.Inst) - len(d.Inst)
-	return out
 }
 
 func (p *metaParser) labels(c *cursor, v int) error {

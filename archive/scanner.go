@@ -162,9 +162,30 @@ func (s *Scanner) Next() bool {
 		if base, rec, s.err = s.record(&v.File, s.off, pre, s.a.o.MaxRecordLen); s.err != nil {
 			return false
 		}
-		if s.err = s.decode(v, base, rec); s.err != nil {
+		// The record's time and value sets, decoded here rather than by
+		// a function of its own, as metaParser.record reads a
+		// descriptor.
+		ver := s.a.Label.Version
+		hdr := stampSize(ver) + 4 // timestamp, numpmid
+		if len(rec) < 8+hdr {
+			s.err = failValue(v.Name, "record.len", s.off, ErrLength, int64(len(rec)), int64(8+hdr))
 			return false
 		}
+		t := readStamp(rec, 4, ver)
+		numpmid := int32(be32(rec, 4+hdr-4))
+		if numpmid < 0 || int(numpmid) > len(rec)/8 {
+			s.err = failValue(v.Name, "record.numpmid", s.off+int64(hdr), ErrCount, int64(numpmid), int64(len(rec)/8))
+			return false
+		}
+		body := base[:pre+len(rec)-4] // up to the trailer; word 3 is the payload's first
+		res, err := pduwire.ParseResultBody(body, pre+4+hdr, int(numpmid))
+		if err != nil {
+			s.err = rebase(err, v.Name, s.off-pre)
+			return false
+		}
+		res.Sec, res.Nsec = t.Sec, int64(t.Nsec)
+		res.HighRes = ver == 3
+		s.rec = Record{Time: t, Mark: numpmid == 0, Vol: int(v.num), Offset: s.off, Result: res}
 		s.off += int64(len(rec))
 		if s.rec.Time.Before(s.last) && !s.a.o.KeepOutOfOrder {
 			// Earlier than the record before it (or than the label's
@@ -181,29 +202,6 @@ func (s *Scanner) Next() bool {
 // Skipped returns how many records Next passed over for being earlier
 // than the record before them (see Options.KeepOutOfOrder).
 func (s *Scanner) Skipped() int { return s.skipped }
-
-// decode fills s.rec from rec, which sits at base[pre:].
-func (s *Scanner) decode(v *volume, base, rec []byte) error {
-	ver := s.a.Label.Version
-	hdr := stampSize(ver) + 4 // timestamp, numpmid
-	if len(rec) < 8+hdr {
-		return failValue(v.Name, "record.len", s.off, ErrLength, int64(len(rec)), int64(8+hdr))
-	}
-	t := readStamp(rec, 4, ver)
-	numpmid := int32(be32(rec, 4+hdr-4))
-	if numpmid < 0 || int(numpmid) > len(rec)/8 {
-		return failValue(v.Name, "record.numpmid", s.off+int64(hdr), ErrCount, int64(numpmid), int64(len(rec)/8))
-	}
-	body := base[:pre+len(rec)-4] // up to the trailer; word 3 is the payload's first
-	res, err := pduwire.ParseResultBody(body, pre+4+hdr, int(numpmid))
-	if err != nil {
-		return rebase(err, v.Name, s.off-pre)
-	}
-	res.Sec, res.Nsec = t.Sec, int64(t.Nsec)
-	res.HighRes = ver == 3
-	s.rec = Record{Time: t, Mark: numpmid == 0, Vol: int(v.num), Offset: s.off, Result: res}
-	return nil
-}
 
 // Record returns the record the last Next read.
 func (s *Scanner) Record() *Record { return &s.rec }
