@@ -177,8 +177,7 @@ func trimNUL(p []byte, s span) span {
 	return s
 }
 
-// argTruncated is the argError of a field cut short at at; one call at
-// each of decodeArg's failure paths, which built the error in place.
+// argTruncated is the argError of a field cut short at at.
 //
 //go:noinline
 func argTruncated(field string, at int) *argError {
@@ -209,54 +208,68 @@ func decodeArg(p []byte, big bool) (Arg, int, *argError) {
 		info = le32(p)
 	}
 	r := argReader{p: p, off: 4, big: big}
+	a := Arg{info: info, big: big, name: absent, unit: absent, quant: absent, fixo: absent}
+	// One failure path: each of decode's built its own error and zero
+	// Arg, 3 KB of WebAssembly code.
+	switch field := a.decode(&r); field {
+	case "":
+	case "type":
+		return Arg{}, 0, errArgType
+	default:
+		return Arg{}, 0, argTruncated(field, r.off)
+	}
+	a.p = p[:r.off:r.off]
+	return a, r.off, nil
+}
+
+// decode reads the fields after a's type info from r into a's spans. It
+// returns "" or the name of the field cut short at r.off ("type" for a
+// type info it does not take).
+func (a *Arg) decode(r *argReader) string {
+	info := a.info
 	if info == TypeString {
 		// Fast path: a plain ASCII string, every dlt-kpi argument.
 		n, ok := r.u16()
 		if !ok {
-			return Arg{}, 0, argTruncated("length", r.off)
+			return "length"
 		}
-		v, ok := r.span(n)
-		if !ok {
-			return Arg{}, 0, argTruncated("value", r.off)
+		if a.value, ok = r.span(n); !ok {
+			return "value"
 		}
-		end := r.off
-		return Arg{p: p[:end:end], info: info, big: big, name: absent, unit: absent,
-			quant: absent, fixo: absent, value: trimNUL(p, v)}, end, nil
+		a.value = trimNUL(r.p, a.value)
+		return ""
 	}
 	k := kindOf(info)
 	size := valueSize(k, info)
 	if size < 0 ||
 		(info&TypeFixed != 0 && k != KindSigned && k != KindUnsigned) {
-		return Arg{}, 0, errArgType
+		return "type"
 	}
-	a := Arg{info: info, big: big, name: absent, unit: absent, quant: absent, fixo: absent}
 	vari := info&TypeVarInfo != 0
 	var ok bool
 	switch k {
 	case KindString, KindRaw, KindTrace:
 		n, ok1 := r.u16()
 		if !ok1 {
-			return Arg{}, 0, argTruncated("length", r.off)
+			return "length"
 		}
 		if vari {
 			nn, ok2 := r.u16()
 			if !ok2 {
-				return Arg{}, 0, argTruncated("name length", r.off)
+				return "name length"
 			}
 			if a.name, ok = r.span(nn); !ok {
-				return Arg{}, 0, argTruncated("name", r.off)
+				return "name"
 			}
-			a.name = trimNUL(p, a.name)
+			a.name = trimNUL(r.p, a.name)
 		}
-		at := r.off
 		if a.value, ok = r.span(n); !ok {
-			return Arg{}, 0, argTruncated("value", at)
+			return "value"
 		}
 		if k != KindRaw {
-			a.value = trimNUL(p, a.value)
+			a.value = trimNUL(r.p, a.value)
 		}
-		a.p = p[:r.off:r.off]
-		return a, r.off, nil
+		return ""
 	}
 	if vari {
 		nn, ok1 := r.u16()
@@ -265,30 +278,29 @@ func decodeArg(p []byte, big bool) (Arg, int, *argError) {
 			un, ok2 = r.u16()
 		}
 		if !ok1 || !ok2 {
-			return Arg{}, 0, argTruncated("name length", r.off)
+			return "name length"
 		}
 		if a.name, ok = r.span(nn); !ok {
-			return Arg{}, 0, argTruncated("name", r.off)
+			return "name"
 		}
-		a.name = trimNUL(p, a.name)
+		a.name = trimNUL(r.p, a.name)
 		if k != KindBool {
 			if a.unit, ok = r.span(un); !ok {
-				return Arg{}, 0, argTruncated("unit", r.off)
+				return "unit"
 			}
-			a.unit = trimNUL(p, a.unit)
+			a.unit = trimNUL(r.p, a.unit)
 		}
 	}
 	if info&TypeFixed != 0 {
 		if a.quant, ok = r.span(4); !ok {
-			return Arg{}, 0, argTruncated("quantization", r.off)
+			return "quantization"
 		}
 		if a.fixo, ok = r.span(max(size, 4)); !ok {
-			return Arg{}, 0, argTruncated("fixed offset", r.off)
+			return "fixed offset"
 		}
 	}
 	if a.value, ok = r.span(size); !ok {
-		return Arg{}, 0, argTruncated("value", r.off)
+		return "value"
 	}
-	a.p = p[:r.off:r.off]
-	return a, r.off, nil
+	return ""
 }

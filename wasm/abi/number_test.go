@@ -35,6 +35,11 @@ func TestNumbers(t *testing.T) {
 		check("appendArrayHeader", uint32(v), appendArrayHeader([]byte{0xc0}, uint32(v)), msgp.AppendArrayHeader([]byte{0xc0}, uint32(v)))
 		f := math.Float64frombits(uint64(v))
 		check("appendFloat64", f, appendFloat64([]byte{0xc0}, f), msgp.AppendFloat64([]byte{0xc0}, f))
+		// appendFields' numbers, as ints, uints and bools, after keys.
+		w := [8]uint64{uint64(v), uint64(v), uint64(v) & 1}
+		want := msgp.AppendUint64(append(msgp.AppendInt64([]byte("\xa1i"), v), "\xa2uu"...), uint64(v))
+		want = msgp.AppendBool(append(want, "\xa1b"...), v&1 != 0)
+		check("appendFields", v, appendFields(nil, "\xa1i\xa2uu\xa1b", &w, fieldInt|fieldUint<<2|fieldBool<<4), want)
 	}
 	// Strings of every length up to str16's largest and past it, and one
 	// of 100,000 bytes (str32).
