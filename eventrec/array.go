@@ -42,38 +42,46 @@ type Array struct {
 // [ErrField] (MISSED with other flags) or, in strict mode, [ErrRange]
 // (a timestamp fraction out of range).
 func Parse(b []byte, opts Options) (Array, error) {
-	base := opts.Base
+	// Every header failure goes to one newError call: in WebAssembly
+	// each call and its return cost (issue 18).
+	var (
+		a     Array
+		typ   pcp.Type
+		eaLen int
+		n     int32
+		hdr   = recordHeaderLen
+		s     Scanner
+	)
+	field, off, kind := "ea_type/ea_len", 0, error(ErrTruncated)
 	if len(b) < 4 {
-		return Array{}, newError("ea_type/ea_len", base, ErrTruncated)
+		goto fail
 	}
-	w := be32(b)
-	typ := pcp.Type(w >> 24)
-	eaLen := int(w & maxEALen)
-	if typ != pcp.TypeEvent && typ != pcp.TypeHighResEvent {
-		return Array{}, newError("ea_type", base, ErrType)
+	typ, eaLen = pcp.Type(be32(b)>>24), int(be32(b)&maxEALen)
+	field, kind = "ea_type", ErrType
+	if typ != pcp.TypeEvent && typ != pcp.TypeHighResEvent || opts.Type != 0 && opts.Type != typ {
+		goto fail
 	}
-	if opts.Type != 0 && opts.Type != typ {
-		return Array{}, newError("ea_type", base, ErrType)
-	}
+	field, kind = "ea_len", ErrLength
 	if eaLen < arrayHeaderLen || (!opts.Lenient && eaLen%4 != 0) {
-		return Array{}, newError("ea_len", base, ErrLength)
+		goto fail
 	}
 	if eaLen > len(b) {
-		return Array{}, newError("ea_len", base, ErrTruncated)
+		kind = ErrTruncated
+		goto fail
 	}
-	n := int32(be32(b[4:]))
-	hdr := recordHeaderLen
+	n = int32(be32(b[4:]))
 	if typ == pcp.TypeHighResEvent {
 		hdr = hrRecordHeaderLen
 	}
+	field, off, kind = "ea_nrecords", 4, ErrCount
 	if n < 0 || int64(n) > int64((eaLen-arrayHeaderLen)/hdr) {
-		return Array{}, newError("ea_nrecords", base+4, ErrCount)
+		goto fail
 	}
 	if lim := opts.maxRecords(); int64(n) > int64(lim) {
-		return Array{}, wire.NewValueError("eventrec", "ea_nrecords", base+4, ErrLimit, int64(n), int64(lim))
+		return Array{}, wire.NewValueError("eventrec", "ea_nrecords", opts.Base+4, ErrLimit, int64(n), int64(lim))
 	}
-	a := Array{b: b[:eaLen:eaLen], typ: typ, n: n, options: opts}
-	s := a.Scanner()
+	a = Array{b: b[:eaLen:eaLen], typ: typ, n: n, options: opts}
+	s = a.Scanner()
 	for s.Next() {
 	}
 	if s.err != nil {
@@ -82,6 +90,8 @@ func Parse(b []byte, opts Options) (Array, error) {
 	a.slack = eaLen - s.off
 	a.valid = true
 	return a, nil
+fail:
+	return Array{}, newError(field, opts.Base+off, kind)
 }
 
 // Value formats of a value set (pmValueSet.valfmt).

@@ -115,8 +115,17 @@ func (s *Scanner) Next() bool {
 	if s.left <= 0 || s.err != nil {
 		return false
 	}
+	// Every failure but the limit goes to one fail call: in WebAssembly
+	// each call and its return cost (issue 18).
 	b, off, opts := s.a.b, s.off, &s.a.options
-	var r Record
+	var (
+		r     Record
+		h     []byte
+		start int
+		at    int
+		field string
+		kind  error
+	)
 	r.off = off
 	hdr := recordHeaderLen
 	if s.a.typ == pcp.TypeHighResEvent {
@@ -124,32 +133,37 @@ func (s *Scanner) Next() bool {
 		r.highRes = true
 	}
 	if uint64(hdr) > uint64(len(b)-off) {
-		return s.fail("record header", off, ErrTruncated)
+		field, at, kind = "record header", off, ErrTruncated
+		goto fail
 	}
-	h := b[off : off+hdr]
+	h = b[off : off+hdr]
 	if r.highRes {
 		r.sec = int64(be64(h))
 		r.frac = int64(be64(h[8:]))
 		if !opts.Lenient && uint64(r.frac) >= 1e9 {
-			return s.fail("tv_nsec", off+8, ErrRange)
+			field, at, kind = "tv_nsec", off+8, ErrRange
+			goto fail
 		}
 	} else {
 		r.sec = int64(int32(be32(h)))
 		r.frac = int64(int32(be32(h[4:])))
 		if !opts.Lenient && uint64(r.frac) >= 1e6 {
-			return s.fail("tv_usec", off+4, ErrRange)
+			field, at, kind = "tv_usec", off+4, ErrRange
+			goto fail
 		}
 	}
 	r.flags = Flags(be32(h[hdr-8:]))
 	r.n = int32(be32(h[hdr-4:]))
 	if r.flags&FlagMissed != 0 && r.flags != FlagMissed {
-		return s.fail("er_flags", off+hdr-8, ErrField)
+		field, at, kind = "er_flags", off+hdr-8, ErrField
+		goto fail
 	}
 	if r.n < 0 {
-		return s.fail("er_nparams", off+hdr-4, ErrCount)
+		field, at, kind = "er_nparams", off+hdr-4, ErrCount
+		goto fail
 	}
 	off += hdr
-	start := off
+	start = off
 	if r.flags != FlagMissed {
 		if lim := opts.maxParams(); int64(r.n) > int64(lim) {
 			s.err = wire.NewValueError("eventrec", "er_nparams", s.a.options.Base+off-4, ErrLimit, int64(r.n), int64(lim))
@@ -159,7 +173,8 @@ func (s *Scanner) Next() bool {
 		// Each parameter needs at least 8 bytes: a cheap bound before
 		// walking them one by one.
 		if uint64(r.n)*paramHeaderLen > uint64(len(b)-off) {
-			return s.fail("er_nparams", off-4, ErrTruncated)
+			field, at, kind = "er_nparams", off-4, ErrTruncated
+			goto fail
 		}
 		if s.a.valid {
 			// Checked by Parse: only step over the parameters,
@@ -167,19 +182,23 @@ func (s *Scanner) Next() bool {
 			// since (an error then, never a panic).
 			for i := int32(0); i < r.n; i++ {
 				if len(b)-off < paramHeaderLen {
-					return s.fail("parameter header", off, ErrTruncated)
+					field, at, kind = "parameter header", off, ErrTruncated
+					goto fail
 				}
 				n := 4 + wire.Pad4(int(be32(b[off+4:])&maxEALen))
 				if n > len(b)-off {
-					return s.fail("ep_len", off+4, ErrTruncated)
+					field, at, kind = "ep_len", off+4, ErrTruncated
+					goto fail
 				}
 				off += n
 			}
 		} else {
 			for i := int32(0); i < r.n; i++ {
-				n, at, field, kind := checkParam(b[off:])
+				var n int
+				n, at, field, kind = checkParam(b[off:])
 				if kind != nil {
-					return s.fail(field, off+at, kind)
+					at += off
+					goto fail
 				}
 				off += n
 			}
@@ -190,6 +209,8 @@ func (s *Scanner) Next() bool {
 	s.off = off
 	s.left--
 	return true
+fail:
+	return s.fail(field, at, kind)
 }
 
 func (s *Scanner) fail(field string, off int, kind error) bool {
