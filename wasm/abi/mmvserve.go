@@ -3,7 +3,6 @@ package abi
 import (
 	"encoding/binary"
 	"strconv"
-	"strings"
 
 	"github.com/perfwire/perfwire/mmv"
 	"github.com/perfwire/perfwire/pcp"
@@ -92,18 +91,17 @@ func (s *mmvServing) prepare() *Error {
 		if !w.Kind.Drops() {
 			continue
 		}
-		text := mmvWarningText(w, srcs)
+		// The text of a warning that drops a metric starts with the
+		// space before "metric": the note is also --strict's message.
+		note := in.Files[w.File].Path + ":" + mmvWarningText(w, srcs)
 		if in.Strict {
-			// The text's only white space at either end is the space
-			// before " metric": TrimPrefix drops it as TrimSpace did,
-			// without linking Unicode's spaces (3.6 KB of wasm code).
-			return &Error{Kind: unknownKind, Message: in.Files[w.File].Path + ": " + strings.TrimPrefix(text, " "), Offset: -1}
+			return &Error{Kind: unknownKind, Message: note, Offset: -1}
 		}
 		if s.dropped[w.File] == nil {
 			s.dropped[w.File] = make([]bool, srcs[w.File].Reader.NumMetrics())
 		}
 		s.dropped[w.File][w.Metric] = true
-		s.notes = append(s.notes, in.Files[w.File].Path+":"+text)
+		s.notes = append(s.notes, note)
 	}
 	s.srcs = srcs
 	return nil
@@ -145,7 +143,8 @@ func (s *mmvServing) appendFile(b []byte, i int) []byte {
 	// the exported metrics' lists are written; a value whose metric was
 	// rewritten after validation is in none.
 	nm, nv := r.NumMetrics(), r.NumValues()
-	first, count, next := make([]int32, nm), make([]int32, nm), make([]int32, nv)
+	lists := make([]int32, 2*nm+nv)
+	first, count, next := lists[:nm], lists[nm:2*nm], lists[2*nm:]
 	for k := nv - 1; k >= 0; k-- {
 		if m := r.Value(k).Metric; m >= 0 {
 			next[k], first[m] = first[m], int32(k+1)
