@@ -17,7 +17,7 @@ var semNames = [...]string{"?", "counter", "?", "instant", "discrete"}
 // field order and mmvdump's quirks (v2/v3 instance offsets stepping by
 // 80, strings listed by slot) are reproduced so the two can be diffed.
 func AppendDump(b []byte, r *Reader, name string, nowMicros int64) []byte {
-	h := r.hdr
+	h := r.Header()
 	b = append(b, "MMV file   = "...)
 	b = append(b, name...)
 	b = append(b, "\nVersion    = "...)

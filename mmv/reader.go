@@ -82,6 +82,20 @@ func (o Options) withDefaults() Options {
 	return o
 }
 
+// header is Header as a Reader keeps it: not comparable, so that the
+// Reader's type (which the wasm modules allocate) does not link Header's
+// equality function (issue 18).
+type header struct {
+	_       [0]func()
+	Version int32
+	Gen1    uint64
+	Gen2    uint64
+	TOCs    int32
+	Flags   Flags
+	Process int32
+	Cluster int32
+}
+
 // Skip is a metric a reader with [Options.SkipRefused] left out: which
 // entry, and the error that would have refused the file.
 type Skip struct {
@@ -105,7 +119,7 @@ type section struct {
 type Reader struct {
 	b    []byte
 	big  bool
-	hdr  Header
+	hdr  header
 	isz  uint64 // instance entry size
 	msz  uint64 // metric entry size
 	sect [7]section
@@ -542,7 +556,10 @@ func (r *Reader) checkLabels() error {
 }
 
 // Header returns the file header.
-func (r *Reader) Header() Header { return r.hdr }
+func (r *Reader) Header() Header {
+	h := &r.hdr
+	return Header{Version: h.Version, Gen1: h.Gen1, Gen2: h.Gen2, TOCs: h.TOCs, Flags: h.Flags, Process: h.Process, Cluster: h.Cluster}
+}
 
 // Bytes returns the bytes the Reader views.
 func (r *Reader) Bytes() []byte { return r.b }
