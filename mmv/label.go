@@ -45,11 +45,24 @@ func jsonValue(p []byte, i, depth int) (int, bool) {
 		for i++; i < len(p); i++ {
 			switch p[i] {
 			case '\\':
-				if !validEscape(p, i) {
+				// An escape: one of "\\/bfnrt, or u and four hex digits.
+				if i+1 >= len(p) {
 					return i, false
 				}
-				if p[i+1] == 'u' {
+				switch p[i+1] {
+				case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
+				case 'u':
+					if i+6 > len(p) {
+						return i, false
+					}
+					for _, c := range p[i+2 : i+6] {
+						if !isDigit(c) && (c|0x20 < 'a' || c|0x20 > 'f') {
+							return i, false
+						}
+					}
 					i += 4
+				default:
+					return i, false
 				}
 				i++
 			case '"':
@@ -95,7 +108,34 @@ func jsonValue(p []byte, i, depth int) (int, bool) {
 			}
 		}
 	case c == '-' || isDigit(c):
-		return jsonNumber(p, i)
+		// A number: its integer part (0, or digits not starting with 0),
+		// then a fraction and an exponent, each optional, with digits.
+		if c == '-' {
+			i++
+		}
+		for part := range 3 {
+			switch {
+			case part == 1 && (i >= len(p) || p[i] != '.'),
+				part == 2 && (i >= len(p) || p[i]|0x20 != 'e'):
+				continue
+			case part == 0 && i < len(p) && p[i] == '0':
+				i++
+				continue
+			case part == 2 && i+1 < len(p) && (p[i+1] == '+' || p[i+1] == '-'):
+				i++
+			}
+			if part > 0 {
+				i++
+			}
+			s := i
+			for i < len(p) && isDigit(p[i]) {
+				i++
+			}
+			if i == s {
+				return i, false
+			}
+		}
+		return i, true
 	}
 	for _, lit := range [3]string{"true", "false", "null"} {
 		if len(p)-i >= len(lit) && string(p[i:i+len(lit)]) == lit {
@@ -103,63 +143,6 @@ func jsonValue(p []byte, i, depth int) (int, bool) {
 		}
 	}
 	return i, false
-}
-
-// validEscape reports whether the backslash at p[i] starts a JSON escape.
-func validEscape(p []byte, i int) bool {
-	if i+1 >= len(p) {
-		return false
-	}
-	switch p[i+1] {
-	case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
-		return true
-	case 'u':
-		if i+6 > len(p) {
-			return false
-		}
-		for _, c := range p[i+2 : i+6] {
-			if !isDigit(c) && (c|0x20 < 'a' || c|0x20 > 'f') {
-				return false
-			}
-		}
-		return true
-	}
-	return false
-}
-
-// jsonNumber parses a JSON number at i.
-func jsonNumber(p []byte, i int) (int, bool) {
-	if p[i] == '-' {
-		i++
-	}
-	digits := func() bool {
-		s := i
-		for i < len(p) && isDigit(p[i]) {
-			i++
-		}
-		return i > s
-	}
-	if i < len(p) && p[i] == '0' {
-		i++
-	} else if !digits() {
-		return i, false
-	}
-	if i < len(p) && p[i] == '.' {
-		i++
-		if !digits() {
-			return i, false
-		}
-	}
-	if i < len(p) && (p[i] == 'e' || p[i] == 'E') {
-		i++
-		if i < len(p) && (p[i] == '+' || p[i] == '-') {
-			i++
-		}
-		if !digits() {
-			return i, false
-		}
-	}
-	return i, true
 }
 
 // skipSpace returns the index of the first non-space byte at or after i.
