@@ -32,6 +32,7 @@ func Merge(dst *Set, sets []*Set, keep Filter) error {
 
 	out := append(dst.alt[:0], '{')
 	idx := dst.altIdx[:0]
+	var value, limit int // of a limit broken
 	for {
 		best := -1
 		var bestName []byte
@@ -39,12 +40,7 @@ func Merge(dst *Set, sets []*Set, keep Filter) error {
 			if s == nil || heads[k] >= len(s.Index) {
 				continue
 			}
-			n := s.name(s.Index[heads[k]])
-			if best < 0 {
-				best, bestName = k, n
-				continue
-			}
-			if c := bytes.Compare(n, bestName); c <= 0 {
+			if n := s.name(s.Index[heads[k]]); best < 0 || bytes.Compare(n, bestName) <= 0 {
 				best, bestName = k, n // a later set wins a tie
 			}
 		}
@@ -61,9 +57,8 @@ func Merge(dst *Set, sets []*Set, keep Filter) error {
 			continue
 		}
 		if len(idx) >= DefaultMaxLabels {
-			dst.alt, dst.altIdx = out, idx
-			dst.Reset()
-			return limitAt("merge", 0, len(idx)+1, DefaultMaxLabels)
+			value, limit = len(idx)+1, DefaultMaxLabels
+			goto fail
 		}
 		if len(idx) > 0 {
 			out = append(out, ',')
@@ -79,10 +74,8 @@ func Merge(dst *Set, sets []*Set, keep Filter) error {
 			out = append(out, p.Value...)
 		}
 		if len(out)+1 > DefaultMaxJSONLen {
-			n := len(out) + 1
-			dst.alt, dst.altIdx = out, idx
-			dst.Reset()
-			return limitAt("merge", 0, n, DefaultMaxJSONLen)
+			value, limit = len(out)+1, DefaultMaxJSONLen
+			goto fail
 		}
 		idx = append(idx, Label{
 			NameOff:  uint16(nameOff),
@@ -97,6 +90,11 @@ func Merge(dst *Set, sets []*Set, keep Filter) error {
 	dst.alt, dst.JSON = dst.JSON, out
 	dst.altIdx, dst.Index = dst.Index, idx
 	return nil
+fail:
+	// Both limits fail here: one call in WebAssembly (issue 18).
+	dst.alt, dst.altIdx = out, idx
+	dst.Reset()
+	return limitAt("merge", 0, value, limit)
 }
 
 // MergeTexts parses each text in compound mode (dotted names allowed) and

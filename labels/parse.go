@@ -198,46 +198,52 @@ func (p *parser) value(depth, keyStart int, key []byte) error {
 	if n > p.lim.MaxNameLen {
 		return limitAt("name", keyStart, n, p.lim.MaxNameLen)
 	}
+	// The output in a local while this writes it: each store of s.JSON
+	// is a write barrier check.
+	json := s.JSON
 	if len(s.Index) > 0 {
-		s.JSON = append(s.JSON, ',')
+		json = append(json, ',')
 	}
-	s.JSON = append(s.JSON, '"')
-	nameOff := len(s.JSON)
-	s.JSON = append(append(s.JSON, s.path...), key...)
-	s.JSON = append(s.JSON, '"', ':')
+	json = append(json, '"')
+	nameOff := len(json)
+	json = append(append(json, s.path...), key...)
+	json = append(json, '"', ':')
 	if len(s.path) > 0 || containsDot(key) {
 		flags |= Compound
 	}
-	valueOff := len(s.JSON)
+	valueOff := len(json)
 	var err error
 	switch c {
 	case '{':
-		s.JSON = append(s.JSON, '{', '}')
+		json = append(json, '{', '}')
 	case '[':
 		if depth+1 > p.lim.MaxDepth {
 			return p.tooDeep(depth + 1)
 		}
+		s.JSON = json
 		err = p.array(depth, true)
+		json = s.JSON
 	default:
 		start := p.pos
 		if err = p.scalar(); err == nil {
-			s.JSON = append(s.JSON, p.in[start:p.pos]...)
+			json = append(json, p.in[start:p.pos]...)
 		}
 	}
+	s.JSON = json
 	if err != nil {
 		return err
 	}
 	// +1 leaves room for the closing brace. Until this check the offsets
 	// may pass 16 bits; the label is then discarded with the error.
-	if len(s.JSON)+1 > p.lim.MaxJSONLen {
-		return limitAt("object", keyStart, len(s.JSON)+1, p.lim.MaxJSONLen)
+	if len(json)+1 > p.lim.MaxJSONLen {
+		return limitAt("object", keyStart, len(json)+1, p.lim.MaxJSONLen)
 	}
 	s.Index = append(s.Index, Label{
 		NameOff:  uint16(nameOff),
 		NameLen:  uint8(n),
 		Flags:    flags | p.o.Flags,
 		ValueOff: uint16(valueOff),
-		ValueLen: uint16(len(s.JSON) - valueOff),
+		ValueLen: uint16(len(json) - valueOff),
 	})
 	s.src = append(s.src, int32(keyStart))
 	return nil
