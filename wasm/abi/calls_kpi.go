@@ -43,7 +43,7 @@ func kpiCall(o Op, s any, in []byte, n uint32) msgp.Marshaler {
 		r := k.Table()
 		return &r
 	}
-	var r KPIStep
+	var r KPIStep // on the stack: one copy to the heap, not one per op
 	switch o {
 	case OpKPIStep:
 		r = k.Step(int(n))
@@ -54,5 +54,7 @@ func kpiCall(o Op, s any, in []byte, n uint32) msgp.Marshaler {
 	default:
 		r = k.Cut()
 	}
-	return &r
+	p := new(KPIStep)
+	*p = r
+	return p
 }
