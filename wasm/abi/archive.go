@@ -213,25 +213,23 @@ func appendArchiveRecord(b []byte, a *archive.Archive, r *archive.Record) []byte
 			if in != nil {
 				instance, named = in.Name(pv.Inst)
 			}
-			b = appendArchiveValue(appendValueHead(b, pmid, name, pv.Inst, instance, named, counter), pv, typ)
+			b = appendValueHead(b, pmid, name, pv.Inst, instance, named, counter)
+			// The value key as ArchiveValueOf sets it: records, value or hex.
+			if typ == pcp.TypeEvent || typ == pcp.TypeHighResEvent {
+				if ev, err := pv.Events(); err == nil {
+					b = appendEventRecords(append(b, 0xa7, 'r', 'e', 'c', 'o', 'r', 'd', 's'), ev)
+					continue
+				}
+			}
+			b = append(b, 0xa5, 'v', 'a', 'l', 'u', 'e')
+			if c := appendNumber(b, pv, typ); len(c) > len(b) {
+				b = c
+				continue
+			}
+			b = appendKeyStr(b[:len(b)-6], "\xa3hex", valueHex(pv))
 		}
 	}
 	return b
-}
-
-// appendArchiveValue appends the value key of v, a value of a metric of
-// type t, as ArchiveValueOf sets it: records, value or hex.
-func appendArchiveValue(b []byte, v pduwire.Value, t pcp.Type) []byte {
-	if t == pcp.TypeEvent || t == pcp.TypeHighResEvent {
-		if a, err := v.Events(); err == nil {
-			return appendEventRecords(append(b, 0xa7, 'r', 'e', 'c', 'o', 'r', 'd', 's'), a)
-		}
-	}
-	b = append(b, 0xa5, 'v', 'a', 'l', 'u', 'e')
-	if c := appendNumber(b, v, t); len(c) > len(b) {
-		return c
-	}
-	return appendKeyStr(b[:len(b)-6], "\xa3hex", valueHex(v))
 }
 
 // appendValueHead appends the head of an ArchiveValue's map: the keys
