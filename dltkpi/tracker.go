@@ -381,11 +381,16 @@ func (t *Tracker) dataset(ev *Event) {
 		}
 	case KindIRQ:
 		t.scratch = t.scratch[:0]
-		for c := range d.Counts() {
-			if c.CPU != len(t.scratch) || len(t.scratch) >= t.limits.MaxIRQCPUs {
+		// Counts' loop, without the range over its iterator (a kilobyte
+		// of WebAssembly code).
+		counts := d.counts()
+		for off := 0; off < len(counts); {
+			cpu, n, next, err := irqEntry(counts, off)
+			if err != nil || cpu != len(t.scratch) || len(t.scratch) >= t.limits.MaxIRQCPUs {
 				break // cpu indexes are 0, 1, 2, …; anything else is garbage
 			}
-			t.scratch = append(t.scratch, c.Count)
+			t.scratch = append(t.scratch, n)
+			off = next
 		}
 		if inGroup {
 			if len(t.rows) >= t.limits.MaxIRQs {
