@@ -60,42 +60,49 @@ func (s *ArgScanner) Next() bool {
 	if s.err != nil {
 		return false
 	}
-	if s.left == 0 {
-		if s.off != len(s.p) {
-			s.err = errAt("payload", s.base+s.off, ErrTrailing)
+	// Its three failures end in one errAt call.
+	var (
+		field string
+		at    = s.base + s.off
+		kind  error
+	)
+	switch {
+	case s.left == 0:
+		if s.off == len(s.p) {
+			return false
 		}
-		return false
-	}
-	if s.off == len(s.p) {
-		s.err = errAt("NOAR", s.base+s.off, ErrCount)
-		return false
-	}
-	if p := s.p[s.off:]; len(p) >= 6 && s.plainString(p) {
-		// Fast path, written into s.arg in place: a plain ASCII string
-		// (every dlt-kpi argument) that fits the payload.
-		n := int(le16(p[4:]))
-		if s.big {
-			n = int(be16(p[4:]))
+		field, kind = "payload", ErrTrailing
+	case s.off == len(s.p):
+		field, kind = "NOAR", ErrCount
+	default:
+		if p := s.p[s.off:]; len(p) >= 6 && s.plainString(p) {
+			// Fast path, written into s.arg in place: a plain ASCII
+			// string (every dlt-kpi argument) that fits the payload.
+			n := int(le16(p[4:]))
+			if s.big {
+				n = int(be16(p[4:]))
+			}
+			if n <= len(p)-6 {
+				end := 6 + n
+				s.arg = Arg{p: p[:end:end], off: at, info: TypeString, big: s.big,
+					name: absent, unit: absent, quant: absent, fixo: absent, value: trimNUL(p, span{6, int32(n)})}
+				s.off += end
+				s.left--
+				return true
+			}
 		}
-		if n <= len(p)-6 {
-			end := 6 + n
-			s.arg = Arg{p: p[:end:end], off: s.base + s.off, info: TypeString, big: s.big,
-				name: absent, unit: absent, quant: absent, fixo: absent, value: trimNUL(p, span{6, int32(n)})}
-			s.off += end
+		a, n, err := decodeArg(s.p[s.off:], s.big)
+		if err == nil {
+			a.off = at
+			s.off += n
 			s.left--
+			s.arg = a
 			return true
 		}
+		field, at, kind = err.field, at+err.at, err.kind
 	}
-	a, n, err := decodeArg(s.p[s.off:], s.big)
-	if err != nil {
-		s.err = errAt(err.field, s.base+s.off+err.at, err.kind)
-		return false
-	}
-	a.off = s.base + s.off
-	s.off += n
-	s.left--
-	s.arg = a
-	return true
+	s.err = errAt(field, at, kind)
+	return false
 }
 
 // plainString reports whether p starts with the type info of a plain
