@@ -8,7 +8,8 @@ import "bytes"
 func (s *Set) finish(keepOrder bool, field string) error {
 	// Binary insertion sort: sets hold at most 255 labels and usually
 	// arrive sorted or nearly so, where this is linear.
-	idx, src := s.Index, s.src
+	idx := s.Index
+	src := s.src[:len(idx)] // one entry each: no bounds checks on src below
 	for i := 1; i < len(idx); i++ {
 		l, o := idx[i], src[i]
 		name := s.name(l)
