@@ -50,62 +50,74 @@ func ConsumeMessage(b []byte, opt Options) (Message, int, error) {
 func consume(b []byte, at int, opt Options) (Message, int, error) {
 	rest := b[at:]
 	var std int
-	switch opt.Framing {
-	case FramingStorage:
-		if err := checkPattern(rest, at, storagePattern, "storage header"); err != nil {
-			return Message{}, 0, err
-		}
-		if len(rest) < StorageHeaderLen {
-			return Message{}, 0, errAt("storage header", at, ErrTruncated)
-		}
-		std = StorageHeaderLen
-	case FramingSerial:
-		if err := checkPattern(rest, at, serialPattern, "serial header"); err != nil {
-			return Message{}, 0, err
-		}
-		std = SerialHeaderLen
-	}
-	if len(rest) < std+4 {
-		return Message{}, 0, errAt("standard header", at+std, ErrTruncated)
-	}
-	htyp := rest[std]
-	if htyp>>5 != 1 {
-		return Message{}, 0, errAt("HTYP version", at+std, ErrVersion)
-	}
-	n := int(be16(rest[std+2:]))
-	hlen := 4
-	for f := uint8(HTYPWithECU); f <= HTYPWithTime; f <<= 1 {
-		if htyp&f != 0 {
-			hlen += 4
-		}
-	}
-	ext := 0
-	if htyp&HTYPExtended != 0 {
-		ext = std + hlen
-		hlen += ExtendedHeaderLen
-	}
-	if n < hlen {
-		return Message{}, 0, errAt("LEN", at+std+2, ErrLength)
-	}
+	// Its failures end in one errAt call (field, off and kind), but the
+	// pattern's and the limit's.
+	field, off := "", at
+	var kind error
 	maxLen := opt.MaxMessageLen
 	if maxLen <= 0 {
 		maxLen = MaxMessageLen
 	}
-	if n > maxLen {
-		return Message{}, 0, wire.NewValueError("dlt", "LEN", at+std+2, ErrLimit, int64(n), int64(maxLen))
+	n := 0
+	switch { // a block to break out of to fail
+	default:
+		if opt.Framing == FramingStorage || opt.Framing == FramingSerial {
+			pattern, name := storagePattern, "storage header"
+			if std = StorageHeaderLen; opt.Framing == FramingSerial {
+				pattern, name, std = serialPattern, "serial header", SerialHeaderLen
+			}
+			if err := checkPattern(rest, at, pattern, name); err != nil {
+				return Message{}, 0, err
+			}
+			if len(rest) < std {
+				field, kind = name, ErrTruncated
+				break
+			}
+		}
+		if len(rest) < std+4 {
+			field, off, kind = "standard header", at+std, ErrTruncated
+			break
+		}
+		htyp := rest[std]
+		if htyp>>5 != 1 {
+			field, off, kind = "HTYP version", at+std, ErrVersion
+			break
+		}
+		n = int(be16(rest[std+2:]))
+		hlen := 4
+		for f := uint8(HTYPWithECU); f <= HTYPWithTime; f <<= 1 {
+			if htyp&f != 0 {
+				hlen += 4
+			}
+		}
+		ext := 0
+		if htyp&HTYPExtended != 0 {
+			ext = std + hlen
+			hlen += ExtendedHeaderLen
+		}
+		field, off = "LEN", at+std+2
+		if n < hlen {
+			kind = ErrLength
+			break
+		}
+		if n > maxLen {
+			return Message{}, 0, wire.NewValueError("dlt", field, off, ErrLimit, int64(n), int64(maxLen))
+		}
+		size := std + n
+		if len(rest) < size {
+			field, off, kind = "message", at, ErrTruncated
+			break
+		}
+		return Message{
+			rec:    rest[:size:size],
+			base:   at,
+			std:    uint8(std),
+			ext:    uint8(ext),
+			pay:    uint8(std + hlen),
+			stored: opt.Framing == FramingStorage,
+		}, size, nil
 	}
-	size := std + n
-	if len(rest) < size {
-		return Message{}, 0, errAt("message", at, ErrTruncated)
-	}
-	return Message{
-		rec:    rest[:size:size],
-		base:   at,
-		std:    uint8(std),
-		ext:    uint8(ext),
-		pay:    uint8(std + hlen),
-		stored: opt.Framing == FramingStorage,
-	}, size, nil
+	return Message{}, 0, errAt(field, off, kind)
 }
 
 // checkPattern compares the available prefix of b with a 4-byte pattern,
