@@ -67,6 +67,7 @@ func (s *PDUSession) AppendFeed(dst, chunk []byte) []byte {
 	}
 	off := 0
 	sp := pduwire.NewScanner(data, s.opts)
+	var err error
 	for len(data)-off >= pduwire.HeaderLen {
 		if !sp.Next() {
 			// The Scanner's errors are *wire.Error values of its kinds:
@@ -75,20 +76,20 @@ func (s *PDUSession) AppendFeed(dst, chunk []byte) []byte {
 			if we, ok := sp.Err().(*wire.Error); ok && we.Err == pduwire.ErrTruncated {
 				break // the body has not all arrived
 			}
-			s.fail(shiftError(sp.Err(), int(s.consumed)))
+			err = shiftError(sp.Err(), int(s.consumed))
 			break
 		}
 		p := sp.PDU()
 		p.Offset += s.consumed
-		var err error
 		if o.b, err = AppendPDU(o.b, "", p); err != nil {
-			s.fail(err)
 			break
 		}
 		o.n++
 		off += len(p.Bytes)
 	}
-	if !s.done {
+	if err != nil {
+		s.fail(err) // one call for both failures
+	} else {
 		s.consumed += int64(off)
 		// Overlapping when data is pending: append moves the bytes down.
 		s.pending = append(s.pending[:0], data[off:]...)
