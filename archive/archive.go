@@ -44,9 +44,32 @@ func Open(meta File, index *File, vols []File, o Options) (*Archive, error) {
 		return nil, failValue(meta.Name, "label.vol", volOffset(l.Version), ErrLabelMismatch, int64(l.Vol), VolMeta)
 	}
 	a := &Archive{Label: l, o: o, metaSize: meta.Size}
-	if a.Meta, err = readMeta(meta, first, l.Version, o); err != nil {
-		return nil, err
+	// Every record of the .meta after its label, read here rather than
+	// by a function of its own, as metaParser.record reads a descriptor.
+	m := &Meta{byPMID: map[pcp.ID]int{}, byName: map[string]int{}, byDom: map[pcp.InDom][]int{},
+		text: map[[2]uint32]int{}}
+	p := metaParser{m: m, v: l.Version, file: meta.Name, o: o, current: map[pcp.InDom]int{}}
+	r := frames{lenField: "record.len"}
+	off := first
+	for n := 0; off < meta.Size; n++ {
+		if n >= o.MaxMetaRecords {
+			return nil, failValue(meta.Name, "meta", off, ErrLimit, int64(n)+1, int64(o.MaxMetaRecords))
+		}
+		var rec []byte
+		if _, rec, err = r.record(&meta, off, 0, o.MaxRecordLen); err != nil {
+			return nil, err
+		}
+		if err := p.record(rec, off); err != nil {
+			return nil, err
+		}
+		off += int64(len(rec))
 	}
+	if len(m.Metrics) == 0 {
+		// libpcp refuses an archive without one descriptor.
+		return nil, failValue(meta.Name, "meta", off, ErrCount, 0, 1)
+	}
+	p.finish()
+	a.Meta = m
 	// The index's label (k −1) is read and checked by the volumes' loop:
 	// a second copy of it cost a WebAssembly module 0.5 KB (issue 18).
 	read := make([]volume, 0, len(vols))
@@ -96,34 +119,6 @@ func volOffset(v int) int64 {
 		return 24
 	}
 	return 20
-}
-
-// readMeta reads every record of the .meta after its label.
-func readMeta(f File, off int64, v int, o Options) (*Meta, error) {
-	m := &Meta{byPMID: map[pcp.ID]int{}, byName: map[string]int{}, byDom: map[pcp.InDom][]int{},
-		text: map[[2]uint32]int{}}
-	p := metaParser{m: m, v: v, file: f.Name, o: o, current: map[pcp.InDom]int{}}
-	r := frames{lenField: "record.len"}
-	for n := 0; off < f.Size; n++ {
-		if n >= o.MaxMetaRecords {
-			return nil, failValue(f.Name, "meta", off, ErrLimit, int64(n)+1, int64(o.MaxMetaRecords))
-		}
-		var rec []byte
-		var err error
-		if _, rec, err = r.record(&f, off, 0, o.MaxRecordLen); err != nil {
-			return nil, err
-		}
-		if err := p.record(rec, off); err != nil {
-			return nil, err
-		}
-		off += int64(len(rec))
-	}
-	if len(m.Metrics) == 0 {
-		// libpcp refuses an archive without one descriptor.
-		return nil, failValue(f.Name, "meta", off, ErrCount, 0, 1)
-	}
-	p.finish()
-	return m, nil
 }
 
 // Volumes returns the numbers of the data volumes, in order.
