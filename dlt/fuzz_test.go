@@ -100,6 +100,9 @@ func checkReencode(t *testing.T, m Message) {
 		r.Type() != m.Type() || r.Subtype() != m.Subtype() || r.StorageHeader() != m.StorageHeader() {
 		t.Fatalf("re-encoded header differs: %x vs %x", r.Bytes(), m.Bytes())
 	}
+	if ecu, app, ctx := r.IDs(); ecu != m.ECU() || app != m.AppID() || ctx != m.ContextID() {
+		t.Fatalf("IDs %q %q %q, want %q %q %q", ecu, app, ctx, m.ECU(), m.AppID(), m.ContextID())
+	}
 	i := 0
 	for a, err := range r.Args() {
 		if err != nil {

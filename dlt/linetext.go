@@ -43,7 +43,8 @@ func (m Message) AppendText(b []byte) ([]byte, error) {
 		b = append(b, " ----------"...)
 	}
 	b = appendPadded(b, " ", uint64(m.Counter()), 3, '0')
-	for _, id := range [...]ID{m.ECU(), m.AppID(), m.ContextID()} {
+	ecu, app, ctx := m.IDs()
+	for _, id := range [...]ID{ecu, app, ctx} {
 		b = appendDashedID(b, id)
 	}
 	if !m.HasExtendedHeader() {

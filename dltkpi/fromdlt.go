@@ -72,7 +72,8 @@ func (s Selector) FromDLT(m dlt.Message) (Message, Source, error) {
 // SourceOf returns the header fields of m that identify its session and
 // time.
 func SourceOf(m dlt.Message) Source {
-	src := Source{ECU: m.ECU(), AppID: m.AppID(), ContextID: m.ContextID(), MCNT: m.Counter(), NOAR: m.NumArgs()}
+	src := Source{MCNT: m.Counter(), NOAR: m.NumArgs()}
+	src.ECU, src.AppID, src.ContextID = m.IDs()
 	src.SEID, _ = m.SessionID()
 	src.TMSP, _ = m.Timestamp()
 	return src

@@ -86,10 +86,11 @@ func (w *dltTexts) appendDecoded(b []byte, m dlt.Message, index int) []byte {
 		f.uint("\xa9timestamp", uint64(ts))
 	}
 	f.uint("\xa7counter", uint64(m.Counter()))
-	f.id("\xa3ecu", m.ECU(), false)
+	ecu, app, ctx := m.IDs()
+	f.id("\xa3ecu", ecu, false)
 	if ext {
-		f.id("\xa4apid", m.AppID(), true)
-		f.id("\xa4ctid", m.ContextID(), true)
+		f.id("\xa4apid", app, true)
+		f.id("\xa4ctid", ctx, true)
 	}
 	f.str("\xa4type", t.String())
 	if name := dlt.SubtypeName(t, sub); name != "" {
