@@ -135,7 +135,7 @@ func (s *mmvServing) appendFile(b []byte, i int) []byte {
 	e.int("\xa7version", int64(h.Version))
 	e.uint("\xa3gen", h.Gen1)
 	e.uint("\xa5flags", uint64(uint32(h.Flags)))
-	e.str("\xaaflag_names", mmvFlagNames(h.Flags))
+	e.str("\xaaflag_names", mmvFlagNames[h.Flags&7])
 	e.int("\xa7process", int64(h.Process))
 	e.int("\xa7cluster", int64(h.Cluster))
 	// Each metric's values in file order: a list per metric from its
@@ -307,25 +307,10 @@ func mmvSkipText(r *mmv.Reader, sk mmv.Skip) string {
 
 var mmvLevels = [...]string{mmv.LabelCluster: "cluster", mmv.LabelItem: "item", mmv.LabelInDom: "indom", mmv.LabelInstances: "instance"}
 
-// mmvFlagNames names the header flags as mmvdump does.
-func mmvFlagNames(f mmv.Flags) string {
-	var b []byte
-	for _, n := range [...]struct {
-		f    mmv.Flags
-		name string
-	}{{mmv.FlagNoPrefix, "noprefix"}, {mmv.FlagProcess, "process"}, {mmv.FlagSentinel, "sentinel"}} {
-		if f&n.f != 0 {
-			if b != nil {
-				b = append(b, ',')
-			}
-			b = append(b, n.name...)
-		}
-	}
-	if b == nil {
-		return "none"
-	}
-	return string(b)
-}
+// mmvFlagNames name the header flags as mmvdump does, indexed by the
+// three flags' bits.
+var mmvFlagNames = [8]string{"none", "noprefix", "process", "noprefix,process", "sentinel", "noprefix,sentinel",
+	"process,sentinel", "noprefix,process,sentinel"}
 
 // mmvWarnings holds each collision's explanation: the text before the
 // other file's name, and after it; the metric's name comes first for the

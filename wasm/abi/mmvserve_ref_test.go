@@ -107,7 +107,7 @@ func mmvServedLabelRef(l mmv.Label) MMVServedLabel {
 func serveFileRef(s mmv.Source, path string, cluster uint32, now int64, drop []bool) MMVServed {
 	r := s.Reader
 	h := r.Header()
-	out := MMVServed{File: path, Version: h.Version, Gen: h.Gen1, Flags: uint32(h.Flags), FlagNames: mmvFlagNames(h.Flags),
+	out := MMVServed{File: path, Version: h.Version, Gen: h.Gen1, Flags: uint32(h.Flags), FlagNames: mmvFlagNamesRef(h.Flags),
 		Process: h.Process, Cluster: h.Cluster, Metrics: []MMVServedMetric{}}
 	// A metric's place in out.Metrics: entries left out under
 	// SkipRefused (and their values, which Values skips) have none.
@@ -206,4 +206,24 @@ func mmvServedValueRef(v mmv.Value, now int64) Raw {
 		return nil
 	}
 	return appendInt64(nil, v.Int())
+}
+
+// mmvFlagNamesRef names the header flags as mmvdump does.
+func mmvFlagNamesRef(f mmv.Flags) string {
+	var b []byte
+	for _, n := range [...]struct {
+		f    mmv.Flags
+		name string
+	}{{mmv.FlagNoPrefix, "noprefix"}, {mmv.FlagProcess, "process"}, {mmv.FlagSentinel, "sentinel"}} {
+		if f&n.f != 0 {
+			if b != nil {
+				b = append(b, ',')
+			}
+			b = append(b, n.name...)
+		}
+	}
+	if b == nil {
+		return "none"
+	}
+	return string(b)
 }
