@@ -92,17 +92,23 @@ func fail(section string, i int, member string, off uint64, kind error, value, l
 	return &wire.Error{Format: "mmv", Field: field, Offset: int64(off), Err: kind}
 }
 
-// entryField names entry i of a section, e.g. "metrics[3].name"; it is
-// called only on failure paths, so its allocation does not matter.
+// entryField names entry i (0 or more) of a section, e.g.
+// "metrics[3].name"; it is called only on failure paths, so its
+// allocations do not matter. Its digits are written here, not by
+// strconv (issue 18).
 func entryField(section string, i int, member string) string {
-	b := make([]byte, 0, len(section)+len(member)+12)
-	b = append(b, section...)
-	b = append(b, '[')
-	b = appendInt(b, int64(i))
-	b = append(b, ']')
-	if member != "" {
-		b = append(b, '.')
-		b = append(b, member...)
+	var d [20]byte
+	k := len(d)
+	for {
+		k--
+		d[k] = byte('0' + i%10)
+		if i /= 10; i == 0 {
+			break
+		}
 	}
-	return string(b)
+	s := section + "[" + string(d[k:]) + "]"
+	if member != "" {
+		s += "." + member
+	}
+	return s
 }
