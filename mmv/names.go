@@ -18,11 +18,13 @@ const (
 //
 //go:noinline
 func (r *Reader) AppendMetricName(b []byte, prefix, file string, m Metric) []byte {
-	b = append(b, prefix...)
-	b = append(b, '.')
-	if r.hdr.Flags&FlagNoPrefix == 0 {
-		b = append(b, file...)
-		b = append(b, '.')
+	sep := "."
+	if r.hdr.Flags&FlagNoPrefix != 0 {
+		file, sep = "", ""
+	}
+	// The parts by one loop: each append is code in WebAssembly.
+	for _, part := range [...]string{prefix, ".", file, sep} {
+		b = append(b, part...)
 	}
 	return append(b, m.Name...)
 }
