@@ -175,29 +175,33 @@ func Assign(srcs []Source) (clusters []uint32, warnings []Warning) {
 			}
 			m := r.Metric(k)
 			item := m.Item & MaxItem // validated ≤ 1023 unless rewritten since
-			if items[item/64]&(1<<(item%64)) != 0 {
-				warnings = addWarning(warnings, WarnRepeatedItem, i, -1, m.Index)
-				continue
-			}
-			items[item/64] |= 1 << (item % 64)
-			name := r.AppendMetricName(nil, PrefixMMV, s.Name, m)
+			b := r.AppendMetricName(nil, PrefixMMV, s.Name, m)
+			name := string(b)
 			id := PMID(clusters[i], m.Item)
-			if !ValidMetricName(name) {
-				warnings = addWarning(warnings, WarnBadName, i, -1, m.Index)
+			// The first rule the metric breaks, if any: one warning call.
+			kind, other := WarningKind(0), -1
+			o, ok := names[name]
+			switch {
+			case items[item/64]&(1<<(item%64)) != 0:
+				kind = WarnRepeatedItem
+			case !ValidMetricName(b):
+				kind = WarnBadName
+			case ok && o.file >= 0 && o.id != id:
+				kind, other = WarnDuplicateName, o.file
+			case conflicts(name):
+				kind = WarnNameConflict
+			}
+			if kind != WarnRepeatedItem {
+				items[item/64] |= 1 << (item % 64)
+			}
+			if kind != 0 {
+				warnings = addWarning(warnings, kind, i, other, m.Index)
 				continue
 			}
-			if o, ok := names[string(name)]; ok && o.file >= 0 && o.id != id {
-				warnings = addWarning(warnings, WarnDuplicateName, i, o.file, m.Index)
-				continue
-			}
-			if conflicts(string(name)) {
-				warnings = addWarning(warnings, WarnNameConflict, i, -1, m.Index)
-				continue
-			}
-			names[string(name)] = owner{file: i, id: id}
+			names[name] = owner{file: i, id: id}
 			for j := range len(name) {
 				if name[j] == '.' {
-					names[string(name[:j])] = owner{file: -1}
+					names[name[:j]] = owner{file: -1}
 				}
 			}
 		}
