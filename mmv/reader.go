@@ -352,6 +352,29 @@ func (r *Reader) stringKind(off uint64, allowZero bool) error {
 	return nil
 }
 
+// nameKind checks an entry's name at at: inline in a v1 file (a NUL
+// within its 64 bytes, not first), a string reference in later ones (a
+// string, not empty). It returns the failure's kind, nil for a good
+// name.
+func (r *Reader) nameKind(at uint64) error {
+	off, max, empty := at, uint64(NameSizeV1), error(ErrString)
+	if r.hdr.Version != 1 {
+		off, max, empty = r.u64(int(at)), StringSize, ErrName
+	}
+	// A v1 name lies inside its entry, which the TOC's check put inside
+	// the file: only a reference can fail here.
+	if off > uint64(len(r.b)) || uint64(len(r.b))-off < max {
+		return ErrBounds
+	}
+	switch n := nul(r.b[off : off+max]); {
+	case n < 0:
+		return ErrString
+	case n == 0:
+		return empty
+	}
+	return nil
+}
+
 // helpMembers name the two help text references of an entry.
 var helpMembers = [2]string{"shorttext", "helptext"}
 
@@ -418,12 +441,8 @@ func (r *Reader) checkInstances() error {
 			first := r.index(SectionInstances, r.u64(ind+8))
 			if first < 0 || i < first || uint64(i) >= uint64(first)+uint64(r.u32Cold(ind+4)) {
 				kind = ErrInstance
-			} else if member, off = "name", at+16; r.hdr.Version == 1 {
-				if nul(r.b[at+16:at+16+NameSizeV1]) <= 0 {
-					kind = ErrString
-				}
-			} else if kind = r.stringKind(r.u64(int(at)+16), false); kind == nil && r.b[r.u64(int(at)+16)] == 0 {
-				kind = ErrName
+			} else {
+				member, off, kind = "name", at+16, r.nameKind(at+16)
 			}
 		}
 		if kind != nil {
@@ -439,14 +458,9 @@ func (r *Reader) checkMetrics(repeatOK, skip bool) error {
 	for i := 0; i < s.count; i++ {
 		at := uint64(r.at(SectionMetrics, i))
 		base := at
-		member, off, kind, value, limit := "name", at, error(nil), int64(0), int64(-1)
+		member, off, kind, value, limit := "name", at, r.nameKind(at), int64(0), int64(-1)
 		if r.hdr.Version == 1 {
-			if nul(r.b[at:at+NameSizeV1]) <= 0 {
-				kind = ErrString
-			}
 			base = at + NameSizeV1 - 8 // v1 fields follow the name array
-		} else if kind = r.stringKind(r.u64(int(at)), false); kind == nil && r.b[r.u64(int(at))] == 0 {
-			kind = ErrName
 		}
 		if kind == nil {
 			// The rules pmdammv applies to one metric (item) and the ones
