@@ -75,58 +75,54 @@ type frames struct {
 
 // record returns the record at off of f, and a view that starts pre
 // bytes before it (see pre), both in the read window. It checks the
-// length against the file's size and max, and the trailer against the
+// length against the file's size and limit, and the trailer against the
 // header.
-func (r *frames) record(f *File, off int64, pre, max int) (base, rec []byte, err error) {
+func (r *frames) record(f *File, off int64, pre, limit int) (base, rec []byte, err error) {
 	if off+4 > f.Size {
 		return nil, nil, fail(f.Name, "record.len", off, ErrTruncated)
 	}
-	if err := r.fill(f, off, pre, pre+4, r.lenField); err != nil {
-		return nil, nil, err
-	}
-	at := int(off - r.winOff)
-	n := int64(be32(r.buf, at))
-	switch {
-	case n < 12:
-		return nil, nil, failValue(f.Name, "record.len", off, ErrLength, n, 12)
-	case n > int64(max):
-		return nil, nil, failValue(f.Name, "record.len", off, ErrLimit, n, int64(max))
-	case off+n > f.Size:
-		return nil, nil, failValue(f.Name, "record", off, ErrTruncated, n, f.Size-off)
-	}
-	if err := r.fill(f, off, pre, pre+int(n), "record"); err != nil {
-		return nil, nil, err
-	}
-	at = int(off - r.winOff)
-	rec = r.buf[at : at+int(n)]
-	if t := be32(rec, int(n)-4); int64(t) != n {
-		return nil, nil, failValue(f.Name, "record.trailer", off+n-4, ErrFrame, int64(t), n)
-	}
-	return r.buf[at-pre : at+int(n)], rec, nil
-}
-
-// fill makes the window hold need bytes from off−pre of f, reading a
-// whole window (or what is needed, if more) when it does not; field names
-// what is read, for errors.
-func (r *frames) fill(f *File, off int64, pre, need int, field string) error {
-	from := off - int64(pre)
-	if r.win == f && from >= r.winOff && from+int64(need) <= r.winOff+int64(len(r.buf)) {
-		return nil
-	}
-	size := int(min(int64(max(r.window, need)), f.Size-from))
-	if cap(r.buf) < size {
-		r.buf = make([]byte, size, max(size, r.window))
-	}
-	r.buf = r.buf[:size]
-	if n, err := f.R.ReadAt(r.buf, from); n < size {
-		r.win = nil
-		if err == nil {
-			err = io.ErrUnexpectedEOF
+	// The window is made to hold need bytes from off−pre twice at most,
+	// through one piece of code: the length word, then the record. It is
+	// read whole (or what is needed, if more) when it does not hold them;
+	// field names what is read, for errors.
+	n := int64(0) // the record's length, once read
+	need, field := pre+4, r.lenField
+	for {
+		from := off - int64(pre)
+		if r.win != f || from < r.winOff || from+int64(need) > r.winOff+int64(len(r.buf)) {
+			size := int(min(int64(max(r.window, need)), f.Size-from))
+			if cap(r.buf) < size {
+				r.buf = make([]byte, size, max(size, r.window))
+			}
+			r.buf = r.buf[:size]
+			if got, err := f.R.ReadAt(r.buf, from); got < size {
+				r.win = nil
+				if err == nil {
+					err = io.ErrUnexpectedEOF
+				}
+				return nil, nil, ioFail(f.Name, field, off, err)
+			}
+			r.win, r.winOff = f, from
 		}
-		return ioFail(f.Name, field, off, err)
+		at := int(off - r.winOff)
+		if n > 0 {
+			rec = r.buf[at : at+int(n)]
+			if t := be32(rec, int(n)-4); int64(t) != n {
+				return nil, nil, failValue(f.Name, "record.trailer", off+n-4, ErrFrame, int64(t), n)
+			}
+			return r.buf[at-pre : at+int(n)], rec, nil
+		}
+		n = int64(be32(r.buf, at))
+		switch {
+		case n < 12:
+			return nil, nil, failValue(f.Name, "record.len", off, ErrLength, n, 12)
+		case n > int64(limit):
+			return nil, nil, failValue(f.Name, "record.len", off, ErrLimit, n, int64(limit))
+		case off+n > f.Size:
+			return nil, nil, failValue(f.Name, "record", off, ErrTruncated, n, f.Size-off)
+		}
+		need, field = pre+int(n), "record"
 	}
-	r.win, r.winOff = f, from
-	return nil
 }
 
 // scanFrames is a Scanner's reader: a window at a time.
