@@ -137,36 +137,34 @@ func pid9(b []byte, i int) (pid int32, next int, ok bool) {
 	return pid, i, n > 0 && n < 10
 }
 
-// parseProcessSlow is parseProcess with signs, long numbers and errors.
+// parseProcessSlow is parseProcess with signs, long numbers and errors
+// (one newError call for the three kinds: its field is the kind's name).
 func (d *Dataset) parseProcessSlow(k Kind, arg []byte) error {
 	var (
-		off int
-		err error
+		off       int
+		err       error
+		pid, ppid int64
 	)
 	switch k {
 	case KindNEW:
-		var pid, ppid int64
 		if pid, off, err = field(arg, 0, ';', math.MinInt32, math.MaxInt32); err == nil {
 			if ppid, off, err = field(arg, off, ';', math.MinInt32, math.MaxInt32); err == nil {
 				d.PID, d.PPID, d.Cmd = int32(pid), int32(ppid), arg[off:]
 				return nil
 			}
 		}
-		return newError("NEW", off, err)
 	case KindCHK:
-		var pid int64
 		if pid, off, err = field(arg, 0, ';', math.MinInt32, math.MaxInt32); err == nil {
 			d.PID, d.Cmd = int32(pid), arg[off:]
 			return nil
 		}
-		return newError("CHK", off, err)
+	default: // KindSTP
+		if pid, off, err = field(arg, 0, 0, math.MinInt32, math.MaxInt32); err == nil {
+			d.PID = int32(pid)
+			return nil
+		}
 	}
-	var pid int64
-	if pid, off, err = field(arg, 0, 0, math.MinInt32, math.MaxInt32); err == nil {
-		d.PID = int32(pid)
-		return nil
-	}
-	return newError("STP", off, err)
+	return newError(k.String(), off, err)
 }
 
 // actFields names ACT's fields for errors; actSigned says which are C
