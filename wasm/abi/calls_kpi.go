@@ -39,22 +39,5 @@ func kpiCall(o Op, s any, in []byte, n uint32) msgp.Marshaler {
 	if !ok {
 		return Failure(ErrBadMode)
 	}
-	if o == OpKPITable {
-		r := k.Table()
-		return &r
-	}
-	var r KPIStep // on the stack: one copy to the heap, not one per op
-	switch o {
-	case OpKPIStep:
-		r = k.Step(int(n))
-	case OpKPIFeed:
-		r = k.Feed(in)
-	case OpKPIEnd:
-		r = k.End()
-	default:
-		r = k.Cut()
-	}
-	p := new(KPIStep)
-	*p = r
-	return p
+	return &kpiSessionCall{k, o, in, int(n)}
 }

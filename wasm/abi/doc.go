@@ -9,11 +9,11 @@
 // (the *_gen.go files) and their MarshalMsg with internal/encgen (the
 // *_enc.go files), which writes msgp's bytes in a form several times
 // smaller in WebAssembly. The large and hot results (PDU bodies and
-// streams, KPI messages, DLT messages, MMV files and served values,
-// label sets, archive records) are written in place by Append
-// functions (AppendPDU, AppendKPIMessages, AppendDLTDecode, AppendMMV,
-// AppendMMVServe, AppendLabels, ArchiveSession.AppendNext, ...) rather
-// than built as schema values and marshalled, which costs the modules
+// streams, KPI messages, KPI sessions' steps and tables, DLT messages,
+// MMV files and served values, label sets, archive records) are
+// written in place by Append functions (AppendPDU, AppendKPIMessages,
+// AppendDLTDecode, AppendMMV, AppendMMVServe, AppendLabels,
+// ArchiveSession.AppendNext, ...) rather than built as schema values and marshalled, which costs the modules
 // less code and the calls fewer allocations (issue 18). The schema
 // types stay the declaration of those results: each writer's tests hold
 // its bytes equal to the types' generated MarshalMsg of the same

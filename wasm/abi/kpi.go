@@ -358,20 +358,20 @@ func kindCounts(a [dltkpi.NumKinds]int) KindCounts {
 // reassembler and tracker, as `perfwire kpi` does, so a host can show
 // progress and the process table while a large capture is decoded.
 type KPISession struct {
-	in       []byte
-	s        dlt.Scanner
-	kp       *dltkpi.Session
-	t        *dltkpi.Tracker // kp's
-	done     bool
-	err      error
-	samples  []CPUSample // what the step reports, handed over to its result
-	irqs     []KPIIRQ    // as samples
-	irqTable []dltkpi.IRQRate
-	actPIDs  []int32 // pids listed by the open ACT group
+	in   []byte
+	s    dlt.Scanner
+	kp   *dltkpi.Session
+	t    *dltkpi.Tracker // kp's
+	done bool
+	err  error
+	// What the step reports: where each of its samples ends in the
+	// columns below, and the interrupt rows its IRQ groups updated.
+	samples []kpiSample
+	irqs    []dltkpi.IRQRate
+	actPIDs []int32 // pids listed by the open ACT group
 	// The columns of the step's samples back to back: each sample's
-	// slices are windows of them, handed over with the step (the next
-	// step starts new ones). A few allocations per step as they grow,
-	// not five per ACT group.
+	// slices are windows of them. A few allocations as they grow, not
+	// five per ACT group.
 	colPIDs []int32
 	colCPU  []uint64
 	colRSS  []int64
@@ -408,19 +408,39 @@ func (k *KPISession) withPipeline() *KPISession {
 // At the end of the input it flushes the reassembler; later steps return
 // Done again with no samples. A framing error the scanner cannot get
 // past ends the session with that error; what came before it is kept.
-func (k *KPISession) Step(max int) KPIStep {
-	if k.stream {
-		return k.progress(abiError(ErrBadMode))
+func (k *KPISession) Step(max int) KPIStep { return k.call(OpKPIStep, nil, max) }
+
+// run does the work of kpi_step (up to max messages), kpi_feed (of in),
+// kpi_end or kpi_cut (op o) and returns the call's error: ErrBadMode for
+// a call of the other kind of session. A session done does nothing more.
+// What the step reports waits in k for progress or appendProgress.
+func (k *KPISession) run(o Op, in []byte, max int) error {
+	if k.stream == (o == OpKPIStep) {
+		return abiError(ErrBadMode)
 	}
-	for n := 0; !k.done && (max <= 0 || n < max); n++ {
-		if !k.s.Next() {
-			k.finish(k.s.Err())
-			break
+	switch {
+	case k.done:
+	case o == OpKPIStep:
+		for n := 0; !k.done && (max <= 0 || n < max); n++ {
+			if !k.s.Next() {
+				k.finish(k.s.Err())
+				break
+			}
+			k.kp.Push(k.s.Message())
+			k.drain()
 		}
-		k.kp.Push(k.s.Message())
-		k.drain()
+	case o == OpKPIFeed:
+		k.fed += len(in)
+		k.f.Feed(in)
+		k.take()
+	default: // kpi_end, kpi_cut
+		k.f.End()
+		k.take()
+		if !k.done && o == OpKPIEnd {
+			k.finish(nil)
+		}
 	}
-	return k.progress(nil)
+	return nil
 }
 
 // finish ends the session with err (nil: the input's end): the groups
@@ -439,8 +459,18 @@ func (k *KPISession) drain() {
 	for k.kp.Next() {
 		ev := k.kp.Current()
 		if IRQGroupEnd(ev) {
-			k.irqTable = k.t.AppendIRQs(k.irqTable[:0]) // reused: one per IRQ group
-			k.irqs = AppendIRQs(k.irqs, k.irqTable, ev)
+			// The table appended, then the rows the group updated kept:
+			// those whose latest sample has its time (none when the
+			// tracker found the group suspect).
+			n := len(k.irqs)
+			rows := k.t.AppendIRQs(k.irqs)
+			for _, q := range rows[n:] {
+				if q.Time == ev.Group.Begin {
+					rows[n] = q
+					n++
+				}
+			}
+			k.irqs = rows[:n]
 		}
 		if ev.Kind != dltkpi.KindACT {
 			continue
@@ -453,7 +483,7 @@ func (k *KPISession) drain() {
 				k.actPIDs = append(k.actPIDs, ev.Dataset.PID)
 			}
 		case dltkpi.EventGroupEnd:
-			k.samples = append(k.samples, k.sample(ev.Source.TMSP))
+			k.sample(ev.Source.TMSP)
 			k.actPIDs = k.actPIDs[:0]
 		}
 	}
@@ -462,8 +492,7 @@ func (k *KPISession) drain() {
 // sample reads the values the tracker now holds for the pids of the ACT
 // group that just ended. Looking pids up one by one, instead of copying
 // and sorting the whole table per group, keeps a step cheap.
-func (k *KPISession) sample(tmsp uint32) CPUSample {
-	from := len(k.colPIDs)
+func (k *KPISession) sample(tmsp uint32) {
 	for _, pid := range k.actPIDs {
 		if p, ok := k.t.Process(pid); ok && p.HasACT {
 			ctx := int64(-1)
@@ -477,9 +506,15 @@ func (k *KPISession) sample(tmsp uint32) CPUSample {
 			k.colIO = append(k.colIO, p.IODelta)
 		}
 	}
-	to := len(k.colPIDs)
-	return CPUSample{TMSP: tmsp, PIDs: k.colPIDs[from:to:to], CPU: k.colCPU[from:to:to],
-		RSS: k.colRSS[from:to:to], Ctx: k.colCtx[from:to:to], IO: k.colIO[from:to:to]}
+	k.samples = append(k.samples, kpiSample{tmsp, len(k.colPIDs)})
+}
+
+// kpiSample is a sample of a step: its ACT group's time, and where its
+// rows end in the session's columns (they start where the previous
+// sample's end).
+type kpiSample struct {
+	tmsp uint32
+	to   int
 }
 
 // Table returns the tracker's current process table, interrupt rates and
@@ -490,11 +525,16 @@ func (k *KPISession) Table() KPITable {
 	for i := range ps { // by index: a 200-byte row copied per process is code too
 		res.Processes = append(res.Processes, ProcessRow(&ps[i]))
 	}
-	rs, ts, open := k.kp.Stats(), k.t.Stats(), k.kp.OpenGroups()
-	skipped, places := k.s.Skipped(), k.s.Resyncs()
-	if k.stream {
-		skipped, places = k.skippedBefore+k.f.Skipped(), k.placesBefore+k.f.Resyncs()
-	}
-	res.Stats = Stats(rs, ts, open, skipped, places)
+	skipped, places := k.skipped()
+	res.Stats = Stats(k.kp.Stats(), k.t.Stats(), k.kp.OpenGroups(), skipped, places)
 	return res
+}
+
+// skipped is the bytes the session's scanner or feeders resynchronised
+// over and in how many places.
+func (k *KPISession) skipped() (bytes, places int) {
+	if k.stream {
+		return k.skippedBefore + k.f.Skipped(), k.placesBefore + k.f.Resyncs()
+	}
+	return k.s.Skipped(), k.s.Resyncs()
 }

@@ -1,6 +1,12 @@
 package abi
 
-import "github.com/perfwire/perfwire/dlt"
+import (
+	"unicode/utf8"
+
+	"github.com/perfwire/perfwire/dlt"
+	"github.com/perfwire/perfwire/dltkpi"
+	"github.com/tinylib/msgp/msgp"
+)
 
 // NewKPIStream starts a session fed piece by piece, for a live DLT stream
 // (dlt-receive's output, a daemon's TCP port with FramingBare, a serial
@@ -21,19 +27,7 @@ func NewKPIStream(framing dlt.Framing) *KPISession {
 // (Offset: stream bytes decided, records or skipped; Total: bytes fed)
 // and what the records reported (KPIStep). The session copies what it
 // keeps of chunk.
-func (k *KPISession) Feed(chunk []byte) KPIStep {
-	// One return: each KPIStep returned is a copy in WebAssembly code.
-	var callErr error
-	switch {
-	case !k.stream:
-		callErr = abiError(ErrBadMode)
-	case !k.done:
-		k.fed += len(chunk)
-		k.f.Feed(chunk)
-		k.take()
-	}
-	return k.progress(callErr)
-}
+func (k *KPISession) Feed(chunk []byte) KPIStep { return k.call(OpKPIFeed, chunk, 0) }
 
 // take passes every message the feeder has decided to the reassembler;
 // an error the feeder cannot get past ends the session.
@@ -51,54 +45,70 @@ func (k *KPISession) take() {
 // record cut off by the input's end is truncated and ends the session, as
 // in a scan of that input alone; else the next Feed starts a new input
 // (offsets and errors count from its start) while the processes, groups
-// and counters carry on. perfwire kpi FILE... reads its files so.
-func (k *KPISession) Cut() KPIStep {
-	if !k.stream || k.done {
-		return k.End() // the error of a capture's session, or the last step again
-	}
-	k.f.End()
-	k.take()
-	st := k.progress(nil)
-	if !k.done {
+// and counters carry on. perfwire kpi FILE... reads its files so. On a
+// session done, Cut is End.
+func (k *KPISession) Cut() KPIStep { return k.call(OpKPICut, nil, 0) }
+
+// End declares the stream finished: the records still undecided are
+// decided, one cut off by the end is reported as truncated, and the
+// reassembler is flushed.
+func (k *KPISession) End() KPIStep { return k.call(OpKPIEnd, nil, 0) }
+
+// call runs op o (run) and returns its KPIStep.
+func (k *KPISession) call(o Op, in []byte, max int) KPIStep {
+	st := k.progress(k.run(o, in, max))
+	k.next(o)
+	return st
+}
+
+// next starts the next input after kpi_cut (o) of a stream session not
+// done, once the cut's step is reported.
+func (k *KPISession) next(o Op) {
+	if o == OpKPICut && k.stream && !k.done {
 		k.base += k.f.Offset()
 		k.skippedBefore += k.f.Skipped()
 		k.placesBefore += k.f.Resyncs()
 		k.f = dlt.NewFeeder(k.f.Options())
 	}
-	return st
 }
 
-// End declares the stream finished: the records still undecided are
-// decided, one cut off by the end is reported as truncated, and the
-// reassembler is flushed.
-func (k *KPISession) End() KPIStep {
-	var callErr error
-	switch {
-	case !k.stream:
-		callErr = abiError(ErrBadMode)
-	case !k.done:
-		k.f.End()
-		k.take()
-		if !k.done {
-			k.finish(nil)
-		}
-	}
-	return k.progress(callErr)
-}
-
-// progress is the KPIStep for the session's current state; a call error
-// (ErrBadMode) is reported instead of the session's own.
-func (k *KPISession) progress(callErr error) KPIStep {
-	err := k.err
+// position is the session's error (callErr instead when there is one),
+// the input's bytes consumed and its length, and a stream's skip error.
+func (k *KPISession) position(callErr error) (err error, off, total int, skipErr error) {
+	err = k.err
 	if callErr != nil {
 		err = callErr
 	}
+	if k.stream {
+		return err, k.base + k.f.Offset(), k.fed, k.f.SkipError()
+	}
+	return err, k.s.Offset(), len(k.in), nil
+}
+
+// progress is the KPIStep for the session's current state; a call error
+// (ErrBadMode) is reported instead of the session's own. It hands the
+// step's samples, interrupt rows and ended processes over to the step.
+func (k *KPISession) progress(callErr error) KPIStep {
+	err, off, total, skipErr := k.position(callErr)
 	st := KPIStep{
 		Error:    ErrorOf(err),
 		Done:     k.done,
 		Messages: k.kp.Stats().Messages,
+		Offset:   off,
+		Total:    total,
 	}
-	st.Samples, st.IRQs, k.samples, k.irqs = k.samples, k.irqs, nil, nil
+	if k.stream {
+		st.SkipError = ErrorOf(skipErr)
+	}
+	from := 0
+	for _, m := range k.samples {
+		to := m.to
+		st.Samples = append(st.Samples, CPUSample{TMSP: m.tmsp, PIDs: k.colPIDs[from:to:to], CPU: k.colCPU[from:to:to],
+			RSS: k.colRSS[from:to:to], Ctx: k.colCtx[from:to:to], IO: k.colIO[from:to:to]})
+		from = to
+	}
+	st.IRQs = AppendIRQs(nil, k.irqs, nil)
+	k.samples, k.irqs = k.samples[:0], k.irqs[:0]
 	k.colPIDs, k.colCPU, k.colRSS, k.colCtx, k.colIO = nil, nil, nil, nil, nil // the samples' now
 	if ended := k.t.TakeEnded(); len(ended) > 0 {
 		st.Ended = make([]KPIProcess, 0, len(ended))
@@ -106,11 +116,167 @@ func (k *KPISession) progress(callErr error) KPIStep {
 			st.Ended = append(st.Ended, EndedRow(&ended[i]))
 		}
 	}
-	if k.stream {
-		st.Offset, st.Total = k.base+k.f.Offset(), k.fed
-		st.SkipError = ErrorOf(k.f.SkipError())
-	} else {
-		st.Offset, st.Total = k.s.Offset(), len(k.in)
-	}
 	return st
+}
+
+// kpiSessionCall is the result of a call on a KPI session (kpi_step,
+// kpi_feed, kpi_end, kpi_cut, kpi_table), run and written in place into
+// the module's buffer when it is marshalled: no KPIStep nor KPITable
+// values, whose marshalers and builders were 12 KB of the modules.
+type kpiSessionCall struct {
+	k   *KPISession
+	o   Op
+	in  []byte
+	max int
+}
+
+func (c *kpiSessionCall) MarshalMsg(b []byte) ([]byte, error) {
+	k := c.k
+	if c.o == OpKPITable {
+		return k.appendTable(b), nil
+	}
+	b = k.appendProgress(b, k.run(c.o, c.in, c.max))
+	k.next(c.o)
+	return b, nil
+}
+
+// appendProgress appends the MessagePack KPIStep of progress(callErr),
+// written in place, and starts the next step as progress does (the
+// columns kept for it, written already).
+func (k *KPISession) appendProgress(b []byte, callErr error) []byte {
+	err, off, total, skipErr := k.position(callErr)
+	hdr := byte(0x88) // a map of 8 keys, 9 with skip_error
+	if skipErr != nil {
+		hdr++
+	}
+	e := enc{b: append(b, hdr)}
+	e.err("\xa5error", ErrorOf(err))
+	if skipErr != nil {
+		e.err("\xaaskip_error", ErrorOf(skipErr))
+	}
+	v := [8]uint64{uint64(off), uint64(total), 0, uint64(k.kp.Stats().Messages)}
+	if k.done {
+		v[2] = 1
+	}
+	b = appendFields(e.b, "\xa6offset\xa5total\xa4done\xa8messages", &v, fieldInt|fieldInt<<2|fieldBool<<4|fieldInt<<6)
+	b = appendArrayHeader(append(b, "\xa7samples"...), uint32(len(k.samples)))
+	from := 0
+	for _, m := range k.samples {
+		b = appendUint64(append(b, "\x86\xa4tmsp"...), uint64(m.tmsp))
+		b = appendArrayHeader(append(b, "\xa4pids"...), uint32(m.to-from))
+		for _, x := range k.colPIDs[from:m.to] {
+			b = appendInt64(b, int64(x))
+		}
+		b = appendArrayHeader(append(b, "\xa3cpu"...), uint32(m.to-from))
+		for _, x := range k.colCPU[from:m.to] {
+			b = appendUint64(b, x)
+		}
+		b = appendArrayHeader(append(b, "\xa3rss"...), uint32(m.to-from))
+		for _, x := range k.colRSS[from:m.to] {
+			b = appendInt64(b, x)
+		}
+		b = appendArrayHeader(append(b, "\xa3ctx"...), uint32(m.to-from))
+		for _, x := range k.colCtx[from:m.to] {
+			b = appendInt64(b, x)
+		}
+		b = appendArrayHeader(append(b, "\xa2io"...), uint32(m.to-from))
+		for _, x := range k.colIO[from:m.to] {
+			b = appendUint64(b, x)
+		}
+		from = m.to
+	}
+	b = appendIRQRows(append(b, "\xa4irqs"...), k.irqs)
+	k.samples, k.irqs = k.samples[:0], k.irqs[:0]
+	k.colPIDs, k.colCPU, k.colRSS, k.colCtx, k.colIO = k.colPIDs[:0], k.colCPU[:0], k.colRSS[:0], k.colCtx[:0], k.colIO[:0]
+	ended := k.t.TakeEnded()
+	b = appendArrayHeader(append(b, "\xa5ended"...), uint32(len(ended)))
+	for i := range ended {
+		by := ended[i].By.String()
+		if ended[i].By == dltkpi.KindNone {
+			by = "session"
+		}
+		b = appendProcess(b, ended[i].Process, ended[i].End, by)
+	}
+	return b
+}
+
+// appendIRQRows appends the array of KPIIRQ rows of table, as AppendIRQs
+// gives them with a nil event.
+func appendIRQRows(b []byte, table []dltkpi.IRQRate) []byte {
+	b = appendArrayHeader(b, uint32(len(table)))
+	for i := range table {
+		q := &table[i]
+		b = msgp.AppendString(append(b, "\x88\xa4name"...), q.Name)
+		v := [8]uint64{uint64(q.CPU), uint64(q.Count), 0, uint64(q.Delta), uint64(q.Interval)}
+		if q.HasDelta {
+			v[2] = 1
+		}
+		b = appendFields(b, "\xa3cpu\xa5count\xa9has_delta\xa5delta\xa8interval", &v, fieldInt|fieldInt<<2|fieldBool<<4|fieldInt<<6|fieldUint<<8)
+		b = appendFloat64(append(b, "\xaaper_second"...), q.PerSecond())
+		b = appendUint64(append(b, "\xa4tmsp"...), uint64(q.Time))
+	}
+	return b
+}
+
+// appendProcess appends the KPIProcess of p, as ProcessRow gives it for
+// a process in the table (end 0, endBy ""), and EndedRow for one the
+// tracker removed.
+func appendProcess(b []byte, p *dltkpi.Process, end uint32, endBy string) []byte {
+	v := [8]uint64{uint64(int64(p.PID)), uint64(int64(p.PPID)), 0}
+	if p.PPIDKnown {
+		v[2] = 1
+	}
+	b = appendFields(append(b, 0xde, 0, 22), "\xa3pid\xa4ppid\xaappid_known", &v, fieldInt|fieldInt<<2|fieldBool<<4)
+	bad := !utf8.Valid(p.Cmd)
+	b = appendText(b, "\xa3cmd", "\xa7cmd_hex", p.Cmd, bad)
+	if !bad {
+		b = append(b, "\xa7cmd_hex\xa0"...)
+	}
+	b = msgp.AppendString(append(b, "\xa8cmd_kind"...), p.CmdKind.String())
+	v = [8]uint64{0, 0, uint64(p.FirstSeen), uint64(p.LastSeen), 0, p.CPU, uint64(p.RSS), uint64(p.Ctx)}
+	if p.Partial {
+		v[0] = 1
+	}
+	if p.StatShifted {
+		v[1] = 1
+	}
+	if p.HasACT {
+		v[4] = 1
+	}
+	b = appendFields(b, "\xa7partial\xacstat_shifted\xaafirst_seen\xa9last_seen\xa7has_act\xa3cpu\xa3rss\xa3ctx", &v,
+		fieldBool|fieldBool<<2|fieldUint<<4|fieldUint<<6|fieldBool<<8|fieldUint<<10|fieldInt<<12|fieldInt<<14)
+	v = [8]uint64{p.IO, p.IOWait, 0, uint64(p.CtxDelta), p.IODelta, uint64(p.Interval), uint64(end)}
+	if p.HasDelta {
+		v[2] = 1
+	}
+	b = appendFields(b, "\xa2io\xa6iowait\xa9has_delta\xa9ctx_delta\xa8io_delta\xa8interval\xa3end", &v,
+		fieldUint|fieldUint<<2|fieldBool<<4|fieldInt<<6|fieldUint<<8|fieldUint<<10|fieldUint<<12)
+	return msgp.AppendString(append(b, "\xa6end_by"...), endBy)
+}
+
+// appendTable appends the MessagePack KPITable of Table, written in
+// place.
+func (k *KPISession) appendTable(b []byte) []byte {
+	e := enc{b: append(b, 0x84)}
+	e.err("\xa5error", ErrorOf(k.err))
+	ps := k.t.Processes()
+	b = appendArrayHeader(append(e.b, "\xa9processes"...), uint32(len(ps)))
+	for i := range ps {
+		b = appendProcess(b, &ps[i], 0, "")
+	}
+	b = appendIRQRows(append(b, "\xa4irqs"...), k.t.IRQs())
+	rs, ts := k.kp.Stats(), k.t.Stats()
+	skipped, places := k.skipped()
+	b = appendKindCounts(appendInt64(append(b, "\xa5stats\x8b\xa8messages"...), int64(rs.Messages)), "\xa8datasets", &rs.Datasets)
+	b = appendKindCounts(b, "\xa6groups", &rs.Groups)
+	v := [8]uint64{uint64(rs.Fragments), uint64(rs.Malformed), uint64(k.kp.OpenGroups()), uint64(skipped), uint64(places),
+		uint64(ts.InferredStops), uint64(ts.SuspectIRQ), uint64(ts.Replaced)}
+	return appendFields(b, "\xa9truncated\xa9malformed\xabopen_groups\xadskipped_bytes\xaeskipped_places\xaeinferred_stops\xabsuspect_irq\xa8replaced", &v,
+		fieldInt|fieldInt<<2|fieldInt<<4|fieldInt<<6|fieldInt<<8|fieldInt<<10|fieldInt<<12|fieldInt<<14)
+}
+
+// appendKindCounts appends key and the KindCounts of a.
+func appendKindCounts(b []byte, key string, a *[dltkpi.NumKinds]int) []byte {
+	v := [8]uint64{uint64(a[dltkpi.KindNEW]), uint64(a[dltkpi.KindSTP]), uint64(a[dltkpi.KindACT]), uint64(a[dltkpi.KindCHK]), uint64(a[dltkpi.KindIRQ])}
+	return appendFields(append(append(b, key...), 0x85), "\xa3NEW\xa3STP\xa3ACT\xa3CHK\xa3IRQ", &v, fieldInt|fieldInt<<2|fieldInt<<4|fieldInt<<6|fieldInt<<8)
 }
