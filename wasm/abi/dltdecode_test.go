@@ -100,3 +100,23 @@ func TestAppendDLTDecode(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkAppendDLTDecode runs dlt_decode natively on each DLT capture
+// of wasm/testdata, into one reused buffer as the module does.
+func BenchmarkAppendDLTDecode(b *testing.B) {
+	files, _ := filepath.Glob(filepath.Join("..", "testdata", "*.dlt"))
+	for _, name := range files {
+		in, err := os.ReadFile(name)
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.Run(filepath.Base(name), func(b *testing.B) {
+			b.SetBytes(int64(len(in)))
+			b.ReportAllocs()
+			var out []byte
+			for b.Loop() {
+				out = AppendDLTDecode(out[:0], in)
+			}
+		})
+	}
+}
