@@ -23,7 +23,8 @@
 // buffers. [Message.Args] and
 // [Message.ArgScanner] decode the arguments; [Arg.AppendText] prints one
 // as dlt-convert -a does and [Message.AppendText] prints the whole
-// dlt-convert -a line. [Builder], [AppendArg] and [AppendStorageHeader]
+// dlt-convert -a line, [Message.AppendHeaderText] and
+// [Message.AppendPayloadText] its two parts. [Builder], [AppendArg] and [AppendStorageHeader]
 // encode messages that dlt-convert decodes identically. Decoding failures
 // are [*ParseError] values with the input offset and one of the Err*
 // kinds: internal/wire's shared kinds ([ErrTruncated], [ErrMagic], ...),

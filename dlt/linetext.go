@@ -27,9 +27,22 @@ var (
 // one); the timestamp is right-aligned in 10 columns or "----------";
 // the counter has at least 3 digits; ids are padded with '-'; a message
 // without extended header shows "--- --- N -". The payload in brackets is
-// [Message.AppendPayloadText]. The tool cuts lines at its 10,024-byte
+// [Message.AppendPayloadText]: the line is [Message.AppendHeaderText],
+// " [", the payload text and "]". The tool cuts lines at its 10,024-byte
 // text buffer; this does not. It never fails.
 func (m Message) AppendText(b []byte) ([]byte, error) {
+	b = append(m.AppendHeaderText(b), " ["...)
+	b = m.AppendPayloadText(b)
+	return append(b, ']'), nil
+}
+
+// AppendHeaderText appends the part of the message's [Message.AppendText]
+// line before the payload: the storage time, timestamp, counter, ids,
+// type, subtype, mode and argument count, without the " [" that follows
+// them. A caller that makes the payload text itself (from the arguments'
+// [Arg.AppendText], as [Message.AppendPayloadText] does) writes the line
+// without making the payload text twice.
+func (m Message) AppendHeaderText(b []byte) []byte {
 	sh := m.StorageHeader()
 	b = appendDateTime(b, sh.Seconds)
 	us, dot := sh.Microseconds, "."
@@ -57,9 +70,7 @@ func (m Message) AppendText(b []byte) ([]byte, error) {
 		b = appendStrings(b, " ", t.String(), " ", SubtypeName(t, m.Subtype()), mode)
 		b = strconv.AppendInt(b, int64(m.NumArgs()), 10)
 	}
-	b = append(b, " ["...)
-	b = m.AppendPayloadText(b)
-	return append(b, ']'), nil
+	return b
 }
 
 // AppendPayloadText appends the payload as dlt-convert -a shows it

@@ -29,14 +29,23 @@ func readCapture(t testing.TB, name string) []byte {
 }
 
 // appendOracleLine renders one `TZ=UTC dlt-convert -a` line: the index,
-// a space and Message.AppendText.
+// a space, then the line made of its two parts as a caller that makes the
+// payload text once does: Message.AppendHeaderText, " [",
+// Message.AppendPayloadText and "]". Message.AppendText must write the
+// same bytes. The callers compare it with dlt-convert's line.
 func appendOracleLine(t testing.TB, b []byte, idx int, m Message) []byte {
 	t.Helper()
 	b = strconv.AppendInt(b, int64(idx), 10)
 	b = append(b, ' ')
-	b, err := m.AppendText(b)
+	at := len(b)
+	b = append(m.AppendHeaderText(b), " ["...)
+	b = append(m.AppendPayloadText(b), ']')
+	whole, err := m.AppendText(nil)
 	if err != nil {
 		t.Fatal(err)
+	}
+	if !bytes.Equal(whole, b[at:]) {
+		t.Errorf("message at %d: AppendText %q, AppendHeaderText + payload %q", m.Offset(), whole, b[at:])
 	}
 	return b
 }
@@ -58,7 +67,8 @@ func TestDateTime(t *testing.T) {
 }
 
 // TestCapturesMatchOracle checks every message of every capture, header
-// fields and argument texts, against dlt-convert -a.
+// fields and argument texts, against dlt-convert -a: AppendText, and the
+// line made of AppendHeaderText and AppendPayloadText.
 func TestCapturesMatchOracle(t *testing.T) {
 	for _, c := range captures {
 		t.Run(c.name, func(t *testing.T) {
