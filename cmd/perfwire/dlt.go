@@ -171,6 +171,8 @@ type dltPrinter struct {
 	json bool
 	out  jsonLines
 	line []byte
+	dw   abi.DLTWriter // --json: each message's DLTMessage, written in place into msg
+	msg  []byte
 }
 
 // print writes the index-th message of its input.
@@ -179,8 +181,8 @@ func (p *dltPrinter) print(m dlt.Message, index int) error {
 		return nil
 	}
 	if p.json {
-		d := abi.NewDLTMessage(m, index)
-		return p.out.write(&d)
+		p.msg = p.dw.AppendMessage(p.msg[:0], m, index)
+		return p.out.raw(p.msg)
 	}
 	b := strconv.AppendInt(p.line[:0], int64(index), 10)
 	b = append(b, ' ')

@@ -5,56 +5,158 @@ import (
 
 	"github.com/perfwire/perfwire/dlt"
 	"github.com/perfwire/perfwire/internal/rfc3339"
+	"github.com/tinylib/msgp/msgp"
 )
 
-// NewDLTMessage describes m, the index-th message of its input. The
-// payload text and each argument's text are dlt-convert's; a text that is
-// not valid UTF-8 has its bad bytes replaced, as JSON needs.
-func NewDLTMessage(m dlt.Message, index int) DLTMessage {
-	t, verbose := m.Type(), m.Verbose()
-	d := DLTMessage{
-		Index: index, Offset: m.Offset(), Counter: m.Counter(), ECU: idText(m.ECU()),
-		Type: t.String(), Verbose: verbose,
+// DLTWriter writes DLT messages' MessagePack in place, reusing its
+// buffers from one message to the next: the one writer of the DLTMessage
+// results, `perfwire dlt --json`'s lines and dlt_decode's messages. The
+// zero DLTWriter is ready to use; it is not safe for concurrent use.
+type DLTWriter struct {
+	line []byte // the payload text, after the head of the line for dlt_decode
+	args []byte // the arguments' MessagePack
+}
+
+// AppendMessage appends to b the MessagePack DLTMessage of m, the
+// index-th message of its input: its headers, each verbose argument up
+// to the first that fails with its dlt-convert text, and the payload
+// text dlt-convert -a prints in brackets. A text that is not valid UTF-8
+// has its bad bytes replaced by U+FFFD, as JSON needs. Its tests hold its
+// bytes equal to the generated MarshalMsg of the DLTMessage built field
+// by field.
+func (w *DLTWriter) AppendMessage(b []byte, m dlt.Message, index int) []byte {
+	return w.appendMessage(b, m, index, false)
+}
+
+// appendMessage is AppendMessage, or with decoded dlt_decode's
+// DLTDecoded around the DLTMessage: then the message's line, made of the
+// head (dlt.Message's AppendHeaderText), " [", the payload text and "]",
+// which is Message.AppendText's line, and what the CLI's filters read.
+// The payload text is made once, from the arguments' texts as they are
+// written: Message.AppendPayloadText joins them by single spaces and
+// ends with one more when an argument failed after the first (the tests
+// hold the bytes equal to its text). One function for both: two cost
+// the modules 0.6 KB more.
+func (w *DLTWriter) appendMessage(b []byte, m dlt.Message, index int, decoded bool) []byte {
+	line := w.line[:0]
+	var e enc
+	if decoded {
+		line = append(m.AppendHeaderText(line), " ["...)
+		e.b = append(b, 0x87) // DLTDecoded's seven keys
+		b = e.key("\xa7message")
 	}
+	at := len(line)
+	t, sub, ext := m.Type(), m.Subtype(), m.HasExtendedHeader()
+	f := beginMap(b, 13)
+	v := [8]uint64{uint64(index), uint64(m.Offset())}
+	f.b, f.n = appendFields(f.b, "\xa5index\xa6offset", &v, fieldInt|fieldInt<<2), 2
+	sh := m.StorageHeader()
 	if m.HasStorageHeader() {
-		sh := m.StorageHeader()
-		d.Time = rfc3339Micro(int64(sh.Seconds), int64(sh.Microseconds))
+		var buf [40]byte
+		f.b = appendStr(f.key("\xa4time"), rfc3339.Append(buf[:0], int64(sh.Seconds), int64(sh.Microseconds)*1000, 6))
 	}
 	if ts, ok := m.Timestamp(); ok {
-		d.Timestamp = &ts
+		f.uint("\xa9timestamp", uint64(ts))
 	}
-	if m.HasExtendedHeader() {
-		d.AppID, d.ContextID = idText(m.AppID()), idText(m.ContextID())
-		d.Subtype = dlt.SubtypeName(t, m.Subtype())
+	f.uint("\xa7counter", uint64(m.Counter()))
+	ecu, app, ctx := m.IDs()
+	f.id("\xa3ecu", ecu, false)
+	if ext {
+		f.id("\xa4apid", app, true)
+		f.id("\xa4ctid", ctx, true)
 	}
+	f.str("\xa4type", t.String())
+	if name := dlt.SubtypeName(t, sub); name != "" {
+		f.str("\xa7subtype", name)
+	}
+	verbose := m.Verbose()
+	f.bool("\xa7verbose", verbose)
 	if verbose {
-		// Up to the first argument that fails: the payload text below
-		// shows what dlt-convert shows. (A scanner, not Args: a range over
-		// the iterator made a function of this body.)
+		// The arguments up to the first that fails, made apart: the key
+		// and the array only when there is one.
+		args, n := w.args[:0], 0
 		s := m.ArgScanner()
 		for s.Next() {
 			a := s.Arg()
-			text, _ := a.AppendText(nil)
-			d.Args = append(d.Args, DLTArg{Kind: a.Kind().String(), Name: validText(a.Name()), Unit: validText(a.Unit()), Text: validText(text)})
+			text := len(line)
+			line, _ = a.AppendText(line)
+			name, unit := a.Name(), a.Unit()
+			g := enc{b: append(args, 0x82)}
+			g.str("\xa4kind", a.Kind().String())
+			g.bytes("\xa4name", name, true)
+			g.bytes("\xa4unit", unit, true)
+			g.bytes("\xa4text", line[text:], false)
+			g.b[len(args)] += byte(g.n - 2)
+			args = g.b
+			line = append(line, ' ')
+			n++
 		}
+		// A space follows each argument's text; the last stays when an
+		// argument failed after the first, as dlt-convert writes the
+		// space before the argument it fails on.
+		if n > 0 {
+			if s.Remaining() == 0 {
+				line = line[:len(line)-1]
+			}
+			f.array("\xa4args", n)
+			f.b = append(f.b, args...)
+		}
+		w.args = args
+	} else {
+		line = m.AppendPayloadText(line)
 	}
-	d.Payload = validText(m.AppendPayloadText(nil))
-	return d
+	f.bytes("\xa7payload", line[at:], false)
+	b = f.end()
+	if decoded {
+		e.b = b
+		line = append(line, ']')
+		e.bin("\xa4text", line)
+		v = [8]uint64{uint64(at), 0, 0, uint64(sh.Seconds), uint64(sh.Microseconds)}
+		if ext {
+			v[1] = 1
+			if t == dlt.TypeLog {
+				v[2] = uint64(sub)
+			}
+		}
+		b = appendFields(e.b, "\xaapayload_at\xa3ext\xa5level\xa3sec\xa4usec", &v,
+			fieldInt|fieldBool<<2|fieldInt<<4|fieldUint<<6|fieldInt<<8)
+	}
+	w.line = line
+	return b
 }
 
-// idText is a DLT id without its NUL padding.
-func idText(id dlt.ID) string {
+// id writes k and id without its NUL padding, as a string: not when it
+// is empty and omitEmpty is set.
+//
+//go:noinline
+func (e *enc) id(k string, id dlt.ID, omitEmpty bool) {
 	n := len(id)
 	for n > 0 && id[n-1] == 0 {
 		n--
 	}
-	return validText(id[:n])
+	e.bytes(k, id[:n], omitEmpty)
+}
+
+// bytes writes k and t as the string validText(t) is: not when t is
+// empty and omitEmpty is set.
+//
+//go:noinline
+func (e *enc) bytes(k string, t []byte, omitEmpty bool) {
+	if len(t) == 0 && omitEmpty {
+		return
+	}
+	e.put(k)
+	if utf8.Valid(t) {
+		e.b = appendStr(e.b, t)
+		return
+	}
+	e.b = msgp.AppendString(e.b, validText(t))
 }
 
 // validText is b as a string, each byte of it that is not UTF-8 replaced
 // by U+FFFD, as string([]rune(string(b))) and encoding/json do (the rune
-// conversions cost a WebAssembly module 3 KB). Not inlined:
-// NewDLTMessage calls it five times, each copy costing 1 KB.
+// conversions cost a WebAssembly module 3 KB). Not inlined: its callers'
+// copies would cost 1 KB each.
 //
 //go:noinline
 func validText(b []byte) string {
@@ -68,9 +170,4 @@ func validText(b []byte) string {
 		rest = rest[n:]
 	}
 	return string(r)
-}
-
-// rfc3339Micro formats Unix seconds and microseconds as RFC 3339 UTC.
-func rfc3339Micro(sec, us int64) string {
-	return rfc3339.String(sec, us*1000, 6)
 }

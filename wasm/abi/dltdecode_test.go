@@ -66,6 +66,28 @@ func dltVariety(t *testing.T) []byte {
 		h := dlt.Header{WithECU: true, ECU: dlt.MakeID("E\x00\x00\x00"), Extended: true, Type: dlt.TypeControl, Subtype: uint8(1 + sub%3)}
 		add(sh, h, dlt.ArgSpec{Kind: dlt.KindRaw, Data: payload})
 	}
+	// Verbose payloads whose arguments stop decoding (the payload text
+	// ends with a space when one fails after the first): NOAR beyond the
+	// arguments, an argument cut short after two, a bad type info first,
+	// bytes after the last argument.
+	str := func(s string) []byte { b, _ := dlt.AppendStringArg(nil, s, nil); return b }
+	for _, c := range []struct {
+		noar int
+		p    []byte
+	}{
+		{3, append(str("a"), str("b\xff")...)},
+		{3, append(append(str("a"), str("b")...), 0x00, 0x02, 0, 0, 9, 0, 'x')},
+		{2, append([]byte{0x43, 0, 0, 0, 1}, str("a")...)},
+		{1, append(str("a"), str("b")...)},
+	} {
+		m := dlt.NewBuilder(dlt.AppendStorageHeader(out, sh), log)
+		m.Bytes(c.p, c.noar)
+		b, err := m.Finish()
+		if err != nil {
+			t.Fatal(err)
+		}
+		out = b
+	}
 	return out
 }
 
@@ -74,6 +96,49 @@ func dltVariety(t *testing.T) []byte {
 // the DLT captures, each cut short and damaged (arguments that fail,
 // resynchronisation), after bytes already in the buffer.
 func TestAppendDLTDecode(t *testing.T) {
+	for name, in := range dltInputs(t) {
+		r := DecodeDLT(in)
+		want, err := r.MarshalMsg([]byte("head"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := AppendDLTDecode([]byte("head"), in); !bytes.Equal(got, want) {
+			t.Errorf("%s: %d bytes, want %d (%d messages)", name, len(got), len(want), len(r.Messages))
+		}
+	}
+}
+
+// TestDLTWriter checks DLTWriter.AppendMessage, `perfwire dlt --json`'s
+// writer, against the DLTMessage NewDLTMessage builds, marshalled, byte
+// for byte: every message of dltVariety and the DLT captures, whole, cut
+// short and damaged, one writer for all, after bytes already in the
+// buffer.
+func TestDLTWriter(t *testing.T) {
+	var w DLTWriter
+	var got []byte
+	msgs := 0
+	for name, in := range dltInputs(t) {
+		for i, s := 0, dlt.NewScanner(in, dlt.Options{}); s.Next(); i++ {
+			m := s.Message()
+			d := NewDLTMessage(m, i)
+			want, err := d.MarshalMsg([]byte("head"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got = w.AppendMessage(append(got[:0], "head"...), m, i); !bytes.Equal(got, want) {
+				t.Errorf("%s message %d at %d: %d bytes, want %d (payload %q)", name, i, m.Offset(), len(got), len(want), d.Payload)
+			}
+			msgs++
+		}
+	}
+	if msgs < 1000 {
+		t.Fatalf("%d messages", msgs)
+	}
+}
+
+// dltInputs are dltVariety and the DLT captures of wasm/testdata, each
+// whole, cut short and damaged (arguments that fail, resynchronisation).
+func dltInputs(t *testing.T) map[string][]byte {
 	inputs := map[string][]byte{"variety": dltVariety(t)}
 	files, _ := filepath.Glob(filepath.Join("..", "testdata", "*.dlt"))
 	for _, name := range files {
@@ -83,22 +148,15 @@ func TestAppendDLTDecode(t *testing.T) {
 		}
 		inputs[filepath.Base(name)] = b
 	}
+	all := map[string][]byte{}
 	for name, in := range inputs {
 		damaged := bytes.Clone(in)
 		for i := 40; i < len(damaged); i += 331 {
 			damaged[i] ^= 0x5a
 		}
-		for what, in := range map[string][]byte{"whole": in, "cut": in[:len(in)*2/3], "damaged": damaged} {
-			r := DecodeDLT(in)
-			want, err := r.MarshalMsg([]byte("head"))
-			if err != nil {
-				t.Fatal(err)
-			}
-			if got := AppendDLTDecode([]byte("head"), in); !bytes.Equal(got, want) {
-				t.Errorf("%s %s: %d bytes, want %d (%d messages)", name, what, len(got), len(want), len(r.Messages))
-			}
-		}
+		all[name+" whole"], all[name+" cut"], all[name+" damaged"] = in, in[:len(in)*2/3], damaged
 	}
+	return all
 }
 
 // BenchmarkAppendDLTDecode runs dlt_decode natively on each DLT capture
