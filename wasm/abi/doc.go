@@ -12,13 +12,14 @@
 // streams, KPI messages, KPI sessions' steps and tables, DLT messages,
 // MMV files and served values, label sets, archive records) are
 // written in place by Append functions (AppendPDU, AppendKPIMessages,
-// AppendDLTDecode, AppendMMV, AppendMMVServe, AppendLabels,
-// ArchiveSession.AppendNext, ...) rather than built as schema values and marshalled, which costs the modules
-// less code and the calls fewer allocations (issue 18). The schema
-// types stay the declaration of those results: each writer's tests hold
-// its bytes equal to the types' generated MarshalMsg of the same
-// content, on the captures and on damaged copies of them. A call never
-// panics on bad input: failures travel in the result's error key.
+// AppendDLTDecode, DLTWriter.AppendMessage, AppendMMV, AppendMMVServe,
+// AppendLabels, ArchiveSession.AppendNext, ...) rather than built as
+// schema values and marshalled, which costs the modules less code and
+// the calls fewer allocations (issue 18). The schema types stay the
+// declaration of those results: each writer's tests hold its bytes
+// equal to the types' generated MarshalMsg of the same content, on the
+// captures and on damaged copies of them. A call never panics on bad
+// input: failures travel in the result's error key.
 //
 // Allocation and lifetime: results own their memory (byte fields are
 // copies, not views into the input), so a host may reuse its input buffer
