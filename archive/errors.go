@@ -1,10 +1,6 @@
 package archive
 
-import (
-	"errors"
-
-	"github.com/perfwire/perfwire/internal/wire"
-)
+import "github.com/perfwire/perfwire/internal/wire"
 
 // ParseError is the error of every decoder in this package: file, field,
 // byte offset in that file, and the kind (see internal/wire).
@@ -56,7 +52,8 @@ func failValue(file, field string, off int64, kind error, value, limit int64) er
 // from the start of the bytes it was given, into one that names file and
 // counts from the start of the file (base is where those bytes began).
 func rebase(err error, file string, base int64) error {
-	if e, ok := errors.AsType[*wire.Error](err); ok {
+	// The decoders return their *wire.Error itself, never wrapped.
+	if e, ok := err.(*wire.Error); ok {
 		c := *e
 		c.File = file
 		c.Offset += base

@@ -1,8 +1,6 @@
 package pduwire
 
 import (
-	"errors"
-
 	"github.com/perfwire/perfwire/eventrec"
 	"github.com/perfwire/perfwire/internal/wire"
 	"github.com/perfwire/perfwire/pcp"
@@ -21,7 +19,7 @@ func checkEvents(blk []byte, off int, t pcp.Type) error {
 	if err == nil {
 		return nil
 	}
-	pe, ok := errors.AsType[*eventrec.ParseError](err)
+	pe, ok := err.(*eventrec.ParseError) // Parse returns it itself, never wrapped
 	if !ok {
 		return fail("event", off, ErrEvent)
 	}

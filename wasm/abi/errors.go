@@ -1,10 +1,6 @@
 package abi
 
-import (
-	"errors"
-
-	"github.com/perfwire/perfwire/internal/wire"
-)
+import "github.com/perfwire/perfwire/internal/wire"
 
 // The ABI's own error kinds, for failures outside the SDK's decoders.
 var (
@@ -31,16 +27,28 @@ const unknownKind = "unknown"
 // ErrorOf turns err into the result's error value; nil stays nil. The
 // kind is the stable code of the wire.Kind err wraps, so hosts can switch
 // on it whatever the message's wording.
+//
+// Every error that reaches it is a *wire.Kind or a *wire.Error (the
+// SDK's decoders, abiError), whose Err is a *wire.Kind or an error that
+// answers As for one (pduwire's event kind, pcp's extraction kind), so it
+// reads them without errors.AsType: the generic walk through Unwrap and
+// As was 2 KB of WebAssembly and its tables (issue 18). Any other error
+// (an I/O error of the CLI's files) is of the unknown kind.
 func ErrorOf(err error) *Error {
 	if err == nil {
 		return nil
 	}
 	e := &Error{Kind: unknownKind, Message: err.Error(), Offset: -1}
-	if k, ok := errors.AsType[*wire.Kind](err); ok {
-		e.Kind = k.Code()
-	}
-	if we, ok := errors.AsType[*wire.Error](err); ok {
+	if we, ok := err.(*wire.Error); ok {
 		e.Format, e.Field, e.Offset = we.Format, we.Field, we.Offset
+		err = we.Err
+	}
+	k, ok := err.(*wire.Kind)
+	if a, isAs := err.(interface{ As(any) bool }); isAs {
+		ok = a.As(&k)
+	}
+	if ok {
+		e.Kind = k.Code()
 	}
 	return e
 }

@@ -3,7 +3,6 @@ package abi
 import (
 	"encoding/binary"
 	"encoding/hex"
-	"errors"
 	"math"
 	"strconv"
 
@@ -60,7 +59,8 @@ func AppendPDU(dst []byte, file string, p pduwire.PDU) ([]byte, error) {
 // counted from the stream's start, its field prefixed by the PDU's type
 // and offset.
 func pduError(p pduwire.PDU, err error) error {
-	if pe, ok := errors.AsType[*wire.Error](err); ok {
+	// pduwire returns its *wire.Error itself, never wrapped.
+	if pe, ok := err.(*wire.Error); ok {
 		abs := *pe
 		abs.Offset += p.Offset
 		abs.Field = p.Header.Type.String() + " PDU at offset " + strconv.FormatInt(p.Offset, 10) + ": " + pe.Field

@@ -1,8 +1,6 @@
 package abi
 
 import (
-	"errors"
-
 	"github.com/perfwire/perfwire/internal/wire"
 	"github.com/perfwire/perfwire/pduwire"
 )
@@ -117,7 +115,8 @@ func (s *PDUSession) fail(err error) {
 
 // shiftError makes a record-relative decoding error stream-relative.
 func shiftError(err error, base int) error {
-	if we, ok := errors.AsType[*wire.Error](err); ok {
+	// The decoders return their *wire.Error itself, never wrapped.
+	if we, ok := err.(*wire.Error); ok {
 		c := *we
 		c.Offset += int64(base)
 		return &c
