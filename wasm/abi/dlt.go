@@ -14,7 +14,6 @@ import (
 // zero DLTWriter is ready to use; it is not safe for concurrent use.
 type DLTWriter struct {
 	line []byte // the payload text, after the head of the line for dlt_decode
-	args []byte // the arguments' MessagePack
 }
 
 // AppendMessage appends to b the MessagePack DLTMessage of m, the
@@ -72,36 +71,45 @@ func (w *DLTWriter) appendMessage(b []byte, m dlt.Message, index int, decoded bo
 	verbose := m.Verbose()
 	f.bool("\xa7verbose", verbose)
 	if verbose {
-		// The arguments up to the first that fails, made apart: the key
-		// and the array only when there is one.
-		args, n := w.args[:0], 0
+		// The arguments up to the first that fails, written in place
+		// after the key and a fixarray header: the count goes into the
+		// header at the end, which grows to an array16 past 15
+		// arguments, and the key and the header go when there is none.
+		key := len(f.b)
+		f.array("\xa4args", 0)
+		at, n := len(f.b), 0
 		s := m.ArgScanner()
 		for s.Next() {
 			a := s.Arg()
 			text := len(line)
 			line, _ = a.AppendText(line)
 			name, unit := a.Name(), a.Unit()
-			g := enc{b: append(args, 0x82)}
+			g := enc{b: append(f.b, 0x82)}
 			g.str("\xa4kind", a.Kind().String())
 			g.bytes("\xa4name", name, true)
 			g.bytes("\xa4unit", unit, true)
 			g.bytes("\xa4text", line[text:], false)
-			g.b[len(args)] += byte(g.n - 2)
-			args = g.b
+			g.b[len(f.b)] += byte(g.n - 2)
+			f.b = g.b
 			line = append(line, ' ')
 			n++
+		}
+		switch {
+		case n == 0:
+			f.b, f.n = f.b[:key], f.n-1
+		case n <= 15:
+			f.b[at-1] += byte(n)
+		default: // NOAR is a byte: an array16
+			f.b = append(f.b, 0, 0)
+			copy(f.b[at+2:], f.b[at:])
+			f.b[at-1], f.b[at], f.b[at+1] = 0xdc, 0, byte(n)
 		}
 		// A space follows each argument's text; the last stays when an
 		// argument failed after the first, as dlt-convert writes the
 		// space before the argument it fails on.
-		if n > 0 {
-			if s.Remaining() == 0 {
-				line = line[:len(line)-1]
-			}
-			f.array("\xa4args", n)
-			f.b = append(f.b, args...)
+		if n > 0 && s.Remaining() == 0 {
+			line = line[:len(line)-1]
 		}
-		w.args = args
 	} else {
 		line = m.AppendPayloadText(line)
 	}
