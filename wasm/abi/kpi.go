@@ -506,13 +506,14 @@ func (k *KPISession) sample(tmsp uint32) {
 			k.colIO = append(k.colIO, p.IODelta)
 		}
 	}
-	k.samples = append(k.samples, kpiSample{tmsp, len(k.colPIDs)})
+	k.samples = append(k.samples, kpiSample{tmsp: tmsp, to: len(k.colPIDs)})
 }
 
 // kpiSample is a sample of a step: its ACT group's time, and where its
 // rows end in the session's columns (they start where the previous
 // sample's end).
 type kpiSample struct {
+	_    noCompare
 	tmsp uint32
 	to   int
 }

@@ -163,25 +163,27 @@ func (k *KPISession) appendProgress(b []byte, callErr error) []byte {
 	from := 0
 	for _, m := range k.samples {
 		b = appendUint64(append(b, "\x86\xa4tmsp"...), uint64(m.tmsp))
-		b = appendArrayHeader(append(b, "\xa4pids"...), uint32(m.to-from))
-		for _, x := range k.colPIDs[from:m.to] {
-			b = appendInt64(b, int64(x))
-		}
-		b = appendArrayHeader(append(b, "\xa3cpu"...), uint32(m.to-from))
-		for _, x := range k.colCPU[from:m.to] {
-			b = appendUint64(b, x)
-		}
-		b = appendArrayHeader(append(b, "\xa3rss"...), uint32(m.to-from))
-		for _, x := range k.colRSS[from:m.to] {
-			b = appendInt64(b, x)
-		}
-		b = appendArrayHeader(append(b, "\xa3ctx"...), uint32(m.to-from))
-		for _, x := range k.colCtx[from:m.to] {
-			b = appendInt64(b, x)
-		}
-		b = appendArrayHeader(append(b, "\xa2io"...), uint32(m.to-from))
-		for _, x := range k.colIO[from:m.to] {
-			b = appendUint64(b, x)
+		// The five columns by one loop: pids, cpu, rss, ctx, io.
+		for c, key := range [...]string{"\xa4pids", "\xa3cpu", "\xa3rss", "\xa3ctx", "\xa2io"} {
+			b = appendArrayHeader(append(b, key...), uint32(m.to-from))
+			for i := from; i < m.to; i++ {
+				var v uint64
+				switch c {
+				case 0:
+					v = uint64(int64(k.colPIDs[i]))
+				case 1:
+					b = appendUint64(b, k.colCPU[i])
+					continue
+				case 2:
+					v = uint64(k.colRSS[i])
+				case 3:
+					v = uint64(k.colCtx[i])
+				default:
+					b = appendUint64(b, k.colIO[i])
+					continue
+				}
+				b = appendInt64(b, int64(v))
+			}
 		}
 		from = m.to
 	}
