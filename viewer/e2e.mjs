@@ -22,10 +22,25 @@ const browser = await chromium.launch({
 	headless: true,
 	// The machine's network is closed: keep Chromium from dialling out.
 	args: ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-		"--disable-background-networking", "--disable-component-update", "--disable-sync"],
+		"--disable-background-networking", "--disable-component-update", "--disable-sync",
+		"--js-flags=--expose-gc"], // the worker's gc(), for the loads under collection
 });
 const out = {};
-const loaded = (page) => page.waitForFunction(() => ["done", "error", "cancelled"].includes(document.body.dataset.state), null, { timeout: 120000 });
+// errors are what the page logged as errors (checked empty at the end);
+// workerLog what its worker logged (Go's runtime writes its fatal errors
+// there), printed when a load does not end.
+const errors = [], workerLog = [];
+// loaded waits for a load's end; one that does not end says where the
+// page was and what it logged.
+const loaded = async (page) => {
+	try {
+		await page.waitForFunction(() => ["done", "error", "cancelled"].includes(document.body.dataset.state), null, { timeout: 120000 });
+	} catch (e) {
+		const at = await page.evaluate(() => ({ state: document.body.dataset.state, title: document.getElementById("title").textContent,
+			status: document.getElementById("status").textContent })).catch((why) => String(why));
+		throw new Error(`${e.message}\npage: ${JSON.stringify(at)}\npage errors: ${JSON.stringify(errors)}\nworker log: ${JSON.stringify(workerLog.slice(-20))}`);
+	}
+};
 // settled waits for a load's end, then has the charts below the fold
 // drawn (the viewer draws them when scrolled to): the checks and the
 // full-page screenshots want them all.
@@ -58,8 +73,8 @@ const snapshot = async (page) => ({ ...(await page.evaluate(() => ({
 }))), ...chartInks(await inks(page)) });
 try {
 	const page = await browser.newPage({ viewport: { width: 1400, height: 1000 } });
-	const errors = [];
 	page.on("pageerror", (e) => errors.push(String(e)));
+	page.on("worker", (w) => w.on("console", (m) => workerLog.push(`${m.type()}: ${m.text()}`)));
 	// An archive opened by URL fetches its volumes until one is missing:
 	// that one 404 is expected, as is the 502 of a pmcd that is down.
 	page.on("console", (m) => m.type() === "error" && !/\/(captures|slowarch)\/m3\.3$/.test(m.location().url) &&
@@ -345,6 +360,17 @@ try {
 			{ name: basename(f), mimeType: "application/octet-stream", buffer: readFileSync(f) })));
 		await settled(page);
 		out.archiveGzip = await arch();
+		// The files opened again and again while the worker's collector
+		// runs (Chromium has --expose-gc): a stream being read must stay
+		// alive, or its read never settles and the load never ends.
+		out.archiveUnderGC = [];
+		for (let i = 0; i < 8; i++) {
+			await page.setInputFiles("#file", files);
+			const w = page.workers().at(-1);
+			for (let k = 0; k < 50 && await page.evaluate(() => document.body.dataset.state) === "decoding"; k++) await w.evaluate(() => gc());
+			await page.waitForFunction(() => document.body.dataset.state !== "decoding", null, { timeout: 15000 }).catch(() => {});
+			out.archiveUnderGC.push(await page.evaluate(() => ({ state: document.body.dataset.state, status: document.getElementById("status").textContent })));
+		}
 		// By URL from a server that answers slowly, cancelled while the
 		// volumes arrive: it stays cancelled.
 		await page.evaluate(() => window.perfwireViewer.open("/slowarch/m3.meta"));

@@ -199,6 +199,7 @@ func TestConformanceViewer(t *testing.T) {
 		ArchiveFloat          archiveView
 		ArchiveDropped        archiveView
 		ArchiveGzip           archiveView
+		ArchiveUnderGC        []struct{ State, Status string }
 		ArchiveCancelled      struct {
 			State   string
 			Archive any
@@ -454,6 +455,14 @@ func TestConformanceViewer(t *testing.T) {
 	if page.ArchiveGzip.State != "done" || !reflect.DeepEqual(page.ArchiveGzip.Rows, page.Archive.Rows) ||
 		!slices.Equal(page.ArchiveGzip.Files, []string{"m3.meta", "m3.index", "m3.0", "m3.1", "m3.2"}) {
 		t.Errorf("archive with m3.0.gz: state %q, status %q, files %q", page.ArchiveGzip.State, page.ArchiveGzip.Status, page.ArchiveGzip.Files)
+	}
+	if len(page.ArchiveUnderGC) != 8 {
+		t.Errorf("archive opened under collection: %d loads, want 8", len(page.ArchiveUnderGC))
+	}
+	for i, v := range page.ArchiveUnderGC {
+		if v.State != "done" {
+			t.Errorf("archive opened under collection, load %d: state %q, status %q", i+1, v.State, v.Status)
+		}
 	}
 	if page.ArchiveCancelled.State != "cancelled" || page.ArchiveCancelled.Archive != nil {
 		t.Errorf("archive cancelled while its volumes arrive: state %q 3 s later, archive %v", page.ArchiveCancelled.State, page.ArchiveCancelled.Archive)

@@ -169,8 +169,25 @@ function cancel() {
 	setState("cancelled", "cancelled");
 }
 
+// A failure the page or the worker did not foresee (an exception while a
+// result is shown, the worker stopped, a message that cannot be read)
+// ends the load as an error that says so, rather than leaving the page
+// decoding for ever.
 worker.onmessage = (e) => {
-	const m = e.data;
+	try {
+		received(e.data);
+	} catch (err) {
+		failed("could not show the result: " + (err && err.message || err));
+		throw err;
+	}
+};
+worker.onerror = (e) => failed("the decoder stopped: " + (e.message || "an error in its worker"));
+worker.onmessageerror = () => failed("the decoder's message could not be read");
+function failed(why) {
+	if (api.state === "decoding" || api.state === "reconnecting") setState("error", "error: " + why);
+}
+
+function received(m) {
 	if (m.type === "ready") { api.ready = true; return; }
 	if (m.job !== job) return; // a file the user has since replaced
 	if (m.type === "log") { showLog(m); return; }
@@ -240,7 +257,7 @@ worker.onmessage = (e) => {
 	api.summary = table.stats; // the schema `perfwire kpi --summary` prints
 	showSummary(api.summary);
 	finish(m, job);
-};
+}
 
 // keepWindow drops a live stream's values older than the window before
 // its newest, and the processes that ended before it, so that a long
