@@ -1,7 +1,6 @@
 package abi
 
 import (
-	"encoding/hex"
 	"math"
 	"unicode/utf8"
 
@@ -290,7 +289,7 @@ func textString(b []byte) (s, hexOf string) {
 	if utf8.Valid(b) {
 		return string(b), ""
 	}
-	return validText(b), hex.EncodeToString(b)
+	return validText(b), hexText(b)
 }
 
 // ProcessRow is the schema's row of a tracked process.
