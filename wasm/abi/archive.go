@@ -3,7 +3,6 @@ package abi
 import (
 	"bytes"
 	"encoding/binary"
-	"encoding/hex"
 	"math"
 	"runtime"
 	"strconv"
@@ -92,7 +91,7 @@ func valueHex(v pduwire.Value) string {
 	if !v.Block() {
 		return hex32(v.Word)[2:]
 	}
-	return hex.EncodeToString(v.Payload())
+	return hexText(v.Payload())
 }
 
 // appendFloat32 appends a float's MessagePack: a float32, whose JSON is
