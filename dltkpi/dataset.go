@@ -91,15 +91,14 @@ func (d *Dataset) parse(k Kind, arg []byte) error {
 	case KindIRQ:
 		return d.parseIRQ(arg)
 	case KindNEW, KindCHK, KindSTP:
-		return d.parseProcess(k, arg)
+	default:
+		return newError("identifier", 0, ErrType)
 	}
-	return newError("identifier", 0, ErrType)
-}
-
-// parseProcess decodes the pid-led kinds: NEW pid;ppid;cmd, CHK pid;cmd
-// and STP pid. Plain pids (1 to 9 digits) are read inline; anything else
-// goes through parseProcessSlow for the exact range checks and errors.
-func (d *Dataset) parseProcess(k Kind, arg []byte) error {
+	// The pid-led kinds, here rather than in a function of their own (a
+	// call per dataset, most of a capture's): NEW pid;ppid;cmd, CHK
+	// pid;cmd and STP pid. Plain pids (1 to 9 digits) are read inline;
+	// anything else goes through parseProcessSlow for the exact range
+	// checks and errors.
 	pid, i, ok := pid9(arg, 0)
 	switch {
 	case !ok:
@@ -137,34 +136,32 @@ func pid9(b []byte, i int) (pid int32, next int, ok bool) {
 	return pid, i, n > 0 && n < 10
 }
 
-// parseProcessSlow is parseProcess with signs, long numbers and errors
-// (one newError call for the three kinds: its field is the kind's name).
+// parseProcessSlow is parse's pid-led kinds with signs, long numbers and
+// errors: NEW's two numbers, CHK's and STP's one, each through one
+// field call, any failure through one newError call (its field the
+// kind's name).
 func (d *Dataset) parseProcessSlow(k Kind, arg []byte) error {
 	var (
-		off       int
-		err       error
-		pid, ppid int64
+		v   [2]int64
+		off int
+		err error
 	)
-	switch k {
-	case KindNEW:
-		if pid, off, err = field(arg, 0, ';', math.MinInt32, math.MaxInt32); err == nil {
-			if ppid, off, err = field(arg, off, ';', math.MinInt32, math.MaxInt32); err == nil {
-				d.PID, d.PPID, d.Cmd = int32(pid), int32(ppid), arg[off:]
-				return nil
-			}
-		}
-	case KindCHK:
-		if pid, off, err = field(arg, 0, ';', math.MinInt32, math.MaxInt32); err == nil {
-			d.PID, d.Cmd = int32(pid), arg[off:]
-			return nil
-		}
-	default: // KindSTP
-		if pid, off, err = field(arg, 0, 0, math.MinInt32, math.MaxInt32); err == nil {
-			d.PID = int32(pid)
-			return nil
+	sep, n := byte(';'), 1
+	if k == KindNEW {
+		n = 2
+	} else if k == KindSTP {
+		sep = 0
+	}
+	for f := range n {
+		if v[f&1], off, err = field(arg, off, sep, math.MinInt32, math.MaxInt32); err != nil {
+			return newError(k.String(), off, err)
 		}
 	}
-	return newError(k.String(), off, err)
+	d.PID, d.PPID = int32(v[0]), int32(v[1])
+	if k != KindSTP {
+		d.Cmd = arg[off:]
+	}
+	return nil
 }
 
 // actFields names ACT's fields for errors; actSigned says which are C
@@ -204,15 +201,18 @@ func (d *Dataset) parseACT(arg []byte) error {
 	return nil
 }
 
-// parseACTSlow reads the six numbers with signs and exact range checks.
+// parseACTSlow reads the six numbers with signs and exact range checks:
+// the first field whose syntax fails, else the first signed field out of
+// its type's range (pid, rss, ctx), through one newError call.
 func (d *Dataset) parseACTSlow(arg []byte) error {
 	var (
 		v     [6]uint64
 		neg   [6]bool
 		start [6]int
+		err   error
 	)
-	i := 0
-	for f := range 6 {
+	i, f := 0, 0
+	for ; f < 6; f++ {
 		if i < len(arg) && arg[i] == '-' && actSigned[f] {
 			neg[f] = true
 			i++
@@ -226,35 +226,37 @@ func (d *Dataset) parseACTSlow(arg []byte) error {
 			}
 			u = u*10 + uint64(c)
 		}
-		switch n := i - start[f]; {
-		case n == 0:
-			return newError(actFields[f], i, ErrSyntax)
-		case n > 19 && !fitsUint64(arg[start[f]:i]):
-			return newError(actFields[f], start[f], ErrRange)
+		if n := i - start[f]; n == 0 {
+			err = ErrSyntax
+		} else if n > 19 && !fitsUint64(arg[start[f]:i]) {
+			i, err = start[f], ErrRange
+		} else if f < 5 && (i == len(arg) || arg[i] != ';') || f == 5 && i != len(arg) {
+			err = ErrSyntax
 		}
-		if f < 5 {
-			if i == len(arg) || arg[i] != ';' {
-				return newError(actFields[f], i, ErrSyntax)
-			}
-			i++
-		} else if i != len(arg) {
-			return newError(actFields[f], i, ErrSyntax)
+		if err != nil {
+			break
 		}
 		v[f] = u
+		i++
 	}
-	pid, ok := signed(v[0], neg[0], math.MaxInt32)
-	if !ok {
-		return newError(actFields[0], start[0], ErrRange)
+	var s [6]int64
+	if err == nil {
+		for _, f = range [3]int{0, 2, 3} {
+			hi := uint64(math.MaxInt64)
+			if f == 0 {
+				hi = math.MaxInt32
+			}
+			var ok bool
+			if s[f], ok = signed(v[f], neg[f], hi); !ok {
+				i, err = start[f], ErrRange
+				break
+			}
+		}
 	}
-	rss, ok := signed(v[2], neg[2], math.MaxInt64)
-	if !ok {
-		return newError(actFields[2], start[2], ErrRange)
+	if err != nil {
+		return newError(actFields[f], i, err)
 	}
-	ctx, ok := signed(v[3], neg[3], math.MaxInt64)
-	if !ok {
-		return newError(actFields[3], start[3], ErrRange)
-	}
-	d.PID, d.CPU, d.RSS, d.Ctx, d.IO, d.IOWait = int32(pid), v[1], rss, ctx, v[4], v[5]
+	d.PID, d.CPU, d.RSS, d.Ctx, d.IO, d.IOWait = int32(s[0]), v[1], s[2], s[3], v[4], v[5]
 	return nil
 }
 
