@@ -263,8 +263,8 @@ func (d *Dataset) parseACTSlow(arg []byte) error {
 // parseIRQ decodes an IRQ dataset: its name, then validates and counts
 // the cpuN:count entries. Entries whose numbers surely fit (N up to 9
 // digits, an optional '-' and up to 18 digits of count) are checked in
-// one call-free loop; anything else goes through parseIRQSlow, which
-// also builds the precise error.
+// one call-free loop; anything else makes it check them again one by one
+// with irqEntry's exact checks, which report the first failure.
 func (d *Dataset) parseIRQ(arg []byte) error {
 	name := 0 // a loop: names are a few bytes, too short for IndexByte to pay
 	for name < len(arg) && arg[name] != ';' {
@@ -274,10 +274,11 @@ func (d *Dataset) parseIRQ(arg []byte) error {
 		return newError("IRQ.name", 0, ErrSyntax)
 	}
 	d.IRQ = arg[:name:name]
-	cpus := 0
-	for i := name + 1; i < len(arg); cpus++ {
+	cpus, slow := 0, false
+	for i := name + 1; i < len(arg) && !slow; cpus++ {
 		if len(arg)-i < len("cpu0:0;") || string(arg[i:i+3]) != "cpu" {
-			return d.parseIRQSlow(arg, name)
+			slow = true
+			break
 		}
 		i += 3
 		j := i
@@ -285,7 +286,8 @@ func (d *Dataset) parseIRQ(arg []byte) error {
 			j++
 		}
 		if j == i || j-i > 9 || j == len(arg) || arg[j] != ':' {
-			return d.parseIRQSlow(arg, name)
+			slow = true
+			break
 		}
 		if j++; j < len(arg) && arg[j] == '-' {
 			j++
@@ -294,25 +296,20 @@ func (d *Dataset) parseIRQ(arg []byte) error {
 		for j < len(arg) && arg[j]-'0' <= 9 {
 			j++
 		}
-		if j == i || j-i > 18 || j == len(arg) || arg[j] != ';' {
-			return d.parseIRQSlow(arg, name)
+		if slow = j == i || j-i > 18 || j == len(arg) || arg[j] != ';'; !slow {
+			i = j + 1
 		}
-		i = j + 1
 	}
-	d.CPUs = cpus
-	return nil
-}
-
-// parseIRQSlow validates the entries after the name one by one with
-// irqEntry's exact checks and reports the first failure.
-func (d *Dataset) parseIRQSlow(arg []byte, name int) error {
-	for off := name + 1; off < len(arg); {
+	if !slow {
+		d.CPUs = cpus
+		return nil
+	}
+	for off := name + 1; off < len(arg); d.CPUs++ {
 		var err error
 		if _, _, off, err = irqEntry(arg, off); err != nil {
 			d.CPUs = 0
 			return newError("IRQ.count", off, err)
 		}
-		d.CPUs++
 	}
 	return nil
 }

@@ -342,7 +342,14 @@ func slowDataset(k Kind, arg []byte) (Dataset, error) {
 			return d, newError("IRQ.name", 0, ErrSyntax)
 		}
 		d.IRQ = arg[:name:name]
-		return d, d.parseIRQSlow(arg, name)
+		for off := name + 1; off < len(arg); d.CPUs++ {
+			var err error
+			if _, _, off, err = irqEntry(arg, off); err != nil {
+				d.CPUs = 0
+				return d, newError("IRQ.count", off, err)
+			}
+		}
+		return d, nil
 	}
 	return d, newError("identifier", 0, ErrType)
 }

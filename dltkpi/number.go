@@ -19,18 +19,35 @@ func signed(u uint64, neg bool, hi uint64) (int64, bool) {
 	return int64(u), true
 }
 
-// field parses a decimal C integer at off that ends at sep (or at the end
-// of b when sep is 0) and returns it with the offset after sep. On
-// failure the offset is where the problem is.
+// field parses a decimal C integer at off, 1*DIGIT after an optional
+// '-', that ends at sep (or at the end of b when sep is 0) and returns it
+// with the offset after sep. On failure the offset is where the problem
+// is.
 func field(b []byte, off int, sep byte, lo, hi int64) (int64, int, error) {
 	neg := false
 	if off < len(b) && b[off] == '-' {
 		neg = true
 		off++
 	}
-	u, end, err := digits(b, off, sep)
-	if err != nil {
-		return 0, end, err
+	start, i := off, off
+	var u uint64
+	for ; i < len(b); i++ {
+		c := b[i] - '0'
+		if c > 9 {
+			break
+		}
+		u = u*10 + uint64(c)
+	}
+	switch n := i - start; {
+	case n == 0:
+		return 0, i, ErrSyntax
+	case n > 19 && !fitsUint64(b[start:i]): // 19 digits always fit
+		return 0, start, ErrRange
+	case sep == 0 && i != len(b), sep != 0 && (i == len(b) || b[i] != sep):
+		return 0, i, ErrSyntax
+	}
+	if sep != 0 {
+		i++
 	}
 	var v int64
 	if neg {
@@ -47,39 +64,7 @@ func field(b []byte, off int, sep byte, lo, hi int64) (int64, int, error) {
 	if v < lo {
 		return 0, off, ErrRange
 	}
-	return v, end, nil
-}
-
-// digits parses 1*DIGIT at off followed by sep (or the end of b when sep
-// is 0) into a uint64.
-func digits(b []byte, off int, sep byte) (uint64, int, error) {
-	start := off
-	var u uint64
-	for ; off < len(b); off++ {
-		c := b[off] - '0'
-		if c > 9 {
-			break
-		}
-		u = u*10 + uint64(c)
-	}
-	switch n := off - start; {
-	case n == 0:
-		return 0, off, ErrSyntax
-	case n > 19: // 19 digits always fit; check longer numbers exactly
-		if !fitsUint64(b[start:off]) {
-			return 0, start, ErrRange
-		}
-	}
-	if sep == 0 {
-		if off != len(b) {
-			return 0, off, ErrSyntax
-		}
-		return u, off, nil
-	}
-	if off == len(b) || b[off] != sep {
-		return 0, off, ErrSyntax
-	}
-	return u, off + 1, nil
+	return v, i, nil
 }
 
 // fitsUint64 reports whether a string of decimal digits is at most
