@@ -1,7 +1,9 @@
 package abi
 
 import (
+	"encoding/binary"
 	"math"
+	"math/bits"
 	"unicode/utf8"
 
 	"github.com/perfwire/perfwire/dlt"
@@ -97,37 +99,183 @@ func appendKPIMessage(b []byte, m *dltkpi.Message, tmsp uint32) []byte {
 	s := m.Scanner()
 	for s.Next() {
 		d, err := s.Dataset()
-		k := d.Kind
-		if d.Truncated || err != nil || k == dltkpi.KindIRQ {
-			b = appendKPIText(b, d, err)
+		if d.Kind != dltkpi.KindACT || d.Truncated || err != nil {
+			b = appendKPIDataset(b, d, err)
 			continue
 		}
-		// The kinds led by a pid: the map's size, the numbers, then
-		// NEW's and CHK's command.
-		n, bad := byte(0x81), false
-		v := [8]uint64{uint64(int64(d.PID))}
-		keys, forms := "\xa3pid", uint(fieldInt)
-		switch k {
-		case dltkpi.KindACT:
-			n, keys = 0x86, "\xa3pid\xa3cpu\xa3rss\xa3ctx\xa2io\xa6iowait"
-			forms = fieldInt | fieldUint<<2 | fieldInt<<4 | fieldInt<<6 | fieldUint<<8 | fieldUint<<10
-			v[1], v[2], v[3], v[4], v[5] = d.CPU, uint64(d.RSS), uint64(d.Ctx), d.IO, d.IOWait
-		case dltkpi.KindNEW, dltkpi.KindCHK:
-			n = 0x82
-			if k == dltkpi.KindNEW {
-				n, keys, forms = 0x83, "\xa3pid\xa4ppid", fieldInt|fieldInt<<2
-				v[1] = uint64(int64(d.PPID))
-			}
-			if bad = !utf8.Valid(d.Cmd); bad {
-				n++
-			}
-		}
-		b = appendFields(append(b, n), keys, &v, forms)
-		if k == dltkpi.KindNEW || k == dltkpi.KindCHK {
-			b = appendText(b, "\xa3cmd", "\xa7cmd_hex", d.Cmd, bad)
-		}
+		v := [8]uint64{uint64(int64(d.PID)), d.CPU, uint64(d.RSS), uint64(d.Ctx), d.IO, d.IOWait}
+		b = appendFields(append(b, 0x86), "\xa3pid\xa3cpu\xa3rss\xa3ctx\xa2io\xa6iowait", &v,
+			fieldInt|fieldUint<<2|fieldInt<<4|fieldInt<<6|fieldUint<<8|fieldUint<<10)
 	}
 	return b
+}
+
+// appendKPIDataset appends the map of a dataset other than a
+// well-formed ACT: a fragment's or a malformed dataset's (truncated or
+// error, then raw), an IRQ's (name, then counts), STP's (pid), NEW's
+// (pid, ppid, cmd) and CHK's (pid, cmd). One call that writes the keys
+// as constant words, the text a word at a time as it checks that it is
+// ASCII (UTF-8 checked only when it is not) and the IRQ's counts as it
+// reads them, where a CHK dataset, the bulk of a capture, made five calls
+// (a UTF-8 check, appendFields, appendText, appendStr and a memory.copy,
+// which costs V8 a call) and each IRQ count four (issue 18).
+func appendKPIDataset(b []byte, d *dltkpi.Dataset, err error) []byte {
+	at := len(b)
+	// The text, its key (also as a word) and the key of its hex.
+	text, key, kw, hexKey := d.Cmd, "\xa3cmd", uint64(0xa3|'c'<<8|'m'<<16|'d'<<24), "\xa7cmd_hex"
+	k := d.Kind
+	if d.Truncated || err != nil {
+		text, key, kw, hexKey, k = d.Raw, "\xa3raw", 0xa3|'r'<<8|'a'<<16|'w'<<24, "\xa7raw_hex", dltkpi.KindNone
+		if err != nil {
+			b = appendKeyStr(b, "\x82\xa5error", err.Error())
+		}
+	} else if k == dltkpi.KindIRQ {
+		text, key, kw, hexKey = d.IRQ, "\xa4name", 0xa4|'n'<<8|'a'<<16|'m'<<24|'e'<<32, "\xa8name_hex"
+	}
+	n := len(text)
+	// The map's header, the numbers and the keys up to the text's
+	// (at most 28 bytes) go to h, whose indexes need no bounds checks,
+	// then the text, then an IRQ's counts: room for all of them, the
+	// text as textString and its hex too (at most 5n+24 bytes) and 9
+	// bytes a count.
+	p := len(b)
+	for cap(b)-p < 64+5*n+9*d.CPUs {
+		b = append(b[:cap(b)], 0)[:p]
+	}
+	h := (*[64]byte)(b[p : p+64])
+	le := binary.LittleEndian
+	j := 0
+	if d.Truncated {
+		le.PutUint64(h[:], 0x82|0xa9<<8|'t'<<16|'r'<<24|'u'<<32|'n'<<40|'c'<<48|'a'<<56)
+		le.PutUint32(h[8:], 't'|'e'<<8|'d'<<16|0xc3<<24)
+		j = 12
+	} else if k == dltkpi.KindIRQ {
+		h[0], j = 0x82, 1
+	} else if k != dltkpi.KindNone {
+		hdr := uint64(0x81) | 0xa3<<8 | 'p'<<16 | 'i'<<24 | 'd'<<32
+		if k == dltkpi.KindNEW {
+			hdr += 2
+		} else if k == dltkpi.KindCHK {
+			hdr++
+		}
+		le.PutUint64(h[:], hdr)
+		j = 5
+		for f, v := 0, d.PID; ; f, v = 1, d.PPID {
+			// appendInt32's forms as a word and its length.
+			x, l := uint64(byte(v)), 1
+			switch {
+			case v >= -32 && v <= math.MaxInt8:
+			case v >= math.MinInt8 && v < 0:
+				x, l = 0xd0|x<<8, 2
+			case v >= math.MinInt16 && v <= math.MaxInt16:
+				x, l = 0xd1|uint64(byte(v>>8))<<8|x<<16, 3
+			default:
+				x, l = 0xd2|uint64(bits.ReverseBytes32(uint32(v)))<<8, 5
+			}
+			le.PutUint64(h[j&31:], x)
+			j += l
+			if f == 1 || k != dltkpi.KindNEW {
+				break
+			}
+			le.PutUint64(h[j&31:], 0xa4|'p'<<8|'p'<<16|'i'<<24|'d'<<32)
+			j += 5
+		}
+		if k == dltkpi.KindSTP {
+			return b[:p+j]
+		}
+	}
+	// The key and the text's header (a DLT argument's text is at most
+	// 65,535 bytes: its length is 16 bits), then the text a word at a
+	// time, its bytes or'ed to find any that is not ASCII.
+	keyAt := j
+	x, l := 0xa0|uint64(n), 1
+	if n > 0xff {
+		x, l = 0xda|uint64(n>>8&0xff)<<8|uint64(n&0xff)<<16, 3
+	} else if n > 31 {
+		x, l = 0xd9|uint64(n)<<8, 2
+	}
+	le.PutUint64(h[j&31:], kw|x<<(8*len(key)&63))
+	j += l + len(key)
+	t, src := b[p+j:p+j+n], text
+	var or uint64
+	for len(src) >= 8 && len(t) >= 8 {
+		x := le.Uint64(src)
+		or |= x
+		le.PutUint64(t, x)
+		src, t = src[8:], t[8:]
+	}
+	for i, c := range src {
+		or |= uint64(c)
+		t[i] = c
+	}
+	b = b[:p+j+n]
+	if bad := or&0x8080808080808080 != 0 && !utf8.Valid(text); bad || n > 0xffff {
+		// textString's forms, and one more field (the hex) for bytes that
+		// are not UTF-8.
+		if bad {
+			b[at]++
+		}
+		b = appendText(b[:p+keyAt], key, hexKey, text, bad)
+	}
+	if k != dltkpi.KindIRQ {
+		return b
+	}
+	// The counts from the text after the name, "cpu0:1;cpu1:-2;", which
+	// the scanner has validated: a sign and digits after each ':' up to
+	// the ';'. The key and header take at most 10 bytes and a count 9,
+	// so appendInt64 writes within w's room and never grows it.
+	cpus := d.CPUs
+	q := len(b)
+	w := b[q : q+24+9*cpus]
+	hw := (*[16]byte)(w)
+	x, j = 0xa6|'c'<<8|'o'<<16|'u'<<24|'n'<<32|'t'<<40|'s'<<48|uint64(0x90|cpus)<<56, 8
+	if cpus > 15 {
+		hw[8], hw[9], j = byte(cpus>>8), byte(cpus), 10
+		x = x&(1<<56-1) | 0xdc<<56
+	}
+	le.PutUint64(hw[:], x)
+	var (
+		u        uint64
+		neg, num bool // a '-' read; in a count, after its ':'
+	)
+	for _, c := range d.Raw[len(d.IRQ)+1:] {
+		switch {
+		case c == ':':
+			u, neg, num = 0, false, true
+			continue
+		case !num:
+			continue
+		case c == '-':
+			neg = true
+			continue
+		case c != ';':
+			u = u*10 + uint64(c-'0')
+			continue
+		}
+		num = false
+		v := int64(u)
+		if neg {
+			v = -v
+		}
+		if v >= -32 && v <= math.MaxInt8 {
+			w[j] = byte(v)
+			j++
+		} else {
+			j = len(appendInt64(w[:j], v)) // in the room reserved
+		}
+	}
+	return b[:q+j]
+}
+
+// appendText appends key and text as textString gives it, then, when
+// text is not UTF-8 (bad), hexKey and its bytes in hex.
+func appendText(b []byte, key, hexKey string, text []byte, bad bool) []byte {
+	b = append(b, key...)
+	if !bad {
+		return appendStr(b, text)
+	}
+	s, h := textString(text)
+	return msgp.AppendString(append(msgp.AppendString(b, s), hexKey...), h)
 }
 
 // kpiKindKeys and kpiSyncKeys are a KPIMessage's keys and values after
@@ -171,49 +319,6 @@ const (
 	fieldInt
 	fieldBool
 )
-
-// appendKPIText appends the map of a dataset led by its text: a
-// fragment's or a malformed dataset's (truncated or error, then raw), an
-// IRQ's (name, then counts).
-//
-//go:noinline
-func appendKPIText(b []byte, d *dltkpi.Dataset, err error) []byte {
-	irq := !d.Truncated && err == nil
-	text, key, hexKey := d.Raw, "\xa3raw", "\xa7raw_hex"
-	if irq {
-		text, key, hexKey = d.IRQ, "\xa4name", "\xa8name_hex"
-	}
-	bad := !utf8.Valid(text)
-	n := byte(0x82)
-	if bad {
-		n++
-	}
-	b = append(b, n)
-	if d.Truncated {
-		b = append(b, "\xa9truncated\xc3"...)
-	} else if err != nil {
-		b = msgp.AppendString(append(b, "\xa5error"...), err.Error())
-	}
-	b = appendText(b, key, hexKey, text, bad)
-	if irq {
-		b = appendArrayHeader(append(b, "\xa6counts"...), uint32(d.CPUs))
-		for c := range d.Counts() {
-			b = appendInt64(b, c.Count)
-		}
-	}
-	return b
-}
-
-// appendText appends key and text as textString gives it, then, when
-// text is not UTF-8 (bad), hexKey and its bytes in hex.
-func appendText(b []byte, key, hexKey string, text []byte, bad bool) []byte {
-	b = append(b, key...)
-	if !bad {
-		return appendStr(b, text)
-	}
-	s, h := textString(text)
-	return msgp.AppendString(append(msgp.AppendString(b, s), hexKey...), h)
-}
 
 // NewKPIMessage is the schema of one KPI message, as kpi_decode and
 // `perfwire kpi --json` give it.
