@@ -16,13 +16,11 @@ func init() {
 }
 
 func kpiOpen(o Op, in []byte, n uint32) any {
-	if o == OpKPIOpen {
-		return NewKPISession(in)
-	}
-	if n > uint32(dlt.FramingBare) {
+	stream := o == OpKPIStream // n is its framing; kpi_open's input is in
+	if stream && n > uint32(dlt.FramingBare) {
 		return nil
 	}
-	return NewKPIStream(dlt.Framing(n))
+	return newKPISession(in, stream, dlt.Framing(n))
 }
 
 func kpiCall(o Op, s any, in []byte, n uint32) msgp.Marshaler {

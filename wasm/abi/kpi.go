@@ -494,14 +494,19 @@ type KPISession struct {
 
 // NewKPISession starts a session over in, which it keeps (the caller must
 // not modify it while the session lives).
-func NewKPISession(in []byte) *KPISession {
-	k := &KPISession{in: in, s: dlt.NewScanner(in, dlt.Options{})}
-	return k.withPipeline()
-}
+func NewKPISession(in []byte) *KPISession { return newKPISession(in, false, 0) }
 
-// withPipeline gives k the dltkpi session both kinds of KPI session decode
-// through; its tracker keeps the processes it ends, for KPIStep.ended.
-func (k *KPISession) withPipeline() *KPISession {
+// newKPISession is NewKPISession (over in) and, with stream set,
+// NewKPIStream (of framing): one function for kpi_open and kpi_stream.
+// Both kinds decode through a dltkpi session whose tracker keeps the
+// processes it ends, for KPIStep.ended.
+func newKPISession(in []byte, stream bool, framing dlt.Framing) *KPISession {
+	k := &KPISession{in: in, stream: stream}
+	if stream {
+		k.f = dlt.NewFeeder(dlt.Options{Framing: framing})
+	} else {
+		k.s = dlt.NewScanner(in, dlt.Options{})
+	}
 	k.kp = dltkpi.NewSession(dltkpi.Options{}, dltkpi.TrackerOptions{KeepEnded: true})
 	k.t = k.kp.Tracker()
 	return k

@@ -19,8 +19,7 @@ func NewKPIStream(framing dlt.Framing) *KPISession {
 	if framing > dlt.FramingBare {
 		framing = dlt.FramingStorage
 	}
-	k := &KPISession{stream: true, f: dlt.NewFeeder(dlt.Options{Framing: framing})}
-	return k.withPipeline()
+	return newKPISession(nil, true, framing)
 }
 
 // Feed decodes every record that chunk decides and returns the progress
