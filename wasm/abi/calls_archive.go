@@ -57,21 +57,10 @@ func archiveOpen(_ Op, b []byte, _ uint32) any {
 	return NewArchiveSession(in)
 }
 
-func archiveNext(_ Op, s any, _ []byte, n uint32) msgp.Marshaler {
+func archiveNext(_ Op, s any, _ []byte, n uint32, b []byte) []byte {
 	a, ok := s.(*ArchiveSession)
 	if !ok {
-		return Failure(ErrBadMode)
+		return fail(b, ErrBadMode)
 	}
-	return &archiveNextCall{a, int(n)}
-}
-
-// archiveNextCall is archive_next's result, written in place into the
-// module's buffer when it is marshalled.
-type archiveNextCall struct {
-	s   *ArchiveSession
-	max int
-}
-
-func (c *archiveNextCall) MarshalMsg(b []byte) ([]byte, error) {
-	return c.s.AppendNext(b, c.max), nil
+	return a.AppendNext(b, int(n))
 }

@@ -2,10 +2,7 @@
 
 package abi
 
-import (
-	"github.com/perfwire/perfwire/dlt"
-	"github.com/tinylib/msgp/msgp"
-)
+import "github.com/perfwire/perfwire/dlt"
 
 // The KPI calls, in the all-formats modules and the kpi module.
 func init() {
@@ -23,19 +20,19 @@ func kpiOpen(o Op, in []byte, n uint32) any {
 	return newKPISession(in, stream, dlt.Framing(n))
 }
 
-func kpiCall(o Op, s any, in []byte, n uint32) msgp.Marshaler {
+func kpiCall(o Op, s any, in []byte, n uint32, b []byte) []byte {
 	if o == OpKPIDecode {
 		// n is max in its low 24 bits and the framing above them, as
 		// kpi_stream takes it (0 storage headers: the .dlt files).
 		framing := n >> KPIFramingShift
 		if framing > uint32(dlt.FramingBare) {
-			return Failure(ErrBadInput)
+			return fail(b, ErrBadInput)
 		}
-		return &kpiDecodeCall{in, int(n & (1<<KPIFramingShift - 1)), dlt.Framing(framing)}
+		return AppendKPIMessages(b, in, int(n&(1<<KPIFramingShift-1)), dlt.Framing(framing))
 	}
 	k, ok := s.(*KPISession)
 	if !ok {
-		return Failure(ErrBadMode)
+		return fail(b, ErrBadMode)
 	}
-	return &kpiSessionCall{k, o, in, int(n)}
+	return k.appendCall(b, o, in, int(n))
 }

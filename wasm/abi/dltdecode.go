@@ -4,12 +4,6 @@ import (
 	"github.com/perfwire/perfwire/dlt"
 )
 
-// dltDecodeCall is dlt_decode's result, written in place into the
-// module's buffer when it is marshalled.
-type dltDecodeCall struct{ in []byte }
-
-func (c *dltDecodeCall) MarshalMsg(b []byte) ([]byte, error) { return AppendDLTDecode(b, c.in), nil }
-
 // AppendDLTDecode appends to dst the MessagePack DLTDecode of in, a DLT
 // file (storage-header framing) resynchronised over damage as
 // dlt.Scanner does (dlt_decode): each message written in place, its

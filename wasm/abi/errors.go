@@ -66,3 +66,9 @@ func Failure(err error) *ErrorResult {
 	}
 	return &ErrorResult{Error: ErrorOf(err)}
 }
+
+// fail appends Failure(err)'s MessagePack to b, a call's failure result.
+func fail(b []byte, err error) []byte {
+	b, _ = Failure(err).MarshalMsg(b)
+	return b
+}

@@ -48,18 +48,6 @@ func decodeKPI(in []byte, max int, opt dlt.Options) KPIMessages {
 	return res
 }
 
-// kpiDecodeCall is kpi_decode's result, written in place into the
-// module's buffer when it is marshalled.
-type kpiDecodeCall struct {
-	in      []byte
-	max     int
-	framing dlt.Framing
-}
-
-func (c *kpiDecodeCall) MarshalMsg(b []byte) ([]byte, error) {
-	return AppendKPIMessages(b, c.in, c.max, c.framing), nil
-}
-
 // AppendKPIMessages appends to dst the MessagePack KPIMessages of
 // DecodeKPIFramed(in, max, framing), each message written in place
 // (kpi_decode): no KPIMessage, no allocation per dataset. Building the

@@ -11,7 +11,7 @@ import (
 )
 
 // TestKPISessionWriter checks the in-place writer of the KPI session
-// calls (kpiSessionCall) against the KPIStep and KPITable the Go methods
+// calls (appendCall) against the KPIStep and KPITable the Go methods
 // build, marshalled, byte for byte, call by call: two sessions over each
 // capture whole, cut short, damaged and in serial framing, a capture
 // session stepped and a stream session fed in random pieces and cut,
@@ -83,20 +83,20 @@ func TestKPISessionWriter(t *testing.T) {
 			for i, o := range ops {
 				if o == OpKPICut { // the piece is fed before the cut
 					w := want.Feed(args[i])
-					g, _ := (&kpiSessionCall{got, OpKPIFeed, args[i], 0}).MarshalMsg([]byte("head"))
+					g := got.appendCall([]byte("head"), OpKPIFeed, args[i], 0)
 					if wb, _ := w.MarshalMsg([]byte("head")); !bytes.Equal(g, wb) {
 						t.Fatalf("%s %s call %d feed before cut: %d bytes, want %d", filepath.Base(name), c.what, i, len(g), len(wb))
 					}
 				}
 				w := want.call(o, args[i], maxes[i])
 				wb, _ := w.MarshalMsg([]byte("head"))
-				g, _ := (&kpiSessionCall{got, o, args[i], maxes[i]}).MarshalMsg([]byte("head"))
+				g := got.appendCall([]byte("head"), o, args[i], maxes[i])
 				if !bytes.Equal(g, wb) {
 					t.Fatalf("%s %s call %d (op %d): %d bytes, want %d", filepath.Base(name), c.what, i, o, len(g), len(wb))
 				}
 				wt := want.Table()
 				wtb, _ := wt.MarshalMsg([]byte("head"))
-				gt, _ := (&kpiSessionCall{got, OpKPITable, nil, 0}).MarshalMsg([]byte("head"))
+				gt := got.appendCall([]byte("head"), OpKPITable, nil, 0)
 				if !bytes.Equal(gt, wtb) {
 					t.Fatalf("%s %s table after call %d: %d bytes, want %d", filepath.Base(name), c.what, i, len(gt), len(wtb))
 				}

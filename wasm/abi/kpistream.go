@@ -118,25 +118,17 @@ func (k *KPISession) progress(callErr error) KPIStep {
 	return st
 }
 
-// kpiSessionCall is the result of a call on a KPI session (kpi_step,
-// kpi_feed, kpi_end, kpi_cut, kpi_table), run and written in place into
-// the module's buffer when it is marshalled: no KPIStep nor KPITable
-// values, whose marshalers and builders were 12 KB of the modules.
-type kpiSessionCall struct {
-	k   *KPISession
-	o   Op
-	in  []byte
-	max int
-}
-
-func (c *kpiSessionCall) MarshalMsg(b []byte) ([]byte, error) {
-	k := c.k
-	if c.o == OpKPITable {
-		return k.appendTable(b), nil
+// appendCall runs a call on the session (kpi_step, kpi_feed, kpi_end,
+// kpi_cut, kpi_table) and appends its result to b, written in place: no
+// KPIStep nor KPITable values, whose marshalers and builders were 12 KB
+// of the modules.
+func (k *KPISession) appendCall(b []byte, o Op, in []byte, max int) []byte {
+	if o == OpKPITable {
+		return k.appendTable(b)
 	}
-	b = k.appendProgress(b, k.run(c.o, c.in, c.max))
-	k.next(c.o)
-	return b, nil
+	b = k.appendProgress(b, k.run(o, in, max))
+	k.next(o)
+	return b
 }
 
 // appendProgress appends the MessagePack KPIStep of progress(callErr),

@@ -1,9 +1,5 @@
 package abi
 
-import (
-	"github.com/tinylib/msgp/msgp"
-)
-
 // Op is one call of the ABI. Calls names each for both modules; the
 // wasip1 reactor (wasm/plugin) exports one function per op and the js
 // module (wasm/js) installs one per op, and both run it through
@@ -91,9 +87,12 @@ func (o Op) Opens() bool { return o < numOps && (Calls[o].Args == ArgN || Calls[
 // each kind for all its ops, which it tells apart by o: each function is
 // some 800 bytes of WebAssembly, code and tables, before its first
 // statement (issue 18). A call on a session gets the session as s, a
-// call on a buffer nil. An open's nil session is a bad argument.
+// call on a buffer nil; it appends its result to b, run and written in
+// place (no value per call that a MarshalMsg method would write: those
+// were a type, a method and their tables per result kind). An open's nil
+// session is a bad argument.
 var (
-	calls [numOps]func(o Op, s any, in []byte, n uint32) msgp.Marshaler
+	calls [numOps]func(o Op, s any, in []byte, n uint32, b []byte) []byte
 	opens [numOps]func(o Op, in []byte, n uint32) any
 )
 
@@ -269,11 +268,7 @@ func (m *Module) Call(o Op, a, b uint32) (res []byte) {
 	}()
 	out := m.big[:0] // results are the large buffers
 	m.big = nil
-	r, err := m.dispatch(o, a, b).MarshalMsg(out)
-	if err != nil {
-		r, _ = Failure(err).MarshalMsg(out[:0])
-	}
-	return r
+	return m.dispatch(o, a, b, out)
 }
 
 // CallKeep is Call with its result kept under a new handle, the result
@@ -283,9 +278,9 @@ func (m *Module) CallKeep(o Op, a, b uint32) uint32 {
 	return m.res
 }
 
-func (m *Module) dispatch(o Op, a, b uint32) msgp.Marshaler {
+func (m *Module) dispatch(o Op, a, b uint32, out []byte) []byte {
 	if o >= numOps || o.Opens() {
-		return Failure(ErrNotBuilt)
+		return fail(out, ErrNotBuilt)
 	}
 	var (
 		s  any
@@ -302,10 +297,10 @@ func (m *Module) dispatch(o Op, a, b uint32) msgp.Marshaler {
 		}
 	}
 	if !ok {
-		return Failure(ErrBadHandle)
+		return fail(out, ErrBadHandle)
 	}
 	if calls[o] == nil {
-		return Failure(ErrNotBuilt)
+		return fail(out, ErrNotBuilt)
 	}
-	return calls[o](o, s, in, b)
+	return calls[o](o, s, in, b, out)
 }
