@@ -1,7 +1,9 @@
 package mmv
 
 import (
+	"encoding/binary"
 	"iter"
+	"math/bits"
 
 	"github.com/perfwire/perfwire/pcp"
 )
@@ -143,20 +145,57 @@ func (r *Reader) Label(i int) Label {
 // -1 and Type is TypeNoSupport; callers that index metrics must check.
 func (r *Reader) Value(i int) Value {
 	r.check(SectionValues, i)
-	at := r.at(SectionValues, i)
-	mi := r.index(SectionMetrics, r.u64(at+16))
-	v := Value{Index: i, Offset: at, Metric: mi, Instance: -1, Type: TypeNoSupport, b: r.b, big: r.big,
-		sentinel: r.hdr.Flags&FlagSentinel != 0}
-	if mi < 0 {
-		// The entry was rewritten after validation: no metric, no value.
-		return v
-	}
-	// The type word sits 36 bytes before the end of a metric entry in every version.
-	v.Type = Type(int32(r.u32(r.at(SectionMetrics, mi) + int(r.msz) - 36)))
-	if inst := r.u64(at + 24); inst != 0 {
-		v.Instance = r.index(SectionInstances, inst)
-	}
+	v := Value{Index: i - 1, Metric: -1, Instance: -1}
+	r.NextValue(&v)
 	return v
+}
+
+// NextValue sets *v to value entry v.Index+1, as Value would return it,
+// and reports whether there is one (false after the last entry, and
+// for a negative index). Starting from a Value whose Index is -1 it
+// reads the entries in file order:
+//
+//	v := mmv.Value{Index: -1}
+//	for r.NextValue(&v) { ... }
+//
+// It is faster than Value per entry where writers lay the values out as
+// they usually do, a metric's values one after the other over its
+// instances in order: it takes v's metric and the instance after v's
+// when their offsets are those the entry holds, checked against the
+// bytes (so any v gives Value's result), and looks up the others.
+func (r *Reader) NextValue(v *Value) bool {
+	i := v.Index + 1
+	if i < 0 || i >= r.sect[SectionValues].count {
+		return false
+	}
+	at := r.at(SectionValues, i)
+	// One reslice: the reads below index the entry's last 16 bytes.
+	e := r.b[at+16 : at+ValueSize]
+	moff, inst := binary.LittleEndian.Uint64(e), binary.LittleEndian.Uint64(e[8:])
+	if r.big {
+		moff, inst = bits.ReverseBytes64(moff), bits.ReverseBytes64(inst)
+	}
+	mi, ii := v.Metric, v.Instance
+	if mi < 0 || mi >= r.sect[SectionMetrics].count || moff != uint64(r.at(SectionMetrics, mi)) {
+		mi = r.index(SectionMetrics, moff)
+	}
+	if inst == 0 {
+		ii = -1
+	} else if ii < 0 || ii >= r.sect[SectionInstances].count-1 || inst != uint64(r.at(SectionInstances, ii+1)) {
+		ii = r.index(SectionInstances, inst)
+	} else {
+		ii++
+	}
+	v.Index, v.Offset, v.Metric, v.Instance, v.Type = i, at, mi, -1, TypeNoSupport
+	v.b, v.big, v.sentinel = r.b, r.big, r.hdr.Flags&FlagSentinel != 0
+	// A metric offset rewritten after validation leaves no metric, no
+	// value. The type word sits 36 bytes before the end of a metric
+	// entry in every version.
+	if mi >= 0 {
+		v.Type = Type(int32(r.u32(r.at(SectionMetrics, mi) + int(r.msz) - 36)))
+		v.Instance = ii
+	}
+	return true
 }
 
 // check panics with a clear message when i is not an entry of s.
@@ -193,8 +232,7 @@ func (r *Reader) Metrics() iter.Seq[Metric] {
 // metrics left out under [Options.SkipRefused].
 func (r *Reader) Values() iter.Seq[Value] {
 	return func(yield func(Value) bool) {
-		for i := range r.NumValues() {
-			v := r.Value(i)
+		for v := (Value{Index: -1}); r.NextValue(&v); {
 			if v.Metric >= 0 && r.Refused(v.Metric) {
 				continue
 			}

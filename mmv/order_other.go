@@ -25,3 +25,23 @@ func (r *Reader) u64(off int) uint64 {
 // u32Cold is u32 for the reads done once per entry or section, not
 // inlined in WebAssembly (order_wasm.go); natively it is u32.
 func (r *Reader) u32Cold(off int) uint32 { return r.u32(off) }
+
+// divSize divides by an entry size; the constant cases let the compiler
+// multiply instead of divide, which matters when reading many values.
+func divSize(d, size uint64) (q, rem uint64) {
+	switch size {
+	case 32:
+		q = d / 32
+	case 48:
+		q = d / 48
+	case 24:
+		q = d / 24
+	case 104:
+		q = d / 104
+	case 80:
+		q = d / 80
+	default:
+		q = d / size
+	}
+	return q, d - q*size
+}

@@ -34,3 +34,12 @@ func (r *Reader) u64(off int) uint64 {
 //
 //go:noinline
 func (r *Reader) u32Cold(off int) uint32 { return r.u32(off) }
+
+// divSize divides by an entry size. In WebAssembly a division is one
+// instruction, where order_other.go's constant cases each expand to
+// about twenty (no high multiply): Reader.NextValue leaves few lookups
+// to Reader.index on the values' path.
+func divSize(d, size uint64) (q, rem uint64) {
+	q = d / size
+	return q, d - q*size
+}

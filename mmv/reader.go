@@ -3,6 +3,7 @@ package mmv
 import (
 	"encoding/binary"
 	"math"
+	"math/bits"
 
 	"github.com/perfwire/perfwire/pcp"
 )
@@ -311,26 +312,6 @@ func (r *Reader) index(s Section, off uint64) int {
 	return int(q)
 }
 
-// divSize divides by an entry size; the constant cases let the compiler
-// multiply instead of divide, which matters when reading many values.
-func divSize(d, size uint64) (q, rem uint64) {
-	switch size {
-	case 32:
-		q = d / 32
-	case 48:
-		q = d / 48
-	case 24:
-		q = d / 24
-	case 104:
-		q = d / 104
-	case 80:
-		q = d / 80
-	default:
-		q = d / size
-	}
-	return q, d - q*size
-}
-
 // at returns the file offset of entry i of section s.
 func (r *Reader) at(s Section, i int) int {
 	return int(r.sect[s].off + uint64(i)*r.entrySize(s))
@@ -511,33 +492,61 @@ func (r *Reader) indomBySerial(serial uint32) int {
 
 func (r *Reader) checkValues() error {
 	s := r.sect[SectionValues]
+	// Writers lay a metric's values out one after the other, over its
+	// instances in order: the last value's metric (0 is no metric's
+	// offset), its instance's index and indom word (0 is no instance's)
+	// are kept, and only a value that does not follow them is looked up.
+	var lastM, lastIndom uint64
+	mi, k := -1, -1
+	var serial uint32
+	var typ Type
 	for i := 0; i < s.count; i++ {
-		at := uint64(r.at(SectionValues, i))
-		member, off, kind := "metric", at+16, error(nil)
-		mi := r.index(SectionMetrics, r.u64(int(at)+16))
+		at := r.at(SectionValues, i)
+		// One reslice: the reads below index the entry's last 16 bytes.
+		e := r.b[at+16 : at+ValueSize]
+		moff, inst := binary.LittleEndian.Uint64(e), binary.LittleEndian.Uint64(e[8:])
+		if r.big {
+			moff, inst = bits.ReverseBytes64(moff), bits.ReverseBytes64(inst)
+		}
+		if moff != lastM {
+			lastM, lastIndom = moff, 0
+			if mi = r.index(SectionMetrics, moff); mi >= 0 {
+				// Only the metric's indom and type matter here; decoding
+				// the whole entry (names, help) per value would dominate
+				// the cost.
+				mbase := r.at(SectionMetrics, mi) + int(r.msz) - 48
+				serial, typ = r.u32(mbase+24), Type(int32(r.u32(mbase+12)))
+			}
+		}
+		member, off, kind := "metric", uint64(at)+16, error(nil)
 		if mi < 0 {
 			kind = ErrOffset
 		} else if r.Refused(mi) {
 			continue // left out with its metric; Values skips it
 		} else {
-			// Only the metric's indom and type matter here; decoding the
-			// whole entry (names, help) per value would dominate the cost.
-			mbase := r.at(SectionMetrics, mi) + int(r.msz) - 48
-			serial, typ := r.u32(mbase+24), Type(int32(r.u32(mbase+12)))
-			inst := r.u64(int(at) + 24)
-			member, off = "instance", at+24
+			member, off = "instance", uint64(at)+24
 			if serial == 0 || serial == 0xffffffff {
 				if inst != 0 {
 					kind = ErrInstance
 				}
-			} else if k := r.index(SectionInstances, inst); k < 0 {
-				kind = ErrOffset
-			} else if d := r.index(SectionIndoms, r.u64(int(inst))); r.u32(r.at(SectionIndoms, d)) != serial {
-				kind = ErrInstance
+			} else {
+				if k >= 0 && k < r.sect[SectionInstances].count-1 && inst == uint64(r.at(SectionInstances, k+1)) {
+					k++
+				} else {
+					k = r.index(SectionInstances, inst)
+				}
+				if k < 0 {
+					kind = ErrOffset
+				} else if w := r.u64(int(inst)); w != lastIndom {
+					if d := r.index(SectionIndoms, w); r.u32(r.at(SectionIndoms, d)) != serial {
+						kind = ErrInstance
+					}
+					lastIndom = w
+				}
 			}
 			if kind == nil && typ == TypeString {
-				member, off = "extra", at+8
-				kind = r.stringKind(r.u64(int(at)+8), false)
+				member, off = "extra", uint64(at)+8
+				kind = r.stringKind(r.u64(at+8), false)
 			}
 		}
 		if kind != nil {

@@ -82,10 +82,13 @@ func AppendMMV(dst, in []byte, bigEndian bool) []byte {
 	// rather than call enc's methods (see appendValueSet).
 	e.array("\xa6values", r.NumValues())
 	b := e.b
-	for i := range r.NumValues() {
-		v := r.Value(i) // no metric is refused: Values would give the same
+	// No metric is refused: Values would give the same. NextValue looks
+	// up only the metrics and instances that do not follow the last.
+	v := mmv.Value{Index: -1}
+	sentinel := h.Flags&mmv.FlagSentinel != 0
+	for r.NextValue(&v) {
 		keys := byte(0x83)
-		missing := v.Missing()
+		missing := sentinel && v.Missing() // no call in a file without sentinels
 		switch v.Type {
 		case mmv.TypeI32, mmv.TypeI64, mmv.TypeU32, mmv.TypeU64, mmv.TypeElapsed, mmv.TypeFloat, mmv.TypeDouble, mmv.TypeString:
 		default:
