@@ -36,33 +36,35 @@ func appendInt32Wide(b []byte, v int32) []byte {
 // appendInt64 appends v as msgp.AppendInt64 does: a fixint, or the
 // smallest signed form that holds v (positive numbers too).
 func appendInt64(b []byte, v int64) []byte {
+	tag, n := byte(0xd3), uint(8)
 	switch {
 	case v >= -32 && v <= math.MaxInt8:
 		return append(b, byte(v))
 	case v >= math.MinInt8 && v < 0:
 		return append(b, 0xd0, byte(v))
 	case v >= math.MinInt16 && v <= math.MaxInt16:
-		return appendBE(b, 0xd1, uint64(v), 2)
+		tag, n = 0xd1, 2
 	case v >= math.MinInt32 && v <= math.MaxInt32:
-		return appendBE(b, 0xd2, uint64(v), 4)
+		tag, n = 0xd2, 4
 	}
-	return appendBE(b, 0xd3, uint64(v), 8)
+	return appendBE(b, tag, uint64(v), n)
 }
 
 // appendUint64 appends v as msgp.AppendUint64 does: a positive fixint,
 // or the smallest unsigned form that holds v.
 func appendUint64(b []byte, v uint64) []byte {
+	tag, n := byte(0xcf), uint(8)
 	switch {
 	case v <= math.MaxInt8:
 		return append(b, byte(v))
 	case v <= math.MaxUint8:
 		return append(b, 0xcc, byte(v))
 	case v <= math.MaxUint16:
-		return appendBE(b, 0xcd, v, 2)
+		tag, n = 0xcd, 2
 	case v <= math.MaxUint32:
-		return appendBE(b, 0xce, v, 4)
+		tag, n = 0xce, 4
 	}
-	return appendBE(b, 0xcf, v, 8)
+	return appendBE(b, tag, v, n)
 }
 
 // appendStr appends s as a MessagePack string, as
@@ -74,10 +76,12 @@ func appendStr(b, s []byte) []byte {
 		b = append(b, 0xa0|byte(n))
 	case n <= math.MaxUint8:
 		b = append(b, 0xd9, byte(n))
-	case n <= math.MaxUint16:
-		b = appendBE(b, 0xda, n, 2)
 	default:
-		b = appendBE(b, 0xdb, n, 4)
+		tag, w := byte(0xdb), uint(4)
+		if n <= math.MaxUint16 {
+			tag, w = 0xda, 2
+		}
+		b = appendBE(b, tag, n, w)
 	}
 	return append(b, s...)
 }
@@ -85,20 +89,22 @@ func appendStr(b, s []byte) []byte {
 // appendArrayHeader appends the header of an array of n elements, as
 // msgp.AppendArrayHeader does.
 func appendArrayHeader(b []byte, n uint32) []byte {
-	switch {
-	case n <= 15:
+	if n <= 15 {
 		return append(b, 0x90|byte(n))
-	case n <= math.MaxUint16:
-		return appendBE(b, 0xdc, uint64(n), 2)
 	}
-	return appendBE(b, 0xdd, uint64(n), 4)
+	tag, w := byte(0xdd), uint(4)
+	if n <= math.MaxUint16 {
+		tag, w = 0xdc, 2
+	}
+	return appendBE(b, tag, uint64(n), w)
 }
 
 // appendBE appends tag and the low n bytes of v, big-endian (n is 2, 4
 // or 8): it writes all eight bytes of v shifted up and drops the surplus,
 // one room check for every form. So it may write up to 6 bytes past
 // what it keeps: into b's spare capacity, or it grows b when that is
-// shorter.
+// shorter. It inlines, some 500 bytes of WebAssembly a site, so each
+// caller picks its form's tag and width and calls it once (issue 18).
 func appendBE(b []byte, tag byte, v uint64, n uint) []byte {
 	x := v << (64 - 8*n)
 	b = append(b, tag, byte(x>>56), byte(x>>48), byte(x>>40), byte(x>>32), byte(x>>24), byte(x>>16), byte(x>>8), byte(x))
