@@ -9,16 +9,18 @@ import (
 )
 
 // archiveJSON prints every data record as one JSON line of the shared
-// schema (abi.ArchiveRecord).
+// schema (abi.ArchiveRecord), from the bytes archive_next's writer
+// (abi.AppendArchiveRecord) gives it.
 func archiveJSON(w io.Writer, a *archive.Archive, name string) error {
 	j := jsonLines{w: w}
 	s := a.NewScanner()
 	p := archiveProgress(name, a)
 	defer p.finish()
+	var buf []byte
 	for s.Next() {
 		p.at(s.Record())
-		rec := abi.NewArchiveRecord(a, s.Record())
-		if err := j.write(&rec); err != nil {
+		buf = abi.AppendArchiveRecord(buf[:0], a, s.Record())
+		if err := j.raw(buf); err != nil {
 			return err
 		}
 	}

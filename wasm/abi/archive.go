@@ -15,32 +15,14 @@ import (
 	"github.com/perfwire/perfwire/pduwire"
 )
 
-// ArchiveValueOf sets the value keys of o from v, a value of a metric of
-// type t: a number or a string as the type says, the records of an event
-// array, or the hex of anything else. It reads v as pmExtractValue reads
-// a value as its own type (what pcp.Extract(v.Raw(), t, t) gives: 32-bit
-// types and floats in the word, 64-bit ones and doubles in 8-byte blocks,
-// strings up to their NUL), written out so that a wasm module reading
-// archives does without pcp's conversions.
-func ArchiveValueOf(o *ArchiveValue, v pduwire.Value, t pcp.Type) {
-	if t == pcp.TypeEvent || t == pcp.TypeHighResEvent {
-		if a, err := v.Events(); err == nil {
-			o.Records = eventRecords(a)
-			return
-		}
-	}
-	if b := appendNumber(nil, v, t); b != nil {
-		o.Value = raw(b)
-		return
-	}
-	h := valueHex(v)
-	o.Hex = &h
-}
-
-// appendNumber appends v, a value of a metric of type t, as
-// ArchiveValueOf's value, or returns b as it is (nil for nil) when v is no
-// number or string of type t. The number's form and bits first, then one
-// append per form.
+// appendNumber appends v, a value of a metric of type t, as an
+// ArchiveValue's value: a number or a string as the type says, read as
+// pmExtractValue reads a value as its own type (what pcp.Extract(v.Raw(),
+// t, t) gives: 32-bit types and floats in the word, 64-bit ones and
+// doubles in 8-byte blocks, strings up to their NUL), written out so that
+// a wasm module reading archives does without pcp's conversions. It
+// returns b as it is (nil for nil) when v is no number or string of type
+// t. The number's form and bits first, then one append per form.
 func appendNumber(b []byte, v pduwire.Value, t pcp.Type) []byte {
 	r := v.Raw()
 	p := r.Block
@@ -85,7 +67,7 @@ func appendNumber(b []byte, v pduwire.Value, t pcp.Type) []byte {
 	return b
 }
 
-// valueHex is ArchiveValueOf's hex of a value that is no number or
+// valueHex is an ArchiveValue's hex of a value that is no number or
 // string of its metric's type.
 func valueHex(v pduwire.Value) string {
 	if !v.Block() {
@@ -104,58 +86,17 @@ func appendFloat32(b []byte, f float32) []byte {
 	return append(b, 0xca, byte(u>>24), byte(u>>16), byte(u>>8), byte(u))
 }
 
-// NewArchiveRecord describes record r of archive a in the shared schema:
-// its time, and each value with its metric's pmID, first name, instance
-// (number and name as of the record's time), whether it counts (counter
-// semantics) and value by type.
-func NewArchiveRecord(a *archive.Archive, r *archive.Record) ArchiveRecord {
-	rec := ArchiveRecord{Timestamp: rfc3339.String(r.Time.Sec, int64(r.Time.Nsec), rfc3339.Trimmed), Mark: r.Mark}
-	vss := r.Result.Scan()
-	for vss.Next() {
-		vs := vss.ValueSet()
-		base := ArchiveValue{PMID: vs.PMID.String(), Name: vs.PMID.String(), Inst: pcp.InNull}
-		typ, indom := pcp.Type(pcp.TypeAggregate), pcp.InDomNull
-		if m, ok := a.Meta.Metric(vs.PMID); ok {
-			if len(m.Names) > 0 {
-				base.Name = m.Names[0]
-			}
-			typ, indom = m.Type, m.InDom
-			base.Counter = m.Sem == pcp.SemCounter
-		}
-		if vs.NumVal <= 0 {
-			v := base
-			v.Error = "no values"
-			if vs.NumVal < 0 {
-				v.Error = pcp.Code(vs.NumVal).Message()
-			}
-			rec.Values = append(rec.Values, v)
-			continue
-		}
-		var in *archive.Instances
-		if indom != pcp.InDomNull {
-			in, _ = a.Meta.InDomAt(indom, r.Time)
-		}
-		for j := range vs.Len() {
-			pv := vs.Value(j)
-			v := base
-			v.Inst = pv.Inst
-			if in != nil {
-				if n, ok := in.Name(pv.Inst); ok {
-					v.Instance = &n
-				}
-			}
-			ArchiveValueOf(&v, pv, typ)
-			rec.Values = append(rec.Values, v)
-		}
-	}
-	return rec
-}
-
-// appendArchiveRecord appends the MessagePack of NewArchiveRecord(a, r)
-// to b, written in place: archive_next's records without an ArchiveValue
-// per value, its copies and its marshaler (issue 18).
-// TestAppendArchiveRecord holds the two to the same bytes.
-func appendArchiveRecord(b []byte, a *archive.Archive, r *archive.Record) []byte {
+// AppendArchiveRecord appends to b the MessagePack ArchiveRecord of
+// record r of archive a, written in place: its time, and each value with
+// its metric's pmID, first name, instance (number and name as of the
+// record's time), whether it counts (counter semantics) and value by
+// type (the records of an event array, a number or a string as
+// appendNumber reads it, else the value's hex; the error of a value set
+// without values). archive_next's records, and `perfwire archive --json`
+// prints them. No ArchiveValue per value, no copies, no marshaler
+// (issue 18); TestAppendArchiveRecord holds its bytes to the schema
+// values' MarshalMsg.
+func AppendArchiveRecord(b []byte, a *archive.Archive, r *archive.Record) []byte {
 	n := 0 // the values
 	vss := r.Result.Scan()
 	for vss.Next() {
@@ -213,7 +154,7 @@ func appendArchiveRecord(b []byte, a *archive.Archive, r *archive.Record) []byte
 				instance, named = in.Name(pv.Inst)
 			}
 			b = appendValueHead(b, pmid, name, pv.Inst, instance, named, counter)
-			// The value key as ArchiveValueOf sets it: records, value or hex.
+			// The value key: records, value or hex.
 			if typ == pcp.TypeEvent || typ == pcp.TypeHighResEvent {
 				if ev, err := pv.Events(); err == nil {
 					b = appendEventRecords(append(b, 0xa7, 'r', 'e', 'c', 'o', 'r', 'd', 's'), ev)
@@ -308,7 +249,7 @@ func NewArchiveSession(in ArchiveInput) *ArchiveSession {
 				done, err = true, s.Err()
 				break
 			}
-			b = appendArchiveRecord(b, a, s.Record())
+			b = AppendArchiveRecord(b, a, s.Record())
 			n++
 			// A reactor's exports run on one goroutine that never
 			// blocks, so the collector's background workers get no turn

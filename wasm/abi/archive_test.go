@@ -22,7 +22,7 @@ import (
 	"github.com/perfwire/perfwire/pduwire"
 )
 
-// extractValue is ArchiveValueOf through pcp.Extract, whose conversions
+// extractValue is archiveValueOfRef through pcp.Extract, whose conversions
 // are held to libpcp's pmExtractValue by pcp's oracle tests.
 func extractValue(o *ArchiveValue, v pduwire.Value, t pcp.Type) {
 	a, err := pcp.Extract(v.Raw(), t, t)
@@ -57,10 +57,11 @@ func extractValue(o *ArchiveValue, v pduwire.Value, t pcp.Type) {
 	o.Hex = &h
 }
 
-// TestArchiveValueOfIsExtract: every value of the bundled v2 and v3
-// archives (numbers of each type, strings, aggregates), read as each type
-// in turn so that values stored the wrong way for a type are covered too,
-// gives what pcp.Extract gives.
+// TestArchiveValueOfIsExtract: appendNumber and valueHex, through
+// archiveValueOfRef: every value of the bundled v2 and v3 archives
+// (numbers of each type, strings, aggregates), read as each type in turn
+// so that values stored the wrong way for a type are covered too, gives
+// what pcp.Extract gives.
 func TestArchiveValueOfIsExtract(t *testing.T) {
 	n := 0
 	for _, base := range []string{"m2", "m3"} {
@@ -78,7 +79,7 @@ func TestArchiveValueOfIsExtract(t *testing.T) {
 					for _, typ := range []pcp.Type{pcp.Type32, pcp.TypeU32, pcp.Type64, pcp.TypeU64, pcp.TypeFloat,
 						pcp.TypeDouble, pcp.TypeString, pcp.TypeAggregate} {
 						var got, want ArchiveValue
-						ArchiveValueOf(&got, v, typ)
+						archiveValueOfRef(&got, v, typ)
 						extractValue(&want, v, typ)
 						g, _ := got.MarshalMsg(nil)
 						w, _ := want.MarshalMsg(nil)
@@ -266,8 +267,8 @@ func m3Input(t *testing.T) ArchiveInput {
 	return in
 }
 
-// appendArchiveRecord, archive_next's in-place writer, gives the bytes of
-// NewArchiveRecord's marshalled record on every record of the bundled v2
+// AppendArchiveRecord, archive_next's in-place writer, gives the bytes of
+// archiveRecordRef's marshalled record on every record of the bundled v2
 // and v3 archives, and of copies of them with damaged volumes (values
 // of unknown metrics and types, errors for values, marks).
 func TestAppendArchiveRecord(t *testing.T) {
@@ -306,9 +307,9 @@ func TestAppendArchiveRecord(t *testing.T) {
 			}
 			s := a.NewScanner()
 			for s.Next() {
-				rec := NewArchiveRecord(a, s.Record())
+				rec := archiveRecordRef(a, s.Record())
 				want, _ := rec.MarshalMsg([]byte{0xc0})
-				if got := appendArchiveRecord([]byte{0xc0}, a, s.Record()); !bytes.Equal(got, want) {
+				if got := AppendArchiveRecord([]byte{0xc0}, a, s.Record()); !bytes.Equal(got, want) {
 					t.Fatalf("%s try %d record at %d: %x, want %x", base, try, s.Record().Offset, got, want)
 				}
 				n++
@@ -346,9 +347,9 @@ func TestAppendArchiveRecord(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, r := range []archive.Record{{Time: archive.Timestamp{Sec: 1e9}, Mark: true}, {Time: archive.Timestamp{Sec: 2e9, Nsec: 5}, Result: res}} {
-		rec := NewArchiveRecord(a, &r)
+		rec := archiveRecordRef(a, &r)
 		want, _ := rec.MarshalMsg(nil)
-		if got := appendArchiveRecord(nil, a, &r); !bytes.Equal(got, want) {
+		if got := AppendArchiveRecord(nil, a, &r); !bytes.Equal(got, want) {
 			t.Errorf("%+v: %x, want %x", r, got, want)
 		}
 	}
@@ -418,7 +419,7 @@ func (r *refArchiveRead) next(max int) ArchiveRead {
 			r.done, r.err = true, r.s.Err()
 			break
 		}
-		rec := NewArchiveRecord(r.a, r.s.Record())
+		rec := archiveRecordRef(r.a, r.s.Record())
 		b, _ := rec.MarshalMsg(nil)
 		res.Records = append(res.Records, b)
 		size += len(b)
