@@ -257,9 +257,10 @@ type kpiRun struct {
 func (k *kpiRun) file(name string) error {
 	skipped, places, err := readKPIFile(name, func(_ int, m dlt.Message) (bool, error) {
 		if k.json {
+			// kpi_decode's writer, printed as perfwire pdu prints AppendPDU's.
 			if km, src, err := k.kp.Sel.FromDLT(m); err == nil {
-				m := abi.NewKPIMessage(km, src)
-				if err := k.out.write(&m); err != nil {
+				k.out.buf = abi.AppendKPIMessage(k.out.buf[:0], &km, src)
+				if err := k.out.raw(k.out.buf); err != nil {
 					return false, err
 				}
 			}

@@ -54,17 +54,17 @@ func FuzzCalls(f *testing.F) {
 		pd := DecodePDUs(in, 0)
 		ml := ReadMMV(in, false)
 		mb := ReadMMV(in, true)
-		km := DecodeKPI(in, 0)
+		km := decodeKPIRef(in, 0, dlt.FramingStorage)
 		for _, m := range []msgp.Marshaler{&tb, &ev, &lc, &lm, &pd, &ml, &mb, &km} {
 			check(t, m)
 		}
 		// dlt_decode's and kpi_decode's in-place writers give DecodeDLT's
-		// and DecodeKPI's bytes.
+		// and decodeKPIRef's bytes.
 		if r := DecodeDLT(in); !bytes.Equal(AppendDLTDecode(nil, in), marshalled(&r)) {
 			t.Errorf("AppendDLTDecode differs from DecodeDLT")
 		}
 		if b, _ := km.MarshalMsg(nil); !bytes.Equal(AppendKPIMessages(nil, in, 0, dlt.FramingStorage), b) {
-			t.Errorf("AppendKPIMessages differs from DecodeKPI")
+			t.Errorf("AppendKPIMessages differs from decodeKPIRef")
 		}
 		for _, e := range []*Error{ev.Error, lc.Error, lm.Error, pd.Error, ml.Error, mb.Error} {
 			if e != nil && (e.Kind == "" || e.Message == "") {

@@ -11,46 +11,18 @@ import (
 	"github.com/tinylib/msgp/msgp"
 )
 
-// DecodeKPI decodes the dlt-kpi messages of a DLT byte stream (a .dlt
-// file's bytes), stopping after max messages when max > 0. Messages that
-// are not KPI messages are passed over.
-func DecodeKPI(in []byte, max int) KPIMessages {
-	return decodeKPI(in, max, dlt.Options{})
-}
-
 // KPIFramingShift is where kpi_decode's second argument holds the
 // framing: max | framing<<KPIFramingShift.
 const KPIFramingShift = 24
 
-// DecodeKPIFramed is DecodeKPI of a capture in another framing (kpi_decode
-// with the framing in its second argument): a serial capture's, "DLS" 01
-// before each message, is scanned and resynchronised over damage as the
-// KPI stream session of that framing scans it.
-func DecodeKPIFramed(in []byte, max int, framing dlt.Framing) KPIMessages {
-	return decodeKPI(in, max, dlt.Options{Framing: framing})
-}
-
-func decodeKPI(in []byte, max int, opt dlt.Options) KPIMessages {
-	res := KPIMessages{Messages: []KPIMessage{}}
-	s := dlt.NewScanner(in, opt)
-	var sel dltkpi.Selector
-	for (max <= 0 || len(res.Messages) < max) && s.Next() {
-		km, src, err := sel.FromDLT(s.Message())
-		if err != nil {
-			continue
-		}
-		res.Messages = append(res.Messages, NewKPIMessage(km, src))
-	}
-	res.Offset = s.Offset()
-	res.More = res.Offset < len(in) && s.Err() == nil && max > 0 && len(res.Messages) == max
-	res.SkippedBytes = s.Skipped()
-	res.Error = ErrorOf(s.Err())
-	return res
-}
-
-// AppendKPIMessages appends to dst the MessagePack KPIMessages of
-// DecodeKPIFramed(in, max, framing), each message written in place
-// (kpi_decode): no KPIMessage, no allocation per dataset. Building the
+// AppendKPIMessages decodes the dlt-kpi messages of in, a DLT byte
+// stream (a .dlt file's bytes) in framing, stopping after max messages
+// when max > 0, and appends to dst their MessagePack KPIMessages
+// (kpi_decode, with the framing in its second argument). Messages that
+// are not KPI messages are passed over; a serial capture's ("DLS" 01
+// before each message) is scanned and resynchronised over damage as the
+// KPI stream session of that framing scans it. Each message is written
+// in place: no KPIMessage, no allocation per dataset. Building the
 // values first made a call in Node spend 40% of its time allocating
 // and collecting them, and copying them with write barriers (issue 18).
 func AppendKPIMessages(dst, in []byte, max int, framing dlt.Framing) []byte {
@@ -75,8 +47,7 @@ func AppendKPIMessages(dst, in []byte, max int, framing dlt.Framing) []byte {
 	return appendFields(o.end(s.Err()), "\xa4more\xa6offset\xadskipped_bytes", &v, fieldBool|fieldInt<<2|fieldInt<<4)
 }
 
-// appendKPIMessage appends NewKPIMessage(*m, src)'s MessagePack, where
-// tmsp is src.TMSP.
+// appendKPIMessage is AppendKPIMessage, where tmsp is src.TMSP.
 func appendKPIMessage(b []byte, m *dltkpi.Message, tmsp uint32) []byte {
 	b = appendUint64(append(b, "\x85\xa4tmsp"...), uint64(tmsp))
 	t := math.Float64bits(float64(tmsp) / 10000)
@@ -308,71 +279,12 @@ const (
 	fieldBool
 )
 
-// NewKPIMessage is the schema of one KPI message, as kpi_decode and
-// `perfwire kpi --json` give it.
-func NewKPIMessage(m dltkpi.Message, src dltkpi.Source) KPIMessage {
-	km := KPIMessage{TMSP: src.TMSP, Time: float64(src.TMSP) / 10000, Kind: m.Kind.String(), Sync: m.Sync.String(),
-		Datasets: make([]KPIDataset, 0, m.Datasets+m.Fragments)}
-	// A scanner, not All: a range over an iterator checks its state
-	// through calls even inlined (issue 18).
-	s := m.Scanner()
-	for s.Next() {
-		d, err := s.Dataset()
-		var o KPIDataset
-		// The dataset's values in one block the fields point into: one
-		// allocation per dataset, not one per field (an ACT dataset had
-		// six).
-		v := new(kpiValues)
-		// The raw text, the command or the IRQ's name: which bytes, and
-		// the fields their text and hex go to, written by one call.
-		var text []byte
-		var textOut **string
-		var hexOut *string
-		switch {
-		case d.Truncated || err != nil:
-			o.Truncated = d.Truncated
-			if !d.Truncated {
-				o.Error = err.Error()
-			}
-			text, textOut, hexOut = d.Raw, &o.Raw, &o.RawHex
-		case d.Kind == dltkpi.KindNEW:
-			v.pid, v.ppid = d.PID, d.PPID
-			o.PID, o.PPID = &v.pid, &v.ppid
-			text, textOut, hexOut = d.Cmd, &o.Cmd, &o.CmdHex
-		case d.Kind == dltkpi.KindCHK:
-			v.pid = d.PID
-			o.PID = &v.pid
-			text, textOut, hexOut = d.Cmd, &o.Cmd, &o.CmdHex
-		case d.Kind == dltkpi.KindSTP:
-			v.pid = d.PID
-			o.PID = &v.pid
-		case d.Kind == dltkpi.KindACT:
-			v.pid, v.cpu, v.rss, v.ctx, v.io, v.iowait = d.PID, d.CPU, d.RSS, d.Ctx, d.IO, d.IOWait
-			o.PID, o.CPU, o.RSS, o.Ctx, o.IO, o.IOWait = &v.pid, &v.cpu, &v.rss, &v.ctx, &v.io, &v.iowait
-		case d.Kind == dltkpi.KindIRQ:
-			text, textOut, hexOut = d.IRQ, &o.Name, &o.NameHex
-			o.Counts = make([]int64, 0, d.CPUs)
-			for c := range d.Counts() {
-				o.Counts = append(o.Counts, c.Count)
-			}
-		}
-		if textOut != nil {
-			v.text, *hexOut = textString(text)
-			*textOut = &v.text
-		}
-		km.Datasets = append(km.Datasets, o)
-	}
-	return km
-}
-
-// kpiValues holds the values a KPIDataset's fields point to.
-type kpiValues struct {
-	_ noCompare
-
-	pid, ppid       int32
-	cpu, io, iowait uint64
-	rss, ctx        int64
-	text            string // the raw text, the command or the name
+// AppendKPIMessage appends to b the MessagePack KPIMessage of KPI
+// message m, which the selector took from DLT message src: its time,
+// kind, sync and datasets, written in place as kpi_decode writes each
+// (AppendKPIMessages). `perfwire kpi --json` prints them.
+func AppendKPIMessage(b []byte, m *dltkpi.Message, src dltkpi.Source) []byte {
+	return appendKPIMessage(b, m, src.TMSP)
 }
 
 // textString renders raw /proc bytes as a string and, when they are not

@@ -11,7 +11,7 @@ import (
 )
 
 // TestAppendKPIDatasetForms checks kpi_decode's in-place writer against
-// the KPIMessages DecodeKPI builds, marshalled, on datasets the captures
+// the KPIMessages decodeKPIRef builds, marshalled, on datasets the captures
 // hold few or none of: every MessagePack form of a pid and of an IRQ count
 // (the smallest and largest of each), texts of every string header's
 // length and at its edges, texts that are UTF-8 but not ASCII and texts
@@ -82,7 +82,7 @@ func TestAppendKPIDatasetForms(t *testing.T) {
 			in = append(dlt.AppendStorageHeader(in, dlt.StorageHeader{Seconds: uint32(i), ECU: dlt.MakeID("ECU1")}), rec...)
 		}
 	}
-	r := DecodeKPI(in, 0)
+	r := decodeKPIRef(in, 0, dlt.FramingStorage)
 	if len(r.Messages) != 2*len(args) || r.Error != nil {
 		t.Fatalf("%d messages of %d, error %v", len(r.Messages), 2*len(args), r.Error)
 	}

@@ -10,7 +10,7 @@ import (
 )
 
 // TestAppendKPIMessages checks kpi_decode's in-place writer against the
-// KPIMessages DecodeKPIFramed builds, marshalled, byte for byte: on each
+// KPIMessages decodeKPIRef builds, marshalled, byte for byte: on each
 // capture whole, cut short (the scanner's error), with limits, in serial
 // framing, and damaged (malformed datasets, bytes that are not UTF-8,
 // resynchronisation), after bytes already in the buffer.
@@ -45,7 +45,7 @@ func TestAppendKPIMessages(t *testing.T) {
 			{"damaged serial", damaged, dlt.FramingSerial},
 		} {
 			for _, max := range []int{0, 1, 5, 40, 1 << 20} {
-				r := DecodeKPIFramed(c.in, max, c.framing)
+				r := decodeKPIRef(c.in, max, c.framing)
 				want, err := r.MarshalMsg([]byte("head"))
 				if err != nil {
 					t.Fatal(err)

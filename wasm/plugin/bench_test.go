@@ -21,15 +21,6 @@ func BenchmarkKPIDecode(b *testing.B) {
 			out = abi.AppendKPIMessages(out[:0], in, 0, 0)
 		}
 	})
-	b.Run("native-values", func(b *testing.B) { // DecodeKPI's values, then marshalled
-		b.SetBytes(int64(len(in)))
-		b.ReportAllocs()
-		var out []byte
-		for b.Loop() {
-			r := abi.DecodeKPI(in, 0)
-			out, _ = r.MarshalMsg(out[:0])
-		}
-	})
 	b.Run("wazero", func(b *testing.B) {
 		h := newHost(b)
 		b.SetBytes(int64(len(in)))
