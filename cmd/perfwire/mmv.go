@@ -14,6 +14,7 @@ import (
 	"github.com/perfwire/perfwire/mmv"
 	"github.com/perfwire/perfwire/mmv/mmvfile"
 	"github.com/perfwire/perfwire/wasm/abi"
+	"github.com/tinylib/msgp/msgp"
 )
 
 // runMMV prints MMV files as JSON (one object per line) or, with --dump,
@@ -53,7 +54,7 @@ func runMMV(args []string, stdout io.Writer) error {
 	// scans $PCP_TMP_DIR/mmv (the files' discovery, and whether their
 	// writers live, are the host's); unusable files found in a
 	// directory are reported, not fatal. The images are validated and
-	// served by abi.ServeMMVImages, natively or in the plugin.
+	// served by mmv_serve (abi.AppendMMVServe), natively or in the plugin.
 	in := abi.MMVServeInput{Strict: *strict, Now: mmvNow()}
 	big := bo.Uint16([]byte{0, 1}) == 1
 	var skipped []abi.MMVSkipped
@@ -86,7 +87,10 @@ func runMMV(args []string, stdout io.Writer) error {
 		return dumpMMV(stdout, &in, pending)
 	}
 	in.ValidateOnly = pending != nil
-	var res abi.MMVServe
+	// mmv_serve's MessagePack, natively from its writer or from the
+	// plugin; its files are printed from those bytes, as perfwire pdu
+	// prints AppendPDU's.
+	var res abi.Raw
 	if plugin != nil {
 		req, err := in.MarshalMsg(nil)
 		if err != nil {
@@ -96,21 +100,25 @@ func runMMV(args []string, stdout io.Writer) error {
 			return err
 		}
 	} else {
-		res = abi.ServeMMVImages(&in)
+		res = abi.AppendMMVServe(nil, &in)
 	}
-	if res.Error != nil && pending != nil {
-		return errOf(res.Error)
+	resErr, files, notes, err := mmvServeParts(res)
+	if err != nil {
+		return err
+	}
+	if resErr != nil && pending != nil {
+		return errOf(resErr)
 	}
 	if pending != nil {
 		return pending
 	}
 	// The JSON view is pmdammv's (--dump, as mmvdump, prints every
 	// entry): say what it leaves out.
-	for _, n := range res.Notes {
+	for _, n := range notes {
 		fmt.Fprintf(diag, "perfwire mmv: %s\n", n)
 	}
-	if res.Error != nil {
-		return errOf(res.Error)
+	if resErr != nil {
+		return errOf(resErr)
 	}
 	w := bufio.NewWriter(stdout)
 	defer w.Flush()
@@ -120,12 +128,53 @@ func runMMV(args []string, stdout io.Writer) error {
 			return err
 		}
 	}
-	for i := range res.Files {
-		if err := out.write(&res.Files[i]); err != nil {
+	for _, f := range files {
+		if err := out.raw(f); err != nil {
 			return err
 		}
 	}
 	return w.Flush()
+}
+
+// mmvServeParts reads an MMVServe's MessagePack (mmv_serve's result)
+// without decoding its files: its error, each file's bytes as written
+// (an MMVServed's map) and its notes.
+func mmvServeParts(b []byte) (resErr *abi.Error, files [][]byte, notes []string, err error) {
+	n, b, err := msgp.ReadMapHeaderBytes(b)
+	for ; err == nil && n > 0; n-- {
+		var key []byte
+		if key, b, err = msgp.ReadMapKeyZC(b); err != nil {
+			break
+		}
+		var k uint32
+		switch string(key) {
+		case "error":
+			if msgp.IsNil(b) {
+				b, err = msgp.ReadNilBytes(b)
+				break
+			}
+			resErr = new(abi.Error)
+			b, err = resErr.UnmarshalMsg(b)
+		case "files":
+			k, b, err = msgp.ReadArrayHeaderBytes(b)
+			for ; err == nil && k > 0; k-- {
+				var rest []byte
+				if rest, err = msgp.Skip(b); err == nil {
+					files, b = append(files, b[:len(b)-len(rest)]), rest
+				}
+			}
+		case "notes":
+			k, b, err = msgp.ReadArrayHeaderBytes(b)
+			for ; err == nil && k > 0; k-- {
+				var note string
+				note, b, err = msgp.ReadStringBytes(b)
+				notes = append(notes, note)
+			}
+		default:
+			b, err = msgp.Skip(b)
+		}
+	}
+	return resErr, files, notes, err
 }
 
 // mmvNow is the time elapsed values are read at, in microseconds since

@@ -9,17 +9,6 @@ import (
 	"github.com/tinylib/msgp/msgp"
 )
 
-// ServeMMVImages is AppendMMVServe's result as a value: what `perfwire
-// mmv --json` prints natively (the plugin's mmv_serve call returns the
-// same bytes, which the host decodes the same way).
-func ServeMMVImages(in *MMVServeInput) MMVServe {
-	var res MMVServe
-	if _, err := res.UnmarshalMsg(AppendMMVServe(nil, in)); err != nil {
-		panic("abi: AppendMMVServe's MMVServe does not decode: " + err.Error())
-	}
-	return res
-}
-
 // AppendMMVServe validates in's images in order (as mmv.NewReader, with
 // SkipRefused unless in.Strict) and appends to dst the MessagePack
 // MMVServe that serves them as pmdammv serves one directory of them (in
