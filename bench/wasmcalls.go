@@ -11,7 +11,7 @@ import (
 // wasmCallGroups are the plugin's calls in the groups a host uses them.
 // Each group is built alone, as a wasip1 reactor whose one export makes
 // those calls and marshals their results (with the functions the call
-// table runs: kpi_decode, dlt_decode, archive_next, pdu_decode, mmv_read, mmv_serve and events_decode write in place), to
+// table runs: kpi_decode, dlt_decode, archive_next, pdu_decode, mmv_read, mmv_serve, events_decode, labels_canon and labels_merge write in place), to
 // show what it costs over the runtime+msgp baseline by itself.
 var wasmCallGroups = []struct{ name, body string }{
 	{"none: error results only (the ABI's plumbing)", ""},
@@ -21,7 +21,7 @@ var wasmCallGroups = []struct{ name, body string }{
 			"\ts = abi.NewKPIStream(0); st = s.Feed(buf); put(&st); st = s.End(); put(&st)"},
 	{"pdu_decode", "out = abi.AppendPDUs(out[:0], buf, 0)"},
 	{"mmv_read", "out = abi.AppendMMV(out[:0], buf, n == 0)"},
-	{"labels_canon, labels_merge", "r := abi.CanonLabels(buf); put(&r); r = abi.MergeLabels(buf); put(&r)"},
+	{"labels_canon, labels_merge", "out = abi.AppendLabels(out[:0], buf, false); out = abi.AppendLabels(out, buf, true)"},
 	{"events_decode", "out = abi.AppendEvents(out[:0], buf)"},
 	{"mmv_serve", "var q abi.MMVServeInput; q.UnmarshalMsg(buf); out = abi.AppendMMVServe(out[:0], &q)"},
 	{"dlt_decode", "out = abi.AppendDLTDecode(out[:0], buf)"},

@@ -66,29 +66,34 @@ func runLabels(args []string, stdout io.Writer) error {
 	if plugin != nil && (*keep || *classic || *skip || *dotted) {
 		return usagef("--keep-order, --classic, --skip-invalid and --dotted are not calls of the plugin")
 	}
-	show := func(ls *abi.LabelSet) error {
+	// A set is printed from the MessagePack LabelSet labels_canon and
+	// labels_merge write (abi.AppendLabelSet natively), as perfwire pdu
+	// prints AppendPDU's; the text form reads the set's JSON and index.
+	show := func(res []byte, json []byte, index []labels.Label) error {
 		if *asJSON {
-			return (&jsonLines{w: stdout}).write(ls)
+			return (&jsonLines{w: stdout}).raw(res)
 		}
-		_, err := stdout.Write(appendLabelsText(nil, ls))
+		_, err := stdout.Write(appendLabelsText(nil, json, index))
 		return err
 	}
 	if *merge {
-		var m abi.LabelSet
+		var res abi.Raw
+		var m labels.Set
 		var err error
 		if plugin != nil {
-			m, err = mergeInPlugin(texts, names)
+			res, m, err = mergeInPlugin(texts, names)
 		} else {
 			m, err = mergeNative(texts, names)
+			res = abi.AppendLabelSet(nil, &m, nil)
 		}
 		if err != nil {
 			return err
 		}
 		if !*asJSON {
-			_, err := stdout.Write(append([]byte(m.JSON), '\n'))
+			_, err := stdout.Write(append(m.JSON, '\n'))
 			return err
 		}
-		return show(&m)
+		return show(res, m.JSON, m.Index)
 	}
 
 	o := labels.Options{KeepOrder: *keep, SkipInvalidKeys: *skip, Dotted: *dotted}
@@ -96,22 +101,20 @@ func runLabels(args []string, stdout io.Writer) error {
 		o.Names = labels.Classic
 	}
 	var s labels.Set
+	var res abi.Raw
 	for i, t := range texts {
-		var ls abi.LabelSet
 		if plugin != nil {
-			if err := plugin.callIn(abi.OpLabelsCanon, t, 0, &ls); err != nil {
+			var err error
+			if res, s, err = labelsInPlugin(abi.OpLabelsCanon, t, names[i]); err != nil {
 				return err
-			}
-			if ls.Error != nil {
-				return &inputError{file: names[i], err: errOf(ls.Error)}
 			}
 		} else {
 			if err := labels.Parse(&s, t, o); err != nil {
 				return &inputError{file: names[i], err: err}
 			}
-			ls = abi.NewLabelSet(&s)
+			res = abi.AppendLabelSet(res[:0], &s, nil)
 		}
-		if err := show(&ls); err != nil {
+		if err := show(res, s.JSON, s.Index); err != nil {
 			return err
 		}
 	}
@@ -120,57 +123,70 @@ func runLabels(args []string, stdout io.Writer) error {
 
 // mergeNative parses each text alone first, so that an error names its
 // input, then merges them.
-func mergeNative(texts [][]byte, names []string) (abi.LabelSet, error) {
+func mergeNative(texts [][]byte, names []string) (labels.Set, error) {
 	sets := make([]*labels.Set, len(texts))
 	for i, t := range texts {
 		sets[i] = new(labels.Set)
 		if err := labels.Parse(sets[i], t, labels.Options{Dotted: true}); err != nil {
-			return abi.LabelSet{}, &inputError{file: names[i], err: err}
+			return labels.Set{}, &inputError{file: names[i], err: err}
 		}
 	}
 	var m labels.Set
 	if err := labels.Merge(&m, sets, nil); err != nil {
-		return abi.LabelSet{}, &inputError{file: "merge", err: err}
+		return labels.Set{}, &inputError{file: "merge", err: err}
 	}
-	return abi.NewLabelSet(&m), nil
+	return m, nil
+}
+
+// labelsInPlugin runs labels_canon or labels_merge on arg: its result's
+// bytes, and the set they describe (its JSON and index), or the call's
+// error; the result's error is an input error of name.
+func labelsInPlugin(op abi.Op, arg []byte, name string) (abi.Raw, labels.Set, error) {
+	var res abi.Raw
+	var ls abi.LabelSet
+	if err := plugin.callIn(op, arg, 0, &res); err != nil {
+		return nil, labels.Set{}, err
+	}
+	if _, err := ls.UnmarshalMsg(res); err != nil {
+		return nil, labels.Set{}, err
+	}
+	if ls.Error != nil {
+		return nil, labels.Set{}, &inputError{file: name, err: errOf(ls.Error)}
+	}
+	s := labels.Set{JSON: []byte(ls.JSON), Index: make([]labels.Label, len(ls.Labels))}
+	for i, l := range ls.Labels {
+		s.Index[i] = labels.Label{NameOff: l.NameOff, NameLen: l.NameLen, Flags: labels.Flags(l.Flags), ValueOff: l.ValueOff, ValueLen: l.ValueLen}
+	}
+	return res, s, nil
 }
 
 // mergeInPlugin is mergeNative inside the module: labels_merge of one
 // text (compound mode, as natively) names the input that fails; an empty
 // text, which a merge skips, is refused by labels_canon as natively by
 // Parse. Then labels_merge of them all.
-func mergeInPlugin(texts [][]byte, names []string) (abi.LabelSet, error) {
-	var m abi.LabelSet
+func mergeInPlugin(texts [][]byte, names []string) (abi.Raw, labels.Set, error) {
 	for i, t := range texts {
 		op, arg := abi.OpLabelsMerge, msgp.AppendBytes(msgp.AppendArrayHeader(nil, 1), t)
 		if len(t) == 0 {
 			op, arg = abi.OpLabelsCanon, t
 		}
-		if err := plugin.callIn(op, arg, 0, &m); err != nil {
-			return m, err
-		}
-		if m.Error != nil {
-			return m, &inputError{file: names[i], err: errOf(m.Error)}
+		if _, _, err := labelsInPlugin(op, arg, names[i]); err != nil {
+			return nil, labels.Set{}, err
 		}
 	}
 	arg := msgp.AppendArrayHeader(nil, uint32(len(texts)))
 	for _, t := range texts {
 		arg = msgp.AppendBytes(arg, t)
 	}
-	if err := plugin.callIn(abi.OpLabelsMerge, arg, 0, &m); err != nil {
-		return m, err
-	}
-	if m.Error != nil {
-		return m, &inputError{file: "merge", err: errOf(m.Error)}
-	}
-	return m, nil
+	return labelsInPlugin(abi.OpLabelsMerge, arg, "merge")
 }
 
 // appendLabelsText appends a set's text form: its JSON on one line, then
-// one line per index entry.
-func appendLabelsText(out []byte, ls *abi.LabelSet) []byte {
-	out = append(append(out, ls.JSON...), '\n')
-	for k, l := range ls.Labels {
+// one line per entry of its index.
+func appendLabelsText(out, json []byte, index []labels.Label) []byte {
+	out = append(append(out, json...), '\n')
+	for k, l := range index {
+		name := json[l.NameOff : int(l.NameOff)+int(l.NameLen)]
 		out = append(out, "  ["...)
 		out = strconv.AppendInt(out, int64(k), 10)
 		out = append(out, "] name("...)
@@ -182,10 +198,10 @@ func appendLabelsText(out []byte, ls *abi.LabelSet) []byte {
 		out = append(out, ',')
 		out = strconv.AppendInt(out, int64(l.ValueLen), 10)
 		out = append(out, ")["...)
-		out, _ = labels.Flags(l.Flags).AppendText(out)
+		out, _ = l.Flags.AppendText(out)
 		out = append(out, "] "...)
-		out = append(out, l.Name...)
-		if !(labels.Pair{Name: []byte(l.Name)}).ClassicName() {
+		out = append(out, name...)
+		if !(labels.Pair{Name: name}).ClassicName() {
 			out = append(out, " (name rejected before PCP 7.2)"...)
 		}
 		out = append(out, '\n')

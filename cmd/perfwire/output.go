@@ -7,9 +7,11 @@ import (
 )
 
 // jsonLines is the CLI's one JSON encoder: every --json output is a
-// value of the shared schema (wasm/abi), encoded as MessagePack by its
-// generated code and converted to one JSON line by msgp, so the CLI
-// prints exactly the names, units and omissions the plugin returns.
+// value of the shared schema (wasm/abi) as MessagePack, written by the
+// plugin's own in-place writer (raw: PDUs, archive records, KPI
+// messages, served MMV files, label sets) or by the schema type's
+// generated code (write), and converted to one JSON line by msgp, so the
+// CLI prints exactly the names, units and omissions the plugin returns.
 type jsonLines struct {
 	w   io.Writer
 	buf []byte

@@ -14,19 +14,19 @@ func TestMergeLabelsLimits(t *testing.T) {
 	for range MaxLabelSets + 1 {
 		in = msgp.AppendString(in, `{"a":1}`)
 	}
-	if r := MergeLabels(in); r.Error == nil || r.Error.Kind != "limit" {
+	if r := mergeLabelsRef(in); r.Error == nil || r.Error.Kind != "limit" {
 		t.Errorf("%d sets: error %+v", MaxLabelSets+1, r.Error)
 	}
 	in = msgp.AppendArrayHeader(nil, 2)
 	in = msgp.AppendString(in, `{"a":1}`)
 	in = msgp.AppendInt(in, 7)
-	if r := MergeLabels(in); r.Error == nil || r.Error.Kind != "bad_input" {
+	if r := mergeLabelsRef(in); r.Error == nil || r.Error.Kind != "bad_input" {
 		t.Errorf("an int among the sets: error %+v", r.Error)
 	}
 	in = msgp.AppendArrayHeader(nil, 2)
 	in = msgp.AppendBytes(in, []byte(`{"a":1,"b":2}`))
 	in = msgp.AppendString(in, `{"a":3}`)
-	if r := MergeLabels(in); r.Error != nil || r.JSON != `{"a":3,"b":2}` {
+	if r := mergeLabelsRef(in); r.Error != nil || r.JSON != `{"a":3,"b":2}` {
 		t.Errorf("bin and str sets: %q, %+v", r.JSON, r.Error)
 	}
 }
@@ -44,7 +44,7 @@ func TestCanonLabelsErrorKinds(t *testing.T) {
 		{`{"bad-key":1}`, "labels_name", 2},
 		{`{"a":[[1]]}`, "labels_value", 6},
 	} {
-		r := CanonLabels([]byte(tc.in))
+		r := canonLabelsRef([]byte(tc.in))
 		if r.Error == nil || r.Error.Kind != tc.kind || r.Error.Format != "labels" || r.Error.Offset != tc.off {
 			t.Errorf("%s: error %+v, want kind %s at offset %d", tc.in, r.Error, tc.kind, tc.off)
 		}
@@ -115,7 +115,7 @@ func TestReadMMVErrorKinds(t *testing.T) {
 }
 
 // TestAppendLabels: labels_canon's and labels_merge's in-place writer
-// gives the bytes of CanonLabels' and MergeLabels' values after whatever
+// gives the bytes of canonLabelsRef's and mergeLabelsRef's values after whatever
 // dst holds: the label sets of ../testdata (each one alone, the lines of
 // PCP QA 561 as merges), good and failing sets, and damaged inputs.
 func TestAppendLabels(t *testing.T) {
@@ -157,9 +157,9 @@ func TestAppendLabels(t *testing.T) {
 				if i >= 0 {
 					in[i] ^= 0x21
 				}
-				r := CanonLabels(in)
+				r := canonLabelsRef(in)
 				if merge {
-					r = MergeLabels(in)
+					r = mergeLabelsRef(in)
 				}
 				want, _ := r.MarshalMsg([]byte("prefix"))
 				if got := AppendLabels([]byte("prefix"), in, merge); !bytes.Equal(got, want) {

@@ -2,7 +2,10 @@
 
 package abi
 
-import "github.com/perfwire/perfwire/pduwire"
+import (
+	"github.com/perfwire/perfwire/labels"
+	"github.com/perfwire/perfwire/pduwire"
+)
 
 // The PCP calls (PDUs, event arrays, label sets), in the all-formats
 // modules and the pcp module.
@@ -39,5 +42,8 @@ func pcpCall(o Op, s any, in []byte, n uint32, b []byte) []byte {
 	case OpEventsDecode:
 		return AppendEvents(b, in)
 	}
-	return AppendLabels(b, in, o == OpLabelsMerge)
+	// AppendLabels' two steps, here so that the modules link one function
+	// for them, not two.
+	var ls labels.Set
+	return AppendLabelSet(b, &ls, readLabels(&ls, in, o == OpLabelsMerge))
 }

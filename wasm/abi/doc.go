@@ -15,11 +15,16 @@
 // AppendDLTDecode, DLTWriter.AppendMessage, AppendMMV, AppendMMVServe,
 // AppendLabels, ArchiveSession.AppendNext, ...) rather than built as
 // schema values and marshalled, which costs the modules less code and
-// the calls fewer allocations (issue 18). The schema types stay the
-// declaration of those results: each writer's tests hold its bytes
-// equal to the types' generated MarshalMsg of the same content, on the
-// captures and on damaged copies of them. A call never panics on bad
-// input: failures travel in the result's error key.
+// the calls fewer allocations (issue 18). The CLI (cmd/perfwire) prints
+// the bytes of the same writers as JSON (AppendPDU,
+// AppendArchiveRecord, AppendKPIMessage, DLTWriter.AppendMessage,
+// AppendMMVServe, AppendLabelSet): such a result has one writer. The
+// schema types stay the declaration of those results: each writer's
+// tests hold its bytes equal to the types' generated MarshalMsg of the
+// same content, built as values by reference builders kept in the tests
+// (*_ref_test.go), on the captures and on damaged copies of them. A
+// call never panics on bad input: failures travel in the result's error
+// key.
 //
 // Allocation and lifetime: results own their memory (byte fields are
 // copies, not views into the input), so a host may reuse its input buffer

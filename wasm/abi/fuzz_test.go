@@ -49,8 +49,8 @@ func FuzzCalls(f *testing.F) {
 			}
 		}
 		ev := DecodeEvents(in)
-		lc := CanonLabels(in)
-		lm := MergeLabels(in)
+		lc := canonLabelsRef(in)
+		lm := mergeLabelsRef(in)
 		pd := DecodePDUs(in, 0)
 		ml := ReadMMV(in, false)
 		mb := ReadMMV(in, true)

@@ -9,24 +9,6 @@ import (
 // MaxLabelSets bounds the sets one labels_merge call takes.
 const MaxLabelSets = 64
 
-// CanonLabels parses one label set (JSON text) and returns it in the
-// canonical form libpcp produces: sorted, flattened, no white space.
-func CanonLabels(in []byte) LabelSet { return labelSetOf(in, false) }
-
-// MergeLabels merges label sets given as a MessagePack array of JSON
-// texts (str or bin), ordered from the lowest hierarchy level (context)
-// to the highest (instances): on equal names the later set wins.
-func MergeLabels(in []byte) LabelSet { return labelSetOf(in, true) }
-
-// labelSetOf is CanonLabels' or MergeLabels' result as a value.
-func labelSetOf(in []byte, merge bool) LabelSet {
-	var s labels.Set
-	if err := readLabels(&s, in, merge); err != nil {
-		return LabelSet{Error: ErrorOf(err), Labels: []Label{}}
-	}
-	return NewLabelSet(&s)
-}
-
 // readLabels parses in into s (labels_canon) or, with merge, merges the
 // texts of the MessagePack array in (labels_merge).
 func readLabels(s *labels.Set, in []byte, merge bool) error {
@@ -57,13 +39,25 @@ func readLabels(s *labels.Set, in []byte, merge bool) error {
 	return labels.MergeTexts(s, texts, nil)
 }
 
-// AppendLabels appends to dst the MessagePack LabelSet of
-// CanonLabels(in) or, with merge, of MergeLabels(in), written in place
-// (labels_canon, labels_merge): no LabelSet value, no string per label.
+// AppendLabels parses one label set (JSON text, labels_canon) into the
+// canonical form libpcp produces (sorted, flattened, no white space) or,
+// with merge (labels_merge), merges the label sets of in, a MessagePack
+// array of JSON texts (str or bin) ordered from the lowest hierarchy
+// level (context) to the highest (instances), on equal names the later
+// set winning; and appends the result to dst as AppendLabelSet writes
+// it, with the failure in its error key.
 func AppendLabels(dst, in []byte, merge bool) []byte {
 	// On failure s holds no labels: the json is "" and the labels none.
 	var s labels.Set
-	err := readLabels(&s, in, merge)
+	return AppendLabelSet(dst, &s, readLabels(&s, in, merge))
+}
+
+// AppendLabelSet appends to dst the MessagePack LabelSet of s, written
+// in place: its error (err, after which s holds no labels), its JSONB
+// text and each label of its index with its name and value (no LabelSet
+// value, no string per label). labels_canon's and labels_merge's
+// results; `perfwire labels --json` prints it.
+func AppendLabelSet(dst []byte, s *labels.Set, err error) []byte {
 	e := beginMap(dst, 3)
 	e.err("\xa5error", ErrorOf(err))
 	e.text("\xa4json", s.JSON)
@@ -87,16 +81,4 @@ func appendLabel(b, json []byte, nameOff uint16, nameLen, flags uint8, valueOff,
 	e.uint("\xa9value_off", uint64(valueOff))
 	e.uint("\xa9value_len", uint64(valueLen))
 	return e.end()
-}
-
-// NewLabelSet is the schema of a parsed label set, as labels_canon and
-// `perfwire labels --json` give it.
-func NewLabelSet(s *labels.Set) LabelSet {
-	res := LabelSet{JSON: string(s.JSON), Labels: make([]Label, 0, s.Len())}
-	for i, l := range s.Index {
-		p := s.At(i)
-		res.Labels = append(res.Labels, Label{Name: string(p.Name), Value: string(p.Value), Flags: uint8(l.Flags),
-			NameOff: l.NameOff, NameLen: l.NameLen, ValueOff: l.ValueOff, ValueLen: l.ValueLen})
-	}
-	return res
 }
