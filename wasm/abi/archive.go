@@ -379,15 +379,3 @@ func (s *ArchiveSession) AppendNext(b []byte, max int) []byte {
 	}
 	return s.next(b, max)
 }
-
-// Next is AppendNext's batch, decoded.
-func (s *ArchiveSession) Next(max int) ArchiveRead {
-	var r ArchiveRead
-	if _, err := r.UnmarshalMsg(s.AppendNext(nil, max)); err != nil {
-		panic(err) // AppendNext wrote it
-	}
-	if r.Records == nil {
-		r.Records = []Raw{}
-	}
-	return r
-}

@@ -478,3 +478,15 @@ func TestArchiveSessionBytes(t *testing.T) {
 		}
 	}
 }
+
+// Next is AppendNext's batch, decoded: the tests' view of a batch.
+func (s *ArchiveSession) Next(max int) ArchiveRead {
+	var r ArchiveRead
+	if _, err := r.UnmarshalMsg(s.AppendNext(nil, max)); err != nil {
+		panic(err) // AppendNext wrote it
+	}
+	if r.Records == nil {
+		r.Records = []Raw{}
+	}
+	return r
+}
