@@ -49,12 +49,57 @@ func AppendKPIMessages(dst, in []byte, max int, framing dlt.Framing) []byte {
 
 // appendKPIMessage is AppendKPIMessage, where tmsp is src.TMSP.
 func appendKPIMessage(b []byte, m *dltkpi.Message, tmsp uint32) []byte {
-	b = appendUint64(append(b, "\x85\xa4tmsp"...), uint64(tmsp))
-	t := math.Float64bits(float64(tmsp) / 10000)
-	b = append(b, 0xa4, 't', 'i', 'm', 'e', 0xcb, byte(t>>56), byte(t>>48), byte(t>>40), byte(t>>32), byte(t>>24), byte(t>>16), byte(t>>8), byte(t))
-	b = append(b, kpiKindKeys[m.Kind&7]...)
-	b = append(b, kpiSyncKeys[m.Sync&3]...)
-	b = appendArrayHeader(b, uint32(m.Datasets+m.Fragments))
+	// The map's keys and values up to its datasets' (at most 55 bytes:
+	// tmsp, time, kind, sync, the array's header) as 64-bit stores into
+	// h, whose indexes (masked to 63) need no bounds checks: no memory.copy, which costs
+	// V8 a call, and no call (issue 18). Each store may write past what
+	// it keeps; the next one writes over it.
+	p := len(b)
+	for cap(b)-p < 128 {
+		b = append(b[:cap(b)], 0)[:p]
+	}
+	h := (*[128]byte)(b[p : p+128])
+	le := binary.LittleEndian
+	// appendUint64's forms of tmsp.
+	x, l := uint64(tmsp), 1
+	switch {
+	case tmsp <= math.MaxInt8:
+	case tmsp <= math.MaxUint8:
+		x, l = 0xcc|x<<8, 2
+	case tmsp <= math.MaxUint16:
+		x, l = 0xcd|uint64(bits.ReverseBytes16(uint16(tmsp)))<<8, 3
+	default:
+		x, l = 0xce|uint64(bits.ReverseBytes32(tmsp))<<8, 5
+	}
+	le.PutUint64(h[:], 0x85|0xa4<<8|'t'<<16|'m'<<24|'s'<<32|'p'<<40)
+	le.PutUint64(h[6:], x)
+	j := 6 + l
+	le.PutUint64(h[j&63:], 0xa4|'t'<<8|'i'<<16|'m'<<24|'e'<<32|0xcb<<40)
+	le.PutUint64(h[(j+6)&63:], bits.ReverseBytes64(math.Float64bits(float64(tmsp)/10000)))
+	j += 14
+	// "kind" and its name (or ""), "sync" and its name, "datasets".
+	keys := [2]uint64{0xa4 | 'k'<<8 | 'i'<<16 | 'n'<<24 | 'd'<<32, 0xa4 | 's'<<8 | 'y'<<16 | 'n'<<24 | 'c'<<32}
+	for i, v := range [2]uint32{kpiKindNames[m.Kind&7], kpiSyncNames[m.Sync&3]} {
+		le.PutUint64(h[j&63:], keys[i])
+		x, l = 0xa0, 1
+		if v != 0 {
+			x, l = 0xa3|uint64(v)<<8, 4
+		}
+		le.PutUint64(h[(j+5)&63:], x)
+		j += 5 + l
+	}
+	le.PutUint64(h[j&63:], 0xa8|'d'<<8|'a'<<16|'t'<<24|'a'<<32|'s'<<40|'e'<<48|'t'<<56)
+	// The array's header as appendArrayHeader writes it: at most 4,096
+	// arguments a message.
+	x, l = 0x90|uint64(m.Datasets+m.Fragments), 1
+	if n := m.Datasets + m.Fragments; n > 15 {
+		x, l = 0xdc|uint64(bits.ReverseBytes16(uint16(n)))<<8, 3
+		if n > math.MaxUint16 {
+			x, l = 0xdd|uint64(bits.ReverseBytes32(uint32(n)))<<8, 5
+		}
+	}
+	le.PutUint64(h[(j+8)&63:], 's'|x<<8)
+	b = b[:p+j+9+l]
 	s := m.Scanner()
 	for s.Next() {
 		d, err := s.Dataset()
@@ -237,13 +282,12 @@ func appendText(b []byte, key, hexKey string, text []byte, bad bool) []byte {
 	return msgp.AppendString(append(msgp.AppendString(b, s), hexKey...), h)
 }
 
-// kpiKindKeys and kpiSyncKeys are a KPIMessage's keys and values after
-// its time, by its kind and its sync, up to its datasets' array header:
-// two appends where the keys and the strings were six.
+// kpiKindNames and kpiSyncNames are the three letters of a KPIMessage's
+// kind and sync, by their value (0: none, written ""), little-endian.
 var (
-	kpiKindKeys = [8]string{"\xa4kind\xa0\xa4sync", "\xa4kind\xa3NEW\xa4sync", "\xa4kind\xa3STP\xa4sync",
-		"\xa4kind\xa3ACT\xa4sync", "\xa4kind\xa3CHK\xa4sync", "\xa4kind\xa3IRQ\xa4sync"}
-	kpiSyncKeys = [4]string{"\xa0\xa8datasets", "\xa3BEG\xa8datasets", "\xa3END\xa8datasets"}
+	kpiKindNames = [8]uint32{0, 'N' | 'E'<<8 | 'W'<<16, 'S' | 'T'<<8 | 'P'<<16, 'A' | 'C'<<8 | 'T'<<16,
+		'C' | 'H'<<8 | 'K'<<16, 'I' | 'R'<<8 | 'Q'<<16}
+	kpiSyncNames = [4]uint32{0, 'B' | 'E'<<8 | 'G'<<16, 'E' | 'N'<<8 | 'D'<<16}
 )
 
 // appendFields appends each key of keys (MessagePack strings back to

@@ -64,7 +64,9 @@ func TestAppendKPIDatasetForms(t *testing.T) {
 	var in []byte
 	for _, order := range []binary.ByteOrder{nil, binary.BigEndian} {
 		for i, a := range args {
-			h := dlt.LogHeader(dlt.MakeID("ECU1"), dltkpi.DefaultAppID, dltkpi.DefaultContextID, dlt.LevelInfo, 1, uint32(i*977))
+			// Every form of the timestamp, and others.
+			tmsp := [...]uint32{0, 127, 128, 255, 256, 65535, 65536, 1<<32 - 1, uint32(i * 977)}[i%9]
+			h := dlt.LogHeader(dlt.MakeID("ECU1"), dltkpi.DefaultAppID, dltkpi.DefaultContextID, dlt.LevelInfo, 1, tmsp)
 			h.Order = order
 			b := dlt.NewBuilder(nil, h)
 			for _, s := range a {
