@@ -34,5 +34,13 @@ func kpiCall(o Op, s any, in []byte, n uint32, b []byte) []byte {
 	if !ok {
 		return fail(b, ErrBadMode)
 	}
-	return k.appendCall(b, o, in, int(n))
+	// The call run and its result written in place: no KPIStep nor
+	// KPITable values, whose marshalers and builders were 12 KB of the
+	// modules.
+	if o == OpKPITable {
+		return k.appendTable(b)
+	}
+	b = k.appendProgress(b, k.run(o, in, int(n)))
+	k.next(o)
+	return b
 }

@@ -11,7 +11,7 @@ import (
 )
 
 // TestKPISessionWriter checks the in-place writer of the KPI session
-// calls (appendCall) against the KPIStep and KPITable the Go methods
+// calls (kpiCall) against the KPIStep and KPITable the Go methods
 // build, marshalled, byte for byte, call by call: two sessions over each
 // capture whole, cut short, damaged and in serial framing, a capture
 // session stepped and a stream session fed in random pieces and cut,
@@ -83,20 +83,20 @@ func TestKPISessionWriter(t *testing.T) {
 			for i, o := range ops {
 				if o == OpKPICut { // the piece is fed before the cut
 					w := want.Feed(args[i])
-					g := got.appendCall([]byte("head"), OpKPIFeed, args[i], 0)
+					g := kpiCall(OpKPIFeed, got, args[i], 0, []byte("head"))
 					if wb, _ := w.MarshalMsg([]byte("head")); !bytes.Equal(g, wb) {
 						t.Fatalf("%s %s call %d feed before cut: %d bytes, want %d", filepath.Base(name), c.what, i, len(g), len(wb))
 					}
 				}
 				w := want.call(o, args[i], maxes[i])
 				wb, _ := w.MarshalMsg([]byte("head"))
-				g := got.appendCall([]byte("head"), o, args[i], maxes[i])
+				g := kpiCall(o, got, args[i], uint32(maxes[i]), []byte("head"))
 				if !bytes.Equal(g, wb) {
 					t.Fatalf("%s %s call %d (op %d): %d bytes, want %d", filepath.Base(name), c.what, i, o, len(g), len(wb))
 				}
 				wt := want.Table()
 				wtb, _ := wt.MarshalMsg([]byte("head"))
-				gt := got.appendCall([]byte("head"), OpKPITable, nil, 0)
+				gt := kpiCall(OpKPITable, got, nil, 0, []byte("head"))
 				if !bytes.Equal(gt, wtb) {
 					t.Fatalf("%s %s table after call %d: %d bytes, want %d", filepath.Base(name), c.what, i, len(gt), len(wtb))
 				}

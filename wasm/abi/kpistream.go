@@ -118,19 +118,6 @@ func (k *KPISession) progress(callErr error) KPIStep {
 	return st
 }
 
-// appendCall runs a call on the session (kpi_step, kpi_feed, kpi_end,
-// kpi_cut, kpi_table) and appends its result to b, written in place: no
-// KPIStep nor KPITable values, whose marshalers and builders were 12 KB
-// of the modules.
-func (k *KPISession) appendCall(b []byte, o Op, in []byte, max int) []byte {
-	if o == OpKPITable {
-		return k.appendTable(b)
-	}
-	b = k.appendProgress(b, k.run(o, in, max))
-	k.next(o)
-	return b
-}
-
 // appendProgress appends the MessagePack KPIStep of progress(callErr),
 // written in place, and starts the next step as progress does (the
 // columns kept for it, written already).

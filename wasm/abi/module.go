@@ -263,22 +263,13 @@ func (m *Module) Open(o Op, h, n uint32) uint32 {
 func (m *Module) Call(o Op, a, b uint32) (res []byte) {
 	defer func() {
 		if recover() != nil {
-			res, _ = Failure(ErrInternal).MarshalMsg(nil)
+			res = fail(nil, ErrInternal)
 		}
 	}()
 	out := m.big[:0] // results are the large buffers
 	m.big = nil
-	return m.dispatch(o, a, b, out)
-}
-
-// CallKeep is Call with its result kept under a new handle, the result
-// of a wasm export, which free recycles.
-func (m *Module) CallKeep(o Op, a, b uint32) uint32 {
-	m.res = m.Keep(m.Call(o, a, b))
-	return m.res
-}
-
-func (m *Module) dispatch(o Op, a, b uint32, out []byte) []byte {
+	// The call dispatched here, not by a function of its own: each
+	// function is some 800 bytes of WebAssembly with its tables (issue 18).
 	if o >= numOps || o.Opens() {
 		return fail(out, ErrNotBuilt)
 	}
@@ -303,4 +294,11 @@ func (m *Module) dispatch(o Op, a, b uint32, out []byte) []byte {
 		return fail(out, ErrNotBuilt)
 	}
 	return calls[o](o, s, in, b, out)
+}
+
+// CallKeep is Call with its result kept under a new handle, the result
+// of a wasm export, which free recycles.
+func (m *Module) CallKeep(o Op, a, b uint32) uint32 {
+	m.res = m.Keep(m.Call(o, a, b))
+	return m.res
 }

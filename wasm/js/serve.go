@@ -98,7 +98,9 @@ func function(op abi.Op, args abi.Arg) js.Func {
 			if !ok {
 				return 0
 			}
-			return mod.Open(op, x, y)
+			// As an int: a boxed uint32 links runtime.convT32 for
+			// this alone; the number is the same in JavaScript.
+			return int(mod.Open(op, x, y))
 		}
 		var res []byte
 		if ok {
