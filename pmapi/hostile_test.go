@@ -336,7 +336,9 @@ func hugeResult() []byte {
 // allocation to receive (FetchBuf; 1 MiB of slack for the rest of the
 // exchange), plus one copy for Fetch's result; before, the receive buffer
 // grew 64 KiB at a time, copied at every step: 30 GB of allocation and
-// 4.5 s for one such reply.
+// 4.5 s for one such reply. The allocation is what is checked: the time
+// (0.05 s on an idle machine, 4-6 s under the race detector on a loaded
+// one) is only logged.
 func TestHostileHugeResult(t *testing.T) {
 	res := hugeResult()
 	if len(res) != DefaultMaxPDU {
@@ -380,9 +382,6 @@ func TestHostileHugeResult(t *testing.T) {
 				}
 				alloc := after.TotalAlloc - before.TotalAlloc
 				t.Logf("%d-byte reply: %d bytes allocated (%.3fx), %v", len(res), alloc, float64(alloc)/float64(len(res)), elapsed)
-				if elapsed > 3*time.Second { // 0.05 s on an idle machine; the slack is for a loaded one
-					t.Errorf("receiving the reply took %v", elapsed)
-				}
 				if alloc > uint64(call.budget*len(res)+1<<20) {
 					t.Errorf("%d bytes allocated for a %d-byte reply: over %dx", alloc, len(res), call.budget)
 				}
