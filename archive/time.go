@@ -31,12 +31,6 @@ func TimestampOf(t time.Time) Timestamp {
 	return Timestamp{Sec: t.Unix(), Nsec: int32(t.Nanosecond())}
 }
 
-// sec64 reads a version 3 seconds field: two big-endian words, the low
-// word first (docs/pcp-archive.md §2), unlike the v3 offsets.
-func sec64(b []byte, off int) int64 {
-	return int64(uint64(be32(b, off)) | uint64(be32(b, off+4))<<32)
-}
-
 // stampSize is a timestamp's size on disk: sec+usec in v2, sec(8)+nsec in v3.
 func stampSize(v int) int {
 	if v == 3 {
@@ -48,7 +42,9 @@ func stampSize(v int) int {
 // readStamp reads the timestamp at off in version v's layout.
 func readStamp(b []byte, off, v int) Timestamp {
 	if v == 3 {
-		return Timestamp{Sec: sec64(b, off), Nsec: int32(be32(b, off+8))}
+		// A version 3 seconds field: two big-endian words, the low word
+		// first (docs/pcp-archive.md §2), unlike the v3 offsets.
+		return Timestamp{Sec: int64(uint64(be32(b, off)) | uint64(be32(b, off+4))<<32), Nsec: int32(be32(b, off+8))}
 	}
 	return Timestamp{Sec: int64(int32(be32(b, off))), Nsec: int32(be32(b, off+4)) * 1000}
 }

@@ -31,34 +31,6 @@ func fixedLen(t pcp.Type) int {
 	return -1
 }
 
-// checkParam validates the parameter at the start of b (b ends at
-// ea_len) and returns the bytes it occupies, or the failing field, its
-// offset within the parameter and the kind.
-func checkParam(b []byte) (n, at int, field string, kind error) {
-	if len(b) < paramHeaderLen {
-		return 0, 0, "parameter header", ErrTruncated
-	}
-	w := be32(b[4:])
-	t := pcp.Type(w >> 24)
-	epLen := int(w & maxEALen)
-	if epLen < 4 {
-		return 0, 4, "ep_len", ErrLength
-	}
-	n = 4 + wire.Pad4(epLen)
-	if uint64(n) > uint64(len(b)) {
-		return 0, 4, "ep_len", ErrTruncated
-	}
-	switch fl := fixedLen(t); {
-	case t == pcp.TypeEvent || t == pcp.TypeHighResEvent:
-		return 0, 4, "ep_type", ErrType
-	case fl < 0:
-		return 0, 4, "ep_type", ErrType
-	case fl > 0 && epLen != 4+fl:
-		return 0, 4, "ep_len", ErrLength
-	}
-	return n, 0, "", nil
-}
-
 // ParamScanner walks the parameters of one validated [Record]:
 //
 //	ps := r.ParamScanner()

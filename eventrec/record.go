@@ -193,14 +193,34 @@ func (s *Scanner) Next() bool {
 				off += n
 			}
 		} else {
+			// Each parameter checked here, not by a function of its
+			// own: each function cost the WebAssembly modules some 800
+			// bytes with its tables (issue 18).
 			for i := int32(0); i < r.n; i++ {
-				var n int
-				n, at, field, kind = checkParam(b[off:])
-				if kind != nil {
-					at += off
+				p := b[off:]
+				field, at, kind = "parameter header", off, ErrTruncated
+				if len(p) < paramHeaderLen {
 					goto fail
 				}
-				off += n
+				w := be32(p[4:])
+				t := pcp.Type(w >> 24)
+				epLen := int(w & maxEALen)
+				n := 4 + wire.Pad4(epLen)
+				at = off + 4
+				switch fl := fixedLen(t); {
+				case epLen < 4:
+					field, kind = "ep_len", ErrLength
+				case uint64(n) > uint64(len(p)):
+					field, kind = "ep_len", ErrTruncated
+				case t == pcp.TypeEvent || t == pcp.TypeHighResEvent || fl < 0:
+					field, kind = "ep_type", ErrType
+				case fl > 0 && epLen != 4+fl:
+					field, kind = "ep_len", ErrLength
+				default:
+					off += n
+					continue
+				}
+				goto fail
 			}
 		}
 	}
@@ -210,11 +230,7 @@ func (s *Scanner) Next() bool {
 	s.left--
 	return true
 fail:
-	return s.fail(field, at, kind)
-}
-
-func (s *Scanner) fail(field string, off int, kind error) bool {
-	s.err = newError(field, s.a.options.Base+off, kind)
+	s.err = newError(field, s.a.options.Base+at, kind)
 	s.left = 0
 	return false
 }

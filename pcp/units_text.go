@@ -37,10 +37,31 @@ func (u Units) AppendText(b []byte) ([]byte, error) {
 			}
 			b = append(b, "/ "...)
 		}
+		// Dimension k (0 space, 1 time, 2 count) with its scale's name
+		// and power d, then the separating space; here, not in a
+		// function of its own, which cost the WebAssembly modules some
+		// 800 bytes with its tables (issue 18).
 		for k, d := range dims {
-			if d *= sign; d > 0 {
-				b = u.appendDim(b, k, d)
+			if d *= sign; d <= 0 {
+				continue
 			}
+			if k == 2 {
+				b = appendCountScale(append(b, "count"...), u.ScaleCount(), " x 10")
+			} else {
+				names, other, s := spaceNames[:], "space-", u.ScaleSpace()
+				if k == 1 {
+					names, other, s = timeNames[:], "time-", u.ScaleTime()
+				}
+				if s < uint(len(names)) {
+					b = append(b, names[s]...)
+				} else {
+					b = strconv.AppendUint(append(b, other...), uint64(s), 10)
+				}
+			}
+			if d != 1 {
+				b = append(b, '^', byte('0'+d)) // a 4-bit dimension's size: 2 to 8
+			}
+			b = append(b, ' ')
 		}
 	}
 	if len(b) > start {
@@ -48,28 +69,6 @@ func (u Units) AppendText(b []byte) ([]byte, error) {
 	}
 	// No dimension at all: only a count scale can show.
 	return appendCountScale(b, u.ScaleCount(), "x 10"), nil
-}
-
-// appendDim appends dimension k (0 space, 1 time, 2 count) with its
-// scale's name and power p, then the separating space.
-func (u Units) appendDim(b []byte, k, p int) []byte {
-	if k == 2 {
-		b = appendCountScale(append(b, "count"...), u.ScaleCount(), " x 10")
-	} else {
-		names, other, s := spaceNames[:], "space-", u.ScaleSpace()
-		if k == 1 {
-			names, other, s = timeNames[:], "time-", u.ScaleTime()
-		}
-		if s < uint(len(names)) {
-			b = append(b, names[s]...)
-		} else {
-			b = strconv.AppendUint(append(b, other...), uint64(s), 10)
-		}
-	}
-	if p != 1 {
-		b = append(b, '^', byte('0'+p)) // a 4-bit dimension's size: 2 to 8
-	}
-	return append(b, ' ')
 }
 
 // appendCountScale appends a count scale sc (4 bits signed, −8 to 7):

@@ -262,7 +262,8 @@ func (m *LogStatusPDU) UnmarshalBinary(pdu []byte) error {
 	}
 	ts := [...]*LogTime{&m.Start, &m.Last, &m.Now}
 	for i, t := range ts {
-		t.Sec, t.Frac = logSec(pdu, 12+12*i), int32(be32(pdu, 20+12*i))
+		// Seconds: low word, then high.
+		t.Sec, t.Frac = int64(uint64(be32(pdu, 16+12*i))<<32|uint64(be32(pdu, 12+12*i))), int32(be32(pdu, 20+12*i))
 	}
 	m.State, m.Vol = int32(be32(pdu, 48)), int32(be32(pdu, 52))
 	m.Size = int64(binary.BigEndian.Uint64(pdu[56:]))
@@ -292,12 +293,7 @@ fail:
 	return fail(bad.field, bad.off, bad.kind)
 }
 
-// logSec reads a LOG_STATUS seconds field at off: low word, then high.
-func logSec(pdu []byte, off int) int64 {
-	return int64(uint64(be32(pdu, off+4))<<32 | uint64(be32(pdu, off)))
-}
-
-// appendLogSec appends seconds as logSec reads them.
+// appendLogSec appends a LOG_STATUS seconds field: low word, then high.
 func appendLogSec(b []byte, sec int64) []byte {
 	return wire.AppendU32BE(wire.AppendU32BE(b, uint32(sec)), uint32(uint64(sec)>>32))
 }

@@ -30,7 +30,29 @@ func Append(dst []byte, sec, nsec int64, digits int) []byte {
 		secs += 86400
 		days--
 	}
-	y, m, d := civil(days)
+	// The proleptic Gregorian date of days since 1970-01-01, counting in
+	// 400-year eras that start on 1 March so that the leap day ends each
+	// era's year (the method of Howard Hinnant's date algorithms); here,
+	// not in a function of its own, which cost the WebAssembly modules
+	// some 800 bytes with its tables (issue 18).
+	z := days + 719468 // days since 0000-03-01
+	era := z / 146097
+	if z < 0 && z%146097 != 0 {
+		era--
+	}
+	doe := z - era*146097                                  // [0, 146096]
+	yoe := (doe - doe/1460 + doe/36524 - doe/146096) / 365 // [0, 399]
+	doy := doe - (365*yoe + yoe/4 - yoe/100)               // [0, 365]
+	mp := (5*doy + 2) / 153                                // [0, 11], March first
+	d := doy - (153*mp+2)/5 + 1
+	m := mp + 3
+	if m > 12 {
+		m -= 12
+	}
+	y := yoe + era*400
+	if m <= 2 {
+		y++
+	}
 	// The text is made in t and appended once: an append per part
 	// cost WebAssembly code at each. t holds a sign, the year (at most
 	// 12 digits: 2^63 seconds are 2.9e11 years), "-MM-DDThh:mm:ss", a
@@ -69,31 +91,6 @@ func Append(dst []byte, sec, nsec int64, digits int) []byte {
 func String(sec, nsec int64, digits int) string {
 	var b [40]byte
 	return string(Append(b[:0], sec, nsec, digits))
-}
-
-// civil converts days since 1970-01-01 to a proleptic Gregorian date,
-// counting in 400-year eras that start on 1 March so that the leap day
-// ends each era's year (the method of Howard Hinnant's date algorithms).
-func civil(days int64) (y, m, d int64) {
-	z := days + 719468 // days since 0000-03-01
-	era := z / 146097
-	if z < 0 && z%146097 != 0 {
-		era--
-	}
-	doe := z - era*146097                                  // [0, 146096]
-	yoe := (doe - doe/1460 + doe/36524 - doe/146096) / 365 // [0, 399]
-	doy := doe - (365*yoe + yoe/4 - yoe/100)               // [0, 365]
-	mp := (5*doy + 2) / 153                                // [0, 11], March first
-	d = doy - (153*mp+2)/5 + 1
-	m = mp + 3
-	if m > 12 {
-		m -= 12
-	}
-	y = yoe + era*400
-	if m <= 2 {
-		y++
-	}
-	return y, m, d
 }
 
 // fraction is the number of fraction digits to print of nsec as digits
