@@ -35,15 +35,19 @@ func AppendMMV(dst, in []byte, bigEndian bool) []byte {
 	e.int("\xa7cluster", int64(h.Cluster))
 	// The entries' maps have all their keys: their headers are written
 	// here, not counted by beginMap and end.
-	// A value names its metric and instance: their names, looked up once.
+	// A value names its metric and instance: their names as the metrics
+	// and instances wrote them, strings of the result (from names[k][0]
+	// to names[k][1], the instances after the metrics), each value's
+	// copied from there by one append.
 	nm, ni := r.NumMetrics(), r.NumInstances()
-	names := make([][]byte, nm+ni)
+	names := make([][2]int, nm+ni)
 	e.array("\xa7metrics", nm)
 	for i := range nm { // no metric is refused
 		m := r.Metric(i)
-		names[m.Index] = m.Name
 		f := enc{b: append(e.b, 0x89)}
+		s := len(f.b) + 5
 		f.b = appendKeyBytes(f.b, "\xa4name", m.Name)
+		names[i] = [2]int{s, len(f.b)}
 		f.uint("\xa4item", uint64(m.Item))
 		f.int("\xa4type", int64(m.Type))
 		f.str("\xa9type_name", m.Type.String())
@@ -67,7 +71,6 @@ func AppendMMV(dst, in []byte, bigEndian bool) []byte {
 	e.array("\xa9instances", ni)
 	for i := range ni {
 		in := r.Instance(i)
-		names[nm+i] = in.Name
 		var serial uint32
 		if in.Indom >= 0 {
 			serial = r.Indom(in.Indom).Serial
@@ -75,7 +78,9 @@ func AppendMMV(dst, in []byte, bigEndian bool) []byte {
 		f := enc{b: append(e.b, 0x83)}
 		f.uint("\xa5indom", uint64(serial))
 		f.int("\xa2id", int64(in.ID))
+		s := len(f.b) + 5
 		f.b = appendKeyBytes(f.b, "\xa4name", in.Name)
+		names[nm+i] = [2]int{s, len(f.b)}
 		e.b = f.b
 	}
 	// The values, most of a file's result, store their keys themselves
@@ -87,37 +92,33 @@ func AppendMMV(dst, in []byte, bigEndian bool) []byte {
 	v := mmv.Value{Index: -1}
 	sentinel := h.Flags&mmv.FlagSentinel != 0
 	for r.NextValue(&v) {
-		keys := byte(0x83)
-		missing := sentinel && v.Missing() // no call in a file without sentinels
-		switch v.Type {
-		case mmv.TypeI32, mmv.TypeI64, mmv.TypeU32, mmv.TypeU64, mmv.TypeElapsed, mmv.TypeFloat, mmv.TypeDouble, mmv.TypeString:
-		default:
-			if !missing {
-				keys = 0x82
-			}
-		}
 		// The keys as constant bytes, not appendKeyBytes's string: an
 		// append of a string is a memory.copy, which costs V8 a call per
-		// value (mmv_read was 10% slower in Node with it).
-		b = appendStr(append(b, keys, 0xa6, 'm', 'e', 't', 'r', 'i', 'c'), names[v.Metric])
-		var inst []byte
-		if v.Instance >= 0 {
-			inst = names[nm+v.Instance]
+		// value (mmv_read was 10% slower in Node with it). A value of a
+		// type mmv_read does not know has two keys, not three.
+		at := len(b)
+		n := names[v.Metric]
+		b = append(append(b, 0x83, 0xa6, 'm', 'e', 't', 'r', 'i', 'c'), b[n[0]:n[1]]...)
+		b = append(b, 0xa8, 'i', 'n', 's', 't', 'a', 'n', 'c', 'e')
+		if v.Instance < 0 {
+			b = append(b, 0xa0)
+		} else {
+			n = names[nm+v.Instance]
+			b = append(b, b[n[0]:n[1]]...)
 		}
-		b = appendStr(append(b, 0xa8, 'i', 'n', 's', 't', 'a', 'n', 'c', 'e'), inst)
-		if missing {
+		switch {
+		case sentinel && v.Missing(): // no call in a file without sentinels
 			b = append(b, 0xa7, 'm', 'i', 's', 's', 'i', 'n', 'g', 0xc3)
-			continue
-		}
-		switch v.Type {
-		case mmv.TypeI32, mmv.TypeI64:
+		case v.Type == mmv.TypeI32 || v.Type == mmv.TypeI64:
 			b = appendInt64(append(b, 0xa1, 'i'), v.Int())
-		case mmv.TypeU32, mmv.TypeU64, mmv.TypeElapsed:
+		case v.Type == mmv.TypeU32 || v.Type == mmv.TypeU64 || v.Type == mmv.TypeElapsed:
 			b = appendUint64(append(b, 0xa1, 'u'), v.Uint())
-		case mmv.TypeFloat, mmv.TypeDouble:
+		case v.Type == mmv.TypeFloat || v.Type == mmv.TypeDouble:
 			b = msgp.AppendFloat64(append(b, 0xa1, 'f'), v.Float())
-		case mmv.TypeString:
+		case v.Type == mmv.TypeString:
 			b = appendStr(append(b, 0xa1, 's'), v.Text())
+		default:
+			b[at] = 0x82
 		}
 	}
 	e.b = b

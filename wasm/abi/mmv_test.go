@@ -101,6 +101,22 @@ func TestAppendMMV(t *testing.T) {
 			}
 		}
 		checkAppendMMV(t, "built", b, order == binary.BigEndian)
+		// A metric of a type mmv_read does not know (TypeNoSupport, which
+		// Plan does not lay out): its value has neither number nor text.
+		nb := append([]byte(nil), b...)
+		r0, err := mmv.NewReader(nb, mmv.Options{Order: order})
+		if err != nil {
+			t.Fatal(err)
+		}
+		msz := mmv.MetricSizeV2
+		if r0.Header().Version == 1 {
+			msz = mmv.MetricSizeV1
+		}
+		order.PutUint32(nb[r0.Metric(0).Offset+msz-36:], 0xffffffff) // the type word
+		if r1, err := mmv.NewReader(nb, mmv.Options{Order: order}); err != nil || r1.Metric(0).Type != mmv.TypeNoSupport {
+			t.Fatalf("metric 0 of no type: %v", err)
+		}
+		checkAppendMMV(t, "built, metric 0 of no type", nb, order == binary.BigEndian)
 		r := ReadMMV(b, order == binary.BigEndian)
 		var missing, text, inf bool
 		for _, v := range r.Values {
