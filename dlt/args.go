@@ -184,13 +184,6 @@ func trimNUL(p []byte, s span) span {
 	return s
 }
 
-// argTruncated is the argError of a field cut short at at.
-//
-//go:noinline
-func argTruncated(field string, at int) *argError {
-	return &argError{field: field, at: at, kind: ErrTruncated}
-}
-
 var (
 	errArgType   = &argError{field: "type info", kind: ErrType}
 	errArgHeader = &argError{field: "type info", kind: ErrTruncated}
@@ -223,7 +216,7 @@ func decodeArg(p []byte, big bool) (Arg, int, *argError) {
 	case "type":
 		return Arg{}, 0, errArgType
 	default:
-		return Arg{}, 0, argTruncated(field, r.off)
+		return Arg{}, 0, &argError{field: field, at: r.off, kind: ErrTruncated}
 	}
 	a.p = p[:r.off:r.off]
 	return a, r.off, nil

@@ -57,8 +57,13 @@ func (m Message) AppendHeaderText(b []byte) []byte {
 	}
 	b = appendPadded(b, " ", uint64(m.Counter()), 3, '0')
 	ecu, app, ctx := m.IDs()
+	// A space and each id in 4 columns, '-' from its length on.
 	for _, id := range [...]ID{ecu, app, ctx} {
-		b = appendDashedID(b, id)
+		c := [5]byte{' ', id[0], id[1], id[2], id[3]}
+		for i := id.Len(); i < 4; i++ {
+			c[1+i] = '-'
+		}
+		b = append(b, c[:]...)
 	}
 	if !m.HasExtendedHeader() {
 		b = append(b, " --- --- N -"...)
@@ -130,18 +135,6 @@ func (m Message) AppendPayloadText(b []byte) []byte {
 		return b
 	}
 	return appendHexBytes(b, ", ", rest, ' ')
-}
-
-// appendDashedID appends a space and an id in 4 columns, '-' from its
-// first NUL on.
-//
-//go:noinline
-func appendDashedID(b []byte, id ID) []byte {
-	c := [5]byte{' ', id[0], id[1], id[2], id[3]}
-	for i := id.Len(); i < 4; i++ {
-		c[1+i] = '-'
-	}
-	return append(b, c[:]...)
 }
 
 // appendStrings appends each of ss: one call where an append per text

@@ -42,7 +42,24 @@ func (a Arg) AppendText(b []byte) ([]byte, error) {
 			case CodingHex:
 				return appendHexValue(b, v), nil
 			case CodingBin:
-				return appendBinValue(b, v), nil
+				// "0b" and the bits of v's bytes from last to first,
+				// in groups of four separated by spaces; here, not in
+				// a function of its own, which cost the WebAssembly
+				// modules some 800 bytes with its tables (issue 18).
+				b = append(b, "0b"...)
+				for i := range v {
+					c := v[len(v)-1-i]
+					if i > 0 {
+						b = append(b, ' ')
+					}
+					for bit := 7; bit >= 0; bit-- {
+						if bit == 3 {
+							b = append(b, ' ')
+						}
+						b = append(b, '0'+c>>uint(bit)&1)
+					}
+				}
+				return b, nil
 			}
 		}
 		if len(v) != 16 {
@@ -54,7 +71,21 @@ func (a Arg) AppendText(b []byte) ([]byte, error) {
 		}
 	case KindFloat:
 		if len(v) != 2 && len(v) != 16 {
-			return appendCFloat(b, a.Float()), nil
+			// As C's printf("%g"): Go's 'g' with precision 6 agrees
+			// except for the spelling of infinities and NaN.
+			switch f := a.Float(); {
+			case math.IsNaN(f):
+				if math.Signbit(f) {
+					return append(b, "-nan"...), nil
+				}
+				return append(b, "nan"...), nil
+			case math.IsInf(f, 1):
+				return append(b, "inf"...), nil
+			case math.IsInf(f, -1):
+				return append(b, "-inf"...), nil
+			default:
+				return strconv.AppendFloat(b, f, 'g', 6, 64), nil
+			}
 		}
 	case KindRaw:
 		sep = '\''
@@ -104,42 +135,4 @@ func appendHex(b []byte, pre string, v []byte, sep byte, rev bool) []byte {
 		b = append(b, hexDigits[c>>4], hexDigits[c&15])
 	}
 	return b
-}
-
-// appendBinValue appends "0b" and the bits of v's bytes from last to
-// first, in groups of four separated by spaces.
-//
-//go:noinline
-func appendBinValue(b, v []byte) []byte {
-	b = append(b, "0b"...)
-	for i := range v {
-		c := v[len(v)-1-i]
-		if i > 0 {
-			b = append(b, ' ')
-		}
-		for bit := 7; bit >= 0; bit-- {
-			if bit == 3 {
-				b = append(b, ' ')
-			}
-			b = append(b, '0'+c>>uint(bit)&1)
-		}
-	}
-	return b
-}
-
-// appendCFloat formats like C's printf("%g"): Go's 'g' with precision 6
-// agrees except for the spelling of infinities and NaN.
-func appendCFloat(b []byte, f float64) []byte {
-	switch {
-	case math.IsNaN(f):
-		if math.Signbit(f) {
-			return append(b, "-nan"...)
-		}
-		return append(b, "nan"...)
-	case math.IsInf(f, 1):
-		return append(b, "inf"...)
-	case math.IsInf(f, -1):
-		return append(b, "-inf"...)
-	}
-	return strconv.AppendFloat(b, f, 'g', 6, 64)
 }
