@@ -353,7 +353,32 @@ func (p *parser) scalar() error {
 		_, err := p.str()
 		return err
 	case c == '-' || c >= '0' && c <= '9':
-		return p.number()
+		// A JSON number, -?(0|[1-9][0-9]*)(.[0-9]+)?([eE][+-]?[0-9]+)?,
+		// read here, not by a function of its own (issue 18).
+		if c == '-' {
+			p.pos++
+		}
+		if p.pos < len(p.in) && p.in[p.pos] == '0' {
+			p.pos++
+		} else if err := p.digits(); err != nil {
+			return err
+		}
+		if p.pos < len(p.in) && p.in[p.pos] == '.' {
+			p.pos++
+			if err := p.digits(); err != nil {
+				return err
+			}
+		}
+		if p.pos < len(p.in) && p.in[p.pos]|0x20 == 'e' {
+			p.pos++
+			if p.pos < len(p.in) && (p.in[p.pos] == '+' || p.in[p.pos] == '-') {
+				p.pos++
+			}
+			if err := p.digits(); err != nil {
+				return err
+			}
+		}
+		return nil
 	case c == 't':
 		return p.literal("true")
 	case c == 'f':
@@ -385,34 +410,6 @@ func (p *parser) digits() error {
 	}
 	if p.pos == start {
 		return p.fail("number")
-	}
-	return nil
-}
-
-// number consumes a JSON number: -?(0|[1-9][0-9]*)(.[0-9]+)?([eE][+-]?[0-9]+)?
-func (p *parser) number() error {
-	if p.in[p.pos] == '-' {
-		p.pos++
-	}
-	if p.pos < len(p.in) && p.in[p.pos] == '0' {
-		p.pos++
-	} else if err := p.digits(); err != nil {
-		return err
-	}
-	if p.pos < len(p.in) && p.in[p.pos] == '.' {
-		p.pos++
-		if err := p.digits(); err != nil {
-			return err
-		}
-	}
-	if p.pos < len(p.in) && p.in[p.pos]|0x20 == 'e' {
-		p.pos++
-		if p.pos < len(p.in) && (p.in[p.pos] == '+' || p.in[p.pos] == '-') {
-			p.pos++
-		}
-		if err := p.digits(); err != nil {
-			return err
-		}
 	}
 	return nil
 }

@@ -42,9 +42,25 @@ func AppendPDU(dst []byte, file string, p pduwire.PDU) ([]byte, error) {
 	var err error
 	if t == pduwire.TypeResult || t == pduwire.TypeHighResResult {
 		// Most of a stream: written in one pass, with no body value.
+		// The keys of a validated RESULT or HIGHRES_RESULT, the bytes
+		// ResultBody's MarshalMsg gives, written straight from pduwire's
+		// view of the PDU without building the body first (a string
+		// per PMID and an allocation per value: most of a RESULT
+		// stream's time in the wasm modules went to the allocator,
+		// issue 18 item 7).
 		var r pduwire.Result
 		if r, err = pduwire.ParseResult(p.Bytes); err == nil {
-			appendResult(&e, &r)
+			e.int("\xa3sec", r.Sec)
+			e.int("\xa4nsec", r.Nsec)
+			e.int("\xa7numpmid", int64(r.NumPMID))
+			e.array("\xaavalue_sets", r.NumPMID)
+			b := e.b
+			s := r.Scan()
+			for s.Next() {
+				vs := s.ValueSet()
+				b = appendValueSet(b, &vs)
+			}
+			e.b = b
 		}
 	} else {
 		e, err = appendBody(e, t, p.Bytes)
@@ -345,25 +361,6 @@ func logHead(e *enc, ts *[3]pduwire.LogTime, state, vol int32, size int64) {
 	e.int("\xa5state", int64(state))
 	e.int("\xa3vol", int64(vol))
 	e.int("\xa4size", size)
-}
-
-// appendResult writes the keys of a validated RESULT or HIGHRES_RESULT
-// to e, the bytes ResultBody's MarshalMsg gives, written straight from
-// pduwire's view of the PDU without building the body first (a string
-// per PMID and an allocation per value: most of a RESULT stream's time
-// in the wasm modules went to the allocator, issue 18 item 7).
-func appendResult(e *enc, r *pduwire.Result) {
-	e.int("\xa3sec", r.Sec)
-	e.int("\xa4nsec", r.Nsec)
-	e.int("\xa7numpmid", int64(r.NumPMID))
-	e.array("\xaavalue_sets", r.NumPMID)
-	b := e.b
-	s := r.Scan()
-	for s.Next() {
-		vs := s.ValueSet()
-		b = appendValueSet(b, &vs)
-	}
-	e.b = b
 }
 
 // appendValueSet appends one value set as ValueSet's MarshalMsg does.
