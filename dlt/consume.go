@@ -51,7 +51,7 @@ func consume(b []byte, at int, opt Options) (Message, int, error) {
 	rest := b[at:]
 	var std int
 	// Its failures end in one errAt call (field, off and kind), but the
-	// pattern's and the limit's.
+	// limit's.
 	field, off := "", at
 	var kind error
 	maxLen := opt.MaxMessageLen
@@ -66,8 +66,20 @@ func consume(b []byte, at int, opt Options) (Message, int, error) {
 			if std = StorageHeaderLen; opt.Framing == FramingSerial {
 				pattern, name, std = serialPattern, "serial header", SerialHeaderLen
 			}
-			if err := checkPattern(rest, at, pattern, name); err != nil {
-				return Message{}, 0, err
+			// The available prefix of rest against the pattern, so that a
+			// short but matching prefix reads as truncated (below), not
+			// corrupt.
+			for i := range min(len(rest), 4) {
+				if rest[i] != pattern[i] {
+					field, off, kind = name, at+i, ErrMagic
+					if i == 3 && pattern == storagePattern && rest[3] == 2 {
+						kind = ErrVersion
+					}
+					break
+				}
+			}
+			if kind != nil {
+				break
 			}
 			if len(rest) < std {
 				field, kind = name, ErrTruncated
@@ -118,22 +130,4 @@ func consume(b []byte, at int, opt Options) (Message, int, error) {
 		}, size, nil
 	}
 	return Message{}, 0, errAt(field, off, kind)
-}
-
-// checkPattern compares the available prefix of b with a 4-byte pattern,
-// so that a short but matching prefix reads as truncated, not corrupt.
-func checkPattern(b []byte, at int, p [4]byte, field string) error {
-	n := min(len(b), 4)
-	for i := range n {
-		if b[i] != p[i] {
-			if i == 3 && p == storagePattern && b[3] == 2 {
-				return errAt(field, at+3, ErrVersion)
-			}
-			return errAt(field, at+i, ErrMagic)
-		}
-	}
-	if n < 4 {
-		return errAt(field, at, ErrTruncated)
-	}
-	return nil
 }
