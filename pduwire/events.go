@@ -1,30 +1,6 @@
 package pduwire
 
-import (
-	"github.com/perfwire/perfwire/eventrec"
-	"github.com/perfwire/perfwire/internal/wire"
-	"github.com/perfwire/perfwire/pcp"
-)
-
-// checkEvents validates an event-record array value block (header word
-// included) at PDU offset off, so that a RESULT which passes ParseResult
-// holds only well-formed arrays. Package eventrec owns the rules; here
-// they run as libpcp applies them (Lenient), plus the block's 4-byte size.
-// A failure matches both ErrEvent and eventrec's own kind.
-func checkEvents(blk []byte, off int, t pcp.Type) error {
-	if len(blk)%4 != 0 {
-		return fail("event.ea_len", off, ErrEvent)
-	}
-	_, err := eventrec.Parse(blk, eventrec.Options{Type: t, Lenient: true, Base: off})
-	if err == nil {
-		return nil
-	}
-	pe, ok := err.(*eventrec.ParseError) // Parse returns it itself, never wrapped
-	if !ok {
-		return fail("event", off, ErrEvent)
-	}
-	return &wire.Error{Format: "pduwire", Field: "event." + pe.Field, Offset: pe.Offset, Err: &eventKind{inner: pe.Err}}
-}
+import "github.com/perfwire/perfwire/internal/wire"
 
 // eventKind is the kind of an event array failure inside a value: it
 // matches ErrEvent and eventrec's kind, and reads as one line

@@ -6,6 +6,7 @@ import (
 	"math"
 
 	"github.com/perfwire/perfwire/eventrec"
+	"github.com/perfwire/perfwire/internal/wire"
 	"github.com/perfwire/perfwire/pcp"
 )
 
@@ -166,8 +167,32 @@ func (t *tiling) finish(pdu []byte, recOff, recEnd, numpmid int) error {
 	case t.sum != n-uint64(recEnd):
 		field, kind = "value blocks", ErrContiguity
 	case !t.ordered:
+		// The slow path for blocks referenced out of address order,
+		// here rather than in a function of its own (issue 18): the
+		// words of every referenced block marked in a bitmap, failing
+		// on the first word claimed twice.
 		r := Result{pdu: pdu, recOff: recOff, NumPMID: numpmid}
-		return r.checkOverlap(recEnd)
+		words := (len(pdu) - recEnd) / 4
+		seen := make([]uint64, (words+63)/64)
+		s := r.Scan()
+		for s.Next() {
+			vs := s.ValueSet()
+			if vs.ValFmt == ValInsitu {
+				continue
+			}
+			for j := 0; j < vs.Len(); j++ {
+				v := vs.Value(j)
+				start := 4 * int(v.Word)
+				end := start + (len(v.blk)+3)&^3
+				for w := (start - recEnd) / 4; w < (end-recEnd)/4; w++ {
+					if seen[w/64]&(1<<(w%64)) != 0 {
+						return fail("value.index", vs.vlist+8*j+4, ErrOverlap)
+					}
+					seen[w/64] |= 1 << (w % 64)
+				}
+			}
+		}
+		return nil
 	default:
 		return nil
 	}
@@ -211,8 +236,24 @@ func (t *tiling) add(pdu, vl []byte, vp int) error {
 			return fail("value.vlen", int(start), ErrValueBlock)
 		}
 		if typ == uint8(pcp.TypeEvent) || typ == uint8(pcp.TypeHighResEvent) {
-			if err := checkEvents(pdu[start:start+vlen], int(start), pcp.Type(typ)); err != nil {
-				return err
+			// An event-record array, validated so that a RESULT which
+			// passes ParseResult holds only well-formed arrays. Package
+			// eventrec owns the rules; here they run as libpcp applies
+			// them (Lenient), plus the block's 4-byte size. A failure
+			// matches both ErrEvent and eventrec's own kind. Here, not
+			// in a function of its own, which cost the WebAssembly
+			// modules some 800 bytes with its tables (issue 18).
+			off := int(start)
+			if vlen%4 != 0 {
+				return fail("event.ea_len", off, ErrEvent)
+			}
+			_, err := eventrec.Parse(pdu[start:start+vlen], eventrec.Options{Type: pcp.Type(typ), Lenient: true, Base: off})
+			if err != nil {
+				pe, ok := err.(*eventrec.ParseError) // Parse returns it itself, never wrapped
+				if !ok {
+					return fail("event", off, ErrEvent)
+				}
+				return &wire.Error{Format: "pduwire", Field: "event." + pe.Field, Offset: pe.Offset, Err: &eventKind{inner: pe.Err}}
 			}
 		}
 		size := (vlen + 3) &^ 3
@@ -222,34 +263,6 @@ func (t *tiling) add(pdu, vl []byte, vp int) error {
 		prevEnd = start + size
 	}
 	t.sum, t.minStart, t.prevEnd, t.ordered = sum, minStart, prevEnd, ordered
-	return nil
-}
-
-// checkOverlap marks the words of every referenced block in a bitmap and
-// fails on the first word claimed twice. It is the slow path for blocks
-// referenced out of address order.
-func (r *Result) checkOverlap(recEnd int) error {
-	pdu := r.pdu
-	words := (len(pdu) - recEnd) / 4
-	seen := make([]uint64, (words+63)/64)
-	s := r.Scan()
-	for s.Next() {
-		vs := s.ValueSet()
-		if vs.ValFmt == ValInsitu {
-			continue
-		}
-		for j := 0; j < vs.Len(); j++ {
-			v := vs.Value(j)
-			start := 4 * int(v.Word)
-			end := start + (len(v.blk)+3)&^3
-			for w := (start - recEnd) / 4; w < (end-recEnd)/4; w++ {
-				if seen[w/64]&(1<<(w%64)) != 0 {
-					return fail("value.index", vs.vlist+8*j+4, ErrOverlap)
-				}
-				seen[w/64] |= 1 << (w % 64)
-			}
-		}
-	}
 	return nil
 }
 
