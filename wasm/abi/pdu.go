@@ -485,21 +485,9 @@ func appendBlock(b []byte, v pduwire.Value, valfmt uint8) []byte {
 	} else {
 		b = msgp.AppendString(append(b, 0xa4, 't', 'y', 'p', 'e'), TypeName(t))
 	}
-	return appendPayload(b, t, v)
-}
-
-// trimNUL drops a string value's terminating NUL, when it has one.
-func trimNUL(p []byte) []byte {
-	if len(p) > 0 && p[len(p)-1] == 0 {
-		return p[:len(p)-1]
-	}
-	return p
-}
-
-// appendPayload appends a value block's last key and its value by the
-// block's type t: value, records, or hex when the payload's length is
-// not its type's.
-func appendPayload(b []byte, t pcp.Type, v pduwire.Value) []byte {
+	// The block's last key and its value by its type t: value, records,
+	// or hex when the payload's length is not its type's; here, not in a
+	// function of its own (issue 18).
 	p := v.Payload()
 	if t == pcp.TypeEvent || t == pcp.TypeHighResEvent {
 		a, err := v.Events()
@@ -536,7 +524,15 @@ func appendPayload(b []byte, t pcp.Type, v pduwire.Value) []byte {
 	return appendForm(b, form, u, p)
 }
 
-// appendForm appends a value in the form appendPayload or appendParam
+// trimNUL drops a string value's terminating NUL, when it has one.
+func trimNUL(p []byte) []byte {
+	if len(p) > 0 && p[len(p)-1] == 0 {
+		return p[:len(p)-1]
+	}
+	return p
+}
+
+// appendForm appends a value in the form appendBlock or appendParam
 // picked: 'i' and 'u' integers, 'd' and 'f' floats with their bits in
 // u, 's' the string p, 0 the hex of p.
 func appendForm(b []byte, form byte, u uint64, p []byte) []byte {
