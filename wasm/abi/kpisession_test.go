@@ -1,3 +1,5 @@
+//go:build !pcp && !mmv && !dlt && !archive
+
 package abi
 
 import (
