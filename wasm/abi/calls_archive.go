@@ -4,11 +4,8 @@ package abi
 
 import "github.com/tinylib/msgp/msgp"
 
-// The archive calls, in the all-formats modules and the archive module.
-func init() {
-	opens[OpArchiveOpen] = archiveOpen
-	calls[OpArchiveNext] = archiveNext
-}
+// The archive calls, in the all-formats modules and the archive module
+// (module.go's tables).
 
 // archiveOpen reads archive_open's input as ArchiveInput, with its
 // files as views of b, not copies (an archive of hundreds of megabytes

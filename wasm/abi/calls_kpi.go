@@ -4,13 +4,8 @@ package abi
 
 import "github.com/perfwire/perfwire/dlt"
 
-// The KPI calls, in the all-formats modules and the kpi module.
-func init() {
-	for _, o := range [...]Op{OpKPIDecode, OpKPIStep, OpKPITable, OpKPIFeed, OpKPIEnd, OpKPICut} {
-		calls[o] = kpiCall
-	}
-	opens[OpKPIOpen], opens[OpKPIStream] = kpiOpen, kpiOpen
-}
+// The KPI calls, in the all-formats modules and the kpi module
+// (module.go's tables).
 
 func kpiOpen(o Op, in []byte, n uint32) any {
 	stream := o == OpKPIStream // n is its framing; kpi_open's input is in

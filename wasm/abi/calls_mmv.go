@@ -2,10 +2,8 @@
 
 package abi
 
-// The MMV calls, in the all-formats modules and the mmv module.
-func init() {
-	calls[OpMMVRead], calls[OpMMVServe] = mmvCall, mmvCall
-}
+// The MMV calls, in the all-formats modules and the mmv module
+// (module.go's tables).
 
 func mmvCall(o Op, _ any, in []byte, flags uint32, b []byte) []byte {
 	if o == OpMMVRead {

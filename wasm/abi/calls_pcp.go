@@ -8,13 +8,7 @@ import (
 )
 
 // The PCP calls (PDUs, event arrays, label sets), in the all-formats
-// modules and the pcp module.
-func init() {
-	for _, o := range [...]Op{OpPDUDecode, OpPDUFeed, OpPDUEnd, OpEventsDecode, OpLabelsCanon, OpLabelsMerge} {
-		calls[o] = pcpCall
-	}
-	opens[OpPDUStream] = pduOpen
-}
+// modules and the pcp module (module.go's tables).
 
 func pduOpen(_ Op, _ []byte, limit uint32) any {
 	if limit > pduwire.MaxPDULen {

@@ -81,9 +81,12 @@ var Calls = [numOps]CallInfo{
 // result buffer.
 func (o Op) Opens() bool { return o < numOps && (Calls[o].Args == ArgN || Calls[o].Args == ArgInOpen) }
 
-// The handlers, by op; each build's calls_*.go files fill in the ops of
-// the formats it carries (build tags kpi, pcp, mmv: one format; none:
-// all). An op left nil answers ErrNotBuilt. A format has one handler of
+// The handlers, by op: each build's calls_*.go files define those of the
+// formats it carries (build tags kpi, pcp, mmv, dlt, archive: one format;
+// none: all) and its calls_no*.go files leave the others nil, which
+// answer ErrNotBuilt. The tables are static data in the all-formats
+// modules, where each format's init function that filled them in cost
+// some 800 bytes with its tables (issue 18). A format has one handler of
 // each kind for all its ops, which it tells apart by o: each function is
 // some 800 bytes of WebAssembly, code and tables, before its first
 // statement (issue 18). A call on a session gets the session as s, a
@@ -92,8 +95,16 @@ func (o Op) Opens() bool { return o < numOps && (Calls[o].Args == ArgN || Calls[
 // were a type, a method and their tables per result kind). An open's nil
 // session is a bad argument.
 var (
-	calls [numOps]func(o Op, s any, in []byte, n uint32, b []byte) []byte
-	opens [numOps]func(o Op, in []byte, n uint32) any
+	calls = [numOps]func(o Op, s any, in []byte, n uint32, b []byte) []byte{
+		OpKPIDecode: kpiCall, OpKPIStep: kpiCall, OpKPITable: kpiCall, OpKPIFeed: kpiCall, OpKPIEnd: kpiCall, OpKPICut: kpiCall,
+		OpPDUDecode: pcpCall, OpPDUFeed: pcpCall, OpPDUEnd: pcpCall, OpEventsDecode: pcpCall, OpLabelsCanon: pcpCall, OpLabelsMerge: pcpCall,
+		OpMMVRead: mmvCall, OpMMVServe: mmvCall,
+		OpDLTDecode:   dltCall,
+		OpArchiveNext: archiveNext,
+	}
+	opens = [numOps]func(o Op, in []byte, n uint32) any{
+		OpKPIOpen: kpiOpen, OpKPIStream: kpiOpen, OpPDUStream: pduOpen, OpArchiveOpen: archiveOpen,
+	}
 )
 
 // MaxAlloc bounds one buffer; larger requests get handle 0.
