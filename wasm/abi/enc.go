@@ -100,7 +100,7 @@ func (e *enc) uint(k string, v uint64) {
 }
 
 //go:noinline
-func (e *enc) float(k string, v float64) { e.b = msgp.AppendFloat64(e.put(k), v) }
+func (e *enc) float(k string, v float64) { e.b = appendFloat64(e.put(k), v) }
 
 //go:noinline
 func (e *enc) bin(k string, v []byte) { e.b = msgp.AppendBytes(e.put(k), v) }

@@ -4,7 +4,6 @@ import (
 	"encoding/binary"
 
 	"github.com/perfwire/perfwire/mmv"
-	"github.com/tinylib/msgp/msgp"
 )
 
 // AppendMMV validates an MMV file image (little-endian, or big-endian
@@ -114,7 +113,7 @@ func AppendMMV(dst, in []byte, bigEndian bool) []byte {
 		case v.Type == mmv.TypeU32 || v.Type == mmv.TypeU64 || v.Type == mmv.TypeElapsed:
 			b = appendUint64(append(b, 0xa1, 'u'), v.Uint())
 		case v.Type == mmv.TypeFloat || v.Type == mmv.TypeDouble:
-			b = msgp.AppendFloat64(append(b, 0xa1, 'f'), v.Float())
+			b = appendFloat64(append(b, 0xa1, 'f'), v.Float())
 		case v.Type == mmv.TypeString:
 			b = appendStr(append(b, 0xa1, 's'), v.Text())
 		default:
