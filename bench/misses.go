@@ -112,16 +112,26 @@ var misses = map[string]string{
 		"rows made as they arrive; a file's CPU chart drawn once while loading (redraws had slowed the decode " +
 		"by 0.3 s), each chart drawn once at the end, the charts below the fold drawn when scrolled near, the " +
 		"charts' peaks in typed arrays. Next step if it misses: a columnar KPI step written by the module.",
-	"plugin-kpi": "One call decodes the 69 KB capture. Since 80c1d3b (2026-11-27) it writes its MessagePack in place " +
-		"(abi.AppendKPIMessages) instead of building a KPIMessage, its datasets and their strings and " +
-		"marshalling them, which took 40% of a Node call in allocations, copies and write barriers: Node went " +
-		"from 3.6-3.95 ms to 1.17 ms. Native Go runs the same call and gained as much (0.95-1.19 ms -> 0.30 " +
-		"ms, 9043 -> 36 allocations), so the ratio went from 0.26-0.33x to 0.25x: what is left is Go's wasm " +
-		"code doing the per-dataset work about 4x slower than amd64 (the DLT scan, dltkpi's nextInto -> parse " +
-		"-> parseX calls, appendFields -> appendInt64 per number, Parser.Parse), where the allocations that " +
-		"went had cost both sides alike. Next: fewer calls per dataset on this path in wasm builds, as the " +
-		"RESULT stream's values got (constant key bytes, no memory.copy in the hot loop). See plugin-stream " +
-		"and plugin-mmv-large for the throughput of the other formats, plugin-feed for the smallest calls.",
+	"plugin-kpi": "One call decodes the 156 KB capture (kpi-odd.dlt). Since 80c1d3b (2026-11-27) it writes its " +
+		"MessagePack in place (abi.AppendKPIMessages) instead of building a KPIMessage, its datasets and their " +
+		"strings and marshalling them, which took 40% of a Node call in allocations, copies and write " +
+		"barriers: Node went from 3.6-3.95 ms to 1.17 ms, but native Go runs the same call and gained as much " +
+		"(0.95-1.19 ms -> 0.30 ms, 9043 -> 36 allocations), so the ratio went from 0.26-0.33x to 0.25x. Later " +
+		"on 2026-11-27 (a7e9edb-8bb9fbd) fewer calls per dataset: dltkpi's parse decodes STP, NEW and CHK " +
+		"itself, digits folded into field, and one appendKPIDataset writes every dataset but a well-formed ACT " +
+		"(the header, pid and ppid as 64-bit constant stores, the text copied a word at a time while checking " +
+		"for non-ASCII; a CHK dataset had cost 5 calls, an IRQ dataset 14), each message's head as word " +
+		"stores: interleaved on a loaded host, Node's CPU per call 1.34-1.36 -> 1.01-1.03 ms, native Go's " +
+		"0.60-0.72 -> 0.53-0.64 ms: removing calls speeds native Go almost as much. Since 159ed11 native Go " +
+		"no longer hashes each result in its timed runs (Node's side never did; the hash was about a tenth of " +
+		"a native call), so the same code gives 0.25x on a quiet host (Node 0.83-0.88 ms, native 0.21-0.23 " +
+		"ms; runs of 0.25, 0.26 and 0.25x, 0.31x in a loaded one). What is left, by Node's profile: " +
+		"appendKPIDataset 24%, nextInto and parse 19%, the per-message DLT path 12% (FromDLT -> SourceOf -> " +
+		"the dlt package's IDs, SessionID and Timestamp, each a call), Parser.Parse 7%, appendKPIMessage 8%: " +
+		"Go's WebAssembly code doing the per-dataset work about 4x slower than amd64. Tried without gain: " +
+		"parse merged into nextInto, an ASCII byte loop before utf8.Valid, the text's last word as an " +
+		"overlapping 8-byte store. See plugin-stream and plugin-mmv-large for the throughput of the other " +
+		"formats, plugin-feed for the smallest calls.",
 	"plugin-pdu": "A per-call figure: one pmcd conversation of 1 KB, 9 µs natively since 2026-11-27 (17 µs before), " +
 		"so a call's fixed cost in Node (alloc, write, call, read, free: about 2 µs) and Go's wasm code running " +
 		"several times slower than native are the whole figure. The goal's throughput on RESULT streams is " +
@@ -153,7 +163,11 @@ var misses = map[string]string{
 		"and native 1.20 ms on a quiet host gave 0.296 and 0.29x (spliced: the first), 0.31x in a loaded " +
 		"run; Node's time unchanged by the cuts (4.63-4.91 -> 4.57-4.92 ms interleaved), native Go's a " +
 		"little faster. Tried without gain: words read little-endian and swapped (one load instead of eight " +
-		"in wasm), int16 forms written inline, the keys stored as constants.",
+		"in wasm), int16 forms written inline, the keys stored as constants. Since 159ed11 native Go no " +
+		"longer hashes each result in its timed runs (Node's side never did): native 1.08-1.20 -> 0.91-0.99 " +
+		"ms, so the same code gives 0.23-0.24x on a quiet host (Node 3.9-4.1 ms; 0.16-0.17x in loaded runs) " +
+		"where it gave 0.29-0.30x. The size cuts since 0618628 (appendPayload folded into appendBlock, the " +
+		"integers through one appendBE, pduwire's checks folded) moved Node's time within its noise (1-2%).",
 	"plugin-mmv-large": "The goal's MMV throughput: a 662 KB MMV file (PCP QA's large-parfait laid out again by mmv.Registry " +
 		"without the one metric mmv_read refuses; 422 metrics, 432 instances, 11,422 values, 1 MB of " +
 		"MessagePack out). Before 2026-11-27 (Node's process CPU time, busy host): native 1.7 ms, Node 14.5 " +
@@ -179,33 +193,7 @@ var misses = map[string]string{
 		"inline in checkValues and NextValue's write of the Value's bytes skipped when they are the " +
 		"reader's (2.5-4% of Node's profile each, no gain measured). What is left is per value and costs Go's wasm more than native Go: about " +
 		"six calls (NextValue, Value.Int, appendInt64, two memory.copy for the names) and the appends' room " +
-		"checks, 140 ns per value in Node against 43 natively.",
-	"wasm": "Raw budgets met, gzip missed. The all-formats modules carry every format (issue 18) and add 956-966 KB " +
-		"raw against 1024 and 254-258 KB gzip -9 against 250 (this harness; wasm/size's Go gzip gives " +
-		"257.6-260.4); every one-format module meets 400 KB (pcp 338-349 KB). On 2026-11-27 they went from " +
-		"1306-1315 KB raw and 337-338 KB gzip (pcp 505-516) to 1108-1117 and 285-289 (pcp 423-434) in about " +
-		"75 commits, then to today's in about 50 more, each saying what it saved. What paid the second time: " +
-		"the large results written in place instead of built as schema values and marshalled (PDU bodies by " +
-		"appendBody instead of decodeBody and 37 body marshalers, -51 KB; mmv_serve -7 KB; archive_next -15 " +
-		"KB; dlt_decode, labels, kpi_decode), each writer held byte for byte to the schema types' generated " +
-		"MarshalMsg by its tests on the captures and damaged copies; and again fewer functions, call sites " +
-		"and failure paths (one fail call per decoder, one-caller functions folded, standard-library calls " +
-		"and errors.Is dropped, no equality functions). What decides a Go wasm module's size (measured on " +
-		"2026-11-27 over the baseline): 200 trivial functions added cost 640 bytes of code and 275 of data " +
-		"each with their call site; the data is mostly the linker's tables per function and per call, not " +
-		"the SDK's: the pclntab (names, pc-value tables) and findfunctab (a wasm function spans 64 KB of PC " +
-		"space, so 16 buckets of 20 bytes, 320 bytes per function), then type descriptors and strings; each " +
-		"inlined call adds inline-tree data. Bounds checks (calls to panicIndex) were 88 KB (measured with -B, " +
-		"for the measurement only). Why gzip lags raw: at ee72b03 the module's additions were code +651 KB " +
-		"raw / +165 KB gzip and data +318 / +92 (read-only data and type descriptors +80 / +23, pc-value " +
-		"tables +39 / +21, function names +37 / +5); a function removed takes its tables along, which " +
-		"compress to little, so the second round cut 152 KB raw but 31 KB gzip, and a change that merges " +
-		"repeated call sequences can shrink raw and grow gzip (encgen writing a run of fields in one call: " +
-		"-3.6 KB raw, +3 KB gzip; not taken). Measured and not taken: GOWASM=satconv,signext (no change), " +
-		"binaryen's wasm-opt -Oz (-6% of module and baseline alike), -gcflags=-l (larger), a single " +
-		"UnmarshalBinary interface for the PDU bodies (+9.3 KB: it links pcp's String methods), " +
-		"non-comparable exported types (an API change), labels' canonicalize as a one-set Merge (-2.7 KB, " +
-		"Parse 25% slower). Left for the last 5-8 KB of gzip: the KPI session results (KPIStep, KPITable: " +
-		"11.7 KB of generated marshalers) written in place, labels (42 KB), pduwire (58 KB), appendBody (19 " +
-		"KB), the archive .meta parsers (about 30 KB), errors.AsType in ErrorOf (2.2 KB and its tables).",
+		"checks, 140 ns per value in Node against 43 natively. Since 159ed11 native Go no longer hashes its 1 " +
+		"MB result in each timed run (Node's side never did; about 80 µs of 0.49 ms): native 0.40-0.43 ms, " +
+		"Node 1.58-1.63 ms, 0.25-0.26x on a quiet host.",
 }
