@@ -24,15 +24,7 @@ func TestAppendKPIMessages(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		var serial []byte
-		s := dlt.NewScanner(in, dlt.Options{})
-		for s.Next() {
-			serial = append(dlt.AppendSerialHeader(serial), s.Message().Bytes()[dlt.StorageHeaderLen:]...)
-		}
-		damaged := bytes.Clone(in)
-		for i := 100; i < len(damaged); i += 997 {
-			damaged[i] ^= 0xa5 // digits, separators, lengths, headers
-		}
+		serial, damaged := serialOf(in), damage(in)
 		for _, c := range []struct {
 			what    string
 			in      []byte
@@ -56,4 +48,25 @@ func TestAppendKPIMessages(t *testing.T) {
 			}
 		}
 	}
+}
+
+// serialOf is the .dlt capture in in the serial framing: each message
+// after "DLS" 01 instead of its storage header.
+func serialOf(in []byte) []byte {
+	var serial []byte
+	s := dlt.NewScanner(in, dlt.Options{})
+	for s.Next() {
+		serial = append(dlt.AppendSerialHeader(serial), s.Message().Bytes()[dlt.StorageHeaderLen:]...)
+	}
+	return serial
+}
+
+// damage is a copy of b with every 997th byte from the 100th flipped:
+// digits, separators, lengths and headers.
+func damage(b []byte) []byte {
+	b = bytes.Clone(b)
+	for i := 100; i < len(b); i += 997 {
+		b[i] ^= 0xa5
+	}
+	return b
 }

@@ -31,18 +31,7 @@ func TestKPISessionWriter(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		var serial []byte
-		s := dlt.NewScanner(in, dlt.Options{})
-		for s.Next() {
-			serial = append(dlt.AppendSerialHeader(serial), s.Message().Bytes()[dlt.StorageHeaderLen:]...)
-		}
-		damage := func(b []byte) []byte {
-			b = bytes.Clone(b)
-			for i := 100; i < len(b); i += 997 {
-				b[i] ^= 0xa5 // digits, separators, lengths, headers
-			}
-			return b
-		}
+		serial := serialOf(in)
 		for _, c := range []struct {
 			what    string
 			in      []byte
