@@ -23,14 +23,17 @@ var wasmCallGroups = []struct{ name, body string }{
 	{"mmv_read", "out = abi.AppendMMV(out[:0], buf, n == 0)"},
 	{"labels_canon, labels_merge", "out = abi.AppendLabels(out[:0], buf, false); out = abi.AppendLabels(out, buf, true)"},
 	{"events_decode", "out = abi.AppendEvents(out[:0], buf)"},
-	{"mmv_serve", "var q abi.MMVServeInput; q.UnmarshalMsg(buf); out = abi.AppendMMVServe(out[:0], &q)"},
+	{"mmv_serve", "var q schema.MMVServeInput; q.UnmarshalMsg(buf); out = abi.AppendMMVServe(out[:0], &q)"},
 	{"dlt_decode", "out = abi.AppendDLTDecode(out[:0], buf)"},
-	{"archive_open, archive_next", "var q abi.ArchiveInput; q.UnmarshalMsg(buf); s := abi.NewArchiveSession(q); out = s.AppendNext(out[:0], int(n))"},
+	{"archive_open, archive_next", "var q schema.ArchiveInput; q.UnmarshalMsg(buf); s := abi.NewArchiveSession(q); out = s.AppendNext(out[:0], int(n))"},
 }
 
 const wasmCallMain = `package main
 
-import "github.com/perfwire/perfwire/wasm/abi"
+import (
+	"github.com/perfwire/perfwire/schema"
+	"github.com/perfwire/perfwire/wasm/abi"
+)
 
 func main() {}
 
@@ -40,7 +43,7 @@ func put(m interface{ MarshalMsg([]byte) ([]byte, error) }) { out, _ = m.Marshal
 
 //go:wasmexport run
 func run(n uint32) {
-	put(abi.Failure(abi.ErrBadHandle))
+	put(schema.Failure(schema.ErrBadHandle))
 	%s
 }
 `

@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"github.com/perfwire/perfwire/schema"
 	"io"
 
 	"github.com/perfwire/perfwire/archive"
@@ -9,7 +10,7 @@ import (
 )
 
 // archiveJSON prints every data record as one JSON line of the shared
-// schema (abi.ArchiveRecord), from the bytes archive_next's writer
+// schema (schema.ArchiveRecord), from the bytes archive_next's writer
 // (abi.AppendArchiveRecord) gives it.
 func archiveJSON(w io.Writer, a *archive.Archive, name string) error {
 	j := jsonLines{w: w}
@@ -41,7 +42,7 @@ func archiveJSONPlugin(w io.Writer, arg string) error {
 		return &inputError{file: arg, err: err}
 	}
 	defer closeFiles()
-	in := abi.ArchiveInput{Names: make([]string, len(files)), Files: make([][]byte, len(files))}
+	in := schema.ArchiveInput{Names: make([]string, len(files)), Files: make([][]byte, len(files))}
 	for i, f := range files {
 		b := make([]byte, f.Size)
 		if _, err := f.R.ReadAt(b, 0); err != nil && err != io.EOF {
@@ -65,7 +66,7 @@ func archiveJSONPlugin(w io.Writer, arg string) error {
 	defer plugin.free(s)
 	j := jsonLines{w: w}
 	for {
-		var res abi.ArchiveRead
+		var res schema.ArchiveRead
 		if err := plugin.call(abi.OpArchiveNext, s, 0, &res); err != nil {
 			return err
 		}

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"github.com/perfwire/perfwire/schema"
 	"io"
 	"os"
 	"regexp"
@@ -72,7 +73,7 @@ func (f *dltFilter) match(m dlt.Message) bool {
 }
 
 // matchDecoded is match for a message the plugin decoded.
-func (f *dltFilter) matchDecoded(d *abi.DLTDecoded) bool {
+func (f *dltFilter) matchDecoded(d *schema.DLTDecoded) bool {
 	m := &d.Message
 	switch {
 	case f.ecu != "" && m.ECU != f.ecu,
@@ -207,11 +208,11 @@ func (p *dltPrinter) fileInPlugin(name string) error {
 	if err != nil {
 		return &inputError{file: name, err: err}
 	}
-	var res abi.DLTDecode
+	var res schema.DLTDecode
 	if err := plugin.callIn(abi.OpDLTDecode, data, 0, &res); err != nil {
 		return err
 	}
-	if len(res.Messages) == 0 && res.Error != nil && res.Error.Kind == abi.ErrNotBuilt.Code() {
+	if len(res.Messages) == 0 && res.Error != nil && res.Error.Kind == schema.ErrNotBuilt.Code() {
 		return errOf(res.Error)
 	}
 	for i := range res.Messages {
@@ -235,7 +236,7 @@ func (p *dltPrinter) fileInPlugin(name string) error {
 }
 
 // printDecoded is print for a message the plugin decoded.
-func (p *dltPrinter) printDecoded(d *abi.DLTDecoded) error {
+func (p *dltPrinter) printDecoded(d *schema.DLTDecoded) error {
 	if !p.f.matchDecoded(d) {
 		return nil
 	}

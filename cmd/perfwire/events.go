@@ -3,6 +3,7 @@ package main
 import (
 	"bufio"
 	"flag"
+	"github.com/perfwire/perfwire/schema"
 	"io"
 	"os"
 
@@ -51,7 +52,7 @@ func runEvents(args []string, stdout io.Writer) error {
 			}
 			continue
 		}
-		var res abi.EventArray
+		var res schema.EventArray
 		if err := plugin.callIn(abi.OpEventsDecode, b, 0, &res); err != nil {
 			return err
 		}

@@ -5,6 +5,7 @@ import (
 	"cmp"
 	"flag"
 	"fmt"
+	"github.com/perfwire/perfwire/schema"
 	"io"
 	"os"
 	"slices"
@@ -122,10 +123,10 @@ func btoi(b bool) int {
 func kpiInPlugin(p *wasmPlugin, files []string, mode kpiMode, pageSize int64, out io.Writer) error {
 	asJSON := mode.json
 	jl := jsonLines{w: out}
-	var ended []abi.KPIProcess
+	var ended []schema.KPIProcess
 	// took keeps what a step reported: the processes that ended, and the
 	// IRQ samples printed as the native run prints them.
-	took := func(st *abi.KPIStep) error {
+	took := func(st *schema.KPIStep) error {
 		ended = append(ended, st.Ended...)
 		for i := range st.IRQs {
 			if !mode.irqs {
@@ -164,7 +165,7 @@ func kpiInPlugin(p *wasmPlugin, files []string, mode kpiMode, pageSize int64, ou
 			break
 		}
 		if asJSON {
-			var m abi.KPIMessages
+			var m schema.KPIMessages
 			if err := p.callIn(abi.OpKPIDecode, data, uint32(framing)<<abi.KPIFramingShift, &m); err != nil {
 				return err
 			}
@@ -182,7 +183,7 @@ func kpiInPlugin(p *wasmPlugin, files []string, mode kpiMode, pageSize int64, ou
 		if err != nil {
 			return err
 		}
-		var st abi.KPIStep
+		var st schema.KPIStep
 		err = p.call(abi.OpKPIFeed, s, h, &st)
 		p.free(h)
 		if err == nil {
@@ -200,7 +201,7 @@ func kpiInPlugin(p *wasmPlugin, files []string, mode kpiMode, pageSize int64, ou
 		if err != nil {
 			return err
 		}
-		var tb abi.KPITable
+		var tb schema.KPITable
 		if err := p.call(abi.OpKPITable, s, 0, &tb); err != nil {
 			return err
 		}
@@ -215,7 +216,7 @@ func kpiInPlugin(p *wasmPlugin, files []string, mode kpiMode, pageSize int64, ou
 		}
 	}
 	if !stopped {
-		var st abi.KPIStep
+		var st schema.KPIStep
 		if err := p.call(abi.OpKPIEnd, s, 0, &st); err != nil {
 			return err
 		}
@@ -223,7 +224,7 @@ func kpiInPlugin(p *wasmPlugin, files []string, mode kpiMode, pageSize int64, ou
 			return err
 		}
 	}
-	var tb abi.KPITable
+	var tb schema.KPITable
 	if err := p.call(abi.OpKPITable, s, 0, &tb); err != nil {
 		return err
 	}
@@ -246,7 +247,7 @@ type kpiRun struct {
 	t       *dltkpi.Tracker // kp's
 	json    bool
 	irqs    bool // print the IRQ table after each IRQ group applied
-	ended   []abi.KPIProcess
+	ended   []schema.KPIProcess
 	out     jsonLines
 	skipped int
 	places  int
@@ -308,8 +309,8 @@ func (k *kpiRun) drain() error {
 }
 
 // writeAll prints every process seen (--all), by PID then start.
-func writeAll(w io.Writer, procs []abi.KPIProcess) {
-	slices.SortStableFunc(procs, func(a, b abi.KPIProcess) int {
+func writeAll(w io.Writer, procs []schema.KPIProcess) {
+	slices.SortStableFunc(procs, func(a, b schema.KPIProcess) int {
 		return cmp.Or(cmp.Compare(a.PID, b.PID), cmp.Compare(a.FirstSeen, b.FirstSeen))
 	})
 	fmt.Fprintf(w, "%7s %7s %12s %12s %11s %-7s %-5s %s\n", "PID", "PPID", "START", "END", "LIFETIME", "ENDED", "FLAGS", "COMMAND")
@@ -343,9 +344,9 @@ func tmspSeconds(t int64) string {
 
 // writeTable prints the process table: one row per live process,
 // command lines escaped so control bytes cannot garble the terminal. The
-// rows are the schema's (abi.KPIProcess), so the native run and the
+// rows are the schema's (schema.KPIProcess), so the native run and the
 // plugin print the same table.
-func writeTable(w io.Writer, procs []abi.KPIProcess, st abi.KPIStats, pageSize int64) {
+func writeTable(w io.Writer, procs []schema.KPIProcess, st schema.KPIStats, pageSize int64) {
 	fmt.Fprintf(w, "%7s %7s %5s %10s %8s %12s %-5s %s\n", "PID", "PPID", "CPU‰", "RSS_KiB", "CTX/int", "IO/int", "FLAGS", "COMMAND")
 	for _, p := range procs {
 		ppid := "?"
@@ -368,7 +369,7 @@ func writeTable(w io.Writer, procs []abi.KPIProcess, st abi.KPIStats, pageSize i
 }
 
 // flagsOf is a row's FLAGS column.
-func flagsOf(p *abi.KPIProcess) string {
+func flagsOf(p *schema.KPIProcess) string {
 	flags := ""
 	if p.StatShifted {
 		flags += "S" // comm with whitespace: ppid and ACT values unreliable
@@ -386,8 +387,8 @@ func flagsOf(p *abi.KPIProcess) string {
 }
 
 // rows is the tracker's process table as the schema's rows.
-func rows(t *dltkpi.Tracker) []abi.KPIProcess {
-	var out []abi.KPIProcess
+func rows(t *dltkpi.Tracker) []schema.KPIProcess {
+	var out []schema.KPIProcess
 	for _, p := range t.Processes() {
 		out = append(out, abi.ProcessRow(&p))
 	}

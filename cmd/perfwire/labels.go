@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"flag"
+	"github.com/perfwire/perfwire/schema"
 	"io"
 	"os"
 	"strconv"
@@ -77,7 +78,7 @@ func runLabels(args []string, stdout io.Writer) error {
 		return err
 	}
 	if *merge {
-		var res abi.Raw
+		var res schema.Raw
 		var m labels.Set
 		var err error
 		if plugin != nil {
@@ -101,7 +102,7 @@ func runLabels(args []string, stdout io.Writer) error {
 		o.Names = labels.Classic
 	}
 	var s labels.Set
-	var res abi.Raw
+	var res schema.Raw
 	for i, t := range texts {
 		if plugin != nil {
 			var err error
@@ -141,9 +142,9 @@ func mergeNative(texts [][]byte, names []string) (labels.Set, error) {
 // labelsInPlugin runs labels_canon or labels_merge on arg: its result's
 // bytes, and the set they describe (its JSON and index), or the call's
 // error; the result's error is an input error of name.
-func labelsInPlugin(op abi.Op, arg []byte, name string) (abi.Raw, labels.Set, error) {
-	var res abi.Raw
-	var ls abi.LabelSet
+func labelsInPlugin(op abi.Op, arg []byte, name string) (schema.Raw, labels.Set, error) {
+	var res schema.Raw
+	var ls schema.LabelSet
 	if err := plugin.callIn(op, arg, 0, &res); err != nil {
 		return nil, labels.Set{}, err
 	}
@@ -164,7 +165,7 @@ func labelsInPlugin(op abi.Op, arg []byte, name string) (abi.Raw, labels.Set, er
 // text (compound mode, as natively) names the input that fails; an empty
 // text, which a merge skips, is refused by labels_canon as natively by
 // Parse. Then labels_merge of them all.
-func mergeInPlugin(texts [][]byte, names []string) (abi.Raw, labels.Set, error) {
+func mergeInPlugin(texts [][]byte, names []string) (schema.Raw, labels.Set, error) {
 	for i, t := range texts {
 		op, arg := abi.OpLabelsMerge, msgp.AppendBytes(msgp.AppendArrayHeader(nil, 1), t)
 		if len(t) == 0 {

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"github.com/perfwire/perfwire/schema"
 	"slices"
 
 	"github.com/perfwire/perfwire/ltt"
@@ -10,14 +11,14 @@ import (
 
 // newLTTEvent is the schema's view of ev, read from tracefile file
 // (block -1 when the caller merged the CPUs' events in time order).
-func newLTTEvent(file string, block int, ev *ltt.Event) abi.LTTEvent {
-	return abi.LTTEvent{
+func newLTTEvent(file string, block int, ev *ltt.Event) schema.LTTEvent {
+	return schema.LTTEvent{
 		File: file, Block: block, Offset: ev.Offset, ID: ev.ID, Event: ev.Type.Name(),
 		TSC: ev.TSC, Cycles: ev.Cycles, Time: ev.Time, Fields: appendLTTValue(nil, ev.Payload()),
 	}
 }
 
-// appendLTTValue appends a decoded value as MessagePack, as abi.LTTEvent's
+// appendLTTValue appends a decoded value as MessagePack, as schema.LTTEvent's
 // fields describes.
 func appendLTTValue(b []byte, v ltt.Value) []byte {
 	switch v.Kind() {

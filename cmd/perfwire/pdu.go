@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"errors"
 	"flag"
+	"github.com/perfwire/perfwire/schema"
 	"io"
 
 	"github.com/perfwire/perfwire/pduwire"
@@ -87,7 +88,7 @@ func dumpPDUs(w *bufio.Writer, file string, data []byte, limit int) error {
 // (pdu_decode); the file key, when there is one, goes first as natively.
 func pdusInPlugin(w *bufio.Writer, file string, data []byte, limit int) error {
 	out := jsonLines{w: w}
-	var res abi.PDUStream
+	var res schema.PDUStream
 	if err := plugin.callIn(abi.OpPDUDecode, data, uint32(limit), &res); err != nil {
 		return err
 	}

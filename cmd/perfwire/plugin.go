@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/hex"
 	"errors"
+	"github.com/perfwire/perfwire/schema"
 	"os"
 
 	"github.com/perfwire/perfwire/wasm/abi"
@@ -137,11 +138,11 @@ func (p *wasmPlugin) open(op abi.Op, a uint32) (uint32, error) {
 
 // pluginError is a decode error reported by the plugin: its text is the
 // message the native decoder's error has.
-type pluginError struct{ e *abi.Error }
+type pluginError struct{ e *schema.Error }
 
 func (e *pluginError) Error() string { return e.e.Message }
 
-func errOf(e *abi.Error) error {
+func errOf(e *schema.Error) error {
 	if e == nil {
 		return nil
 	}

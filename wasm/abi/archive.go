@@ -3,6 +3,7 @@ package abi
 import (
 	"bytes"
 	"encoding/binary"
+	"github.com/perfwire/perfwire/schema"
 	"math"
 	"runtime"
 	"strconv"
@@ -51,9 +52,9 @@ func appendNumber(b []byte, v pduwire.Value, t pcp.Type) []byte {
 	}
 	switch form {
 	case 'i':
-		b = appendInt64(b, int64(u))
+		b = schema.AppendInt64(b, int64(u))
 	case 'u':
-		b = appendUint64(b, u)
+		b = schema.AppendUint64(b, u)
 	case 'f':
 		b = appendFloat32(b, math.Float32frombits(uint32(u)))
 	case 'd':
@@ -62,7 +63,7 @@ func appendNumber(b []byte, v pduwire.Value, t pcp.Type) []byte {
 		if i := bytes.IndexByte(p, 0); i >= 0 {
 			p = p[:i]
 		}
-		b = appendStr(b, p)
+		b = schema.AppendStr(b, p)
 	}
 	return b
 }
@@ -127,7 +128,7 @@ func appendArchiveRecord(b []byte, a *archive.Archive, r *archive.Record) []byte
 	if n == 0 {
 		return b
 	}
-	b = appendArrayHeader(append(b, 0xa6, 'v', 'a', 'l', 'u', 'e', 's'), uint32(n))
+	b = schema.AppendArrayHeader(append(b, 0xa6, 'v', 'a', 'l', 'u', 'e', 's'), uint32(n))
 	vss = r.Result.Scan()
 	for vss.Next() {
 		vs := vss.ValueSet()
@@ -192,7 +193,7 @@ func appendValueHead(b []byte, pmid, name string, inst int32, instance string, n
 	}
 	b = appendKeyStr(append(b, keys), "\xa4pmid", pmid)
 	b = append(appendKeyStr(b, "\xa4name", name), "\xa4inst"...)
-	b = appendInt64(b, int64(inst))
+	b = schema.AppendInt64(b, int64(inst))
 	if named {
 		b = appendKeyStr(b, "\xa8instance", instance)
 	}
@@ -229,11 +230,11 @@ type ArchiveSession struct {
 
 // NewArchiveSession opens the archive in in. An archive that cannot be
 // opened makes a session whose first Next reports why.
-func NewArchiveSession(in ArchiveInput) *ArchiveSession {
+func NewArchiveSession(in schema.ArchiveInput) *ArchiveSession {
 	var err error // why the archive could not be opened, or the reading ended
 	var a *archive.Archive
 	if len(in.Names) != len(in.Files) {
-		err = abiError(ErrBadInput)
+		err = schema.ABIError(schema.ErrBadInput)
 	} else {
 		files := make([]archive.File, len(in.Names))
 		for i := range files {
@@ -274,7 +275,7 @@ func NewArchiveSession(in ArchiveInput) *ArchiveSession {
 		if meta {
 			first, keys = false, keys+2
 		}
-		b = appendInt64(append(b, "\xa7skipped"...), int64(skipped))
+		b = schema.AppendInt64(append(b, "\xa7skipped"...), int64(skipped))
 		b = append(b, "\xa4done\xc2"...)
 		if done || err != nil {
 			b[len(b)-1] = 0xc3
@@ -284,10 +285,10 @@ func NewArchiveSession(in ArchiveInput) *ArchiveSession {
 			b = appendLabelSets(append(b, "\xa6labels"...), a)
 		}
 		head := append(make([]byte, 0, 64), keys, 0xa5, 'e', 'r', 'r', 'o', 'r', 0xc0)
-		if e := ErrorOf(err); e != nil {
+		if e := schema.ErrorOf(err); e != nil {
 			head, _ = e.MarshalMsg(head[:len(head)-1])
 		}
-		head = appendArrayHeader(append(head, "\xa7records"...), uint32(n))
+		head = schema.AppendArrayHeader(append(head, "\xa7records"...), uint32(n))
 		b = append(b, head...)
 		copy(b[at+len(head):], b[at:len(b)-len(head)])
 		copy(b[at:], head)
@@ -298,7 +299,7 @@ func NewArchiveSession(in ArchiveInput) *ArchiveSession {
 // appendArchiveMetrics appends the metrics of a's .meta in its order, an
 // ArchiveMetric's map each.
 func appendArchiveMetrics(b []byte, a *archive.Archive) []byte {
-	b = appendArrayHeader(b, uint32(len(a.Meta.Metrics)))
+	b = schema.AppendArrayHeader(b, uint32(len(a.Meta.Metrics)))
 	for i := range a.Meta.Metrics {
 		m := &a.Meta.Metrics[i]
 		pmid := m.ID.String()
@@ -320,7 +321,7 @@ func appendArchiveMetrics(b []byte, a *archive.Archive) []byte {
 		b = appendKeyStr(b, "\xa4type", TypeName(m.Type))
 		b = appendKeyStr(b, "\xa5indom", m.InDom.String())
 		b = appendKeyStr(b, "\xa3sem", semName(m.Sem))
-		b = appendUint64(append(b, "\xa7pmunits"...), uint64(m.Units))
+		b = schema.AppendUint64(append(b, "\xa7pmunits"...), uint64(m.Units))
 		if one != "" {
 			b = appendKeyStr(b, "\xa7oneline", one)
 		}
@@ -340,7 +341,7 @@ func appendLabelSets(b []byte, a *archive.Archive) []byte {
 	for _, l := range a.Meta.Labels {
 		n += len(l.Sets)
 	}
-	b = appendArrayHeader(b, uint32(n))
+	b = schema.AppendArrayHeader(b, uint32(n))
 	be := binary.BigEndian
 	for _, l := range a.Meta.Labels {
 		for _, s := range l.Sets {

@@ -5,6 +5,7 @@ import (
 	"github.com/perfwire/perfwire/internal/rfc3339"
 	"github.com/perfwire/perfwire/pcp"
 	"github.com/perfwire/perfwire/pduwire"
+	"github.com/perfwire/perfwire/schema"
 )
 
 // The reference AppendArchiveRecord is held to (TestAppendArchiveRecord,
@@ -20,7 +21,7 @@ import (
 // types and floats in the word, 64-bit ones and doubles in 8-byte blocks,
 // strings up to their NUL), written out so that a wasm module reading
 // archives does without pcp's conversions.
-func archiveValueOfRef(o *ArchiveValue, v pduwire.Value, t pcp.Type) {
+func archiveValueOfRef(o *schema.ArchiveValue, v pduwire.Value, t pcp.Type) {
 	if t == pcp.TypeEvent || t == pcp.TypeHighResEvent {
 		if a, err := v.Events(); err == nil {
 			o.Records = eventRecords(a)
@@ -39,12 +40,12 @@ func archiveValueOfRef(o *ArchiveValue, v pduwire.Value, t pcp.Type) {
 // its time, and each value with its metric's pmID, first name, instance
 // (number and name as of the record's time), whether it counts (counter
 // semantics) and value by type.
-func archiveRecordRef(a *archive.Archive, r *archive.Record) ArchiveRecord {
-	rec := ArchiveRecord{Timestamp: rfc3339.String(r.Time.Sec, int64(r.Time.Nsec), rfc3339.Trimmed), Mark: r.Mark}
+func archiveRecordRef(a *archive.Archive, r *archive.Record) schema.ArchiveRecord {
+	rec := schema.ArchiveRecord{Timestamp: rfc3339.String(r.Time.Sec, int64(r.Time.Nsec), rfc3339.Trimmed), Mark: r.Mark}
 	vss := r.Result.Scan()
 	for vss.Next() {
 		vs := vss.ValueSet()
-		base := ArchiveValue{PMID: vs.PMID.String(), Name: vs.PMID.String(), Inst: pcp.InNull}
+		base := schema.ArchiveValue{PMID: vs.PMID.String(), Name: vs.PMID.String(), Inst: pcp.InNull}
 		typ, indom := pcp.Type(pcp.TypeAggregate), pcp.InDomNull
 		if m, ok := a.Meta.Metric(vs.PMID); ok {
 			if len(m.Names) > 0 {

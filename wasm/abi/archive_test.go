@@ -5,6 +5,7 @@ import (
 	"encoding/binary"
 	"encoding/hex"
 	"errors"
+	"github.com/perfwire/perfwire/schema"
 	"math"
 	"math/rand/v2"
 	"os"
@@ -24,7 +25,7 @@ import (
 
 // extractValue is archiveValueOfRef through pcp.Extract, whose conversions
 // are held to libpcp's pmExtractValue by pcp's oracle tests.
-func extractValue(o *ArchiveValue, v pduwire.Value, t pcp.Type) {
+func extractValue(o *schema.ArchiveValue, v pduwire.Value, t pcp.Type) {
 	a, err := pcp.Extract(v.Raw(), t, t)
 	var b []byte
 	switch {
@@ -78,7 +79,7 @@ func TestArchiveValueOfIsExtract(t *testing.T) {
 					v := vs.Value(j)
 					for _, typ := range []pcp.Type{pcp.Type32, pcp.TypeU32, pcp.Type64, pcp.TypeU64, pcp.TypeFloat,
 						pcp.TypeDouble, pcp.TypeString, pcp.TypeAggregate} {
-						var got, want ArchiveValue
+						var got, want schema.ArchiveValue
 						archiveValueOfRef(&got, v, typ)
 						extractValue(&want, v, typ)
 						g, _ := got.MarshalMsg(nil)
@@ -193,7 +194,7 @@ func TestArchiveSessionLabels(t *testing.T) {
 	}
 	// The batch as a host reads it.
 	enc, _ := first.MarshalMsg(nil)
-	var read ArchiveRead
+	var read schema.ArchiveRead
 	if _, err := read.UnmarshalMsg(enc); err != nil {
 		t.Fatal(err)
 	}
@@ -254,9 +255,9 @@ func TestArchiveSessionLabels(t *testing.T) {
 }
 
 // m3Input is archive/testdata's m3 archive as a host passes it.
-func m3Input(t *testing.T) ArchiveInput {
+func m3Input(t *testing.T) schema.ArchiveInput {
 	t.Helper()
-	var in ArchiveInput
+	var in schema.ArchiveInput
 	for _, f := range []string{"m3.meta", "m3.index", "m3.0", "m3.1", "m3.2"} {
 		b, err := os.ReadFile("../../archive/testdata/" + f)
 		if err != nil {
@@ -365,10 +366,10 @@ type refArchiveRead struct {
 	done, first bool
 }
 
-func newRefArchiveRead(in ArchiveInput) *refArchiveRead {
+func newRefArchiveRead(in schema.ArchiveInput) *refArchiveRead {
 	r := &refArchiveRead{first: true}
 	if len(in.Names) != len(in.Files) {
-		r.err = abiError(ErrBadInput)
+		r.err = schema.ABIError(schema.ErrBadInput)
 		return r
 	}
 	files := make([]archive.File, len(in.Names))
@@ -381,12 +382,12 @@ func newRefArchiveRead(in ArchiveInput) *refArchiveRead {
 	return r
 }
 
-func (r *refArchiveRead) next(max int) ArchiveRead {
-	res := ArchiveRead{Records: []Raw{}}
+func (r *refArchiveRead) next(max int) schema.ArchiveRead {
+	res := schema.ArchiveRead{Records: []schema.Raw{}}
 	if r.first && r.a != nil {
 		r.first = false
 		for _, m := range r.a.Meta.Metrics {
-			o := ArchiveMetric{PMID: m.ID.String(), Type: TypeName(m.Type), InDom: m.InDom.String(), Sem: semName(m.Sem), PMUnits: uint32(m.Units)}
+			o := schema.ArchiveMetric{PMID: m.ID.String(), Type: TypeName(m.Type), InDom: m.InDom.String(), Sem: semName(m.Sem), PMUnits: uint32(m.Units)}
 			o.Name = o.PMID
 			if len(m.Names) > 0 {
 				o.Name = m.Names[0]
@@ -395,7 +396,7 @@ func (r *refArchiveRead) next(max int) ArchiveRead {
 			o.Help, _ = r.a.Meta.Text(archive.TextPMID|archive.TextHelp, uint32(m.ID))
 			res.Metrics = append(res.Metrics, o)
 		}
-		res.Labels = []Raw{}
+		res.Labels = []schema.Raw{}
 		for _, l := range r.a.Meta.Labels {
 			for _, s := range l.Sets {
 				b := msgp.AppendArrayHeader(nil, 5)
@@ -427,7 +428,7 @@ func (r *refArchiveRead) next(max int) ArchiveRead {
 	if r.s != nil {
 		res.Skipped = r.s.Skipped()
 	}
-	res.Done, res.Error = r.done || r.err != nil, ErrorOf(r.err)
+	res.Done, res.Error = r.done || r.err != nil, schema.ErrorOf(r.err)
 	return res
 }
 
@@ -444,11 +445,11 @@ func TestArchiveSessionBytes(t *testing.T) {
 		off += int(binary.BigEndian.Uint32(damaged.Files[2][off:]))
 	}
 	binary.BigEndian.PutUint32(damaged.Files[2][off:], 0x7fffffff)
-	cut := ArchiveInput{Names: whole.Names[1:], Files: whole.Files[1:]}
-	short := ArchiveInput{Names: whole.Names[1:], Files: whole.Files}
+	cut := schema.ArchiveInput{Names: whole.Names[1:], Files: whole.Files[1:]}
+	short := schema.ArchiveInput{Names: whole.Names[1:], Files: whole.Files}
 	for _, tc := range []struct {
 		name string
-		in   ArchiveInput
+		in   schema.ArchiveInput
 		max  int
 	}{{"whole", whole, 1}, {"whole", whole, 7}, {"whole", whole, 0}, {"damaged", damaged, 5},
 		{"no meta", cut, 3}, {"names", short, 3}} {
@@ -480,13 +481,13 @@ func TestArchiveSessionBytes(t *testing.T) {
 }
 
 // Next is AppendNext's batch, decoded: the tests' view of a batch.
-func (s *ArchiveSession) Next(max int) ArchiveRead {
-	var r ArchiveRead
+func (s *ArchiveSession) Next(max int) schema.ArchiveRead {
+	var r schema.ArchiveRead
 	if _, err := r.UnmarshalMsg(s.AppendNext(nil, max)); err != nil {
 		panic(err) // AppendNext wrote it
 	}
 	if r.Records == nil {
-		r.Records = []Raw{}
+		r.Records = []schema.Raw{}
 	}
 	return r
 }

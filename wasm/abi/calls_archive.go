@@ -2,6 +2,7 @@
 
 package abi
 
+import "github.com/perfwire/perfwire/schema"
 import "github.com/tinylib/msgp/msgp"
 
 // The archive calls, in the all-formats modules and the archive module
@@ -13,7 +14,7 @@ import "github.com/tinylib/msgp/msgp"
 // session keeps alive), and opens a session on it; nil for input that is
 // no ArchiveInput.
 func archiveOpen(_ Op, b []byte, _ uint32) any {
-	var in ArchiveInput
+	var in schema.ArchiveInput
 	var err error
 	var n uint32
 	if n, b, err = msgp.ReadMapHeaderBytes(b); err != nil {
@@ -57,7 +58,7 @@ func archiveOpen(_ Op, b []byte, _ uint32) any {
 func archiveNext(_ Op, s any, _ []byte, n uint32, b []byte) []byte {
 	a, ok := s.(*ArchiveSession)
 	if !ok {
-		return fail(b, ErrBadMode)
+		return schema.AppendFailure(b, schema.ErrBadMode)
 	}
 	return a.AppendNext(b, int(n))
 }

@@ -2,6 +2,7 @@
 
 package abi
 
+import "github.com/perfwire/perfwire/schema"
 import "github.com/perfwire/perfwire/dlt"
 
 // The KPI calls, in the all-formats modules and the kpi module
@@ -21,13 +22,13 @@ func kpiCall(o Op, s any, in []byte, n uint32, b []byte) []byte {
 		// kpi_stream takes it (0 storage headers: the .dlt files).
 		framing := n >> KPIFramingShift
 		if framing > uint32(dlt.FramingBare) {
-			return fail(b, ErrBadInput)
+			return schema.AppendFailure(b, schema.ErrBadInput)
 		}
 		return AppendKPIMessages(b, in, int(n&(1<<KPIFramingShift-1)), dlt.Framing(framing))
 	}
 	k, ok := s.(*KPISession)
 	if !ok {
-		return fail(b, ErrBadMode)
+		return schema.AppendFailure(b, schema.ErrBadMode)
 	}
 	// The call run and its result written in place: no KPIStep nor
 	// KPITable values, whose marshalers and builders were 12 KB of the

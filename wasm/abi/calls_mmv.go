@@ -2,19 +2,21 @@
 
 package abi
 
+import "github.com/perfwire/perfwire/schema"
+
 // The MMV calls, in the all-formats modules and the mmv module
 // (module.go's tables).
 
 func mmvCall(o Op, _ any, in []byte, flags uint32, b []byte) []byte {
 	if o == OpMMVRead {
 		if flags > 1 {
-			return fail(b, ErrBadInput)
+			return schema.AppendFailure(b, schema.ErrBadInput)
 		}
 		return AppendMMV(b, in, flags&1 != 0)
 	}
 	req, err := readMMVServeInput(in)
 	if err != nil {
-		return fail(b, ErrBadInput)
+		return schema.AppendFailure(b, schema.ErrBadInput)
 	}
 	return AppendMMVServe(b, &req)
 }

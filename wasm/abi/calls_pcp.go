@@ -5,6 +5,7 @@ package abi
 import (
 	"github.com/perfwire/perfwire/labels"
 	"github.com/perfwire/perfwire/pduwire"
+	"github.com/perfwire/perfwire/schema"
 )
 
 // The PCP calls (PDUs, event arrays, label sets), in the all-formats
@@ -21,13 +22,13 @@ func pcpCall(o Op, s any, in []byte, n uint32, b []byte) []byte {
 	switch o {
 	case OpPDUDecode:
 		if n > pduwire.MaxPDULen {
-			return fail(b, ErrBadInput)
+			return schema.AppendFailure(b, schema.ErrBadInput)
 		}
 		return AppendPDUs(b, in, int(n))
 	case OpPDUFeed, OpPDUEnd:
 		p, ok := s.(*PDUSession)
 		if !ok {
-			return fail(b, ErrBadMode)
+			return schema.AppendFailure(b, schema.ErrBadMode)
 		}
 		if o == OpPDUEnd {
 			return p.AppendEnd(b)

@@ -1,6 +1,7 @@
 package abi
 
 import (
+	"github.com/perfwire/perfwire/schema"
 	"unicode/utf8"
 
 	"github.com/perfwire/perfwire/dlt"
@@ -38,71 +39,71 @@ func (w *DLTWriter) AppendMessage(b []byte, m dlt.Message, index int) []byte {
 // the modules 0.6 KB more.
 func (w *DLTWriter) appendMessage(b []byte, m dlt.Message, index int, decoded bool) []byte {
 	line := w.line[:0]
-	var e enc
+	var e schema.Map
 	if decoded {
 		line = append(m.AppendHeaderText(line), " ["...)
-		e.b = append(b, 0x87) // DLTDecoded's seven keys
-		b = e.key("\xa7message")
+		e.B = append(b, 0x87) // DLTDecoded's seven keys
+		b = e.Key("\xa7message")
 	}
 	at := len(line)
 	t, sub, ext := m.Type(), m.Subtype(), m.HasExtendedHeader()
-	f := beginMap(b, 13)
+	f := schema.BeginMap(b, 13)
 	v := [8]uint64{uint64(index), uint64(m.Offset())}
-	f.b, f.n = appendFields(f.b, "\xa5index\xa6offset", &v, fieldInt|fieldInt<<2), 2
+	f.B, f.N = schema.AppendFields(f.B, "\xa5index\xa6offset", &v, schema.FieldInt|schema.FieldInt<<2), 2
 	sh := m.StorageHeader()
 	if m.HasStorageHeader() {
 		var buf [40]byte
-		f.b = appendStr(f.key("\xa4time"), rfc3339.Append(buf[:0], int64(sh.Seconds), int64(sh.Microseconds)*1000, 6))
+		f.B = schema.AppendStr(f.Key("\xa4time"), rfc3339.Append(buf[:0], int64(sh.Seconds), int64(sh.Microseconds)*1000, 6))
 	}
 	if ts, ok := m.Timestamp(); ok {
-		f.uint("\xa9timestamp", uint64(ts))
+		f.Uint("\xa9timestamp", uint64(ts))
 	}
-	f.uint("\xa7counter", uint64(m.Counter()))
+	f.Uint("\xa7counter", uint64(m.Counter()))
 	ecu, app, ctx := m.IDs()
-	f.id("\xa3ecu", ecu, false)
+	mapID(&f, "\xa3ecu", ecu, false)
 	if ext {
-		f.id("\xa4apid", app, true)
-		f.id("\xa4ctid", ctx, true)
+		mapID(&f, "\xa4apid", app, true)
+		mapID(&f, "\xa4ctid", ctx, true)
 	}
-	f.str("\xa4type", t.String())
+	f.Str("\xa4type", t.String())
 	if name := dlt.SubtypeName(t, sub); name != "" {
-		f.str("\xa7subtype", name)
+		f.Str("\xa7subtype", name)
 	}
 	verbose := m.Verbose()
-	f.bool("\xa7verbose", verbose)
+	f.Bool("\xa7verbose", verbose)
 	if verbose {
 		// The arguments up to the first that fails, written in place
 		// after the key and a fixarray header: the count goes into the
 		// header at the end, which grows to an array16 past 15
 		// arguments, and the key and the header go when there is none.
-		key := len(f.b)
-		f.array("\xa4args", 0)
-		at, n := len(f.b), 0
+		key := len(f.B)
+		f.Array("\xa4args", 0)
+		at, n := len(f.B), 0
 		s := m.ArgScanner()
 		for s.Next() {
 			a := s.Arg()
 			text := len(line)
 			line, _ = a.AppendText(line)
 			name, unit := a.Name(), a.Unit()
-			g := enc{b: append(f.b, 0x82)}
-			g.str("\xa4kind", a.Kind().String())
-			g.bytes("\xa4name", name, true)
-			g.bytes("\xa4unit", unit, true)
-			g.bytes("\xa4text", line[text:], false)
-			g.b[len(f.b)] += byte(g.n - 2)
-			f.b = g.b
+			g := schema.Map{B: append(f.B, 0x82)}
+			g.Str("\xa4kind", a.Kind().String())
+			mapBytes(&g, "\xa4name", name, true)
+			mapBytes(&g, "\xa4unit", unit, true)
+			mapBytes(&g, "\xa4text", line[text:], false)
+			g.B[len(f.B)] += byte(g.N - 2)
+			f.B = g.B
 			line = append(line, ' ')
 			n++
 		}
 		switch {
 		case n == 0:
-			f.b, f.n = f.b[:key], f.n-1
+			f.B, f.N = f.B[:key], f.N-1
 		case n <= 15:
-			f.b[at-1] += byte(n)
+			f.B[at-1] += byte(n)
 		default: // NOAR is a byte: an array16
-			f.b = append(f.b, 0, 0)
-			copy(f.b[at+2:], f.b[at:])
-			f.b[at-1], f.b[at], f.b[at+1] = 0xdc, 0, byte(n)
+			f.B = append(f.B, 0, 0)
+			copy(f.B[at+2:], f.B[at:])
+			f.B[at-1], f.B[at], f.B[at+1] = 0xdc, 0, byte(n)
 		}
 		// A space follows each argument's text; the last stays when an
 		// argument failed after the first, as dlt-convert writes the
@@ -113,12 +114,12 @@ func (w *DLTWriter) appendMessage(b []byte, m dlt.Message, index int, decoded bo
 	} else {
 		line = m.AppendPayloadText(line)
 	}
-	f.bytes("\xa7payload", line[at:], false)
-	b = f.end()
+	mapBytes(&f, "\xa7payload", line[at:], false)
+	b = f.End()
 	if decoded {
-		e.b = b
+		e.B = b
 		line = append(line, ']')
-		e.bin("\xa4text", line)
+		e.Bin("\xa4text", line)
 		v = [8]uint64{uint64(at), 0, 0, uint64(sh.Seconds), uint64(sh.Microseconds)}
 		if ext {
 			v[1] = 1
@@ -126,39 +127,39 @@ func (w *DLTWriter) appendMessage(b []byte, m dlt.Message, index int, decoded bo
 				v[2] = uint64(sub)
 			}
 		}
-		b = appendFields(e.b, "\xaapayload_at\xa3ext\xa5level\xa3sec\xa4usec", &v,
-			fieldInt|fieldBool<<2|fieldInt<<4|fieldUint<<6|fieldInt<<8)
+		b = schema.AppendFields(e.B, "\xaapayload_at\xa3ext\xa5level\xa3sec\xa4usec", &v,
+			schema.FieldInt|schema.FieldBool<<2|schema.FieldInt<<4|schema.FieldUint<<6|schema.FieldInt<<8)
 	}
 	w.line = line
 	return b
 }
 
-// id writes k and id without its NUL padding, as a string: not when it
+// mapID writes k and id without its NUL padding, as a string: not when it
 // is empty and omitEmpty is set.
 //
 //go:noinline
-func (e *enc) id(k string, id dlt.ID, omitEmpty bool) {
+func mapID(e *schema.Map, k string, id dlt.ID, omitEmpty bool) {
 	n := len(id)
 	for n > 0 && id[n-1] == 0 {
 		n--
 	}
-	e.bytes(k, id[:n], omitEmpty)
+	mapBytes(e, k, id[:n], omitEmpty)
 }
 
-// bytes writes k and t as the string validText(t) is: not when t is
+// mapBytes writes k and t as the string validText(t) is: not when t is
 // empty and omitEmpty is set.
 //
 //go:noinline
-func (e *enc) bytes(k string, t []byte, omitEmpty bool) {
+func mapBytes(e *schema.Map, k string, t []byte, omitEmpty bool) {
 	if len(t) == 0 && omitEmpty {
 		return
 	}
-	e.put(k)
+	e.Put(k)
 	if utf8.Valid(t) {
-		e.b = appendStr(e.b, t)
+		e.B = schema.AppendStr(e.B, t)
 		return
 	}
-	e.b = msgp.AppendString(e.b, validText(t))
+	e.B = msgp.AppendString(e.B, validText(t))
 }
 
 // validText is b as a string, each byte of it that is not UTF-8 replaced

@@ -3,6 +3,7 @@ package abi
 import (
 	"github.com/perfwire/perfwire/dlt"
 	"github.com/perfwire/perfwire/internal/rfc3339"
+	"github.com/perfwire/perfwire/schema"
 )
 
 // DecodeDLT, NewDLTDecoded and NewDLTMessage are the references
@@ -15,22 +16,22 @@ import (
 
 // DecodeDLT decodes a DLT file (storage-header framing), resynchronising
 // over damage as dlt.Scanner does: the dlt_decode call.
-func DecodeDLT(in []byte) DLTDecode {
+func DecodeDLT(in []byte) schema.DLTDecode {
 	s := dlt.NewScanner(in, dlt.Options{})
-	res := DLTDecode{Messages: []DLTDecoded{}}
+	res := schema.DLTDecode{Messages: []schema.DLTDecoded{}}
 	for i := 0; s.Next(); i++ {
 		res.Messages = append(res.Messages, NewDLTDecoded(s.Message(), i))
 	}
 	res.SkippedBytes, res.SkippedPlaces = s.Skipped(), s.Resyncs()
-	res.SkipError, res.Error = ErrorOf(s.SkipError()), ErrorOf(s.Err())
+	res.SkipError, res.Error = schema.ErrorOf(s.SkipError()), schema.ErrorOf(s.Err())
 	return res
 }
 
 // NewDLTDecoded describes m, the index-th message of its input: its
 // DLTMessage, its dlt-convert line and what the CLI's filters read.
-func NewDLTDecoded(m dlt.Message, index int) DLTDecoded {
+func NewDLTDecoded(m dlt.Message, index int) schema.DLTDecoded {
 	text, _ := m.AppendText(nil)
-	d := DLTDecoded{Message: NewDLTMessage(m, index), Text: text, PayloadAt: len(text) - 1 - len(m.AppendPayloadText(nil)),
+	d := schema.DLTDecoded{Message: NewDLTMessage(m, index), Text: text, PayloadAt: len(text) - 1 - len(m.AppendPayloadText(nil)),
 		Ext: m.HasExtendedHeader()}
 	if d.Ext && m.Type() == dlt.TypeLog {
 		d.Level = int(m.Subtype())
@@ -45,9 +46,9 @@ func NewDLTDecoded(m dlt.Message, index int) DLTDecoded {
 // NewDLTMessage describes m, the index-th message of its input. The
 // payload text and each argument's text are dlt-convert's; a text that is
 // not valid UTF-8 has its bad bytes replaced, as JSON needs.
-func NewDLTMessage(m dlt.Message, index int) DLTMessage {
+func NewDLTMessage(m dlt.Message, index int) schema.DLTMessage {
 	t, verbose := m.Type(), m.Verbose()
-	d := DLTMessage{
+	d := schema.DLTMessage{
 		Index: index, Offset: m.Offset(), Counter: m.Counter(), ECU: idText(m.ECU()),
 		Type: t.String(), Verbose: verbose,
 	}
@@ -69,7 +70,7 @@ func NewDLTMessage(m dlt.Message, index int) DLTMessage {
 		for s.Next() {
 			a := s.Arg()
 			text, _ := a.AppendText(nil)
-			d.Args = append(d.Args, DLTArg{Kind: a.Kind().String(), Name: validText(a.Name()), Unit: validText(a.Unit()), Text: validText(text)})
+			d.Args = append(d.Args, schema.DLTArg{Kind: a.Kind().String(), Name: validText(a.Name()), Unit: validText(a.Unit()), Text: validText(text)})
 		}
 	}
 	d.Payload = validText(m.AppendPayloadText(nil))

@@ -2,6 +2,7 @@ package abi
 
 import (
 	"github.com/perfwire/perfwire/dlt"
+	"github.com/perfwire/perfwire/schema"
 )
 
 // AppendDLTDecode appends to dst the MessagePack DLTDecode of in, a DLT
@@ -21,7 +22,7 @@ func AppendDLTDecode(dst, in []byte) []byte {
 		o.n++
 	}
 	v := [8]uint64{uint64(s.Skipped()), uint64(s.Resyncs())}
-	e := enc{b: appendFields(o.end(s.Err()), "\xadskipped_bytes\xaeskipped_places", &v, fieldInt|fieldInt<<2)}
-	e.err("\xaaskip_error", ErrorOf(s.SkipError()))
-	return e.b
+	e := schema.Map{B: schema.AppendFields(o.end(s.Err()), "\xadskipped_bytes\xaeskipped_places", &v, schema.FieldInt|schema.FieldInt<<2)}
+	e.Err("\xaaskip_error", schema.ErrorOf(s.SkipError()))
+	return e.B
 }

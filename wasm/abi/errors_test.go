@@ -3,6 +3,7 @@ package abi
 import (
 	"bytes"
 	"errors"
+	"github.com/perfwire/perfwire/schema"
 	"os"
 	"path/filepath"
 	"testing"
@@ -19,8 +20,8 @@ import (
 // asTypeErrorOf is ErrorOf as errors.AsType reads an error, through its
 // whole tree of Unwrap and As methods: ErrorOf must agree with it on
 // every error the SDK's decoders return.
-func asTypeErrorOf(err error) *Error {
-	e := &Error{Kind: unknownKind, Message: err.Error(), Offset: -1}
+func asTypeErrorOf(err error) *schema.Error {
+	e := &schema.Error{Kind: schema.KindUnknown, Message: err.Error(), Offset: -1}
 	if k, ok := errors.AsType[*wire.Kind](err); ok {
 		e.Kind = k.Code()
 	}
@@ -72,7 +73,7 @@ func TestErrorOfDecoderErrors(t *testing.T) {
 					add(pduError(p, err))
 					continue
 				}
-				_, err := appendBody(enc{}, p.Header.Type, b)
+				_, err := appendBody(schema.Map{}, p.Header.Type, b)
 				add(err)
 			}
 		}
@@ -116,11 +117,11 @@ func TestErrorOfDecoderErrors(t *testing.T) {
 			}
 		}
 	}
-	add(abiError(ErrBadMode))
-	add(ErrBadInput)
+	add(schema.ABIError(schema.ErrBadMode))
+	add(schema.ErrBadInput)
 	kinds := map[string]int{}
 	for _, err := range errs {
-		got, want := ErrorOf(err), asTypeErrorOf(err)
+		got, want := schema.ErrorOf(err), asTypeErrorOf(err)
 		if got.Kind != want.Kind || got.Message != want.Message || got.Format != want.Format || got.Field != want.Field || got.Offset != want.Offset {
 			t.Errorf("%v: ErrorOf gives %+v, errors.AsType %+v", err, *got, *want)
 		}

@@ -1,5 +1,6 @@
 package abi
 
+import "github.com/perfwire/perfwire/schema"
 import "github.com/perfwire/perfwire/eventrec"
 
 // AppendEvents decodes one PCP event record array (the value block of a
@@ -10,12 +11,12 @@ import "github.com/perfwire/perfwire/eventrec"
 // value.
 func AppendEvents(dst, in []byte) []byte {
 	a, err := eventrec.Parse(in, eventrec.Options{})
-	e := beginMap(dst, 3)
-	e.err("\xa5error", ErrorOf(err))
+	e := schema.BeginMap(dst, 3)
+	e.Err("\xa5error", schema.ErrorOf(err))
 	if err != nil {
 		a = eventrec.Array{} // no records
 	}
-	e.bool("\xa7highres", a.HighRes())
-	e.b = appendEventRecords(e.key("\xa7records"), a)
-	return e.end()
+	e.Bool("\xa7highres", a.HighRes())
+	e.B = appendEventRecords(e.Key("\xa7records"), a)
+	return e.End()
 }

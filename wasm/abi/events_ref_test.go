@@ -1,5 +1,6 @@
 package abi
 
+import "github.com/perfwire/perfwire/schema"
 import "github.com/perfwire/perfwire/eventrec"
 
 // DecodeEvents is the reference AppendEvents is held to (TestAppendEvents):
@@ -7,10 +8,10 @@ import "github.com/perfwire/perfwire/eventrec"
 // archive record's event values are, which AppendEvents writes in place.
 // It was events_decode's and perfwire events' implementation before
 // 2026-11-27.
-func DecodeEvents(in []byte) EventArray {
+func DecodeEvents(in []byte) schema.EventArray {
 	a, err := eventrec.Parse(in, eventrec.Options{})
 	if err != nil {
-		return EventArray{Error: ErrorOf(err), Records: []EventRecord{}}
+		return schema.EventArray{Error: schema.ErrorOf(err), Records: []schema.EventRecord{}}
 	}
-	return EventArray{HighRes: a.HighRes(), Records: eventRecords(a)}
+	return schema.EventArray{HighRes: a.HighRes(), Records: eventRecords(a)}
 }

@@ -2,6 +2,7 @@ package abi_test
 
 import (
 	"fmt"
+	"github.com/perfwire/perfwire/schema"
 	"os"
 
 	"github.com/perfwire/perfwire/wasm/abi"
@@ -18,12 +19,12 @@ func ExampleModule() {
 	}
 	m := abi.NewModule()
 	h := m.Keep(in)
-	var res abi.PDUStream
+	var res schema.PDUStream
 	if _, err := res.UnmarshalMsg(m.Call(abi.OpPDUDecode, h, 0)); err != nil {
 		panic(err)
 	}
 	m.Free(h)
-	var head abi.PDUHeader
+	var head schema.PDUHeader
 	for _, p := range res.PDUs[:5] {
 		if _, err := head.UnmarshalMsg(p); err != nil {
 			panic(err)
@@ -55,7 +56,7 @@ func ExamplePDUSession() {
 	end := s.End()
 	fmt.Println(n, "PDUs, error:", end.Error)
 
-	var e abi.ErrorResult
+	var e schema.ErrorResult
 	b := abi.NewModule().Call(abi.OpKPITable, 42, 0)
 	if _, err := e.UnmarshalMsg(b); err != nil {
 		panic(err)

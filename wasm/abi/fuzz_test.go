@@ -2,6 +2,7 @@ package abi
 
 import (
 	"bytes"
+	"github.com/perfwire/perfwire/schema"
 	"os"
 	"path/filepath"
 	"testing"
@@ -66,7 +67,7 @@ func FuzzCalls(f *testing.F) {
 		if b, _ := km.MarshalMsg(nil); !bytes.Equal(AppendKPIMessages(nil, in, 0, dlt.FramingStorage), b) {
 			t.Errorf("AppendKPIMessages differs from decodeKPIRef")
 		}
-		for _, e := range []*Error{ev.Error, lc.Error, lm.Error, pd.Error, ml.Error, mb.Error} {
+		for _, e := range []*schema.Error{ev.Error, lc.Error, lm.Error, pd.Error, ml.Error, mb.Error} {
 			if e != nil && (e.Kind == "" || e.Message == "") {
 				t.Errorf("error without kind or message: %+v", *e)
 			}

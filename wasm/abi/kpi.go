@@ -2,6 +2,7 @@ package abi
 
 import (
 	"encoding/binary"
+	"github.com/perfwire/perfwire/schema"
 	"math"
 	"math/bits"
 	"unicode/utf8"
@@ -44,7 +45,7 @@ func AppendKPIMessages(dst, in []byte, max int, framing dlt.Framing) []byte {
 	if more {
 		v[0] = 1
 	}
-	return appendFields(o.end(s.Err()), "\xa4more\xa6offset\xadskipped_bytes", &v, fieldBool|fieldInt<<2|fieldInt<<4)
+	return schema.AppendFields(o.end(s.Err()), "\xa4more\xa6offset\xadskipped_bytes", &v, schema.FieldBool|schema.FieldInt<<2|schema.FieldInt<<4)
 }
 
 // appendKPIMessage is AppendKPIMessage, where tmsp is src.TMSP.
@@ -108,8 +109,8 @@ func appendKPIMessage(b []byte, m *dltkpi.Message, tmsp uint32) []byte {
 			continue
 		}
 		v := [8]uint64{uint64(int64(d.PID)), d.CPU, uint64(d.RSS), uint64(d.Ctx), d.IO, d.IOWait}
-		b = appendFields(append(b, 0x86), "\xa3pid\xa3cpu\xa3rss\xa3ctx\xa2io\xa6iowait", &v,
-			fieldInt|fieldUint<<2|fieldInt<<4|fieldInt<<6|fieldUint<<8|fieldUint<<10)
+		b = schema.AppendFields(append(b, 0x86), "\xa3pid\xa3cpu\xa3rss\xa3ctx\xa2io\xa6iowait", &v,
+			schema.FieldInt|schema.FieldUint<<2|schema.FieldInt<<4|schema.FieldInt<<6|schema.FieldUint<<8|schema.FieldUint<<10)
 	}
 	return b
 }
@@ -265,7 +266,7 @@ func appendKPIDataset(b []byte, d *dltkpi.Dataset, err error) []byte {
 			w[j] = byte(v)
 			j++
 		} else {
-			j = len(appendInt64(w[:j], v)) // in the room reserved
+			j = len(schema.AppendInt64(w[:j], v)) // in the room reserved
 		}
 	}
 	return b[:q+j]
@@ -276,7 +277,7 @@ func appendKPIDataset(b []byte, d *dltkpi.Dataset, err error) []byte {
 func appendText(b []byte, key, hexKey string, text []byte, bad bool) []byte {
 	b = append(b, key...)
 	if !bad {
-		return appendStr(b, text)
+		return schema.AppendStr(b, text)
 	}
 	s, h := textString(text)
 	return msgp.AppendString(append(msgp.AppendString(b, s), hexKey...), h)
@@ -288,39 +289,6 @@ var (
 	kpiKindNames = [8]uint32{0, 'N' | 'E'<<8 | 'W'<<16, 'S' | 'T'<<8 | 'P'<<16, 'A' | 'C'<<8 | 'T'<<16,
 		'C' | 'H'<<8 | 'K'<<16, 'I' | 'R'<<8 | 'Q'<<16}
 	kpiSyncNames = [4]uint32{0, 'B' | 'E'<<8 | 'G'<<16, 'E' | 'N'<<8 | 'D'<<16}
-)
-
-// appendFields appends each key of keys (MessagePack strings back to
-// back) and the value of v at its index, of the form its two bits of
-// forms give (the first field's the lowest): fieldUint (as
-// appendUint64 writes it), fieldInt (appendInt64) or fieldBool (0 or 1).
-// One call for a run of keys and numbers, where a key's append and a
-// number's are two at each call site. The keys are copied byte by byte:
-// an append of a string is a memory.copy, which costs V8 a call.
-func appendFields(b []byte, keys string, v *[8]uint64, forms uint) []byte {
-	for i, k := 0, 0; k < len(keys); i++ {
-		for end := k + 1 + int(keys[k]&0x1f); k < end && k < len(keys); k++ {
-			b = append(b, keys[k])
-		}
-		switch x, form := v[i&7], forms>>(2*i)&3; {
-		case form == fieldBool:
-			b = append(b, 0xc2|byte(x&1))
-		case x < 0x80: // a positive fixint in both forms, without a call
-			b = append(b, byte(x))
-		case form == fieldInt:
-			b = appendInt64(b, int64(x))
-		default:
-			b = appendUint64(b, x)
-		}
-	}
-	return b
-}
-
-// The forms of appendFields' values.
-const (
-	fieldUint = iota
-	fieldInt
-	fieldBool
 )
 
 // AppendKPIMessage appends to b the MessagePack KPIMessage of KPI
@@ -342,9 +310,9 @@ func textString(b []byte) (s, hexOf string) {
 }
 
 // ProcessRow is the schema's row of a tracked process.
-func ProcessRow(p *dltkpi.Process) KPIProcess {
+func ProcessRow(p *dltkpi.Process) schema.KPIProcess {
 	cmd, cmdHex := textString(p.Cmd)
-	return KPIProcess{
+	return schema.KPIProcess{
 		PID: p.PID, PPID: p.PPID, PPIDKnown: p.PPIDKnown, Cmd: cmd, CmdHex: cmdHex,
 		CmdKind: p.CmdKind.String(), Partial: p.Partial, StatShifted: p.StatShifted,
 		FirstSeen: p.FirstSeen, LastSeen: p.LastSeen, HasACT: p.HasACT,
@@ -354,7 +322,7 @@ func ProcessRow(p *dltkpi.Process) KPIProcess {
 }
 
 // EndedRow is the schema's row of a process the tracker removed.
-func EndedRow(e *dltkpi.Ended) KPIProcess {
+func EndedRow(e *dltkpi.Ended) schema.KPIProcess {
 	r := ProcessRow(e.Process)
 	r.End, r.EndBy = e.End, e.By.String()
 	if e.By == dltkpi.KindNone {
@@ -370,10 +338,10 @@ func EndedRow(e *dltkpi.Ended) KPIProcess {
 // plugins it cost them 2 KB.
 //
 //go:noinline
-func AppendIRQs(rows []KPIIRQ, table []dltkpi.IRQRate, ev *dltkpi.Event) []KPIIRQ {
+func AppendIRQs(rows []schema.KPIIRQ, table []dltkpi.IRQRate, ev *dltkpi.Event) []schema.KPIIRQ {
 	for _, q := range table {
 		if ev == nil || q.Time == ev.Group.Begin {
-			rows = append(rows, KPIIRQ{
+			rows = append(rows, schema.KPIIRQ{
 				Name: q.Name, CPU: q.CPU, Count: q.Count, HasDelta: q.HasDelta,
 				Delta: q.Delta, Interval: q.Interval, PerSecond: q.PerSecond(), TMSP: q.Time,
 			})
@@ -390,16 +358,16 @@ func IRQGroupEnd(ev *dltkpi.Event) bool {
 
 // Stats is the schema's summary of a reassembler's and a tracker's
 // counters, with the groups left open and the bytes skipped.
-func Stats(rs dltkpi.Stats, ts dltkpi.TrackerStats, open, skipped, places int) KPIStats {
-	return KPIStats{SkippedPlaces: places,
+func Stats(rs dltkpi.Stats, ts dltkpi.TrackerStats, open, skipped, places int) schema.KPIStats {
+	return schema.KPIStats{SkippedPlaces: places,
 		Messages: rs.Messages, Datasets: kindCounts(rs.Datasets), Groups: kindCounts(rs.Groups),
 		Truncated: rs.Fragments, Malformed: rs.Malformed, OpenGroups: open, SkippedBytes: skipped,
 		InferredStops: ts.InferredStops, SuspectIRQ: ts.SuspectIRQ, Replaced: ts.Replaced,
 	}
 }
 
-func kindCounts(a [dltkpi.NumKinds]int) KindCounts {
-	return KindCounts{NEW: a[dltkpi.KindNEW], STP: a[dltkpi.KindSTP], ACT: a[dltkpi.KindACT], CHK: a[dltkpi.KindCHK], IRQ: a[dltkpi.KindIRQ]}
+func kindCounts(a [dltkpi.NumKinds]int) schema.KindCounts {
+	return schema.KindCounts{NEW: a[dltkpi.KindNEW], STP: a[dltkpi.KindSTP], ACT: a[dltkpi.KindACT], CHK: a[dltkpi.KindCHK], IRQ: a[dltkpi.KindIRQ]}
 }
 
 // KPISession decodes one DLT capture step by step through dltkpi's
@@ -461,7 +429,7 @@ func newKPISession(in []byte, stream bool, framing dlt.Framing) *KPISession {
 // At the end of the input it flushes the reassembler; later steps return
 // Done again with no samples. A framing error the scanner cannot get
 // past ends the session with that error; what came before it is kept.
-func (k *KPISession) Step(max int) KPIStep { return k.call(OpKPIStep, nil, max) }
+func (k *KPISession) Step(max int) schema.KPIStep { return k.call(OpKPIStep, nil, max) }
 
 // run does the work of kpi_step (up to max messages), kpi_feed (of in),
 // kpi_end or kpi_cut (op o) and returns the call's error: ErrBadMode for
@@ -469,7 +437,7 @@ func (k *KPISession) Step(max int) KPIStep { return k.call(OpKPIStep, nil, max) 
 // What the step reports waits in k for progress or appendProgress.
 func (k *KPISession) run(o Op, in []byte, max int) error {
 	if k.stream == (o == OpKPIStep) {
-		return abiError(ErrBadMode)
+		return schema.ABIError(schema.ErrBadMode)
 	}
 	switch {
 	case k.done:
@@ -562,6 +530,10 @@ func (k *KPISession) sample(tmsp uint32) {
 	k.samples = append(k.samples, kpiSample{tmsp: tmsp, to: len(k.colPIDs)})
 }
 
+// noCompare, a struct's first field, makes it incomparable, so that the
+// linker emits no equality function for it: module size.
+type noCompare [0]func()
+
 // kpiSample is a sample of a step: its ACT group's time, and where its
 // rows end in the session's columns (they start where the previous
 // sample's end).
@@ -573,8 +545,8 @@ type kpiSample struct {
 
 // Table returns the tracker's current process table, interrupt rates and
 // counters.
-func (k *KPISession) Table() KPITable {
-	res := KPITable{Error: ErrorOf(k.err), Processes: []KPIProcess{}, IRQs: AppendIRQs([]KPIIRQ{}, k.t.IRQs(), nil)}
+func (k *KPISession) Table() schema.KPITable {
+	res := schema.KPITable{Error: schema.ErrorOf(k.err), Processes: []schema.KPIProcess{}, IRQs: AppendIRQs([]schema.KPIIRQ{}, k.t.IRQs(), nil)}
 	ps := k.t.Processes()
 	for i := range ps { // by index: a 200-byte row copied per process is code too
 		res.Processes = append(res.Processes, ProcessRow(&ps[i]))

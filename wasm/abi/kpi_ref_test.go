@@ -3,6 +3,7 @@ package abi
 import (
 	"github.com/perfwire/perfwire/dlt"
 	"github.com/perfwire/perfwire/dltkpi"
+	"github.com/perfwire/perfwire/schema"
 )
 
 // The reference AppendKPIMessages and AppendKPIMessage are held to
@@ -14,8 +15,8 @@ import (
 // decodeKPIRef decodes the dlt-kpi messages of a DLT byte stream in
 // framing, stopping after max messages when max > 0, as KPIMessages
 // values.
-func decodeKPIRef(in []byte, max int, framing dlt.Framing) KPIMessages {
-	res := KPIMessages{Messages: []KPIMessage{}}
+func decodeKPIRef(in []byte, max int, framing dlt.Framing) schema.KPIMessages {
+	res := schema.KPIMessages{Messages: []schema.KPIMessage{}}
 	s := dlt.NewScanner(in, dlt.Options{Framing: framing})
 	var sel dltkpi.Selector
 	for (max <= 0 || len(res.Messages) < max) && s.Next() {
@@ -28,20 +29,20 @@ func decodeKPIRef(in []byte, max int, framing dlt.Framing) KPIMessages {
 	res.Offset = s.Offset()
 	res.More = res.Offset < len(in) && s.Err() == nil && max > 0 && len(res.Messages) == max
 	res.SkippedBytes = s.Skipped()
-	res.Error = ErrorOf(s.Err())
+	res.Error = schema.ErrorOf(s.Err())
 	return res
 }
 
 // kpiMessageRef is the schema of one KPI message as values.
-func kpiMessageRef(m dltkpi.Message, src dltkpi.Source) KPIMessage {
-	km := KPIMessage{TMSP: src.TMSP, Time: float64(src.TMSP) / 10000, Kind: m.Kind.String(), Sync: m.Sync.String(),
-		Datasets: make([]KPIDataset, 0, m.Datasets+m.Fragments)}
+func kpiMessageRef(m dltkpi.Message, src dltkpi.Source) schema.KPIMessage {
+	km := schema.KPIMessage{TMSP: src.TMSP, Time: float64(src.TMSP) / 10000, Kind: m.Kind.String(), Sync: m.Sync.String(),
+		Datasets: make([]schema.KPIDataset, 0, m.Datasets+m.Fragments)}
 	// A scanner, not All: a range over an iterator checks its state
 	// through calls even inlined (issue 18).
 	s := m.Scanner()
 	for s.Next() {
 		d, err := s.Dataset()
-		var o KPIDataset
+		var o schema.KPIDataset
 		// The dataset's values in one block the fields point into: one
 		// allocation per dataset, not one per field (an ACT dataset had
 		// six).

@@ -1,6 +1,7 @@
 package abi
 
 import (
+	"github.com/perfwire/perfwire/schema"
 	"unicode/utf8"
 
 	"github.com/perfwire/perfwire/dlt"
@@ -26,7 +27,7 @@ func NewKPIStream(framing dlt.Framing) *KPISession {
 // (Offset: stream bytes decided, records or skipped; Total: bytes fed)
 // and what the records reported (KPIStep). The session copies what it
 // keeps of chunk.
-func (k *KPISession) Feed(chunk []byte) KPIStep { return k.call(OpKPIFeed, chunk, 0) }
+func (k *KPISession) Feed(chunk []byte) schema.KPIStep { return k.call(OpKPIFeed, chunk, 0) }
 
 // take passes every message the feeder has decided to the reassembler;
 // an error the feeder cannot get past ends the session.
@@ -46,15 +47,15 @@ func (k *KPISession) take() {
 // (offsets and errors count from its start) while the processes, groups
 // and counters carry on. perfwire kpi FILE... reads its files so. On a
 // session done, Cut is End.
-func (k *KPISession) Cut() KPIStep { return k.call(OpKPICut, nil, 0) }
+func (k *KPISession) Cut() schema.KPIStep { return k.call(OpKPICut, nil, 0) }
 
 // End declares the stream finished: the records still undecided are
 // decided, one cut off by the end is reported as truncated, and the
 // reassembler is flushed.
-func (k *KPISession) End() KPIStep { return k.call(OpKPIEnd, nil, 0) }
+func (k *KPISession) End() schema.KPIStep { return k.call(OpKPIEnd, nil, 0) }
 
 // call runs op o (run) and returns its KPIStep.
-func (k *KPISession) call(o Op, in []byte, max int) KPIStep {
+func (k *KPISession) call(o Op, in []byte, max int) schema.KPIStep {
 	st := k.progress(k.run(o, in, max))
 	k.next(o)
 	return st
@@ -87,22 +88,22 @@ func (k *KPISession) position(callErr error) (err error, off, total int, skipErr
 // progress is the KPIStep for the session's current state; a call error
 // (ErrBadMode) is reported instead of the session's own. It hands the
 // step's samples, interrupt rows and ended processes over to the step.
-func (k *KPISession) progress(callErr error) KPIStep {
+func (k *KPISession) progress(callErr error) schema.KPIStep {
 	err, off, total, skipErr := k.position(callErr)
-	st := KPIStep{
-		Error:    ErrorOf(err),
+	st := schema.KPIStep{
+		Error:    schema.ErrorOf(err),
 		Done:     k.done,
 		Messages: k.kp.Stats().Messages,
 		Offset:   off,
 		Total:    total,
 	}
 	if k.stream {
-		st.SkipError = ErrorOf(skipErr)
+		st.SkipError = schema.ErrorOf(skipErr)
 	}
 	from := 0
 	for _, m := range k.samples {
 		to := m.to
-		st.Samples = append(st.Samples, CPUSample{TMSP: m.tmsp, PIDs: k.colPIDs[from:to:to], CPU: k.colCPU[from:to:to],
+		st.Samples = append(st.Samples, schema.CPUSample{TMSP: m.tmsp, PIDs: k.colPIDs[from:to:to], CPU: k.colCPU[from:to:to],
 			RSS: k.colRSS[from:to:to], Ctx: k.colCtx[from:to:to], IO: k.colIO[from:to:to]})
 		from = to
 	}
@@ -110,7 +111,7 @@ func (k *KPISession) progress(callErr error) KPIStep {
 	k.samples, k.irqs = k.samples[:0], k.irqs[:0]
 	k.colPIDs, k.colCPU, k.colRSS, k.colCtx, k.colIO = nil, nil, nil, nil, nil // the samples' now
 	if ended := k.t.TakeEnded(); len(ended) > 0 {
-		st.Ended = make([]KPIProcess, 0, len(ended))
+		st.Ended = make([]schema.KPIProcess, 0, len(ended))
 		for i := range ended {
 			st.Ended = append(st.Ended, EndedRow(&ended[i]))
 		}
@@ -127,40 +128,40 @@ func (k *KPISession) appendProgress(b []byte, callErr error) []byte {
 	if skipErr != nil {
 		hdr++
 	}
-	e := enc{b: append(b, hdr)}
-	e.err("\xa5error", ErrorOf(err))
+	e := schema.Map{B: append(b, hdr)}
+	e.Err("\xa5error", schema.ErrorOf(err))
 	if skipErr != nil {
-		e.err("\xaaskip_error", ErrorOf(skipErr))
+		e.Err("\xaaskip_error", schema.ErrorOf(skipErr))
 	}
 	v := [8]uint64{uint64(off), uint64(total), 0, uint64(k.kp.Stats().Messages)}
 	if k.done {
 		v[2] = 1
 	}
-	b = appendFields(e.b, "\xa6offset\xa5total\xa4done\xa8messages", &v, fieldInt|fieldInt<<2|fieldBool<<4|fieldInt<<6)
-	b = appendArrayHeader(append(b, "\xa7samples"...), uint32(len(k.samples)))
+	b = schema.AppendFields(e.B, "\xa6offset\xa5total\xa4done\xa8messages", &v, schema.FieldInt|schema.FieldInt<<2|schema.FieldBool<<4|schema.FieldInt<<6)
+	b = schema.AppendArrayHeader(append(b, "\xa7samples"...), uint32(len(k.samples)))
 	from := 0
 	for _, m := range k.samples {
-		b = appendUint64(append(b, "\x86\xa4tmsp"...), uint64(m.tmsp))
+		b = schema.AppendUint64(append(b, "\x86\xa4tmsp"...), uint64(m.tmsp))
 		// The five columns by one loop: pids, cpu, rss, ctx, io.
 		for c, key := range [...]string{"\xa4pids", "\xa3cpu", "\xa3rss", "\xa3ctx", "\xa2io"} {
-			b = appendArrayHeader(append(b, key...), uint32(m.to-from))
+			b = schema.AppendArrayHeader(append(b, key...), uint32(m.to-from))
 			for i := from; i < m.to; i++ {
 				var v uint64
 				switch c {
 				case 0:
 					v = uint64(int64(k.colPIDs[i]))
 				case 1:
-					b = appendUint64(b, k.colCPU[i])
+					b = schema.AppendUint64(b, k.colCPU[i])
 					continue
 				case 2:
 					v = uint64(k.colRSS[i])
 				case 3:
 					v = uint64(k.colCtx[i])
 				default:
-					b = appendUint64(b, k.colIO[i])
+					b = schema.AppendUint64(b, k.colIO[i])
 					continue
 				}
-				b = appendInt64(b, int64(v))
+				b = schema.AppendInt64(b, int64(v))
 			}
 		}
 		from = m.to
@@ -169,7 +170,7 @@ func (k *KPISession) appendProgress(b []byte, callErr error) []byte {
 	k.samples, k.irqs = k.samples[:0], k.irqs[:0]
 	k.colPIDs, k.colCPU, k.colRSS, k.colCtx, k.colIO = k.colPIDs[:0], k.colCPU[:0], k.colRSS[:0], k.colCtx[:0], k.colIO[:0]
 	ended := k.t.TakeEnded()
-	b = appendArrayHeader(append(b, "\xa5ended"...), uint32(len(ended)))
+	b = schema.AppendArrayHeader(append(b, "\xa5ended"...), uint32(len(ended)))
 	for i := range ended {
 		by := ended[i].By.String()
 		if ended[i].By == dltkpi.KindNone {
@@ -183,7 +184,7 @@ func (k *KPISession) appendProgress(b []byte, callErr error) []byte {
 // appendIRQRows appends the array of KPIIRQ rows of table, as AppendIRQs
 // gives them with a nil event.
 func appendIRQRows(b []byte, table []dltkpi.IRQRate) []byte {
-	b = appendArrayHeader(b, uint32(len(table)))
+	b = schema.AppendArrayHeader(b, uint32(len(table)))
 	for i := range table {
 		q := &table[i]
 		b = msgp.AppendString(append(b, "\x88\xa4name"...), q.Name)
@@ -191,9 +192,9 @@ func appendIRQRows(b []byte, table []dltkpi.IRQRate) []byte {
 		if q.HasDelta {
 			v[2] = 1
 		}
-		b = appendFields(b, "\xa3cpu\xa5count\xa9has_delta\xa5delta\xa8interval", &v, fieldInt|fieldInt<<2|fieldBool<<4|fieldInt<<6|fieldUint<<8)
-		b = appendFloat64(append(b, "\xaaper_second"...), q.PerSecond())
-		b = appendUint64(append(b, "\xa4tmsp"...), uint64(q.Time))
+		b = schema.AppendFields(b, "\xa3cpu\xa5count\xa9has_delta\xa5delta\xa8interval", &v, schema.FieldInt|schema.FieldInt<<2|schema.FieldBool<<4|schema.FieldInt<<6|schema.FieldUint<<8)
+		b = schema.AppendFloat64(append(b, "\xaaper_second"...), q.PerSecond())
+		b = schema.AppendUint64(append(b, "\xa4tmsp"...), uint64(q.Time))
 	}
 	return b
 }
@@ -206,7 +207,7 @@ func appendProcess(b []byte, p *dltkpi.Process, end uint32, endBy string) []byte
 	if p.PPIDKnown {
 		v[2] = 1
 	}
-	b = appendFields(append(b, 0xde, 0, 22), "\xa3pid\xa4ppid\xaappid_known", &v, fieldInt|fieldInt<<2|fieldBool<<4)
+	b = schema.AppendFields(append(b, 0xde, 0, 22), "\xa3pid\xa4ppid\xaappid_known", &v, schema.FieldInt|schema.FieldInt<<2|schema.FieldBool<<4)
 	bad := !utf8.Valid(p.Cmd)
 	b = appendText(b, "\xa3cmd", "\xa7cmd_hex", p.Cmd, bad)
 	if !bad {
@@ -223,40 +224,40 @@ func appendProcess(b []byte, p *dltkpi.Process, end uint32, endBy string) []byte
 	if p.HasACT {
 		v[4] = 1
 	}
-	b = appendFields(b, "\xa7partial\xacstat_shifted\xaafirst_seen\xa9last_seen\xa7has_act\xa3cpu\xa3rss\xa3ctx", &v,
-		fieldBool|fieldBool<<2|fieldUint<<4|fieldUint<<6|fieldBool<<8|fieldUint<<10|fieldInt<<12|fieldInt<<14)
+	b = schema.AppendFields(b, "\xa7partial\xacstat_shifted\xaafirst_seen\xa9last_seen\xa7has_act\xa3cpu\xa3rss\xa3ctx", &v,
+		schema.FieldBool|schema.FieldBool<<2|schema.FieldUint<<4|schema.FieldUint<<6|schema.FieldBool<<8|schema.FieldUint<<10|schema.FieldInt<<12|schema.FieldInt<<14)
 	v = [8]uint64{p.IO, p.IOWait, 0, uint64(p.CtxDelta), p.IODelta, uint64(p.Interval), uint64(end)}
 	if p.HasDelta {
 		v[2] = 1
 	}
-	b = appendFields(b, "\xa2io\xa6iowait\xa9has_delta\xa9ctx_delta\xa8io_delta\xa8interval\xa3end", &v,
-		fieldUint|fieldUint<<2|fieldBool<<4|fieldInt<<6|fieldUint<<8|fieldUint<<10|fieldUint<<12)
+	b = schema.AppendFields(b, "\xa2io\xa6iowait\xa9has_delta\xa9ctx_delta\xa8io_delta\xa8interval\xa3end", &v,
+		schema.FieldUint|schema.FieldUint<<2|schema.FieldBool<<4|schema.FieldInt<<6|schema.FieldUint<<8|schema.FieldUint<<10|schema.FieldUint<<12)
 	return msgp.AppendString(append(b, "\xa6end_by"...), endBy)
 }
 
 // appendTable appends the MessagePack KPITable of Table, written in
 // place.
 func (k *KPISession) appendTable(b []byte) []byte {
-	e := enc{b: append(b, 0x84)}
-	e.err("\xa5error", ErrorOf(k.err))
+	e := schema.Map{B: append(b, 0x84)}
+	e.Err("\xa5error", schema.ErrorOf(k.err))
 	ps := k.t.Processes()
-	b = appendArrayHeader(append(e.b, "\xa9processes"...), uint32(len(ps)))
+	b = schema.AppendArrayHeader(append(e.B, "\xa9processes"...), uint32(len(ps)))
 	for i := range ps {
 		b = appendProcess(b, &ps[i], 0, "")
 	}
 	b = appendIRQRows(append(b, "\xa4irqs"...), k.t.IRQs())
 	rs, ts := k.kp.Stats(), k.t.Stats()
 	skipped, places := k.skipped()
-	b = appendKindCounts(appendInt64(append(b, "\xa5stats\x8b\xa8messages"...), int64(rs.Messages)), "\xa8datasets", &rs.Datasets)
+	b = appendKindCounts(schema.AppendInt64(append(b, "\xa5stats\x8b\xa8messages"...), int64(rs.Messages)), "\xa8datasets", &rs.Datasets)
 	b = appendKindCounts(b, "\xa6groups", &rs.Groups)
 	v := [8]uint64{uint64(rs.Fragments), uint64(rs.Malformed), uint64(k.kp.OpenGroups()), uint64(skipped), uint64(places),
 		uint64(ts.InferredStops), uint64(ts.SuspectIRQ), uint64(ts.Replaced)}
-	return appendFields(b, "\xa9truncated\xa9malformed\xabopen_groups\xadskipped_bytes\xaeskipped_places\xaeinferred_stops\xabsuspect_irq\xa8replaced", &v,
-		fieldInt|fieldInt<<2|fieldInt<<4|fieldInt<<6|fieldInt<<8|fieldInt<<10|fieldInt<<12|fieldInt<<14)
+	return schema.AppendFields(b, "\xa9truncated\xa9malformed\xabopen_groups\xadskipped_bytes\xaeskipped_places\xaeinferred_stops\xabsuspect_irq\xa8replaced", &v,
+		schema.FieldInt|schema.FieldInt<<2|schema.FieldInt<<4|schema.FieldInt<<6|schema.FieldInt<<8|schema.FieldInt<<10|schema.FieldInt<<12|schema.FieldInt<<14)
 }
 
 // appendKindCounts appends key and the KindCounts of a.
 func appendKindCounts(b []byte, key string, a *[dltkpi.NumKinds]int) []byte {
 	v := [8]uint64{uint64(a[dltkpi.KindNEW]), uint64(a[dltkpi.KindSTP]), uint64(a[dltkpi.KindACT]), uint64(a[dltkpi.KindCHK]), uint64(a[dltkpi.KindIRQ])}
-	return appendFields(append(append(b, key...), 0x85), "\xa3NEW\xa3STP\xa3ACT\xa3CHK\xa3IRQ", &v, fieldInt|fieldInt<<2|fieldInt<<4|fieldInt<<6|fieldInt<<8)
+	return schema.AppendFields(append(append(b, key...), 0x85), "\xa3NEW\xa3STP\xa3ACT\xa3CHK\xa3IRQ", &v, schema.FieldInt|schema.FieldInt<<2|schema.FieldInt<<4|schema.FieldInt<<6|schema.FieldInt<<8)
 }

@@ -2,6 +2,7 @@ package abi
 
 import (
 	"bytes"
+	"github.com/perfwire/perfwire/schema"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
@@ -38,8 +39,8 @@ func streamMatches(t *testing.T, name string, oneByte bool) {
 
 	rng := rand.New(rand.NewPCG(1, uint64(len(in))))
 	s := NewKPIStream(dlt.FramingStorage)
-	var all KPIStep
-	add := func(st KPIStep) {
+	var all schema.KPIStep
+	add := func(st schema.KPIStep) {
 		all.Samples = append(all.Samples, st.Samples...)
 		all.IRQs = append(all.IRQs, st.IRQs...)
 		all.Ended = append(all.Ended, st.Ended...)
@@ -95,7 +96,7 @@ func TestKPIStreamDamage(t *testing.T) {
 	end := s.End()
 	whole := NewKPISession(append(bytes.Clone(junk), in[:len(in)-5]...))
 	wst := whole.Step(0)
-	if end.Error == nil || end.Error.Kind != ErrorOf(dlt.ErrTruncated).Kind || !sameResultError(end.Error, wst.Error) ||
+	if end.Error == nil || end.Error.Kind != schema.ErrorOf(dlt.ErrTruncated).Kind || !sameResultError(end.Error, wst.Error) ||
 		end.Offset != wst.Offset {
 		t.Errorf("stream ended with %+v at %d, the whole bytes with %+v at %d", end.Error, end.Offset, wst.Error, wst.Offset)
 	}
@@ -146,7 +147,7 @@ func TestKPIStreamDamagedMatchesCapture(t *testing.T) {
 			whole := NewKPISession(b)
 			wst := whole.Step(0)
 			s := NewKPIStream(dlt.FramingStorage)
-			var all KPIStep
+			var all schema.KPIStep
 			for off := 0; off < len(b); {
 				n := min(1+rng.IntN(4000), len(b)-off)
 				st := s.Feed(b[off : off+n])
@@ -174,7 +175,7 @@ func TestKPIStreamDamagedMatchesCapture(t *testing.T) {
 }
 
 // sameResultError reports whether two error results say the same.
-func sameResultError(a, b *Error) bool {
+func sameResultError(a, b *schema.Error) bool {
 	if a == nil || b == nil {
 		return a == b
 	}
@@ -201,8 +202,8 @@ func TestKPIDecodeSerial(t *testing.T) {
 		}
 	}
 	m := NewModule()
-	call := func(b []byte, n uint32) KPIMessages {
-		var r KPIMessages
+	call := func(b []byte, n uint32) schema.KPIMessages {
+		var r schema.KPIMessages
 		if _, err := r.UnmarshalMsg(m.Call(OpKPIDecode, put(m, b), n)); err != nil {
 			t.Fatal(err)
 		}

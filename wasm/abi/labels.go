@@ -3,6 +3,7 @@ package abi
 import (
 	"github.com/perfwire/perfwire/internal/wire"
 	"github.com/perfwire/perfwire/labels"
+	"github.com/perfwire/perfwire/schema"
 	"github.com/tinylib/msgp/msgp"
 )
 
@@ -17,7 +18,7 @@ func readLabels(s *labels.Set, in []byte, merge bool) error {
 	}
 	n, rest, err := msgp.ReadArrayHeaderBytes(in)
 	if err != nil {
-		return abiError(ErrBadInput)
+		return schema.ABIError(schema.ErrBadInput)
 	}
 	if n > MaxLabelSets {
 		return wire.ErrLimit
@@ -33,7 +34,7 @@ func readLabels(s *labels.Set, in []byte, merge bool) error {
 			texts[i], rest, err = msgp.ReadBytesZC(rest)
 		}
 		if err != nil {
-			return abiError(ErrBadInput)
+			return schema.ABIError(schema.ErrBadInput)
 		}
 	}
 	return labels.MergeTexts(s, texts, nil)
@@ -58,27 +59,27 @@ func AppendLabels(dst, in []byte, merge bool) []byte {
 // value, no string per label). labels_canon's and labels_merge's
 // results; `perfwire labels --json` prints it.
 func AppendLabelSet(dst []byte, s *labels.Set, err error) []byte {
-	e := beginMap(dst, 3)
-	e.err("\xa5error", ErrorOf(err))
-	e.text("\xa4json", s.JSON)
-	e.array("\xa6labels", s.Len())
+	e := schema.BeginMap(dst, 3)
+	e.Err("\xa5error", schema.ErrorOf(err))
+	e.Text("\xa4json", s.JSON)
+	e.Array("\xa6labels", s.Len())
 	for _, l := range s.Index {
-		e.b = appendLabel(e.b, s.JSON, l.NameOff, l.NameLen, uint8(l.Flags), l.ValueOff, l.ValueLen)
+		e.B = appendLabel(e.B, s.JSON, l.NameOff, l.NameLen, uint8(l.Flags), l.ValueOff, l.ValueLen)
 	}
-	return e.end()
+	return e.End()
 }
 
 // appendLabel appends the Label of the label whose name and value lie
 // in json as the offsets and lengths say, as Label's MarshalMsg does:
 // for label sets and for the sets of LABEL PDUs.
 func appendLabel(b, json []byte, nameOff uint16, nameLen, flags uint8, valueOff, valueLen uint16) []byte {
-	e := beginMap(b, 7)
-	e.text("\xa4name", json[nameOff:int(nameOff)+int(nameLen)])
-	e.text("\xa5value", json[valueOff:int(valueOff)+int(valueLen)])
-	e.uint("\xa5flags", uint64(flags))
-	e.uint("\xa8name_off", uint64(nameOff))
-	e.uint("\xa8name_len", uint64(nameLen))
-	e.uint("\xa9value_off", uint64(valueOff))
-	e.uint("\xa9value_len", uint64(valueLen))
-	return e.end()
+	e := schema.BeginMap(b, 7)
+	e.Text("\xa4name", json[nameOff:int(nameOff)+int(nameLen)])
+	e.Text("\xa5value", json[valueOff:int(valueOff)+int(valueLen)])
+	e.Uint("\xa5flags", uint64(flags))
+	e.Uint("\xa8name_off", uint64(nameOff))
+	e.Uint("\xa8name_len", uint64(nameLen))
+	e.Uint("\xa9value_off", uint64(valueOff))
+	e.Uint("\xa9value_len", uint64(valueLen))
+	return e.End()
 }

@@ -1,5 +1,6 @@
 package abi
 
+import "github.com/perfwire/perfwire/schema"
 import "github.com/perfwire/perfwire/labels"
 
 // The reference AppendLabels and AppendLabelSet are held to
@@ -9,26 +10,26 @@ import "github.com/perfwire/perfwire/labels"
 // (CanonLabels, MergeLabels and NewLabelSet).
 
 // canonLabelsRef is AppendLabels(_, in, false)'s result as a value.
-func canonLabelsRef(in []byte) LabelSet { return labelSetOf(in, false) }
+func canonLabelsRef(in []byte) schema.LabelSet { return labelSetOf(in, false) }
 
 // mergeLabelsRef is AppendLabels(_, in, true)'s result as a value.
-func mergeLabelsRef(in []byte) LabelSet { return labelSetOf(in, true) }
+func mergeLabelsRef(in []byte) schema.LabelSet { return labelSetOf(in, true) }
 
 // labelSetOf is canonLabelsRef's or mergeLabelsRef's result.
-func labelSetOf(in []byte, merge bool) LabelSet {
+func labelSetOf(in []byte, merge bool) schema.LabelSet {
 	var s labels.Set
 	if err := readLabels(&s, in, merge); err != nil {
-		return LabelSet{Error: ErrorOf(err), Labels: []Label{}}
+		return schema.LabelSet{Error: schema.ErrorOf(err), Labels: []schema.Label{}}
 	}
 	return labelSetRef(&s)
 }
 
 // labelSetRef is the schema of a parsed label set as values.
-func labelSetRef(s *labels.Set) LabelSet {
-	res := LabelSet{JSON: string(s.JSON), Labels: make([]Label, 0, s.Len())}
+func labelSetRef(s *labels.Set) schema.LabelSet {
+	res := schema.LabelSet{JSON: string(s.JSON), Labels: make([]schema.Label, 0, s.Len())}
 	for i, l := range s.Index {
 		p := s.At(i)
-		res.Labels = append(res.Labels, Label{Name: string(p.Name), Value: string(p.Value), Flags: uint8(l.Flags),
+		res.Labels = append(res.Labels, schema.Label{Name: string(p.Name), Value: string(p.Value), Flags: uint8(l.Flags),
 			NameOff: l.NameOff, NameLen: l.NameLen, ValueOff: l.ValueOff, ValueLen: l.ValueLen})
 	}
 	return res

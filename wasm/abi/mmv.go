@@ -2,6 +2,7 @@ package abi
 
 import (
 	"encoding/binary"
+	"github.com/perfwire/perfwire/schema"
 
 	"github.com/perfwire/perfwire/mmv"
 )
@@ -19,19 +20,19 @@ func AppendMMV(dst, in []byte, bigEndian bool) []byte {
 		order = binary.BigEndian
 	}
 	r, err := mmv.NewReader(in, mmv.Options{Order: order})
-	e := beginMap(dst, 11)
-	e.err("\xa5error", ErrorOf(err))
+	e := schema.BeginMap(dst, 11)
+	e.Err("\xa5error", schema.ErrorOf(err))
 	if err != nil {
-		e.b = append(e.b, mmvFailed...)
-		e.n += 10
-		return e.end()
+		e.B = append(e.B, mmvFailed...)
+		e.N += 10
+		return e.End()
 	}
 	h := r.Header()
-	e.int("\xa7version", int64(h.Version))
-	e.uint("\xa3gen", h.Gen1)
-	e.uint("\xa5flags", uint64(uint32(h.Flags)))
-	e.int("\xa7process", int64(h.Process))
-	e.int("\xa7cluster", int64(h.Cluster))
+	e.Int("\xa7version", int64(h.Version))
+	e.Uint("\xa3gen", h.Gen1)
+	e.Uint("\xa5flags", uint64(uint32(h.Flags)))
+	e.Int("\xa7process", int64(h.Process))
+	e.Int("\xa7cluster", int64(h.Cluster))
 	// The entries' maps have all their keys: their headers are written
 	// here, not counted by beginMap and end.
 	// A value names its metric and instance: their names as the metrics
@@ -40,52 +41,52 @@ func AppendMMV(dst, in []byte, bigEndian bool) []byte {
 	// copied from there by one append.
 	nm, ni := r.NumMetrics(), r.NumInstances()
 	names := make([][2]int, nm+ni)
-	e.array("\xa7metrics", nm)
+	e.Array("\xa7metrics", nm)
 	for i := range nm { // no metric is refused
 		m := r.Metric(i)
-		f := enc{b: append(e.b, 0x89)}
-		s := len(f.b) + 5
-		f.b = appendKeyBytes(f.b, "\xa4name", m.Name)
-		names[i] = [2]int{s, len(f.b)}
-		f.uint("\xa4item", uint64(m.Item))
-		f.int("\xa4type", int64(m.Type))
-		f.str("\xa9type_name", m.Type.String())
-		f.uint("\xa3sem", uint64(uint32(m.Sem)))
-		f.uint("\xa5units", uint64(uint32(m.Units)))
-		f.uint("\xa5indom", uint64(m.Indom))
-		f.b = appendKeyBytes(f.b, "\xa9shorttext", m.ShortText)
-		f.b = appendKeyBytes(f.b, "\xa8helptext", m.HelpText)
-		e.b = f.b
+		f := schema.Map{B: append(e.B, 0x89)}
+		s := len(f.B) + 5
+		f.B = appendKeyBytes(f.B, "\xa4name", m.Name)
+		names[i] = [2]int{s, len(f.B)}
+		f.Uint("\xa4item", uint64(m.Item))
+		f.Int("\xa4type", int64(m.Type))
+		f.Str("\xa9type_name", m.Type.String())
+		f.Uint("\xa3sem", uint64(uint32(m.Sem)))
+		f.Uint("\xa5units", uint64(uint32(m.Units)))
+		f.Uint("\xa5indom", uint64(m.Indom))
+		f.B = appendKeyBytes(f.B, "\xa9shorttext", m.ShortText)
+		f.B = appendKeyBytes(f.B, "\xa8helptext", m.HelpText)
+		e.B = f.B
 	}
-	e.array("\xa6indoms", r.NumIndoms())
+	e.Array("\xa6indoms", r.NumIndoms())
 	for i := range r.NumIndoms() {
 		d := r.Indom(i)
-		f := enc{b: append(e.b, 0x84)}
-		f.uint("\xa6serial", uint64(d.Serial))
-		f.int("\xa5count", int64(d.Count))
-		f.b = appendKeyBytes(f.b, "\xa9shorttext", d.ShortText)
-		f.b = appendKeyBytes(f.b, "\xa8helptext", d.HelpText)
-		e.b = f.b
+		f := schema.Map{B: append(e.B, 0x84)}
+		f.Uint("\xa6serial", uint64(d.Serial))
+		f.Int("\xa5count", int64(d.Count))
+		f.B = appendKeyBytes(f.B, "\xa9shorttext", d.ShortText)
+		f.B = appendKeyBytes(f.B, "\xa8helptext", d.HelpText)
+		e.B = f.B
 	}
-	e.array("\xa9instances", ni)
+	e.Array("\xa9instances", ni)
 	for i := range ni {
 		in := r.Instance(i)
 		var serial uint32
 		if in.Indom >= 0 {
 			serial = r.Indom(in.Indom).Serial
 		}
-		f := enc{b: append(e.b, 0x83)}
-		f.uint("\xa5indom", uint64(serial))
-		f.int("\xa2id", int64(in.ID))
-		s := len(f.b) + 5
-		f.b = appendKeyBytes(f.b, "\xa4name", in.Name)
-		names[nm+i] = [2]int{s, len(f.b)}
-		e.b = f.b
+		f := schema.Map{B: append(e.B, 0x83)}
+		f.Uint("\xa5indom", uint64(serial))
+		f.Int("\xa2id", int64(in.ID))
+		s := len(f.B) + 5
+		f.B = appendKeyBytes(f.B, "\xa4name", in.Name)
+		names[nm+i] = [2]int{s, len(f.B)}
+		e.B = f.B
 	}
 	// The values, most of a file's result, store their keys themselves
 	// rather than call enc's methods (see appendValueSet).
-	e.array("\xa6values", r.NumValues())
-	b := e.b
+	e.Array("\xa6values", r.NumValues())
+	b := e.B
 	// No metric is refused: Values would give the same. NextValue looks
 	// up only the metrics and instances that do not follow the last.
 	v := mmv.Value{Index: -1}
@@ -109,29 +110,29 @@ func AppendMMV(dst, in []byte, bigEndian bool) []byte {
 		case sentinel && v.Missing(): // no call in a file without sentinels
 			b = append(b, 0xa7, 'm', 'i', 's', 's', 'i', 'n', 'g', 0xc3)
 		case v.Type == mmv.TypeI32 || v.Type == mmv.TypeI64:
-			b = appendInt64(append(b, 0xa1, 'i'), v.Int())
+			b = schema.AppendInt64(append(b, 0xa1, 'i'), v.Int())
 		case v.Type == mmv.TypeU32 || v.Type == mmv.TypeU64 || v.Type == mmv.TypeElapsed:
-			b = appendUint64(append(b, 0xa1, 'u'), v.Uint())
+			b = schema.AppendUint64(append(b, 0xa1, 'u'), v.Uint())
 		case v.Type == mmv.TypeFloat || v.Type == mmv.TypeDouble:
-			b = appendFloat64(append(b, 0xa1, 'f'), v.Float())
+			b = schema.AppendFloat64(append(b, 0xa1, 'f'), v.Float())
 		case v.Type == mmv.TypeString:
-			b = appendStr(append(b, 0xa1, 's'), v.Text())
+			b = schema.AppendStr(append(b, 0xa1, 's'), v.Text())
 		default:
 			b[at] = 0x82
 		}
 	}
-	e.b = b
-	e.array("\xa6labels", r.NumLabels())
+	e.B = b
+	e.Array("\xa6labels", r.NumLabels())
 	for i := range r.NumLabels() {
 		l := r.Label(i)
-		f := enc{b: append(e.b, 0x84)}
-		f.uint("\xa5flags", uint64(uint32(l.Flags)))
-		f.uint("\xa8identity", uint64(l.Identity))
-		f.int("\xa8internal", int64(l.Internal))
-		f.b = appendKeyBytes(f.b, "\xa4json", l.Payload)
-		e.b = f.b
+		f := schema.Map{B: append(e.B, 0x84)}
+		f.Uint("\xa5flags", uint64(uint32(l.Flags)))
+		f.Uint("\xa8identity", uint64(l.Identity))
+		f.Int("\xa8internal", int64(l.Internal))
+		f.B = appendKeyBytes(f.B, "\xa4json", l.Payload)
+		e.B = f.B
 	}
-	return e.end()
+	return e.End()
 }
 
 // appendKeyBytes appends k, a key already encoded, and v as a MessagePack
@@ -139,7 +140,7 @@ func AppendMMV(dst, in []byte, bigEndian bool) []byte {
 //
 //go:noinline
 func appendKeyBytes(b []byte, k string, v []byte) []byte {
-	return appendStr(append(b, k...), v)
+	return schema.AppendStr(append(b, k...), v)
 }
 
 // mmvFailed is the rest of a refused file's MMVFile after its error:

@@ -2,6 +2,7 @@ package abi
 
 import (
 	"encoding/binary"
+	"github.com/perfwire/perfwire/schema"
 
 	"github.com/perfwire/perfwire/mmv"
 )
@@ -10,30 +11,30 @@ import (
 // MMVFile built as values, field by field, from mmv.Reader, which
 // AppendMMV writes in place. It was mmv_read's implementation before
 // 2026-11-27.
-func ReadMMV(in []byte, bigEndian bool) MMVFile {
+func ReadMMV(in []byte, bigEndian bool) schema.MMVFile {
 	var order binary.ByteOrder = binary.LittleEndian
 	if bigEndian {
 		order = binary.BigEndian
 	}
 	r, err := mmv.NewReader(in, mmv.Options{Order: order})
 	if err != nil {
-		return MMVFile{Error: ErrorOf(err), Metrics: []MMVMetric{}, Indoms: []MMVIndom{}, Instances: []MMVInstance{}, Values: []MMVValue{}, Labels: []MMVLabel{}}
+		return schema.MMVFile{Error: schema.ErrorOf(err), Metrics: []schema.MMVMetric{}, Indoms: []schema.MMVIndom{}, Instances: []schema.MMVInstance{}, Values: []schema.MMVValue{}, Labels: []schema.MMVLabel{}}
 	}
 	h := r.Header()
-	res := MMVFile{
+	res := schema.MMVFile{
 		Version: h.Version, Gen: h.Gen1, Flags: uint32(h.Flags), Process: h.Process, Cluster: h.Cluster,
-		Metrics:   make([]MMVMetric, 0, r.NumMetrics()),
-		Indoms:    make([]MMVIndom, 0, r.NumIndoms()),
-		Instances: make([]MMVInstance, 0, r.NumInstances()),
-		Values:    make([]MMVValue, 0, r.NumValues()),
-		Labels:    make([]MMVLabel, 0, r.NumLabels()),
+		Metrics:   make([]schema.MMVMetric, 0, r.NumMetrics()),
+		Indoms:    make([]schema.MMVIndom, 0, r.NumIndoms()),
+		Instances: make([]schema.MMVInstance, 0, r.NumInstances()),
+		Values:    make([]schema.MMVValue, 0, r.NumValues()),
+		Labels:    make([]schema.MMVLabel, 0, r.NumLabels()),
 	}
 	// A value names its metric and instance: each name is converted to a
 	// string once, and the values' numbers share one allocation.
 	names := make([]string, r.NumMetrics())
 	for m := range r.Metrics() {
 		names[m.Index] = string(m.Name)
-		res.Metrics = append(res.Metrics, MMVMetric{
+		res.Metrics = append(res.Metrics, schema.MMVMetric{
 			Name: names[m.Index], Item: m.Item, Type: int32(m.Type), TypeName: m.Type.String(),
 			Sem: uint32(m.Sem), Units: uint32(m.Units), Indom: m.Indom,
 			ShortText: string(m.ShortText), HelpText: string(m.HelpText),
@@ -41,7 +42,7 @@ func ReadMMV(in []byte, bigEndian bool) MMVFile {
 	}
 	for i := range r.NumIndoms() {
 		d := r.Indom(i)
-		res.Indoms = append(res.Indoms, MMVIndom{Serial: d.Serial, Count: d.Count, ShortText: string(d.ShortText), HelpText: string(d.HelpText)})
+		res.Indoms = append(res.Indoms, schema.MMVIndom{Serial: d.Serial, Count: d.Count, ShortText: string(d.ShortText), HelpText: string(d.HelpText)})
 	}
 	for i := range r.NumInstances() {
 		in := r.Instance(i)
@@ -49,7 +50,7 @@ func ReadMMV(in []byte, bigEndian bool) MMVFile {
 		if in.Indom >= 0 {
 			serial = r.Indom(in.Indom).Serial
 		}
-		res.Instances = append(res.Instances, MMVInstance{Indom: serial, ID: in.ID, Name: string(in.Name)})
+		res.Instances = append(res.Instances, schema.MMVInstance{Indom: serial, ID: in.ID, Name: string(in.Name)})
 	}
 	nums := make([]struct {
 		i int64
@@ -57,7 +58,7 @@ func ReadMMV(in []byte, bigEndian bool) MMVFile {
 		f float64
 	}, r.NumValues())
 	for v := range r.Values() {
-		mv := MMVValue{Metric: names[v.Metric], Missing: v.Missing()}
+		mv := schema.MMVValue{Metric: names[v.Metric], Missing: v.Missing()}
 		if v.Instance >= 0 {
 			mv.Instance = res.Instances[v.Instance].Name
 		}
@@ -81,7 +82,7 @@ func ReadMMV(in []byte, bigEndian bool) MMVFile {
 		res.Values = append(res.Values, mv)
 	}
 	for l := range r.Labels() {
-		res.Labels = append(res.Labels, MMVLabel{Flags: uint32(l.Flags), Identity: l.Identity, Internal: l.Internal, JSON: string(l.Payload)})
+		res.Labels = append(res.Labels, schema.MMVLabel{Flags: uint32(l.Flags), Identity: l.Identity, Internal: l.Internal, JSON: string(l.Payload)})
 	}
 	return res
 }

@@ -2,6 +2,7 @@ package abi
 
 import (
 	"encoding/binary"
+	"github.com/perfwire/perfwire/schema"
 	"strconv"
 
 	"github.com/perfwire/perfwire/mmv"
@@ -20,24 +21,24 @@ import (
 // Like AppendMMV it writes straight from the readers' views, with no
 // MMVServed values, so that the modules link none of their marshalers
 // (issue 18).
-func AppendMMVServe(dst []byte, in *MMVServeInput) []byte {
+func AppendMMVServe(dst []byte, in *schema.MMVServeInput) []byte {
 	s := mmvServing{in: in}
 	err := s.prepare()
-	e := beginMap(dst, 3)
-	e.err("\xa5error", err)
-	e.array("\xa5files", len(s.srcs))
+	e := schema.BeginMap(dst, 3)
+	e.Err("\xa5error", err)
+	e.Array("\xa5files", len(s.srcs))
 	for i := range s.srcs {
-		e.b = s.appendFile(e.b, i)
+		e.B = s.appendFile(e.B, i)
 	}
-	e.strs("\xa5notes", s.notes)
-	return e.end()
+	e.Strs("\xa5notes", s.notes)
+	return e.End()
 }
 
 // mmvServing is one mmv_serve call: its files as pmdammv finds them,
 // their clusters, what pmdammv says and leaves out of them, and scratch
 // space.
 type mmvServing struct {
-	in       *MMVServeInput
+	in       *schema.MMVServeInput
 	srcs     []mmv.Source // nil when nothing is served
 	clusters []uint32
 	warnings []mmv.Warning
@@ -48,7 +49,7 @@ type mmvServing struct {
 
 // prepare validates the files and decides what pmdammv does with them;
 // it returns the result's error, if any.
-func (s *mmvServing) prepare() *Error {
+func (s *mmvServing) prepare() *schema.Error {
 	in := s.in
 	readers := make([]mmv.Reader, len(in.Files))
 	srcs := make([]mmv.Source, len(in.Files))
@@ -59,7 +60,7 @@ func (s *mmvServing) prepare() *Error {
 		}
 		r, err := mmv.NewReader(f.Image, o)
 		if err != nil {
-			e := ErrorOf(err)
+			e := schema.ErrorOf(err)
 			e.Message = f.Path + ": " + e.Message
 			return e
 		}
@@ -84,7 +85,7 @@ func (s *mmvServing) prepare() *Error {
 		// space before "metric": the note is also --strict's message.
 		note := in.Files[w.File].Path + ":" + mmvWarningText(w, srcs)
 		if in.Strict {
-			return &Error{Kind: unknownKind, Message: note, Offset: -1}
+			return &schema.Error{Kind: schema.KindUnknown, Message: note, Offset: -1}
 		}
 		if s.dropped[w.File] == nil {
 			s.dropped[w.File] = make([]bool, srcs[w.File].Reader.NumMetrics())
@@ -119,14 +120,14 @@ func (s *mmvServing) appendFile(b []byte, i int) []byte {
 	if nw > 0 {
 		keys++
 	}
-	e := enc{b: append(b, keys)}
-	e.str("\xa4file", s.in.Files[i].Path)
-	e.int("\xa7version", int64(h.Version))
-	e.uint("\xa3gen", h.Gen1)
-	e.uint("\xa5flags", uint64(uint32(h.Flags)))
-	e.str("\xaaflag_names", mmvFlagNames[h.Flags&7])
-	e.int("\xa7process", int64(h.Process))
-	e.int("\xa7cluster", int64(h.Cluster))
+	e := schema.Map{B: append(b, keys)}
+	e.Str("\xa4file", s.in.Files[i].Path)
+	e.Int("\xa7version", int64(h.Version))
+	e.Uint("\xa3gen", h.Gen1)
+	e.Uint("\xa5flags", uint64(uint32(h.Flags)))
+	e.Str("\xaaflag_names", mmvFlagNames[h.Flags&7])
+	e.Int("\xa7process", int64(h.Process))
+	e.Int("\xa7cluster", int64(h.Cluster))
 	// Each metric's values in file order: a list per metric from its
 	// first value on (value index + 1; 0 ends it), and its length. Only
 	// the exported metrics' lists are written; a value whose metric was
@@ -146,7 +147,7 @@ func (s *mmvServing) appendFile(b []byte, i int) []byte {
 			n++
 		}
 	}
-	e.array("\xa7metrics", n)
+	e.Array("\xa7metrics", n)
 	// The metrics as r.Metrics gives them, in a plain loop: a range over
 	// the iterator made a closure of this body, a function of its own.
 	for k := range nm {
@@ -166,69 +167,69 @@ func (s *mmvServing) appendFile(b []byte, i int) []byte {
 			indom = mmv.InDomID(cluster, m.Indom)
 		}
 		s.name = r.AppendMetricName(s.name[:0], mmv.PrefixMMV, src.Name, m)
-		f := enc{b: appendKeyBytes(append(e.b, 0x8b), "\xa4name", s.name)}
-		f.str("\xa4pmid", mmv.PMID(cluster, m.Item).String())
-		f.uint("\xa4item", uint64(m.Item))
-		f.str("\xa4type", TypeName(m.Type.PCP()))
-		f.str("\xa5indom", indom.String())
-		f.str("\xa3sem", sem)
-		f.str("\xa5units", units)
-		f.b = appendKeyBytes(f.b, "\xa9shorttext", m.ShortText)
-		f.b = appendKeyBytes(f.b, "\xa8helptext", m.HelpText)
-		f.b = appendMMVLabels(f.b, r, &m, nil)
-		f.array("\xa6values", int(count[k]))
+		f := schema.Map{B: appendKeyBytes(append(e.B, 0x8b), "\xa4name", s.name)}
+		f.Str("\xa4pmid", mmv.PMID(cluster, m.Item).String())
+		f.Uint("\xa4item", uint64(m.Item))
+		f.Str("\xa4type", TypeName(m.Type.PCP()))
+		f.Str("\xa5indom", indom.String())
+		f.Str("\xa3sem", sem)
+		f.Str("\xa5units", units)
+		f.B = appendKeyBytes(f.B, "\xa9shorttext", m.ShortText)
+		f.B = appendKeyBytes(f.B, "\xa8helptext", m.HelpText)
+		f.B = appendMMVLabels(f.B, r, &m, nil)
+		f.Array("\xa6values", int(count[k]))
 		// Each value as pmdammv would return it now (an MMVServedValue):
 		// its instance, its value (nil when it has none) and the labels
 		// that apply to its instance, when any does.
 		for k := first[k]; k != 0; k = next[k-1] {
 			v := r.Value(int(k - 1))
-			at := len(f.b)
-			f.b = append(f.b, 0x83)
+			at := len(f.B)
+			f.B = append(f.B, 0x83)
 			var in mmv.Instance
 			if v.Instance >= 0 {
 				in = r.Instance(v.Instance)
-				f.int("\xa4inst", int64(in.ID))
-				f.b = appendKeyBytes(f.b, "\xa8instance", in.Name)
+				f.Int("\xa4inst", int64(in.ID))
+				f.B = appendKeyBytes(f.B, "\xa8instance", in.Name)
 			} else {
-				f.b = append(f.b, "\xa4inst\xc0\xa8instance\xc0"...)
+				f.B = append(f.B, "\xa4inst\xc0\xa8instance\xc0"...)
 			}
-			b := append(f.b, "\xa5value"...)
+			b := append(f.B, "\xa5value"...)
 			switch {
 			case v.Missing() || v.Type == mmv.TypeNoSupport:
 				b = msgp.AppendNil(b)
 			case v.Type == mmv.TypeU32 || v.Type == mmv.TypeU64:
-				b = appendUint64(b, v.Uint())
+				b = schema.AppendUint64(b, v.Uint())
 			case v.Type == mmv.TypeFloat || v.Type == mmv.TypeDouble:
 				b = AppendFloat(b, v.Float())
 			case v.Type == mmv.TypeString:
-				b = appendStr(b, v.Text())
+				b = schema.AppendStr(b, v.Text())
 			case v.Type == mmv.TypeElapsed:
-				b = appendInt64(b, v.Elapsed(s.in.Now))
+				b = schema.AppendInt64(b, v.Elapsed(s.in.Now))
 			default:
-				b = appendInt64(b, v.Int())
+				b = schema.AppendInt64(b, v.Int())
 			}
-			f.b = b
+			f.B = b
 			if v.Instance >= 0 {
 				if l := appendMMVLabels(b, r, &m, &in.ID); len(l) > len(b) {
-					f.b = l
-					f.b[at]++
+					f.B = l
+					f.B[at]++
 				}
 			}
 		}
-		e.b = f.b
+		e.B = f.B
 	}
 	if nw > 0 {
-		e.array("\xa8warnings", nw)
+		e.Array("\xa8warnings", nw)
 		for _, w := range s.warnings {
 			if w.File == i {
-				e.b = msgp.AppendString(e.b, mmvWarningText(w, s.srcs))
+				e.B = msgp.AppendString(e.B, mmvWarningText(w, s.srcs))
 			}
 		}
 		for _, sk := range r.Skips() {
-			e.b = msgp.AppendString(e.b, mmvSkipText(r, sk))
+			e.B = msgp.AppendString(e.B, mmvSkipText(r, sk))
 		}
 	}
-	return e.b
+	return e.B
 }
 
 // appendMMVLabels appends the labels key and r's labels that apply to
@@ -246,7 +247,7 @@ func appendMMVLabels(b []byte, r *mmv.Reader, m *mmv.Metric, inst *int32) []byte
 			if n == 0 && inst != nil {
 				return b
 			}
-			b = appendArrayHeader(append(b, "\xa6labels"...), uint32(n))
+			b = schema.AppendArrayHeader(append(b, "\xa6labels"...), uint32(n))
 		}
 		for j := range r.NumLabels() {
 			l := r.Label(j)
@@ -277,12 +278,12 @@ func appendMMVLabels(b []byte, r *mmv.Reader, m *mmv.Metric, inst *int32) []byte
 			if opt {
 				keys++
 			}
-			e := enc{b: append(b, keys)}
-			e.str("\xa5level", lv)
+			e := schema.Map{B: append(b, keys)}
+			e.Str("\xa5level", lv)
 			if opt {
-				e.bool("\xa8optional", true)
+				e.Bool("\xa8optional", true)
 			}
-			b = appendKeyBytes(e.b, "\xa4json", l.Payload)
+			b = appendKeyBytes(e.B, "\xa4json", l.Payload)
 		}
 	}
 	return b

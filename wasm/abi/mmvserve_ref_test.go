@@ -2,6 +2,7 @@ package abi
 
 import (
 	"encoding/binary"
+	"github.com/perfwire/perfwire/schema"
 	"strconv"
 	"strings"
 
@@ -22,8 +23,8 @@ import (
 // strict, the first one refuses its file instead), values as they are at
 // nowMicros. paths are the files' names as the result prints them.
 // `perfwire mmv --json` prints its files; the mmv_serve call returns it.
-func serveMMVRef(srcs []mmv.Source, paths []string, strict bool, nowMicros int64) MMVServe {
-	res := MMVServe{Files: []MMVServed{}, Notes: []string{}}
+func serveMMVRef(srcs []mmv.Source, paths []string, strict bool, nowMicros int64) schema.MMVServe {
+	res := schema.MMVServe{Files: []schema.MMVServed{}, Notes: []string{}}
 	for i, s := range srcs {
 		for _, sk := range s.Reader.Skips() {
 			res.Notes = append(res.Notes, paths[i]+": "+mmvSkipText(s.Reader, sk))
@@ -40,7 +41,7 @@ func serveMMVRef(srcs []mmv.Source, paths []string, strict bool, nowMicros int64
 			// The text's only white space at either end is the space
 			// before " metric": TrimPrefix drops it as TrimSpace did,
 			// without linking Unicode's spaces (3.6 KB of wasm code).
-			res.Error = &Error{Kind: unknownKind, Message: paths[w.File] + ": " + strings.TrimPrefix(text, " "), Offset: -1}
+			res.Error = &schema.Error{Kind: schema.KindUnknown, Message: paths[w.File] + ": " + strings.TrimPrefix(text, " "), Offset: -1}
 			return res
 		}
 		if dropped[w.File] == nil {
@@ -68,7 +69,7 @@ func serveMMVRef(srcs []mmv.Source, paths []string, strict bool, nowMicros int64
 // SkipRefused unless in.Strict) and serves them with ServeMMV; the first
 // file that fails is the result's error, its message prefixed with the
 // file's path. It is the mmv_serve call (in the mmv module).
-func serveMMVImagesRef(in *MMVServeInput) MMVServe {
+func serveMMVImagesRef(in *schema.MMVServeInput) schema.MMVServe {
 	readers := make([]mmv.Reader, len(in.Files))
 	srcs := make([]mmv.Source, len(in.Files))
 	paths := make([]string, len(in.Files))
@@ -79,36 +80,36 @@ func serveMMVImagesRef(in *MMVServeInput) MMVServe {
 		}
 		r, err := mmv.NewReader(f.Image, o)
 		if err != nil {
-			e := ErrorOf(err)
+			e := schema.ErrorOf(err)
 			e.Message = f.Path + ": " + e.Message
-			return MMVServe{Error: e, Files: []MMVServed{}, Notes: []string{}}
+			return schema.MMVServe{Error: e, Files: []schema.MMVServed{}, Notes: []string{}}
 		}
 		readers[i], paths[i] = r, f.Path
 		srcs[i] = mmv.Source{Name: f.Name, Reader: &readers[i]}
 	}
 	if in.ValidateOnly {
-		return MMVServe{Files: []MMVServed{}, Notes: []string{}}
+		return schema.MMVServe{Files: []schema.MMVServed{}, Notes: []string{}}
 	}
 	return serveMMVRef(srcs, paths, in.Strict, in.Now)
 }
 
 // mmvServedLabel is a label entry of the served view; the reader has
 // checked its payload.
-func mmvServedLabelRef(l mmv.Label) MMVServedLabel {
+func mmvServedLabelRef(l mmv.Label) schema.MMVServedLabel {
 	lv := ""
 	if i := int(l.Flags.Level()); i < len(mmvLevels) {
 		lv = mmvLevels[i]
 	}
-	return MMVServedLabel{Level: lv, Optional: l.Flags&mmv.LabelOptional != 0, JSON: string(l.Payload)}
+	return schema.MMVServedLabel{Level: lv, Optional: l.Flags&mmv.LabelOptional != 0, JSON: string(l.Payload)}
 }
 
 // serveMMV builds the served view of one file. Metrics in drop (by
 // entry index) are left out, as pmdammv leaves them.
-func serveFileRef(s mmv.Source, path string, cluster uint32, now int64, drop []bool) MMVServed {
+func serveFileRef(s mmv.Source, path string, cluster uint32, now int64, drop []bool) schema.MMVServed {
 	r := s.Reader
 	h := r.Header()
-	out := MMVServed{File: path, Version: h.Version, Gen: h.Gen1, Flags: uint32(h.Flags), FlagNames: mmvFlagNamesRef(h.Flags),
-		Process: h.Process, Cluster: h.Cluster, Metrics: []MMVServedMetric{}}
+	out := schema.MMVServed{File: path, Version: h.Version, Gen: h.Gen1, Flags: uint32(h.Flags), FlagNames: mmvFlagNamesRef(h.Flags),
+		Process: h.Process, Cluster: h.Cluster, Metrics: []schema.MMVServedMetric{}}
 	// A metric's place in out.Metrics: entries left out under
 	// SkipRefused (and their values, which Values skips) have none.
 	pos := make([]int, r.NumMetrics())
@@ -132,10 +133,10 @@ func serveFileRef(s mmv.Source, path string, cluster uint32, now int64, drop []b
 		if m.Type == mmv.TypeElapsed {
 			sem, units = "counter", "microsec"
 		}
-		sm := MMVServedMetric{
+		sm := schema.MMVServedMetric{
 			Name: string(r.AppendMetricName(nil, mmv.PrefixMMV, s.Name, m)), PMID: mmv.PMID(cluster, m.Item).String(),
 			Item: m.Item, Type: TypeName(m.Type.PCP()), InDom: pcp.InDomNull.String(), Sem: sem, Units: units,
-			ShortText: string(m.ShortText), HelpText: string(m.HelpText), Labels: []MMVServedLabel{}, Values: []MMVServedValue{},
+			ShortText: string(m.ShortText), HelpText: string(m.HelpText), Labels: []schema.MMVServedLabel{}, Values: []schema.MMVServedValue{},
 		}
 		if !m.Singular() {
 			sm.InDom = mmv.InDomID(cluster, m.Indom).String()
@@ -169,7 +170,7 @@ func serveFileRef(s mmv.Source, path string, cluster uint32, now int64, drop []b
 			continue // rewritten after validation, or left out
 		}
 		m := r.Metric(v.Metric)
-		sv := MMVServedValue{Value: mmvServedValueRef(v, now)}
+		sv := schema.MMVServedValue{Value: mmvServedValueRef(v, now)}
 		if v.Instance >= 0 {
 			in := r.Instance(v.Instance)
 			id, name := in.ID, string(in.Name)
@@ -189,23 +190,23 @@ func serveFileRef(s mmv.Source, path string, cluster uint32, now int64, drop []b
 
 // mmvServedValue is a value as pmdammv would return it now, nil when it
 // has none.
-func mmvServedValueRef(v mmv.Value, now int64) Raw {
+func mmvServedValueRef(v mmv.Value, now int64) schema.Raw {
 	if v.Missing() {
 		return nil
 	}
 	switch v.Type {
 	case mmv.TypeU32, mmv.TypeU64:
-		return appendUint64(nil, v.Uint())
+		return schema.AppendUint64(nil, v.Uint())
 	case mmv.TypeFloat, mmv.TypeDouble:
 		return AppendFloat(nil, v.Float())
 	case mmv.TypeString:
 		return msgp.AppendString(nil, string(v.Text()))
 	case mmv.TypeElapsed:
-		return appendInt64(nil, v.Elapsed(now))
+		return schema.AppendInt64(nil, v.Elapsed(now))
 	case mmv.TypeNoSupport:
 		return nil
 	}
-	return appendInt64(nil, v.Int())
+	return schema.AppendInt64(nil, v.Int())
 }
 
 // mmvFlagNamesRef names the header flags as mmvdump does.

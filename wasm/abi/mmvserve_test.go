@@ -2,6 +2,7 @@ package abi
 
 import (
 	"bytes"
+	"github.com/perfwire/perfwire/schema"
 	"os"
 	"path/filepath"
 	"testing"
@@ -13,7 +14,7 @@ import (
 // checkAppendMMVServe holds mmv_serve's in-place writer to the
 // reference's bytes (serveMMVImagesRef), after whatever dst holds, and
 // through the module's call.
-func checkAppendMMVServe(t *testing.T, name string, in *MMVServeInput) {
+func checkAppendMMVServe(t *testing.T, name string, in *schema.MMVServeInput) {
 	t.Helper()
 	r := serveMMVImagesRef(in)
 	want, _ := r.MarshalMsg([]byte("prefix"))
@@ -36,7 +37,7 @@ func checkAppendMMVServe(t *testing.T, name string, in *MMVServeInput) {
 func TestAppendMMVServe(t *testing.T) {
 	files, _ := filepath.Glob("../../mmv/testdata/*/*")
 	more, _ := filepath.Glob("../testdata/*.mmv")
-	var all []MMVImage
+	var all []schema.MMVImage
 	for _, f := range append(files, more...) {
 		if filepath.Ext(f) == ".txt" || filepath.Ext(f) == ".md" {
 			continue
@@ -45,14 +46,14 @@ func TestAppendMMVServe(t *testing.T) {
 		if err != nil {
 			continue // a directory
 		}
-		all = append(all, MMVImage{Path: f, Name: filepath.Base(f), Image: b})
+		all = append(all, schema.MMVImage{Path: f, Name: filepath.Base(f), Image: b})
 	}
 	if len(all) < 10 {
 		t.Fatalf("%d MMV files", len(all))
 	}
-	serve := func(name string, files ...MMVImage) {
+	serve := func(name string, files ...schema.MMVImage) {
 		for _, strict := range []bool{false, true} {
-			checkAppendMMVServe(t, name, &MMVServeInput{Files: files, Strict: strict, Now: 1764000000000000})
+			checkAppendMMVServe(t, name, &schema.MMVServeInput{Files: files, Strict: strict, Now: 1764000000000000})
 		}
 	}
 	for _, f := range all {
@@ -71,8 +72,8 @@ func TestAppendMMVServe(t *testing.T) {
 		}
 	}
 	serve("all", all...)
-	checkAppendMMVServe(t, "validate only", &MMVServeInput{Files: all, ValidateOnly: true})
-	checkAppendMMVServe(t, "none", &MMVServeInput{})
+	checkAppendMMVServe(t, "validate only", &schema.MMVServeInput{Files: all, ValidateOnly: true})
+	checkAppendMMVServe(t, "none", &schema.MMVServeInput{})
 
 	reg := &mmv.Registry{Cluster: 7, Gen: 3, Flags: mmv.FlagSentinel, Process: 42,
 		Indoms: []mmv.IndomDef{{Serial: 1, ShortText: "short", HelpText: "help text",
@@ -111,6 +112,6 @@ func TestAppendMMVServe(t *testing.T) {
 			}
 		}
 	}
-	built := MMVImage{Path: "dir/built", Name: "built", Image: b}
+	built := schema.MMVImage{Path: "dir/built", Name: "built", Image: b}
 	serve("built", built, built, all[0])
 }

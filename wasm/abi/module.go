@@ -1,5 +1,12 @@
 package abi
 
+import "github.com/perfwire/perfwire/schema"
+
+// Version is the ABI number hosts query with abi_version (wasip1) or
+// perfwire.abiVersion (js). It grows when an export or a result schema
+// changes incompatibly; adding a key to a result map does not change it.
+const Version = 4
+
 // Op is one call of the ABI. Calls names each for both modules; the
 // wasip1 reactor (wasm/plugin) exports one function per op and the js
 // module (wasm/js) installs one per op, and both run it through
@@ -274,7 +281,7 @@ func (m *Module) Open(o Op, h, n uint32) uint32 {
 func (m *Module) Call(o Op, a, b uint32) (res []byte) {
 	defer func() {
 		if recover() != nil {
-			res = fail(nil, ErrInternal)
+			res = schema.AppendFailure(nil, schema.ErrInternal)
 		}
 	}()
 	out := m.big[:0] // results are the large buffers
@@ -282,7 +289,7 @@ func (m *Module) Call(o Op, a, b uint32) (res []byte) {
 	// The call dispatched here, not by a function of its own: each
 	// function is some 800 bytes of WebAssembly with its tables (issue 18).
 	if o >= numOps || o.Opens() {
-		return fail(out, ErrNotBuilt)
+		return schema.AppendFailure(out, schema.ErrNotBuilt)
 	}
 	var (
 		s  any
@@ -299,10 +306,10 @@ func (m *Module) Call(o Op, a, b uint32) (res []byte) {
 		}
 	}
 	if !ok {
-		return fail(out, ErrBadHandle)
+		return schema.AppendFailure(out, schema.ErrBadHandle)
 	}
 	if calls[o] == nil {
-		return fail(out, ErrNotBuilt)
+		return schema.AppendFailure(out, schema.ErrNotBuilt)
 	}
 	return calls[o](o, s, in, b, out)
 }

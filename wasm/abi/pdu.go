@@ -3,6 +3,7 @@ package abi
 import (
 	"encoding/binary"
 	"encoding/hex"
+	"github.com/perfwire/perfwire/schema"
 	"math"
 	"strconv"
 
@@ -17,7 +18,7 @@ import (
 // 0 means pduwire's default client limit) and decodes each one in full.
 // The first framing or body error ends the stream; what came before it
 // is kept.
-func DecodePDUs(in []byte, limit int) PDUStream {
+func DecodePDUs(in []byte, limit int) schema.PDUStream {
 	return pduStream(AppendPDUs(nil, in, limit))
 }
 
@@ -31,14 +32,14 @@ func AppendPDU(dst []byte, file string, p pduwire.PDU) ([]byte, error) {
 	// value, whose MarshalMsg would be linked for this alone), then the
 	// body's: at most 5 and 10 keys, a fixmap.
 	t := p.Header.Type
-	e := beginMap(dst, 15)
+	e := schema.BeginMap(dst, 15)
 	if file != "" {
-		e.str("\xa4file", file)
+		e.Str("\xa4file", file)
 	}
-	e.int("\xa6offset", p.Offset)
-	e.uint("\xa3len", uint64(p.Header.Len))
-	e.str("\xa4type", t.String())
-	e.int("\xa4from", int64(p.Header.From))
+	e.Int("\xa6offset", p.Offset)
+	e.Uint("\xa3len", uint64(p.Header.Len))
+	e.Str("\xa4type", t.String())
+	e.Int("\xa4from", int64(p.Header.From))
 	var err error
 	if t == pduwire.TypeResult || t == pduwire.TypeHighResResult {
 		// Most of a stream: written in one pass, with no body value.
@@ -50,17 +51,17 @@ func AppendPDU(dst []byte, file string, p pduwire.PDU) ([]byte, error) {
 		// issue 18 item 7).
 		var r pduwire.Result
 		if r, err = pduwire.ParseResult(p.Bytes); err == nil {
-			e.int("\xa3sec", r.Sec)
-			e.int("\xa4nsec", r.Nsec)
-			e.int("\xa7numpmid", int64(r.NumPMID))
-			e.array("\xaavalue_sets", r.NumPMID)
-			b := e.b
+			e.Int("\xa3sec", r.Sec)
+			e.Int("\xa4nsec", r.Nsec)
+			e.Int("\xa7numpmid", int64(r.NumPMID))
+			e.Array("\xaavalue_sets", r.NumPMID)
+			b := e.B
 			s := r.Scan()
 			for s.Next() {
 				vs := s.ValueSet()
 				b = appendValueSet(b, &vs)
 			}
-			e.b = b
+			e.B = b
 		}
 	} else {
 		e, err = appendBody(e, t, p.Bytes)
@@ -68,7 +69,7 @@ func AppendPDU(dst []byte, file string, p pduwire.PDU) ([]byte, error) {
 	if err != nil {
 		return dst, pduError(p, err)
 	}
-	return e.end(), nil
+	return e.End(), nil
 }
 
 // pduError places a body's decoding error in the stream: its offset
@@ -98,7 +99,7 @@ func pduError(p pduwire.PDU, err error) error {
 // 40 KB of pcp's text formatting into each module (bench/RESULTS.md); an
 // interface of UnmarshalBinary alone, called once, still cost 9 KB more
 // than it saved. The cases break to one return.
-func appendBody(e enc, t pduwire.Type, b []byte) (enc, error) {
+func appendBody(e schema.Map, t pduwire.Type, b []byte) (schema.Map, error) {
 	var err error
 	switch t {
 	case pduwire.TypeError:
@@ -106,84 +107,84 @@ func appendBody(e enc, t pduwire.Type, b []byte) (enc, error) {
 		if err = m.UnmarshalBinary(b); err != nil {
 			break
 		}
-		e.int("\xa4code", int64(m.Code))
+		e.Int("\xa4code", int64(m.Code))
 		if !m.Extended {
 			break
 		}
 		f := pduwire.Features(m.Datum)
-		e.str("\xa5datum", hex32(m.Datum))
-		e.int("\xb0handshake_status", int64(pcp.FromV1(m.Code)))
-		e.uint("\xa7version", uint64(f.Version()))
-		e.str("\xa8features", hex32(uint32(f.Flags())))
+		e.Str("\xa5datum", hex32(m.Datum))
+		e.Int("\xb0handshake_status", int64(pcp.FromV1(m.Code)))
+		e.Uint("\xa7version", uint64(f.Version()))
+		e.Str("\xa8features", hex32(uint32(f.Flags())))
 	case pduwire.TypeProfile:
 		var m pduwire.ProfilePDU
 		if err = m.UnmarshalBinary(b); err != nil {
 			break
 		}
-		e.int("\xa3ctx", int64(m.Ctx))
-		e.int("\xa5state", int64(m.State))
-		e.array("\xa7entries", len(m.Entries))
+		e.Int("\xa3ctx", int64(m.Ctx))
+		e.Int("\xa5state", int64(m.State))
+		e.Array("\xa7entries", len(m.Entries))
 		for _, en := range m.Entries {
-			f := beginMap(e.b, 3)
-			f.str("\xa5indom", en.InDom.String())
-			f.int("\xa5state", int64(en.State))
-			f.int32s("\xa5insts", en.Insts)
-			e.b = f.end()
+			f := schema.BeginMap(e.B, 3)
+			f.Str("\xa5indom", en.InDom.String())
+			f.Int("\xa5state", int64(en.State))
+			f.Int32s("\xa5insts", en.Insts)
+			e.B = f.End()
 		}
 	case pduwire.TypeFetch, pduwire.TypeHighResFetch:
 		m := pduwire.FetchPDU{HighRes: t == pduwire.TypeHighResFetch}
 		if err = m.UnmarshalBinary(b); err != nil {
 			break
 		}
-		e.int("\xa3ctx", int64(m.Ctx))
-		e.ids("\xa5pmids", m.PMIDs)
+		e.Int("\xa3ctx", int64(m.Ctx))
+		mapIDs(&e, "\xa5pmids", m.PMIDs)
 	case pduwire.TypeDescReq:
 		var m pduwire.DescReqPDU
 		if err = m.UnmarshalBinary(b); err != nil {
 			break
 		}
-		e.b = appendID(e.key("\xa4pmid"), m.PMID)
+		e.B = appendID(e.Key("\xa4pmid"), m.PMID)
 	case pduwire.TypeDesc:
 		var m pduwire.DescPDU
 		if err = m.UnmarshalBinary(b); err != nil {
 			break
 		}
-		e.b = appendDesc(e.key("\xa4desc"), m.Desc)
+		e.B = appendDesc(e.Key("\xa4desc"), m.Desc)
 	case pduwire.TypeDescIDs:
 		var m pduwire.DescIDsPDU
 		if err = m.UnmarshalBinary(b); err != nil {
 			break
 		}
-		e.ids("\xa5pmids", m.PMIDs)
+		mapIDs(&e, "\xa5pmids", m.PMIDs)
 	case pduwire.TypeDescs:
 		var m pduwire.DescsPDU
 		if err = m.UnmarshalBinary(b); err != nil {
 			break
 		}
-		e.array("\xa5descs", len(m.Descs))
+		e.Array("\xa5descs", len(m.Descs))
 		for _, d := range m.Descs {
-			e.b = appendDesc(e.b, d)
+			e.B = appendDesc(e.B, d)
 		}
 	case pduwire.TypeInstanceReq:
 		var m pduwire.InstanceReqPDU
 		if err = m.UnmarshalBinary(b); err != nil {
 			break
 		}
-		e.str("\xa5indom", m.InDom.String())
-		e.int("\xa4inst", int64(m.Inst))
-		e.text("\xa4name", m.Name)
+		e.Str("\xa5indom", m.InDom.String())
+		e.Int("\xa4inst", int64(m.Inst))
+		e.Text("\xa4name", m.Name)
 	case pduwire.TypeInstance:
 		var m pduwire.InstancePDU
 		if err = m.UnmarshalBinary(b); err != nil {
 			break
 		}
-		e.str("\xa5indom", m.InDom.String())
-		e.array("\xa9instances", len(m.Instances))
+		e.Str("\xa5indom", m.InDom.String())
+		e.Array("\xa9instances", len(m.Instances))
 		for _, in := range m.Instances {
-			f := beginMap(e.b, 2)
-			f.int("\xa4inst", int64(in.Inst))
-			f.text("\xa4name", in.Name)
-			e.b = f.end()
+			f := schema.BeginMap(e.B, 2)
+			f.Int("\xa4inst", int64(in.Inst))
+			f.Text("\xa4name", in.Name)
+			e.B = f.End()
 		}
 	case pduwire.TypeTextReq, pduwire.TypeLabelReq:
 		// The two requests have the same fields: one body for both.
@@ -196,108 +197,108 @@ func appendBody(e enc, t pduwire.Type, b []byte) (enc, error) {
 		if err != nil {
 			break
 		}
-		e.str("\xa5ident", hex32(m.Ident))
-		e.int("\xa4kind", int64(m.Kind))
+		e.Str("\xa5ident", hex32(m.Ident))
+		e.Int("\xa4kind", int64(m.Kind))
 	case pduwire.TypeText:
 		var m pduwire.TextPDU
 		if err = m.UnmarshalBinary(b); err != nil {
 			break
 		}
-		e.str("\xa5ident", hex32(m.Ident))
-		e.text("\xa4text", m.Text)
+		e.Str("\xa5ident", hex32(m.Ident))
+		e.Text("\xa4text", m.Text)
 	case pduwire.TypeCreds:
 		var m pduwire.CredsPDU
 		if err = m.UnmarshalBinary(b); err != nil {
 			break
 		}
-		e.array("\xa5creds", len(m.Creds))
+		e.Array("\xa5creds", len(m.Creds))
 		for _, c := range m.Creds {
-			f := beginMap(e.b, 3)
-			f.uint("\xa4type", uint64(c.Kind()))
-			f.uint("\xa7version", uint64(c.Version()))
-			f.str("\xa5flags", hex32(uint32(c.Flags())))
-			e.b = f.end()
+			f := schema.BeginMap(e.B, 3)
+			f.Uint("\xa4type", uint64(c.Kind()))
+			f.Uint("\xa7version", uint64(c.Version()))
+			f.Str("\xa5flags", hex32(uint32(c.Flags())))
+			e.B = f.End()
 		}
 	case pduwire.TypePMNSIDs:
 		var m pduwire.PMNSIDsPDU
 		if err = m.UnmarshalBinary(b); err != nil {
 			break
 		}
-		e.int("\xa6status", int64(m.Status))
-		e.ids("\xa5pmids", m.PMIDs)
+		e.Int("\xa6status", int64(m.Status))
+		mapIDs(&e, "\xa5pmids", m.PMIDs)
 	case pduwire.TypePMNSNames:
 		var m pduwire.PMNSNamesPDU
 		if err = m.UnmarshalBinary(b); err != nil {
 			break
 		}
-		e.int("\xa6status", int64(m.Status))
-		e.array("\xa5names", len(m.Names))
+		e.Int("\xa6status", int64(m.Status))
+		e.Array("\xa5names", len(m.Names))
 		for _, n := range m.Names {
-			e.b = appendStr(e.b, n)
+			e.B = schema.AppendStr(e.B, n)
 		}
 		if m.Statuses != nil {
-			e.int32s("\xa8statuses", m.Statuses)
+			e.Int32s("\xa8statuses", m.Statuses)
 		}
 	case pduwire.TypePMNSChild, pduwire.TypePMNSTraverse:
 		m := pduwire.PMNSChildPDU{Traverse: t == pduwire.TypePMNSTraverse}
 		if err = m.UnmarshalBinary(b); err != nil {
 			break
 		}
-		e.int("\xa7subtype", int64(m.Subtype))
-		e.text("\xa4name", m.Name)
+		e.Int("\xa7subtype", int64(m.Subtype))
+		e.Text("\xa4name", m.Name)
 	case pduwire.TypeAttr:
 		var m pduwire.AttrPDU
 		if err = m.UnmarshalBinary(b); err != nil {
 			break
 		}
-		e.int("\xa4attr", int64(m.Attr))
-		e.text("\xa5value", m.Value)
+		e.Int("\xa4attr", int64(m.Attr))
+		e.Text("\xa5value", m.Value)
 	case pduwire.TypeLabel:
 		var m pduwire.LabelPDU
 		if err = m.UnmarshalBinary(b); err != nil {
 			break
 		}
-		e.str("\xa5ident", hex32(m.Ident))
-		e.int("\xa4kind", int64(m.Kind))
-		e.array("\xa4sets", len(m.Sets))
+		e.Str("\xa5ident", hex32(m.Ident))
+		e.Int("\xa4kind", int64(m.Kind))
+		e.Array("\xa4sets", len(m.Sets))
 		for _, s := range m.Sets {
-			f := beginMap(e.b, 4)
-			f.int("\xa4inst", int64(s.Inst))
-			f.int("\xa7nlabels", int64(s.NLabels))
-			f.text("\xa4json", s.JSON)
-			f.array("\xa6labels", len(s.Labels))
+			f := schema.BeginMap(e.B, 4)
+			f.Int("\xa4inst", int64(s.Inst))
+			f.Int("\xa7nlabels", int64(s.NLabels))
+			f.Text("\xa4json", s.JSON)
+			f.Array("\xa6labels", len(s.Labels))
 			for _, l := range s.Labels {
-				f.b = appendLabel(f.b, s.JSON, l.Name, l.NameLen, l.Flags, l.Value, l.ValueLen)
+				f.B = appendLabel(f.B, s.JSON, l.Name, l.NameLen, l.Flags, l.Value, l.ValueLen)
 			}
-			e.b = f.end()
+			e.B = f.End()
 		}
 	case pduwire.TypeLogRequest:
 		var m pduwire.LogRequestPDU
 		if err = m.UnmarshalBinary(b); err != nil {
 			break
 		}
-		e.int("\xa7request", int64(m.Request))
+		e.Int("\xa7request", int64(m.Request))
 	case pduwire.TypeLogControl:
 		var m pduwire.LogControlPDU
 		if err = m.UnmarshalBinary(b); err != nil {
 			break
 		}
-		e.int("\xa7control", int64(m.Control))
-		e.int("\xa5state", int64(m.State))
-		e.int("\xa8delta_ms", int64(m.Delta))
-		e.array("\xa7metrics", len(m.Metrics))
+		e.Int("\xa7control", int64(m.Control))
+		e.Int("\xa5state", int64(m.State))
+		e.Int("\xa8delta_ms", int64(m.Delta))
+		e.Array("\xa7metrics", len(m.Metrics))
 		for _, lm := range m.Metrics {
-			f := beginMap(e.b, 3)
-			f.b = appendID(f.key("\xa4pmid"), lm.PMID)
-			f.int("\xa6numval", int64(lm.NumVal))
-			f.array("\xa6values", len(lm.Values))
+			f := schema.BeginMap(e.B, 3)
+			f.B = appendID(f.Key("\xa4pmid"), lm.PMID)
+			f.Int("\xa6numval", int64(lm.NumVal))
+			f.Array("\xa6values", len(lm.Values))
 			for _, v := range lm.Values {
-				g := beginMap(f.b, 2)
-				g.int("\xa4inst", int64(v.Inst))
-				g.uint("\xa5value", uint64(v.Value))
-				f.b = g.end()
+				g := schema.BeginMap(f.B, 2)
+				g.Int("\xa4inst", int64(v.Inst))
+				g.Uint("\xa5value", uint64(v.Value))
+				f.B = g.End()
 			}
-			e.b = f.end()
+			e.B = f.End()
 		}
 	case pduwire.TypeLogStatusV2:
 		var m pduwire.LogStatusV2PDU
@@ -305,33 +306,33 @@ func appendBody(e enc, t pduwire.Type, b []byte) (enc, error) {
 			break
 		}
 		logHead(&e, &[3]pduwire.LogTime{m.Start, m.Last, m.Now}, m.State, m.Vol, m.Size)
-		e.text("\xa4host", cstr(m.Host[:]))
-		e.text("\xa4fqdn", cstr(m.FQDN[:]))
-		e.text("\xa7pmcd_tz", cstr(m.PMCDTZ[:]))
-		e.text("\xa9logger_tz", cstr(m.LoggerTZ[:]))
+		e.Text("\xa4host", cstr(m.Host[:]))
+		e.Text("\xa4fqdn", cstr(m.FQDN[:]))
+		e.Text("\xa7pmcd_tz", cstr(m.PMCDTZ[:]))
+		e.Text("\xa9logger_tz", cstr(m.LoggerTZ[:]))
 	case pduwire.TypeLogStatus:
 		var m pduwire.LogStatusPDU
 		if err = m.UnmarshalBinary(b); err != nil {
 			break
 		}
 		logHead(&e, &[3]pduwire.LogTime{m.Start, m.Last, m.Now}, m.State, m.Vol, m.Size)
-		e.array("\xa7strings", len(m.Strings))
+		e.Array("\xa7strings", len(m.Strings))
 		for _, s := range m.Strings {
-			e.b = appendStr(e.b, cstr(s))
+			e.B = schema.AppendStr(e.B, cstr(s))
 		}
 	default:
-		e.str("\xa8body_hex", hexText(b[min(len(b), pduwire.HeaderLen):]))
+		e.Str("\xa8body_hex", hexText(b[min(len(b), pduwire.HeaderLen):]))
 	}
 	return e, err
 }
 
-// ids writes k and the text of each identifier of v.
+// mapIDs writes k and the text of each identifier of v.
 //
 //go:noinline
-func (e *enc) ids(k string, v []pcp.ID) {
-	e.array(k, len(v))
+func mapIDs(e *schema.Map, k string, v []pcp.ID) {
+	e.Array(k, len(v))
 	for _, id := range v {
-		e.b = appendID(e.b, id)
+		e.B = appendID(e.B, id)
 	}
 }
 
@@ -339,28 +340,28 @@ func (e *enc) ids(k string, v []pcp.ID) {
 //
 //go:noinline
 func appendDesc(b []byte, d pduwire.Desc) []byte {
-	e := beginMap(b, 5)
-	e.b = appendID(e.key("\xa4pmid"), d.ID)
-	e.str("\xa4type", TypeName(d.Type))
-	e.str("\xa5indom", d.InDom.String())
-	e.str("\xa3sem", semName(d.Sem))
-	e.str("\xa5units", d.Units.String())
-	return e.end()
+	e := schema.BeginMap(b, 5)
+	e.B = appendID(e.Key("\xa4pmid"), d.ID)
+	e.Str("\xa4type", TypeName(d.Type))
+	e.Str("\xa5indom", d.InDom.String())
+	e.Str("\xa3sem", semName(d.Sem))
+	e.Str("\xa5units", d.Units.String())
+	return e.End()
 }
 
 // logHead writes the keys both LOG_STATUS bodies start with.
 //
 //go:noinline
-func logHead(e *enc, ts *[3]pduwire.LogTime, state, vol int32, size int64) {
+func logHead(e *schema.Map, ts *[3]pduwire.LogTime, state, vol int32, size int64) {
 	for i, k := range [...]string{"\xa5start", "\xa4last", "\xa3now"} {
-		f := beginMap(e.key(k), 2)
-		f.int("\xa3sec", ts[i].Sec)
-		f.int("\xa4frac", int64(ts[i].Frac))
-		e.b = f.end()
+		f := schema.BeginMap(e.Key(k), 2)
+		f.Int("\xa3sec", ts[i].Sec)
+		f.Int("\xa4frac", int64(ts[i].Frac))
+		e.B = f.End()
 	}
-	e.int("\xa5state", int64(state))
-	e.int("\xa3vol", int64(vol))
-	e.int("\xa4size", size)
+	e.Int("\xa5state", int64(state))
+	e.Int("\xa3vol", int64(vol))
+	e.Int("\xa4size", size)
 }
 
 // appendValueSet appends one value set as ValueSet's MarshalMsg does.
@@ -375,19 +376,19 @@ func appendValueSet(b []byte, vs *pduwire.ValueSet) []byte {
 		keys = 0x84
 	}
 	b = appendID(append(b, keys, 0xa4, 'p', 'm', 'i', 'd'), vs.PMID)
-	b = appendInt32(append(b, 0xa6, 'n', 'u', 'm', 'v', 'a', 'l'), vs.NumVal)
+	b = schema.AppendInt32(append(b, 0xa6, 'n', 'u', 'm', 'v', 'a', 'l'), vs.NumVal)
 	if n > 0 {
-		b = appendUint64(append(b, 0xa6, 'v', 'a', 'l', 'f', 'm', 't'), uint64(vs.ValFmt))
-		b = appendArrayHeader(append(b, 0xa6, 'v', 'a', 'l', 'u', 'e', 's'), uint32(n))
+		b = schema.AppendUint64(append(b, 0xa6, 'v', 'a', 'l', 'f', 'm', 't'), uint64(vs.ValFmt))
+		b = schema.AppendArrayHeader(append(b, 0xa6, 'v', 'a', 'l', 'u', 'e', 's'), uint32(n))
 		if vs.ValFmt == pduwire.ValInsitu {
 			// Insitu values {inst, fmt, value}, the 32-bit word as a
 			// signed number: half of a RESULT stream's values, written
 			// here with no call for a fixint.
 			for i := range n {
 				inst, w := vs.Word(i)
-				b = appendInt32(append(b, 0x83, 0xa4, 'i', 'n', 's', 't'), inst)
+				b = schema.AppendInt32(append(b, 0x83, 0xa4, 'i', 'n', 's', 't'), inst)
 				b = append(b, 0xa3, 'f', 'm', 't', 0xa6, 'i', 'n', 's', 'i', 't', 'u', 0xa5, 'v', 'a', 'l', 'u', 'e')
-				b = appendInt32(b, int32(w))
+				b = schema.AppendInt32(b, int32(w))
 			}
 			return b
 		}
@@ -419,17 +420,17 @@ func appendValueSet(b []byte, vs *pduwire.ValueSet) []byte {
 				b = appendBlock(b, vs.Value(i), vs.ValFmt)
 				continue
 			}
-			b = append(appendInt32(append(b, 0x84, 0xa4, 'i', 'n', 's', 't'), inst), dptrKeys[t]...)
+			b = append(schema.AppendInt32(append(b, 0x84, 0xa4, 'i', 'n', 's', 't'), inst), dptrKeys[t]...)
 			switch t {
 			case pcp.TypeString:
-				b = appendStr(b, trimNUL(p))
+				b = schema.AppendStr(b, trimNUL(p))
 			case pcp.Type64:
-				b = appendInt64(b, int64(u))
+				b = schema.AppendInt64(b, int64(u))
 			case pcp.TypeU64:
-				b = appendUint64(b, u)
+				b = schema.AppendUint64(b, u)
 			default:
 				// A double's bits are MessagePack's float64 already.
-				b = appendBits64(b, u)
+				b = schema.AppendBits64(b, u)
 			}
 		}
 	}
@@ -473,7 +474,7 @@ var dptrKeys = [...]string{
 // as Value's MarshalMsg does: {inst, fmt, type, then value, records or
 // hex}. appendValueSet writes the common DPTR blocks itself.
 func appendBlock(b []byte, v pduwire.Value, valfmt uint8) []byte {
-	b = appendInt32(append(b, 0x84, 0xa4, 'i', 'n', 's', 't'), v.Inst)
+	b = schema.AppendInt32(append(b, 0x84, 0xa4, 'i', 'n', 's', 't'), v.Inst)
 	t := v.BlockType()
 	if int(valfmt) < len(fmtKeys) {
 		b = append(b, fmtKeys[valfmt]...)
@@ -538,21 +539,21 @@ func trimNUL(p []byte) []byte {
 func appendForm(b []byte, form byte, u uint64, p []byte) []byte {
 	switch form {
 	case 'i':
-		return appendInt64(b, int64(u))
+		return schema.AppendInt64(b, int64(u))
 	case 'u':
-		return appendUint64(b, u)
+		return schema.AppendUint64(b, u)
 	case 'd':
 		return AppendFloat(b, math.Float64frombits(u))
 	case 'f':
 		return AppendFloat(b, float64(math.Float32frombits(uint32(u))))
 	case 's':
-		return appendStr(b, p)
+		return schema.AppendStr(b, p)
 	}
 	return msgp.AppendString(b, hexText(p))
 }
 
 // raw returns b as a value's Raw.
-func raw(b []byte) *Raw { r := Raw(b); return &r }
+func raw(b []byte) *schema.Raw { r := schema.Raw(b); return &r }
 
 // AppendFloat appends f as the schema writes floats: a MessagePack float,
 // or NaN and the infinities as strings, which JSON can carry.
@@ -560,25 +561,25 @@ func AppendFloat(b []byte, f float64) []byte {
 	if math.IsNaN(f) || math.IsInf(f, 0) {
 		return msgp.AppendString(b, strconv.FormatFloat(f, 'g', -1, 64))
 	}
-	return appendFloat64(b, f)
+	return schema.AppendFloat64(b, f)
 }
 
 // eventRecords lists the records of a validated event array. The
 // parameters' values share one growing buffer, each capped to its own
 // bytes: an allocation per few values instead of one per value.
-func eventRecords(a eventrec.Array) []EventRecord {
-	recs := make([]EventRecord, 0, a.Len())
+func eventRecords(a eventrec.Array) []schema.EventRecord {
+	recs := make([]schema.EventRecord, 0, a.Len())
 	var vals []byte
 	for r := range a.Records() {
-		o := EventRecord{Sec: r.Seconds(), Nsec: r.Nanoseconds(), Flags: r.Flags().String()}
+		o := schema.EventRecord{Sec: r.Seconds(), Nsec: r.Nanoseconds(), Flags: r.Flags().String()}
 		if n, ok := r.Missed(); ok {
 			o.Missed = &n
 		} else {
-			o.Params = []EventParam{}
+			o.Params = []schema.EventParam{}
 			for p := range r.Params() {
 				at := len(vals)
 				vals = appendParam(vals, p)
-				o.Params = append(o.Params, EventParam{PMID: p.ID.String(), Type: TypeName(p.Type), Value: Raw(vals[at:len(vals):len(vals)])})
+				o.Params = append(o.Params, schema.EventParam{PMID: p.ID.String(), Type: TypeName(p.Type), Value: schema.Raw(vals[at:len(vals):len(vals)])})
 			}
 		}
 		recs = append(recs, o)
@@ -589,33 +590,33 @@ func eventRecords(a eventrec.Array) []EventRecord {
 // appendEventRecords appends the records of a validated event array as
 // eventRecords' values marshal, written straight from the array.
 func appendEventRecords(b []byte, a eventrec.Array) []byte {
-	b = appendArrayHeader(b, uint32(a.Len()))
+	b = schema.AppendArrayHeader(b, uint32(a.Len()))
 	rs := a.Scanner()
 	for rs.Next() {
 		r := rs.Record()
-		e := beginMap(b, 5)
-		e.int("\xa3sec", r.Seconds())
-		e.int("\xa4nsec", r.Nanoseconds())
+		e := schema.BeginMap(b, 5)
+		e.Int("\xa3sec", r.Seconds())
+		e.Int("\xa4nsec", r.Nanoseconds())
 		// Flags' text is at most 25 bytes ("point,start,end,id,parent"):
 		// a fixstr.
-		at := len(e.key("\xa5flags"))
-		e.b, _ = r.Flags().AppendText(append(e.b, 0xa0))
-		e.b[at] = 0xa0 | byte(len(e.b)-at-1)
+		at := len(e.Key("\xa5flags"))
+		e.B, _ = r.Flags().AppendText(append(e.B, 0xa0))
+		e.B[at] = 0xa0 | byte(len(e.B)-at-1)
 		if n, ok := r.Missed(); ok {
-			e.int("\xa6missed", int64(n))
+			e.Int("\xa6missed", int64(n))
 		} else {
-			e.array("\xa6params", r.NumParams())
+			e.Array("\xa6params", r.NumParams())
 			ps := r.ParamScanner()
 			for ps.Next() {
 				p := ps.Param()
-				f := beginMap(e.b, 3)
-				f.b = appendID(f.key("\xa4pmid"), p.ID)
-				f.str("\xa4type", TypeName(p.Type))
-				f.b = appendParam(f.key("\xa5value"), p)
-				e.b = f.end()
+				f := schema.BeginMap(e.B, 3)
+				f.B = appendID(f.Key("\xa4pmid"), p.ID)
+				f.Str("\xa4type", TypeName(p.Type))
+				f.B = appendParam(f.Key("\xa5value"), p)
+				e.B = f.End()
 			}
 		}
-		b = e.end()
+		b = e.End()
 	}
 	return b
 }
@@ -706,8 +707,8 @@ func TypeName(t pcp.Type) string {
 
 var semNames = [...]string{pcp.SemCounter: "counter", pcp.SemInstant: "instant", pcp.SemDiscrete: "discrete"}
 
-func desc(d pduwire.Desc) Desc {
-	return Desc{PMID: d.ID.String(), Type: TypeName(d.Type), InDom: d.InDom.String(), Sem: semName(d.Sem), Units: d.Units.String()}
+func desc(d pduwire.Desc) schema.Desc {
+	return schema.Desc{PMID: d.ID.String(), Type: TypeName(d.Type), InDom: d.InDom.String(), Sem: semName(d.Sem), Units: d.Units.String()}
 }
 
 // cstr stops a NUL-terminated byte string at its first NUL. Not

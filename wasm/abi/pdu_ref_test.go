@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/binary"
 	"encoding/hex"
+	"github.com/perfwire/perfwire/schema"
 	"math"
 	"os"
 	"path/filepath"
@@ -29,7 +30,7 @@ var fmtNames = [...]string{pduwire.ValInsitu: "insitu", pduwire.ValDPTR: "dptr",
 // struct by refDecodeBody, each marshalled and merged with the header.
 func refAppendPDU(dst []byte, file string, p pduwire.PDU) ([]byte, error) {
 	t := p.Header.Type
-	h := PDUHeader{File: file, Offset: p.Offset, Len: p.Header.Len, Type: t.String(), From: p.Header.From}
+	h := schema.PDUHeader{File: file, Offset: p.Offset, Len: p.Header.Len, Type: t.String(), From: p.Header.From}
 	if t != pduwire.TypeResult && t != pduwire.TypeHighResResult {
 		body, err := refDecodeBody(t, p.Bytes)
 		if err != nil {
@@ -88,11 +89,11 @@ func refDecodeBody(t pduwire.Type, b []byte) (msgp.Marshaler, error) {
 			break
 		}
 		if !m.Extended {
-			body = &ErrorBody{Code: m.Code}
+			body = &schema.ErrorBody{Code: m.Code}
 			break
 		}
 		f := pduwire.Features(m.Datum)
-		body = &ErrorExtBody{Code: m.Code, Datum: hex32(m.Datum), HandshakeStatus: int32(pcp.FromV1(m.Code)),
+		body = &schema.ErrorExtBody{Code: m.Code, Datum: hex32(m.Datum), HandshakeStatus: int32(pcp.FromV1(m.Code)),
 			Version: f.Version(), Features: hex32(uint32(f.Flags()))}
 	case pduwire.TypeProfile:
 		var m pduwire.ProfilePDU
@@ -100,65 +101,65 @@ func refDecodeBody(t pduwire.Type, b []byte) (msgp.Marshaler, error) {
 			break
 		}
 		in := m.Entries
-		es := make([]ProfileEntry, len(in))
+		es := make([]schema.ProfileEntry, len(in))
 		for i, e := range in {
 			insts := make([]int32, len(e.Insts))
 			copy(insts, e.Insts)
-			es[i] = ProfileEntry{InDom: e.InDom.String(), State: e.State, Insts: insts}
+			es[i] = schema.ProfileEntry{InDom: e.InDom.String(), State: e.State, Insts: insts}
 		}
-		body = &ProfileBody{Ctx: m.Ctx, State: m.State, Entries: es}
+		body = &schema.ProfileBody{Ctx: m.Ctx, State: m.State, Entries: es}
 	case pduwire.TypeFetch, pduwire.TypeHighResFetch:
 		m := pduwire.FetchPDU{HighRes: t == pduwire.TypeHighResFetch}
 		if err = m.UnmarshalBinary(b); err != nil {
 			break
 		}
-		body = &FetchBody{Ctx: m.Ctx, PMIDs: ids(m.PMIDs)}
+		body = &schema.FetchBody{Ctx: m.Ctx, PMIDs: ids(m.PMIDs)}
 	case pduwire.TypeDescReq:
 		var m pduwire.DescReqPDU
 		if err = m.UnmarshalBinary(b); err != nil {
 			break
 		}
-		body = &PMIDBody{PMID: m.PMID.String()}
+		body = &schema.PMIDBody{PMID: m.PMID.String()}
 	case pduwire.TypeDesc:
 		var m pduwire.DescPDU
 		if err = m.UnmarshalBinary(b); err != nil {
 			break
 		}
-		body = &DescBody{Desc: desc(m.Desc)}
+		body = &schema.DescBody{Desc: desc(m.Desc)}
 	case pduwire.TypeDescIDs:
 		var m pduwire.DescIDsPDU
 		if err = m.UnmarshalBinary(b); err != nil {
 			break
 		}
-		body = &PMIDsBody{PMIDs: ids(m.PMIDs)}
+		body = &schema.PMIDsBody{PMIDs: ids(m.PMIDs)}
 	case pduwire.TypeDescs:
 		var m pduwire.DescsPDU
 		if err = m.UnmarshalBinary(b); err != nil {
 			break
 		}
 		in := m.Descs
-		ds := make([]Desc, len(in))
+		ds := make([]schema.Desc, len(in))
 		for i, d := range in {
 			ds[i] = desc(d)
 		}
-		body = &DescsBody{Descs: ds}
+		body = &schema.DescsBody{Descs: ds}
 	case pduwire.TypeInstanceReq:
 		var m pduwire.InstanceReqPDU
 		if err = m.UnmarshalBinary(b); err != nil {
 			break
 		}
-		body = &InstanceReqBody{InDom: m.InDom.String(), Inst: m.Inst, Name: string(m.Name)}
+		body = &schema.InstanceReqBody{InDom: m.InDom.String(), Inst: m.Inst, Name: string(m.Name)}
 	case pduwire.TypeInstance:
 		var m pduwire.InstancePDU
 		if err = m.UnmarshalBinary(b); err != nil {
 			break
 		}
 		in := m.Instances
-		is := make([]Instance, len(in))
+		is := make([]schema.Instance, len(in))
 		for i, e := range in {
-			is[i] = Instance{Inst: e.Inst, Name: string(e.Name)}
+			is[i] = schema.Instance{Inst: e.Inst, Name: string(e.Name)}
 		}
-		body = &InstanceBody{InDom: m.InDom.String(), Instances: is}
+		body = &schema.InstanceBody{InDom: m.InDom.String(), Instances: is}
 	case pduwire.TypeTextReq, pduwire.TypeLabelReq:
 		// The two requests have the same fields: one body for both.
 		var m pduwire.TextReqPDU
@@ -170,30 +171,30 @@ func refDecodeBody(t pduwire.Type, b []byte) (msgp.Marshaler, error) {
 		if err != nil {
 			break
 		}
-		body = &IdentKindBody{Ident: hex32(m.Ident), Kind: m.Kind}
+		body = &schema.IdentKindBody{Ident: hex32(m.Ident), Kind: m.Kind}
 	case pduwire.TypeText:
 		var m pduwire.TextPDU
 		if err = m.UnmarshalBinary(b); err != nil {
 			break
 		}
-		body = &TextBody{Ident: hex32(m.Ident), Text: string(m.Text)}
+		body = &schema.TextBody{Ident: hex32(m.Ident), Text: string(m.Text)}
 	case pduwire.TypeCreds:
 		var m pduwire.CredsPDU
 		if err = m.UnmarshalBinary(b); err != nil {
 			break
 		}
 		in := m.Creds
-		cs := make([]Cred, len(in))
+		cs := make([]schema.Cred, len(in))
 		for i, c := range in {
-			cs[i] = Cred{Type: c.Kind(), Version: c.Version(), Flags: hex32(uint32(c.Flags()))}
+			cs[i] = schema.Cred{Type: c.Kind(), Version: c.Version(), Flags: hex32(uint32(c.Flags()))}
 		}
-		body = &CredsBody{Creds: cs}
+		body = &schema.CredsBody{Creds: cs}
 	case pduwire.TypePMNSIDs:
 		var m pduwire.PMNSIDsPDU
 		if err = m.UnmarshalBinary(b); err != nil {
 			break
 		}
-		body = &PMNSIDsBody{Status: m.Status, PMIDs: ids(m.PMIDs)}
+		body = &schema.PMNSIDsBody{Status: m.Status, PMIDs: ids(m.PMIDs)}
 	case pduwire.TypePMNSNames:
 		var m pduwire.PMNSNamesPDU
 		if err = m.UnmarshalBinary(b); err != nil {
@@ -209,65 +210,65 @@ func refDecodeBody(t pduwire.Type, b []byte) (msgp.Marshaler, error) {
 			sts = make([]int32, len(m.Statuses))
 			copy(sts, m.Statuses)
 		}
-		body = &PMNSNamesBody{Status: m.Status, Names: ns, Statuses: sts}
+		body = &schema.PMNSNamesBody{Status: m.Status, Names: ns, Statuses: sts}
 	case pduwire.TypePMNSChild, pduwire.TypePMNSTraverse:
 		m := pduwire.PMNSChildPDU{Traverse: t == pduwire.TypePMNSTraverse}
 		if err = m.UnmarshalBinary(b); err != nil {
 			break
 		}
-		body = &PMNSChildBody{Subtype: m.Subtype, Name: string(m.Name)}
+		body = &schema.PMNSChildBody{Subtype: m.Subtype, Name: string(m.Name)}
 	case pduwire.TypeAttr:
 		var m pduwire.AttrPDU
 		if err = m.UnmarshalBinary(b); err != nil {
 			break
 		}
-		body = &AttrBody{Attr: m.Attr, Value: string(m.Value)}
+		body = &schema.AttrBody{Attr: m.Attr, Value: string(m.Value)}
 	case pduwire.TypeLabel:
 		var m pduwire.LabelPDU
 		if err = m.UnmarshalBinary(b); err != nil {
 			break
 		}
 		in := m.Sets
-		sets := make([]PDULabelSet, len(in))
+		sets := make([]schema.PDULabelSet, len(in))
 		for i, s := range in {
 			lin := s.Labels
-			ls := make([]Label, len(lin))
+			ls := make([]schema.Label, len(lin))
 			for j, l := range lin {
-				ls[j] = Label{Name: string(s.JSON[l.Name : int(l.Name)+int(l.NameLen)]),
+				ls[j] = schema.Label{Name: string(s.JSON[l.Name : int(l.Name)+int(l.NameLen)]),
 					Value: string(s.JSON[l.Value : int(l.Value)+int(l.ValueLen)]), Flags: l.Flags,
 					NameOff: l.Name, NameLen: l.NameLen, ValueOff: l.Value, ValueLen: l.ValueLen}
 			}
-			sets[i] = PDULabelSet{Inst: s.Inst, NLabels: s.NLabels, JSON: string(s.JSON), Labels: ls}
+			sets[i] = schema.PDULabelSet{Inst: s.Inst, NLabels: s.NLabels, JSON: string(s.JSON), Labels: ls}
 		}
-		body = &LabelBody{Ident: hex32(m.Ident), Kind: m.Kind, Sets: sets}
+		body = &schema.LabelBody{Ident: hex32(m.Ident), Kind: m.Kind, Sets: sets}
 	case pduwire.TypeLogRequest:
 		var m pduwire.LogRequestPDU
 		if err = m.UnmarshalBinary(b); err != nil {
 			break
 		}
-		body = &LogRequestBody{Request: m.Request}
+		body = &schema.LogRequestBody{Request: m.Request}
 	case pduwire.TypeLogControl:
 		var m pduwire.LogControlPDU
 		if err = m.UnmarshalBinary(b); err != nil {
 			break
 		}
 		in := m.Metrics
-		ms := make([]LogMetric, len(in))
+		ms := make([]schema.LogMetric, len(in))
 		for i, lm := range in {
 			vin := lm.Values
-			vs := make([]LogValue, len(vin))
+			vs := make([]schema.LogValue, len(vin))
 			for j, v := range vin {
-				vs[j] = LogValue{Inst: v.Inst, Value: v.Value}
+				vs[j] = schema.LogValue{Inst: v.Inst, Value: v.Value}
 			}
-			ms[i] = LogMetric{PMID: lm.PMID.String(), NumVal: lm.NumVal, Values: vs}
+			ms[i] = schema.LogMetric{PMID: lm.PMID.String(), NumVal: lm.NumVal, Values: vs}
 		}
-		body = &LogControlBody{Control: m.Control, State: m.State, DeltaMS: m.Delta, Metrics: ms}
+		body = &schema.LogControlBody{Control: m.Control, State: m.State, DeltaMS: m.Delta, Metrics: ms}
 	case pduwire.TypeLogStatusV2:
 		var m pduwire.LogStatusV2PDU
 		if err = m.UnmarshalBinary(b); err != nil {
 			break
 		}
-		body = &LogStatusV2Body{Start: logTime(m.Start), Last: logTime(m.Last), Now: logTime(m.Now),
+		body = &schema.LogStatusV2Body{Start: logTime(m.Start), Last: logTime(m.Last), Now: logTime(m.Now),
 			State: m.State, Vol: m.Vol, Size: m.Size, Host: refCstr(m.Host[:]), FQDN: refCstr(m.FQDN[:]),
 			PMCDTZ: refCstr(m.PMCDTZ[:]), LoggerTZ: refCstr(m.LoggerTZ[:])}
 	case pduwire.TypeLogStatus:
@@ -279,15 +280,15 @@ func refDecodeBody(t pduwire.Type, b []byte) (msgp.Marshaler, error) {
 		for i := range ss {
 			ss[i] = refCstr(m.Strings[i])
 		}
-		body = &LogStatusBody{Start: logTime(m.Start), Last: logTime(m.Last), Now: logTime(m.Now),
+		body = &schema.LogStatusBody{Start: logTime(m.Start), Last: logTime(m.Last), Now: logTime(m.Now),
 			State: m.State, Vol: m.Vol, Size: m.Size, Strings: ss}
 	default:
-		body = &UnknownBody{BodyHex: hexText(b[min(len(b), pduwire.HeaderLen):])}
+		body = &schema.UnknownBody{BodyHex: hexText(b[min(len(b), pduwire.HeaderLen):])}
 	}
 	return body, err
 }
 
-func logTime(t pduwire.LogTime) LogTime { return LogTime{Sec: t.Sec, Frac: t.Frac} }
+func logTime(t pduwire.LogTime) schema.LogTime { return schema.LogTime{Sec: t.Sec, Frac: t.Frac} }
 
 // refCstr stops a NUL-terminated byte string at its first NUL.
 func refCstr(b []byte) string {
@@ -295,14 +296,14 @@ func refCstr(b []byte) string {
 	return s
 }
 
-func refResultBody(m *pduwire.ResultPDU) *ResultBody {
-	o := &ResultBody{Sec: m.Sec, Nsec: m.Nsec, NumPMID: len(m.Sets), ValueSets: make([]ValueSet, 0, len(m.Sets))}
+func refResultBody(m *pduwire.ResultPDU) *schema.ResultBody {
+	o := &schema.ResultBody{Sec: m.Sec, Nsec: m.Nsec, NumPMID: len(m.Sets), ValueSets: make([]schema.ValueSet, 0, len(m.Sets))}
 	for _, vs := range m.Sets {
-		s := ValueSet{PMID: vs.PMID.String(), NumVal: vs.NumVal}
+		s := schema.ValueSet{PMID: vs.PMID.String(), NumVal: vs.NumVal}
 		if len(vs.Values) > 0 {
 			f := vs.ValFmt
 			s.ValFmt = &f
-			s.Values = make([]Value, 0, len(vs.Values))
+			s.Values = make([]schema.Value, 0, len(vs.Values))
 			for _, v := range vs.Values {
 				s.Values = append(s.Values, refResultValue(v, vs.ValFmt))
 			}
@@ -314,8 +315,8 @@ func refResultBody(m *pduwire.ResultPDU) *ResultBody {
 
 // refResultValue is one RESULT value: insitu as its 32-bit word, a block by its
 // type.
-func refResultValue(v pduwire.ValueData, valfmt uint8) Value {
-	o := Value{Inst: v.Inst}
+func refResultValue(v pduwire.ValueData, valfmt uint8) schema.Value {
+	o := schema.Value{Inst: v.Inst}
 	if int(valfmt) < len(fmtNames) {
 		o.Fmt = fmtNames[valfmt]
 	}
@@ -348,24 +349,24 @@ func refResultValue(v pduwire.ValueData, valfmt uint8) Value {
 // rawBox holds a short Raw and its bytes in one allocation, for a
 // number's encoding (at most 9 bytes).
 type rawBox struct {
-	r   Raw
+	r   schema.Raw
 	buf [9]byte
 }
 
 // rawInt, rawUint and rawFloat return a number's Raw in one allocation.
-func rawInt(v int64) *Raw {
+func rawInt(v int64) *schema.Raw {
 	x := new(rawBox)
 	x.r = msgp.AppendInt64(x.buf[:0], v)
 	return &x.r
 }
 
-func rawUint(v uint64) *Raw {
+func rawUint(v uint64) *schema.Raw {
 	x := new(rawBox)
 	x.r = msgp.AppendUint64(x.buf[:0], v)
 	return &x.r
 }
 
-func rawFloat(v float64) *Raw {
+func rawFloat(v float64) *schema.Raw {
 	x := new(rawBox)
 	x.r = AppendFloat(x.buf[:0], v)
 	return &x.r
@@ -373,12 +374,12 @@ func rawFloat(v float64) *Raw {
 
 // refResultEvents decodes an event-record array value of a RESULT, which
 // pduwire has validated, leniently as pminfo does.
-func refResultEvents(v pduwire.ValueData) []EventRecord {
+func refResultEvents(v pduwire.ValueData) []schema.EventRecord {
 	blk := make([]byte, 4, 4+len(v.Payload))
 	binary.BigEndian.PutUint32(blk, uint32(v.BlockType)<<24|uint32(len(v.Payload)+4))
 	a, err := eventrec.Parse(append(blk, v.Payload...), eventrec.Options{Type: v.BlockType, Lenient: true})
 	if err != nil {
-		return []EventRecord{}
+		return []schema.EventRecord{}
 	}
 	return eventRecords(a)
 }

@@ -3,6 +3,7 @@ package abi
 import (
 	"bytes"
 	"encoding/binary"
+	"github.com/perfwire/perfwire/schema"
 	"os"
 	"path/filepath"
 	"testing"
@@ -39,7 +40,7 @@ func checkDecodeBody(t *testing.T, pdu []byte) {
 		// No decoder: the schema carries the body in hex.
 		if body, err := refDecodeBody(h.Type, pdu); err != nil {
 			t.Errorf("type %#x: %v; want the body in hex", int32(h.Type), err)
-		} else if _, ok := body.(*UnknownBody); !ok {
+		} else if _, ok := body.(*schema.UnknownBody); !ok {
 			t.Errorf("type %#x: %T; want the body in hex", int32(h.Type), body)
 		}
 		want = nil // pduwire.Decode's ErrType

@@ -3,6 +3,7 @@ package abi
 import (
 	"github.com/perfwire/perfwire/internal/wire"
 	"github.com/perfwire/perfwire/pduwire"
+	"github.com/perfwire/perfwire/schema"
 )
 
 // PDUSession decodes a PCP byte stream fed piece by piece (pdu_stream,
@@ -27,24 +28,24 @@ func NewPDUSession(limit int) *PDUSession {
 // Feed decodes the PDUs chunk completes. After an error the session is
 // done and further pieces are ignored. It is AppendFeed's result as a
 // value.
-func (s *PDUSession) Feed(chunk []byte) PDUStream {
+func (s *PDUSession) Feed(chunk []byte) schema.PDUStream {
 	return pduStream(s.AppendFeed(nil, chunk))
 }
 
 // End declares the stream finished: a PDU left incomplete is the
 // truncation error DecodePDUs reports for it.
-func (s *PDUSession) End() PDUStream {
+func (s *PDUSession) End() schema.PDUStream {
 	return pduStream(s.AppendEnd(nil))
 }
 
 // pduStream reads back a PDUStream that AppendFeed or AppendEnd wrote.
-func pduStream(b []byte) PDUStream {
-	res := PDUStream{}
+func pduStream(b []byte) schema.PDUStream {
+	res := schema.PDUStream{}
 	if _, err := res.UnmarshalMsg(b); err != nil {
 		panic("abi: a PDU stream result does not read back: " + err.Error())
 	}
 	if res.PDUs == nil {
-		res.PDUs = []Raw{}
+		res.PDUs = []schema.Raw{}
 	}
 	return res
 }
@@ -164,7 +165,7 @@ type listOut struct {
 // under key for about guess elements.
 func beginList(dst []byte, hdr byte, key string, guess int) listOut {
 	o := listOut{start: len(dst), hdr: hdr, key: key}
-	o.b = appendArrayHeader(append(append(dst, hdr, 0xa5, 'e', 'r', 'r', 'o', 'r', 0xc0), key...), uint32(guess))
+	o.b = schema.AppendArrayHeader(append(append(dst, hdr, 0xa5, 'e', 'r', 'r', 'o', 'r', 0xc0), key...), uint32(guess))
 	o.at = len(o.b)
 	return o
 }
@@ -178,9 +179,9 @@ func (o *listOut) end(err error) []byte {
 	var room [32]byte
 	head := append(room[:0], o.hdr, 0xa5, 'e', 'r', 'r', 'o', 'r', 0xc0)
 	if err != nil {
-		head, _ = ErrorOf(err).MarshalMsg(append([]byte(nil), head[:len(head)-1]...))
+		head, _ = schema.ErrorOf(err).MarshalMsg(append([]byte(nil), head[:len(head)-1]...))
 	}
-	head = appendArrayHeader(append(head, o.key...), uint32(o.n))
+	head = schema.AppendArrayHeader(append(head, o.key...), uint32(o.n))
 	b := o.b
 	if grow := o.start + len(head) - o.at; grow > 0 {
 		b = append(b, head[:grow]...) // room for the longer head

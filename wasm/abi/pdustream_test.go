@@ -2,6 +2,7 @@ package abi
 
 import (
 	"bytes"
+	"github.com/perfwire/perfwire/schema"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
@@ -13,9 +14,9 @@ import (
 // feedPDUs runs a PDU session over in, cut into pieces by next (which
 // returns the next piece's length), and returns the PDUs and the error
 // of the whole run as one PDUStream.
-func feedPDUs(in []byte, next func() int) PDUStream {
+func feedPDUs(in []byte, next func() int) schema.PDUStream {
 	s := NewPDUSession(0)
-	all := PDUStream{PDUs: []Raw{}}
+	all := schema.PDUStream{PDUs: []schema.Raw{}}
 	for off := 0; off < len(in); {
 		n := min(next(), len(in)-off)
 		r := s.Feed(in[off : off+n])

@@ -1,9 +1,10 @@
 package abi
 
+import "github.com/perfwire/perfwire/schema"
 import "github.com/perfwire/perfwire/pduwire"
 
 // NewPMDesc is metric name's descriptor in the keys and text of Desc.
-func NewPMDesc(name string, d pduwire.Desc) PMDesc {
+func NewPMDesc(name string, d pduwire.Desc) schema.PMDesc {
 	s := desc(d)
-	return PMDesc{Name: name, PMID: s.PMID, Type: s.Type, InDom: s.InDom, Sem: s.Sem, Units: s.Units}
+	return schema.PMDesc{Name: name, PMID: s.PMID, Type: s.Type, InDom: s.InDom, Sem: s.Sem, Units: s.Units}
 }

@@ -4,6 +4,7 @@ package main
 
 import (
 	"bytes"
+	"github.com/perfwire/perfwire/schema"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -114,7 +115,7 @@ func checkNodeResults(t *testing.T, outdir string) {
 		}
 		end := stream.End()
 		same(name+".end", &end)
-		same(name+".closed", abi.Failure(abi.ErrBadHandle))
+		same(name+".closed", schema.Failure(schema.ErrBadHandle))
 	}
 	text, err := os.ReadFile(filepath.Join("..", "testdata", "parse-10.json"))
 	if err != nil {
@@ -137,7 +138,7 @@ func checkNodeResults(t *testing.T, outdir string) {
 		t.Fatal(err)
 	}
 	same("mmv.read", msgp.Raw(abi.AppendMMV(nil, img, false)))
-	same("bad.decode", abi.Failure(abi.ErrBadInput))
+	same("bad.decode", schema.Failure(schema.ErrBadInput))
 	if b := read("bad.framing"); !bytes.Equal(b, []byte{0, 0, 0}) {
 		t.Errorf("sessions opened with bad framing or limits: %v", b)
 	}
@@ -152,7 +153,7 @@ func checkNodeResults(t *testing.T, outdir string) {
 		if want := native.Call(abi.Op(slices.Index(abi.Calls[:], c)), native.Keep(garbage), 0); !bytes.Equal(got, want) {
 			t.Errorf("garbage to %s: js and native differ", c.JS)
 		}
-		var e abi.ErrorResult
+		var e schema.ErrorResult
 		if _, err := e.UnmarshalMsg(got); err != nil || (e.Error == nil && c.JS != "kpiDecode") {
 			t.Errorf("garbage to %s: no error value (%v)", c.JS, err)
 		}

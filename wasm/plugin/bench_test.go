@@ -1,6 +1,7 @@
 package main
 
 import (
+	"github.com/perfwire/perfwire/schema"
 	"testing"
 
 	"github.com/perfwire/perfwire/wasm/abi"
@@ -59,7 +60,7 @@ func BenchmarkKPISession(b *testing.B) {
 		h := newHost(b)
 		b.SetBytes(int64(len(in)))
 		b.ReportAllocs()
-		var st abi.KPIStep
+		var st schema.KPIStep
 		for b.Loop() {
 			hin := h.put(in)
 			s := h.call("kpi_open", hin)

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"github.com/perfwire/perfwire/schema"
 	"path/filepath"
 	"testing"
 
@@ -24,17 +25,17 @@ func TestPDUStreamInModule(t *testing.T) {
 			if s == 0 {
 				t.Fatal("pdu_stream gave no session")
 			}
-			got := abi.PDUStream{PDUs: []abi.Raw{}}
+			got := schema.PDUStream{PDUs: []schema.Raw{}}
 			for i := range in {
 				hin := h.put(in[i : i+1])
-				var r abi.PDUStream
+				var r schema.PDUStream
 				if _, err := r.UnmarshalMsg(h.take(h.call("pdu_feed", s, hin))); err != nil {
 					t.Fatal(err)
 				}
 				h.call("free", hin)
 				got.PDUs = append(got.PDUs, r.PDUs...)
 			}
-			var end abi.PDUStream
+			var end schema.PDUStream
 			if _, err := end.UnmarshalMsg(h.take(h.call("pdu_end", s))); err != nil {
 				t.Fatal(err)
 			}
