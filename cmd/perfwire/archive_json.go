@@ -2,16 +2,16 @@ package main
 
 import (
 	"fmt"
-	"github.com/perfwire/perfwire/schema"
 	"io"
 
 	"github.com/perfwire/perfwire/archive"
-	"github.com/perfwire/perfwire/wasm/abi"
+	"github.com/perfwire/perfwire/render"
+	"github.com/perfwire/perfwire/schema"
 )
 
 // archiveJSON prints every data record as one JSON line of the shared
 // schema (schema.ArchiveRecord), from the bytes archive_next's writer
-// (abi.AppendArchiveRecord) gives it.
+// (render.AppendArchiveRecord) gives it.
 func archiveJSON(w io.Writer, a *archive.Archive, name string) error {
 	j := jsonLines{w: w}
 	s := a.NewScanner()
@@ -20,7 +20,7 @@ func archiveJSON(w io.Writer, a *archive.Archive, name string) error {
 	var buf []byte
 	for s.Next() {
 		p.at(s.Record())
-		buf = abi.AppendArchiveRecord(buf[:0], a, s.Record())
+		buf = render.AppendArchiveRecord(buf[:0], a, s.Record())
 		if err := j.raw(buf); err != nil {
 			return err
 		}
@@ -58,7 +58,7 @@ func archiveJSONPlugin(w io.Writer, arg string) error {
 	if err != nil {
 		return err
 	}
-	s, err := plugin.open(abi.OpArchiveOpen, h)
+	s, err := plugin.open(opArchiveOpen, h)
 	plugin.free(h)
 	if err != nil {
 		return err
@@ -67,7 +67,7 @@ func archiveJSONPlugin(w io.Writer, arg string) error {
 	j := jsonLines{w: w}
 	for {
 		var res schema.ArchiveRead
-		if err := plugin.call(abi.OpArchiveNext, s, 0, &res); err != nil {
+		if err := plugin.call(opArchiveNext, s, 0, &res); err != nil {
 			return err
 		}
 		for _, r := range res.Records {

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"flag"
 	"fmt"
-	"github.com/perfwire/perfwire/schema"
 	"io"
 	"os"
 	"regexp"
@@ -15,7 +14,8 @@ import (
 	"time"
 
 	"github.com/perfwire/perfwire/dlt"
-	"github.com/perfwire/perfwire/wasm/abi"
+	"github.com/perfwire/perfwire/render"
+	"github.com/perfwire/perfwire/schema"
 )
 
 const dltUsage = `usage: perfwire dlt [--json] [filters] (FILE.dlt... | --follow HOST[:PORT])
@@ -172,7 +172,7 @@ type dltPrinter struct {
 	json bool
 	out  jsonLines
 	line []byte
-	dw   abi.DLTWriter // --json: each message's DLTMessage, written in place into msg
+	dw   render.DLTWriter // --json: each message's DLTMessage, written in place into msg
 	msg  []byte
 }
 
@@ -209,7 +209,7 @@ func (p *dltPrinter) fileInPlugin(name string) error {
 		return &inputError{file: name, err: err}
 	}
 	var res schema.DLTDecode
-	if err := plugin.callIn(abi.OpDLTDecode, data, 0, &res); err != nil {
+	if err := plugin.callIn(opDLTDecode, data, 0, &res); err != nil {
 		return err
 	}
 	if len(res.Messages) == 0 && res.Error != nil && res.Error.Kind == schema.ErrNotBuilt.Code() {

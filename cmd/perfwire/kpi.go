@@ -5,7 +5,6 @@ import (
 	"cmp"
 	"flag"
 	"fmt"
-	"github.com/perfwire/perfwire/schema"
 	"io"
 	"os"
 	"slices"
@@ -13,7 +12,8 @@ import (
 
 	"github.com/perfwire/perfwire/dlt"
 	"github.com/perfwire/perfwire/dltkpi"
-	"github.com/perfwire/perfwire/wasm/abi"
+	"github.com/perfwire/perfwire/render"
+	"github.com/perfwire/perfwire/schema"
 )
 
 const kpiUsage = `usage: perfwire kpi [--json | --summary | --all | --irqs] [--page-size N] FILE.dlt...
@@ -97,12 +97,12 @@ func runKPI(args []string, stdout io.Writer) error {
 	case *all:
 		writeAll(out, append(k.ended, rows(k.t)...))
 	case *summary:
-		st := abi.Stats(k.kp.Stats(), k.t.Stats(), open, k.skipped, k.places)
+		st := render.Stats(k.kp.Stats(), k.t.Stats(), open, k.skipped, k.places)
 		if err := k.out.write(&st); err != nil {
 			return err
 		}
 	case !*asJSON && !*irqs:
-		writeTable(out, rows(k.t), abi.Stats(k.kp.Stats(), k.t.Stats(), open, k.skipped, k.places), *pageSize)
+		writeTable(out, rows(k.t), render.Stats(k.kp.Stats(), k.t.Stats(), open, k.skipped, k.places), *pageSize)
 	}
 	return fileErr
 }
@@ -146,7 +146,7 @@ func kpiInPlugin(p *wasmPlugin, files []string, mode kpiMode, pageSize int64, ou
 	if len(files) > 0 {
 		framing = fileFraming(files[0])
 	}
-	s, err := p.open(abi.OpKPIStream, uint32(framing))
+	s, err := p.open(opKPIStream, uint32(framing))
 	if err != nil {
 		return err
 	}
@@ -166,7 +166,7 @@ func kpiInPlugin(p *wasmPlugin, files []string, mode kpiMode, pageSize int64, ou
 		}
 		if asJSON {
 			var m schema.KPIMessages
-			if err := p.callIn(abi.OpKPIDecode, data, uint32(framing)<<abi.KPIFramingShift, &m); err != nil {
+			if err := p.callIn(opKPIDecode, data, uint32(framing)<<kpiFramingShift, &m); err != nil {
 				return err
 			}
 			for i := range m.Messages {
@@ -184,7 +184,7 @@ func kpiInPlugin(p *wasmPlugin, files []string, mode kpiMode, pageSize int64, ou
 			return err
 		}
 		var st schema.KPIStep
-		err = p.call(abi.OpKPIFeed, s, h, &st)
+		err = p.call(opKPIFeed, s, h, &st)
 		p.free(h)
 		if err == nil {
 			err = took(&st)
@@ -193,7 +193,7 @@ func kpiInPlugin(p *wasmPlugin, files []string, mode kpiMode, pageSize int64, ou
 		// (a record it cuts off is truncated and ends the run) and the
 		// next file starts afresh, with the processes carried on.
 		if err == nil {
-			err = p.call(abi.OpKPICut, s, 0, &st)
+			err = p.call(opKPICut, s, 0, &st)
 		}
 		if err == nil {
 			err = took(&st)
@@ -202,7 +202,7 @@ func kpiInPlugin(p *wasmPlugin, files []string, mode kpiMode, pageSize int64, ou
 			return err
 		}
 		var tb schema.KPITable
-		if err := p.call(abi.OpKPITable, s, 0, &tb); err != nil {
+		if err := p.call(opKPITable, s, 0, &tb); err != nil {
 			return err
 		}
 		reportSkipped(name, tb.Stats.SkippedBytes-skipped, tb.Stats.SkippedPlaces-places, errOf(st.SkipError))
@@ -217,7 +217,7 @@ func kpiInPlugin(p *wasmPlugin, files []string, mode kpiMode, pageSize int64, ou
 	}
 	if !stopped {
 		var st schema.KPIStep
-		if err := p.call(abi.OpKPIEnd, s, 0, &st); err != nil {
+		if err := p.call(opKPIEnd, s, 0, &st); err != nil {
 			return err
 		}
 		if err := took(&st); err != nil {
@@ -225,7 +225,7 @@ func kpiInPlugin(p *wasmPlugin, files []string, mode kpiMode, pageSize int64, ou
 		}
 	}
 	var tb schema.KPITable
-	if err := p.call(abi.OpKPITable, s, 0, &tb); err != nil {
+	if err := p.call(opKPITable, s, 0, &tb); err != nil {
 		return err
 	}
 	switch {
@@ -260,7 +260,7 @@ func (k *kpiRun) file(name string) error {
 		if k.json {
 			// kpi_decode's writer, printed as perfwire pdu prints AppendPDU's.
 			if km, src, err := k.kp.Sel.FromDLT(m); err == nil {
-				k.out.buf = abi.AppendKPIMessage(k.out.buf[:0], &km, src)
+				k.out.buf = render.AppendKPIMessage(k.out.buf[:0], &km, src)
 				if err := k.out.raw(k.out.buf); err != nil {
 					return false, err
 				}
@@ -295,10 +295,10 @@ func (k *kpiRun) drain() error {
 	for k.kp.Next() {
 		ev := k.kp.Current()
 		for _, e := range k.t.TakeEnded() {
-			k.ended = append(k.ended, abi.EndedRow(&e))
+			k.ended = append(k.ended, render.EndedRow(&e))
 		}
-		if k.irqs && abi.IRQGroupEnd(ev) {
-			for _, q := range abi.AppendIRQs(nil, k.t.IRQs(), ev) {
+		if k.irqs && render.IRQGroupEnd(ev) {
+			for _, q := range render.AppendIRQs(nil, k.t.IRQs(), ev) {
 				if err := k.out.write(&q); err != nil {
 					return err
 				}
@@ -390,7 +390,7 @@ func flagsOf(p *schema.KPIProcess) string {
 func rows(t *dltkpi.Tracker) []schema.KPIProcess {
 	var out []schema.KPIProcess
 	for _, p := range t.Processes() {
-		out = append(out, abi.ProcessRow(&p))
+		out = append(out, render.ProcessRow(&p))
 	}
 	return out
 }

@@ -5,13 +5,13 @@ import (
 	"errors"
 	"flag"
 	"fmt"
-	"github.com/perfwire/perfwire/schema"
 	"io"
 	"os"
 	"strconv"
 
 	"github.com/perfwire/perfwire/ltt"
 	"github.com/perfwire/perfwire/ltt/tracedir"
+	"github.com/perfwire/perfwire/schema"
 )
 
 // errEnough stops an event walk once -n events were printed.

@@ -1,11 +1,11 @@
 package main
 
 import (
-	"github.com/perfwire/perfwire/schema"
 	"slices"
 
 	"github.com/perfwire/perfwire/ltt"
-	"github.com/perfwire/perfwire/wasm/abi"
+	"github.com/perfwire/perfwire/render"
+	"github.com/perfwire/perfwire/schema"
 	"github.com/tinylib/msgp/msgp"
 )
 
@@ -27,7 +27,7 @@ func appendLTTValue(b []byte, v ltt.Value) []byte {
 	case ltt.KindUint:
 		return msgp.AppendUint64(b, v.Uint())
 	case ltt.KindFloat:
-		return abi.AppendFloat(b, v.Float())
+		return render.AppendFloat(b, v.Float())
 	case ltt.KindString:
 		return msgp.AppendStringFromBytes(b, v.Text())
 	case ltt.KindEnum:

@@ -6,7 +6,6 @@ import (
 	"errors"
 	"flag"
 	"fmt"
-	"github.com/perfwire/perfwire/schema"
 	"io"
 	"os"
 	"path/filepath"
@@ -14,7 +13,8 @@ import (
 
 	"github.com/perfwire/perfwire/mmv"
 	"github.com/perfwire/perfwire/mmv/mmvfile"
-	"github.com/perfwire/perfwire/wasm/abi"
+	"github.com/perfwire/perfwire/render"
+	"github.com/perfwire/perfwire/schema"
 	"github.com/tinylib/msgp/msgp"
 )
 
@@ -55,7 +55,7 @@ func runMMV(args []string, stdout io.Writer) error {
 	// scans $PCP_TMP_DIR/mmv (the files' discovery, and whether their
 	// writers live, are the host's); unusable files found in a
 	// directory are reported, not fatal. The images are validated and
-	// served by mmv_serve (abi.AppendMMVServe), natively or in the plugin.
+	// served by mmv_serve (render.AppendMMVServe), natively or in the plugin.
 	in := schema.MMVServeInput{Strict: *strict, Now: mmvNow()}
 	big := bo.Uint16([]byte{0, 1}) == 1
 	var skipped []schema.MMVSkipped
@@ -97,11 +97,11 @@ func runMMV(args []string, stdout io.Writer) error {
 		if err != nil {
 			return err
 		}
-		if err := plugin.callIn(abi.OpMMVServe, req, 0, &res); err != nil {
+		if err := plugin.callIn(opMMVServe, req, 0, &res); err != nil {
 			return err
 		}
 	} else {
-		res = abi.AppendMMVServe(nil, &in)
+		res = render.AppendMMVServe(nil, &in)
 	}
 	resErr, files, notes, err := mmvServeParts(res)
 	if err != nil {

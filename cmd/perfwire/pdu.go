@@ -4,11 +4,11 @@ import (
 	"bufio"
 	"errors"
 	"flag"
-	"github.com/perfwire/perfwire/schema"
 	"io"
 
 	"github.com/perfwire/perfwire/pduwire"
-	"github.com/perfwire/perfwire/wasm/abi"
+	"github.com/perfwire/perfwire/render"
+	"github.com/perfwire/perfwire/schema"
 	"github.com/tinylib/msgp/msgp"
 )
 
@@ -74,7 +74,7 @@ func dumpPDUs(w *bufio.Writer, file string, data []byte, limit int) error {
 	s := pduwire.NewScanner(data, pduwire.Options{MaxPDULen: limit})
 	for s.Next() {
 		var err error
-		if buf, err = abi.AppendPDU(buf[:0], file, s.PDU()); err != nil {
+		if buf, err = render.AppendPDU(buf[:0], file, s.PDU()); err != nil {
 			return err
 		}
 		if err := out.raw(buf); err != nil {
@@ -89,7 +89,7 @@ func dumpPDUs(w *bufio.Writer, file string, data []byte, limit int) error {
 func pdusInPlugin(w *bufio.Writer, file string, data []byte, limit int) error {
 	out := jsonLines{w: w}
 	var res schema.PDUStream
-	if err := plugin.callIn(abi.OpPDUDecode, data, uint32(limit), &res); err != nil {
+	if err := plugin.callIn(opPDUDecode, data, uint32(limit), &res); err != nil {
 		return err
 	}
 	var buf []byte

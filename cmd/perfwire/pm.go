@@ -7,7 +7,6 @@ import (
 	"errors"
 	"flag"
 	"fmt"
-	"github.com/perfwire/perfwire/schema"
 	"io"
 	"math"
 	"strconv"
@@ -17,7 +16,8 @@ import (
 	"github.com/perfwire/perfwire/pcp"
 	"github.com/perfwire/perfwire/pduwire"
 	"github.com/perfwire/perfwire/pmapi"
-	"github.com/perfwire/perfwire/wasm/abi"
+	"github.com/perfwire/perfwire/render"
+	"github.com/perfwire/perfwire/schema"
 	"github.com/tinylib/msgp/msgp"
 )
 
@@ -195,7 +195,7 @@ func (p *pmPrinter) each(cmd string, args []string) error {
 
 func (p *pmPrinter) desc(name string, d pduwire.Desc) {
 	if p.json {
-		pd := abi.NewPMDesc(name, d)
+		pd := render.NewPMDesc(name, d)
 		p.emit(&pd)
 		return
 	}
@@ -299,7 +299,7 @@ func (p *pmPrinter) fetch(names []string, descs []pduwire.Desc, r *pduwire.Resul
 				msg = "Error: " + pcp.Code(vs.NumVal).Message()
 			}
 			if p.json {
-				p.emit(&schema.PMFetch{Name: name, PMID: d.ID.String(), Type: abi.TypeName(d.Type), Error: msg})
+				p.emit(&schema.PMFetch{Name: name, PMID: d.ID.String(), Type: render.TypeName(d.Type), Error: msg})
 			} else {
 				fmt.Fprintf(p.w, "\n%s\n    %s\n", name, msg)
 			}
@@ -324,7 +324,7 @@ func (p *pmPrinter) fetch(names []string, descs []pduwire.Desc, r *pduwire.Resul
 			}
 		}
 		if p.json {
-			p.emit(&schema.PMFetch{Name: name, PMID: d.ID.String(), Type: abi.TypeName(d.Type), Values: values})
+			p.emit(&schema.PMFetch{Name: name, PMID: d.ID.String(), Type: render.TypeName(d.Type), Values: values})
 		}
 	}
 	return nil

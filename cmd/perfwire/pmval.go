@@ -4,7 +4,6 @@ import (
 	"errors"
 	"flag"
 	"fmt"
-	"github.com/perfwire/perfwire/schema"
 	"io"
 	"math"
 	"os"
@@ -16,6 +15,7 @@ import (
 	"github.com/perfwire/perfwire/pcp"
 	"github.com/perfwire/perfwire/pduwire"
 	"github.com/perfwire/perfwire/pmapi"
+	"github.com/perfwire/perfwire/schema"
 )
 
 // valInst is one column: an instance number and its name.

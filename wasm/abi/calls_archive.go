@@ -2,8 +2,11 @@
 
 package abi
 
-import "github.com/perfwire/perfwire/schema"
-import "github.com/tinylib/msgp/msgp"
+import (
+	"github.com/perfwire/perfwire/render"
+	"github.com/perfwire/perfwire/schema"
+	"github.com/tinylib/msgp/msgp"
+)
 
 // The archive calls, in the all-formats modules and the archive module
 // (module.go's tables).
@@ -52,11 +55,11 @@ func archiveOpen(_ Op, b []byte, _ uint32) any {
 			return nil
 		}
 	}
-	return NewArchiveSession(in)
+	return render.NewArchiveSession(in)
 }
 
 func archiveNext(_ Op, s any, _ []byte, n uint32, b []byte) []byte {
-	a, ok := s.(*ArchiveSession)
+	a, ok := s.(*render.ArchiveSession)
 	if !ok {
 		return schema.AppendFailure(b, schema.ErrBadMode)
 	}

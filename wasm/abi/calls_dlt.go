@@ -2,6 +2,8 @@
 
 package abi
 
+import "github.com/perfwire/perfwire/render"
+
 // The DLT call, in the all-formats modules and the dlt module (module.go's
 // tables).
-func dltCall(_ Op, _ any, in []byte, _ uint32, b []byte) []byte { return AppendDLTDecode(b, in) }
+func dltCall(_ Op, _ any, in []byte, _ uint32, b []byte) []byte { return render.AppendDLTDecode(b, in) }

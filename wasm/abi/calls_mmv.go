@@ -2,7 +2,10 @@
 
 package abi
 
-import "github.com/perfwire/perfwire/schema"
+import (
+	"github.com/perfwire/perfwire/render"
+	"github.com/perfwire/perfwire/schema"
+)
 
 // The MMV calls, in the all-formats modules and the mmv module
 // (module.go's tables).
@@ -12,11 +15,11 @@ func mmvCall(o Op, _ any, in []byte, flags uint32, b []byte) []byte {
 		if flags > 1 {
 			return schema.AppendFailure(b, schema.ErrBadInput)
 		}
-		return AppendMMV(b, in, flags&1 != 0)
+		return render.AppendMMV(b, in, flags&1 != 0)
 	}
 	req, err := readMMVServeInput(in)
 	if err != nil {
 		return schema.AppendFailure(b, schema.ErrBadInput)
 	}
-	return AppendMMVServe(b, &req)
+	return render.AppendMMVServe(b, &req)
 }

@@ -5,6 +5,7 @@ package abi
 import (
 	"github.com/perfwire/perfwire/labels"
 	"github.com/perfwire/perfwire/pduwire"
+	"github.com/perfwire/perfwire/render"
 	"github.com/perfwire/perfwire/schema"
 )
 
@@ -15,7 +16,7 @@ func pduOpen(_ Op, _ []byte, limit uint32) any {
 	if limit > pduwire.MaxPDULen {
 		return nil
 	}
-	return NewPDUSession(int(limit))
+	return render.NewPDUSession(int(limit))
 }
 
 func pcpCall(o Op, s any, in []byte, n uint32, b []byte) []byte {
@@ -24,9 +25,9 @@ func pcpCall(o Op, s any, in []byte, n uint32, b []byte) []byte {
 		if n > pduwire.MaxPDULen {
 			return schema.AppendFailure(b, schema.ErrBadInput)
 		}
-		return AppendPDUs(b, in, int(n))
+		return render.AppendPDUs(b, in, int(n))
 	case OpPDUFeed, OpPDUEnd:
-		p, ok := s.(*PDUSession)
+		p, ok := s.(*render.PDUSession)
 		if !ok {
 			return schema.AppendFailure(b, schema.ErrBadMode)
 		}
@@ -35,10 +36,10 @@ func pcpCall(o Op, s any, in []byte, n uint32, b []byte) []byte {
 		}
 		return p.AppendFeed(b, in)
 	case OpEventsDecode:
-		return AppendEvents(b, in)
+		return render.AppendEvents(b, in)
 	}
 	// AppendLabels' two steps, here so that the modules link one function
 	// for them, not two.
 	var ls labels.Set
-	return AppendLabelSet(b, &ls, readLabels(&ls, in, o == OpLabelsMerge))
+	return render.AppendLabelSet(b, &ls, render.ReadLabels(&ls, in, o == OpLabelsMerge))
 }

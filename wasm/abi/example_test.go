@@ -2,9 +2,9 @@ package abi_test
 
 import (
 	"fmt"
-	"github.com/perfwire/perfwire/schema"
 	"os"
 
+	"github.com/perfwire/perfwire/schema"
 	"github.com/perfwire/perfwire/wasm/abi"
 	"github.com/tinylib/msgp/msgp"
 )
@@ -41,21 +41,8 @@ func ExampleModule() {
 	// 25 PDUs, error: <nil>
 }
 
-// A stream fed piece by piece gives the PDUs as they complete, and a bad
-// handle is an error value with a stable kind.
-func ExamplePDUSession() {
-	in, err := os.ReadFile("../testdata/conv01.client.bin")
-	if err != nil {
-		panic(err)
-	}
-	s := abi.NewPDUSession(0)
-	n := 0
-	for off := 0; off < len(in); off += 10 {
-		n += len(s.Feed(in[off:min(off+10, len(in))]).PDUs)
-	}
-	end := s.End()
-	fmt.Println(n, "PDUs, error:", end.Error)
-
+// A bad handle is an error value with a stable kind.
+func ExampleModule_Call() {
 	var e schema.ErrorResult
 	b := abi.NewModule().Call(abi.OpKPITable, 42, 0)
 	if _, err := e.UnmarshalMsg(b); err != nil {
@@ -63,6 +50,5 @@ func ExamplePDUSession() {
 	}
 	fmt.Println(e.Error.Kind, msgp.NextType(b))
 	// Output:
-	// 25 PDUs, error: <nil>
 	// bad_handle map
 }

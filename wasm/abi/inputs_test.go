@@ -2,10 +2,10 @@ package abi
 
 import (
 	"bytes"
-	"github.com/perfwire/perfwire/schema"
 	"math/rand/v2"
 	"testing"
 
+	"github.com/perfwire/perfwire/schema"
 	"github.com/tinylib/msgp/msgp"
 )
 

@@ -114,6 +114,10 @@ var (
 	}
 )
 
+// KPIFramingShift is where kpi_decode's second argument holds the
+// framing: max | framing<<KPIFramingShift.
+const KPIFramingShift = 24
+
 // MaxAlloc bounds one buffer; larger requests get handle 0.
 const MaxAlloc = 1 << 30
 

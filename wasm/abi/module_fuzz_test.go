@@ -1,11 +1,11 @@
 package abi
 
 import (
-	"github.com/perfwire/perfwire/schema"
 	"os"
 	"path/filepath"
 	"testing"
 
+	"github.com/perfwire/perfwire/schema"
 	"github.com/tinylib/msgp/msgp"
 )
 

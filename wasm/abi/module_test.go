@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"os"
 	"testing"
+
+	"github.com/perfwire/perfwire/render"
 )
 
 // put copies b into a new buffer of m, as a host does with alloc.
@@ -29,7 +31,7 @@ func TestModuleRecycles(t *testing.T) {
 	}
 	m := NewModule()
 	s := m.Open(OpPDUStream, 0, 0)
-	ns := NewPDUSession(0)
+	ns := render.NewPDUSession(0)
 	for off := 0; off < len(in); off += 100 {
 		piece := in[off:min(off+100, len(in))]
 		h := put(m, piece)

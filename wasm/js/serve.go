@@ -3,9 +3,9 @@
 package main
 
 import (
-	"github.com/perfwire/perfwire/schema"
 	"syscall/js"
 
+	"github.com/perfwire/perfwire/schema"
 	"github.com/perfwire/perfwire/wasm/abi"
 	"github.com/perfwire/perfwire/wasm/internal/exports"
 )

@@ -1,10 +1,10 @@
 package main
 
 import (
-	"github.com/perfwire/perfwire/schema"
 	"testing"
 
-	"github.com/perfwire/perfwire/wasm/abi"
+	"github.com/perfwire/perfwire/render"
+	"github.com/perfwire/perfwire/schema"
 )
 
 // The benchmarks run each call natively and inside wazero on the same
@@ -19,7 +19,7 @@ func BenchmarkKPIDecode(b *testing.B) {
 		b.ReportAllocs()
 		var out []byte
 		for b.Loop() {
-			out = abi.AppendKPIMessages(out[:0], in, 0, 0)
+			out = render.AppendKPIMessages(out[:0], in, 0, 0)
 		}
 	})
 	b.Run("wazero", func(b *testing.B) {
@@ -40,7 +40,7 @@ func BenchmarkKPISession(b *testing.B) {
 		b.SetBytes(int64(len(in)))
 		b.ReportAllocs()
 		for b.Loop() {
-			s := abi.NewKPISession(in)
+			s := render.NewKPISession(in)
 			for {
 				st := s.Step(200)
 				if _, err := st.MarshalMsg(nil); err != nil {
@@ -87,7 +87,7 @@ func BenchmarkPDUDecode(b *testing.B) {
 		b.SetBytes(int64(len(in)))
 		b.ReportAllocs()
 		for b.Loop() {
-			r := abi.DecodePDUs(in, 0)
+			r := render.DecodePDUs(in, 0)
 			if _, err := r.MarshalMsg(nil); err != nil {
 				b.Fatal(err)
 			}
@@ -118,7 +118,7 @@ func BenchmarkPDUFeedOne(b *testing.B) {
 		}
 	}
 	b.Run("native", func(b *testing.B) {
-		s := abi.NewPDUSession(0)
+		s := render.NewPDUSession(0)
 		b.SetBytes(int64(len(pdu)))
 		b.ReportAllocs()
 		for b.Loop() {
@@ -149,7 +149,7 @@ func BenchmarkMMVRead(b *testing.B) {
 		b.ReportAllocs()
 		var out []byte
 		for b.Loop() {
-			out = abi.AppendMMV(out[:0], in, false)
+			out = render.AppendMMV(out[:0], in, false)
 		}
 	})
 	b.Run("wazero", func(b *testing.B) {

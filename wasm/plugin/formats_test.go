@@ -1,13 +1,13 @@
 package main
 
 import (
-	"github.com/perfwire/perfwire/schema"
 	"strconv"
 	"strings"
 	"testing"
 
 	"github.com/perfwire/perfwire/pduwire"
-	"github.com/perfwire/perfwire/wasm/abi"
+	"github.com/perfwire/perfwire/render"
+	"github.com/perfwire/perfwire/schema"
 )
 
 // TestPDUDecode frames both directions of a real pmcd conversation and
@@ -19,7 +19,7 @@ func TestPDUDecode(t *testing.T) {
 	for i, name := range []string{"conv01.client.bin", "conv01.server.bin"} {
 		in := readFile(t, name)
 		got := h.run("pdu_decode", in, 0)
-		native := abi.DecodePDUs(in, 0)
+		native := render.DecodePDUs(in, 0)
 		sameBytes(t, name, got, marshal(t, &native))
 		want := listing[i]
 		if native.Error != nil || len(native.PDUs) != len(want) {
@@ -86,7 +86,7 @@ func TestMMVRead(t *testing.T) {
 	for _, name := range []string{"sample1", "sample2", "sample3"} {
 		in := readFile(t, name+".mmv")
 		got := h.run("mmv_read", in, 0)
-		nb := abi.AppendMMV(nil, in, false)
+		nb := render.AppendMMV(nil, in, false)
 		sameBytes(t, name, got, nb)
 		var native schema.MMVFile
 		if _, err := native.UnmarshalMsg(nb); err != nil {

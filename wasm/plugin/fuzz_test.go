@@ -1,11 +1,11 @@
 package main
 
 import (
-	"github.com/perfwire/perfwire/schema"
 	"os"
 	"path/filepath"
 	"testing"
 
+	"github.com/perfwire/perfwire/schema"
 	"github.com/perfwire/perfwire/wasm/abi"
 )
 

@@ -3,7 +3,6 @@ package main
 import (
 	"bytes"
 	"errors"
-	"github.com/perfwire/perfwire/schema"
 	"os"
 	"path/filepath"
 	"slices"
@@ -12,6 +11,8 @@ import (
 
 	"github.com/perfwire/perfwire/dltkpi"
 	"github.com/perfwire/perfwire/eventrec"
+	"github.com/perfwire/perfwire/render"
+	"github.com/perfwire/perfwire/schema"
 	"github.com/perfwire/perfwire/wasm/abi"
 	"github.com/tinylib/msgp/msgp"
 )
@@ -50,7 +51,7 @@ func TestKPIDecode(t *testing.T) {
 	for _, name := range captures {
 		in := readFile(t, name)
 		got := h.run("kpi_decode", in, 0)
-		sameBytes(t, name, got, abi.AppendKPIMessages(nil, in, 0, 0))
+		sameBytes(t, name, got, render.AppendKPIMessages(nil, in, 0, 0))
 
 		var res schema.KPIMessages
 		if _, err := res.UnmarshalMsg(got); err != nil {
@@ -68,7 +69,7 @@ func TestKPIDecode(t *testing.T) {
 
 		// With a limit the call stops and says where.
 		part := h.run("kpi_decode", in, 5)
-		sameBytes(t, name+" max 5", part, abi.AppendKPIMessages(nil, in, 5, 0))
+		sameBytes(t, name+" max 5", part, render.AppendKPIMessages(nil, in, 5, 0))
 		var native schema.KPIMessages
 		if _, err := native.UnmarshalMsg(part); err != nil {
 			t.Fatalf("%s max 5: result is not a KPIMessages map: %v", name, err)
@@ -89,7 +90,7 @@ func TestKPISession(t *testing.T) {
 		hin := h.put(in)
 		s := h.call("kpi_open", hin)
 		h.call("free", hin) // the session keeps the bytes
-		native := abi.NewKPISession(in)
+		native := render.NewKPISession(in)
 		samples := 0
 		for i := 0; ; i++ {
 			got := h.take(h.call("kpi_step", s, 37))
@@ -161,7 +162,7 @@ func TestLabelsMerge(t *testing.T) {
 			in = msgp.AppendString(in, s)
 		}
 		got := h.run("labels_merge", in)
-		sameBytes(t, line, got, abi.AppendLabels(nil, in, true))
+		sameBytes(t, line, got, render.AppendLabels(nil, in, true))
 		var native schema.LabelSet
 		if _, err := native.UnmarshalMsg(got); err != nil {
 			t.Fatalf("merge %s: result is not a LabelSet map: %v", line, err)
@@ -178,7 +179,7 @@ func TestLabelsCanon(t *testing.T) {
 	h := newHost(t)
 	for _, line := range strings.Split(strings.TrimSpace(string(readFile(t, "merge-5.jsonl"))), "\n") {
 		got := h.run("labels_canon", []byte(line))
-		sameBytes(t, line, got, abi.AppendLabels(nil, []byte(line), false))
+		sameBytes(t, line, got, render.AppendLabels(nil, []byte(line), false))
 		var native schema.LabelSet
 		if _, err := native.UnmarshalMsg(got); err != nil {
 			t.Fatalf("canon %s: result is not a LabelSet map: %v", line, err)
@@ -212,7 +213,7 @@ func TestEventsDecode(t *testing.T) {
 		}
 		in := readFile(t, filepath.Base(matches[0]))
 		got := h.run("events_decode", in)
-		nb := abi.AppendEvents(nil, in)
+		nb := render.AppendEvents(nil, in)
 		sameBytes(t, key, got, nb)
 		var native schema.EventArray
 		if _, err := native.UnmarshalMsg(nb); err != nil {
@@ -324,7 +325,7 @@ func TestKPIStream(t *testing.T) {
 	for _, name := range captures {
 		in := readFile(t, name)
 		s := h.call("kpi_stream", 0)
-		native := abi.NewKPIStream(0)
+		native := render.NewKPIStream(0)
 		for off, n := 0, 1; off < len(in); off, n = off+n, n*3%4093+1 {
 			n = min(n, len(in)-off)
 			// kpi_feed takes the session first: put the chunk by hand.

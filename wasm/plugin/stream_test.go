@@ -2,10 +2,11 @@ package main
 
 import (
 	"bytes"
-	"github.com/perfwire/perfwire/schema"
 	"path/filepath"
 	"testing"
 
+	"github.com/perfwire/perfwire/render"
+	"github.com/perfwire/perfwire/schema"
 	"github.com/perfwire/perfwire/wasm/abi"
 )
 
@@ -41,7 +42,7 @@ func TestPDUStreamInModule(t *testing.T) {
 			}
 			h.call("free", s)
 			got.Error = end.Error
-			native := abi.DecodePDUs(in, 0)
+			native := render.DecodePDUs(in, 0)
 			if !bytes.Equal(marshal(t, &got), marshal(t, &native)) {
 				t.Errorf("%s (%d bytes): fed 1 byte at a time, %d PDUs and %+v; whole, %d and %+v",
 					filepath.Base(name), len(in), len(got.PDUs), got.Error, len(native.PDUs), native.Error)
