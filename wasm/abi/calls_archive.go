@@ -1,5 +1,3 @@
-//go:build !kpi && !pcp && !mmv && !dlt
-
 package abi
 
 import (
@@ -9,7 +7,7 @@ import (
 )
 
 // The archive calls, in the all-formats modules and the archive module
-// (module.go's tables).
+// (the table_*.go files).
 
 // archiveOpen reads archive_open's input as ArchiveInput, with its
 // files as views of b, not copies (an archive of hundreds of megabytes

@@ -1,5 +1,3 @@
-//go:build !pcp && !mmv && !dlt && !archive
-
 package abi
 
 import (
@@ -9,7 +7,7 @@ import (
 )
 
 // The KPI calls, in the all-formats modules and the kpi module
-// (module.go's tables).
+// (the table_*.go files).
 
 func kpiOpen(o Op, in []byte, n uint32) any {
 	if o == OpKPIOpen {

@@ -1,5 +1,3 @@
-//go:build !kpi && !pcp && !dlt && !archive
-
 package abi
 
 import (
@@ -8,7 +6,7 @@ import (
 )
 
 // The MMV calls, in the all-formats modules and the mmv module
-// (module.go's tables).
+// (the table_*.go files).
 
 func mmvCall(o Op, _ any, in []byte, flags uint32, b []byte) []byte {
 	if o == OpMMVRead {

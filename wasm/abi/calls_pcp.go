@@ -1,5 +1,3 @@
-//go:build !kpi && !mmv && !dlt && !archive
-
 package abi
 
 import (
@@ -10,7 +8,7 @@ import (
 )
 
 // The PCP calls (PDUs, event arrays, label sets), in the all-formats
-// modules and the pcp module (module.go's tables).
+// modules and the pcp module (the table_*.go files).
 
 func pduOpen(_ Op, _ []byte, limit uint32) any {
 	if limit > pduwire.MaxPDULen {

@@ -11,6 +11,14 @@ import (
 	"github.com/tinylib/msgp/msgp"
 )
 
+// put copies b into a new buffer of m, as a host does with alloc.
+func put(m *Module, b []byte) uint32 {
+	h := m.Alloc(uint32(len(b)))
+	buf, _ := m.Buffer(h)
+	copy(buf, b)
+	return h
+}
+
 // built reports whether this build carries op o's format.
 func built(o Op) bool { return calls[o] != nil || opens[o] != nil }
 

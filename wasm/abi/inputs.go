@@ -4,9 +4,9 @@ import "github.com/perfwire/perfwire/schema"
 import "github.com/tinylib/msgp/msgp"
 
 // readMMVServeInput decodes mmv_serve's input as MMVServeInput's
-// UnmarshalMsg does (keys in any order, unknown keys skipped). Written
-// out, it costs the mmv module 4.5 KB less than the generated decoder; the
-// images are views of b.
+// UnmarshalMsg does (keys in any order, unknown keys skipped), written
+// out rather than the generated decoder: module size. The images are
+// views of b.
 func readMMVServeInput(b []byte) (in schema.MMVServeInput, err error) {
 	_, err = readMMVMap(b, &in, nil)
 	return in, err
@@ -17,7 +17,7 @@ var mmvKeys = [...]string{"files", "strict", "now", "validate_only", "path", "na
 
 // readMMVMap decodes an MMVServeInput map into in or, when f is set, an
 // MMVImage map into f: one function for both, whose reads of a bool and
-// of a string are one call each (the two were 7.4 KB of wasm code).
+// of a string are one call each (module size).
 func readMMVMap(b []byte, in *schema.MMVServeInput, f *schema.MMVImage) ([]byte, error) {
 	n, b, err := msgp.ReadMapHeaderBytes(b)
 	if err != nil {

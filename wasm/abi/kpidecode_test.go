@@ -11,7 +11,8 @@ import (
 )
 
 // kpi_decode's second argument names the framing above its low 24 bits:
-// kpi-odd's messages in the serial framing ("DLS" 01 before each, with
+// TestKPIDecodeSerial: kpi_decode's second argument names the framing
+// above its low 24 bits: kpi-odd's messages in the serial framing ("DLS" 01 before each, with
 // garbage between two) decode to what its .dlt file does, the garbage
 // counted as skipped; a framing above 2 is bad input.
 func TestKPIDecodeSerial(t *testing.T) {
@@ -34,6 +35,12 @@ func TestKPIDecodeSerial(t *testing.T) {
 			t.Fatal(err)
 		}
 		return r
+	}
+	if !built(OpKPIDecode) {
+		if r := call(in, 0); r.Error == nil || r.Error.Kind != "not_built" {
+			t.Errorf("kpi_decode left out of this build: error %+v, want not_built", r.Error)
+		}
+		return
 	}
 	want, got := call(in, 0), call(serial, 1<<KPIFramingShift)
 	if len(want.Messages) < 400 || len(got.Messages) != len(want.Messages) || got.SkippedBytes != 8 || got.Error != nil {
