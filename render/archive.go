@@ -94,7 +94,7 @@ func appendFloat32(b []byte, f float32) []byte {
 // appendNumber reads it, else the value's hex; the error of a value set
 // without values). archive_next's records, and `perfwire archive --json`
 // prints them. No ArchiveValue per value, no copies, no marshaler
-// (issue 18); TestAppendArchiveRecord holds its bytes to the schema
+// (module size and speed); TestAppendArchiveRecord holds its bytes to the schema
 // values' MarshalMsg.
 func AppendArchiveRecord(b []byte, a *archive.Archive, r *archive.Record) []byte {
 	return appendArchiveRecord(b, a, r)
@@ -222,7 +222,7 @@ const (
 // archive's records at once. Its state is a closure's on purpose: a
 // session is held as an interface value, and a struct field of type
 // *archive.Archive would make the linker keep the text methods of every
-// type the archive reaches (13 KB of a WebAssembly module).
+// type the archive reaches (module size).
 type ArchiveSession struct {
 	next func(b []byte, max int) []byte
 }

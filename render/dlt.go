@@ -35,8 +35,8 @@ func (w *DLTWriter) AppendMessage(b []byte, m dlt.Message, index int) []byte {
 // The payload text is made once, from the arguments' texts as they are
 // written: Message.AppendPayloadText joins them by single spaces and
 // ends with one more when an argument failed after the first (the tests
-// hold the bytes equal to its text). One function for both: two cost
-// the modules 0.6 KB more.
+// hold the bytes equal to its text). One function for both: module
+// size.
 func (w *DLTWriter) appendMessage(b []byte, m dlt.Message, index int, decoded bool) []byte {
 	line := w.line[:0]
 	var e schema.Map
@@ -163,9 +163,8 @@ func mapBytes(e *schema.Map, k string, t []byte, omitEmpty bool) {
 }
 
 // validText is b as a string, each byte of it that is not UTF-8 replaced
-// by U+FFFD, as string([]rune(string(b))) and encoding/json do (the rune
-// conversions cost a WebAssembly module 3 KB). Not inlined: its callers'
-// copies would cost 1 KB each.
+// by U+FFFD, as string([]rune(string(b))) and encoding/json do, without
+// the rune conversions, and kept out of line: module size.
 //
 //go:noinline
 func validText(b []byte) string {

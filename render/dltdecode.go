@@ -9,8 +9,7 @@ import (
 // file (storage-header framing) resynchronised over damage as
 // dlt.Scanner does (dlt_decode): each message written in place, its
 // DLTMessage by DLTWriter and its dlt-convert line around the payload
-// text that writer makes, so each message's texts are made once (issue
-// 18). Its tests hold its bytes equal to the generated MarshalMsg of the
+// text that writer makes, so each message's texts are made once. Its tests hold its bytes equal to the generated MarshalMsg of the
 // DLTDecode built as values.
 func AppendDLTDecode(dst, in []byte) []byte {
 	o := beginList(dst, 0x85, "\xa8messages", len(in)/64)

@@ -19,9 +19,9 @@ import (
 // are not KPI messages are passed over; a serial capture's ("DLS" 01
 // before each message) is scanned and resynchronised over damage as the
 // KPI stream session of that framing scans it. Each message is written
-// in place: no KPIMessage, no allocation per dataset. Building the
-// values first made a call in Node spend 40% of its time allocating
-// and collecting them, and copying them with write barriers (issue 18).
+// in place: no KPIMessage, no allocation per dataset, so that a call
+// spends its time decoding, not allocating, collecting and copying
+// values with write barriers.
 func AppendKPIMessages(dst, in []byte, max int, framing dlt.Framing) []byte {
 	// About a message per 150 bytes of a dlt-kpi capture.
 	o := beginList(dst, 0x85, "\xa8messages", len(in)/150)
@@ -48,8 +48,8 @@ func AppendKPIMessages(dst, in []byte, max int, framing dlt.Framing) []byte {
 func appendKPIMessage(b []byte, m *dltkpi.Message, tmsp uint32) []byte {
 	// The map's keys and values up to its datasets' (at most 55 bytes:
 	// tmsp, time, kind, sync, the array's header) as 64-bit stores into
-	// h, whose indexes (masked to 63) need no bounds checks: no memory.copy, which costs
-	// V8 a call, and no call (issue 18). Each store may write past what
+	// h, whose indexes (masked to 63) need no bounds checks: no
+	// memory.copy, which costs V8 a call, and no call. Each store may write past what
 	// it keeps; the next one writes over it.
 	p := len(b)
 	for cap(b)-p < 128 {
@@ -118,8 +118,8 @@ func appendKPIMessage(b []byte, m *dltkpi.Message, tmsp uint32) []byte {
 // as constant words, the text a word at a time as it checks that it is
 // ASCII (UTF-8 checked only when it is not) and the IRQ's counts as it
 // reads them, where a CHK dataset, the bulk of a capture, made five calls
-// (a UTF-8 check, appendFields, appendText, appendStr and a memory.copy,
-// which costs V8 a call) and each IRQ count four (issue 18).
+// (a UTF-8 check, AppendFields, appendText, AppendStr and a memory.copy,
+// which costs V8 a call) and each IRQ count four.
 func appendKPIDataset(b []byte, d *dltkpi.Dataset, err error) []byte {
 	at := len(b)
 	// The text, its key (also as a word) and the key of its hex.
@@ -330,8 +330,7 @@ func EndedRow(e *dltkpi.Ended) schema.KPIProcess {
 // AppendIRQs appends the schema's rows of a tracker's interrupt table
 // (Tracker.IRQs): all of them for a nil ev, else those the IRQ group ev
 // ended updated, whose latest sample has the group's time (none when the
-// tracker found the group suspect). Inlined into its two callers in the
-// plugins it cost them 2 KB.
+// tracker found the group suspect). Kept out of line: module size.
 //
 //go:noinline
 func AppendIRQs(rows []schema.KPIIRQ, table []dltkpi.IRQRate, ev *dltkpi.Event) []schema.KPIIRQ {

@@ -38,7 +38,7 @@ func kpiMessageRef(m dltkpi.Message, src dltkpi.Source) schema.KPIMessage {
 	km := schema.KPIMessage{TMSP: src.TMSP, Time: float64(src.TMSP) / 10000, Kind: m.Kind.String(), Sync: m.Sync.String(),
 		Datasets: make([]schema.KPIDataset, 0, m.Datasets+m.Fragments)}
 	// A scanner, not All: a range over an iterator checks its state
-	// through calls even inlined (issue 18).
+	// through calls even inlined.
 	s := m.Scanner()
 	for s.Next() {
 		d, err := s.Dataset()

@@ -11,7 +11,7 @@ import (
 // when bigEndian is set) and appends to dst its entries and its values
 // as they are now, as the MessagePack MMVFile mmv_read returns, written
 // straight from the reader's views: no MMVFile value, no string per
-// name, text or value (issue 18 item 7). mmvdump's text layout is left
+// name, text or value. mmvdump's text layout is left
 // to the host (natively, mmv.AppendDump): the plugin carries the
 // content, not the formatter.
 func AppendMMV(dst, in []byte, bigEndian bool) []byte {

@@ -20,7 +20,7 @@ import (
 // its message prefixed with the file's path. It is the mmv_serve call.
 // Like AppendMMV it writes straight from the readers' views, with no
 // MMVServed values, so that the modules link none of their marshalers
-// (issue 18).
+// (module size).
 func AppendMMVServe(dst []byte, in *schema.MMVServeInput) []byte {
 	s := mmvServing{in: in}
 	err := s.prepare()

@@ -40,7 +40,7 @@ func serveMMVRef(srcs []mmv.Source, paths []string, strict bool, nowMicros int64
 		if strict {
 			// The text's only white space at either end is the space
 			// before " metric": TrimPrefix drops it as TrimSpace did,
-			// without linking Unicode's spaces (3.6 KB of wasm code).
+			// without linking Unicode's spaces (module size).
 			res.Error = &schema.Error{Kind: schema.KindUnknown, Message: paths[w.File] + ": " + strings.TrimPrefix(text, " "), Offset: -1}
 			return res
 		}

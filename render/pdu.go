@@ -46,9 +46,8 @@ func AppendPDU(dst []byte, file string, p pduwire.PDU) ([]byte, error) {
 		// The keys of a validated RESULT or HIGHRES_RESULT, the bytes
 		// ResultBody's MarshalMsg gives, written straight from pduwire's
 		// view of the PDU without building the body first (a string
-		// per PMID and an allocation per value: most of a RESULT
-		// stream's time in the wasm modules went to the allocator,
-		// issue 18 item 7).
+		// per PMID and an allocation per value, which would spend a
+		// RESULT stream's time in the allocator).
 		var r pduwire.Result
 		if r, err = pduwire.ParseResult(p.Bytes); err == nil {
 			e.Int("\xa3sec", r.Sec)
@@ -92,13 +91,12 @@ func pduError(p pduwire.PDU, err error) error {
 // MarshalMsg would (pdutypes.go; pdu_ref_test.go holds it to those
 // bytes), with pduwire's errors. Written in place rather than built as
 // the body and marshalled: a MarshalMsg method per body type and an
-// allocation per body, write barriers and a string per field cost the
-// modules more (issue 18). It switches on concrete types rather than
-// going through pduwire.New: a value in the pduwire.Message interface
-// keeps every String method its fields' types have, which linked about
-// 40 KB of pcp's text formatting into each module (bench/RESULTS.md); an
-// interface of UnmarshalBinary alone, called once, still cost 9 KB more
-// than it saved. The cases break to one return.
+// allocation per body, write barriers and a string per field would cost
+// the modules more. It switches on concrete types rather than going
+// through pduwire.New: a value in the pduwire.Message interface keeps
+// every String method its fields' types have, which would link pcp's
+// text formatting into each module (module size; so would an interface
+// of UnmarshalBinary alone). The cases break to one return.
 func appendBody(e schema.Map, t pduwire.Type, b []byte) (schema.Map, error) {
 	var err error
 	switch t {
@@ -366,9 +364,8 @@ func logHead(e *schema.Map, ts *[3]pduwire.LogTime, state, vol int32, size int64
 
 // appendValueSet appends one value set as ValueSet's MarshalMsg does.
 // It and appendBlock, which write most of a RESULT stream's bytes, store
-// their keys and small numbers themselves instead of calling enc's
-// methods: a call costs far more in WebAssembly than natively (issue 18
-// item 7).
+// their keys and small numbers themselves instead of calling Map's
+// methods: a call costs far more in WebAssembly than natively.
 func appendValueSet(b []byte, vs *pduwire.ValueSet) []byte {
 	n := vs.Len()
 	keys := byte(0x82)
@@ -451,8 +448,8 @@ func appendID(b []byte, id pcp.ID) []byte {
 
 // fmtKeys and typeKeys are a value block's fmt and type, keys and values
 // as MessagePack, appended whole instead of through four calls, which
-// cost far more in WebAssembly than natively (written out: code to make
-// them cost each module 2 KB; TestValueKeys checks them).
+// cost far more in WebAssembly than natively (written out rather than
+// made at init: module size; TestValueKeys checks them).
 var fmtKeys = [...]string{pduwire.ValInsitu: "\xa3fmt\xa6insitu", pduwire.ValDPTR: "\xa3fmt\xa4dptr", pduwire.ValSPTR: "\xa3fmt\xa4sptr"}
 
 var typeKeys = [...]string{
@@ -488,7 +485,7 @@ func appendBlock(b []byte, v pduwire.Value, valfmt uint8) []byte {
 	}
 	// The block's last key and its value by its type t: value, records,
 	// or hex when the payload's length is not its type's; here, not in a
-	// function of its own (issue 18).
+	// function of its own (module size).
 	p := v.Payload()
 	if t == pcp.TypeEvent || t == pcp.TypeHighResEvent {
 		a, err := v.Events()
@@ -657,8 +654,8 @@ func appendParam(b []byte, p eventrec.Param) []byte {
 	return appendForm(b, form, u, v)
 }
 
-// ids is the text of each identifier of in. It is not inlined, for the
-// size of the WebAssembly modules (issue 18).
+// ids is the text of each identifier of in. Kept out of line: module
+// size.
 //
 //go:noinline
 func ids(in []pcp.ID) []string {
@@ -670,21 +667,20 @@ func ids(in []pcp.ID) []string {
 }
 
 // hexText is hex.EncodeToString(b) for the cold paths (an unknown PDU's
-// body, an event parameter of an odd type), where its inlined copies
-// cost 1.3 KB of WebAssembly each (issue 18).
+// body, an event parameter of an odd type), kept out of line: module
+// size.
 //
 //go:noinline
 func hexText(b []byte) string { return hex.EncodeToString(b) }
 
-// hex32 is v in hex, 0x first. It is not inlined: its two calls at
-// each of its callers cost the WebAssembly modules more (issue 18).
+// hex32 is v in hex, 0x first. Kept out of line: module size.
 //
 //go:noinline
 func hex32(v uint32) string { return "0x" + strconv.FormatUint(uint64(v), 16) }
 
 // typeNames are the schema's names of PCP value types, by type code
-// (pcp.TypeNoSupport is -1, kept apart). A table rather than a map: the
-// map's initialisation cost the modules 3 KB.
+// (pcp.TypeNoSupport is -1, kept apart). A table rather than a map,
+// whose initialisation is code: module size.
 var typeNames = [...]string{
 	pcp.Type32: "32", pcp.TypeU32: "u32", pcp.Type64: "64", pcp.TypeU64: "u64",
 	pcp.TypeFloat: "float", pcp.TypeDouble: "double", pcp.TypeString: "string", pcp.TypeAggregate: "aggregate",

@@ -19,8 +19,8 @@ import (
 
 var fmtNames = [...]string{pduwire.ValInsitu: "insitu", pduwire.ValDPTR: "dptr", pduwire.ValSPTR: "sptr"}
 
-// The PDU path as it was before appendResult wrote RESULTs in one pass
-// (issue 18 item 7) and appendBody the other PDUs in place: the PDU
+// The reference PDU path, which the in-place writers (the RESULT writer
+// and appendBody) are held to: the PDU
 // decoded into pduwire's message, then into its schema body (ResultBody,
 // ProfileBody, ...), then marshalled and merged with the header. The
 // tests below hold AppendPDU to its bytes.

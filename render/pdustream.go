@@ -70,8 +70,7 @@ func (s *PDUSession) AppendFeed(dst, chunk []byte) []byte {
 	for len(data)-off >= pduwire.HeaderLen {
 		if !sp.Next() {
 			// The Scanner's errors are *wire.Error values of its kinds:
-			// tested directly, errors.Is (2.3 KB of code with its
-			// helper) leaves the module.
+			// tested directly, without errors.Is (module size).
 			if we, ok := sp.Err().(*wire.Error); ok && we.Err == pduwire.ErrTruncated {
 				break // the body has not all arrived
 			}
@@ -130,7 +129,7 @@ func shiftError(err error, base int) error {
 func AppendPDUs(dst, in []byte, limit int) []byte {
 	o := beginList(dst, 0x82, "\xa4pdus", len(in)/256) // PDUs of a pmcd conversation average some hundreds of bytes
 	// A Scanner rather than pduwire.All: a range over a function links
-	// the runtime's checks of its state (issue 18).
+	// the runtime's checks of its state (module size).
 	sp := pduwire.NewScanner(in, pduwire.Options{MaxPDULen: limit})
 	var err error
 	for sp.Next() {
