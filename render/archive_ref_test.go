@@ -1,18 +1,23 @@
 package render
 
 import (
+	"bytes"
+	"encoding/hex"
+	"math"
+	"strconv"
+
 	"github.com/perfwire/perfwire/archive"
 	"github.com/perfwire/perfwire/internal/rfc3339"
 	"github.com/perfwire/perfwire/pcp"
 	"github.com/perfwire/perfwire/pduwire"
 	"github.com/perfwire/perfwire/schema"
+	"github.com/tinylib/msgp/msgp"
 )
 
 // The reference AppendArchiveRecord is held to (TestAppendArchiveRecord,
 // TestArchiveSessionBytes): an archive record built as ArchiveRecord and
-// ArchiveValue values, then marshalled. It was archive_next's and
-// `perfwire archive --json`'s implementation before 2026-11-27
-// (NewArchiveRecord and ArchiveValueOf).
+// ArchiveValue values, then marshalled, with msgp's encoders and pcp's
+// value extraction rather than the writer's own.
 
 // archiveValueOfRef sets the value keys of o from v, a value of a metric of
 // type t: a number or a string as the type says, the records of an event
@@ -28,12 +33,51 @@ func archiveValueOfRef(o *schema.ArchiveValue, v pduwire.Value, t pcp.Type) {
 			return
 		}
 	}
-	if b := appendNumber(nil, v, t); b != nil {
-		o.Value = raw(b)
+	if b := numberRef(v, t); b != nil {
+		o.Value = &b
 		return
 	}
-	h := valueHex(v)
+	h := hex.EncodeToString(v.Payload())
+	if !v.Block() {
+		h = strconv.FormatUint(uint64(v.Word), 16)
+	}
 	o.Hex = &h
+}
+
+// numberRef is a value as its own type, pcp.Extract(v.Raw(), t, t), in
+// msgp's encoding (a string up to its NUL; NaN and the infinities as
+// strings), or nil when it is no number or string of type t.
+func numberRef(v pduwire.Value, t pcp.Type) schema.Raw {
+	x, err := pcp.Extract(v.Raw(), t, t)
+	if err != nil {
+		return nil
+	}
+	f := math.NaN()
+	switch t {
+	case pcp.Type32:
+		return msgp.AppendInt32(nil, x.Int32())
+	case pcp.TypeU32:
+		return msgp.AppendUint32(nil, x.Uint32())
+	case pcp.Type64:
+		return msgp.AppendInt64(nil, x.Int64())
+	case pcp.TypeU64:
+		return msgp.AppendUint64(nil, x.Uint64())
+	case pcp.TypeFloat:
+		if f = float64(x.Float32()); !math.IsNaN(f) && !math.IsInf(f, 0) {
+			return msgp.AppendFloat32(nil, x.Float32())
+		}
+	case pcp.TypeDouble:
+		f = x.Float64()
+	case pcp.TypeString:
+		s, _, _ := bytes.Cut(x.Bytes(), []byte{0})
+		return msgp.AppendString(nil, string(s))
+	default:
+		return nil
+	}
+	if math.IsNaN(f) || math.IsInf(f, 0) {
+		return msgp.AppendString(nil, strconv.FormatFloat(f, 'g', -1, 64))
+	}
+	return msgp.AppendFloat64(nil, f)
 }
 
 // archiveRecordRef describes record r of archive a in the shared schema:

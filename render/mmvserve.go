@@ -34,6 +34,16 @@ func AppendMMVServe(dst []byte, in *schema.MMVServeInput) []byte {
 	return e.End()
 }
 
+// MMVOptions are the options mmv_serve reads image f with: its byte
+// order, and what pmdammv leaves out skipped unless strict.
+func MMVOptions(f *schema.MMVImage, strict bool) mmv.Options {
+	o := mmv.Options{SkipRefused: !strict}
+	if f.BigEndian {
+		o.Order = binary.BigEndian
+	}
+	return o
+}
+
 // mmvServing is one mmv_serve call: its files as pmdammv finds them,
 // their clusters, what pmdammv says and leaves out of them, and scratch
 // space.
@@ -54,11 +64,7 @@ func (s *mmvServing) prepare() *schema.Error {
 	readers := make([]mmv.Reader, len(in.Files))
 	srcs := make([]mmv.Source, len(in.Files))
 	for i, f := range in.Files {
-		o := mmv.Options{SkipRefused: !in.Strict}
-		if f.BigEndian {
-			o.Order = binary.BigEndian
-		}
-		r, err := mmv.NewReader(f.Image, o)
+		r, err := mmv.NewReader(f.Image, MMVOptions(&f, in.Strict))
 		if err != nil {
 			e := schema.ErrorOf(err)
 			e.Message = f.Path + ": " + e.Message

@@ -561,31 +561,9 @@ func AppendFloat(b []byte, f float64) []byte {
 	return schema.AppendFloat64(b, f)
 }
 
-// eventRecords lists the records of a validated event array. The
-// parameters' values share one growing buffer, each capped to its own
-// bytes: an allocation per few values instead of one per value.
-func eventRecords(a eventrec.Array) []schema.EventRecord {
-	recs := make([]schema.EventRecord, 0, a.Len())
-	var vals []byte
-	for r := range a.Records() {
-		o := schema.EventRecord{Sec: r.Seconds(), Nsec: r.Nanoseconds(), Flags: r.Flags().String()}
-		if n, ok := r.Missed(); ok {
-			o.Missed = &n
-		} else {
-			o.Params = []schema.EventParam{}
-			for p := range r.Params() {
-				at := len(vals)
-				vals = appendParam(vals, p)
-				o.Params = append(o.Params, schema.EventParam{PMID: p.ID.String(), Type: TypeName(p.Type), Value: schema.Raw(vals[at:len(vals):len(vals)])})
-			}
-		}
-		recs = append(recs, o)
-	}
-	return recs
-}
-
 // appendEventRecords appends the records of a validated event array as
-// eventRecords' values marshal, written straight from the array.
+// the schema's EventRecord values marshal, written straight from the
+// array.
 func appendEventRecords(b []byte, a eventrec.Array) []byte {
 	b = schema.AppendArrayHeader(b, uint32(a.Len()))
 	rs := a.Scanner()

@@ -188,11 +188,7 @@ var mmvNow = func() int64 { return time.Now().UnixMicro() }
 func dumpMMV(stdout io.Writer, in *schema.MMVServeInput, pending error) error {
 	readers := make([]mmv.Reader, len(in.Files))
 	for i, f := range in.Files {
-		o := mmv.Options{SkipRefused: !in.Strict}
-		if f.BigEndian {
-			o.Order = binary.BigEndian
-		}
-		r, err := mmv.NewReader(f.Image, o)
+		r, err := mmv.NewReader(f.Image, render.MMVOptions(&f, in.Strict))
 		if err != nil {
 			return &inputError{file: f.Path, err: err}
 		}
