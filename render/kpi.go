@@ -394,6 +394,7 @@ type KPISession struct {
 	stream bool
 	f      *dlt.Feeder
 	fed    int
+	cut    bool // the call run is a Cut: the next input starts once it is reported
 	// What the inputs before the current one (kpi_cut) consumed and
 	// skipped.
 	base, skippedBefore, placesBefore int
@@ -426,11 +427,12 @@ func newKPISession(in []byte, stream bool, framing dlt.Framing) *KPISession {
 // past ends the session with that error; what came before it is kept.
 func (k *KPISession) Step(max int) schema.KPIStep { return k.call(KPICallStep, nil, max) }
 
-// run does the work of Step (up to max messages), Feed (of in), End or
+// Run does the work of Step (up to max messages), Feed (of in), End or
 // Cut (call o) and returns the call's error: ErrBadMode for a call of
 // the other kind of session. A session done does nothing more. What the
-// step reports waits in k for progress or appendProgress.
-func (k *KPISession) run(o KPICall, in []byte, max int) error {
+// step reports waits in k for AppendProgress.
+func (k *KPISession) Run(o KPICall, in []byte, max int) error {
+	k.cut = o == KPICallCut
 	if k.stream == (o == KPICallStep) {
 		return schema.ABIError(schema.ErrBadMode)
 	}

@@ -13,7 +13,7 @@ import (
 )
 
 // TestKPISessionWriter checks the in-place writer of the KPI session
-// calls (AppendCall) against the KPIStep and KPITable the Go methods
+// calls (Run, AppendProgress, AppendTable) against the KPIStep and KPITable the Go methods
 // build, marshalled, byte for byte, call by call: two sessions over each
 // capture whole, cut short, damaged and in serial framing, a capture
 // session stepped and a stream session fed in random pieces and cut,
@@ -74,20 +74,20 @@ func TestKPISessionWriter(t *testing.T) {
 			for i, o := range ops {
 				if o == KPICallCut { // the piece is fed before the cut
 					w := want.Feed(args[i])
-					g := got.AppendCall([]byte("head"), KPICallFeed, args[i], 0)
+					g := got.AppendProgress([]byte("head"), got.Run(KPICallFeed, args[i], 0))
 					if wb, _ := w.MarshalMsg([]byte("head")); !bytes.Equal(g, wb) {
 						t.Fatalf("%s %s call %d feed before cut: %d bytes, want %d", filepath.Base(name), c.what, i, len(g), len(wb))
 					}
 				}
 				w := want.call(o, args[i], maxes[i])
 				wb, _ := w.MarshalMsg([]byte("head"))
-				g := got.AppendCall([]byte("head"), o, args[i], maxes[i])
+				g := got.AppendProgress([]byte("head"), got.Run(o, args[i], maxes[i]))
 				if !bytes.Equal(g, wb) {
 					t.Fatalf("%s %s call %d (op %d): %d bytes, want %d", filepath.Base(name), c.what, i, o, len(g), len(wb))
 				}
 				wt := want.Table()
 				wtb, _ := wt.MarshalMsg([]byte("head"))
-				gt := got.AppendCall([]byte("head"), KPICallTable, nil, 0)
+				gt := got.AppendTable([]byte("head"))
 				if !bytes.Equal(gt, wtb) {
 					t.Fatalf("%s %s table after call %d: %d bytes, want %d", filepath.Base(name), c.what, i, len(gt), len(wtb))
 				}

@@ -54,44 +54,29 @@ func (k *KPISession) Cut() schema.KPIStep { return k.call(KPICallCut, nil, 0) }
 // reassembler is flushed.
 func (k *KPISession) End() schema.KPIStep { return k.call(KPICallEnd, nil, 0) }
 
-// KPICall is a call on a KPISession, for AppendCall: the methods
-// Step, Feed, Cut, End and Table.
+// KPICall is a call on a KPISession, for Run: the work of the methods
+// Step, Feed, Cut and End.
 type KPICall uint8
 
-// The calls, as AppendCall takes them.
+// The calls, as Run takes them.
 const (
 	KPICallStep KPICall = iota
 	KPICallFeed
 	KPICallCut
 	KPICallEnd
-	KPICallTable
 )
-
-// AppendCall runs call o (Step with max, Feed of in, Cut, End or Table)
-// and appends its result, the KPIStep or KPITable, to b, written in
-// place: one function for all of them, for the modules' size. A call of
-// the other kind of session (Step on a stream, Feed on a capture)
-// returns ErrBadMode in the result's error.
-func (k *KPISession) AppendCall(b []byte, o KPICall, in []byte, max int) []byte {
-	if o == KPICallTable {
-		return k.appendTable(b)
-	}
-	b = k.appendProgress(b, k.run(o, in, max))
-	k.next(o)
-	return b
-}
 
 // call runs call o (run) and returns its KPIStep.
 func (k *KPISession) call(o KPICall, in []byte, max int) schema.KPIStep {
-	st := k.progress(k.run(o, in, max))
-	k.next(o)
-	return st
+	return k.progress(k.Run(o, in, max))
 }
 
-// next starts the next input after Cut (o) of a stream session not
-// done, once the cut's step is reported.
-func (k *KPISession) next(o KPICall) {
-	if o == KPICallCut && k.stream && !k.done {
+// next starts the next input after Cut of a stream session not done,
+// once the cut's step is reported.
+func (k *KPISession) next() {
+	cut := k.cut
+	k.cut = false
+	if cut && k.stream && !k.done {
 		k.base += k.f.Offset()
 		k.skippedBefore += k.f.Skipped()
 		k.placesBefore += k.f.Resyncs()
@@ -143,13 +128,17 @@ func (k *KPISession) progress(callErr error) schema.KPIStep {
 			st.Ended = append(st.Ended, EndedRow(&ended[i]))
 		}
 	}
+	k.next()
 	return st
 }
 
-// appendProgress appends the MessagePack KPIStep of progress(callErr),
-// written in place, and starts the next step as progress does (the
-// columns kept for it, written already).
-func (k *KPISession) appendProgress(b []byte, callErr error) []byte {
+// AppendProgress appends the MessagePack KPIStep of the session's state
+// after Run, with callErr (Run's error) instead of the session's own
+// when there is one, written in place; it starts the next step as the
+// methods do (the columns kept for it, written already). Run and
+// AppendProgress are the in-place Step, Feed, Cut and End, two calls
+// rather than one function around them: module size.
+func (k *KPISession) AppendProgress(b []byte, callErr error) []byte {
 	err, off, total, skipErr := k.position(callErr)
 	hdr := byte(0x88) // a map of 8 keys, 9 with skip_error
 	if skipErr != nil {
@@ -205,6 +194,7 @@ func (k *KPISession) appendProgress(b []byte, callErr error) []byte {
 		}
 		b = appendProcess(b, ended[i].Process, ended[i].End, by)
 	}
+	k.next()
 	return b
 }
 
@@ -262,9 +252,9 @@ func appendProcess(b []byte, p *dltkpi.Process, end uint32, endBy string) []byte
 	return msgp.AppendString(append(b, "\xa6end_by"...), endBy)
 }
 
-// appendTable appends the MessagePack KPITable of Table, written in
+// AppendTable appends the MessagePack KPITable of Table, written in
 // place.
-func (k *KPISession) appendTable(b []byte) []byte {
+func (k *KPISession) AppendTable(b []byte) []byte {
 	e := schema.Map{B: append(b, 0x84)}
 	e.Err("\xa5error", schema.ErrorOf(k.err))
 	ps := k.t.Processes()

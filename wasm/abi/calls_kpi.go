@@ -22,7 +22,7 @@ func kpiOpen(o Op, in []byte, n uint32) any {
 // kpiCalls are the session calls by op.
 var kpiCalls = [numOps]render.KPICall{
 	OpKPIStep: render.KPICallStep, OpKPIFeed: render.KPICallFeed, OpKPICut: render.KPICallCut,
-	OpKPIEnd: render.KPICallEnd, OpKPITable: render.KPICallTable,
+	OpKPIEnd: render.KPICallEnd,
 }
 
 func kpiCall(o Op, s any, in []byte, n uint32, b []byte) []byte {
@@ -39,5 +39,8 @@ func kpiCall(o Op, s any, in []byte, n uint32, b []byte) []byte {
 	if !ok {
 		return schema.AppendFailure(b, schema.ErrBadMode)
 	}
-	return k.AppendCall(b, kpiCalls[o], in, int(n))
+	if o == OpKPITable {
+		return k.AppendTable(b)
+	}
+	return k.AppendProgress(b, k.Run(kpiCalls[o], in, int(n)))
 }
