@@ -52,7 +52,7 @@ func numberRef(v pduwire.Value, t pcp.Type) schema.Raw {
 	if err != nil {
 		return nil
 	}
-	f := math.NaN()
+	var f float64
 	switch t {
 	case pcp.Type32:
 		return msgp.AppendInt32(nil, x.Int32())

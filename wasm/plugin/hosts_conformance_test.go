@@ -10,7 +10,6 @@ import (
 	"testing"
 
 	"github.com/perfwire/perfwire/render"
-	"github.com/perfwire/perfwire/wasm/abi"
 )
 
 // TestConformanceABIHosts runs the two minimal hosts of ABI.md
