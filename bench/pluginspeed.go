@@ -15,7 +15,7 @@ import (
 	"time"
 
 	"github.com/perfwire/perfwire/mmv"
-	"github.com/perfwire/perfwire/wasm/abi"
+	"github.com/perfwire/perfwire/render"
 )
 
 // pluginWorkload is one of issue 18's plugin speed figures: a call of
@@ -55,20 +55,20 @@ const streamChunk = 64 << 10
 var pluginWorkloads = []pluginWorkload{
 	{id: "plugin-kpi", title: "kpi_decode of a dlt-kpi capture (156 KB, one call)", file: "kpi-odd.dlt", node: "kpi", nodeCalls: 150,
 		export: "kpi_decode", args: []uint64{0},
-		native: func(dst, in []byte) []byte { return abi.AppendKPIMessages(dst, in, 0, 0) }},
+		native: func(dst, in []byte) []byte { return render.AppendKPIMessages(dst, in, 0, 0) }},
 	{id: "plugin-pdu", title: "pdu_decode of a 1 KB pmcd conversation (every PDU in full; mostly per-call cost)", file: "conv05.server.bin",
 		node: "pdu", nodeCalls: 2500, export: "pdu_decode", args: []uint64{0},
-		native: func(dst, in []byte) []byte { return abi.AppendPDUs(dst, in, 0) }},
+		native: func(dst, in []byte) []byte { return render.AppendPDUs(dst, in, 0) }},
 	{id: "plugin-mmv", title: "mmv_read of a 5.7 KB MMV file (mostly per-call cost)", file: "sample2.mmv", node: "mmv", nodeCalls: 5000,
 		export: "mmv_read", args: []uint64{0},
-		native: func(dst, in []byte) []byte { return abi.AppendMMV(dst, in, false) }},
+		native: func(dst, in []byte) []byte { return render.AppendMMV(dst, in, false) }},
 	{id: "plugin-feed", title: "pdu_feed of one 312-byte HIGHRES_RESULT to a PDU stream session (the per-call overhead)",
 		file: "conv05.server.bin", node: "feed", feed: true, nodeCalls: 5000},
 	{id: "plugin-stream", title: "a 1 MB RESULT stream fed to pdu_feed in 64 KB chunks (throughput)",
 		file: "RESULT stream", input: pluginStreamInput, node: "stream", stream: true, nodeCalls: 40},
 	{id: "plugin-mmv-large", title: "mmv_read of a 662 KB MMV file: 422 metrics, 11,422 values (throughput)", file: "large-parfait rewritten",
 		input: pluginMMVInput, node: "mmvlarge", nodeCalls: 40, export: "mmv_read", args: []uint64{0},
-		native: func(dst, in []byte) []byte { return abi.AppendMMV(dst, in, false) }},
+		native: func(dst, in []byte) []byte { return render.AppendMMV(dst, in, false) }},
 }
 
 // pluginOne is the PDU bench_node.mjs's feed workload feeds: the first
@@ -275,8 +275,8 @@ func figPlugin(w pluginWorkload) func(Config) Figure {
 				}
 				return x
 			}}
-			ns := abi.NewPDUSession(0)
-			nativeSide = Side{Name: "native Go (abi.PDUSession.AppendFeed)", Peer: true, Run: func(n int) uint64 {
+			ns := render.NewPDUSession(0)
+			nativeSide = Side{Name: "native Go (render.PDUSession.AppendFeed)", Peer: true, Run: func(n int) uint64 {
 				for range n {
 					out = ns.AppendFeed(out[:0], in)
 				}
@@ -301,11 +301,11 @@ func figPlugin(w pluginWorkload) func(Config) Figure {
 				}
 				return x
 			}}
-			nativeSide = Side{Name: "native Go (abi.PDUSession.AppendFeed, AppendEnd)", Peer: true, Run: func(n int) uint64 {
+			nativeSide = Side{Name: "native Go (render.PDUSession.AppendFeed, AppendEnd)", Peer: true, Run: func(n int) uint64 {
 				var x uint64
 				for i := range n {
 					last := i == n-1
-					s := abi.NewPDUSession(0)
+					s := render.NewPDUSession(0)
 					for off := 0; off < len(in); off += streamChunk {
 						if out = s.AppendFeed(out[:0], in[off:min(off+streamChunk, len(in))]); last {
 							x ^= sum(out)

@@ -11,7 +11,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/perfwire/perfwire/wasm/abi"
+	"github.com/perfwire/perfwire/render"
 	"github.com/tetratelabs/wazero"
 	"github.com/tetratelabs/wazero/api"
 	"github.com/tetratelabs/wazero/imports/wasi_snapshot_preview1"
@@ -144,11 +144,11 @@ func figWasm(cfg Config) Figure {
 			}
 			return sum
 		}},
-		{Name: "native Go (abi.AppendKPIMessages)", Peer: true, Run: func(n int) uint64 {
+		{Name: "native Go (render.AppendKPIMessages)", Peer: true, Run: func(n int) uint64 {
 			var sum uint64
 			var out []byte
 			for range n {
-				out = abi.AppendKPIMessages(out[:0], in, 0, 0)
+				out = render.AppendKPIMessages(out[:0], in, 0, 0)
 				sum = hash(out)
 			}
 			return sum

@@ -15,24 +15,29 @@ import (
 // show what it costs over the runtime+msgp baseline by itself.
 var wasmCallGroups = []struct{ name, body string }{
 	{"none: error results only (the ABI's plumbing)", ""},
-	{"kpi_decode", "out = abi.AppendKPIMessages(out[:0], buf, int(n), 0)"},
+	{"kpi_decode", "out = render.AppendKPIMessages(out[:0], buf, int(n), 0)"},
 	{"KPI sessions and streams (kpi_open, kpi_step, kpi_table, kpi_stream, kpi_feed, kpi_end)",
-		"s := abi.NewKPISession(buf); st := s.Step(int(n)); put(&st); t := s.Table(); put(&t)\n" +
-			"\ts = abi.NewKPIStream(0); st = s.Feed(buf); put(&st); st = s.End(); put(&st)"},
-	{"pdu_decode", "out = abi.AppendPDUs(out[:0], buf, 0)"},
-	{"mmv_read", "out = abi.AppendMMV(out[:0], buf, n == 0)"},
-	{"labels_canon, labels_merge", "out = abi.AppendLabels(out[:0], buf, false); out = abi.AppendLabels(out, buf, true)"},
-	{"events_decode", "out = abi.AppendEvents(out[:0], buf)"},
-	{"mmv_serve", "var q abi.MMVServeInput; q.UnmarshalMsg(buf); out = abi.AppendMMVServe(out[:0], &q)"},
-	{"dlt_decode", "out = abi.AppendDLTDecode(out[:0], buf)"},
-	{"archive_open, archive_next", "var q abi.ArchiveInput; q.UnmarshalMsg(buf); s := abi.NewArchiveSession(q); out = s.AppendNext(out[:0], int(n))"},
+		"s := render.NewKPISession(buf); st := s.Step(int(n)); put(&st); t := s.Table(); put(&t)\n" +
+			"\ts = render.NewKPIStream(0); st = s.Feed(buf); put(&st); st = s.End(); put(&st)"},
+	{"pdu_decode", "out = render.AppendPDUs(out[:0], buf, 0)"},
+	{"mmv_read", "out = render.AppendMMV(out[:0], buf, n == 0)"},
+	{"labels_canon, labels_merge", "out = render.AppendLabels(out[:0], buf, false); out = render.AppendLabels(out, buf, true)"},
+	{"events_decode", "out = render.AppendEvents(out[:0], buf)"},
+	{"mmv_serve", "var q schema.MMVServeInput; q.UnmarshalMsg(buf); out = render.AppendMMVServe(out[:0], &q)"},
+	{"dlt_decode", "out = render.AppendDLTDecode(out[:0], buf)"},
+	{"archive_open, archive_next", "var q schema.ArchiveInput; q.UnmarshalMsg(buf); s := render.NewArchiveSession(q); out = s.AppendNext(out[:0], int(n))"},
 }
 
 const wasmCallMain = `package main
 
-import "github.com/perfwire/perfwire/wasm/abi"
+import (
+	"github.com/perfwire/perfwire/render"
+	"github.com/perfwire/perfwire/schema"
+)
 
 func main() {}
+
+const _ = render.MaxLabelSets // a group may use no writer
 
 var buf, out []byte
 
@@ -40,7 +45,7 @@ func put(m interface{ MarshalMsg([]byte) ([]byte, error) }) { out, _ = m.Marshal
 
 //go:wasmexport run
 func run(n uint32) {
-	put(abi.Failure(abi.ErrBadHandle))
+	put(schema.Failure(schema.ErrBadHandle))
 	%s
 }
 `
@@ -77,10 +82,7 @@ func wasmCallCosts(root string, base int, md *strings.Builder) error {
 			return err
 		}
 		out := filepath.Join(dir, fmt.Sprint("g", i, ".wasm"))
-		// Tags pcp and mmv together leave out every calls_*.go file of
-		// wasm/abi, whose init functions would link every call into
-		// every group.
-		cmd := exec.Command("go", "build", "-buildmode=c-shared", "-trimpath", "-tags", "pcp,mmv", "-ldflags=-s -w", "-o", out, "./"+filepath.Base(pkg))
+		cmd := exec.Command("go", "build", "-buildmode=c-shared", "-trimpath", "-ldflags=-s -w", "-o", out, "./"+filepath.Base(pkg))
 		cmd.Dir = dir
 		// -mod=mod lets go record msgp's version, which comes from perfwire's go.mod.
 		cmd.Env = append(os.Environ(), "GOOS=wasip1", "GOARCH=wasm", "GOFLAGS=-mod=mod")

@@ -5,12 +5,13 @@ import (
 	"io"
 
 	"github.com/perfwire/perfwire/archive"
-	"github.com/perfwire/perfwire/wasm/abi"
+	"github.com/perfwire/perfwire/render"
+	"github.com/perfwire/perfwire/schema"
 )
 
 // archiveJSON prints every data record as one JSON line of the shared
-// schema (abi.ArchiveRecord), from the bytes archive_next's writer
-// (abi.AppendArchiveRecord) gives it.
+// schema (schema.ArchiveRecord), from the bytes archive_next's writer
+// (render.AppendArchiveRecord) gives it.
 func archiveJSON(w io.Writer, a *archive.Archive, name string) error {
 	j := jsonLines{w: w}
 	s := a.NewScanner()
@@ -19,7 +20,7 @@ func archiveJSON(w io.Writer, a *archive.Archive, name string) error {
 	var buf []byte
 	for s.Next() {
 		p.at(s.Record())
-		buf = abi.AppendArchiveRecord(buf[:0], a, s.Record())
+		buf = render.AppendArchiveRecord(buf[:0], a, s.Record())
 		if err := j.raw(buf); err != nil {
 			return err
 		}
@@ -41,7 +42,7 @@ func archiveJSONPlugin(w io.Writer, arg string) error {
 		return &inputError{file: arg, err: err}
 	}
 	defer closeFiles()
-	in := abi.ArchiveInput{Names: make([]string, len(files)), Files: make([][]byte, len(files))}
+	in := schema.ArchiveInput{Names: make([]string, len(files)), Files: make([][]byte, len(files))}
 	for i, f := range files {
 		b := make([]byte, f.Size)
 		if _, err := f.R.ReadAt(b, 0); err != nil && err != io.EOF {
@@ -57,7 +58,7 @@ func archiveJSONPlugin(w io.Writer, arg string) error {
 	if err != nil {
 		return err
 	}
-	s, err := plugin.open(abi.OpArchiveOpen, h)
+	s, err := plugin.open(opArchiveOpen, h)
 	plugin.free(h)
 	if err != nil {
 		return err
@@ -65,8 +66,8 @@ func archiveJSONPlugin(w io.Writer, arg string) error {
 	defer plugin.free(s)
 	j := jsonLines{w: w}
 	for {
-		var res abi.ArchiveRead
-		if err := plugin.call(abi.OpArchiveNext, s, 0, &res); err != nil {
+		var res schema.ArchiveRead
+		if err := plugin.call(opArchiveNext, s, 0, &res); err != nil {
 			return err
 		}
 		for _, r := range res.Records {

@@ -14,7 +14,8 @@ import (
 	"time"
 
 	"github.com/perfwire/perfwire/dlt"
-	"github.com/perfwire/perfwire/wasm/abi"
+	"github.com/perfwire/perfwire/render"
+	"github.com/perfwire/perfwire/schema"
 )
 
 const dltUsage = `usage: perfwire dlt [--json] [filters] (FILE.dlt... | --follow HOST[:PORT])
@@ -72,7 +73,7 @@ func (f *dltFilter) match(m dlt.Message) bool {
 }
 
 // matchDecoded is match for a message the plugin decoded.
-func (f *dltFilter) matchDecoded(d *abi.DLTDecoded) bool {
+func (f *dltFilter) matchDecoded(d *schema.DLTDecoded) bool {
 	m := &d.Message
 	switch {
 	case f.ecu != "" && m.ECU != f.ecu,
@@ -171,7 +172,7 @@ type dltPrinter struct {
 	json bool
 	out  jsonLines
 	line []byte
-	dw   abi.DLTWriter // --json: each message's DLTMessage, written in place into msg
+	dw   render.DLTWriter // --json: each message's DLTMessage, written in place into msg
 	msg  []byte
 }
 
@@ -207,11 +208,11 @@ func (p *dltPrinter) fileInPlugin(name string) error {
 	if err != nil {
 		return &inputError{file: name, err: err}
 	}
-	var res abi.DLTDecode
-	if err := plugin.callIn(abi.OpDLTDecode, data, 0, &res); err != nil {
+	var res schema.DLTDecode
+	if err := plugin.callIn(opDLTDecode, data, 0, &res); err != nil {
 		return err
 	}
-	if len(res.Messages) == 0 && res.Error != nil && res.Error.Kind == abi.ErrNotBuilt.Code() {
+	if len(res.Messages) == 0 && res.Error != nil && res.Error.Kind == schema.ErrNotBuilt.Code() {
 		return errOf(res.Error)
 	}
 	for i := range res.Messages {
@@ -235,7 +236,7 @@ func (p *dltPrinter) fileInPlugin(name string) error {
 }
 
 // printDecoded is print for a message the plugin decoded.
-func (p *dltPrinter) printDecoded(d *abi.DLTDecoded) error {
+func (p *dltPrinter) printDecoded(d *schema.DLTDecoded) error {
 	if !p.f.matchDecoded(d) {
 		return nil
 	}

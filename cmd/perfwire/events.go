@@ -7,7 +7,8 @@ import (
 	"os"
 
 	"github.com/perfwire/perfwire/eventrec"
-	"github.com/perfwire/perfwire/wasm/abi"
+	"github.com/perfwire/perfwire/render"
+	"github.com/perfwire/perfwire/schema"
 )
 
 const eventsUsage = `usage: perfwire events FILE...
@@ -46,13 +47,13 @@ func runEvents(args []string, stdout io.Writer) error {
 				return &inputError{file: file, err: err}
 			}
 			// What events_decode returns, printed as it is.
-			if err := out.raw(abi.AppendEvents(nil, b)); err != nil {
+			if err := out.raw(render.AppendEvents(nil, b)); err != nil {
 				return err
 			}
 			continue
 		}
-		var res abi.EventArray
-		if err := plugin.callIn(abi.OpEventsDecode, b, 0, &res); err != nil {
+		var res schema.EventArray
+		if err := plugin.callIn(opEventsDecode, b, 0, &res); err != nil {
 			return err
 		}
 		if res.Error != nil {

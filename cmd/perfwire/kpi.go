@@ -12,7 +12,8 @@ import (
 
 	"github.com/perfwire/perfwire/dlt"
 	"github.com/perfwire/perfwire/dltkpi"
-	"github.com/perfwire/perfwire/wasm/abi"
+	"github.com/perfwire/perfwire/render"
+	"github.com/perfwire/perfwire/schema"
 )
 
 const kpiUsage = `usage: perfwire kpi [--json | --summary | --all | --irqs] [--page-size N] FILE.dlt...
@@ -96,12 +97,12 @@ func runKPI(args []string, stdout io.Writer) error {
 	case *all:
 		writeAll(out, append(k.ended, rows(k.t)...))
 	case *summary:
-		st := abi.Stats(k.kp.Stats(), k.t.Stats(), open, k.skipped, k.places)
+		st := render.Stats(k.kp.Stats(), k.t.Stats(), open, k.skipped, k.places)
 		if err := k.out.write(&st); err != nil {
 			return err
 		}
 	case !*asJSON && !*irqs:
-		writeTable(out, rows(k.t), abi.Stats(k.kp.Stats(), k.t.Stats(), open, k.skipped, k.places), *pageSize)
+		writeTable(out, rows(k.t), render.Stats(k.kp.Stats(), k.t.Stats(), open, k.skipped, k.places), *pageSize)
 	}
 	return fileErr
 }
@@ -122,10 +123,10 @@ func btoi(b bool) int {
 func kpiInPlugin(p *wasmPlugin, files []string, mode kpiMode, pageSize int64, out io.Writer) error {
 	asJSON := mode.json
 	jl := jsonLines{w: out}
-	var ended []abi.KPIProcess
+	var ended []schema.KPIProcess
 	// took keeps what a step reported: the processes that ended, and the
 	// IRQ samples printed as the native run prints them.
-	took := func(st *abi.KPIStep) error {
+	took := func(st *schema.KPIStep) error {
 		ended = append(ended, st.Ended...)
 		for i := range st.IRQs {
 			if !mode.irqs {
@@ -145,7 +146,7 @@ func kpiInPlugin(p *wasmPlugin, files []string, mode kpiMode, pageSize int64, ou
 	if len(files) > 0 {
 		framing = fileFraming(files[0])
 	}
-	s, err := p.open(abi.OpKPIStream, uint32(framing))
+	s, err := p.open(opKPIStream, uint32(framing))
 	if err != nil {
 		return err
 	}
@@ -164,8 +165,8 @@ func kpiInPlugin(p *wasmPlugin, files []string, mode kpiMode, pageSize int64, ou
 			break
 		}
 		if asJSON {
-			var m abi.KPIMessages
-			if err := p.callIn(abi.OpKPIDecode, data, uint32(framing)<<abi.KPIFramingShift, &m); err != nil {
+			var m schema.KPIMessages
+			if err := p.callIn(opKPIDecode, data, uint32(framing)<<kpiFramingShift, &m); err != nil {
 				return err
 			}
 			for i := range m.Messages {
@@ -182,8 +183,8 @@ func kpiInPlugin(p *wasmPlugin, files []string, mode kpiMode, pageSize int64, ou
 		if err != nil {
 			return err
 		}
-		var st abi.KPIStep
-		err = p.call(abi.OpKPIFeed, s, h, &st)
+		var st schema.KPIStep
+		err = p.call(opKPIFeed, s, h, &st)
 		p.free(h)
 		if err == nil {
 			err = took(&st)
@@ -192,7 +193,7 @@ func kpiInPlugin(p *wasmPlugin, files []string, mode kpiMode, pageSize int64, ou
 		// (a record it cuts off is truncated and ends the run) and the
 		// next file starts afresh, with the processes carried on.
 		if err == nil {
-			err = p.call(abi.OpKPICut, s, 0, &st)
+			err = p.call(opKPICut, s, 0, &st)
 		}
 		if err == nil {
 			err = took(&st)
@@ -200,8 +201,8 @@ func kpiInPlugin(p *wasmPlugin, files []string, mode kpiMode, pageSize int64, ou
 		if err != nil {
 			return err
 		}
-		var tb abi.KPITable
-		if err := p.call(abi.OpKPITable, s, 0, &tb); err != nil {
+		var tb schema.KPITable
+		if err := p.call(opKPITable, s, 0, &tb); err != nil {
 			return err
 		}
 		reportSkipped(name, tb.Stats.SkippedBytes-skipped, tb.Stats.SkippedPlaces-places, errOf(st.SkipError))
@@ -215,16 +216,16 @@ func kpiInPlugin(p *wasmPlugin, files []string, mode kpiMode, pageSize int64, ou
 		}
 	}
 	if !stopped {
-		var st abi.KPIStep
-		if err := p.call(abi.OpKPIEnd, s, 0, &st); err != nil {
+		var st schema.KPIStep
+		if err := p.call(opKPIEnd, s, 0, &st); err != nil {
 			return err
 		}
 		if err := took(&st); err != nil {
 			return err
 		}
 	}
-	var tb abi.KPITable
-	if err := p.call(abi.OpKPITable, s, 0, &tb); err != nil {
+	var tb schema.KPITable
+	if err := p.call(opKPITable, s, 0, &tb); err != nil {
 		return err
 	}
 	switch {
@@ -246,7 +247,7 @@ type kpiRun struct {
 	t       *dltkpi.Tracker // kp's
 	json    bool
 	irqs    bool // print the IRQ table after each IRQ group applied
-	ended   []abi.KPIProcess
+	ended   []schema.KPIProcess
 	out     jsonLines
 	skipped int
 	places  int
@@ -259,7 +260,7 @@ func (k *kpiRun) file(name string) error {
 		if k.json {
 			// kpi_decode's writer, printed as perfwire pdu prints AppendPDU's.
 			if km, src, err := k.kp.Sel.FromDLT(m); err == nil {
-				k.out.buf = abi.AppendKPIMessage(k.out.buf[:0], &km, src)
+				k.out.buf = render.AppendKPIMessage(k.out.buf[:0], &km, src)
 				if err := k.out.raw(k.out.buf); err != nil {
 					return false, err
 				}
@@ -294,10 +295,10 @@ func (k *kpiRun) drain() error {
 	for k.kp.Next() {
 		ev := k.kp.Current()
 		for _, e := range k.t.TakeEnded() {
-			k.ended = append(k.ended, abi.EndedRow(&e))
+			k.ended = append(k.ended, render.EndedRow(&e))
 		}
-		if k.irqs && abi.IRQGroupEnd(ev) {
-			for _, q := range abi.AppendIRQs(nil, k.t.IRQs(), ev) {
+		if k.irqs && render.IRQGroupEnd(ev) {
+			for _, q := range render.AppendIRQs(nil, k.t.IRQs(), ev) {
 				if err := k.out.write(&q); err != nil {
 					return err
 				}
@@ -308,8 +309,8 @@ func (k *kpiRun) drain() error {
 }
 
 // writeAll prints every process seen (--all), by PID then start.
-func writeAll(w io.Writer, procs []abi.KPIProcess) {
-	slices.SortStableFunc(procs, func(a, b abi.KPIProcess) int {
+func writeAll(w io.Writer, procs []schema.KPIProcess) {
+	slices.SortStableFunc(procs, func(a, b schema.KPIProcess) int {
 		return cmp.Or(cmp.Compare(a.PID, b.PID), cmp.Compare(a.FirstSeen, b.FirstSeen))
 	})
 	fmt.Fprintf(w, "%7s %7s %12s %12s %11s %-7s %-5s %s\n", "PID", "PPID", "START", "END", "LIFETIME", "ENDED", "FLAGS", "COMMAND")
@@ -343,9 +344,9 @@ func tmspSeconds(t int64) string {
 
 // writeTable prints the process table: one row per live process,
 // command lines escaped so control bytes cannot garble the terminal. The
-// rows are the schema's (abi.KPIProcess), so the native run and the
+// rows are the schema's (schema.KPIProcess), so the native run and the
 // plugin print the same table.
-func writeTable(w io.Writer, procs []abi.KPIProcess, st abi.KPIStats, pageSize int64) {
+func writeTable(w io.Writer, procs []schema.KPIProcess, st schema.KPIStats, pageSize int64) {
 	fmt.Fprintf(w, "%7s %7s %5s %10s %8s %12s %-5s %s\n", "PID", "PPID", "CPU‰", "RSS_KiB", "CTX/int", "IO/int", "FLAGS", "COMMAND")
 	for _, p := range procs {
 		ppid := "?"
@@ -368,7 +369,7 @@ func writeTable(w io.Writer, procs []abi.KPIProcess, st abi.KPIStats, pageSize i
 }
 
 // flagsOf is a row's FLAGS column.
-func flagsOf(p *abi.KPIProcess) string {
+func flagsOf(p *schema.KPIProcess) string {
 	flags := ""
 	if p.StatShifted {
 		flags += "S" // comm with whitespace: ppid and ACT values unreliable
@@ -386,10 +387,10 @@ func flagsOf(p *abi.KPIProcess) string {
 }
 
 // rows is the tracker's process table as the schema's rows.
-func rows(t *dltkpi.Tracker) []abi.KPIProcess {
-	var out []abi.KPIProcess
+func rows(t *dltkpi.Tracker) []schema.KPIProcess {
+	var out []schema.KPIProcess
 	for _, p := range t.Processes() {
-		out = append(out, abi.ProcessRow(&p))
+		out = append(out, render.ProcessRow(&p))
 	}
 	return out
 }

@@ -8,7 +8,8 @@ import (
 	"strconv"
 
 	"github.com/perfwire/perfwire/labels"
-	"github.com/perfwire/perfwire/wasm/abi"
+	"github.com/perfwire/perfwire/render"
+	"github.com/perfwire/perfwire/schema"
 	"github.com/tinylib/msgp/msgp"
 )
 
@@ -67,7 +68,7 @@ func runLabels(args []string, stdout io.Writer) error {
 		return usagef("--keep-order, --classic, --skip-invalid and --dotted are not calls of the plugin")
 	}
 	// A set is printed from the MessagePack LabelSet labels_canon and
-	// labels_merge write (abi.AppendLabelSet natively), as perfwire pdu
+	// labels_merge write (render.AppendLabelSet natively), as perfwire pdu
 	// prints AppendPDU's; the text form reads the set's JSON and index.
 	show := func(res []byte, json []byte, index []labels.Label) error {
 		if *asJSON {
@@ -77,14 +78,14 @@ func runLabels(args []string, stdout io.Writer) error {
 		return err
 	}
 	if *merge {
-		var res abi.Raw
+		var res schema.Raw
 		var m labels.Set
 		var err error
 		if plugin != nil {
 			res, m, err = mergeInPlugin(texts, names)
 		} else {
 			m, err = mergeNative(texts, names)
-			res = abi.AppendLabelSet(nil, &m, nil)
+			res = render.AppendLabelSet(nil, &m, nil)
 		}
 		if err != nil {
 			return err
@@ -101,18 +102,18 @@ func runLabels(args []string, stdout io.Writer) error {
 		o.Names = labels.Classic
 	}
 	var s labels.Set
-	var res abi.Raw
+	var res schema.Raw
 	for i, t := range texts {
 		if plugin != nil {
 			var err error
-			if res, s, err = labelsInPlugin(abi.OpLabelsCanon, t, names[i]); err != nil {
+			if res, s, err = labelsInPlugin(opLabelsCanon, t, names[i]); err != nil {
 				return err
 			}
 		} else {
 			if err := labels.Parse(&s, t, o); err != nil {
 				return &inputError{file: names[i], err: err}
 			}
-			res = abi.AppendLabelSet(res[:0], &s, nil)
+			res = render.AppendLabelSet(res[:0], &s, nil)
 		}
 		if err := show(res, s.JSON, s.Index); err != nil {
 			return err
@@ -141,10 +142,10 @@ func mergeNative(texts [][]byte, names []string) (labels.Set, error) {
 // labelsInPlugin runs labels_canon or labels_merge on arg: its result's
 // bytes, and the set they describe (its JSON and index), or the call's
 // error; the result's error is an input error of name.
-func labelsInPlugin(op abi.Op, arg []byte, name string) (abi.Raw, labels.Set, error) {
-	var res abi.Raw
-	var ls abi.LabelSet
-	if err := plugin.callIn(op, arg, 0, &res); err != nil {
+func labelsInPlugin(o op, arg []byte, name string) (schema.Raw, labels.Set, error) {
+	var res schema.Raw
+	var ls schema.LabelSet
+	if err := plugin.callIn(o, arg, 0, &res); err != nil {
 		return nil, labels.Set{}, err
 	}
 	if _, err := ls.UnmarshalMsg(res); err != nil {
@@ -164,11 +165,11 @@ func labelsInPlugin(op abi.Op, arg []byte, name string) (abi.Raw, labels.Set, er
 // text (compound mode, as natively) names the input that fails; an empty
 // text, which a merge skips, is refused by labels_canon as natively by
 // Parse. Then labels_merge of them all.
-func mergeInPlugin(texts [][]byte, names []string) (abi.Raw, labels.Set, error) {
+func mergeInPlugin(texts [][]byte, names []string) (schema.Raw, labels.Set, error) {
 	for i, t := range texts {
-		op, arg := abi.OpLabelsMerge, msgp.AppendBytes(msgp.AppendArrayHeader(nil, 1), t)
+		op, arg := opLabelsMerge, msgp.AppendBytes(msgp.AppendArrayHeader(nil, 1), t)
 		if len(t) == 0 {
-			op, arg = abi.OpLabelsCanon, t
+			op, arg = opLabelsCanon, t
 		}
 		if _, _, err := labelsInPlugin(op, arg, names[i]); err != nil {
 			return nil, labels.Set{}, err
@@ -178,7 +179,7 @@ func mergeInPlugin(texts [][]byte, names []string) (abi.Raw, labels.Set, error) 
 	for _, t := range texts {
 		arg = msgp.AppendBytes(arg, t)
 	}
-	return labelsInPlugin(abi.OpLabelsMerge, arg, "merge")
+	return labelsInPlugin(opLabelsMerge, arg, "merge")
 }
 
 // appendLabelsText appends a set's text form: its JSON on one line, then

@@ -11,7 +11,7 @@ import (
 
 	"github.com/perfwire/perfwire/ltt"
 	"github.com/perfwire/perfwire/ltt/tracedir"
-	"github.com/perfwire/perfwire/wasm/abi"
+	"github.com/perfwire/perfwire/schema"
 )
 
 // errEnough stops an event walk once -n events were printed.
@@ -108,15 +108,15 @@ func runLTT(args []string, stdout io.Writer) error {
 		}
 		return w.Flush()
 	}
-	sum := abi.LTTSummary{Arch: tr.System.ArchSize, Endian: tr.System.Endian, BlockSize: tr.System.BlockSize,
-		Facilities: []abi.LTTFacility{}, Tracefiles: []abi.LTTTracefile{}}
+	sum := schema.LTTSummary{Arch: tr.System.ArchSize, Endian: tr.System.Endian, BlockSize: tr.System.BlockSize,
+		Facilities: []schema.LTTFacility{}, Tracefiles: []schema.LTTTracefile{}}
 	for _, f := range tr.Facilities {
-		sum.Facilities = append(sum.Facilities, abi.LTTFacility{
+		sum.Facilities = append(sum.Facilities, schema.LTTFacility{
 			Name: f.Name, Checksum: fmt.Sprintf("0x%08x", f.Checksum()), Base: int(f.Base), Events: len(f.Events),
 		})
 	}
 	for _, f := range files {
-		st := abi.LTTTracefile{Name: f.Name, Bytes: int(f.Size), Blocks: f.NumBlocks(), Versions: []string{}}
+		st := schema.LTTTracefile{Name: f.Name, Bytes: int(f.Size), Blocks: f.NumBlocks(), Versions: []string{}}
 		counts := map[string]int{}
 		seen := map[string]bool{}
 		err := walk(f, func(_ int, ev *ltt.Event) error {

@@ -4,20 +4,21 @@ import (
 	"slices"
 
 	"github.com/perfwire/perfwire/ltt"
-	"github.com/perfwire/perfwire/wasm/abi"
+	"github.com/perfwire/perfwire/render"
+	"github.com/perfwire/perfwire/schema"
 	"github.com/tinylib/msgp/msgp"
 )
 
 // newLTTEvent is the schema's view of ev, read from tracefile file
 // (block -1 when the caller merged the CPUs' events in time order).
-func newLTTEvent(file string, block int, ev *ltt.Event) abi.LTTEvent {
-	return abi.LTTEvent{
+func newLTTEvent(file string, block int, ev *ltt.Event) schema.LTTEvent {
+	return schema.LTTEvent{
 		File: file, Block: block, Offset: ev.Offset, ID: ev.ID, Event: ev.Type.Name(),
 		TSC: ev.TSC, Cycles: ev.Cycles, Time: ev.Time, Fields: appendLTTValue(nil, ev.Payload()),
 	}
 }
 
-// appendLTTValue appends a decoded value as MessagePack, as abi.LTTEvent's
+// appendLTTValue appends a decoded value as MessagePack, as schema.LTTEvent's
 // fields describes.
 func appendLTTValue(b []byte, v ltt.Value) []byte {
 	switch v.Kind() {
@@ -26,7 +27,7 @@ func appendLTTValue(b []byte, v ltt.Value) []byte {
 	case ltt.KindUint:
 		return msgp.AppendUint64(b, v.Uint())
 	case ltt.KindFloat:
-		return abi.AppendFloat(b, v.Float())
+		return render.AppendFloat(b, v.Float())
 	case ltt.KindString:
 		return msgp.AppendStringFromBytes(b, v.Text())
 	case ltt.KindEnum:

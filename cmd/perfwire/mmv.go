@@ -13,7 +13,8 @@ import (
 
 	"github.com/perfwire/perfwire/mmv"
 	"github.com/perfwire/perfwire/mmv/mmvfile"
-	"github.com/perfwire/perfwire/wasm/abi"
+	"github.com/perfwire/perfwire/render"
+	"github.com/perfwire/perfwire/schema"
 	"github.com/tinylib/msgp/msgp"
 )
 
@@ -54,10 +55,10 @@ func runMMV(args []string, stdout io.Writer) error {
 	// scans $PCP_TMP_DIR/mmv (the files' discovery, and whether their
 	// writers live, are the host's); unusable files found in a
 	// directory are reported, not fatal. The images are validated and
-	// served by mmv_serve (abi.AppendMMVServe), natively or in the plugin.
-	in := abi.MMVServeInput{Strict: *strict, Now: mmvNow()}
+	// served by mmv_serve (render.AppendMMVServe), natively or in the plugin.
+	in := schema.MMVServeInput{Strict: *strict, Now: mmvNow()}
 	big := bo.Uint16([]byte{0, 1}) == 1
-	var skipped []abi.MMVSkipped
+	var skipped []schema.MMVSkipped
 	var pending error // the argument that could not be read
 	for _, arg := range fs.Args() {
 		if st, err := os.Stat(arg); err == nil && st.IsDir() {
@@ -69,10 +70,10 @@ func runMMV(args []string, stdout io.Writer) error {
 			for _, f := range found {
 				path := filepath.Join(arg, f.Name)
 				if f.Err != nil {
-					skipped = append(skipped, abi.MMVSkipped{File: path, Error: abi.ErrorOf(f.Err)})
+					skipped = append(skipped, schema.MMVSkipped{File: path, Error: schema.ErrorOf(f.Err)})
 					continue
 				}
-				in.Files = append(in.Files, abi.MMVImage{Path: path, Name: f.Name, Image: f.Reader.Bytes()})
+				in.Files = append(in.Files, schema.MMVImage{Path: path, Name: f.Name, Image: f.Reader.Bytes()})
 			}
 			continue
 		}
@@ -81,7 +82,7 @@ func runMMV(args []string, stdout io.Writer) error {
 			pending = err
 			break
 		}
-		in.Files = append(in.Files, abi.MMVImage{Path: arg, Name: filepath.Base(arg), BigEndian: big, Image: b})
+		in.Files = append(in.Files, schema.MMVImage{Path: arg, Name: filepath.Base(arg), BigEndian: big, Image: b})
 	}
 	if *dump {
 		return dumpMMV(stdout, &in, pending)
@@ -90,17 +91,17 @@ func runMMV(args []string, stdout io.Writer) error {
 	// mmv_serve's MessagePack, natively from its writer or from the
 	// plugin; its files are printed from those bytes, as perfwire pdu
 	// prints AppendPDU's.
-	var res abi.Raw
+	var res schema.Raw
 	if plugin != nil {
 		req, err := in.MarshalMsg(nil)
 		if err != nil {
 			return err
 		}
-		if err := plugin.callIn(abi.OpMMVServe, req, 0, &res); err != nil {
+		if err := plugin.callIn(opMMVServe, req, 0, &res); err != nil {
 			return err
 		}
 	} else {
-		res = abi.AppendMMVServe(nil, &in)
+		res = render.AppendMMVServe(nil, &in)
 	}
 	resErr, files, notes, err := mmvServeParts(res)
 	if err != nil {
@@ -139,7 +140,7 @@ func runMMV(args []string, stdout io.Writer) error {
 // mmvServeParts reads an MMVServe's MessagePack (mmv_serve's result)
 // without decoding its files: its error, each file's bytes as written
 // (an MMVServed's map) and its notes.
-func mmvServeParts(b []byte) (resErr *abi.Error, files [][]byte, notes []string, err error) {
+func mmvServeParts(b []byte) (resErr *schema.Error, files [][]byte, notes []string, err error) {
 	n, b, err := msgp.ReadMapHeaderBytes(b)
 	for ; err == nil && n > 0; n-- {
 		var key []byte
@@ -153,7 +154,7 @@ func mmvServeParts(b []byte) (resErr *abi.Error, files [][]byte, notes []string,
 				b, err = msgp.ReadNilBytes(b)
 				break
 			}
-			resErr = new(abi.Error)
+			resErr = new(schema.Error)
 			b, err = resErr.UnmarshalMsg(b)
 		case "files":
 			k, b, err = msgp.ReadArrayHeaderBytes(b)
@@ -184,14 +185,10 @@ var mmvNow = func() int64 { return time.Now().UnixMicro() }
 // dumpMMV prints in's files as mmvdump does, each validated as the JSON
 // view validates it; pending, the argument that could not be read, is
 // reported after the files before it.
-func dumpMMV(stdout io.Writer, in *abi.MMVServeInput, pending error) error {
+func dumpMMV(stdout io.Writer, in *schema.MMVServeInput, pending error) error {
 	readers := make([]mmv.Reader, len(in.Files))
 	for i, f := range in.Files {
-		o := mmv.Options{SkipRefused: !in.Strict}
-		if f.BigEndian {
-			o.Order = binary.BigEndian
-		}
-		r, err := mmv.NewReader(f.Image, o)
+		r, err := mmv.NewReader(f.Image, render.MMVOptions(&f, in.Strict))
 		if err != nil {
 			return &inputError{file: f.Path, err: err}
 		}

@@ -7,7 +7,8 @@ import (
 	"io"
 
 	"github.com/perfwire/perfwire/pduwire"
-	"github.com/perfwire/perfwire/wasm/abi"
+	"github.com/perfwire/perfwire/render"
+	"github.com/perfwire/perfwire/schema"
 	"github.com/tinylib/msgp/msgp"
 )
 
@@ -73,7 +74,7 @@ func dumpPDUs(w *bufio.Writer, file string, data []byte, limit int) error {
 	s := pduwire.NewScanner(data, pduwire.Options{MaxPDULen: limit})
 	for s.Next() {
 		var err error
-		if buf, err = abi.AppendPDU(buf[:0], file, s.PDU()); err != nil {
+		if buf, err = render.AppendPDU(buf[:0], file, s.PDU()); err != nil {
 			return err
 		}
 		if err := out.raw(buf); err != nil {
@@ -87,8 +88,8 @@ func dumpPDUs(w *bufio.Writer, file string, data []byte, limit int) error {
 // (pdu_decode); the file key, when there is one, goes first as natively.
 func pdusInPlugin(w *bufio.Writer, file string, data []byte, limit int) error {
 	out := jsonLines{w: w}
-	var res abi.PDUStream
-	if err := plugin.callIn(abi.OpPDUDecode, data, uint32(limit), &res); err != nil {
+	var res schema.PDUStream
+	if err := plugin.callIn(opPDUDecode, data, uint32(limit), &res); err != nil {
 		return err
 	}
 	var buf []byte

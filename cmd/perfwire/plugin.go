@@ -6,6 +6,7 @@ import (
 	"errors"
 	"os"
 
+	"github.com/perfwire/perfwire/schema"
 	"github.com/perfwire/perfwire/wasm/abi"
 	"github.com/tetratelabs/wazero"
 	"github.com/tetratelabs/wazero/api"
@@ -84,6 +85,31 @@ func (p *wasmPlugin) put(b []byte) (uint32, error) {
 
 func (p *wasmPlugin) free(h uint32) { p.export("free", uint64(h)) }
 
+// The ops the commands run in a plugin, named here so that only the
+// plugin runner imports wasm/abi.
+const (
+	opPDUDecode    = abi.OpPDUDecode
+	opEventsDecode = abi.OpEventsDecode
+	opLabelsCanon  = abi.OpLabelsCanon
+	opLabelsMerge  = abi.OpLabelsMerge
+	opMMVServe     = abi.OpMMVServe
+	opDLTDecode    = abi.OpDLTDecode
+	opKPIDecode    = abi.OpKPIDecode
+	opKPIStream    = abi.OpKPIStream
+	opKPIFeed      = abi.OpKPIFeed
+	opKPICut       = abi.OpKPICut
+	opKPIEnd       = abi.OpKPIEnd
+	opKPITable     = abi.OpKPITable
+	opArchiveOpen  = abi.OpArchiveOpen
+	opArchiveNext  = abi.OpArchiveNext
+	// kpiFramingShift is where kpi_decode's second argument holds the
+	// framing.
+	kpiFramingShift = abi.KPIFramingShift
+)
+
+// op is a call of the ABI.
+type op = abi.Op
+
 // args are the u32 arguments of op as its export takes them.
 func args(op abi.Op, a, b uint32) []uint64 {
 	switch abi.Calls[op].Args {
@@ -137,11 +163,11 @@ func (p *wasmPlugin) open(op abi.Op, a uint32) (uint32, error) {
 
 // pluginError is a decode error reported by the plugin: its text is the
 // message the native decoder's error has.
-type pluginError struct{ e *abi.Error }
+type pluginError struct{ e *schema.Error }
 
 func (e *pluginError) Error() string { return e.e.Message }
 
-func errOf(e *abi.Error) error {
+func errOf(e *schema.Error) error {
 	if e == nil {
 		return nil
 	}

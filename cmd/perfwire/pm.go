@@ -16,7 +16,8 @@ import (
 	"github.com/perfwire/perfwire/pcp"
 	"github.com/perfwire/perfwire/pduwire"
 	"github.com/perfwire/perfwire/pmapi"
-	"github.com/perfwire/perfwire/wasm/abi"
+	"github.com/perfwire/perfwire/render"
+	"github.com/perfwire/perfwire/schema"
 	"github.com/tinylib/msgp/msgp"
 )
 
@@ -122,7 +123,7 @@ func (p *pmPrinter) names(prefix string) error {
 	}
 	for _, n := range names {
 		if p.json {
-			p.emit(&abi.PMName{Name: n})
+			p.emit(&schema.PMName{Name: n})
 		} else {
 			fmt.Fprintln(p.w, n)
 		}
@@ -194,7 +195,7 @@ func (p *pmPrinter) each(cmd string, args []string) error {
 
 func (p *pmPrinter) desc(name string, d pduwire.Desc) {
 	if p.json {
-		pd := abi.NewPMDesc(name, d)
+		pd := render.NewPMDesc(name, d)
 		p.emit(&pd)
 		return
 	}
@@ -235,7 +236,7 @@ func (p *pmPrinter) indom(name string, d pduwire.Desc) error {
 	}
 	for _, in := range insts {
 		if p.json {
-			p.emit(&abi.PMInstance{Inst: in.Inst, Name: in.Name})
+			p.emit(&schema.PMInstance{Inst: in.Inst, Name: in.Name})
 		} else {
 			fmt.Fprintf(p.w, "    inst [%d or %q]\n", in.Inst, in.Name)
 		}
@@ -253,7 +254,7 @@ func (p *pmPrinter) text(name string, d pduwire.Desc) error {
 		return err
 	}
 	if p.json {
-		p.emit(&abi.PMText{Name: name, OneLine: one, Help: help})
+		p.emit(&schema.PMText{Name: name, OneLine: one, Help: help})
 		return nil
 	}
 	fmt.Fprintf(p.w, "\n%s [%s]\nHelp:\n%s\n", name, one, help)
@@ -274,9 +275,9 @@ func (p *pmPrinter) labels(name string, d pduwire.Desc) error {
 		}
 	}
 	if p.json {
-		o := abi.PMLabels{Name: name, JSON: string(ml.Metric.JSON)}
+		o := schema.PMLabels{Name: name, JSON: string(ml.Metric.JSON)}
 		for _, in := range insts {
-			o.Instances = append(o.Instances, abi.PMInstanceLabels{Inst: in.Inst, Name: in.Name, JSON: string(ml.ForInstance(in.Inst).JSON)})
+			o.Instances = append(o.Instances, schema.PMInstanceLabels{Inst: in.Inst, Name: in.Name, JSON: string(ml.ForInstance(in.Inst).JSON)})
 		}
 		p.emit(&o)
 		return nil
@@ -298,7 +299,7 @@ func (p *pmPrinter) fetch(names []string, descs []pduwire.Desc, r *pduwire.Resul
 				msg = "Error: " + pcp.Code(vs.NumVal).Message()
 			}
 			if p.json {
-				p.emit(&abi.PMFetch{Name: name, PMID: d.ID.String(), Type: abi.TypeName(d.Type), Error: msg})
+				p.emit(&schema.PMFetch{Name: name, PMID: d.ID.String(), Type: render.TypeName(d.Type), Error: msg})
 			} else {
 				fmt.Fprintf(p.w, "\n%s\n    %s\n", name, msg)
 			}
@@ -308,12 +309,12 @@ func (p *pmPrinter) fetch(names []string, descs []pduwire.Desc, r *pduwire.Resul
 		if !p.json {
 			fmt.Fprintf(p.w, "\n%s\n", name)
 		}
-		var values []abi.PMValue
+		var values []schema.PMValue
 		for _, v := range vs.Values {
 			raw := pcp.Raw{Insitu: vs.ValFmt == pduwire.ValInsitu, Word: v.Word, Block: v.Payload}
 			text, val := formatValue(raw, d.Type)
 			if p.json {
-				values = append(values, abi.PMValue{Inst: v.Inst, Value: val})
+				values = append(values, schema.PMValue{Inst: v.Inst, Value: val})
 				continue
 			}
 			if d.InDom == pcp.InDomNull {
@@ -323,7 +324,7 @@ func (p *pmPrinter) fetch(names []string, descs []pduwire.Desc, r *pduwire.Resul
 			}
 		}
 		if p.json {
-			p.emit(&abi.PMFetch{Name: name, PMID: d.ID.String(), Type: abi.TypeName(d.Type), Values: values})
+			p.emit(&schema.PMFetch{Name: name, PMID: d.ID.String(), Type: render.TypeName(d.Type), Values: values})
 		}
 	}
 	return nil
@@ -331,7 +332,7 @@ func (p *pmPrinter) fetch(names []string, descs []pduwire.Desc, r *pduwire.Resul
 
 // formatValue renders a value as pminfo -f does and as the schema's
 // MessagePack value (PMValue's).
-func formatValue(r pcp.Raw, t pcp.Type) (string, abi.Raw) {
+func formatValue(r pcp.Raw, t pcp.Type) (string, schema.Raw) {
 	a, err := pcp.Extract(r, t, t)
 	if err != nil {
 		// The PM_ERR_* code's text alone, as libpcp's pmErrStr gives it.
@@ -363,7 +364,7 @@ func formatValue(r pcp.Raw, t pcp.Type) (string, abi.Raw) {
 
 // jsonFloat is a float value of PMValue: NaN and infinities as strings,
 // as the schema's Value has them; bits is 32 for a float.
-func jsonFloat(f float64, bits int) abi.Raw {
+func jsonFloat(f float64, bits int) schema.Raw {
 	switch {
 	case math.IsNaN(f) || math.IsInf(f, 0):
 		return msgp.AppendString(nil, strconv.FormatFloat(f, 'g', -1, 64))
@@ -414,7 +415,7 @@ func (p *pmPrinter) store(name, value string) error {
 		return err
 	}
 	if p.json {
-		p.emit(&abi.PMStore{Name: name, Old: oldText, New: value})
+		p.emit(&schema.PMStore{Name: name, Old: oldText, New: value})
 	} else {
 		fmt.Fprintf(p.w, "%s old value=%s new value=%s\n", name, oldText, value)
 	}

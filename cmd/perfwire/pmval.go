@@ -15,7 +15,7 @@ import (
 	"github.com/perfwire/perfwire/pcp"
 	"github.com/perfwire/perfwire/pduwire"
 	"github.com/perfwire/perfwire/pmapi"
-	"github.com/perfwire/perfwire/wasm/abi"
+	"github.com/perfwire/perfwire/schema"
 )
 
 // valInst is one column: an instance number and its name.
@@ -285,7 +285,7 @@ func (r *pmvalRun) fetchOnce() (sample, bool, error) {
 	}
 	if len(vs.Values) == 0 {
 		if r.o.json {
-			r.p.emit(&abi.PMValSample{Timestamp: stamp(s.time), Metric: r.o.metric, Values: []abi.PMValInstant{}})
+			r.p.emit(&schema.PMValSample{Timestamp: stamp(s.time), Metric: r.o.metric, Values: []schema.PMValInstant{}})
 		} else {
 			r.timestamp(s.time, "  ")
 			fmt.Fprintln(r.p.w, "No values available")
@@ -492,7 +492,7 @@ func (r *pmvalRun) values(s sample) {
 func (r *pmvalRun) rates(cur, prev sample) {
 	delta := r.scale * (cur.time - prev.time)
 	if r.o.json {
-		r.emitSample(cur, func(v pduwire.ValueData) abi.Raw {
+		r.emitSample(cur, func(v pduwire.ValueData) schema.Raw {
 			if p, ok := find(prev.values, v.Inst); ok {
 				if x, ok := r.rate(cur.valfmt, v, p, delta); ok && x >= 0 {
 					return jsonFloat(x, 64)
@@ -581,8 +581,8 @@ func (r *pmvalRun) rateText(valfmt uint8, cur, prev pduwire.ValueData, delta flo
 
 // emitSample prints one sample as a JSON object: the value of each
 // instance, or the rate that rate computes.
-func (r *pmvalRun) emitSample(s sample, rate func(pduwire.ValueData) abi.Raw) {
-	values := make([]abi.PMValInstant, 0, len(s.values))
+func (r *pmvalRun) emitSample(s sample, rate func(pduwire.ValueData) schema.Raw) {
+	values := make([]schema.PMValInstant, 0, len(s.values))
 	for _, v := range s.values {
 		name, inst := "", int64(-1)
 		if r.desc.InDom != pcp.InDomNull {
@@ -592,13 +592,13 @@ func (r *pmvalRun) emitSample(s sample, rate func(pduwire.ValueData) abi.Raw) {
 			}
 			name, inst = r.insts[c].name, int64(v.Inst)
 		}
-		var val abi.Raw
+		var val schema.Raw
 		if rate != nil {
 			val = rate(v)
 		} else {
 			_, val = formatValue(r.raw(s.valfmt, v), r.desc.Type)
 		}
-		values = append(values, abi.PMValInstant{Inst: inst, Name: name, Value: val})
+		values = append(values, schema.PMValInstant{Inst: inst, Name: name, Value: val})
 	}
-	r.p.emit(&abi.PMValSample{Timestamp: stamp(s.time), Metric: r.o.metric, Values: values})
+	r.p.emit(&schema.PMValSample{Timestamp: stamp(s.time), Metric: r.o.metric, Values: values})
 }

@@ -1,11 +1,13 @@
-//go:build !kpi && !pcp && !mmv && !dlt
-
 package abi
 
-import "github.com/tinylib/msgp/msgp"
+import (
+	"github.com/perfwire/perfwire/render"
+	"github.com/perfwire/perfwire/schema"
+	"github.com/tinylib/msgp/msgp"
+)
 
 // The archive calls, in the all-formats modules and the archive module
-// (module.go's tables).
+// (the table_*.go files).
 
 // archiveOpen reads archive_open's input as ArchiveInput, with its
 // files as views of b, not copies (an archive of hundreds of megabytes
@@ -13,7 +15,7 @@ import "github.com/tinylib/msgp/msgp"
 // session keeps alive), and opens a session on it; nil for input that is
 // no ArchiveInput.
 func archiveOpen(_ Op, b []byte, _ uint32) any {
-	var in ArchiveInput
+	var in schema.ArchiveInput
 	var err error
 	var n uint32
 	if n, b, err = msgp.ReadMapHeaderBytes(b); err != nil {
@@ -51,13 +53,13 @@ func archiveOpen(_ Op, b []byte, _ uint32) any {
 			return nil
 		}
 	}
-	return NewArchiveSession(in)
+	return render.NewArchiveSession(in)
 }
 
 func archiveNext(_ Op, s any, _ []byte, n uint32, b []byte) []byte {
-	a, ok := s.(*ArchiveSession)
+	a, ok := s.(*render.ArchiveSession)
 	if !ok {
-		return fail(b, ErrBadMode)
+		return schema.AppendFailure(b, schema.ErrBadMode)
 	}
 	return a.AppendNext(b, int(n))
 }

@@ -1,18 +1,28 @@
-//go:build !pcp && !mmv && !dlt && !archive
-
 package abi
 
-import "github.com/perfwire/perfwire/dlt"
+import (
+	"github.com/perfwire/perfwire/dlt"
+	"github.com/perfwire/perfwire/render"
+	"github.com/perfwire/perfwire/schema"
+)
 
 // The KPI calls, in the all-formats modules and the kpi module
-// (module.go's tables).
+// (the table_*.go files).
 
 func kpiOpen(o Op, in []byte, n uint32) any {
-	stream := o == OpKPIStream // n is its framing; kpi_open's input is in
-	if stream && n > uint32(dlt.FramingBare) {
+	if o == OpKPIOpen {
+		return render.NewKPISession(in)
+	}
+	if n > uint32(dlt.FramingBare) { // n is kpi_stream's framing
 		return nil
 	}
-	return newKPISession(in, stream, dlt.Framing(n))
+	return render.NewKPIStream(dlt.Framing(n))
+}
+
+// kpiCalls are the session calls by op.
+var kpiCalls = [numOps]render.KPICall{
+	OpKPIStep: render.KPICallStep, OpKPIFeed: render.KPICallFeed, OpKPICut: render.KPICallCut,
+	OpKPIEnd: render.KPICallEnd,
 }
 
 func kpiCall(o Op, s any, in []byte, n uint32, b []byte) []byte {
@@ -21,21 +31,16 @@ func kpiCall(o Op, s any, in []byte, n uint32, b []byte) []byte {
 		// kpi_stream takes it (0 storage headers: the .dlt files).
 		framing := n >> KPIFramingShift
 		if framing > uint32(dlt.FramingBare) {
-			return fail(b, ErrBadInput)
+			return schema.AppendFailure(b, schema.ErrBadInput)
 		}
-		return AppendKPIMessages(b, in, int(n&(1<<KPIFramingShift-1)), dlt.Framing(framing))
+		return render.AppendKPIMessages(b, in, int(n&(1<<KPIFramingShift-1)), dlt.Framing(framing))
 	}
-	k, ok := s.(*KPISession)
+	k, ok := s.(*render.KPISession)
 	if !ok {
-		return fail(b, ErrBadMode)
+		return schema.AppendFailure(b, schema.ErrBadMode)
 	}
-	// The call run and its result written in place: no KPIStep nor
-	// KPITable values, whose marshalers and builders were 12 KB of the
-	// modules.
 	if o == OpKPITable {
-		return k.appendTable(b)
+		return k.AppendTable(b)
 	}
-	b = k.appendProgress(b, k.run(o, in, int(n)))
-	k.next(o)
-	return b
+	return k.AppendProgress(b, k.Run(kpiCalls[o], in, int(n)))
 }

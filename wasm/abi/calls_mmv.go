@@ -1,20 +1,23 @@
-//go:build !kpi && !pcp && !dlt && !archive
-
 package abi
 
+import (
+	"github.com/perfwire/perfwire/render"
+	"github.com/perfwire/perfwire/schema"
+)
+
 // The MMV calls, in the all-formats modules and the mmv module
-// (module.go's tables).
+// (the table_*.go files).
 
 func mmvCall(o Op, _ any, in []byte, flags uint32, b []byte) []byte {
 	if o == OpMMVRead {
 		if flags > 1 {
-			return fail(b, ErrBadInput)
+			return schema.AppendFailure(b, schema.ErrBadInput)
 		}
-		return AppendMMV(b, in, flags&1 != 0)
+		return render.AppendMMV(b, in, flags&1 != 0)
 	}
 	req, err := readMMVServeInput(in)
 	if err != nil {
-		return fail(b, ErrBadInput)
+		return schema.AppendFailure(b, schema.ErrBadInput)
 	}
-	return AppendMMVServe(b, &req)
+	return render.AppendMMVServe(b, &req)
 }

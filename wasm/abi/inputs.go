@@ -1,12 +1,13 @@
 package abi
 
+import "github.com/perfwire/perfwire/schema"
 import "github.com/tinylib/msgp/msgp"
 
 // readMMVServeInput decodes mmv_serve's input as MMVServeInput's
-// UnmarshalMsg does (keys in any order, unknown keys skipped). Written
-// out, it costs the mmv module 4.5 KB less than the generated decoder; the
-// images are views of b.
-func readMMVServeInput(b []byte) (in MMVServeInput, err error) {
+// UnmarshalMsg does (keys in any order, unknown keys skipped), written
+// out rather than the generated decoder: module size. The images are
+// views of b.
+func readMMVServeInput(b []byte) (in schema.MMVServeInput, err error) {
 	_, err = readMMVMap(b, &in, nil)
 	return in, err
 }
@@ -16,8 +17,8 @@ var mmvKeys = [...]string{"files", "strict", "now", "validate_only", "path", "na
 
 // readMMVMap decodes an MMVServeInput map into in or, when f is set, an
 // MMVImage map into f: one function for both, whose reads of a bool and
-// of a string are one call each (the two were 7.4 KB of wasm code).
-func readMMVMap(b []byte, in *MMVServeInput, f *MMVImage) ([]byte, error) {
+// of a string are one call each (module size).
+func readMMVMap(b []byte, in *schema.MMVServeInput, f *schema.MMVImage) ([]byte, error) {
 	n, b, err := msgp.ReadMapHeaderBytes(b)
 	if err != nil {
 		return b, err
@@ -46,7 +47,7 @@ func readMMVMap(b []byte, in *MMVServeInput, f *MMVImage) ([]byte, error) {
 			if int(m) > len(b) { // each image takes a byte at least
 				return b, msgp.ErrShortBytes
 			}
-			in.Files = make([]MMVImage, m)
+			in.Files = make([]schema.MMVImage, m)
 			for i := range in.Files {
 				if b, err = readMMVMap(b, nil, &in.Files[i]); err != nil {
 					return b, err

@@ -5,6 +5,7 @@ import (
 	"math/rand/v2"
 	"testing"
 
+	"github.com/perfwire/perfwire/schema"
 	"github.com/tinylib/msgp/msgp"
 )
 
@@ -14,19 +15,19 @@ import (
 func TestReadMMVServeInput(t *testing.T) {
 	r := rand.New(rand.NewPCG(1, 2))
 	for i := range 200 {
-		in := MMVServeInput{Strict: r.IntN(2) == 1, Now: r.Int64() - 1<<62, ValidateOnly: r.IntN(2) == 1}
+		in := schema.MMVServeInput{Strict: r.IntN(2) == 1, Now: r.Int64() - 1<<62, ValidateOnly: r.IntN(2) == 1}
 		for j := range r.IntN(4) {
 			img := make([]byte, r.IntN(64))
 			for k := range img {
 				img[k] = byte(r.Uint32())
 			}
-			in.Files = append(in.Files, MMVImage{Path: "dir/f" + string(rune('a'+j)), Name: "f", BigEndian: r.IntN(2) == 1, Image: img})
+			in.Files = append(in.Files, schema.MMVImage{Path: "dir/f" + string(rune('a'+j)), Name: "f", BigEndian: r.IntN(2) == 1, Image: img})
 		}
 		b, err := in.MarshalMsg(nil)
 		if err != nil {
 			t.Fatal(err)
 		}
-		var want MMVServeInput
+		var want schema.MMVServeInput
 		if _, err := want.UnmarshalMsg(b); err != nil {
 			t.Fatal(err)
 		}
@@ -66,7 +67,7 @@ func TestReadMMVServeInput(t *testing.T) {
 	}
 }
 
-func sameInput(a, b MMVServeInput) bool {
+func sameInput(a, b schema.MMVServeInput) bool {
 	if len(a.Files) != len(b.Files) || a.Strict != b.Strict || a.Now != b.Now || a.ValidateOnly != b.ValidateOnly {
 		return false
 	}

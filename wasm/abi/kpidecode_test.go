@@ -7,66 +7,56 @@ import (
 	"testing"
 
 	"github.com/perfwire/perfwire/dlt"
+	"github.com/perfwire/perfwire/schema"
 )
 
-// TestAppendKPIMessages checks kpi_decode's in-place writer against the
-// KPIMessages decodeKPIRef builds, marshalled, byte for byte: on each
-// capture whole, cut short (the scanner's error), with limits, in serial
-// framing, and damaged (malformed datasets, bytes that are not UTF-8,
-// resynchronisation), after bytes already in the buffer.
-func TestAppendKPIMessages(t *testing.T) {
-	files, _ := filepath.Glob(filepath.Join("..", "testdata", "*.dlt"))
-	if len(files) != 3 {
-		t.Fatalf("%d DLT captures", len(files))
+// kpi_decode's second argument names the framing above its low 24 bits:
+// TestKPIDecodeSerial: kpi_decode's second argument names the framing
+// above its low 24 bits: kpi-odd's messages in the serial framing ("DLS" 01 before each, with
+// garbage between two) decode to what its .dlt file does, the garbage
+// counted as skipped; a framing above 2 is bad input.
+func TestKPIDecodeSerial(t *testing.T) {
+	in, err := os.ReadFile(filepath.Join("..", "testdata", "kpi-odd.dlt"))
+	if err != nil {
+		t.Fatal(err)
 	}
-	for _, name := range files {
-		in, err := os.ReadFile(name)
-		if err != nil {
-			t.Fatal(err)
-		}
-		serial, damaged := serialOf(in), damage(in)
-		for _, c := range []struct {
-			what    string
-			in      []byte
-			framing dlt.Framing
-		}{
-			{"whole", in, dlt.FramingStorage},
-			{"cut", in[:len(in)*2/3], dlt.FramingStorage},
-			{"serial", serial, dlt.FramingSerial},
-			{"damaged", damaged, dlt.FramingStorage},
-			{"damaged serial", damaged, dlt.FramingSerial},
-		} {
-			for _, max := range []int{0, 1, 5, 40, 1 << 20} {
-				r := decodeKPIRef(c.in, max, c.framing)
-				want, err := r.MarshalMsg([]byte("head"))
-				if err != nil {
-					t.Fatal(err)
-				}
-				if got := AppendKPIMessages([]byte("head"), c.in, max, c.framing); !bytes.Equal(got, want) {
-					t.Errorf("%s %s max %d: %d bytes, want %d (%d messages, error %v)", filepath.Base(name), c.what, max, len(got), len(want), len(r.Messages), r.Error)
-				}
-			}
-		}
-	}
-}
-
-// serialOf is the .dlt capture in in the serial framing: each message
-// after "DLS" 01 instead of its storage header.
-func serialOf(in []byte) []byte {
 	var serial []byte
 	s := dlt.NewScanner(in, dlt.Options{})
-	for s.Next() {
+	for i := 0; s.Next(); i++ {
 		serial = append(dlt.AppendSerialHeader(serial), s.Message().Bytes()[dlt.StorageHeaderLen:]...)
+		if i == 30 {
+			serial = append(serial, "DLS\x01junk"...)
+		}
 	}
-	return serial
-}
-
-// damage is a copy of b with every 997th byte from the 100th flipped:
-// digits, separators, lengths and headers.
-func damage(b []byte) []byte {
-	b = bytes.Clone(b)
-	for i := 100; i < len(b); i += 997 {
-		b[i] ^= 0xa5
+	m := NewModule()
+	call := func(b []byte, n uint32) schema.KPIMessages {
+		var r schema.KPIMessages
+		if _, err := r.UnmarshalMsg(m.Call(OpKPIDecode, put(m, b), n)); err != nil {
+			t.Fatal(err)
+		}
+		return r
 	}
-	return b
+	if !built(OpKPIDecode) {
+		if r := call(in, 0); r.Error == nil || r.Error.Kind != "not_built" {
+			t.Errorf("kpi_decode left out of this build: error %+v, want not_built", r.Error)
+		}
+		return
+	}
+	want, got := call(in, 0), call(serial, 1<<KPIFramingShift)
+	if len(want.Messages) < 400 || len(got.Messages) != len(want.Messages) || got.SkippedBytes != 8 || got.Error != nil {
+		t.Fatalf("serial: %d messages, %d bytes skipped, %v; .dlt %d messages", len(got.Messages), got.SkippedBytes, got.Error, len(want.Messages))
+	}
+	for i := range want.Messages {
+		a, _ := want.Messages[i].MarshalMsg(nil)
+		b, _ := got.Messages[i].MarshalMsg(nil)
+		if !bytes.Equal(a, b) {
+			t.Fatalf("message %d differs", i)
+		}
+	}
+	if r := call(serial, 5|1<<KPIFramingShift); len(r.Messages) != 5 || !r.More {
+		t.Errorf("serial, max 5: %d messages, more %v", len(r.Messages), r.More)
+	}
+	if r := call(in, 3<<KPIFramingShift); r.Error == nil || r.Error.Kind != "bad_input" {
+		t.Errorf("framing 3: %+v", r.Error)
+	}
 }

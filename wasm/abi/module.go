@@ -1,5 +1,12 @@
 package abi
 
+import "github.com/perfwire/perfwire/schema"
+
+// Version is the ABI number hosts query with abi_version (wasip1) or
+// perfwire.abiVersion (js). It grows when an export or a result schema
+// changes incompatibly; adding a key to a result map does not change it.
+const Version = 4
+
 // Op is one call of the ABI. Calls names each for both modules; the
 // wasip1 reactor (wasm/plugin) exports one function per op and the js
 // module (wasm/js) installs one per op, and both run it through
@@ -81,31 +88,26 @@ var Calls = [numOps]CallInfo{
 // result buffer.
 func (o Op) Opens() bool { return o < numOps && (Calls[o].Args == ArgN || Calls[o].Args == ArgInOpen) }
 
-// The handlers, by op: each build's calls_*.go files define those of the
-// formats it carries (build tags kpi, pcp, mmv, dlt, archive: one format;
-// none: all) and its calls_no*.go files leave the others nil, which
-// answer ErrNotBuilt. The tables are static data in the all-formats
-// modules, where each format's init function that filled them in cost
-// some 800 bytes with its tables (issue 18). A format has one handler of
-// each kind for all its ops, which it tells apart by o: each function is
-// some 800 bytes of WebAssembly, code and tables, before its first
-// statement (issue 18). A call on a session gets the session as s, a
-// call on a buffer nil; it appends its result to b, run and written in
-// place (no value per call that a MarshalMsg method would write: those
-// were a type, a method and their tables per result kind). An open's nil
-// session is a bad argument.
-var (
-	calls = [numOps]func(o Op, s any, in []byte, n uint32, b []byte) []byte{
-		OpKPIDecode: kpiCall, OpKPIStep: kpiCall, OpKPITable: kpiCall, OpKPIFeed: kpiCall, OpKPIEnd: kpiCall, OpKPICut: kpiCall,
-		OpPDUDecode: pcpCall, OpPDUFeed: pcpCall, OpPDUEnd: pcpCall, OpEventsDecode: pcpCall, OpLabelsCanon: pcpCall, OpLabelsMerge: pcpCall,
-		OpMMVRead: mmvCall, OpMMVServe: mmvCall,
-		OpDLTDecode:   dltCall,
-		OpArchiveNext: archiveNext,
-	}
-	opens = [numOps]func(o Op, in []byte, n uint32) any{
-		OpKPIOpen: kpiOpen, OpKPIStream: kpiOpen, OpPDUStream: pduOpen, OpArchiveOpen: archiveOpen,
-	}
-)
+// handler runs a call: a call on a session gets the session as s, a call
+// on a buffer nil; it appends its result to b, run and written in place
+// by a render writer (no schema value per call for a MarshalMsg method
+// to write: module size). A format has one handler for all its ops,
+// which it tells apart by o (one function rather than one per op: module
+// size; see wasm/size).
+type handler func(o Op, s any, in []byte, n uint32, b []byte) []byte
+
+// opener opens a session; nil is a bad argument.
+type opener func(o Op, in []byte, n uint32) any
+
+// The call tables, calls and opens, by op, are static data in one
+// table_*.go file per module build: table_all.go (no tag) carries every
+// format, table_kpi.go, table_pcp.go, table_mmv.go, table_dlt.go and
+// table_archive.go (build tag kpi, pcp, mmv, dlt or archive, one at a
+// time) one format each. A nil entry answers ErrNotBuilt.
+
+// KPIFramingShift is where kpi_decode's second argument holds the
+// framing: max | framing<<KPIFramingShift.
+const KPIFramingShift = 24
 
 // MaxAlloc bounds one buffer; larger requests get handle 0.
 const MaxAlloc = 1 << 30
@@ -123,7 +125,7 @@ type Module struct {
 	// result per call, and with both recycled a call allocates nothing
 	// for them and a result is written where the host reads it, not
 	// copied there (in a wasm module the collector runs on the calling
-	// thread, issue 18 item 7).
+	// thread).
 	big, small []byte
 	// in and res are the handles of the last alloc and the last result
 	// of an export, the buffers free recycles: nothing else refers to
@@ -161,9 +163,8 @@ func (m *Module) newHandle() uint32 {
 // Keep stores b under a new handle. The module never writes to b, nor
 // reuses it after Free.
 //
-// Keep and Free are not inlined: each would add its code to two or three
-// callers in every module (the archive modules are at their size
-// budget).
+// Keep and Free are kept out of line, each called from two or three
+// places in every module: module size.
 //
 //go:noinline
 func (m *Module) Keep(b []byte) uint32 {
@@ -274,15 +275,15 @@ func (m *Module) Open(o Op, h, n uint32) uint32 {
 func (m *Module) Call(o Op, a, b uint32) (res []byte) {
 	defer func() {
 		if recover() != nil {
-			res = fail(nil, ErrInternal)
+			res = schema.AppendFailure(nil, schema.ErrInternal)
 		}
 	}()
 	out := m.big[:0] // results are the large buffers
 	m.big = nil
-	// The call dispatched here, not by a function of its own: each
-	// function is some 800 bytes of WebAssembly with its tables (issue 18).
+	// The call dispatched here, not by a function of its own: module
+	// size.
 	if o >= numOps || o.Opens() {
-		return fail(out, ErrNotBuilt)
+		return schema.AppendFailure(out, schema.ErrNotBuilt)
 	}
 	var (
 		s  any
@@ -299,10 +300,10 @@ func (m *Module) Call(o Op, a, b uint32) (res []byte) {
 		}
 	}
 	if !ok {
-		return fail(out, ErrBadHandle)
+		return schema.AppendFailure(out, schema.ErrBadHandle)
 	}
 	if calls[o] == nil {
-		return fail(out, ErrNotBuilt)
+		return schema.AppendFailure(out, schema.ErrNotBuilt)
 	}
 	return calls[o](o, s, in, b, out)
 }

@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/perfwire/perfwire/schema"
 	"github.com/tinylib/msgp/msgp"
 )
 
@@ -28,11 +29,11 @@ func FuzzModule(f *testing.F) {
 		a := m.Keep(in)
 		check := func(res []byte) {
 			t.Helper()
-			var e ErrorResult
+			var e schema.ErrorResult
 			if rest, err := e.UnmarshalMsg(res); err != nil || len(rest) != 0 {
 				t.Fatalf("op %d: result is not one map: %v", o, err)
 			}
-			if e.Error != nil && (e.Error.Kind == ErrInternal.Code() || e.Error.Kind == "" || e.Error.Message == "") {
+			if e.Error != nil && (e.Error.Kind == schema.ErrInternal.Code() || e.Error.Kind == "" || e.Error.Message == "") {
 				t.Fatalf("op %d: error %+v", o, *e.Error)
 			}
 			if _, err := msgp.Skip(res); err != nil {

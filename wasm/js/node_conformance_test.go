@@ -12,6 +12,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/perfwire/perfwire/render"
+	"github.com/perfwire/perfwire/schema"
 	"github.com/perfwire/perfwire/wasm/abi"
 	"github.com/tinylib/msgp/msgp"
 )
@@ -93,8 +95,8 @@ func checkNodeResults(t *testing.T, outdir string) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		same(name+".decode", msgp.Raw(abi.AppendKPIMessages(nil, in, 0, 0)))
-		s := abi.NewKPISession(in)
+		same(name+".decode", msgp.Raw(render.AppendKPIMessages(nil, in, 0, 0)))
+		s := render.NewKPISession(in)
 		for i := 0; ; i++ {
 			st := s.Step(37)
 			same(name+".step"+strconv.Itoa(i), &st)
@@ -107,37 +109,37 @@ func checkNodeResults(t *testing.T, outdir string) {
 		}
 		tb := s.Table()
 		same(name+".table", &tb)
-		stream := abi.NewKPIStream(0)
+		stream := render.NewKPIStream(0)
 		for off, i := 0, 0; off < len(in); off, i = off+1000, i+1 {
 			f := stream.Feed(in[off:min(off+1000, len(in))])
 			same(name+".feed"+strconv.Itoa(i), &f)
 		}
 		end := stream.End()
 		same(name+".end", &end)
-		same(name+".closed", abi.Failure(abi.ErrBadHandle))
+		same(name+".closed", schema.Failure(schema.ErrBadHandle))
 	}
 	text, err := os.ReadFile(filepath.Join("..", "testdata", "parse-10.json"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	same("labels.canon", msgp.Raw(abi.AppendLabels(nil, bytes.TrimSpace(text), false)))
+	same("labels.canon", msgp.Raw(render.AppendLabels(nil, bytes.TrimSpace(text), false)))
 	ev, err := os.ReadFile(filepath.Join("..", "testdata", "conv05.pdu0.HIGHRES_RESULT.29.0.139.inst0.HIGHRES_EVENT.bin"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	same("events.decode", msgp.Raw(abi.AppendEvents(nil, ev)))
+	same("events.decode", msgp.Raw(render.AppendEvents(nil, ev)))
 	pdus, err := os.ReadFile(filepath.Join("..", "testdata", "conv01.server.bin"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	p := abi.DecodePDUs(pdus, 0)
+	p := render.DecodePDUs(pdus, 0)
 	same("pdu.decode", &p)
 	img, err := os.ReadFile(filepath.Join("..", "testdata", "sample2.mmv"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	same("mmv.read", msgp.Raw(abi.AppendMMV(nil, img, false)))
-	same("bad.decode", abi.Failure(abi.ErrBadInput))
+	same("mmv.read", msgp.Raw(render.AppendMMV(nil, img, false)))
+	same("bad.decode", schema.Failure(schema.ErrBadInput))
 	if b := read("bad.framing"); !bytes.Equal(b, []byte{0, 0, 0}) {
 		t.Errorf("sessions opened with bad framing or limits: %v", b)
 	}
@@ -152,7 +154,7 @@ func checkNodeResults(t *testing.T, outdir string) {
 		if want := native.Call(abi.Op(slices.Index(abi.Calls[:], c)), native.Keep(garbage), 0); !bytes.Equal(got, want) {
 			t.Errorf("garbage to %s: js and native differ", c.JS)
 		}
-		var e abi.ErrorResult
+		var e schema.ErrorResult
 		if _, err := e.UnmarshalMsg(got); err != nil || (e.Error == nil && c.JS != "kpiDecode") {
 			t.Errorf("garbage to %s: no error value (%v)", c.JS, err)
 		}
@@ -162,7 +164,7 @@ func checkNodeResults(t *testing.T, outdir string) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ps := abi.NewPDUSession(0)
+	ps := render.NewPDUSession(0)
 	for off, i := 0, 0; off < len(stream); off, i = off+7, i+1 {
 		f := ps.Feed(stream[off:min(off+7, len(stream))])
 		same("pdu.feed"+strconv.Itoa(i), &f)

@@ -5,6 +5,7 @@ package main
 import (
 	"syscall/js"
 
+	"github.com/perfwire/perfwire/schema"
 	"github.com/perfwire/perfwire/wasm/abi"
 	"github.com/perfwire/perfwire/wasm/internal/exports"
 )
@@ -106,7 +107,7 @@ func function(op abi.Op, args abi.Arg) js.Func {
 		if ok {
 			res = mod.Call(op, x, y)
 		} else {
-			res, _ = abi.Failure(abi.ErrBadInput).MarshalMsg(nil)
+			res, _ = schema.Failure(schema.ErrBadInput).MarshalMsg(nil)
 		}
 		u := uint8Array.New(len(res))
 		js.CopyBytesToJS(u, res)

@@ -3,7 +3,8 @@ package main
 import (
 	"testing"
 
-	"github.com/perfwire/perfwire/wasm/abi"
+	"github.com/perfwire/perfwire/render"
+	"github.com/perfwire/perfwire/schema"
 )
 
 // The benchmarks run each call natively and inside wazero on the same
@@ -18,7 +19,7 @@ func BenchmarkKPIDecode(b *testing.B) {
 		b.ReportAllocs()
 		var out []byte
 		for b.Loop() {
-			out = abi.AppendKPIMessages(out[:0], in, 0, 0)
+			out = render.AppendKPIMessages(out[:0], in, 0, 0)
 		}
 	})
 	b.Run("wazero", func(b *testing.B) {
@@ -39,7 +40,7 @@ func BenchmarkKPISession(b *testing.B) {
 		b.SetBytes(int64(len(in)))
 		b.ReportAllocs()
 		for b.Loop() {
-			s := abi.NewKPISession(in)
+			s := render.NewKPISession(in)
 			for {
 				st := s.Step(200)
 				if _, err := st.MarshalMsg(nil); err != nil {
@@ -59,7 +60,7 @@ func BenchmarkKPISession(b *testing.B) {
 		h := newHost(b)
 		b.SetBytes(int64(len(in)))
 		b.ReportAllocs()
-		var st abi.KPIStep
+		var st schema.KPIStep
 		for b.Loop() {
 			hin := h.put(in)
 			s := h.call("kpi_open", hin)
@@ -86,7 +87,7 @@ func BenchmarkPDUDecode(b *testing.B) {
 		b.SetBytes(int64(len(in)))
 		b.ReportAllocs()
 		for b.Loop() {
-			r := abi.DecodePDUs(in, 0)
+			r := render.DecodePDUs(in, 0)
 			if _, err := r.MarshalMsg(nil); err != nil {
 				b.Fatal(err)
 			}
@@ -117,7 +118,7 @@ func BenchmarkPDUFeedOne(b *testing.B) {
 		}
 	}
 	b.Run("native", func(b *testing.B) {
-		s := abi.NewPDUSession(0)
+		s := render.NewPDUSession(0)
 		b.SetBytes(int64(len(pdu)))
 		b.ReportAllocs()
 		for b.Loop() {
@@ -148,7 +149,7 @@ func BenchmarkMMVRead(b *testing.B) {
 		b.ReportAllocs()
 		var out []byte
 		for b.Loop() {
-			out = abi.AppendMMV(out[:0], in, false)
+			out = render.AppendMMV(out[:0], in, false)
 		}
 	})
 	b.Run("wazero", func(b *testing.B) {

@@ -6,7 +6,8 @@ import (
 	"testing"
 
 	"github.com/perfwire/perfwire/pduwire"
-	"github.com/perfwire/perfwire/wasm/abi"
+	"github.com/perfwire/perfwire/render"
+	"github.com/perfwire/perfwire/schema"
 )
 
 // TestPDUDecode frames both directions of a real pmcd conversation and
@@ -18,14 +19,14 @@ func TestPDUDecode(t *testing.T) {
 	for i, name := range []string{"conv01.client.bin", "conv01.server.bin"} {
 		in := readFile(t, name)
 		got := h.run("pdu_decode", in, 0)
-		native := abi.DecodePDUs(in, 0)
+		native := render.DecodePDUs(in, 0)
 		sameBytes(t, name, got, marshal(t, &native))
 		want := listing[i]
 		if native.Error != nil || len(native.PDUs) != len(want) {
 			t.Fatalf("%s: %d PDUs (error %v), listing has %d", name, len(native.PDUs), native.Error, len(want))
 		}
 		for j, raw := range native.PDUs {
-			var p abi.PDUHeader
+			var p schema.PDUHeader
 			if _, err := p.UnmarshalMsg(raw); err != nil {
 				t.Fatalf("%s PDU %d: %v", name, j, err)
 			}
@@ -37,7 +38,7 @@ func TestPDUDecode(t *testing.T) {
 	}
 	// A stream cut inside a PDU: the PDUs before it, then a framing error.
 	in := readFile(t, "conv01.client.bin")
-	var res abi.PDUStream
+	var res schema.PDUStream
 	if _, err := res.UnmarshalMsg(h.run("pdu_decode", in[:len(in)-3], 0)); err != nil || res.Error == nil || len(res.PDUs) != len(listing[0])-1 {
 		t.Errorf("cut stream: %d PDUs, error %+v, %v", len(res.PDUs), res.Error, err)
 	}
@@ -85,9 +86,9 @@ func TestMMVRead(t *testing.T) {
 	for _, name := range []string{"sample1", "sample2", "sample3"} {
 		in := readFile(t, name+".mmv")
 		got := h.run("mmv_read", in, 0)
-		nb := abi.AppendMMV(nil, in, false)
+		nb := render.AppendMMV(nil, in, false)
 		sameBytes(t, name, got, nb)
-		var native abi.MMVFile
+		var native schema.MMVFile
 		if _, err := native.UnmarshalMsg(nb); err != nil {
 			t.Fatalf("%s: the native result does not read back: %v", name, err)
 		}
@@ -150,7 +151,7 @@ func TestMMVRead(t *testing.T) {
 		}
 	}
 	// The wrong byte order is an error value.
-	var res abi.MMVFile
+	var res schema.MMVFile
 	// Version 1 read big-endian is 0x01000000: the version kind, at the
 	// version word.
 	if _, err := res.UnmarshalMsg(h.run("mmv_read", readFile(t, "sample1.mmv"), 1)); err != nil || res.Error == nil ||

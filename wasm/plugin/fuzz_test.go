@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/perfwire/perfwire/schema"
 	"github.com/perfwire/perfwire/wasm/abi"
 )
 
@@ -27,11 +28,11 @@ func FuzzWasmCalls(f *testing.F) {
 	f.Fuzz(func(t *testing.T, in []byte, n uint32) {
 		h.t = t
 		check := func(name string, res []byte) {
-			var e abi.ErrorResult
+			var e schema.ErrorResult
 			if rest, err := e.UnmarshalMsg(res); err != nil || len(rest) != 0 {
 				t.Fatalf("%s: result is not one map: %v", name, err)
 			}
-			if e.Error != nil && e.Error.Kind == abi.ErrInternal.Code() {
+			if e.Error != nil && e.Error.Kind == schema.ErrInternal.Code() {
 				t.Fatalf("%s: %+v", name, *e.Error)
 			}
 		}

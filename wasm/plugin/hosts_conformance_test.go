@@ -9,7 +9,7 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/perfwire/perfwire/wasm/abi"
+	"github.com/perfwire/perfwire/render"
 )
 
 // TestConformanceABIHosts runs the two minimal hosts of ABI.md
@@ -45,7 +45,7 @@ func TestConformanceABIHosts(t *testing.T) {
 	}
 	for _, name := range files {
 		in := readFile(t, filepath.Base(name))
-		native := abi.DecodePDUs(in, 0)
+		native := render.DecodePDUs(in, 0)
 		want := marshal(t, &native)
 		for _, cmd := range []*exec.Cmd{exec.Command(node, "../hosts/host.mjs", mod, name), exec.Command(gohost, mod, name)} {
 			var stderr bytes.Buffer

@@ -11,6 +11,8 @@ import (
 
 	"github.com/perfwire/perfwire/dltkpi"
 	"github.com/perfwire/perfwire/eventrec"
+	"github.com/perfwire/perfwire/render"
+	"github.com/perfwire/perfwire/schema"
 	"github.com/perfwire/perfwire/wasm/abi"
 	"github.com/tinylib/msgp/msgp"
 )
@@ -49,9 +51,9 @@ func TestKPIDecode(t *testing.T) {
 	for _, name := range captures {
 		in := readFile(t, name)
 		got := h.run("kpi_decode", in, 0)
-		sameBytes(t, name, got, abi.AppendKPIMessages(nil, in, 0, 0))
+		sameBytes(t, name, got, render.AppendKPIMessages(nil, in, 0, 0))
 
-		var res abi.KPIMessages
+		var res schema.KPIMessages
 		if _, err := res.UnmarshalMsg(got); err != nil {
 			t.Fatalf("%s: result is not a KPIMessages map: %v", name, err)
 		}
@@ -67,8 +69,8 @@ func TestKPIDecode(t *testing.T) {
 
 		// With a limit the call stops and says where.
 		part := h.run("kpi_decode", in, 5)
-		sameBytes(t, name+" max 5", part, abi.AppendKPIMessages(nil, in, 5, 0))
-		var native abi.KPIMessages
+		sameBytes(t, name+" max 5", part, render.AppendKPIMessages(nil, in, 5, 0))
+		var native schema.KPIMessages
 		if _, err := native.UnmarshalMsg(part); err != nil {
 			t.Fatalf("%s max 5: result is not a KPIMessages map: %v", name, err)
 		}
@@ -88,7 +90,7 @@ func TestKPISession(t *testing.T) {
 		hin := h.put(in)
 		s := h.call("kpi_open", hin)
 		h.call("free", hin) // the session keeps the bytes
-		native := abi.NewKPISession(in)
+		native := render.NewKPISession(in)
 		samples := 0
 		for i := 0; ; i++ {
 			got := h.take(h.call("kpi_step", s, 37))
@@ -160,8 +162,8 @@ func TestLabelsMerge(t *testing.T) {
 			in = msgp.AppendString(in, s)
 		}
 		got := h.run("labels_merge", in)
-		sameBytes(t, line, got, abi.AppendLabels(nil, in, true))
-		var native abi.LabelSet
+		sameBytes(t, line, got, render.AppendLabels(nil, in, true))
+		var native schema.LabelSet
 		if _, err := native.UnmarshalMsg(got); err != nil {
 			t.Fatalf("merge %s: result is not a LabelSet map: %v", line, err)
 		}
@@ -177,8 +179,8 @@ func TestLabelsCanon(t *testing.T) {
 	h := newHost(t)
 	for _, line := range strings.Split(strings.TrimSpace(string(readFile(t, "merge-5.jsonl"))), "\n") {
 		got := h.run("labels_canon", []byte(line))
-		sameBytes(t, line, got, abi.AppendLabels(nil, []byte(line), false))
-		var native abi.LabelSet
+		sameBytes(t, line, got, render.AppendLabels(nil, []byte(line), false))
+		var native schema.LabelSet
 		if _, err := native.UnmarshalMsg(got); err != nil {
 			t.Fatalf("canon %s: result is not a LabelSet map: %v", line, err)
 		}
@@ -193,7 +195,7 @@ func TestLabelsCanon(t *testing.T) {
 	}
 	in := []byte(`{ "role": "testing", "machineid":"3d1219c7c4c5404aaa1f6d2a48adfda4", "hostname":"vm",
 		"domainname":"localdomain","cluster":"zero","agent":"sample"}`)
-	var res abi.LabelSet
+	var res schema.LabelSet
 	if _, err := res.UnmarshalMsg(h.run("labels_canon", in)); err != nil || res.JSON != pminfo {
 		t.Errorf("canon = %q, %v; pminfo shows %s", res.JSON, err, pminfo)
 	}
@@ -211,9 +213,9 @@ func TestEventsDecode(t *testing.T) {
 		}
 		in := readFile(t, filepath.Base(matches[0]))
 		got := h.run("events_decode", in)
-		nb := abi.AppendEvents(nil, in)
+		nb := render.AppendEvents(nil, in)
 		sameBytes(t, key, got, nb)
-		var native abi.EventArray
+		var native schema.EventArray
 		if _, err := native.UnmarshalMsg(nb); err != nil {
 			t.Fatalf("%s: the native result does not read back: %v", key, err)
 		}
@@ -242,11 +244,11 @@ func TestErrorsAreValues(t *testing.T) {
 		if c.Args == abi.ArgInN || c.Args == abi.ArgSessionN || c.Args == abi.ArgSessionIn {
 			args = append(args, 0)
 		}
-		var res abi.ErrorResult
+		var res schema.ErrorResult
 		if _, err := res.UnmarshalMsg(h.take(h.call(name, args...))); err != nil {
 			t.Fatalf("%s: %v", name, err)
 		}
-		if res.Error == nil || res.Error.Kind != abi.ErrBadHandle.Code() {
+		if res.Error == nil || res.Error.Kind != schema.ErrBadHandle.Code() {
 			t.Errorf("%s(bad handle): error %+v", name, res.Error)
 		}
 	}
@@ -261,27 +263,27 @@ func TestErrorsAreValues(t *testing.T) {
 	// A truncated event array: the kind and offset of eventrec's error.
 	in := readFile(t, "conv05.pdu0.HIGHRES_RESULT.29.0.136.inst1.EVENT.bin")
 	in = in[:len(in)-4]
-	var res abi.EventArray
+	var res schema.EventArray
 	if _, err := res.UnmarshalMsg(h.run("events_decode", in)); err != nil {
 		t.Fatal(err)
 	}
 	_, nerr := eventrec.Parse(in, eventrec.Options{})
 	pe, ok := errors.AsType[*eventrec.ParseError](nerr)
-	if !ok || res.Error == nil || res.Error.Kind != abi.ErrorOf(nerr).Kind || res.Error.Offset != pe.Offset || res.Error.Format != "eventrec" {
+	if !ok || res.Error == nil || res.Error.Kind != schema.ErrorOf(nerr).Kind || res.Error.Offset != pe.Offset || res.Error.Format != "eventrec" {
 		t.Errorf("truncated array: wasm error %+v, native %v", res.Error, nerr)
 	}
 
 	// Bad label JSON and a merge input that is not an array.
-	var ls abi.LabelSet
+	var ls schema.LabelSet
 	if _, err := ls.UnmarshalMsg(h.run("labels_canon", []byte(`{"a":`))); err != nil || ls.Error == nil || ls.Error.Offset < 0 {
 		t.Errorf("bad JSON: %+v, %v", ls.Error, err)
 	}
-	if _, err := ls.UnmarshalMsg(h.run("labels_merge", []byte{0xc1})); err != nil || ls.Error == nil || ls.Error.Kind != abi.ErrBadInput.Code() {
+	if _, err := ls.UnmarshalMsg(h.run("labels_merge", []byte{0xc1})); err != nil || ls.Error == nil || ls.Error.Kind != schema.ErrBadInput.Code() {
 		t.Errorf("bad merge input: %+v, %v", ls.Error, err)
 	}
 
 	// Garbage as a DLT capture: no KPI messages, no trap.
-	var km abi.KPIMessages
+	var km schema.KPIMessages
 	if _, err := km.UnmarshalMsg(h.run("kpi_decode", bytes.Repeat([]byte("DLT\x01junk"), 100), 0)); err != nil || len(km.Messages) != 0 {
 		t.Errorf("garbage: %d messages, %v", len(km.Messages), err)
 	}
@@ -323,7 +325,7 @@ func TestKPIStream(t *testing.T) {
 	for _, name := range captures {
 		in := readFile(t, name)
 		s := h.call("kpi_stream", 0)
-		native := abi.NewKPIStream(0)
+		native := render.NewKPIStream(0)
 		for off, n := 0, 1; off < len(in); off, n = off+n, n*3%4093+1 {
 			n = min(n, len(in)-off)
 			// kpi_feed takes the session first: put the chunk by hand.

@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/perfwire/perfwire/render"
+	"github.com/perfwire/perfwire/schema"
 	"github.com/perfwire/perfwire/wasm/abi"
 )
 
@@ -24,23 +26,23 @@ func TestPDUStreamInModule(t *testing.T) {
 			if s == 0 {
 				t.Fatal("pdu_stream gave no session")
 			}
-			got := abi.PDUStream{PDUs: []abi.Raw{}}
+			got := schema.PDUStream{PDUs: []schema.Raw{}}
 			for i := range in {
 				hin := h.put(in[i : i+1])
-				var r abi.PDUStream
+				var r schema.PDUStream
 				if _, err := r.UnmarshalMsg(h.take(h.call("pdu_feed", s, hin))); err != nil {
 					t.Fatal(err)
 				}
 				h.call("free", hin)
 				got.PDUs = append(got.PDUs, r.PDUs...)
 			}
-			var end abi.PDUStream
+			var end schema.PDUStream
 			if _, err := end.UnmarshalMsg(h.take(h.call("pdu_end", s))); err != nil {
 				t.Fatal(err)
 			}
 			h.call("free", s)
 			got.Error = end.Error
-			native := abi.DecodePDUs(in, 0)
+			native := render.DecodePDUs(in, 0)
 			if !bytes.Equal(marshal(t, &got), marshal(t, &native)) {
 				t.Errorf("%s (%d bytes): fed 1 byte at a time, %d PDUs and %+v; whole, %d and %+v",
 					filepath.Base(name), len(in), len(got.PDUs), got.Error, len(native.PDUs), native.Error)

@@ -1,5 +1,5 @@
 // Command size builds perfwire's WebAssembly modules as `make wasm` ships
-// them and prints each one's size against its budget (issue 18): a
+// them and prints each one's size against its budget: a
 // one-format module (build tag kpi, pcp, mmv, dlt or archive) may add 400 KB raw to the
 // runtime+msgp baseline of its GOOS; an all-formats module 1.0 MB (1024 KB) raw
 // and 250 KB gzip -9. gzip -9 is the gzip command, as the budget names it

@@ -1,9 +1,0 @@
-package abi
-
-import "github.com/perfwire/perfwire/pduwire"
-
-// NewPMDesc is metric name's descriptor in the keys and text of Desc.
-func NewPMDesc(name string, d pduwire.Desc) PMDesc {
-	s := desc(d)
-	return PMDesc{Name: name, PMID: s.PMID, Type: s.Type, InDom: s.InDom, Sem: s.Sem, Units: s.Units}
-}
