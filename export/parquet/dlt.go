@@ -1,0 +1,132 @@
+package parquet
+
+import (
+	"strings"
+	"unicode/utf8"
+
+	"github.com/perfwire/perfwire/dlt"
+)
+
+// validText is b as a string column takes it: Parquet's strings are
+// UTF-8, and readers (DuckDB) reject a file holding any other bytes, so
+// a sequence that is not UTF-8 becomes U+FFFD. The exact bytes are kept
+// in a column of their own where the format allows arbitrary ones.
+func validText(b []byte) string {
+	if utf8.Valid(b) {
+		return string(b)
+	}
+	return strings.ToValidUTF8(string(b), "\uFFFD")
+}
+
+// DLTMessage is a row of dlt_messages: one DLT message of a file.
+type DLTMessage struct {
+	File        string   `parquet:"file,dict"`
+	Index       int64    `parquet:"index"` // the message's number in its file, from 0 as dlt-convert counts
+	ECU         string   `parquet:"ecu,dict"`
+	Session     *int64   `parquet:"session,optional"`
+	Timestamp   *int64   `parquet:"timestamp,optional"` // 0.1 ms units since the ECU started
+	StorageTime int64    `parquet:"storage_time,timestamp(nanosecond:utc)"`
+	APID        string   `parquet:"apid,dict"`
+	CTID        string   `parquet:"ctid,dict"`
+	Type        string   `parquet:"type,dict"`
+	Subtype     string   `parquet:"subtype,dict"` // the level of a log message
+	Verbose     bool     `parquet:"verbose"`
+	Counter     int32    `parquet:"counter"`
+	NumArgs     int32    `parquet:"nargs"`
+	Payload     string   `parquet:"payload"`
+	PayloadRaw  []byte   `parquet:"payload_bytes,optional"` // the payload text's bytes, when they are not UTF-8
+	Args        []string `parquet:"args,list"`
+
+	session int64
+	tmsp    int64
+}
+
+func (r *DLTMessage) estimate() int64 {
+	return int64(rowFixed + len(r.File) + 24 + 2*len(r.Payload) + len(r.PayloadRaw))
+}
+
+// DLT writes the messages r reads as dlt_messages rows, partitioned by
+// ECU (or by host, if not empty) and by the storage header's day. name is
+// the file column. Damage the reader cannot get past ends the rows; its
+// error (with the offset) is returned with the rows made.
+func (o *Output) DLT(r *dlt.Reader, name, host string) (int64, error) {
+	if !o.d.wants(TableDLTMessages) && !o.d.wants(TableKPIProcesses) && !o.d.wants(TableKPIIRQs) {
+		return 0, nil
+	}
+	p := newParts(o, TableDLTMessages, (*DLTMessage).estimate)
+	kpi := newKPIExport(o, name, host)
+	var text []byte
+	var told int64
+	for i := int64(0); r.Next(); i++ {
+		m := r.Message()
+		if o.d.wants(TableDLTMessages) {
+			ecu := m.ECU().String()
+			part := host
+			if part == "" {
+				part = ecu
+			}
+			sh := m.StorageHeader()
+			ns := int64(sh.Seconds)*1e9 + int64(sh.Microseconds)*1e3
+			row, err := p.next(part, ns)
+			if err != nil {
+				return p.rows() + kpi.rows(), err
+			}
+			_, app, ctx := m.IDs()
+			row.File, row.Index, row.ECU, row.StorageTime = name, i, ecu, ns
+			row.APID, row.CTID = app.String(), ctx.String()
+			if s, ok := m.SessionID(); ok {
+				row.session, row.Session = int64(s), &row.session
+			}
+			if t, ok := m.Timestamp(); ok {
+				row.tmsp, row.Timestamp = int64(t), &row.tmsp
+			}
+			if m.HasExtendedHeader() {
+				row.Type, row.Subtype = m.Type().String(), dlt.SubtypeName(m.Type(), m.Subtype())
+			}
+			row.Verbose, row.Counter, row.NumArgs = m.Verbose(), int32(m.Counter()), int32(m.NumArgs())
+			text = m.AppendPayloadText(text[:0])
+			row.Payload = validText(text)
+			if !utf8.Valid(text) {
+				row.PayloadRaw = append([]byte(nil), text...)
+			}
+			if m.Verbose() {
+				s := m.ArgScanner()
+				for s.Next() {
+					text, _ = s.Arg().AppendText(text[:0])
+					row.Args = append(row.Args, validText(text))
+				}
+			}
+			if err := p.done(row); err != nil {
+				return p.rows() + kpi.rows(), err
+			}
+		}
+		if kpi != nil {
+			if err := kpi.push(m); err != nil {
+				return p.rows() + kpi.rows(), err
+			}
+		}
+		if o.Progress != nil {
+			if at := int64(r.Offset()); at-told >= 1<<20 {
+				o.Progress(0, at-told)
+				told = at
+			}
+		}
+	}
+	if kpi != nil {
+		if err := kpi.finish(); err != nil {
+			return p.rows() + kpi.rows(), err
+		}
+	}
+	if o.Progress != nil {
+		o.Progress(p.rows()+kpi.rows(), int64(r.Offset())-told)
+	}
+	return p.rows() + kpi.rows(), r.Err()
+}
+
+// validString is validText for a string.
+func validString(s string) string {
+	if utf8.ValidString(s) {
+		return s
+	}
+	return strings.ToValidUTF8(s, "\uFFFD")
+}
