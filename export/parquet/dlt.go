@@ -25,7 +25,7 @@ type DLTMessage struct {
 	ECU         string   `parquet:"ecu,dict"`
 	Session     *int64   `parquet:"session,optional"`
 	Timestamp   *int64   `parquet:"timestamp,optional"` // 0.1 ms units since the ECU started
-	StorageTime int64    `parquet:"storage_time,timestamp(nanosecond:utc)"`
+	StorageTime int64    `parquet:"storage_time,timestamp(nanosecond:local)"`
 	APID        string   `parquet:"apid,dict"`
 	CTID        string   `parquet:"ctid,dict"`
 	Type        string   `parquet:"type,dict"`

@@ -54,13 +54,19 @@ func (x *labelIndex) epoch(t archive.Timestamp) int {
 	return sort.Search(len(x.times), func(i int) bool { return x.times[i] > ns })
 }
 
-// at returns the latest record of k at or before ns and its sets parsed
+// at returns the latest record of k at or before ns (or the first) and its sets parsed
 // (nil where a set has no labels).
 func (x *labelIndex) at(k labelKey, ns int64) (*archive.LabelSets, []*labels.Set) {
 	ix := x.recs[k]
 	n := sort.Search(len(ix), func(i int) bool { return stampNS(x.meta.Labels[ix[i]].Time) > ns })
-	if n == 0 {
+	if len(ix) == 0 {
 		return nil, nil
+	}
+	if n == 0 {
+		// Before the first record, the first: pmlogger writes the label
+		// sets just after the values of the same moment, as it does the
+		// instance domains (archive.Meta.InDomAt).
+		n = 1
 	}
 	i := ix[n-1]
 	rec := &x.meta.Labels[i]

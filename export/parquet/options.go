@@ -16,7 +16,10 @@ type Options struct {
 	Partition []string
 	// Rates adds to pcp_values, for counters, the rate as pmval computes
 	// it: the change since the previous value of the same instance
-	// divided by the seconds between them.
+	// divided by the seconds between them, per second in the counter's
+	// units, and for counters of time as utilisation (seconds per
+	// second). A counter that went backwards (a wrap or a restart) and
+	// the first value after a gap (<mark>) have no rate.
 	Rates bool
 }
 

@@ -72,6 +72,20 @@ type descInfo struct {
 	typ   string
 	sem   string
 	units string
+	// rateScale converts a counter's change per second into its rate's
+	// unit: 1, except for counters of time, whose rate pmval reports as
+	// utilisation (seconds per second).
+	rateScale float64
+}
+
+// secondsPer is how many seconds each PM_TIME_* scale is.
+var secondsPer = [...]float64{1e-9, 1e-6, 1e-3, 1, 60, 3600}
+
+func rateScale(u pcp.Units) float64 {
+	if u.DimTime() == 1 && u.DimSpace() == 0 && u.DimCount() == 0 && int(u.ScaleTime()) < len(secondsPer) {
+		return secondsPer[u.ScaleTime()]
+	}
+	return 1
 }
 
 type seriesKey struct {
@@ -100,6 +114,7 @@ func (x *pcpExport) desc(id pcp.ID) *descInfo {
 	}
 	d := &descInfo{m: m, pmid: id.String(), typ: m.Type.String(), sem: m.Sem.String(), units: unitsText(m.Units)}
 	d.name = mainName(m.Names)
+	d.rateScale = rateScale(m.Units)
 	x.descs[id] = d
 	return d
 }
@@ -287,7 +302,7 @@ func (x *pcpExport) fill(r *PCPValue, d *descInfo, in *archive.Instances, v pduw
 	if x.prev != nil && d.m.Sem == pcp.SemCounter && r.String == nil {
 		k := seriesKey{d.m.ID, inst}
 		if last, ok := x.prev[k]; ok && ns > last.ns && f >= last.v {
-			r.rate, r.Rate = (f-last.v)/(float64(ns-last.ns)/1e9), &r.rate
+			r.rate, r.Rate = (f-last.v)/(float64(ns-last.ns)/1e9)*d.rateScale, &r.rate
 		}
 		x.prev[k] = sample{ns, f}
 	}
