@@ -9,13 +9,25 @@ import (
 
 // validText is b as a string column takes it: Parquet's strings are
 // UTF-8, and readers (DuckDB) reject a file holding any other bytes, so
-// a sequence that is not UTF-8 becomes U+FFFD. The exact bytes are kept
-// in a column of their own where the format allows arbitrary ones.
+// each byte that is not part of a UTF-8 sequence becomes U+FFFD, as
+// encoding/json (and so perfwire's --json output) renders it. The exact
+// bytes are kept in a column of their own where the format allows
+// arbitrary ones.
 func validText(b []byte) string {
 	if utf8.Valid(b) {
 		return string(b)
 	}
-	return strings.ToValidUTF8(string(b), "\uFFFD")
+	var sb strings.Builder
+	for len(b) > 0 {
+		r, n := utf8.DecodeRune(b)
+		if r == utf8.RuneError && n == 1 {
+			sb.WriteString("\uFFFD")
+		} else {
+			sb.Write(b[:n])
+		}
+		b = b[n:]
+	}
+	return sb.String()
 }
 
 // DLTMessage is a row of dlt_messages: one DLT message of a file.
@@ -30,7 +42,7 @@ type DLTMessage struct {
 	CTID        string   `parquet:"ctid,dict"`
 	Type        string   `parquet:"type,dict"`
 	Subtype     string   `parquet:"subtype,dict"` // the level of a log message
-	Verbose     bool     `parquet:"verbose"`
+	Verbose     bool     `parquet:"is_verbose"`
 	Counter     int32    `parquet:"counter"`
 	NumArgs     int32    `parquet:"nargs"`
 	Payload     string   `parquet:"payload"`
@@ -128,5 +140,5 @@ func validString(s string) string {
 	if utf8.ValidString(s) {
 		return s
 	}
-	return strings.ToValidUTF8(s, "\uFFFD")
+	return validText([]byte(s))
 }

@@ -5,6 +5,7 @@ package parquet
 import (
 	"bufio"
 	"bytes"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"io"
@@ -518,5 +519,53 @@ func walkPcp2json(m map[string]any, prefix string, fn func(metric, inst string, 
 			}
 			walkPcp2json(v, name, fn)
 		}
+	}
+}
+
+// TestConformanceDuckDBDLTEqualsDLTConvert: DuckDB reading dlt_messages
+// of the bundled captures gives, column by column, the line the real
+// dlt-convert -a prints for each message.
+func TestConformanceDuckDBDLTEqualsDLTConvert(t *testing.T) {
+	for _, name := range []string{"kpi-odd", "excerpt-irq-strtok-race"} {
+		t.Run(name, func(t *testing.T) {
+			abs, _ := filepath.Abs("testdata/" + name + ".dlt")
+			want := strings.Split(strings.TrimSuffix(tool(t, "dlt-convert", "-a", abs), "\n"), "\n")
+			dir := exportDLT(t, name)
+			rows := duckdb(t, `SELECT index, ecu, session, timestamp, epoch_ns(storage_time) AS ns, apid, ctid, type, subtype,
+				is_verbose, counter, nargs, payload, hex(payload_bytes) AS raw, host FROM
+				read_parquet('`+dir+`/dlt_messages/**/*.parquet', hive_partitioning=true) ORDER BY index`)
+			if len(rows) != len(want) {
+				t.Fatalf("%d rows, dlt-convert prints %d lines", len(rows), len(want))
+			}
+			nonUTF8 := 0
+			for i, r := range rows {
+				m := DLTMessage{ECU: str(r["ecu"]), APID: str(r["apid"]), CTID: str(r["ctid"]), Type: str(r["type"]),
+					Subtype: str(r["subtype"]), Verbose: r["is_verbose"] == true, Payload: str(r["payload"])}
+				m.Index, _ = strconv.ParseInt(str(r["index"]), 10, 64)
+				m.StorageTime, _ = strconv.ParseInt(str(r["ns"]), 10, 64)
+				c, _ := strconv.Atoi(str(r["counter"]))
+				n, _ := strconv.Atoi(str(r["nargs"]))
+				m.Counter, m.NumArgs = int32(c), int32(n)
+				if r["timestamp"] != nil {
+					ts, _ := strconv.ParseInt(str(r["timestamp"]), 10, 64)
+					m.Timestamp = &ts
+				}
+				if r["raw"] != nil {
+					raw, err := hex.DecodeString(str(r["raw"]))
+					if err != nil {
+						t.Fatal(err)
+					}
+					m.PayloadRaw = raw
+					nonUTF8++
+				}
+				if got := lineOf(&m); got != want[i] {
+					t.Errorf("message %d:\n duckdb %q\n  tool  %q", i, got, want[i])
+				}
+				if str(r["host"]) != m.ECU {
+					t.Errorf("message %d: partition host=%s, ECU %s", i, str(r["host"]), m.ECU)
+				}
+			}
+			t.Logf("%d messages, %d with a payload that is not UTF-8", len(rows), nonUTF8)
+		})
 	}
 }
