@@ -5,7 +5,6 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"strconv"
 	"time"
 )
 
@@ -245,14 +244,4 @@ func floorDiv(a, b int64) int64 {
 		q--
 	}
 	return q
-}
-
-// partitionKeys checks a partition list.
-func partitionKeys(keys []string) error {
-	for _, k := range keys {
-		if k != "host" && k != "date" {
-			return errors.New("parquet: unknown partition key " + strconv.Quote(k) + " (host, date)")
-		}
-	}
-	return nil
 }
