@@ -7,7 +7,7 @@ package parquet
 type PCPValue struct {
 	Host       string            `parquet:"host,dict"`
 	Archive    string            `parquet:"archive,dict"`
-	Timestamp  int64             `parquet:"timestamp,timestamp(nanosecond:local)"`
+	Timestamp  int64             `parquet:"timestamp,timestamp(nanosecond:local),delta"`
 	Metric     string            `parquet:"metric,dict"`
 	PMID       string            `parquet:"pmid,dict"`
 	Inst       *int32            `parquet:"inst,optional"`
@@ -38,7 +38,7 @@ type PCPValue struct {
 type PCPMetric struct {
 	Host      string   `parquet:"host,dict"`
 	Archive   string   `parquet:"archive,dict"`
-	Timestamp int64    `parquet:"timestamp,timestamp(nanosecond:local)"` // the archive's start
+	Timestamp int64    `parquet:"timestamp,timestamp(nanosecond:local),delta"` // the archive's start
 	Metric    string   `parquet:"metric,dict"`
 	Names     []string `parquet:"names,list"`
 	PMID      string   `parquet:"pmid,dict"`
@@ -55,7 +55,7 @@ type PCPMetric struct {
 type PCPInstance struct {
 	Host      string `parquet:"host,dict"`
 	Archive   string `parquet:"archive,dict"`
-	Timestamp int64  `parquet:"timestamp,timestamp(nanosecond:local)"`
+	Timestamp int64  `parquet:"timestamp,timestamp(nanosecond:local),delta"`
 	InDom     string `parquet:"indom,dict"`
 	Inst      int32  `parquet:"inst"`
 	Instance  string `parquet:"instance,dict"`
