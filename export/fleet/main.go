@@ -35,15 +35,27 @@ func main() {
 	src := flag.String("src", "archive/testdata/m3", "the real recording the series come from")
 	perfwire := flag.String("perfwire", "", "perfwire binary (default: built from ./cmd/perfwire)")
 	work := flag.String("dir", "", "work directory (default: a new temporary one, removed at the end)")
-	peerSamples := flag.Int("peer-samples", 360, "samples pcp2json reads of one archive")
+	peerSamples := flag.Int("peer-samples", 360, "samples pcp2json reads of the peer archive")
+	peerSpan := flag.Duration("peer-span", 24*time.Hour, "what the archive perfwire export and pcp2json are timed on covers")
+	summary := flag.String("summary", "", "also write the goals' numbers here as JSON")
 	flag.Parse()
-	if err := run(*hosts, *metrics, *interval, *span, *src, *perfwire, *work, *peerSamples); err != nil {
+	if err := run(*hosts, *metrics, *interval, *span, *peerSpan, *src, *perfwire, *work, *peerSamples, *summary); err != nil {
 		fmt.Fprintln(os.Stderr, "fleet:", err)
 		os.Exit(1)
 	}
 }
 
-func run(hosts, nmetrics int, interval, span time.Duration, src, perfwire, work string, peerSamples int) error {
+// Summary is the numbers the figure's goals are judged by.
+type Summary struct {
+	RowsPerSec  float64 // the whole fleet's export
+	PeerRatio   float64 // perfwire export's rows/s over pcp2json's values/s, one archive
+	RSSAll      int64   // peak RSS exporting every host
+	RSSTenth    int64   // peak RSS exporting a tenth of them
+	OutOverZstd float64 // output size over the archives' zstd size
+	QuerySec    float64 // the DuckDB query
+}
+
+func run(hosts, nmetrics int, interval, span, peerSpan time.Duration, src, perfwire, work string, peerSamples int, summary string) error {
 	if work == "" {
 		d, err := os.MkdirTemp("", "perfwire-fleet-")
 		if err != nil {
@@ -130,15 +142,21 @@ func run(hosts, nmetrics int, interval, span time.Duration, src, perfwire, work 
 	}
 	queryTime := time.Since(t1)
 
-	// pcp2json against perfwire export on the same archive.
-	peer, err := pcp2json(bases[0], interval, peerSamples)
+	// pcp2json against perfwire export on the same archive, one host's
+	// archive of peerSpan.
+	peerBase := filepath.Join(work, "peer")
+	if err := writeHost(peerBase, hosts, metrics, day, interval, int(peerSpan/interval)); err != nil {
+		return err
+	}
+	peer, err := pcp2json(peerBase, interval, peerSamples)
 	if err != nil {
 		return err
 	}
-	one, err := export(perfwire, filepath.Join(work, "out-one"), metas(bases[:1]))
+	one, err := export(perfwire, filepath.Join(work, "out-one"), []string{peerBase + ".meta"})
 	if err != nil {
 		return err
 	}
+	os.RemoveAll(filepath.Join(work, "out-one"))
 
 	rows := float64(ex.rows)
 	fmt.Printf("### export — fleet simulation: %d hosts, %d metrics at %s for %s each\n\n", hosts, nmetrics, interval, span)
@@ -160,11 +178,16 @@ func run(hosts, nmetrics int, interval, span time.Duration, src, perfwire, work 
 	fmt.Printf("| output (Parquet, zstd) | %s: %.2f of the archives, %.2f of their zstd size |\n", mb(outBytes),
 		float64(outBytes)/float64(archBytes), float64(outBytes)/float64(zstdBytes))
 	fmt.Printf("| DuckDB: top 10 hosts by p99 of %s over the span | %.2f s |\n", metric, queryTime.Seconds())
-	fmt.Printf("| pcp2json -a, one archive, %d samples | %d values in %.2f s: %.0f values/s |\n", peerSamples, peer.values, peer.wall.Seconds(), peer.rate())
-	fmt.Printf("| perfwire export, the same archive (whole) | %d rows in %.2f s: %.0f rows/s, %.0fx pcp2json |\n", one.rows, one.wall.Seconds(),
+	fmt.Printf("| pcp2json -a, one host's archive of %s, its first %d samples | %d values in %.2f s: %.0f values/s |\n", peerSpan, peerSamples, peer.values, peer.wall.Seconds(), peer.rate())
+	fmt.Printf("| perfwire export, the same archive, whole | %d rows in %.2f s: %.0f rows/s, %.0fx pcp2json |\n", one.rows, one.wall.Seconds(),
 		float64(one.rows)/one.wall.Seconds(), float64(one.rows)/one.wall.Seconds()/peer.rate())
 	fmt.Printf("\nThe query's answer:\n\n```\n%s```\n", top)
-	return nil
+	if summary == "" {
+		return nil
+	}
+	b, _ := json.Marshal(Summary{RowsPerSec: rows / ex.wall.Seconds(), PeerRatio: float64(one.rows) / one.wall.Seconds() / peer.rate(),
+		RSSAll: ex.maxRSS, RSSTenth: exSmall.maxRSS, OutOverZstd: float64(outBytes) / float64(zstdBytes), QuerySec: queryTime.Seconds()})
+	return os.WriteFile(summary, b, 0o644)
 }
 
 func metas(bases []string) []string {
