@@ -25,6 +25,8 @@ import (
 	"time"
 
 	"github.com/klauspost/compress/zstd"
+
+	"github.com/perfwire/perfwire/pcp"
 )
 
 func main() {
@@ -131,7 +133,17 @@ func run(hosts, nmetrics int, interval, span, peerSpan time.Duration, src, perfw
 	os.RemoveAll(filepath.Join(work, "out-small"))
 
 	// One DuckDB query over the whole directory.
-	metric := metrics[1].m.Names[0]
+	// The query's metric: the first replaying kernel.all.load, a gauge
+	// every host has (or the first gauge).
+	metric := ""
+	for _, m := range metrics {
+		if m.m.Type == pcp.TypeDouble && (metric == "" || strings.HasPrefix(m.m.Names[0], "fleet.kernel.all.load.")) {
+			metric = m.m.Names[0]
+			if strings.HasPrefix(metric, "fleet.kernel.all.load.") {
+				break
+			}
+		}
+	}
 	q := "SELECT host, quantile_cont(value_double, 0.99) AS p99 FROM read_parquet('" + out +
 		"/pcp_values/**/*.parquet', hive_partitioning = true) WHERE metric = '" + metric +
 		"' GROUP BY host ORDER BY p99 DESC LIMIT 10"
