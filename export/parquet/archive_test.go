@@ -242,7 +242,7 @@ func TestFullDiskKeepsPrevious(t *testing.T) {
 		t.Fatalf("export on a full disk: %v, want the write's error", err)
 	}
 	after := snapshot(t, dir)
-	if !maps(before, after) {
+	if !sameFiles(before, after) {
 		t.Errorf("files after the failed export:\n%v\nbefore:\n%v", keys(after), keys(before))
 	}
 }
@@ -261,7 +261,7 @@ func snapshot(t *testing.T, dir string) map[string]string {
 	return m
 }
 
-func maps(a, b map[string]string) bool {
+func sameFiles(a, b map[string]string) bool {
 	if len(a) != len(b) {
 		return false
 	}

@@ -6,6 +6,7 @@
 //   - pcp_values: one row per recorded value of a PCP archive, with its
 //     metric, instance, semantics, units and merged labels; counters as
 //     recorded and, with [Options.Rates], their rate as pmval computes it.
+//   - pcp_events: one row per parameter of each event record.
 //   - pcp_metrics: one row per metric descriptor, with its help texts.
 //   - pcp_instances: one row per instance of every instance domain record,
 //     so the domain's changes over time are rows.

@@ -36,6 +36,7 @@ const (
 	TablePCPValues    = "pcp_values"
 	TablePCPMetrics   = "pcp_metrics"
 	TablePCPInstances = "pcp_instances"
+	TablePCPEvents    = "pcp_events"
 	TableDLTMessages  = "dlt_messages"
 	TableKPIProcesses = "kpi_processes"
 	TableKPIIRQs      = "kpi_irqs"
@@ -43,7 +44,7 @@ const (
 
 // Tables lists every table name, in the order docs/export.md describes
 // them.
-var Tables = []string{TablePCPValues, TablePCPMetrics, TablePCPInstances, TableDLTMessages, TableKPIProcesses, TableKPIIRQs}
+var Tables = []string{TablePCPValues, TablePCPMetrics, TablePCPInstances, TablePCPEvents, TableDLTMessages, TableKPIProcesses, TableKPIIRQs}
 
 func (o Options) rowGroupSize() int64 {
 	if o.RowGroupSize <= 0 {

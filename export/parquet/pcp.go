@@ -39,7 +39,7 @@ func (o *Output) Archive(a *archive.Archive, name, host string) (rows int64, err
 			return rows, err
 		}
 	}
-	if o.d.wants(TablePCPValues) {
+	if o.d.wants(TablePCPValues) || o.d.wants(TablePCPEvents) {
 		n, err := x.values()
 		rows += n
 		if err != nil {
@@ -62,6 +62,7 @@ type pcpExport struct {
 	prev   map[seriesKey]sample // Options.Rates: each series' last value
 
 	toldRows int64 // rows reported to Progress
+	ev       *parts[PCPEvent]
 }
 
 // descInfo is what every row of a metric repeats, formatted once.
@@ -183,6 +184,9 @@ func (x *pcpExport) instances() (int64, error) {
 
 func (x *pcpExport) values() (int64, error) {
 	p := newParts(x.o, TablePCPValues, (*PCPValue).estimate)
+	if x.o.d.wants(TablePCPEvents) {
+		x.ev = newParts(x.o, TablePCPEvents, (*PCPEvent).estimate)
+	}
 	x.labels = newLabelIndex(x.a.Meta)
 	if x.o.d.Rates {
 		x.prev = map[seriesKey]sample{}
@@ -198,7 +202,7 @@ func (x *pcpExport) values() (int64, error) {
 				vol = int64(rec.Vol)
 			}
 			read = before + rec.Offset
-			if n := p.rows(); read-told >= 1<<20 {
+			if n := x.rows(p); read-told >= 1<<20 {
 				x.o.Progress(n-x.toldRows, read-told)
 				told, x.toldRows = read, n
 			}
@@ -210,18 +214,28 @@ func (x *pcpExport) values() (int64, error) {
 			continue
 		}
 		if err := x.record(p, rec); err != nil {
-			return p.rows(), err
+			return x.rows(p), err
 		}
 	}
+	rows := x.rows(p)
 	if x.o.Progress != nil {
 		total := x.a.MetaSize()
 		for _, v := range x.a.Volumes() {
 			size, _ := x.a.VolumeSize(int32(v))
 			total += size
 		}
-		x.o.Progress(p.rows()-x.toldRows, total-told)
+		x.o.Progress(rows-x.toldRows, total-told)
 	}
-	return p.rows(), s.Err()
+	return rows, s.Err()
+}
+
+// rows counts the rows of pcp_values and pcp_events.
+func (x *pcpExport) rows(p *parts[PCPValue]) int64 {
+	n := p.rows()
+	if x.ev != nil {
+		n += x.ev.rows()
+	}
+	return n
 }
 
 // record writes the values of one data record.
@@ -235,12 +249,25 @@ func (x *pcpExport) record(p *parts[PCPValue], rec *archive.Record) error {
 			continue // no values, or an error code for the metric
 		}
 		d := x.desc(vs.PMID)
-		if d == nil || d.m.Type == pcp.TypeEvent || d.m.Type == pcp.TypeHighResEvent || d.m.Type == pcp.TypeAggregate || d.m.Type == pcp.TypeAggregateStatic {
+		if d == nil || d.m.Type == pcp.TypeAggregate || d.m.Type == pcp.TypeAggregateStatic {
 			continue
 		}
 		var in *archive.Instances
 		if d.m.InDom != pcp.InDomNull {
 			in, _ = x.a.Meta.InDomAt(d.m.InDom, rec.Time)
+		}
+		if d.m.Type == pcp.TypeEvent || d.m.Type == pcp.TypeHighResEvent {
+			if x.ev != nil {
+				for j := range vs.Len() {
+					if err := x.events(x.ev, d, in, vs.Value(j), ns); err != nil {
+						return err
+					}
+				}
+			}
+			continue
+		}
+		if !x.o.d.wants(TablePCPValues) {
+			continue
 		}
 		for j := range vs.Len() {
 			v := vs.Value(j)
