@@ -19,6 +19,8 @@ import (
 
 const exportUsage = `usage: perfwire export [--format parquet] [--table T,...] [--partition host,date]
                        [--row-group BYTES] [--rates] [--host H] [-j N] -o DIR INPUT...
+       perfwire export [flags] --dlt HOST[:PORT] [--roll D] [--roll-size BYTES] [--rolls N] -o DIR
+       perfwire export [flags] --pmcd HOST[:PORT] [--interval D] [--roll D] [--rolls N] -o DIR METRIC...
 
 Writes every input as Parquet tables under DIR, one directory per table
 (pcp_values, pcp_events, pcp_metrics, pcp_instances, dlt_messages,
@@ -30,7 +32,13 @@ carries dlt-kpi messages). Inputs are read in parallel, -j at a time
 exporting the same input again replaces them. Columns: docs/export.md.
 
 A damaged input is exported up to its damage and named on stderr with the
-offset; the exit status is then 1.`
+offset; the exit status is then 1.
+
+--dlt follows a running dlt-daemon and --pmcd samples a pmcd's METRICs
+every --interval; both write rolling files, a new set every --roll (and,
+for --dlt, every --roll-size bytes of messages), each set visible only
+once it is closed. An interrupt closes the current set and ends the run
+(for --pmcd after the roll being recorded).`
 
 func runExport(args []string, stdout io.Writer) error {
 	fs := flag.NewFlagSet("export", flag.ContinueOnError)
@@ -43,6 +51,12 @@ func runExport(args []string, stdout io.Writer) error {
 	host := fs.String("host", "", "host column for every input (default: the archive's host, the DLT ECU)")
 	jobs := fs.Int("j", runtime.GOMAXPROCS(0), "inputs read at once")
 	out := fs.String("o", "", "output directory")
+	dltAddr := fs.String("dlt", "", "follow this dlt-daemon")
+	pmcd := fs.String("pmcd", "", "sample this pmcd")
+	interval := fs.Duration("interval", 10*time.Second, "--pmcd: sampling interval")
+	roll := fs.Duration("roll", time.Hour, "live sources: a new set of files this often")
+	rollSize := fs.Int64("roll-size", 256<<20, "--dlt: a new set of files after this many bytes of messages")
+	rolls := fs.Int("rolls", 0, "live sources: stop after this many sets of files (0: when interrupted)")
 	if err := fs.Parse(args); err != nil {
 		if err == flag.ErrHelp {
 			return usagef("%s", exportUsage)
@@ -52,8 +66,20 @@ func runExport(args []string, stdout io.Writer) error {
 	if *format != "parquet" {
 		return usagef("--format %s: only parquet is written\n%s", *format, exportUsage)
 	}
-	if *out == "" || fs.NArg() == 0 {
-		return usagef("an output directory (-o) and at least one input are needed\n%s", exportUsage)
+	live := *dltAddr != "" || *pmcd != ""
+	switch {
+	case *out == "":
+		return usagef("an output directory (-o) is needed\n%s", exportUsage)
+	case *dltAddr != "" && *pmcd != "":
+		return usagef("--dlt and --pmcd are separate runs")
+	case *dltAddr != "" && fs.NArg() > 0:
+		return usagef("--dlt takes no inputs")
+	case *pmcd != "" && fs.NArg() == 0:
+		return usagef("--pmcd needs the metrics to sample")
+	case !live && fs.NArg() == 0:
+		return usagef("at least one input is needed\n%s", exportUsage)
+	case *roll <= 0 || *interval <= 0 || *rollSize <= 0 || *rolls < 0:
+		return usagef("--roll, --interval, --roll-size must be positive")
 	}
 	d := &parquet.Dir{Root: *out, Options: parquet.Options{RowGroupSize: *rowGroup, Rates: *rates}}
 	if *tables != "" {
@@ -72,6 +98,12 @@ func runExport(args []string, stdout io.Writer) error {
 				return usagef("--partition %s: keys are host and date", k)
 			}
 		}
+	}
+	switch {
+	case *dltAddr != "":
+		return liveDLT(d, *dltAddr, *host, *roll, *rollSize, *rolls, stdout)
+	case *pmcd != "":
+		return livePmcd(d, *pmcd, *interval, *roll, *rolls, fs.Args(), stdout)
 	}
 	e := &exporter{dir: d, host: *host, inputs: fs.Args()}
 	return e.run(max(*jobs, 1), stdout)

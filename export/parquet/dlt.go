@@ -58,64 +58,16 @@ func (r *DLTMessage) estimate() int64 {
 }
 
 // DLT writes the messages r reads as dlt_messages rows, partitioned by
-// ECU (or by host, if not empty) and by the storage header's day. name is
-// the file column. Damage the reader cannot get past ends the rows; its
-// error (with the offset) is returned with the rows made.
+// ECU (or by host, if not empty) and by the storage header's day, and
+// the dlt-kpi messages among them as kpi_processes and kpi_irqs rows.
+// name is the file column. Damage the reader cannot get past ends the
+// rows; its error (with the offset) is returned with the rows made.
 func (o *Output) DLT(r *dlt.Reader, name, host string) (int64, error) {
-	if !o.d.wants(TableDLTMessages) && !o.d.wants(TableKPIProcesses) && !o.d.wants(TableKPIIRQs) {
-		return 0, nil
-	}
-	p := newParts(o, TableDLTMessages, (*DLTMessage).estimate)
-	kpi := newKPIExport(o, name, host)
-	var text []byte
+	s := o.DLTStream(name, host)
 	var told int64
-	for i := int64(0); r.Next(); i++ {
-		m := r.Message()
-		if o.d.wants(TableDLTMessages) {
-			ecu := m.ECU().String()
-			part := host
-			if part == "" {
-				part = ecu
-			}
-			sh := m.StorageHeader()
-			ns := int64(sh.Seconds)*1e9 + int64(sh.Microseconds)*1e3
-			row, err := p.next(part, ns)
-			if err != nil {
-				return p.rows() + kpi.rows(), err
-			}
-			_, app, ctx := m.IDs()
-			row.File, row.Index, row.ECU, row.StorageTime = name, i, ecu, ns
-			row.APID, row.CTID = app.String(), ctx.String()
-			if s, ok := m.SessionID(); ok {
-				row.session, row.Session = int64(s), &row.session
-			}
-			if t, ok := m.Timestamp(); ok {
-				row.tmsp, row.Timestamp = int64(t), &row.tmsp
-			}
-			if m.HasExtendedHeader() {
-				row.Type, row.Subtype = m.Type().String(), dlt.SubtypeName(m.Type(), m.Subtype())
-			}
-			row.Verbose, row.Counter, row.NumArgs = m.Verbose(), int32(m.Counter()), int32(m.NumArgs())
-			text = m.AppendPayloadText(text[:0])
-			row.Payload = validText(text)
-			if !utf8.Valid(text) {
-				row.PayloadRaw = append([]byte(nil), text...)
-			}
-			if m.Verbose() {
-				s := m.ArgScanner()
-				for s.Next() {
-					text, _ = s.Arg().AppendText(text[:0])
-					row.Args = append(row.Args, validText(text))
-				}
-			}
-			if err := p.done(row); err != nil {
-				return p.rows() + kpi.rows(), err
-			}
-		}
-		if kpi != nil {
-			if err := kpi.push(m); err != nil {
-				return p.rows() + kpi.rows(), err
-			}
+	for r.Next() {
+		if err := s.Push(r.Message()); err != nil {
+			return s.Rows(), err
 		}
 		if o.Progress != nil {
 			if at := int64(r.Offset()); at-told >= 1<<20 {
@@ -124,15 +76,95 @@ func (o *Output) DLT(r *dlt.Reader, name, host string) (int64, error) {
 			}
 		}
 	}
-	if kpi != nil {
-		if err := kpi.finish(); err != nil {
-			return p.rows() + kpi.rows(), err
+	if o.Progress != nil {
+		o.Progress(s.Rows(), int64(r.Offset())-told)
+	}
+	return s.Rows(), r.Err()
+}
+
+// DLTStream writes DLT messages into an Output as they come, for a
+// source without end (a running dlt-daemon): Push each message, then
+// Commit the Output to make its files appear.
+type DLTStream struct {
+	o          *Output
+	name, host string
+	msgs       *parts[DLTMessage]
+	kpi        *kpiExport
+	index      int64
+	text       []byte
+}
+
+// DLTStream starts a stream of messages into o; name is the file column.
+func (o *Output) DLTStream(name, host string) *DLTStream {
+	s := &DLTStream{o: o, name: name, host: host, kpi: newKPIExport(o, name, host)}
+	if o.d.wants(TableDLTMessages) {
+		s.msgs = newParts(o, TableDLTMessages, (*DLTMessage).estimate)
+	}
+	return s
+}
+
+// Rows counts the rows made so far.
+func (s *DLTStream) Rows() int64 {
+	n := s.kpi.rows()
+	if s.msgs != nil {
+		n += s.msgs.rows()
+	}
+	return n
+}
+
+// Push writes the rows of one message; m's bytes are not kept.
+func (s *DLTStream) Push(m dlt.Message) error {
+	i := s.index
+	s.index++
+	if s.msgs != nil {
+		if err := s.message(m, i); err != nil {
+			return err
 		}
 	}
-	if o.Progress != nil {
-		o.Progress(p.rows()+kpi.rows(), int64(r.Offset())-told)
+	if s.kpi != nil {
+		return s.kpi.push(m)
 	}
-	return p.rows() + kpi.rows(), r.Err()
+	return nil
+}
+
+func (s *DLTStream) message(m dlt.Message, i int64) error {
+	ecu := m.ECU().String()
+	part := s.host
+	if part == "" {
+		part = ecu
+	}
+	sh := m.StorageHeader()
+	ns := int64(sh.Seconds)*1e9 + int64(sh.Microseconds)*1e3
+	row, err := s.msgs.next(part, ns)
+	if err != nil {
+		return err
+	}
+	_, app, ctx := m.IDs()
+	row.File, row.Index, row.ECU, row.StorageTime = s.name, i, ecu, ns
+	row.APID, row.CTID = app.String(), ctx.String()
+	if v, ok := m.SessionID(); ok {
+		row.session, row.Session = int64(v), &row.session
+	}
+	if t, ok := m.Timestamp(); ok {
+		row.tmsp, row.Timestamp = int64(t), &row.tmsp
+	}
+	if m.HasExtendedHeader() {
+		row.Type, row.Subtype = m.Type().String(), dlt.SubtypeName(m.Type(), m.Subtype())
+	}
+	row.Verbose, row.Counter, row.NumArgs = m.Verbose(), int32(m.Counter()), int32(m.NumArgs())
+	s.text = m.AppendPayloadText(s.text[:0])
+	row.Payload = validText(s.text)
+	if !utf8.Valid(s.text) {
+		row.PayloadRaw = append([]byte(nil), s.text...)
+	}
+	if m.Verbose() {
+		a := m.ArgScanner()
+		for a.Next() {
+			s.text, _ = a.Arg().AppendText(s.text[:0])
+			row.Args = append(row.Args, validText(s.text))
+		}
+	}
+	return s.msgs.done(row)
 }
 
 // validString is validText for a string.

@@ -80,6 +80,8 @@ func newKPIExport(o *Output, name, host string) *kpiExport {
 	return k
 }
 
+// rows counts the rows written; a nil kpiExport (no KPI table wanted)
+// has none.
 func (k *kpiExport) rows() int64 {
 	if k == nil {
 		return 0
@@ -97,6 +99,9 @@ func (k *kpiExport) rows() int64 {
 // push writes the rows of m's datasets, if m is a KPI message. A KPI
 // message that does not parse is passed over, as perfwire kpi does.
 func (k *kpiExport) push(m dlt.Message) error {
+	if k == nil {
+		return nil
+	}
 	km, src, err := k.sel.FromDLT(m)
 	if err != nil {
 		return nil
@@ -184,5 +189,3 @@ func (k *kpiExport) process(part, ecu string, ns, tmsp int64, d *dltkpi.Dataset,
 	r.Ended = d.Kind == dltkpi.KindSTP
 	return k.procs.done(r)
 }
-
-func (k *kpiExport) finish() error { return nil }
