@@ -127,14 +127,19 @@ func (s *DLTStream) Push(m dlt.Message) error {
 	return nil
 }
 
-func (s *DLTStream) message(m dlt.Message, i int64) error {
-	ecu := m.ECU().String()
-	part := s.host
+// placeOf is a message's ECU, the host partition its rows go to (host,
+// or the ECU), and its storage time in nanoseconds.
+func placeOf(m dlt.Message, host string) (ecu, part string, ns int64) {
+	ecu, part = m.ECU().String(), host
 	if part == "" {
 		part = ecu
 	}
 	sh := m.StorageHeader()
-	ns := int64(sh.Seconds)*1e9 + int64(sh.Microseconds)*1e3
+	return ecu, part, int64(sh.Seconds)*1e9 + int64(sh.Microseconds)*1e3
+}
+
+func (s *DLTStream) message(m dlt.Message, i int64) error {
+	ecu, part, ns := placeOf(m, s.host)
 	row, err := s.msgs.next(part, ns)
 	if err != nil {
 		return err

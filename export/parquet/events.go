@@ -119,20 +119,5 @@ func setParam(r *PCPEvent, par eventrec.Param) {
 	if err != nil {
 		return
 	}
-	switch par.Type {
-	case pcp.Type32:
-		r.i64, r.Int64 = int64(a.Int32()), &r.i64
-	case pcp.Type64:
-		r.i64, r.Int64 = a.Int64(), &r.i64
-	case pcp.TypeU32:
-		r.u64, r.Uint64 = uint64(a.Uint32()), &r.u64
-	case pcp.TypeU64:
-		r.u64, r.Uint64 = a.Uint64(), &r.u64
-	case pcp.TypeFloat:
-		r.f64, r.Double = float64(a.Float32()), &r.f64
-	case pcp.TypeDouble:
-		r.f64, r.Double = a.Float64(), &r.f64
-	case pcp.TypeString:
-		r.str, r.String = validText(a.Bytes()), &r.str
-	}
+	setValue(par.Type, a, valueCols{&r.i64, &r.Int64, &r.u64, &r.Uint64, &r.f64, &r.Double, &r.str, &r.String})
 }

@@ -106,13 +106,7 @@ func (k *kpiExport) push(m dlt.Message) error {
 	if err != nil {
 		return nil
 	}
-	ecu := m.ECU().String()
-	part := k.host
-	if part == "" {
-		part = ecu
-	}
-	sh := m.StorageHeader()
-	ns := int64(sh.Seconds)*1e9 + int64(sh.Microseconds)*1e3
+	ecu, part, ns := placeOf(m, k.host)
 	tmsp := int64(src.TMSP)
 	for d, err := range km.All() {
 		if err != nil || d.Truncated {

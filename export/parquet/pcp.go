@@ -303,29 +303,7 @@ func (x *pcpExport) fill(r *PCPValue, d *descInfo, in *archive.Instances, v pduw
 	} else {
 		inst = pcp.InNull
 	}
-	var f float64
-	switch d.m.Type {
-	case pcp.Type32:
-		r.i64, r.Int64 = int64(a.Int32()), &r.i64
-		f = float64(r.i64)
-	case pcp.Type64:
-		r.i64, r.Int64 = a.Int64(), &r.i64
-		f = float64(r.i64)
-	case pcp.TypeU32:
-		r.u64, r.Uint64 = uint64(a.Uint32()), &r.u64
-		f = float64(r.u64)
-	case pcp.TypeU64:
-		r.u64, r.Uint64 = a.Uint64(), &r.u64
-		f = float64(r.u64)
-	case pcp.TypeFloat:
-		r.f64, r.Double = float64(a.Float32()), &r.f64
-		f = r.f64
-	case pcp.TypeDouble:
-		r.f64, r.Double = a.Float64(), &r.f64
-		f = r.f64
-	case pcp.TypeString:
-		r.str, r.String = validText(a.Bytes()), &r.str
-	}
+	f := setValue(d.m.Type, a, valueCols{&r.i64, &r.Int64, &r.u64, &r.Uint64, &r.f64, &r.Double, &r.str, &r.String})
 	if x.prev != nil && d.m.Sem == pcp.SemCounter && r.String == nil {
 		k := seriesKey{d.m.ID, inst}
 		if last, ok := x.prev[k]; ok && ns > last.ns && f >= last.v {
@@ -334,4 +312,45 @@ func (x *pcpExport) fill(r *PCPValue, d *descInfo, in *archive.Instances, v pduw
 		x.prev[k] = sample{ns, f}
 	}
 	r.LabelsJSON, r.Labels = x.labels.merged(d.m, inst, epoch)
+}
+
+// valueCols are a row's four value columns and the storage in the row
+// each points into when set.
+type valueCols struct {
+	i64 *int64
+	I64 **int64
+	u64 *uint64
+	U64 **uint64
+	f64 *float64
+	F64 **float64
+	str *string
+	Str **string
+}
+
+// setValue sets the value column of type t to a, and returns the value
+// as a float (0 for a string), for rates.
+func setValue(t pcp.Type, a pcp.Atom, c valueCols) float64 {
+	switch t {
+	case pcp.Type32:
+		*c.i64, *c.I64 = int64(a.Int32()), c.i64
+		return float64(*c.i64)
+	case pcp.Type64:
+		*c.i64, *c.I64 = a.Int64(), c.i64
+		return float64(*c.i64)
+	case pcp.TypeU32:
+		*c.u64, *c.U64 = uint64(a.Uint32()), c.u64
+		return float64(*c.u64)
+	case pcp.TypeU64:
+		*c.u64, *c.U64 = a.Uint64(), c.u64
+		return float64(*c.u64)
+	case pcp.TypeFloat:
+		*c.f64, *c.F64 = float64(a.Float32()), c.f64
+		return *c.f64
+	case pcp.TypeDouble:
+		*c.f64, *c.F64 = a.Float64(), c.f64
+		return *c.f64
+	case pcp.TypeString:
+		*c.str, *c.Str = validText(a.Bytes()), c.str
+	}
+	return 0
 }
