@@ -88,13 +88,10 @@ func classify(in string, err error) error {
 	if err == nil {
 		return nil
 	}
-	var pe *os.PathError
-	var le *os.LinkError
-	if errors.As(err, &pe) || errors.As(err, &le) || errors.Is(err, os.ErrClosed) {
+	if _, ok := errors.AsType[*parquet.WriteError](err); ok {
 		return &writeError{file: in, err: err}
 	}
-	var ie *inputError
-	if errors.As(err, &ie) {
+	if _, ok := errors.AsType[*inputError](err); ok {
 		return err
 	}
 	return &inputError{file: in, err: err}

@@ -175,7 +175,7 @@ func (p *parts[T]) next(host string, ns int64) (*T, error) {
 		if !ok {
 			f, err := p.o.open(p.rel(k))
 			if err != nil {
-				return nil, err
+				return nil, &WriteError{Err: err}
 			}
 			t = newTable(f.n, p.limit, p.size)
 			f.tab, f.rows = t, func() int64 { return t.rows }
@@ -196,7 +196,20 @@ func (p *parts[T]) rows() int64 {
 }
 
 // done finishes the row next returned.
-func (p *parts[T]) done(row *T) error { return p.cur.done(row) }
+func (p *parts[T]) done(row *T) error {
+	if err := p.cur.done(row); err != nil {
+		return &WriteError{Err: err}
+	}
+	return nil
+}
+
+// WriteError is a failure to write the export (a full disk, a directory
+// that cannot be made), as opposed to damage in the input, which the
+// format packages report with its offset.
+type WriteError struct{ Err error }
+
+func (e *WriteError) Error() string { return "parquet: writing: " + e.Err.Error() }
+func (e *WriteError) Unwrap() error { return e.Err }
 
 // rel is the directory of a partition, relative to the root.
 func (p *parts[T]) rel(k partKey) string {
