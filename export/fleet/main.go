@@ -307,46 +307,64 @@ func dirSize(dir string) int64 {
 }
 
 // zstdSize is the size of every file of dir compressed on its own with
-// zstd's default level, as pmlogger_daily compresses each volume.
+// zstd's default level, as pmlogger_daily compresses each volume,
+// streamed: an archive may be larger than this machine's memory.
 func zstdSize(dir string) (int64, error) {
-	enc, err := zstd.NewWriter(nil, zstd.WithEncoderLevel(zstd.SpeedDefault))
+	var n counter
+	enc, err := zstd.NewWriter(&n, zstd.WithEncoderLevel(zstd.SpeedDefault), zstd.WithEncoderConcurrency(1))
 	if err != nil {
 		return 0, err
 	}
-	var n int64
-	var buf []byte
 	err = filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
 		if err != nil || d.IsDir() {
 			return err
 		}
-		b, err := os.ReadFile(p)
+		f, err := os.Open(p)
 		if err != nil {
 			return err
 		}
-		buf = enc.EncodeAll(b, buf[:0])
-		n += int64(len(buf))
-		return nil
+		defer f.Close()
+		enc.Reset(&n)
+		if _, err := io.Copy(enc, f); err != nil {
+			return err
+		}
+		return enc.Close()
 	})
-	return n, err
+	return int64(n), err
+}
+
+// counter counts the bytes written to it.
+type counter int64
+
+func (c *counter) Write(p []byte) (int, error) {
+	*c += counter(len(p))
+	return len(p), nil
 }
 
 // xzSize is the size of one archive's files compressed by xz -6, and
-// their size; 0 when xz is not installed.
+// their size; 0 when xz is not installed or the archive is over 64 MB
+// (xz would take minutes).
 func xzSize(base string) (int64, int64) {
 	var n, raw int64
 	for _, suf := range []string{".meta", ".index", ".0"} {
-		b, err := os.ReadFile(base + suf)
+		st, err := os.Stat(base + suf)
+		if err != nil || st.Size() > 64<<20 {
+			return 0, 0
+		}
+		f, err := os.Open(base + suf)
 		if err != nil {
 			return 0, 0
 		}
+		var c counter
 		cmd := exec.Command("xz", "-6", "-c")
-		cmd.Stdin = bytes.NewReader(b)
-		out, err := cmd.Output()
+		cmd.Stdin, cmd.Stdout = f, &c
+		err = cmd.Run()
+		f.Close()
 		if err != nil {
 			return 0, 0
 		}
-		n += int64(len(out))
-		raw += int64(len(b))
+		n += int64(c)
+		raw += st.Size()
 	}
 	return n, raw
 }
