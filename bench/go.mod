@@ -1,6 +1,6 @@
 module github.com/perfwire/perfwire/bench
 
-go 1.26
+go 1.26.0
 
 toolchain go1.26.10
 
@@ -16,7 +16,7 @@ require (
 	github.com/philhofer/fwd v1.2.0 // indirect
 	github.com/pkg/errors v0.9.1 // indirect
 	github.com/tinylib/msgp v1.6.5 // indirect
-	golang.org/x/sys v0.44.0 // indirect
+	golang.org/x/sys v0.48.0 // indirect
 )
 
 replace github.com/perfwire/perfwire => ../

@@ -11,7 +11,7 @@ cd "$(dirname "$0")"
 # pgrep, which this script and the PMDA Install scripts use. The Install
 # scripts compile simple and trivial, which needs the headers, make and gcc.
 # pcp-testsuite and libpcp-mmv1-dev: PCP's QA sources (src/badmmv.c), which tests build.
-apt_install pcp libpcp3-dev libpcp-pmda3-dev libpcp-mmv1-dev pcp-testsuite make gcc procps
+apt_install pcp libpcp3-dev libpcp-pmda3-dev libpcp-mmv1-dev pcp-testsuite make gcc procps pcp-export-pcp2json
 v=$(dpkg-query -W -f='${Version}' pcp)
 case "$v" in 6.0.3*) ;; *) log "WARNING: pcp $v, the oracles were recorded with 6.0.3" ;; esac
 

@@ -22,6 +22,7 @@ bash scripts/pcp-up.sh
 bash scripts/dlt-up.sh
 # Chromium, Node.js and the viewer's npm packages for the wasm tests.
 bash scripts/web-deps.sh
+bash scripts/duckdb-deps.sh
 
 # -json feeds internal/testsum, which prints the usual output and ends
 # with "N passed, N failed, N skipped" for the whole module.

@@ -43,6 +43,7 @@ var commands = []command{
 	{"mmv", "read MMV metric files (JSON, or mmvdump text)", runMMV},
 	{"ltt", "read old LTT traces", runLTT},
 	{"serve", "serve the browser viewer; relay a live dlt-daemon to it", runServe},
+	{"export", "write archives and DLT files as Hive-partitioned Parquet", runExport},
 }
 
 // usageError marks errors caused by how perfwire was called (exit 2).

@@ -1,6 +1,6 @@
 module github.com/perfwire/perfwire/fuzz/diff
 
-go 1.26
+go 1.26.0
 
 toolchain go1.26.10
 
