@@ -7,8 +7,8 @@ import (
 )
 
 // jsonLines is the CLI's one JSON encoder: every --json output is a
-// value of the shared schema (wasm/abi) as MessagePack, written by the
-// plugin's own in-place writer (raw: PDUs, archive records, KPI and DLT
+// value of the shared schema (package schema) as MessagePack, written by the
+// in-place writers of package render (raw: PDUs, archive records, KPI and DLT
 // messages, served MMV files, label sets) or by the schema type's
 // generated code (write), and converted to one JSON line by msgp, so the
 // CLI prints exactly the names, units and omissions the plugin returns.

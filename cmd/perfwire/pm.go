@@ -35,7 +35,7 @@ commands:
 
 HOST is host[:port] (default 127.0.0.1:44321), local: for the unix socket,
 or a socket path. --json prints one JSON line per name, metric, instance
-or sample, in the shared schema (wasm/abi/pmtypes.go): pmid, type, indom,
+or sample, in the shared schema (schema/pmtypes.go): pmid, type, indom,
 sem and units as the pdu command's desc; labels as json text.`
 
 func runPM(args []string, stdout io.Writer) error {

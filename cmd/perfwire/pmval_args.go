@@ -25,7 +25,7 @@ as utilization) unless -r is given.
   -r           raw counter values, no rate conversion
   -f N         fixed point output with N digits after the point
   -w N         column width
-  --json       one JSON line per sample (wasm/abi.PMValSample)
+  --json       one JSON line per sample (schema.PMValSample)
 
 METRIC may name instances as pmParseMetricSpec reads them:
 sample.bin[bin-100,bin-200].`
