@@ -208,7 +208,10 @@ func (p *parts[T]) done(row *T) error {
 // format packages report with its offset.
 type WriteError struct{ Err error }
 
+// Error names the step that failed and the cause.
 func (e *WriteError) Error() string { return "parquet: writing: " + e.Err.Error() }
+
+// Unwrap returns the cause, so errors.Is finds syscall.ENOSPC and the like.
 func (e *WriteError) Unwrap() error { return e.Err }
 
 // rel is the directory of a partition, relative to the root.
