@@ -83,6 +83,8 @@ func main() {
 			f = figArchive(cfg, *quick)
 		case "stream":
 			f = figStream(cfg, *quick)
+		case "export":
+			f = figExport(cfg, *quick)
 		default:
 			f = fig.run(cfg)
 		}
@@ -155,4 +157,5 @@ var figures = []struct {
 	{"plugin-stream", figPlugin(pluginWorkloads[4])},
 	{"plugin-mmv-large", figPlugin(pluginWorkloads[5])},
 	{"viewer", nil},
+	{"export", nil},
 }

@@ -11,6 +11,9 @@ cd "$root"
 . scripts/lib.sh
 
 apt_install libpcp3-dev libpcp-mmv1 python3-pcp dlt-tools gcc
+# DuckDB reads the export figure's fleet.
+bash scripts/web-deps.sh
+bash scripts/duckdb-deps.sh
 # Stop pmcd afterwards only if this run started it: pcp-down.sh stops any
 # pmcd that some pcp-up.sh started, and others on this machine may rely on
 # a pmcd that was already running.
