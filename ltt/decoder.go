@@ -114,9 +114,7 @@ type Decoder struct {
 // and with [ErrBlockSize] when cfg.BlockSize cannot hold a block.
 func NewDecoder(cfg Options, facilities ...*Facility) (*Decoder, error) {
 	maxBlk := cfg.MaxBlockSize
-	if maxBlk <= 0 {
-		maxBlk = DefaultMaxBlockSize
-	}
+	maxBlk = wire.Default(maxBlk, DefaultMaxBlockSize)
 	switch {
 	case cfg.BlockSize < blockOverhead:
 		return nil, wire.NewValueError("ltt", "block size", 0, ErrBlockSize, int64(cfg.BlockSize), blockOverhead)

@@ -50,15 +50,9 @@ const (
 )
 
 func (l Options) withDefaults() Options {
-	if l.MaxDepth <= 0 {
-		l.MaxDepth = DefaultMaxDepth
-	}
-	if l.MaxNodes <= 0 {
-		l.MaxNodes = DefaultMaxNodes
-	}
-	if l.MaxBytes <= 0 {
-		l.MaxBytes = DefaultMaxBytes
-	}
+	l.MaxDepth = wire.Default(l.MaxDepth, DefaultMaxDepth)
+	l.MaxNodes = wire.Default(l.MaxNodes, DefaultMaxNodes)
+	l.MaxBytes = wire.Default(l.MaxBytes, DefaultMaxBytes)
 	return l
 }
 
