@@ -1,6 +1,10 @@
 package archive
 
-import "io"
+import (
+	"io"
+
+	"github.com/perfwire/perfwire/internal/wire"
+)
 
 // Options bound what reading an archive may cost. Each zero field means
 // its default.
@@ -44,17 +48,9 @@ const (
 )
 
 func (o Options) withDefaults() Options {
-	if o.MaxRecordLen <= 0 {
-		o.MaxRecordLen = DefaultMaxRecordLen
-	}
-	if o.MaxInstances <= 0 {
-		o.MaxInstances = DefaultMaxInstances
-	}
-	if o.MaxMetaRecords <= 0 {
-		o.MaxMetaRecords = DefaultMaxMetaRecords
-	}
-	if o.MaxDecompressed <= 0 {
-		o.MaxDecompressed = DefaultMaxDecompressed
-	}
+	o.MaxRecordLen = wire.Default(o.MaxRecordLen, DefaultMaxRecordLen)
+	o.MaxInstances = wire.Default(o.MaxInstances, DefaultMaxInstances)
+	o.MaxMetaRecords = wire.Default(o.MaxMetaRecords, DefaultMaxMetaRecords)
+	o.MaxDecompressed = wire.Default(o.MaxDecompressed, DefaultMaxDecompressed)
 	return o
 }

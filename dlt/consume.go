@@ -54,10 +54,7 @@ func consume(b []byte, at int, opt Options) (Message, int, error) {
 	// limit's.
 	field, off := "", at
 	var kind error
-	maxLen := opt.MaxMessageLen
-	if maxLen <= 0 {
-		maxLen = MaxMessageLen
-	}
+	maxLen := wire.Default(opt.MaxMessageLen, MaxMessageLen)
 	n := 0
 	switch { // a block to break out of to fail
 	default:

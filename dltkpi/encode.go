@@ -136,9 +136,7 @@ type PayloadBuilder struct {
 // NewPayloadBuilder starts a payload of kind k at the end of dst;
 // bufLen is the libdlt payload buffer size, 0 meaning DefaultBufLen.
 func NewPayloadBuilder(dst []byte, k Kind, bufLen int) PayloadBuilder {
-	if bufLen <= 0 {
-		bufLen = DefaultBufLen
-	}
+	bufLen = wire.Default(bufLen, DefaultBufLen)
 	b := PayloadBuilder{bufLen: bufLen, kind: k}
 	b.Reset(dst)
 	return b
@@ -181,9 +179,7 @@ func (b *PayloadBuilder) Payload() []byte { return b.buf }
 // empty message with the given buffer (0 = DefaultBufLen); dlt-kpi
 // floods when it does not (docs/dlt-kpi.md §5.2).
 func FitsMessage(n, bufLen int) bool {
-	if bufLen <= 0 {
-		bufLen = DefaultBufLen
-	}
+	bufLen = wire.Default(bufLen, DefaultBufLen)
 	return argOverhead+len("NEW")+1+n+argOverhead+1 <= bufLen
 }
 
@@ -202,9 +198,7 @@ func EncodeGroup(k Kind, datasets [][]byte, bufLen int) ([][]byte, error) {
 	for i, ds := range datasets {
 		if !FitsMessage(len(ds), bufLen) {
 			n := bufLen
-			if n <= 0 {
-				n = DefaultBufLen
-			}
+			n = wire.Default(n, DefaultBufLen)
 			return nil, wire.NewValueError(format, "dataset", i, ErrLimit, int64(len(ds)), int64(n-2*argOverhead-len("NEW")-2))
 		}
 	}

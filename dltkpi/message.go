@@ -76,9 +76,7 @@ func (p Parser) Parse(payload []byte) (Message, error) {
 	be := isBig(p.Order)
 	m := Message{payload: payload, bigEndian: be}
 	maxArgs := p.MaxArguments
-	if maxArgs <= 0 {
-		maxArgs = DefaultMaxArguments
-	}
+	maxArgs = wire.Default(maxArgs, DefaultMaxArguments)
 	if len(payload) == 0 {
 		return Message{}, newError("argument", 0, ErrCount)
 	}

@@ -3,6 +3,8 @@ package dltkpi
 import (
 	"bytes"
 	"encoding/binary"
+
+	"github.com/perfwire/perfwire/internal/wire"
 )
 
 // Source identifies where a KPI message came from and when: the DLT
@@ -56,21 +58,11 @@ const (
 )
 
 func (o Options) withDefaults() Options {
-	if o.MaxGroupDatasets <= 0 {
-		o.MaxGroupDatasets = DefaultMaxGroupDatasets
-	}
-	if o.MaxGroupBytes <= 0 {
-		o.MaxGroupBytes = DefaultMaxGroupBytes
-	}
-	if o.MaxGroupAge == 0 {
-		o.MaxGroupAge = DefaultMaxGroupAge
-	}
-	if o.FloodRun <= 0 {
-		o.FloodRun = DefaultFloodRun
-	}
-	if o.MaxSessions <= 0 {
-		o.MaxSessions = DefaultMaxSessions
-	}
+	o.MaxGroupDatasets = wire.Default(o.MaxGroupDatasets, DefaultMaxGroupDatasets)
+	o.MaxGroupBytes = wire.Default(o.MaxGroupBytes, DefaultMaxGroupBytes)
+	o.MaxGroupAge = wire.Default(o.MaxGroupAge, DefaultMaxGroupAge)
+	o.FloodRun = wire.Default(o.FloodRun, DefaultFloodRun)
+	o.MaxSessions = wire.Default(o.MaxSessions, DefaultMaxSessions)
 	return o
 }
 

@@ -3,6 +3,8 @@ package dltkpi
 import (
 	"bytes"
 	"slices"
+
+	"github.com/perfwire/perfwire/internal/wire"
 )
 
 // TrackerOptions bound a [Tracker]'s memory. The zero value means the
@@ -149,21 +151,11 @@ func (t *Tracker) remove(p *Process, end uint32, by Kind) {
 // defaults).
 func NewTracker(o TrackerOptions) *Tracker {
 	d := o
-	if d.MaxProcesses <= 0 {
-		d.MaxProcesses = DefaultMaxProcesses
-	}
-	if d.MaxIRQs <= 0 {
-		d.MaxIRQs = DefaultMaxIRQs
-	}
-	if d.MaxIRQCPUs <= 0 {
-		d.MaxIRQCPUs = DefaultMaxIRQCPUs
-	}
-	if d.MaxTombstones <= 0 {
-		d.MaxTombstones = DefaultMaxTombstones
-	}
-	if d.MinIRQRows <= 0 {
-		d.MinIRQRows = DefaultMinIRQRows
-	}
+	d.MaxProcesses = wire.Default(d.MaxProcesses, DefaultMaxProcesses)
+	d.MaxIRQs = wire.Default(d.MaxIRQs, DefaultMaxIRQs)
+	d.MaxIRQCPUs = wire.Default(d.MaxIRQCPUs, DefaultMaxIRQCPUs)
+	d.MaxTombstones = wire.Default(d.MaxTombstones, DefaultMaxTombstones)
+	d.MinIRQRows = wire.Default(d.MinIRQRows, DefaultMinIRQRows)
 	t := &Tracker{limits: trackerLimits{d.MaxProcesses, d.MaxIRQs, d.MaxIRQCPUs, d.MaxTombstones, d.MinIRQRows}, keepEnded: d.KeepEnded}
 	t.reset()
 	return t

@@ -1,5 +1,7 @@
 package labels
 
+import "github.com/perfwire/perfwire/internal/wire"
+
 // Hard limits of the PCP label format. They follow from the widths of the
 // index fields (16-bit offsets, 8-bit name length) and from libpcp's
 // PM_MAXLABELS and PM_MAXLABELJSONLEN.
@@ -39,12 +41,7 @@ type Limits struct {
 // resolve fills zero fields with their defaults and clamps to the hard
 // limits.
 func (l Limits) resolve() Limits {
-	pick := func(v, def, hard int) int {
-		if v <= 0 {
-			v = def
-		}
-		return min(v, hard)
-	}
+	pick := func(v, def, hard int) int { return min(wire.Default(v, def), hard) }
 	return Limits{
 		MaxLabels:  pick(l.MaxLabels, DefaultMaxLabels, MaxLabelsArchive),
 		MaxJSONLen: pick(l.MaxJSONLen, DefaultMaxJSONLen, MaxJSONLen),

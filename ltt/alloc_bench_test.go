@@ -7,7 +7,7 @@ import (
 )
 
 // walkAll reads every event of b and every leaf of its payload.
-func walkAll(r *ltt.Reader, b []byte) (events int, sum uint64) {
+func walkAll(r *ltt.Decoder, b []byte) (events int, sum uint64) {
 	blk, err := r.Block(b)
 	if err != nil {
 		panic(err)

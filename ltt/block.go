@@ -9,7 +9,7 @@ import (
 // clock and the full cycle counter when the block was opened or closed.
 type Stamp struct {
 	Seconds     uint32
-	Nanoseconds uint32 // microseconds in v1 converter output, see Config.MicroTime
+	Nanoseconds uint32 // microseconds in v1 converter output, see Options.MicroTime
 	Cycles      uint64
 	BlockID     uint32
 }
@@ -19,7 +19,7 @@ type Stamp struct {
 // the caller's bytes. Walk its events with [Block.Scanner] or
 // [Block.Events].
 type Block struct {
-	r       *Reader
+	r       *Decoder
 	data    []byte
 	Version Version // the trailer rule that matched
 	// Start and End are the payloads of block_start and block_end.
@@ -32,7 +32,7 @@ type Block struct {
 }
 
 // FileOffset is where the block starts in its tracefile (0 for blocks
-// given to [Reader.Block] directly). Event offsets are relative to the
+// given to [Decoder.Block] directly). Event offsets are relative to the
 // block; offsets in errors from a [Tracefile]'s blocks include this base.
 func (b *Block) FileOffset() int64 { return b.base }
 
@@ -49,7 +49,7 @@ func rebase(err error, base int64) error {
 // b is not one block, [ErrBlockStart] when offset 0 holds no block_start,
 // and [ErrBlockEnd] when no trailer rule of the configured version lands
 // on a block_end with the same block id.
-func (r *Reader) Block(b []byte) (Block, error) {
+func (r *Decoder) Block(b []byte) (Block, error) {
 	if len(b) != r.cfg.BlockSize {
 		return Block{}, errAt("block", len(b), ErrBlockSize)
 	}
@@ -103,7 +103,7 @@ func (l Layout) stamp(b []byte) Stamp {
 func (b *Block) Bytes() []byte { return b.data }
 
 // StartTime and EndTime are the block records' wall clock in nanoseconds
-// since the Unix epoch (with Config.MicroTime applied).
+// since the Unix epoch (with Options.MicroTime applied).
 func (b *Block) StartTime() int64 { return b.nanos(b.Start) }
 
 // EndTime: see [Block.StartTime].

@@ -30,7 +30,7 @@ func (c checksum) feed(s string) checksum {
 // Checksum computes the facility checksum that facility_load records
 // carry: the IEEE CRC-32 of the name, then chained over each event's name
 // and type. Descriptions and named-type names are not hashed. Cyclic
-// types are not detected here; [NewReader] rejects them.
+// types are not detected here; [NewDecoder] rejects them.
 func (f *Facility) Checksum() uint32 {
 	// The standard CRC-32 of the name is the register started at all ones
 	// and inverted at the end.

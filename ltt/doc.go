@@ -11,7 +11,7 @@
 // them, events are packed back to back: u16 id, u32 low half of the cycle
 // counter, then a payload whose size only the event's type tells, so an
 // unknown id stops the walk. Two incompatible trailer rules exist: v1
-// (the only surviving real trace, smp_example) and v2; [Reader.Block]
+// (the only surviving real trace, smp_example) and v2; [Decoder.Block]
 // detects them per block. Event cycles are rebuilt by counting wraps of
 // the 32-bit field (and, in v1, heartbeats, id 19), and wall time is
 // interpolated in integers between the block records. The core facility
@@ -19,12 +19,12 @@
 // facilities and system.xml, and package tracedir opens whole directories
 // through io/fs.
 //
-// Allocation and lifetime: [Reader.Block] returns a [Block] that is a view
+// Allocation and lifetime: [Decoder.Block] returns a [Block] that is a view
 // of the caller's bytes; [Scanner] walks it without allocating, and every
 // [Event] and [Value] it yields (payload bytes, strings as [Value.Text])
 // aliases that buffer and is valid until the buffer is modified or reused,
 // for [Tracefile] until its next Block call. Copy what must outlive it.
-// Readers, facilities and types are immutable once built and may be
+// Decoders, facilities and types are immutable once built and may be
 // shared. Malformed input yields a *[ParseError] carrying the offset and
 // one of the Err* kinds, never a panic; every offset, count and length is
 // checked against the block first. The [Writer] ([NewWriter]) appends

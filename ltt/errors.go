@@ -40,7 +40,7 @@ var (
 	// match its event type.
 	ErrPayload = wire.NewKind("ltt_payload", "payload does not match the event type")
 	// ErrUnion: the writer was asked for a union outside the opt-in
-	// extension (Config.WriteUnions).
+	// extension (Options.WriteUnions).
 	ErrUnion = wire.NewKind("ltt_union", "unions are outside the core profile")
 	// ErrEventTooLarge: an event cannot fit in an empty block.
 	ErrEventTooLarge = wire.NewKind("ltt_event_too_large", "event larger than a block")

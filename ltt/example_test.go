@@ -10,7 +10,7 @@ import (
 // Walk one block of the 2004 sample trace (system.xml: ILP32,
 // little-endian, 1,000,000-byte blocks) and count its events.
 func Example() {
-	r, err := ltt.NewReader(ltt.Config{Arch: ltt.ILP32, BlockSize: 1000000, MicroTime: true}, ltt.Core())
+	r, err := ltt.NewDecoder(ltt.Options{Arch: ltt.ILP32, BlockSize: 1000000, MicroTime: true}, ltt.Core())
 	if err != nil {
 		panic(err)
 	}
@@ -41,7 +41,7 @@ func ExampleFacility_Checksum() {
 
 // Print the fields of the first named file_system event of cpu/0.
 func ExampleValue_Iter() {
-	r, _ := ltt.NewReader(ltt.Config{Arch: ltt.ILP32, BlockSize: 1000000}, ltt.Core())
+	r, _ := ltt.NewDecoder(ltt.Options{Arch: ltt.ILP32, BlockSize: 1000000}, ltt.Core())
 	data, _ := os.ReadFile("testdata/smp_example/cpu/0")
 	blk, _ := r.Block(data)
 	for ev, err := range blk.Events() {
@@ -78,7 +78,7 @@ func ExampleValue_Iter() {
 
 // Write a v2 tracefile with one schedchange and read it back.
 func ExampleNewWriter() {
-	r, _ := ltt.NewReader(ltt.Config{Arch: ltt.LP64, BigEndian: true, BlockSize: 4096}, ltt.Core())
+	r, _ := ltt.NewDecoder(ltt.Options{Arch: ltt.LP64, BigEndian: true, BlockSize: 4096}, ltt.Core())
 	l := r.Layout()
 	var p []byte
 	p = l.AppendUint(p, ltt.Size4, 100) // out

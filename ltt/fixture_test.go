@@ -45,8 +45,8 @@ func buildExample(v ltt.Version, big bool, cs, c, ce uint64, nsS, nsE uint32) []
 	return o.AppendUint32(b, 22)
 }
 
-func exampleReader(t testing.TB, v ltt.Version, big bool) *ltt.Reader {
-	r, err := ltt.NewReader(ltt.Config{BigEndian: big, Arch: ltt.ILP32, BlockSize: 96, Version: v}, ltt.Core())
+func exampleReader(t testing.TB, v ltt.Version, big bool) *ltt.Decoder {
+	r, err := ltt.NewDecoder(ltt.Options{BigEndian: big, Arch: ltt.ILP32, BlockSize: 96, Version: v}, ltt.Core())
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -16,7 +16,7 @@ func reframe(t testing.TB, n, bs int, big bool) []byte {
 	if err != nil {
 		t.Fatal(err)
 	}
-	r, err := ltt.NewReader(ltt.Config{BigEndian: big, Arch: ltt.ILP32, BlockSize: bs}, ltt.Core())
+	r, err := ltt.NewDecoder(ltt.Options{BigEndian: big, Arch: ltt.ILP32, BlockSize: bs}, ltt.Core())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -73,7 +73,7 @@ func TestReframeBigEndian(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		r, err := ltt.NewReader(ltt.Config{BigEndian: true, Arch: ltt.ILP32, BlockSize: 65536}, ltt.Core())
+		r, err := ltt.NewDecoder(ltt.Options{BigEndian: true, Arch: ltt.ILP32, BlockSize: 65536}, ltt.Core())
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -156,7 +156,7 @@ func FuzzBlock(f *testing.F) {
 		}
 		big, v := data[0]&1 == 1, ltt.Version(data[0]>>1%3)
 		b := data[1:]
-		r, err := ltt.NewReader(ltt.Config{BigEndian: big, Arch: ltt.ILP32, BlockSize: len(b), Version: v}, ltt.Core())
+		r, err := ltt.NewDecoder(ltt.Options{BigEndian: big, Arch: ltt.ILP32, BlockSize: len(b), Version: v}, ltt.Core())
 		if err != nil {
 			if !errors.Is(err, ltt.ErrBlockSize) {
 				t.Fatal(err)
@@ -206,7 +206,7 @@ func FuzzBlock(f *testing.F) {
 		out := finish(t, w)
 		var got []rec
 		// The writer always produces v2; read it back with detection.
-		r2, _ := ltt.NewReader(ltt.Config{BigEndian: big, Arch: ltt.ILP32, BlockSize: len(b)}, ltt.Core())
+		r2, _ := ltt.NewDecoder(ltt.Options{BigEndian: big, Arch: ltt.ILP32, BlockSize: len(b)}, ltt.Core())
 		tf := r2.Tracefile(bytes.NewReader(out), int64(len(out)))
 		for blk, err := range tf.Blocks() {
 			if err != nil {

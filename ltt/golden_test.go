@@ -12,11 +12,11 @@ import (
 
 // sampleConfig is smp_example's info/system.xml: ILP32, little-endian,
 // 1,000,000-byte blocks, v1 converter output with microseconds.
-var sampleConfig = ltt.Config{Arch: ltt.ILP32, BlockSize: 1000000, Version: ltt.VersionAuto, MicroTime: true}
+var sampleConfig = ltt.Options{Arch: ltt.ILP32, BlockSize: 1000000, Version: ltt.VersionAuto, MicroTime: true}
 
-func sampleReader(t testing.TB) *ltt.Reader {
+func sampleReader(t testing.TB) *ltt.Decoder {
 	t.Helper()
-	r, err := ltt.NewReader(sampleConfig, ltt.Core())
+	r, err := ltt.NewDecoder(sampleConfig, ltt.Core())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -254,7 +254,7 @@ func TestGoldenFirstEvents(t *testing.T) {
 func TestGoldenV2Rejects(t *testing.T) {
 	cfg := sampleConfig
 	cfg.Version = ltt.Version2
-	r, err := ltt.NewReader(cfg, ltt.Core())
+	r, err := ltt.NewDecoder(cfg, ltt.Core())
 	if err != nil {
 		t.Fatal(err)
 	}

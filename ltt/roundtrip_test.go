@@ -212,8 +212,8 @@ type written struct {
 // re-writes what it read and expects identical bytes.
 func roundTrip(t *testing.T, tr *rtTrace) (heartbeats int) {
 	arch := []ltt.Arch{ltt.LP32, ltt.ILP32, ltt.LP64, ltt.ILP64}[tr.Arch%4]
-	cfg := ltt.Config{BigEndian: tr.BigEndian, Arch: arch, BlockSize: 200 + int(tr.BlockSize%4000), Version: ltt.Version2, WriteUnions: true}
-	r, err := ltt.NewReader(cfg, ltt.Core(), demoFacility())
+	cfg := ltt.Options{BigEndian: tr.BigEndian, Arch: arch, BlockSize: 200 + int(tr.BlockSize%4000), Version: ltt.Version2, WriteUnions: true}
+	r, err := ltt.NewDecoder(cfg, ltt.Core(), demoFacility())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -320,7 +320,7 @@ func FuzzRoundTrip(f *testing.F) {
 }
 
 func TestWriterRefusesUnions(t *testing.T) {
-	r, err := ltt.NewReader(ltt.Config{Arch: ltt.ILP32, BlockSize: 4096}, ltt.Core(), demoFacility())
+	r, err := ltt.NewDecoder(ltt.Options{Arch: ltt.ILP32, BlockSize: 4096}, ltt.Core(), demoFacility())
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -9,7 +9,7 @@ import (
 // through an io.ReaderAt, one block at a time into a single reused
 // buffer. A trailing partial block is ignored, as LTTV did.
 type Tracefile struct {
-	r    *Reader
+	r    *Decoder
 	src  io.ReaderAt
 	size int64
 	buf  []byte
@@ -17,7 +17,7 @@ type Tracefile struct {
 
 // Tracefile returns a reader over size bytes of src. It allocates one
 // block buffer, on first use.
-func (r *Reader) Tracefile(src io.ReaderAt, size int64) *Tracefile {
+func (r *Decoder) Tracefile(src io.ReaderAt, size int64) *Tracefile {
 	return &Tracefile{r: r, src: src, size: size}
 }
 

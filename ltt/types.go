@@ -133,7 +133,7 @@ func (k Kind) String() string {
 
 // Type describes how one value is laid out. Types are built by the
 // eventdefs package or in code, and are read-only once given to
-// [NewReader]; they may be shared between events (that is what a typeref
+// [NewDecoder]; they may be shared between events (that is what a typeref
 // is), but must not contain cycles.
 type Type struct {
 	Kind Kind

@@ -35,10 +35,10 @@ func TestArchSizes(t *testing.T) {
 	// A medium field cannot be laid out without a data model.
 	f := &ltt.Facility{Name: "f", Events: []ltt.EventDef{{Name: "e", Type: &ltt.Type{Kind: ltt.KindStruct,
 		Fields: []ltt.Field{{Name: "m", Type: &ltt.Type{Kind: ltt.KindInt, Size: ltt.SizeMedium}}}}}}}
-	if _, err := ltt.NewReader(ltt.Config{Arch: ltt.ArchUnknown, BlockSize: 100}, f); !errors.Is(err, ltt.ErrType) {
+	if _, err := ltt.NewDecoder(ltt.Options{Arch: ltt.ArchUnknown, BlockSize: 100}, f); !errors.Is(err, ltt.ErrType) {
 		t.Error("medium under UNKNOWN accepted")
 	}
-	if _, err := ltt.NewReader(ltt.Config{Arch: ltt.LP64, BlockSize: 10}, f); !errors.Is(err, ltt.ErrBlockSize) {
+	if _, err := ltt.NewDecoder(ltt.Options{Arch: ltt.LP64, BlockSize: 10}, f); !errors.Is(err, ltt.ErrBlockSize) {
 		t.Error("block size 10 accepted")
 	}
 }

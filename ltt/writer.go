@@ -23,7 +23,7 @@ type Clock func(cycles uint64) (seconds, nanoseconds uint32)
 //	w.Event(id, cycles, payload)
 //	file, err := w.Finish()
 type Writer struct {
-	r       *Reader
+	r       *Decoder
 	clock   Clock
 	out     []byte
 	block   int // start of the open block in out, -1 when none is open
@@ -36,7 +36,7 @@ type Writer struct {
 // NewWriter returns a writer of tracefiles as r reads them: r's byte
 // order, data model, block size and event types. A nil clock treats
 // cycles as nanoseconds since the epoch.
-func NewWriter(r *Reader, clock Clock) *Writer {
+func NewWriter(r *Decoder, clock Clock) *Writer {
 	if clock == nil {
 		clock = func(c uint64) (uint32, uint32) { return uint32(c / 1e9), uint32(c % 1e9) }
 	}
@@ -47,7 +47,7 @@ func NewWriter(r *Reader, clock Clock) *Writer {
 // event's type in the trace's layout (build it with the Layout Append
 // helpers). It fails with [ErrUnknownEvent] for an id without a type or
 // for block_start/block_end (the writer owns those), [ErrUnion] for a
-// payload with a union unless Config.WriteUnions is set, [ErrPayload] when
+// payload with a union unless Options.WriteUnions is set, [ErrPayload] when
 // the payload does not match the type, [ErrCycles] when cycles is below
 // the previous event's, [ErrLimit] when the gap would need more than
 // [MaxHeartbeats] heartbeats, and [ErrEventTooLarge] when the event cannot fit

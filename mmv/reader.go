@@ -6,6 +6,7 @@ import (
 	"math"
 	"math/bits"
 
+	"github.com/perfwire/perfwire/internal/wire"
 	"github.com/perfwire/perfwire/pcp"
 )
 
@@ -66,21 +67,11 @@ const (
 
 // withDefaults replaces each zero (or negative) limit by its default.
 func (o Options) withDefaults() Options {
-	if o.MaxTOCs <= 0 {
-		o.MaxTOCs = DefaultMaxTOCs
-	}
-	if o.MaxMetrics <= 0 {
-		o.MaxMetrics = DefaultMaxMetrics
-	}
-	if o.MaxIndoms <= 0 {
-		o.MaxIndoms = DefaultMaxIndoms
-	}
-	if o.MaxLabels <= 0 {
-		o.MaxLabels = DefaultMaxLabels
-	}
-	if o.MaxValues <= 0 {
-		o.MaxValues = DefaultMaxValues
-	}
+	o.MaxTOCs = wire.Default(o.MaxTOCs, DefaultMaxTOCs)
+	o.MaxMetrics = wire.Default(o.MaxMetrics, DefaultMaxMetrics)
+	o.MaxIndoms = wire.Default(o.MaxIndoms, DefaultMaxIndoms)
+	o.MaxLabels = wire.Default(o.MaxLabels, DefaultMaxLabels)
+	o.MaxValues = wire.Default(o.MaxValues, DefaultMaxValues)
 	return o
 }
 

@@ -139,9 +139,9 @@ func extract(r Raw, in, out Type) (Atom, error) {
 	if r.Insitu {
 		switch in {
 		case Type32, TypeUnknown:
-			return fromInt64(int64(int32(r.Word)), out)
+			return fromInteger(uint64(int64(int32(r.Word))), true, out)
 		case TypeU32:
-			return fromUint64(uint64(r.Word), out)
+			return fromInteger(uint64(r.Word), false, out)
 		case TypeFloat:
 			return fromFloat32(r.Word, out)
 		}
@@ -153,12 +153,12 @@ func extract(r Raw, in, out Type) (Atom, error) {
 		if len(b) != 8 {
 			return Atom{}, errConvLen
 		}
-		return fromInt64(int64(be64(b)), out)
+		return fromInteger(be64(b), true, out)
 	case TypeU64:
 		if len(b) != 8 {
 			return Atom{}, errConvLen
 		}
-		return fromUint64(be64(b), out)
+		return fromInteger(be64(b), false, out)
 	case TypeDouble:
 		if len(b) != 8 {
 			return Atom{}, errConvLen
@@ -189,61 +189,45 @@ func extract(r Raw, in, out Type) (Atom, error) {
 	return Atom{}, errConv
 }
 
-// fromInt64 converts a signed integer (32 or 64 input). Only the upper
-// bound is checked for a 32-bit output, as in libpcp.
-func fromInt64(v int64, out Type) (Atom, error) {
+// fromInteger converts an integer input (32, U32, 64 or U64) held in v,
+// signed saying whether v's bits are an int64. A negative input is never
+// truncated into a 32-bit signed output, only its upper bound is checked,
+// as in libpcp.
+func fromInteger(v uint64, signed bool, out Type) (Atom, error) {
+	neg := signed && int64(v) < 0
 	switch out {
 	case Type32:
-		if v > math.MaxInt32 {
+		if !neg && v > math.MaxInt32 {
 			return Atom{}, errTrunc
 		}
 		return AtomInt32(int32(v)), nil
 	case TypeU32:
-		if v > math.MaxUint32 {
-			return Atom{}, errTrunc
-		}
-		if v < 0 {
+		if neg {
 			return Atom{}, errSign
 		}
-		return AtomUint32(uint32(v)), nil
-	case Type64:
-		return AtomInt64(v), nil
-	case TypeU64:
-		if v < 0 {
-			return Atom{}, errSign
-		}
-		return AtomUint64(uint64(v)), nil
-	case TypeFloat:
-		return AtomFloat32(float32(v)), nil
-	case TypeDouble:
-		return AtomFloat64(float64(v)), nil
-	}
-	return Atom{}, errConv
-}
-
-// fromUint64 converts an unsigned integer (U32 or U64 input).
-func fromUint64(v uint64, out Type) (Atom, error) {
-	switch out {
-	case Type32:
-		if v > math.MaxInt32 {
-			return Atom{}, errTrunc
-		}
-		return AtomInt32(int32(v)), nil
-	case TypeU32:
 		if v > math.MaxUint32 {
 			return Atom{}, errTrunc
 		}
 		return AtomUint32(uint32(v)), nil
 	case Type64:
-		if v > math.MaxInt64 {
+		if !signed && v > math.MaxInt64 {
 			return Atom{}, errTrunc
 		}
 		return AtomInt64(int64(v)), nil
 	case TypeU64:
+		if neg {
+			return Atom{}, errSign
+		}
 		return AtomUint64(v), nil
 	case TypeFloat:
+		if signed {
+			return AtomFloat32(float32(int64(v))), nil
+		}
 		return AtomFloat32(float32(v)), nil
 	case TypeDouble:
+		if signed {
+			return AtomFloat64(float64(int64(v))), nil
+		}
 		return AtomFloat64(float64(v)), nil
 	}
 	return Atom{}, errConv

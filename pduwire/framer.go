@@ -3,6 +3,8 @@ package pduwire
 import (
 	"encoding/binary"
 	"iter"
+
+	"github.com/perfwire/perfwire/internal/wire"
 )
 
 // Size ceilings for [Scanner] and [Reader] (docs/pcp-pdu.md §2.4, §2.5).
@@ -31,13 +33,7 @@ type Options struct {
 
 // limit returns the ceiling o selects, as the framers compare it.
 func (o Options) limit() uint32 {
-	switch {
-	case o.MaxPDULen <= 0:
-		return DefaultMaxPDULen
-	case o.MaxPDULen > MaxPDULen:
-		return MaxPDULen
-	}
-	return uint32(o.MaxPDULen)
+	return uint32(min(wire.Default(o.MaxPDULen, DefaultMaxPDULen), MaxPDULen))
 }
 
 // PDU is one framed PDU: its offset in the stream, its header, and all

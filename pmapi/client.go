@@ -15,6 +15,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/perfwire/perfwire/internal/wire"
 	"github.com/perfwire/perfwire/pcp"
 	"github.com/perfwire/perfwire/pduwire"
 )
@@ -123,15 +124,9 @@ type blockingIO interface {
 // *OpError; pmcd refusing the connection is a *ServerError; a greeting
 // that is not pmcd's wraps ErrProtocol.
 func Dial(ctx context.Context, addr string, o Options) (*Client, error) {
-	if o.Timeout <= 0 {
-		o.Timeout = DefaultTimeout
-	}
-	if o.MaxPDU <= 0 {
-		o.MaxPDU = DefaultMaxPDU
-	}
-	if o.MaxNotices <= 0 {
-		o.MaxNotices = DefaultMaxNotices
-	}
+	o.Timeout = wire.Default(o.Timeout, DefaultTimeout)
+	o.MaxPDU = wire.Default(o.MaxPDU, DefaultMaxPDU)
+	o.MaxNotices = wire.Default(o.MaxNotices, DefaultMaxNotices)
 	network, address := "tcp", addr
 	switch {
 	case addr == "":

@@ -27,7 +27,7 @@ func ExampleParseSystem() {
 	if err != nil {
 		panic(err)
 	}
-	cfg, err := s.Config()
+	cfg, err := s.Options()
 	if err != nil {
 		panic(err)
 	}

@@ -31,7 +31,7 @@ var (
 // zero field means its own default.
 type Options struct {
 	// MaxDepth bounds the nesting of type elements, which the recursive
-	// parser follows (default 32, also the most ltt.NewReader accepts).
+	// parser follows (default 32, also the most ltt.NewDecoder accepts).
 	MaxDepth int
 	// MaxNodes bounds the size of a type once its typerefs are expanded
 	// (default 65536): named types can reference each other so that the
@@ -50,15 +50,9 @@ const (
 )
 
 func (l Options) withDefaults() Options {
-	if l.MaxDepth <= 0 {
-		l.MaxDepth = DefaultMaxDepth
-	}
-	if l.MaxNodes <= 0 {
-		l.MaxNodes = DefaultMaxNodes
-	}
-	if l.MaxBytes <= 0 {
-		l.MaxBytes = DefaultMaxBytes
-	}
+	l.MaxDepth = wire.Default(l.MaxDepth, DefaultMaxDepth)
+	l.MaxNodes = wire.Default(l.MaxNodes, DefaultMaxNodes)
+	l.MaxBytes = wire.Default(l.MaxBytes, DefaultMaxBytes)
 	return l
 }
 

@@ -31,7 +31,7 @@ func TestCoreTable(t *testing.T) {
 	}
 	// docs/ltt.md §7: sizes of the core payloads under ILP32
 	want := []int{-1, 5, 0, 6, 0, 2, 0, 12, 0, 5, 9, -1, 10, 5, 9, 9, 5, 20, 20, 16, 8, 8}
-	r, err := ltt.NewReader(ltt.Config{Arch: ltt.ILP32, BlockSize: 1000}, fs[0])
+	r, err := ltt.NewDecoder(ltt.Options{Arch: ltt.ILP32, BlockSize: 1000}, fs[0])
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -69,7 +69,7 @@ func TestSystemXML(t *testing.T) {
 		s.Machine != "i686" || s.BlockSize != 1000000 || s.Description != "This is just a test" || s.LTTMajorVersion != "2" {
 		t.Errorf("%+v", s)
 	}
-	cfg, err := s.Config()
+	cfg, err := s.Options()
 	if err != nil || cfg.Arch != ltt.ILP32 || cfg.BigEndian || cfg.BlockSize != 1000000 {
 		t.Errorf("config %+v %v", cfg, err)
 	}
@@ -140,7 +140,7 @@ func TestBadInput(t *testing.T) {
 		check(t, c.name, err, c.kind, -1)
 	}
 	for _, c := range []System{{Endian: "little", ArchSize: "ILP32"}, {Endian: "BIG_ENDIAN", ArchSize: "ILP16"}} {
-		if _, err := c.Config(); !errors.Is(err, ErrAttribute) {
+		if _, err := c.Options(); !errors.Is(err, ErrAttribute) {
 			t.Errorf("%+v: %v", c, err)
 		}
 	}
@@ -191,7 +191,7 @@ func FuzzParse(f *testing.F) {
 		for _, fac := range fs {
 			fac.Checksum()
 			for _, a := range []ltt.Arch{ltt.ArchUnknown, ltt.LP32, ltt.ILP64} {
-				if _, err := ltt.NewReader(ltt.Config{Arch: a, BlockSize: 256}, fac); err != nil && !errors.Is(err, ltt.ErrType) && !errors.Is(err, ltt.ErrFacility) {
+				if _, err := ltt.NewDecoder(ltt.Options{Arch: a, BlockSize: 256}, fac); err != nil && !errors.Is(err, ltt.ErrType) && !errors.Is(err, ltt.ErrFacility) {
 					t.Fatal(err)
 				}
 			}
@@ -213,6 +213,6 @@ func FuzzParseSystem(f *testing.F) {
 			}
 			return
 		}
-		s.Config()
+		s.Options()
 	})
 }

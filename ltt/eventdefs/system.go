@@ -118,11 +118,16 @@ func (s *System) set(a attr) error {
 	return nil
 }
 
-// Config turns the description into a reader configuration (version
+// Config is the former name of [System.Options].
+//
+// Deprecated: use Options.
+func (s *System) Config() (ltt.Options, error) { return s.Options() }
+
+// Options turns the description into a decoder's options (version
 // auto-detected). It fails with [ErrAttribute] when endian is neither
 // LITTLE_ENDIAN nor BIG_ENDIAN or arch_size is not one of the five names.
-func (s *System) Config() (ltt.Config, error) {
-	c := ltt.Config{BlockSize: s.BlockSize}
+func (s *System) Options() (ltt.Options, error) {
+	c := ltt.Options{BlockSize: s.BlockSize}
 	switch s.Endian {
 	case "LITTLE_ENDIAN":
 	case "BIG_ENDIAN":

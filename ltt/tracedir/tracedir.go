@@ -89,7 +89,7 @@ func (d Damage) String() string {
 type Trace struct {
 	System     eventdefs.System
 	Facilities []*ltt.Facility // load order: files in name order, facilities in file order
-	Reader     *ltt.Reader
+	Decoder    *ltt.Decoder
 	CPUs       []Tracefile // sorted by CPU number
 	Control    []Tracefile // facilities, interrupts, processes, when present
 	// Damage lists the tracefiles cut short, in the order of Control then
@@ -172,7 +172,7 @@ func (t *Trace) open(fsys fs.FS, o Options) error {
 	if t.System, err = eventdefs.ParseSystem(src); err != nil {
 		return inFile("info/system.xml", err)
 	}
-	cfg, err := t.System.Config()
+	cfg, err := t.System.Options()
 	if err != nil {
 		return inFile("info/system.xml", err)
 	}
@@ -204,14 +204,14 @@ func (t *Trace) open(fsys fs.FS, o Options) error {
 	}
 	// facility_load records can only be read with the facilities at base
 	// 0, where core (and so id 0) sits.
-	if t.Reader, err = ltt.NewReader(cfg, t.Facilities...); err != nil {
+	if t.Decoder, err = ltt.NewDecoder(cfg, t.Facilities...); err != nil {
 		return inFile("info/system.xml", err)
 	}
 	if t.Control, err = t.openDir(fsys, "control", -1, o.MaxFileSize); err != nil {
 		return err
 	}
 	for i := range t.Control {
-		t.Control[i].Tracefile = t.Reader.Tracefile(t.Control[i].src, t.Control[i].Size)
+		t.Control[i].Tracefile = t.Decoder.Tracefile(t.Control[i].src, t.Control[i].Size)
 	}
 	for _, c := range t.Control {
 		if c.Name == "control/facilities" {
@@ -221,17 +221,17 @@ func (t *Trace) open(fsys fs.FS, o Options) error {
 		}
 	}
 	// Now with the loaded bases: the tracefiles read through this one.
-	if t.Reader, err = ltt.NewReader(cfg, t.Facilities...); err != nil {
+	if t.Decoder, err = ltt.NewDecoder(cfg, t.Facilities...); err != nil {
 		return err
 	}
 	for i := range t.Control {
-		t.Control[i].Tracefile = t.Reader.Tracefile(t.Control[i].src, t.Control[i].Size)
+		t.Control[i].Tracefile = t.Decoder.Tracefile(t.Control[i].src, t.Control[i].Size)
 	}
 	if t.CPUs, err = t.openDir(fsys, "cpu", 0, o.MaxFileSize); err != nil {
 		return err
 	}
 	for i := range t.CPUs {
-		t.CPUs[i].Tracefile = t.Reader.Tracefile(t.CPUs[i].src, t.CPUs[i].Size)
+		t.CPUs[i].Tracefile = t.Decoder.Tracefile(t.CPUs[i].src, t.CPUs[i].Size)
 	}
 	for _, c := range append(slices.Clip(t.Control), t.CPUs...) {
 		if c.Size%int64(cfg.BlockSize) != 0 {

@@ -76,8 +76,8 @@ func multiFacilityAt(t *testing.T, checksum uint32, loadBase uint16) fstest.MapF
 	if checksum == 0 {
 		checksum = demo.Checksum()
 	}
-	cfg := ltt.Config{BigEndian: true, Arch: ltt.LP64, BlockSize: 512}
-	r, err := ltt.NewReader(cfg, ltt.Core())
+	cfg := ltt.Options{BigEndian: true, Arch: ltt.LP64, BlockSize: 512}
+	r, err := ltt.NewDecoder(cfg, ltt.Core())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -92,7 +92,7 @@ func multiFacilityAt(t *testing.T, checksum uint32, loadBase uint16) fstest.MapF
 	}
 
 	demo.Base = 30
-	r, err = ltt.NewReader(cfg, ltt.Core(), demo)
+	r, err = ltt.NewDecoder(cfg, ltt.Core(), demo)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -45,11 +45,12 @@ const (
 	trailerSize   = 4
 	blockOverhead = 2*blockRecSize + trailerSize
 	maxTypeDepth  = 32
-	defaultMaxBlk = 64 << 20
 )
 
-// Config describes the traced machine and how to read its blocks.
-type Config struct {
+// Options describe the traced machine and how to read its blocks. The
+// machine's fields have no default (they are what system.xml says); a
+// zero MaxBlockSize means [DefaultMaxBlockSize].
+type Options struct {
 	// BigEndian is true for endian="BIG_ENDIAN" traces.
 	BigEndian bool
 	// Arch fixes the widths of medium and long values.
@@ -68,9 +69,18 @@ type Config struct {
 	// profile excludes them; this reader decodes them regardless.
 	WriteUnions bool
 	// MaxBlockSize bounds BlockSize, since a [Tracefile] allocates one
-	// block buffer; 0 means 64 MiB.
+	// block buffer; 0 means [DefaultMaxBlockSize].
 	MaxBlockSize int
 }
+
+// DefaultMaxBlockSize is the largest block a [Decoder] accepts when
+// [Options.MaxBlockSize] is 0.
+const DefaultMaxBlockSize = 64 << 20
+
+// Config is the former name of [Options].
+//
+// Deprecated: use Options.
+type Config = Options
 
 // EventType is an event definition placed at its id, with its layout
 // precomputed for the reader's architecture.
@@ -87,33 +97,31 @@ type EventType struct {
 // Name returns "facility.event".
 func (e *EventType) Name() string { return e.Facility.Name + "." + e.Def.Name }
 
-// Reader decodes the blocks of one trace: it knows the byte order, the
+// Decoder decodes the blocks of one trace: it knows the byte order, the
 // data model and which event type every id maps to. It is immutable once
 // built and may be shared by any number of [Block] values and scanners.
-type Reader struct {
-	cfg    Config
+type Decoder struct {
+	cfg    Options
 	layout Layout
 	types  []EventType // indexed by id; Def == nil where no event exists
 }
 
-// NewReader places the facilities' events at their ids and precomputes
+// NewDecoder places the facilities' events at their ids and precomputes
 // their layouts. As in LTTV, the first facility (in the order given) whose
 // range covers an id wins; the core facility is usually first. It fails
 // with [ErrType] when a payload type cannot be laid out for cfg.Arch
 // (undefined width, missing element, cyclic or deeper than 32 levels),
 // and with [ErrBlockSize] when cfg.BlockSize cannot hold a block.
-func NewReader(cfg Config, facilities ...*Facility) (*Reader, error) {
+func NewDecoder(cfg Options, facilities ...*Facility) (*Decoder, error) {
 	maxBlk := cfg.MaxBlockSize
-	if maxBlk <= 0 {
-		maxBlk = defaultMaxBlk
-	}
+	maxBlk = wire.Default(maxBlk, DefaultMaxBlockSize)
 	switch {
 	case cfg.BlockSize < blockOverhead:
 		return nil, wire.NewValueError("ltt", "block size", 0, ErrBlockSize, int64(cfg.BlockSize), blockOverhead)
 	case cfg.BlockSize > maxBlk:
 		return nil, wire.NewValueError("ltt", "block size", 0, ErrBlockSize, int64(cfg.BlockSize), int64(maxBlk))
 	}
-	r := &Reader{cfg: cfg, layout: Layout{BigEndian: cfg.BigEndian, Arch: cfg.Arch}}
+	r := &Decoder{cfg: cfg, layout: Layout{BigEndian: cfg.BigEndian, Arch: cfg.Arch}}
 	for _, f := range facilities {
 		for i := range f.Events {
 			id := int(f.Base) + i
@@ -137,14 +145,31 @@ func NewReader(cfg Config, facilities ...*Facility) (*Reader, error) {
 	return r, nil
 }
 
-// Config returns the configuration the reader was built with.
-func (r *Reader) Config() Config { return r.cfg }
+// Options returns the options the decoder was built with.
+func (r *Decoder) Options() Options { return r.cfg }
+
+// Config returns the options the decoder was built with.
+//
+// Deprecated: use Options.
+func (r *Decoder) Config() Options { return r.cfg }
+
+// Reader is the former name of [Decoder]: it reads no io.Reader.
+//
+// Deprecated: use Decoder.
+type Reader = Decoder
+
+// NewReader is the former name of [NewDecoder].
+//
+// Deprecated: use NewDecoder.
+func NewReader(o Options, facilities ...*Facility) (*Decoder, error) {
+	return NewDecoder(o, facilities...)
+}
 
 // Layout returns the byte order and data model values are decoded with.
-func (r *Reader) Layout() Layout { return r.layout }
+func (r *Decoder) Layout() Layout { return r.layout }
 
 // EventType returns the type placed at id, or nil.
-func (r *Reader) EventType(id uint16) *EventType {
+func (r *Decoder) EventType(id uint16) *EventType {
 	if int(id) < len(r.types) && r.types[id].Def != nil {
 		return &r.types[id]
 	}
@@ -180,7 +205,7 @@ func (l Layout) check(t *Type, depth int) (int, error) {
 			return -1, err
 		}
 		total := uint64(n) * uint64(t.Count)
-		if total > defaultMaxBlk {
+		if total > DefaultMaxBlockSize {
 			return -1, nil // larger than any block: the walk will fail cleanly
 		}
 		return int(total), nil
@@ -199,7 +224,7 @@ func (l Layout) check(t *Type, depth int) (int, error) {
 			}
 			if n < 0 || sum < 0 {
 				sum = -1
-			} else if sum += n; sum > defaultMaxBlk {
+			} else if sum += n; sum > DefaultMaxBlockSize {
 				sum = -1
 			}
 		}
