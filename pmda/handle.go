@@ -118,6 +118,12 @@ func (w *worker) doInstance() {
 		w.replyError(pcp.ErrInDom)
 		return
 	}
+	if w.a.opts.Instance != nil {
+		if err := w.a.opts.Instance(&w.ctx, req.InDom); err != nil {
+			w.replyError(w.codeOf("instance", err))
+			return
+		}
+	}
 	in := w.a.instances(req.InDom)
 	r := &w.inst
 	r.InDom = req.InDom

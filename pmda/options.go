@@ -40,6 +40,11 @@ type Options struct {
 	// the whole FETCH with that code.
 	Refresh func(ctx context.Context, pmids []pcp.ID) error
 
+	// Instance runs before an INSTANCE_REQ for indom is answered, the
+	// place to refresh a dynamic instance domain; an error answers the
+	// request with that code.
+	Instance func(ctx context.Context, indom pcp.InDom) error
+
 	// Store receives the value set of each metric of a pmstore, in
 	// order, for metrics declared Writable; the first error is the
 	// answer. Unknown metrics answer PM_ERR_PMID, read-only ones (or all
