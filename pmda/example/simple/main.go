@@ -340,4 +340,3 @@ func runTimes() (usr, sys float64) {
 	tv := func(t syscall.Timeval) float64 { return float64(t.Sec) + float64(t.Usec)/1e6 }
 	return tv(ru.Utime), tv(ru.Stime)
 }
-
