@@ -44,6 +44,7 @@ var commands = []command{
 	{"ltt", "read old LTT traces", runLTT},
 	{"serve", "serve the browser viewer; relay a live dlt-daemon to it", runServe},
 	{"export", "write archives and DLT files as Hive-partitioned Parquet", runExport},
+	{"pmda", "run a PMDA written on package pmda; install or remove it in pmcd", runPMDA},
 }
 
 // usageError marks errors caused by how perfwire was called (exit 2).
