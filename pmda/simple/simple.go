@@ -293,16 +293,16 @@ func (s *simple) check() {
 func (s *simple) fetch(ctx context.Context, m *pmda.Metric, inst int32, v *pmda.Value) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	switch m.PMID.Cluster()<<10 | m.PMID.Item() {
-	case 0<<10 | 0:
+	switch [2]uint32{m.PMID.Cluster(), m.PMID.Item()} {
+	case [2]uint32{0, 0}:
 		v.SetUint32(s.numfetch)
-	case 0<<10 | 1:
+	case [2]uint32{0, 1}:
 		if inst < 0 || inst > 2 {
 			return pcp.ErrInst
 		}
 		s.rgb[inst] = (s.rgb[inst] + 1) % 256
 		v.SetInt32(s.rgb[inst])
-	case 1<<10 | 2, 1<<10 | 3:
+	case [2]uint32{1, 2}, [2]uint32{1, 3}:
 		if s.oldfetch < s.numfetch {
 			s.usr, s.sys = runTimes()
 			s.oldfetch = s.numfetch
@@ -312,7 +312,7 @@ func (s *simple) fetch(ctx context.Context, m *pmda.Metric, inst int32, v *pmda.
 		} else {
 			v.SetFloat64(s.sys)
 		}
-	case 2<<10 | 4:
+	case [2]uint32{2, 4}:
 		ts := s.active[inst]
 		if ts == nil {
 			return pcp.ErrInst
