@@ -34,7 +34,8 @@ const Domain = 253
 // daemon PMDA: -d DOMAIN, -l LOGFILE, and -i PORT or -u PATH to listen on
 // a TCP port or a unix socket instead of talking over stdin and stdout.
 // -dir names the directory of simple.conf and help (default
-// $PCP_PMDAS_DIR/simple). Diagnostics go to stderr, which pmcd sends to
+// $PCP_PMDAS_DIR/simple), -helpfile another help file, and -capture FILE
+// appends every PDU pmcd sends to FILE. Diagnostics go to stderr, which pmcd sends to
 // the PMDA's log.
 func Main(args []string, stderr io.Writer) error {
 	fs := flag.NewFlagSet("simple", flag.ContinueOnError)
@@ -46,7 +47,7 @@ func Main(args []string, stderr io.Writer) error {
 	fs.Bool("p", true, "talk to pmcd over stdin/stdout (the default)")
 	fs.String("U", "", "user to run as (ignored: pmcd starts the PMDA as its own user)")
 	dir := fs.String("dir", pmdasDir(), "directory of simple.conf and help")
-	help := fs.String("h", "", "help text file (default DIR/help)")
+	help := fs.String("helpfile", "", "help text file (default DIR/help)")
 	capture := fs.String("capture", "", "append every PDU read from pmcd to this file")
 	if err := fs.Parse(args); err != nil {
 		return err
