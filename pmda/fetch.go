@@ -137,7 +137,7 @@ func (w *worker) fetchOne(m *Metric, inst int32) int32 {
 		w.scratch = buf
 		x.block, x.off, x.n = true, v.off, len(buf)-v.off
 	}
-	if x.block && x.blockLen() > 0xffffff {
+	if x.block && (x.blockLen() > 0xffffff || len(w.scratch) > a.lim.MaxResultLen) {
 		w.scratch = w.scratch[:x.off]
 		return int32(pcp.ErrTooBig)
 	}
