@@ -98,7 +98,7 @@ func (w *worker) fetchOne(m *Metric, inst int32) int32 {
 		}
 		return int32(w.codeOf("fetch "+m.Name, err))
 	}
-	x := val{inst: inst, typ: m.Type}
+	x := val{inst: inst, typ: m.Type, off: len(w.scratch)} // numbers use no scratch
 	switch v.kind {
 	case kindNone:
 		return 0
