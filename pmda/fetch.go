@@ -105,7 +105,6 @@ func (w *worker) fetchOne(m *Metric, inst int32) int32 {
 	case kindInt, kindUint, kindFloat:
 		bits, ok := convert(v.kind, v.bits, m.Type)
 		if !ok {
-			w.scratch = w.scratch[:v.off]
 			a.logf("metric %s: a number set for type %s: left out", m.Name, m.Type)
 			return int32(pcp.ErrType)
 		}
