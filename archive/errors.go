@@ -31,6 +31,9 @@ var (
 	ErrNoFile = wire.NewKind("archive_no_file", "missing file")
 	// ErrCompressed: a compressed file, which this build does not read.
 	ErrCompressed = wire.NewKind("archive_compressed", "compressed file (decompress it first)")
+	// ErrWriterDone: a [Writer] call after Finish. The *ParseError's
+	// offset is the end of the last volume written.
+	ErrWriterDone = wire.NewKind("archive_writer_done", "writer finished")
 )
 
 const format = "archive"
