@@ -249,7 +249,7 @@ func TestBadInput(t *testing.T) {
 			if tc.size > 0 {
 				b = b[:tc.size]
 			}
-			_, err := mmv.NewReader(b[:len(b):len(b)], mmv.Options{})
+			_, err := mmv.Parse(b[:len(b):len(b)], mmv.Options{})
 			if !errors.Is(err, tc.kind) {
 				t.Fatalf("err = %v, want kind %v", err, tc.kind)
 			}
@@ -278,10 +278,10 @@ func TestOptionsPerFieldDefaults(t *testing.T) {
 	if n < 2 {
 		t.Fatalf("sample3 has %d labels; the test needs 2 or more", n)
 	}
-	if _, err := mmv.NewReader(v3, mmv.Options{MaxLabels: n}); err != nil {
+	if _, err := mmv.Parse(v3, mmv.Options{MaxLabels: n}); err != nil {
 		t.Fatalf("MaxLabels %d alone: %v", n, err)
 	}
-	_, err := mmv.NewReader(v3, mmv.Options{MaxLabels: n - 1})
+	_, err := mmv.Parse(v3, mmv.Options{MaxLabels: n - 1})
 	pe, ok := errors.AsType[*mmv.ParseError](err)
 	if !ok || !errors.Is(err, mmv.ErrLimit) || !pe.HasValue || !pe.HasLimit ||
 		pe.Value != int64(n) || pe.Limit != int64(n-1) || pe.Offset != int64(at+4) {
@@ -291,7 +291,7 @@ func TestOptionsPerFieldDefaults(t *testing.T) {
 	b := append([]byte(nil), readFile(t, "testdata/lab/sample1.mmv")...)
 	_, _, at = tocEntry(t, b, mmv.SectionMetrics)
 	le.PutUint32(b[at+4:], 1024)
-	_, err = mmv.NewReader(b, mmv.Options{})
+	_, err = mmv.Parse(b, mmv.Options{})
 	pe, ok = errors.AsType[*mmv.ParseError](err)
 	if !ok || !errors.Is(err, mmv.ErrLimit) || pe.Value != 1024 || pe.Limit != mmv.DefaultMaxMetrics {
 		t.Fatalf("1024 metrics: %v", err)
@@ -303,7 +303,7 @@ func TestOptionsPerFieldDefaults(t *testing.T) {
 
 	b = append(b[:0:0], readFile(t, "testdata/lab/sample1.mmv")...)
 	le.PutUint32(b[36:], 4096)
-	_, err = mmv.NewReader(b, mmv.Options{})
+	_, err = mmv.Parse(b, mmv.Options{})
 	if pe, ok = errors.AsType[*mmv.ParseError](err); !ok || !errors.Is(err, mmv.ErrRange) || pe.Value != 4096 || pe.Limit != mmv.MaxCluster {
 		t.Fatalf("cluster 4096: %v", err)
 	}
@@ -328,7 +328,7 @@ func TestPackedStrings(t *testing.T) {
 	le.PutUint64(b[metrics:], inst1+1)
 	copy(b[len(b)-256:], "tail help\x00")
 	le.PutUint64(b[metrics+40:], uint64(len(b)-256))
-	r, err := mmv.NewReader(b, mmv.Options{})
+	r, err := mmv.Parse(b, mmv.Options{})
 	if err != nil {
 		t.Fatalf("packed strings rejected: %v", err)
 	}
