@@ -70,8 +70,8 @@ func Open(meta File, index *File, vols []File, o Options) (*Archive, error) {
 	}
 	p.finish()
 	a.Meta = m
-	// The index's label (k −1) is read and checked by the volumes' loop:
-	// a second copy of it cost a WebAssembly module 0.5 KB (issue 18).
+	// The index's label (k −1) is read and checked by the volumes' loop,
+	// not by a second copy of it (module size; see wasm/size).
 	read := make([]volume, 0, len(vols))
 	for k := -1; k < len(vols); k++ {
 		f := index
@@ -94,8 +94,8 @@ func Open(meta File, index *File, vols []File, o Options) (*Archive, error) {
 		read = append(read, volume{File: *f, num: vl.Vol, first: n})
 	}
 	// The volumes in number order, sorted through their indexes: the
-	// metadata reader's sort of indexes serves here too, where a sort of
-	// volume values would add 20 KB of code to a WebAssembly module.
+	// metadata reader's sort of indexes serves here too: one sort
+	// linked, not one per element type (module size; see wasm/size).
 	order := make([]int, len(read))
 	for i := range order {
 		order[i] = i

@@ -38,8 +38,8 @@ type Label struct {
 // Failures: ErrTruncated, ErrMagic, ErrVersion, ErrLength, ErrFrame.
 func ParseLabel(b []byte) (Label, int, error) {
 	// Every failure returns through one return (with the two truncations
-	// one fail call): each return of a zero Label cost a WebAssembly
-	// module 0.2 KB (issue 18).
+	// one fail call): each return of a zero Label is code (module size;
+	// see wasm/size).
 	var (
 		l     Label
 		want  int

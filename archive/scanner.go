@@ -62,7 +62,8 @@ const window = 64 << 10
 
 // frames reads framed records through a window of a file: the data
 // volumes a Scanner reads, and the .meta. It is the one reader of records
-// forwards, so that a WebAssembly module links one (issue 18).
+// forwards, so that a WebAssembly module links one (module size; see
+// wasm/size).
 type frames struct {
 	win    *File // the file the window holds, nil for none
 	winOff int64 // the window's offset in it

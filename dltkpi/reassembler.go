@@ -298,9 +298,8 @@ func (r *Reassembler) abort(s *session, k Kind, tmsp uint32, why AbortReason) {
 }
 
 // event queues an event of type t and kind k from src and returns it,
-// for the caller to set the rest: one append of the 260-byte event,
-// where each of its seven callers made and copied its own (4 KB of code
-// in the wasm plugins).
+// for the caller to set the rest: one append of the 260-byte event, not
+// one made and copied by each caller (module size; see wasm/size).
 //
 //go:noinline
 func (r *Reassembler) event(t EventType, k Kind, src *Source) *Event {

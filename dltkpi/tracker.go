@@ -73,9 +73,9 @@ type Tracker struct {
 	list  []*Process
 	tombs pidTable // pid → TMSP of its STP
 	irqs  map[string]*irqState
-	// irqNames are the keys of irqs, kept sorted as they are added:
-	// sorting them in IRQs instead cost the wasm plugins 19 KB of
-	// slices.Sort's string instantiation.
+	// irqNames are the keys of irqs, kept sorted as they are added, so
+	// that slices.Sort's string instantiation is not linked (module
+	// size; see wasm/size).
 	irqNames []string
 	groups   [NumKinds]groupState
 	// The open IRQ group's rows: each names where its name and counts
@@ -120,7 +120,7 @@ func (t *Tracker) TakeEnded() []Ended {
 }
 
 // remove deletes pid's entry, keeping it for TakeEnded if asked to.
-// Inlined at its five callers it cost the wasm plugins 4 KB.
+// Kept out of line at its callers: module size; see wasm/size.
 //
 //go:noinline
 func (t *Tracker) remove(p *Process, end uint32, by Kind) {

@@ -97,7 +97,7 @@ func fail(section string, i int, member string, off uint64, kind error, value, l
 // entryField names entry i (0 or more) of a section, e.g.
 // "metrics[3].name"; it is called only on failure paths, so its
 // allocations do not matter. Its digits are written here, not by
-// strconv (issue 18).
+// strconv (module size; see wasm/size).
 func entryField(section string, i int, member string) string {
 	var d [20]byte
 	k := len(d)

@@ -77,7 +77,7 @@ func (o Options) withDefaults() Options {
 
 // header is Header as a File keeps it: not comparable, so that the
 // File's type (which the wasm modules allocate) does not link Header's
-// equality function (issue 18).
+// equality function (module size; see wasm/size).
 type header struct {
 	_       [0]func()
 	Version int32
@@ -160,8 +160,8 @@ func Parse(b []byte, o Options) (File, error) {
 	// alone when i < 0) and its member, the offset, the kind, and the
 	// value and the limit it broke when limit >= 0. Each check's failures
 	// are written by one fail call, and the zero File is returned
-	// twice (issue 18: in WebAssembly a call, or a zeroed File, per
-	// failure path is code).
+	// twice: in WebAssembly a call, or a zeroed File, per failure path
+	// is code (module size; see wasm/size).
 	what, i, member, off, kind, value, limit := "header", -1, "", uint64(len(b)), error(ErrTruncated), int64(0), int64(-1)
 	h := &r.hdr
 	var err error

@@ -25,14 +25,7 @@ func TestExportedHaveDocs(t *testing.T) {
 		}
 		rel, _ := filepath.Rel(root, path)
 		if d.IsDir() {
-			switch rel {
-			case "bench", "fuzz/diff", ".git", "viewer/node_modules":
-				return filepath.SkipDir
-			}
-			if rel != "." && (strings.HasPrefix(d.Name(), ".") || d.Name() == "testdata" || d.Name() == "node_modules") {
-				return filepath.SkipDir
-			}
-			return nil
+			return skipDir(rel, d)
 		}
 		if !strings.HasSuffix(path, ".go") || strings.HasSuffix(path, "_test.go") {
 			return nil
@@ -97,4 +90,18 @@ func receiverExported(d *ast.FuncDecl) bool {
 	}
 	id, ok := t.(*ast.Ident)
 	return ok && id.IsExported()
+}
+
+// skipDir is the WalkDir verdict on a directory of the module: the bench
+// and fuzz/diff modules, hidden directories, test data and node_modules
+// are not the main module's code.
+func skipDir(rel string, d fs.DirEntry) error {
+	switch rel {
+	case "bench", "fuzz/diff", ".git", "viewer/node_modules":
+		return filepath.SkipDir
+	}
+	if rel != "." && (strings.HasPrefix(d.Name(), ".") || d.Name() == "testdata" || d.Name() == "node_modules") {
+		return filepath.SkipDir
+	}
+	return nil
 }
