@@ -19,14 +19,7 @@ import (
 func TestExportedHaveDocs(t *testing.T) {
 	root := "../.."
 	var missing []string
-	err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		rel, _ := filepath.Rel(root, path)
-		if d.IsDir() {
-			return skipDir(rel, d)
-		}
+	err := walkFiles(root, func(path, rel string, d fs.DirEntry) error {
 		if !strings.HasSuffix(path, ".go") || strings.HasSuffix(path, "_test.go") {
 			return nil
 		}
@@ -104,4 +97,19 @@ func skipDir(rel string, d fs.DirEntry) error {
 		return filepath.SkipDir
 	}
 	return nil
+}
+
+// walkFiles calls fn for each file of the main module below root (see
+// skipDir), with its path relative to root.
+func walkFiles(root string, fn func(path, rel string, d fs.DirEntry) error) error {
+	return filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(root, path)
+		if d.IsDir() {
+			return skipDir(rel, d)
+		}
+		return fn(path, rel, d)
+	})
 }

@@ -4,7 +4,6 @@ import (
 	"bufio"
 	"io/fs"
 	"os"
-	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
@@ -48,14 +47,7 @@ func (cs clauses) MatchString(c string) bool {
 // an issue number or a byte-count delta.
 func TestCommentsSayTheRule(t *testing.T) {
 	root := "../.."
-	err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		rel, _ := filepath.Rel(root, path)
-		if d.IsDir() {
-			return skipDir(rel, d)
-		}
+	err := walkFiles(root, func(path, rel string, d fs.DirEntry) error {
 		var marker string
 		switch {
 		case strings.HasSuffix(path, ".go"):
