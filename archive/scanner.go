@@ -109,7 +109,7 @@ func (r *frames) record(f *File, off int64, pre, limit int) (base, rec []byte, e
 		if n > 0 {
 			rec = r.buf[at : at+int(n)]
 			if t := be32(rec, int(n)-4); int64(t) != n {
-				return nil, nil, failValue(f.Name, "record.trailer", off+n-4, ErrFrame, int64(t), n)
+				return nil, nil, failValue(f.Name, "record.trailer", off+n-4, errFrame, int64(t), n)
 			}
 			return r.buf[at-pre : at+int(n)], rec, nil
 		}

@@ -268,19 +268,16 @@ var own = map[string]map[string]string{
 		"ErrProtocol": "a caller drops a connection whose server sent a bad PDU",
 	},
 	"archive": {
-		"ErrEOL":           "pcp.ErrEOL: PMAPI callers end their fetch loop on it",
-		"ErrFrame":         "triage pending: only archive's tests branch on it",
-		"ErrLabelMismatch": "triage pending: only archive's tests branch on it",
-		"ErrNoFile":        "an archive without a volume or index is told from a damaged one",
-		"ErrCompressed":    "the caller decompresses and opens again",
-		"ErrWriterDone":    "a Writer's caller tells use after Finish from an I/O error",
+		"ErrEOL":        "pcp.ErrEOL: PMAPI callers end their fetch loop on it",
+		"ErrNoFile":     "an archive without a volume or index is told from a damaged one",
+		"ErrCompressed": "the caller decompresses and opens again",
+		"ErrWriterDone": "a Writer's caller tells use after Finish from an I/O error",
 	},
 	"labels": {
-		"ErrName":             "triage pending: only labels' tests branch on it",
-		"ErrDuplicate":        "triage pending: only labels' tests branch on it",
+		"ErrName":             "the package's examples branch on it",
+		"ErrDuplicate":        "the package's examples branch on it",
 		"ErrUnsupportedValue": "the limits fuzz test branches on it",
 		"ErrDepth":            "the limits fuzz test branches on it",
-		"ErrIndex":            "triage pending: only labels' tests branch on it",
 	},
 	"eventrec": {
 		"ErrBuild": "builder misuse, not bad input: a programming error the caller fixes",
@@ -301,27 +298,14 @@ var own = map[string]map[string]string{
 		"ErrNotKPI": "returned bare: the Selector's caller skips the message",
 	},
 	"ltt": {
-		"ErrBlockStart":    "the CLI retries another LTT version on a bad block start",
-		"ErrBlockEnd":      "the CLI retries another LTT version on a bad block end",
-		"ErrFacility":      "tracedir wraps it for a facility that does not load",
-		"ErrUnknownEvent":  "triage pending: only tests branch on it",
-		"ErrBlockSize":     "triage pending: only tests branch on it",
-		"ErrString":        "triage pending: only tests branch on it",
-		"ErrUnionTag":      "triage pending: only tests branch on it",
-		"ErrPayload":       "triage pending: only tests branch on it",
-		"ErrUnion":         "triage pending: only tests branch on it",
-		"ErrEventTooLarge": "triage pending: only tests branch on it",
-		"ErrCycles":        "triage pending: only tests branch on it",
+		"ErrBlockStart": "the CLI retries another LTT version on a bad block start",
+		"ErrBlockEnd":   "the CLI retries another LTT version on a bad block end",
+		"ErrFacility":   "tracedir wraps it for a facility that does not load",
 	},
 	"ltt/eventdefs": {
-		"ErrUndefined": "triage pending: only tests branch on it",
-		"ErrCycle":     "triage pending: only tests branch on it",
-		"ErrDepth":     "triage pending: only tests branch on it",
 		"ErrAttribute": "tracedir's tests branch on it",
 	},
-	"ltt/tracedir": {
-		"ErrLayout": "triage pending: only tracedir's tests branch on it",
-	},
+	"ltt/tracedir": {},
 }
 
 // TestSentinels: every exported Err* value is a shared kind or one of the
