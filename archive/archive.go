@@ -32,7 +32,7 @@ type volume struct {
 // Open reads the label and the metadata of an archive and the labels of
 // its data volumes. index may be nil (it is optional for reading); vols
 // may come in any order and may skip numbers, as libpcp allows. Every
-// label must agree with the .meta's (ErrLabelMismatch), and a damaged
+// label must agree with the .meta's (errLabelMismatch), and a damaged
 // .meta is an error: the records a reader would need are not all there.
 func Open(meta File, index *File, vols []File, o Options) (*Archive, error) {
 	o = o.withDefaults()
@@ -41,7 +41,7 @@ func Open(meta File, index *File, vols []File, o Options) (*Archive, error) {
 		return nil, err
 	}
 	if l.Vol != VolMeta {
-		return nil, failValue(meta.Name, "label.vol", volOffset(l.Version), ErrLabelMismatch, int64(l.Vol), VolMeta)
+		return nil, failValue(meta.Name, "label.vol", volOffset(l.Version), errLabelMismatch, int64(l.Vol), VolMeta)
 	}
 	a := &Archive{Label: l, o: o, metaSize: meta.Size}
 	// Every record of the .meta after its label, read here rather than
@@ -70,8 +70,8 @@ func Open(meta File, index *File, vols []File, o Options) (*Archive, error) {
 	}
 	p.finish()
 	a.Meta = m
-	// The index's label (k −1) is read and checked by the volumes' loop:
-	// a second copy of it cost a WebAssembly module 0.5 KB (issue 18).
+	// The index's label (k −1) is read and checked by the volumes' loop,
+	// not by a second copy of it (module size; see wasm/size).
 	read := make([]volume, 0, len(vols))
 	for k := -1; k < len(vols); k++ {
 		f := index
@@ -85,7 +85,7 @@ func Open(meta File, index *File, vols []File, o Options) (*Archive, error) {
 			return nil, err
 		}
 		if k < 0 && vl.Vol != VolIndex || k >= 0 && vl.Vol < 0 || !sameArchive(vl, l) {
-			return nil, fail(f.Name, "label", 0, ErrLabelMismatch)
+			return nil, fail(f.Name, "label", 0, errLabelMismatch)
 		}
 		if k < 0 {
 			a.index = index
@@ -94,8 +94,8 @@ func Open(meta File, index *File, vols []File, o Options) (*Archive, error) {
 		read = append(read, volume{File: *f, num: vl.Vol, first: n})
 	}
 	// The volumes in number order, sorted through their indexes: the
-	// metadata reader's sort of indexes serves here too, where a sort of
-	// volume values would add 20 KB of code to a WebAssembly module.
+	// metadata reader's sort of indexes serves here too: one sort
+	// linked, not one per element type (module size; see wasm/size).
 	order := make([]int, len(read))
 	for i := range order {
 		order[i] = i
@@ -106,7 +106,7 @@ func Open(meta File, index *File, vols []File, o Options) (*Archive, error) {
 	}
 	for i := 1; i < len(a.vols); i++ {
 		if a.vols[i].num == a.vols[i-1].num {
-			return nil, failValue(a.vols[i].Name, "label.vol", volOffset(l.Version), ErrLabelMismatch,
+			return nil, failValue(a.vols[i].Name, "label.vol", volOffset(l.Version), errLabelMismatch,
 				int64(a.vols[i].num), int64(a.vols[i].num)+1)
 		}
 	}

@@ -43,17 +43,17 @@ func TestBadInput(t *testing.T) {
 		{"meta magic", good, func(f *files) { put32(f.meta, 4, 0xdeadbeef) }, ErrMagic, "t.meta", 4, -1},
 		{"meta version", good, func(f *files) { f.meta[7] = 4 }, ErrVersion, "t.meta", 7, -1},
 		{"label length", good, func(f *files) { put32(f.meta, 0, 100) }, ErrLength, "t.meta", 0, -1},
-		{"label trailer", good, func(f *files) { put32(f.meta, 804, 1) }, ErrFrame, "t.meta", 804, -1},
+		{"label trailer", good, func(f *files) { put32(f.meta, 804, 1) }, errFrame, "t.meta", 804, -1},
 		{"meta cut inside a record", good, func(f *files) { f.meta = f.meta[:len(f.meta)-3] }, ErrTruncated, "t.meta", int64(lastMeta), -1},
 		{"meta trailer differs", good, func(f *files) {
 			r := recordAt(f.meta, 0)
 			put32(f.meta, r+int(binary.BigEndian.Uint32(f.meta[r:]))-4, 7)
-		}, ErrFrame, "t.meta", int64(recordAt(good.meta, 1) - 4), -1},
+		}, errFrame, "t.meta", int64(recordAt(good.meta, 1) - 4), -1},
 		{"meta record type", good, func(f *files) { put32(f.meta, recordAt(f.meta, 0)+4, 99) }, ErrType, "t.meta", int64(recordAt(good.meta, 0) + 4), -1},
 		{"desc numnames huge", good, func(f *files) { put32(f.meta, recordAt(f.meta, 0)+28, 0x7fffffff) }, ErrCount, "t.meta", int64(recordAt(good.meta, 0) + 28), -1},
 		{"meta record length tiny", good, func(f *files) { put32(f.meta, recordAt(f.meta, 1), 4) }, ErrLength, "t.meta", int64(recordAt(good.meta, 1)), -1},
-		{"volume of another archive", good, func(f *files) { put32(f.vols[1], 8, 1) }, ErrLabelMismatch, "t.1", 0, -1},
-		{"volume trailer differs", good, func(f *files) { put32(f.vols[0], rec2+rec2len-4, 1) }, ErrFrame, "t.0", int64(rec2 + rec2len - 4), 2},
+		{"volume of another archive", good, func(f *files) { put32(f.vols[1], 8, 1) }, errLabelMismatch, "t.1", 0, -1},
+		{"volume trailer differs", good, func(f *files) { put32(f.vols[0], rec2+rec2len-4, 1) }, errFrame, "t.0", int64(rec2 + rec2len - 4), 2},
 		{"volume cut inside a record", good, func(f *files) { f.vols[0] = f.vols[0][:rec2+20] }, ErrTruncated, "t.0", int64(rec2), 2},
 		{"record length huge", good, func(f *files) { put32(f.vols[0], rec2, 0x7fffffff) }, ErrLimit, "t.0", int64(rec2), 2},
 		{"record length tiny", good, func(f *files) { put32(f.vols[0], rec2, 8) }, ErrLength, "t.0", int64(rec2), 2},

@@ -10,7 +10,7 @@ import (
 
 // ErrEOL is returned by Context.Fetch past the end of the archive (or
 // before its start, reading backwards): PM_ERR_EOL.
-var ErrEOL = pcp.Code(-12370)
+var ErrEOL = pcp.ErrEOL
 
 // Mode is how a Context fetches: the records as they are, forwards or
 // backwards, or values interpolated at fixed steps (pmSetMode).

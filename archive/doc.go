@@ -20,5 +20,10 @@
 //
 // Malformed input is reported as a *[ParseError] naming the file, the
 // field and the byte offset in that file; the records before the damage
-// have been returned by then, as pmdumplog prints them.
+// have been returned by then, as pmdumplog prints them. Every error of
+// this package is such a *ParseError, its kind tested with errors.Is
+// ([ErrTruncated], [ErrWriterDone], ...), except where PCP's own code is
+// the answer a PMAPI caller expects: [Context]'s lookups and fetches
+// return [pcp.Code] values ([ErrEOL] past the end, pcp.ErrPMIDLog for a
+// metric the archive does not hold), as the live client's do.
 package archive

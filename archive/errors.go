@@ -22,15 +22,18 @@ var (
 
 // Kinds only archives have.
 var (
-	// ErrFrame: a record's trailing length differs from its leading one.
-	ErrFrame = wire.NewKind("archive_frame", "record trailer length differs from its header")
-	// ErrLabelMismatch: a file's label disagrees with the .meta's label
+	// errFrame: a record's trailing length differs from its leading one.
+	errFrame = wire.NewKind("archive_frame", "record trailer length differs from its header")
+	// errLabelMismatch: a file's label disagrees with the .meta's label
 	// (another archive's file, or a damaged label).
-	ErrLabelMismatch = wire.NewKind("archive_label_mismatch", "label differs from the archive's")
+	errLabelMismatch = wire.NewKind("archive_label_mismatch", "label differs from the archive's")
 	// ErrNoFile: a file the archive needs is missing.
 	ErrNoFile = wire.NewKind("archive_no_file", "missing file")
 	// ErrCompressed: a compressed file, which this build does not read.
 	ErrCompressed = wire.NewKind("archive_compressed", "compressed file (decompress it first)")
+	// ErrWriterDone: a [Writer] call after Finish. The *ParseError's
+	// offset is the end of the last volume written.
+	ErrWriterDone = wire.NewKind("archive_writer_done", "writer finished")
 )
 
 const format = "archive"

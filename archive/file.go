@@ -21,7 +21,7 @@ func BytesFile(name string, b []byte) File {
 
 // bytesAt is BytesFile's io.ReaderAt: bytes.Reader's ReadAt, errors
 // included, without its Read and Seek, which a bytes.Reader in an
-// interface keeps in a WebAssembly module (2 KB).
+// interface keeps in a WebAssembly module (module size; see wasm/size).
 type bytesAt struct{ b []byte }
 
 var errNegativeOffset = errors.New("bytes.Reader.ReadAt: negative offset")

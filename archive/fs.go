@@ -136,8 +136,9 @@ func archiveSuffix(s string) bool {
 		return true
 	}
 	// A volume number: decimal digits, below 2^31, what
-	// strconv.ParseUint(s, 10, 31) takes; written out, as strconv's
-	// parsers and their errors cost a WebAssembly module 7 KB.
+	// strconv.ParseUint(s, 10, 31) takes; written out, so that strconv's
+	// parsers and their errors are not linked (module size; see
+	// wasm/size).
 	n := uint64(0)
 	for i := 0; i < len(s); i++ {
 		c := s[i]

@@ -35,11 +35,11 @@ type Label struct {
 
 // ParseLabel decodes the label record at the start of b, the first bytes
 // of an archive file; it returns the label and the record's length.
-// Failures: ErrTruncated, ErrMagic, ErrVersion, ErrLength, ErrFrame.
+// Failures: ErrTruncated, ErrMagic, ErrVersion, ErrLength, errFrame.
 func ParseLabel(b []byte) (Label, int, error) {
 	// Every failure returns through one return (with the two truncations
-	// one fail call): each return of a zero Label cost a WebAssembly
-	// module 0.2 KB (issue 18).
+	// one fail call): each return of a zero Label is code (module size;
+	// see wasm/size).
 	var (
 		l     Label
 		want  int
@@ -73,7 +73,7 @@ func ParseLabel(b []byte) (Label, int, error) {
 		goto truncated
 	}
 	if be32(b, want-4) != uint32(want) {
-		err = fail("", "label.trailer", int64(want-4), ErrFrame)
+		err = fail("", "label.trailer", int64(want-4), errFrame)
 		goto bad
 	}
 	l.PID = int32(be32(b, 8))

@@ -154,9 +154,8 @@ func (p *metaParser) record(rec []byte, off int64) error {
 	c := cursor{b: body, pos: 4, base: off + 4, file: p.file}
 	switch {
 	case typ == metaDesc:
-		// A descriptor, read here rather than by a function of its own:
-		// each function read once cost a WebAssembly module about 0.7
-		// KB with its frame and the linker's tables (issue 18).
+		// A descriptor, read here rather than by a function of its own
+		// with one caller (module size; see wasm/size).
 		var d Metric
 		var ok bool
 		w := [6]uint32{}
@@ -426,7 +425,8 @@ func (p *metaParser) finish() {
 			}
 		}
 		// Written out rather than with slices.Delete and Insert, whose
-		// generic code cost a WebAssembly module 5 KB.
+		// generic code is linked per instantiation (module size; see
+		// wasm/size).
 		if dup >= 0 {
 			// The equal record moves to the end of its slot.
 			moved := l[dup]

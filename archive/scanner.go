@@ -62,7 +62,8 @@ const window = 64 << 10
 
 // frames reads framed records through a window of a file: the data
 // volumes a Scanner reads, and the .meta. It is the one reader of records
-// forwards, so that a WebAssembly module links one (issue 18).
+// forwards, so that a WebAssembly module links one (module size; see
+// wasm/size).
 type frames struct {
 	win    *File // the file the window holds, nil for none
 	winOff int64 // the window's offset in it
@@ -108,7 +109,7 @@ func (r *frames) record(f *File, off int64, pre, limit int) (base, rec []byte, e
 		if n > 0 {
 			rec = r.buf[at : at+int(n)]
 			if t := be32(rec, int(n)-4); int64(t) != n {
-				return nil, nil, failValue(f.Name, "record.trailer", off+n-4, ErrFrame, int64(t), n)
+				return nil, nil, failValue(f.Name, "record.trailer", off+n-4, errFrame, int64(t), n)
 			}
 			return r.buf[at-pre : at+int(n)], rec, nil
 		}

@@ -3,8 +3,8 @@ package archive
 // sortStable sorts s, a list of indexes, by cmp and keeps the order of
 // equal ones: a bottom-up merge sort through one buffer. It stands in for
 // slices.SortStableFunc, whose insertion sort, symmetric merge and
-// rotations added 11 KB to each WebAssembly module that reads archives
-// (issue 18); the three sorts here are of instances, volumes and
+// rotations are linked into each WebAssembly module that reads archives
+// (module size; see wasm/size); the three sorts here are of instances, volumes and
 // instance-domain records, all lists of indexes.
 func sortStable(s []int, cmp func(a, b int) int) {
 	buf := make([]int, len(s))

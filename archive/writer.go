@@ -1,7 +1,6 @@
 package archive
 
 import (
-	"errors"
 	"io"
 
 	"github.com/perfwire/perfwire/pduwire"
@@ -29,9 +28,6 @@ type Writer struct {
 	indexed bool // an index entry is due before the next data record
 	err     error
 }
-
-// ErrWriterDone is returned by calls after Finish.
-var ErrWriterDone = errors.New("archive: writer finished")
 
 // NewWriter writes the labels of a new archive to meta, index and vol
 // (volume 0) and returns its writer. l.Version is 2 or 3; l.Vol is set
@@ -155,7 +151,7 @@ func (w *Writer) Finish() error {
 	}
 	w.entry(w.last)
 	if w.err == nil {
-		w.err = ErrWriterDone
+		w.err = fail("", "writer", w.volOff, ErrWriterDone)
 		return nil
 	}
 	return w.err

@@ -2,6 +2,7 @@ package archive
 
 import (
 	"bytes"
+	"errors"
 	"reflect"
 	"testing"
 
@@ -195,5 +196,31 @@ func TestWriterBytes(t *testing.T) {
 		if len(pad) == 0 {
 			t.Errorf("%s: no padding found: the test checks nothing", base)
 		}
+	}
+}
+
+// After Finish every call fails with the ErrWriterDone kind, in a
+// *ParseError whose offset is the end of the volume written.
+func TestWriterDone(t *testing.T) {
+	var meta, vol bytes.Buffer
+	w, err := NewWriter(Label{Version: 3, Hostname: "h", TZ: "UTC"}, &meta, nil, &vol)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := w.Finish(); err != nil {
+		t.Fatal(err)
+	}
+	n := vol.Len()
+	for name, err := range map[string]error{
+		"Mark":   w.Mark(Timestamp{Sec: 1}),
+		"Finish": w.Finish(),
+	} {
+		pe, ok := errors.AsType[*ParseError](err)
+		if !errors.Is(err, ErrWriterDone) || !ok || pe.Offset != int64(n) {
+			t.Errorf("%s after Finish: %v, want ErrWriterDone at offset %d", name, err, n)
+		}
+	}
+	if vol.Len() != n {
+		t.Errorf("volume grew after Finish: %d bytes, was %d", vol.Len(), n)
 	}
 }

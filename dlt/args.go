@@ -209,8 +209,8 @@ func decodeArg(p []byte, big bool) (Arg, int, *argError) {
 	}
 	r := argReader{p: p, off: 4, big: big}
 	a := Arg{info: info, big: big, name: absent, unit: absent, quant: absent, fixo: absent}
-	// One failure path: each of decode's built its own error and zero
-	// Arg, 3 KB of WebAssembly code.
+	// One failure path, not an error and a zero Arg built at each of
+	// decode's: module size; see wasm/size.
 	switch field := a.decode(&r); field {
 	case "":
 	case "type":

@@ -172,9 +172,8 @@ func (m Message) NumArgs() int {
 	return int(m.rec[m.ext+1])
 }
 
-// IDs returns ECU, AppID and ContextID in one call (not inlined: inlined,
-// the three were 1.5 KB of WebAssembly code at each place that reads
-// them all).
+// IDs returns ECU, AppID and ContextID in one call, kept out of line at
+// each place that reads them all (module size; see wasm/size).
 //
 //go:noinline
 func (m Message) IDs() (ecu, app, ctx ID) {

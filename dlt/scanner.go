@@ -203,8 +203,8 @@ func (s *Scanner) followed(at int) bool {
 
 // indexPattern is bytes.Index for a framing's pattern (a few bytes, the
 // first of them rare in a damaged stretch): its first byte found with
-// IndexByte, the rest compared. bytes.Index's general search cost a
-// WebAssembly module 4 KB.
+// IndexByte, the rest compared, without linking bytes.Index's general
+// search (module size; see wasm/size).
 func indexPattern(b, pat []byte) int {
 	for i := 0; ; i++ {
 		j := bytes.IndexByte(b[i:], pat[0])

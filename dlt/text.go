@@ -43,9 +43,9 @@ func (a Arg) AppendText(b []byte) ([]byte, error) {
 				return appendHexValue(b, v), nil
 			case CodingBin:
 				// "0b" and the bits of v's bytes from last to first,
-				// in groups of four separated by spaces; here, not in
-				// a function of its own, which cost the WebAssembly
-				// modules some 800 bytes with its tables (issue 18).
+				// in groups of four separated by spaces; kept inline,
+				// not a function of its own: module size; see
+				// wasm/size.
 				b = append(b, "0b"...)
 				for i := range v {
 					c := v[len(v)-1-i]

@@ -189,7 +189,7 @@ func TestConformanceDltKpiLive(t *testing.T) {
 	// 1. Every KPI message parses, and its arguments are what dlt-convert
 	// prints; the reassembler and the tracker take the whole recording.
 	r := NewReassembler(Options{})
-	tr := NewTracker(TrackerOptions{})
+	tr := NewTracker(Options{})
 	best := map[int32]Process{}
 	s := dlt.NewScanner(data, dlt.Options{NoResync: true})
 	i, kpi := 0, 0

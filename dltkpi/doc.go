@@ -29,6 +29,6 @@
 // are *[ParseError] values whose kinds are internal/wire's shared ones
 // ([ErrTruncated], [ErrSyntax], ...), built only on failure paths. The Tracker copies what it keeps and
 // allocates when it learns new processes or interrupts. Memory is
-// bounded by [Options] and [TrackerOptions]; nothing here is safe for
+// bounded by [Options]; nothing here is safe for
 // concurrent use.
 package dltkpi

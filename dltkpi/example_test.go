@@ -111,7 +111,7 @@ func ExampleReassembler() {
 
 func ExampleTracker() {
 	r := dltkpi.NewReassembler(dltkpi.Options{})
-	t := dltkpi.NewTracker(dltkpi.TrackerOptions{})
+	t := dltkpi.NewTracker(dltkpi.Options{})
 	src := dltkpi.Source{SEID: 1}
 	push := func(args ...string) {
 		var p []byte
@@ -149,7 +149,7 @@ func ExampleReassembler_PushDLT() {
 		return
 	}
 	r := dltkpi.NewReassembler(dltkpi.Options{})
-	t := dltkpi.NewTracker(dltkpi.TrackerOptions{})
+	t := dltkpi.NewTracker(dltkpi.Options{})
 	s := dlt.NewScanner(data, dlt.Options{})
 	for s.Next() {
 		r.PushDLT(dltkpi.Selector{}, s.Message())

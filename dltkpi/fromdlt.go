@@ -54,7 +54,8 @@ func FromDLT(m dlt.Message) (Message, Source, error) { return Selector{}.FromDLT
 // FromDLT is the package-level FromDLT with this selector.
 func (s Selector) FromDLT(m dlt.Message) (Message, Source, error) {
 	// IsKPI, reading the ids from the Source (zero for other messages;
-	// ids are never zero): reading them twice cost the wasm plugins 2 KB.
+	// ids are never zero), not reading them twice: module size; see
+	// wasm/size.
 	app, ctid := s.ids()
 	var src Source
 	if m.Verbose() && m.Type() == dlt.TypeLog {

@@ -109,7 +109,7 @@ func FuzzReassembler(f *testing.F) {
 	f.Add([]byte("\x13\x03\x03\x03\x03\x23\x14\x04\x24\xff\x00"))
 	f.Fuzz(func(t *testing.T, ops []byte) {
 		l := Options{MaxGroupDatasets: 5, MaxGroupBytes: 200, MaxGroupAge: 50, FloodRun: 2, MaxSessions: 2}
-		tl := TrackerOptions{MaxProcesses: 8, MaxIRQs: 4, MaxIRQCPUs: 2, MaxTombstones: 4}
+		tl := Options{MaxProcesses: 8, MaxIRQs: 4, MaxIRQCPUs: 2, MaxTombstones: 4}
 		r := NewReassembler(l)
 		tr := NewTracker(tl)
 		var snaps Snapshots

@@ -48,7 +48,7 @@ func (t *Tracker) IRQs() []IRQRate { return t.AppendIRQs(nil) }
 
 // AppendIRQs appends what IRQs returns to out, so that a caller that
 // reads the table after every IRQ group can reuse one slice. Kept out
-// of line: inlined into its callers it cost the wasm plugins 3 KB.
+// of line: module size; see wasm/size.
 //
 //go:noinline
 func (t *Tracker) AppendIRQs(out []IRQRate) []IRQRate {

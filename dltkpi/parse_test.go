@@ -66,7 +66,7 @@ func TestOptionsDefaults(t *testing.T) {
 	if want := (reassemblerLimits{MaxGroupDatasets: 1 << 16, MaxGroupBytes: 16 << 20, MaxGroupAge: 600000, FloodRun: 1, MaxSessions: 8}); r.limits != want {
 		t.Errorf("reassembler options %+v, want %+v", r.limits, want)
 	}
-	tr := NewTracker(TrackerOptions{MaxIRQs: 2})
+	tr := NewTracker(Options{MaxIRQs: 2})
 	if want := (trackerLimits{MaxProcesses: 1 << 16, MaxIRQs: 2, MaxIRQCPUs: 1024, MaxTombstones: 4096, MinIRQRows: 4}); tr.limits != want {
 		t.Errorf("tracker options %+v, want %+v", tr.limits, want)
 	}

@@ -21,9 +21,11 @@ type Source struct {
 	NOAR int
 }
 
-// Options configure a [Reassembler]: they bound its state and say when
-// an open group is given up. The zero value means the defaults; each
-// zero field is replaced by its default on its own.
+// Options configure a [Reassembler], a [Tracker] and the [Session]
+// that wires them: they bound their state and say when an open group is
+// given up. The zero value means the defaults; each zero field is
+// replaced by its default on its own. A Reassembler reads the group
+// fields, a Tracker the table fields; each ignores the other's.
 type Options struct {
 	// MaxGroupDatasets and MaxGroupBytes abort a group that grows past
 	// them (a group that never ends, or a flood). Later data messages of
@@ -43,9 +45,23 @@ type Options struct {
 	// the least recently used one is dropped, its open groups aborted.
 	// Zero means DefaultMaxSessions.
 	MaxSessions int
+
+	MaxProcesses  int // processes in a Tracker's table; new pids beyond are dropped (DefaultMaxProcesses)
+	MaxIRQs       int // interrupt names (DefaultMaxIRQs)
+	MaxIRQCPUs    int // cpuN entries kept per interrupt (DefaultMaxIRQCPUs)
+	MaxTombstones int // ended pids remembered to ignore late datasets (DefaultMaxTombstones)
+	// MinIRQRows: an IRQ group with fewer rows is the tokenizer race of
+	// docs/dlt-kpi.md §5.3, never a real /proc/interrupts, which always has the
+	// architecture's own rows (NMI, LOC, … on x86; IPIs and Err on ARM).
+	// Zero means DefaultMinIRQRows.
+	MinIRQRows int
+	// KeepEnded makes a Tracker keep each process it removes from the
+	// table, for TakeEnded: exited processes and the earlier holders of
+	// reused pids. Off, they are forgotten.
+	KeepEnded bool
 }
 
-// The defaults of [Options] are generous for dlt-kpi: a CHK group of a
+// The group defaults of [Options] are generous for dlt-kpi: a CHK group of a
 // few thousand processes has well under 10,000 datasets and 1 MiB;
 // groups are logged within milliseconds, so 60 s of age means the END
 // was lost.
@@ -282,9 +298,8 @@ func (r *Reassembler) abort(s *session, k Kind, tmsp uint32, why AbortReason) {
 }
 
 // event queues an event of type t and kind k from src and returns it,
-// for the caller to set the rest: one append of the 260-byte event,
-// where each of its seven callers made and copied its own (4 KB of code
-// in the wasm plugins).
+// for the caller to set the rest: one append of the 260-byte event, not
+// one made and copied by each caller (module size; see wasm/size).
 //
 //go:noinline
 func (r *Reassembler) event(t EventType, k Kind, src *Source) *Event {

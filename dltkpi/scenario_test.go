@@ -12,7 +12,7 @@ type feed struct {
 }
 
 func newFeed() *feed {
-	return &feed{r: NewReassembler(Options{}), t: NewTracker(TrackerOptions{}), src: Source{SEID: 7}}
+	return &feed{r: NewReassembler(Options{}), t: NewTracker(Options{}), src: Source{SEID: 7}}
 }
 
 func (f *feed) at(tmsp uint32, args ...string) {
@@ -174,7 +174,7 @@ func TestTrackerIRQRates(t *testing.T) {
 // reused pid, a new session.
 func TestTrackerEnded(t *testing.T) {
 	f := newFeed()
-	f.t = NewTracker(TrackerOptions{KeepEnded: true})
+	f.t = NewTracker(Options{KeepEnded: true})
 	f.group(10000, "NEW", "5;1;old", "6;1;a", "7;1;b", "8;1;c")
 	f.group(20000, "NEW", "5;1;new")
 	f.at(21000, "STP", "BEG")

@@ -7,7 +7,7 @@ import "github.com/perfwire/perfwire/dlt"
 // [Selector] picks dlt-kpi's messages, a [Reassembler] groups their
 // datasets and a [Tracker] applies each event as it comes out:
 //
-//	s := dltkpi.NewSession(dltkpi.Options{}, dltkpi.TrackerOptions{})
+//	s := dltkpi.NewSession(dltkpi.Options{})
 //	for r.Next() { // a dlt.Scanner, Reader or Feeder
 //		s.Push(r.Message())
 //		for s.Next() {
@@ -28,10 +28,10 @@ type Session struct {
 	ended bool
 }
 
-// NewSession returns a session with a reassembler and a tracker made
-// with o and to.
-func NewSession(o Options, to TrackerOptions) *Session {
-	return &Session{r: NewReassembler(o), t: NewTracker(to)}
+// NewSession returns a session with a reassembler and a tracker both
+// made with o.
+func NewSession(o Options) *Session {
+	return &Session{r: NewReassembler(o), t: NewTracker(o)}
 }
 
 // Push hands one DLT message to the reassembler; the events it completes

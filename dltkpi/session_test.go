@@ -20,7 +20,7 @@ func TestSessionIsThePipeline(t *testing.T) {
 		}
 		for _, cut := range []int{len(data), len(data) * 2 / 3} {
 			// By hand.
-			r, tr := NewReassembler(Options{}), NewTracker(TrackerOptions{KeepEnded: true})
+			r, tr := NewReassembler(Options{}), NewTracker(Options{KeepEnded: true})
 			var want []Event
 			apply := func() {
 				for r.Next() {
@@ -37,7 +37,7 @@ func TestSessionIsThePipeline(t *testing.T) {
 			r.Flush()
 			apply()
 
-			ses := NewSession(Options{}, TrackerOptions{KeepEnded: true})
+			ses := NewSession(Options{KeepEnded: true})
 			var got []Event
 			take := func() {
 				for ses.Next() {

@@ -7,27 +7,16 @@ import (
 	"github.com/perfwire/perfwire/internal/wire"
 )
 
-// TrackerOptions bound a [Tracker]'s memory. The zero value means the
-// defaults; each zero field is replaced by its default on its own.
-type TrackerOptions struct {
-	MaxProcesses  int // processes in the table; new pids beyond are dropped (DefaultMaxProcesses)
-	MaxIRQs       int // interrupt names (DefaultMaxIRQs)
-	MaxIRQCPUs    int // cpuN entries kept per interrupt (DefaultMaxIRQCPUs)
-	MaxTombstones int // ended pids remembered to ignore late datasets (DefaultMaxTombstones)
-	// MinIRQRows: an IRQ group with fewer rows is the tokenizer race of
-	// docs/dlt-kpi.md §5.3, never a real /proc/interrupts, which always has the
-	// architecture's own rows (NMI, LOC, … on x86; IPIs and Err on ARM).
-	// Zero means DefaultMinIRQRows.
-	MinIRQRows int
-	// KeepEnded makes the tracker keep each process it removes from the
-	// table, for TakeEnded: exited processes and the earlier holders of
-	// reused pids. Off, they are forgotten.
-	KeepEnded bool
-}
+// TrackerOptions is the options type [NewTracker] took before [Options]
+// held the tracker's bounds too.
+//
+// Deprecated: use [Options], whose MaxProcesses, MaxIRQs, MaxIRQCPUs,
+// MaxTombstones, MinIRQRows and KeepEnded fields are these.
+type TrackerOptions = Options
 
 type trackerLimits struct{ MaxProcesses, MaxIRQs, MaxIRQCPUs, MaxTombstones, MinIRQRows int }
 
-// The defaults of [TrackerOptions] fit a large Linux host (pid_max 4 M
+// The table defaults of [Options] fit a large Linux host (pid_max 4 M
 // is far more than any table a viewer shows).
 const (
 	DefaultMaxProcesses  = 1 << 16
@@ -47,7 +36,7 @@ type TrackerStats struct {
 	InferredStops int
 	LateStops     int
 	UnknownStop   int // STP for a pid the tracker never knew
-	Dropped       int // datasets dropped for TrackerOptions' bounds
+	Dropped       int // datasets dropped for the bounds of Options
 	SuspectIRQ    int // IRQ groups not applied (docs/dlt-kpi.md §5.3)
 	Malformed     int // malformed datasets seen
 	// CPUOver1000 counts ACT samples above 1000 per mille: dlt-kpi
@@ -72,7 +61,7 @@ type groupState struct {
 // groups are used to infer absences. A Tracker is not safe for
 // concurrent use.
 type Tracker struct {
-	// limits are TrackerOptions' bounds, keepEnded its KeepEnded: a
+	// limits are the table bounds of Options, keepEnded its KeepEnded: a
 	// struct of ints only needs no equality function in the wasm plugins,
 	// one with a bool does.
 	limits    trackerLimits
@@ -84,9 +73,9 @@ type Tracker struct {
 	list  []*Process
 	tombs pidTable // pid → TMSP of its STP
 	irqs  map[string]*irqState
-	// irqNames are the keys of irqs, kept sorted as they are added:
-	// sorting them in IRQs instead cost the wasm plugins 19 KB of
-	// slices.Sort's string instantiation.
+	// irqNames are the keys of irqs, kept sorted as they are added, so
+	// that slices.Sort's string instantiation is not linked (module
+	// size; see wasm/size).
 	irqNames []string
 	groups   [NumKinds]groupState
 	// The open IRQ group's rows: each names where its name and counts
@@ -121,7 +110,7 @@ type Ended struct {
 
 // TakeEnded returns the processes removed from the table since the last
 // call, in the order they were removed (those that one CHK group missed
-// or one new session ended by pid), when TrackerOptions.KeepEnded is set.
+// or one new session ended by pid), when Options.KeepEnded is set.
 // The slice is valid until the next Apply; the processes it points to are
 // the caller's.
 func (t *Tracker) TakeEnded() []Ended {
@@ -131,7 +120,7 @@ func (t *Tracker) TakeEnded() []Ended {
 }
 
 // remove deletes pid's entry, keeping it for TakeEnded if asked to.
-// Inlined at its five callers it cost the wasm plugins 4 KB.
+// Kept out of line at its callers: module size; see wasm/size.
 //
 //go:noinline
 func (t *Tracker) remove(p *Process, end uint32, by Kind) {
@@ -147,9 +136,9 @@ func (t *Tracker) remove(p *Process, end uint32, by Kind) {
 	t.list = t.list[:len(t.list)-1]
 }
 
-// NewTracker returns an empty tracker (zero fields of o take their
-// defaults).
-func NewTracker(o TrackerOptions) *Tracker {
+// NewTracker returns an empty tracker bounded by o's table fields
+// (MaxProcesses ... KeepEnded; zero fields take their defaults).
+func NewTracker(o Options) *Tracker {
 	d := o
 	d.MaxProcesses = wire.Default(d.MaxProcesses, DefaultMaxProcesses)
 	d.MaxIRQs = wire.Default(d.MaxIRQs, DefaultMaxIRQs)

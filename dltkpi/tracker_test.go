@@ -9,7 +9,7 @@ import (
 // seen after every event.
 func track(t testing.TB, name string, seen func(*Tracker)) *Tracker {
 	r := NewReassembler(Options{})
-	tr := NewTracker(TrackerOptions{})
+	tr := NewTracker(Options{})
 	drain := func() {
 		for r.Next() {
 			tr.Apply(r.Event())

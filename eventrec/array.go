@@ -43,7 +43,7 @@ type Array struct {
 // (a timestamp fraction out of range).
 func Parse(b []byte, opts Options) (Array, error) {
 	// Every header failure goes to one newError call: in WebAssembly
-	// each call and its return cost (issue 18).
+	// each call and its return is code (module size; see wasm/size).
 	var (
 		a     Array
 		typ   pcp.Type

@@ -116,7 +116,7 @@ func (s *Scanner) Next() bool {
 		return false
 	}
 	// Every failure but the limit goes to one fail call: in WebAssembly
-	// each call and its return cost (issue 18).
+	// each call and its return is code (module size; see wasm/size).
 	b, off, opts := s.a.b, s.off, &s.a.options
 	var (
 		r     Record
@@ -194,8 +194,7 @@ func (s *Scanner) Next() bool {
 			}
 		} else {
 			// Each parameter checked here, not by a function of its
-			// own: each function cost the WebAssembly modules some 800
-			// bytes with its tables (issue 18).
+			// own (module size; see wasm/size).
 			for i := int32(0); i < r.n; i++ {
 				p := b[off:]
 				field, at, kind = "parameter header", off, ErrTruncated

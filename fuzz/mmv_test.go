@@ -36,7 +36,7 @@ func mmvSeeds(tb testing.TB) [][]byte {
 // the number of labels that parsed.
 func checkMMV(t *testing.T, img []byte, o mmv.Options) int {
 	t.Helper()
-	r, err := mmv.NewReader(img, o)
+	r, err := mmv.Parse(img, o)
 	if err != nil {
 		if _, ok := errors.AsType[*mmv.ParseError](err); !ok {
 			t.Fatalf("NewReader error %v (%T) is not a *ParseError", err, err)
@@ -70,7 +70,7 @@ func checkMMV(t *testing.T, img []byte, o mmv.Options) int {
 	// The dump is a pure function of the bytes: same text twice, from
 	// this Reader and from a fresh one.
 	d1 := mmv.AppendDump(nil, &r, "fuzz.mmv", 1<<50)
-	r2, err := mmv.NewReader(img, o)
+	r2, err := mmv.Parse(img, o)
 	if err != nil {
 		t.Fatalf("second NewReader of the same bytes fails: %v", err)
 	}
@@ -85,7 +85,7 @@ func checkMMV(t *testing.T, img []byte, o mmv.Options) int {
 func TestMMVImages(t *testing.T) {
 	total := 0
 	for _, img := range mmvSeeds(t) {
-		if _, err := mmv.NewReader(img, mmv.Options{Order: binary.LittleEndian}); err != nil {
+		if _, err := mmv.Parse(img, mmv.Options{Order: binary.LittleEndian}); err != nil {
 			t.Fatal(err)
 		}
 		total += checkMMV(t, img, mmv.Options{Order: binary.LittleEndian})

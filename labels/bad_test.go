@@ -130,14 +130,14 @@ func TestDecodeWireBadInput(t *testing.T) {
 		kind  error
 		off   int
 	}{
-		{"partial entry", json, idx(a)[:7], VerifyIndex, ErrIndex, 0},
-		{"name past the JSON", json, idx(Label{NameOff: 13, NameLen: 2}), VerifyBounds, ErrIndex, 0},
-		{"value past the JSON", json, idx(a, Label{NameOff: 8, NameLen: 1, ValueOff: 11, ValueLen: 4}), VerifyBounds, ErrIndex, 8},
-		{"unsorted", json, idx(b, a), VerifyIndex, ErrIndex, 8},
-		{"duplicate", json, idx(a, a), VerifyIndex, ErrIndex, 8},
-		{"name span not a name", json, idx(Label{NameOff: 1, NameLen: 2, ValueOff: 5, ValueLen: 1}), VerifyIndex, ErrIndex, 0},
-		{"overlapping spans", json, idx(a, Label{NameOff: 8, NameLen: 1, ValueOff: 8, ValueLen: 2}), VerifyIndex, ErrIndex, 0},
-		{"index disagrees with the JSON", json, idx(a), VerifyStrict, ErrIndex, 0},
+		{"partial entry", json, idx(a)[:7], VerifyIndex, errIndex, 0},
+		{"name past the JSON", json, idx(Label{NameOff: 13, NameLen: 2}), VerifyBounds, errIndex, 0},
+		{"value past the JSON", json, idx(a, Label{NameOff: 8, NameLen: 1, ValueOff: 11, ValueLen: 4}), VerifyBounds, errIndex, 8},
+		{"unsorted", json, idx(b, a), VerifyIndex, errIndex, 8},
+		{"duplicate", json, idx(a, a), VerifyIndex, errIndex, 8},
+		{"name span not a name", json, idx(Label{NameOff: 1, NameLen: 2, ValueOff: 5, ValueLen: 1}), VerifyIndex, errIndex, 0},
+		{"overlapping spans", json, idx(a, Label{NameOff: 8, NameLen: 1, ValueOff: 8, ValueLen: 2}), VerifyIndex, errIndex, 0},
+		{"index disagrees with the JSON", json, idx(a), VerifyStrict, errIndex, 0},
 		{"JSON not parseable", []byte(`{"a":none}`), idx(Label{NameOff: 2, NameLen: 1, ValueOff: 5, ValueLen: 4}), VerifyStrict, ErrSyntax, 6},
 		{"more than 255 entries", json, make([]byte, 256*8), VerifyBounds, ErrLimit, 0},
 		{"JSON over 65534 bytes", make([]byte, MaxJSONLen+1), nil, VerifyBounds, ErrLimit, 0},
@@ -231,7 +231,7 @@ func TestErrorKinds(t *testing.T) {
 	}
 	for kind, code := range map[*wire.Kind]string{
 		ErrName: "labels_name", ErrDuplicate: "labels_duplicate", ErrUnsupportedValue: "labels_value",
-		ErrDepth: "labels_depth", ErrIndex: "labels_index",
+		ErrDepth: "labels_depth", errIndex: "labels_index",
 	} {
 		if kind.Code() != code {
 			t.Errorf("%q: code %q, want %q", kind.Error(), kind.Code(), code)

@@ -39,9 +39,8 @@ func (s *Set) finish(keepOrder bool, field string) error {
 	}
 	// The canonical form: s.JSON rewritten in sorted order (the index
 	// order), the index offsets moved to match. The output is never
-	// longer than the input, so the offsets stay within 16 bits. Here,
-	// not in a function of its own, which cost the WebAssembly modules
-	// some 800 bytes with its tables (issue 18).
+	// longer than the input, so the offsets stay within 16 bits. Kept
+	// inline, not a function of its own: module size; see wasm/size.
 	out := append(s.alt[:0], '{')
 	for i, l := range s.Index {
 		if i > 0 {

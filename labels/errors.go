@@ -32,10 +32,10 @@ var (
 	ErrUnsupportedValue = wire.NewKind("labels_value", "unsupported label value")
 	// ErrDepth: maps and arrays are nested deeper than Limits.MaxDepth.
 	ErrDepth = wire.NewKind("labels_depth", "nesting too deep")
-	// ErrIndex: a received label index does not describe its JSON (span
+	// errIndex: a received label index does not describe its JSON (span
 	// out of bounds, unsorted or duplicate names, overlapping spans, or a
 	// mismatch found by strict verification).
-	ErrIndex = wire.NewKind("labels_index", "invalid label index")
+	errIndex = wire.NewKind("labels_index", "invalid label index")
 )
 
 // errAt builds the ParseError for a failure at byte off of the input.

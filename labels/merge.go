@@ -91,7 +91,8 @@ func Merge(dst *Set, sets []*Set, keep Filter) error {
 	dst.altIdx, dst.Index = dst.Index, idx
 	return nil
 fail:
-	// Both limits fail here: one call in WebAssembly (issue 18).
+	// Both limits fail here: one failure call (module size; see
+	// wasm/size).
 	dst.alt, dst.altIdx = out, idx
 	dst.Reset()
 	return limitAt("merge", 0, value, limit)

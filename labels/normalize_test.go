@@ -84,13 +84,13 @@ func TestNormalizeBadInput(t *testing.T) {
 		kind  error
 		off   int
 	}{
-		{"missing entry", json, idx(a), ErrIndex, 0},
-		{"entry twice", json, idx(a, a), ErrIndex, 8},
-		{"entry off a key", json, idx(a, Label{NameOff: 14, NameLen: 1, ValueOff: 16, ValueLen: 2}), ErrIndex, 8},
-		{"name span not the key", json, idx(a, Label{NameOff: 13, NameLen: 2, ValueOff: 16, ValueLen: 2}), ErrIndex, 8},
-		{"value span elsewhere", json, idx(a, Label{NameOff: 13, NameLen: 1, ValueOff: 5, ValueLen: 1}), ErrIndex, 8},
-		{"span past the JSON", json, idx(a, Label{NameOff: 13, NameLen: 1, ValueOff: 16, ValueLen: 9}), ErrIndex, 8},
-		{"partial entry", json, idx(a, b)[:15], ErrIndex, 8},
+		{"missing entry", json, idx(a), errIndex, 0},
+		{"entry twice", json, idx(a, a), errIndex, 8},
+		{"entry off a key", json, idx(a, Label{NameOff: 14, NameLen: 1, ValueOff: 16, ValueLen: 2}), errIndex, 8},
+		{"name span not the key", json, idx(a, Label{NameOff: 13, NameLen: 2, ValueOff: 16, ValueLen: 2}), errIndex, 8},
+		{"value span elsewhere", json, idx(a, Label{NameOff: 13, NameLen: 1, ValueOff: 5, ValueLen: 1}), errIndex, 8},
+		{"span past the JSON", json, idx(a, Label{NameOff: 13, NameLen: 1, ValueOff: 16, ValueLen: 9}), errIndex, 8},
+		{"partial entry", json, idx(a, b)[:15], errIndex, 8},
 		{"bare word value (qa/567)", []byte(`{"none":none}`), idx(Label{NameOff: 2, NameLen: 4, ValueOff: 8, ValueLen: 4}), ErrSyntax, 9},
 	} {
 		var s Set

@@ -166,7 +166,7 @@ func (p *parser) members(depth int, emit bool) error {
 // leaves) to the output: `"name":` first, checked against the limits
 // before the value is read, then the value, then its index entry. An
 // empty map, an array and a scalar share that code: in WebAssembly every
-// function and call site costs (issue 18).
+// function and call site costs (module size; see wasm/size).
 func (p *parser) value(depth, keyStart int, key []byte) error {
 	if p.pos >= len(p.in) {
 		return errAt("value", p.pos, ErrTruncated)
@@ -269,7 +269,7 @@ func containsDot(b []byte) bool {
 // without white space to the output. Without, it belongs to a key that
 // SkipInvalidKeys drops: any values, nested ones too, checked and
 // discarded. One loop for both: in WebAssembly every function costs
-// (issue 18).
+// (module size; see wasm/size).
 func (p *parser) array(depth int, emit bool) error {
 	p.pos++ // '['
 	p.ws()
@@ -354,7 +354,8 @@ func (p *parser) scalar() error {
 		return err
 	case c == '-' || c >= '0' && c <= '9':
 		// A JSON number, -?(0|[1-9][0-9]*)(.[0-9]+)?([eE][+-]?[0-9]+)?,
-		// read here, not by a function of its own (issue 18).
+		// read here, not by a function of its own (module size; see
+		// wasm/size).
 		if c == '-' {
 			p.pos++
 		}

@@ -66,7 +66,7 @@ const (
 // entries. dst.JSON aliases json (no copy); dst.Index reuses its buffer.
 //
 // It fails with a *ParseError of kind ErrLimit (more than 255 entries,
-// JSON over 65534 bytes), ErrIndex (a partial entry or any check v
+// JSON over 65534 bytes), errIndex (a partial entry or any check v
 // selects) or, under VerifyStrict, the error that re-parsing the JSON
 // gives. Offsets are into index, or into json for VerifyStrict parse
 // errors. On failure dst is empty.
@@ -83,7 +83,7 @@ func (s *Set) decodeWire(json, index []byte, v Verify) error {
 		return limitAt("jsonlen", 0, len(json), MaxJSONLen)
 	}
 	if len(index)%IndexEntrySize != 0 {
-		return errAt("index", len(index)/IndexEntrySize*IndexEntrySize, ErrIndex)
+		return errAt("index", len(index)/IndexEntrySize*IndexEntrySize, errIndex)
 	}
 	n := len(index) / IndexEntrySize
 	if n > MaxLabelsArchive {
@@ -94,7 +94,7 @@ func (s *Set) decodeWire(json, index []byte, v Verify) error {
 	for i := 0; i < n; i++ {
 		l, _ := ConsumeLabel(index[i*IndexEntrySize:])
 		if int(l.NameOff)+int(l.NameLen) > len(json) || int(l.ValueOff)+int(l.ValueLen) > len(json) {
-			return errAt("label", i*IndexEntrySize, ErrIndex)
+			return errAt("label", i*IndexEntrySize, errIndex)
 		}
 		s.Index = append(s.Index, l)
 	}
@@ -105,15 +105,15 @@ func (s *Set) decodeWire(json, index []byte, v Verify) error {
 	for i, l := range s.Index {
 		name := s.name(l)
 		if !validName(name, Relaxed, true) {
-			return errAt("label.name", i*IndexEntrySize, ErrIndex)
+			return errAt("label.name", i*IndexEntrySize, errIndex)
 		}
 		if i > 0 && bytes.Compare(s.name(s.Index[i-1]), name) >= 0 {
-			return errAt("label.name", i*IndexEntrySize, ErrIndex)
+			return errAt("label.name", i*IndexEntrySize, errIndex)
 		}
 		s.spans = append(s.spans, uint32(l.NameOff)<<16|uint32(l.NameLen), uint32(l.ValueOff)<<16|uint32(l.ValueLen))
 	}
 	if !s.disjointSpans() {
-		return errAt("label", 0, ErrIndex)
+		return errAt("label", 0, errIndex)
 	}
 	if v == VerifyStrict {
 		return s.verifyStrict()
@@ -154,12 +154,12 @@ func (s *Set) verifyStrict() error {
 		return err
 	}
 	if len(c.Index) != len(s.Index) {
-		return errAt("nlabels", 0, ErrIndex)
+		return errAt("nlabels", 0, errIndex)
 	}
 	for i, l := range s.Index {
 		r := c.Index[i]
 		if l.NameOff != r.NameOff || l.NameLen != r.NameLen || l.ValueOff != r.ValueOff || l.ValueLen != r.ValueLen {
-			return errAt("label", i*IndexEntrySize, ErrIndex)
+			return errAt("label", i*IndexEntrySize, errIndex)
 		}
 	}
 	return nil
@@ -175,7 +175,7 @@ func (s *Set) verifyStrict() error {
 // form with full dotted names and the received flags. dst does not alias
 // json or index.
 //
-// It fails with the error Parse gives for json, or with ErrIndex when an
+// It fails with the error Parse gives for json, or with errIndex when an
 // entry matches no label, two entries match the same label, or a label
 // has no entry. On failure dst is empty.
 func Normalize(dst *Set, json, index []byte) error {
@@ -188,7 +188,7 @@ func Normalize(dst *Set, json, index []byte) error {
 
 func normalize(dst *Set, json, index []byte) error {
 	if len(index)%IndexEntrySize != 0 {
-		return errAt("index", len(index)/IndexEntrySize*IndexEntrySize, ErrIndex)
+		return errAt("index", len(index)/IndexEntrySize*IndexEntrySize, errIndex)
 	}
 	n := len(index) / IndexEntrySize
 	if n > MaxLabelsArchive {
@@ -207,7 +207,7 @@ func normalize(dst *Set, json, index []byte) error {
 		}
 	}
 	if n != len(dst.Index) {
-		return errAt("nlabels", 0, ErrIndex)
+		return errAt("nlabels", 0, errIndex)
 	}
 	// Parsed labels are in input order, so their key offsets (src)
 	// increase: find each entry's key by binary search. A matched label's
@@ -226,7 +226,7 @@ func normalize(dst *Set, json, index []byte) error {
 			}
 		}
 		if lo == len(src) || src[lo]&^matched != int32(l.NameOff) || src[lo]&matched != 0 {
-			return errAt("label.name", i*IndexEntrySize, ErrIndex)
+			return errAt("label.name", i*IndexEntrySize, errIndex)
 		}
 		k := dst.Index[lo]
 		last := dst.name(k)
@@ -238,13 +238,13 @@ func normalize(dst *Set, json, index []byte) error {
 		// value span must hold the same text the parser kept.
 		nameEnd, valueEnd := int(l.NameOff)+int(l.NameLen), int(l.ValueOff)+int(l.ValueLen)
 		if nameEnd > len(json) || valueEnd > len(json) {
-			return errAt("label", i*IndexEntrySize, ErrIndex)
+			return errAt("label", i*IndexEntrySize, errIndex)
 		}
 		if name := json[l.NameOff:nameEnd]; string(name) != string(last) && string(name) != string(dst.name(k)) {
-			return errAt("label.name", i*IndexEntrySize, ErrIndex)
+			return errAt("label.name", i*IndexEntrySize, errIndex)
 		}
 		if string(json[l.ValueOff:valueEnd]) != string(dst.JSON[k.ValueOff:int(k.ValueOff)+int(k.ValueLen)]) {
-			return errAt("label.value", i*IndexEntrySize, ErrIndex)
+			return errAt("label.value", i*IndexEntrySize, errIndex)
 		}
 		dst.Index[lo].Flags = l.Flags
 		src[lo] |= matched

@@ -7,7 +7,7 @@ import (
 
 // AppendUint appends v as an integer or enum of size s in the layout's
 // byte order, truncated to the width. An undefined width appends nothing,
-// which the writer then reports as [ErrPayload].
+// which the writer then reports as the kind "ltt_payload".
 func (l Layout) AppendUint(b []byte, s SizeCode, v uint64) []byte {
 	return l.appendN(b, l.Arch.IntBytes(s), v)
 }

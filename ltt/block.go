@@ -45,13 +45,13 @@ func rebase(err error, base int64) error {
 }
 
 // Block checks the records at both ends of one block (len(b) must be the
-// block size) and returns a view of it. It fails with [ErrBlockSize] when
+// block size) and returns a view of it. It fails with the kind "ltt_block_size" when
 // b is not one block, [ErrBlockStart] when offset 0 holds no block_start,
 // and [ErrBlockEnd] when no trailer rule of the configured version lands
 // on a block_end with the same block id.
 func (r *Decoder) Block(b []byte) (Block, error) {
 	if len(b) != r.cfg.BlockSize {
-		return Block{}, errAt("block", len(b), ErrBlockSize)
+		return Block{}, errAt("block", len(b), errBlockSize)
 	}
 	l := r.layout
 	if l.uint(b, 2) != IDBlockStart {
@@ -193,8 +193,8 @@ func (b *Block) Scanner() Scanner {
 
 // Next decodes the next event; it returns false after block_end or on an
 // error. A walk that steps over block_end's offset instead of landing on
-// it is an [ErrBlockEnd] error; an id without a type is [ErrUnknownEvent];
-// a payload running into block_end is [ErrTruncated] or [ErrString].
+// it is an [ErrBlockEnd] error; an id without a type is the kind "ltt_unknown_event";
+// a payload running into block_end is [ErrTruncated] or the kind "ltt_string".
 func (s *Scanner) Next() bool {
 	if s.done || s.err != nil {
 		return false
@@ -217,7 +217,7 @@ func (s *Scanner) Next() bool {
 	tsc := uint32(l.uint(b.data[off+2:], 4))
 	et := r.EventType(id)
 	if et == nil {
-		s.err = rebase(errAt("event id", off, ErrUnknownEvent), b.base)
+		s.err = rebase(errAt("event id", off, errUnknownEvent), b.base)
 		return false
 	}
 	if s.done != (id == IDBlockEnd) || (off == 0) != (id == IDBlockStart) {

@@ -111,15 +111,15 @@ type Decoder struct {
 // range covers an id wins; the core facility is usually first. It fails
 // with [ErrType] when a payload type cannot be laid out for cfg.Arch
 // (undefined width, missing element, cyclic or deeper than 32 levels),
-// and with [ErrBlockSize] when cfg.BlockSize cannot hold a block.
+// and with the kind "ltt_block_size" when cfg.BlockSize cannot hold a block.
 func NewDecoder(cfg Options, facilities ...*Facility) (*Decoder, error) {
 	maxBlk := cfg.MaxBlockSize
 	maxBlk = wire.Default(maxBlk, DefaultMaxBlockSize)
 	switch {
 	case cfg.BlockSize < blockOverhead:
-		return nil, wire.NewValueError("ltt", "block size", 0, ErrBlockSize, int64(cfg.BlockSize), blockOverhead)
+		return nil, wire.NewValueError("ltt", "block size", 0, errBlockSize, int64(cfg.BlockSize), blockOverhead)
 	case cfg.BlockSize > maxBlk:
-		return nil, wire.NewValueError("ltt", "block size", 0, ErrBlockSize, int64(cfg.BlockSize), int64(maxBlk))
+		return nil, wire.NewValueError("ltt", "block size", 0, errBlockSize, int64(cfg.BlockSize), int64(maxBlk))
 	}
 	r := &Decoder{cfg: cfg, layout: Layout{BigEndian: cfg.BigEndian, Arch: cfg.Arch}}
 	for _, f := range facilities {

@@ -14,20 +14,20 @@ type ParseError = wire.Error
 var (
 	// ErrTruncated: an event or value runs past the end of its block.
 	ErrTruncated = wire.ErrTruncated
-	// ErrUnknownEvent: an event id that no facility defines; the walk
+	// errUnknownEvent: an event id that no facility defines; the walk
 	// cannot continue because payloads carry no length.
-	ErrUnknownEvent = wire.NewKind("ltt_unknown_event", "unknown event id")
+	errUnknownEvent = wire.NewKind("ltt_unknown_event", "unknown event id")
 	// ErrBlockStart: a block does not begin with a block_start event.
 	ErrBlockStart = wire.NewKind("ltt_block_start", "block does not start with block_start")
 	// ErrBlockEnd: the trailer points at no block_end, or the event walk
 	// does not land exactly on it.
 	ErrBlockEnd = wire.NewKind("ltt_block_end", "block_end not found where the trailer says")
-	// ErrBlockSize: a block size that cannot hold the block records.
-	ErrBlockSize = wire.NewKind("ltt_block_size", "bad block size")
-	// ErrString: a string without its terminating NUL inside the block.
-	ErrString = wire.NewKind("ltt_string", "unterminated string")
-	// ErrUnionTag: a union tag selects no field.
-	ErrUnionTag = wire.NewKind("ltt_union_tag", "union tag out of range")
+	// errBlockSize: a block size that cannot hold the block records.
+	errBlockSize = wire.NewKind("ltt_block_size", "bad block size")
+	// errString: a string without its terminating NUL inside the block.
+	errString = wire.NewKind("ltt_string", "unterminated string")
+	// errUnionTag: a union tag selects no field.
+	errUnionTag = wire.NewKind("ltt_union_tag", "union tag out of range")
 	// ErrType: a type description the reader cannot lay out (undefined
 	// size for the architecture, missing element, too deep, cyclic).
 	ErrType = wire.NewKind("ltt_type", "bad type description")
@@ -36,16 +36,16 @@ var (
 	ErrFacility = wire.NewKind("ltt_facility", "bad facility")
 	// ErrLimit: a configured limit was exceeded.
 	ErrLimit = wire.ErrLimit
-	// ErrPayload: the writer was given a payload whose size does not
+	// errPayload: the writer was given a payload whose size does not
 	// match its event type.
-	ErrPayload = wire.NewKind("ltt_payload", "payload does not match the event type")
-	// ErrUnion: the writer was asked for a union outside the opt-in
+	errPayload = wire.NewKind("ltt_payload", "payload does not match the event type")
+	// errUnion: the writer was asked for a union outside the opt-in
 	// extension (Options.WriteUnions).
-	ErrUnion = wire.NewKind("ltt_union", "unions are outside the core profile")
-	// ErrEventTooLarge: an event cannot fit in an empty block.
-	ErrEventTooLarge = wire.NewKind("ltt_event_too_large", "event larger than a block")
-	// ErrCycles: the writer was given cycles that go backwards.
-	ErrCycles = wire.NewKind("ltt_cycles", "cycles go backwards")
+	errUnion = wire.NewKind("ltt_union", "unions are outside the core profile")
+	// errEventTooLarge: an event cannot fit in an empty block.
+	errEventTooLarge = wire.NewKind("ltt_event_too_large", "event larger than a block")
+	// errCycles: the writer was given cycles that go backwards.
+	errCycles = wire.NewKind("ltt_cycles", "cycles go backwards")
 )
 
 // errAt builds a *ParseError for the ltt format.

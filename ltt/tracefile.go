@@ -31,7 +31,7 @@ func (t *Tracefile) NumBlocks() int { return int(t.size / int64(t.r.cfg.BlockSiz
 func (t *Tracefile) Block(i int) (Block, error) {
 	bs := t.r.cfg.BlockSize
 	if i < 0 || i >= t.NumBlocks() {
-		return Block{}, errAt("block index", i, ErrBlockSize)
+		return Block{}, errAt("block index", i, errBlockSize)
 	}
 	if t.buf == nil {
 		t.buf = make([]byte, bs)

@@ -324,7 +324,7 @@ func (it *Iter) Next() bool {
 	case KindUnion:
 		tag := it.v.Uint()
 		if tag >= uint64(len(it.v.typ.Fields)) {
-			it.err = errAt("union tag", it.v.off, ErrUnionTag)
+			it.err = errAt("union tag", it.v.off, errUnionTag)
 			return false
 		}
 		f := it.v.typ.Fields[tag]
@@ -355,9 +355,9 @@ func (it *Iter) Err() error { return it.err }
 func sizeErr(n int, field string, off int) error {
 	switch n {
 	case -2:
-		return errAt(field, off, ErrString)
+		return errAt(field, off, errString)
 	case -3:
-		return errAt(field, off, ErrUnionTag)
+		return errAt(field, off, errUnionTag)
 	}
 	return errAt(field, off, ErrTruncated)
 }

@@ -45,12 +45,12 @@ func NewWriter(r *Decoder, clock Clock) *Writer {
 
 // Event appends one event. payload must be exactly one value of the
 // event's type in the trace's layout (build it with the Layout Append
-// helpers). It fails with [ErrUnknownEvent] for an id without a type or
-// for block_start/block_end (the writer owns those), [ErrUnion] for a
-// payload with a union unless Options.WriteUnions is set, [ErrPayload] when
-// the payload does not match the type, [ErrCycles] when cycles is below
+// helpers). It fails with the kind "ltt_unknown_event" for an id without a type or
+// for block_start/block_end (the writer owns those), the kind "ltt_union" for a
+// payload with a union unless Options.WriteUnions is set, the kind "ltt_payload" when
+// the payload does not match the type, the kind "ltt_cycles" when cycles is below
 // the previous event's, [ErrLimit] when the gap would need more than
-// [MaxHeartbeats] heartbeats, and [ErrEventTooLarge] when the event cannot fit
+// [MaxHeartbeats] heartbeats, and the kind "ltt_event_too_large" when the event cannot fit
 // in an empty block. A refused event writes nothing; the writer keeps the
 // error, writes no further event and returns it from every later call.
 func (w *Writer) Event(id uint16, cycles uint64, payload []byte) error {
@@ -76,19 +76,19 @@ func (w *Writer) Event(id uint16, cycles uint64, payload []byte) error {
 func (w *Writer) check(id uint16, cycles uint64, payload []byte) error {
 	et := w.r.EventType(id)
 	if et == nil || id == IDBlockStart || id == IDBlockEnd {
-		return errAt("event id", int(id), ErrUnknownEvent)
+		return errAt("event id", int(id), errUnknownEvent)
 	}
 	if et.union && !w.r.cfg.WriteUnions {
-		return errAt(et.Def.Name, 0, ErrUnion)
+		return errAt(et.Def.Name, 0, errUnion)
 	}
 	if n := w.r.layout.sizeOf(et.Def.Type, payload); n != len(payload) {
-		return errAt(et.Def.Name, len(payload), ErrPayload)
+		return errAt(et.Def.Name, len(payload), errPayload)
 	}
 	if headerSize+len(payload) > w.r.cfg.BlockSize-blockOverhead {
-		return errAt(et.Def.Name, len(payload), ErrEventTooLarge)
+		return errAt(et.Def.Name, len(payload), errEventTooLarge)
 	}
 	if w.block >= 0 && cycles < w.last {
-		return errAt("cycles", int(id), ErrCycles)
+		return errAt("cycles", int(id), errCycles)
 	}
 	if w.block >= 0 && w.r.EventType(IDTimeHeartbeat) != nil {
 		if n := (cycles - w.last) / 0xffffffff; n > MaxHeartbeats {

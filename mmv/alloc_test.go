@@ -19,7 +19,7 @@ func TestAllocs(t *testing.T) {
 	var sink int64
 	read := testing.AllocsPerRun(100, func() {
 		for _, b := range datas {
-			r, err := mmv.NewReader(b, mmv.Options{})
+			r, err := mmv.Parse(b, mmv.Options{})
 			if err != nil {
 				panic(err)
 			}
@@ -79,7 +79,7 @@ func TestAllocs(t *testing.T) {
 		t.Errorf("slot updates: %v allocs per run, want 0", set)
 	}
 	buf := make([]byte, 0, 1<<16)
-	r, _ := mmv.NewReader(b, mmv.Options{Order: binary.NativeEndian})
+	r, _ := mmv.Parse(b, mmv.Options{Order: binary.NativeEndian})
 	dump := testing.AllocsPerRun(20, func() {
 		buf = mmv.AppendDump(buf[:0], &r, "x", 0)
 		buf, _ = pcp.Units(0x1f023000).AppendText(buf)

@@ -39,6 +39,88 @@ func TestBadInput(t *testing.T) {
 		off, _, _ := tocEntry(t, b, s)
 		return int(off) + i*size + field
 	}
+	// An entry's field: size, index and offset of the field in entry i
+	// of section s.
+	type field struct {
+		s              mmv.Section
+		size, i, field int
+	}
+	// The mutations, each failing at the field it changes. put32 and
+	// put64 set a field (put64 from the file and the old value); tocPut
+	// sets field off of section s's TOC entry and fails at want from it;
+	// fill overwrites n bytes of a field with c, fillAt the 256 bytes of
+	// the string it points at; text writes a label payload and fails
+	// want bytes into it.
+	put32 := func(e field, v uint32) mut {
+		return func(t *testing.T, b []byte) int64 {
+			a := at(t, b, e.s, e.size, e.i, e.field)
+			le.PutUint32(b[a:], v)
+			return int64(a)
+		}
+	}
+	put64 := func(e field, v func(b []byte, old uint64) uint64) mut {
+		return func(t *testing.T, b []byte) int64 {
+			a := at(t, b, e.s, e.size, e.i, e.field)
+			le.PutUint64(b[a:], v(b, le.Uint64(b[a:])))
+			return int64(a)
+		}
+	}
+	tocPut := func(s mmv.Section, off int, v uint32, want int) mut {
+		return func(t *testing.T, b []byte) int64 {
+			_, _, a := tocEntry(t, b, s)
+			le.PutUint32(b[a+off:], v)
+			return int64(a + want)
+		}
+	}
+	fill := func(e field, n int, c byte) mut {
+		return func(t *testing.T, b []byte) int64 {
+			a := at(t, b, e.s, e.size, e.i, e.field)
+			for i := range n {
+				b[a+i] = c
+			}
+			return int64(a)
+		}
+	}
+	fillAt := func(e field, c byte) mut {
+		return func(t *testing.T, b []byte) int64 {
+			a := at(t, b, e.s, e.size, e.i, e.field)
+			s := le.Uint64(b[a:])
+			for i := range 256 {
+				b[s+uint64(i)] = c
+			}
+			return int64(a)
+		}
+	}
+	text := func(e field, payload string, want int) mut {
+		return func(t *testing.T, b []byte) int64 {
+			a := at(t, b, e.s, e.size, e.i, e.field)
+			copy(b[a:], payload)
+			return int64(a + want)
+		}
+	}
+	set := func(v uint64) func([]byte, uint64) uint64 { return func([]byte, uint64) uint64 { return v } }
+	end := func(back int) func([]byte, uint64) uint64 {
+		return func(b []byte, _ uint64) uint64 { return uint64(len(b) - back) }
+	}
+	plus := func(d uint64) func([]byte, uint64) uint64 {
+		return func(_ []byte, old uint64) uint64 { return old + d }
+	}
+	noSection := func(s mmv.Section) mut {
+		return func(t *testing.T, b []byte) int64 {
+			_, _, a := tocEntry(t, b, s)
+			le.PutUint32(b[a:], 99)
+			return mmv.HeaderSize
+		}
+	}
+	var (
+		indom   = func(i, f int) field { return field{mmv.SectionIndoms, mmv.IndomSize, i, f} }
+		inst1   = func(i, f int) field { return field{mmv.SectionInstances, mmv.InstanceSizeV1, i, f} }
+		inst2   = func(i, f int) field { return field{mmv.SectionInstances, mmv.InstanceSizeV2, i, f} }
+		metric1 = func(i, f int) field { return field{mmv.SectionMetrics, mmv.MetricSizeV1, i, f} }
+		metric2 = func(i, f int) field { return field{mmv.SectionMetrics, mmv.MetricSizeV2, i, f} }
+		value   = func(i, f int) field { return field{mmv.SectionValues, mmv.ValueSize, i, f} }
+		label   = func(i, f int) field { return field{mmv.SectionLabels, mmv.LabelSize, i, f} }
+	)
 	cases := []struct {
 		name string
 		base []byte
@@ -57,41 +139,13 @@ func TestBadInput(t *testing.T) {
 		{"tocs above limit", v1, mmv.ErrLimit, func(t *testing.T, b []byte) int64 { le.PutUint32(b[24:], 0x7fffffff); return 24 }, 0},
 		{"cluster negative", v1, mmv.ErrRange, func(t *testing.T, b []byte) int64 { le.PutUint32(b[36:], 0xffffffff); return 36 }, 0},
 		{"cluster 4096", v1, mmv.ErrRange, func(t *testing.T, b []byte) int64 { le.PutUint32(b[36:], 4096); return 36 }, 0},
-		{"no metrics", v1, mmv.ErrMissing, func(t *testing.T, b []byte) int64 {
-			_, _, a := tocEntry(t, b, mmv.SectionMetrics)
-			le.PutUint32(b[a:], 99)
-			return mmv.HeaderSize
-		}, 0},
-		{"no values", v3, mmv.ErrMissing, func(t *testing.T, b []byte) int64 {
-			_, _, a := tocEntry(t, b, mmv.SectionValues)
-			le.PutUint32(b[a:], 99)
-			return mmv.HeaderSize
-		}, 0},
-		{"duplicate toc type", v1, mmv.ErrTOC, func(t *testing.T, b []byte) int64 {
-			_, _, a := tocEntry(t, b, mmv.SectionStrings)
-			le.PutUint32(b[a:], uint32(mmv.SectionMetrics))
-			return int64(a)
-		}, 0},
-		{"negative count", v1, mmv.ErrCount, func(t *testing.T, b []byte) int64 {
-			_, _, a := tocEntry(t, b, mmv.SectionValues)
-			le.PutUint32(b[a+4:], 0xffffffff)
-			return int64(a + 4)
-		}, 0},
-		{"metrics above 1023", v1, mmv.ErrLimit, func(t *testing.T, b []byte) int64 {
-			_, _, a := tocEntry(t, b, mmv.SectionMetrics)
-			le.PutUint32(b[a+4:], 1024)
-			return int64(a + 4)
-		}, 0},
-		{"labels above 255", v3, mmv.ErrLimit, func(t *testing.T, b []byte) int64 {
-			_, _, a := tocEntry(t, b, mmv.SectionLabels)
-			le.PutUint32(b[a+4:], 256)
-			return int64(a + 4)
-		}, 0},
-		{"values past end", v1, mmv.ErrBounds, func(t *testing.T, b []byte) int64 {
-			_, _, a := tocEntry(t, b, mmv.SectionValues)
-			le.PutUint32(b[a+4:], 1000)
-			return int64(a + 8)
-		}, 0},
+		{"no metrics", v1, mmv.ErrMissing, noSection(mmv.SectionMetrics), 0},
+		{"no values", v3, mmv.ErrMissing, noSection(mmv.SectionValues), 0},
+		{"duplicate toc type", v1, mmv.ErrTOC, tocPut(mmv.SectionStrings, 0, uint32(mmv.SectionMetrics), 0), 0},
+		{"negative count", v1, mmv.ErrCount, tocPut(mmv.SectionValues, 4, 0xffffffff, 4), 0},
+		{"metrics above 1023", v1, mmv.ErrLimit, tocPut(mmv.SectionMetrics, 4, 1024, 4), 0},
+		{"labels above 255", v3, mmv.ErrLimit, tocPut(mmv.SectionLabels, 4, 256, 4), 0},
+		{"values past end", v1, mmv.ErrBounds, tocPut(mmv.SectionValues, 4, 1000, 8), 0},
 		{"section offset overflows", v3, mmv.ErrBounds, func(t *testing.T, b []byte) int64 {
 			_, _, a := tocEntry(t, b, mmv.SectionMetrics)
 			le.PutUint64(b[a+8:], 0xffffffffffffff00)
@@ -107,140 +161,33 @@ func TestBadInput(t *testing.T) {
 			le.PutUint32(b[a:], 4)
 			return int64(a + 4)
 		}, 0},
-		{"indom serial 0", v1, mmv.ErrField, func(t *testing.T, b []byte) int64 {
-			a := at(t, b, mmv.SectionIndoms, mmv.IndomSize, 0, 0)
-			le.PutUint32(b[a:], 0)
-			return int64(a)
-		}, 0},
-		{"indom serial 0xffffffff", v3, mmv.ErrField, func(t *testing.T, b []byte) int64 {
-			a := at(t, b, mmv.SectionIndoms, mmv.IndomSize, 0, 0)
-			le.PutUint32(b[a:], 0xffffffff)
-			return int64(a)
-		}, 0},
-		{"indom help past end", v3, mmv.ErrBounds, func(t *testing.T, b []byte) int64 {
-			a := at(t, b, mmv.SectionIndoms, mmv.IndomSize, 0, 24)
-			le.PutUint64(b[a:], uint64(len(b)-255))
-			return int64(a)
-		}, 0},
-		{"instance indom not an entry", v3, mmv.ErrOffset, func(t *testing.T, b []byte) int64 {
-			a := at(t, b, mmv.SectionInstances, mmv.InstanceSizeV2, 1, 0)
-			le.PutUint64(b[a:], le.Uint64(b[a:])+4)
-			return int64(a)
-		}, 0},
-		{"v1 instance name without NUL", v1, mmv.ErrString, func(t *testing.T, b []byte) int64 {
-			a := at(t, b, mmv.SectionInstances, mmv.InstanceSizeV1, 2, 16)
-			copy(b[a:a+64], bytes64('x'))
-			return int64(a)
-		}, 0},
-		{"v2 instance name past end", v3, mmv.ErrBounds, func(t *testing.T, b []byte) int64 {
-			a := at(t, b, mmv.SectionInstances, mmv.InstanceSizeV2, 0, 16)
-			le.PutUint64(b[a:], uint64(len(b)-100))
-			return int64(a)
-		}, 0},
-		{"v2 instance name without NUL", v3, mmv.ErrString, func(t *testing.T, b []byte) int64 {
-			a := at(t, b, mmv.SectionInstances, mmv.InstanceSizeV2, 0, 16)
-			s := le.Uint64(b[a:])
-			for i := range 256 {
-				b[s+uint64(i)] = 'y'
-			}
-			return int64(a)
-		}, 0},
-		{"v1 metric name without NUL", v1, mmv.ErrString, func(t *testing.T, b []byte) int64 {
-			a := at(t, b, mmv.SectionMetrics, mmv.MetricSizeV1, 3, 0)
-			copy(b[a:a+64], bytes64('m'))
-			return int64(a)
-		}, 0},
-		{"v2 metric name past end", v3, mmv.ErrBounds, func(t *testing.T, b []byte) int64 {
-			a := at(t, b, mmv.SectionMetrics, mmv.MetricSizeV2, 2, 0)
-			le.PutUint64(b[a:], uint64(len(b)-255))
-			return int64(a)
-		}, 0},
-		{"item above 1023", v1, mmv.ErrRange, func(t *testing.T, b []byte) int64 {
-			a := at(t, b, mmv.SectionMetrics, mmv.MetricSizeV1, 0, 64)
-			le.PutUint32(b[a:], 1024)
-			return int64(a)
-		}, 0},
-		{"repeated item", v3, mmv.ErrItem, func(t *testing.T, b []byte) int64 {
-			a := at(t, b, mmv.SectionMetrics, mmv.MetricSizeV2, 1, 8)
-			le.PutUint32(b[a:], 1)
-			return int64(a)
-		}, 0},
-		{"type 7", v1, mmv.ErrType, func(t *testing.T, b []byte) int64 {
-			a := at(t, b, mmv.SectionMetrics, mmv.MetricSizeV1, 0, 68)
-			le.PutUint32(b[a:], 7)
-			return int64(a)
-		}, 0},
-		{"semantics 2", v3, mmv.ErrField, func(t *testing.T, b []byte) int64 {
-			a := at(t, b, mmv.SectionMetrics, mmv.MetricSizeV2, 0, 16)
-			le.PutUint32(b[a:], 2)
-			return int64(a)
-		}, 0},
-		{"unknown indom", v1, mmv.ErrInDom, func(t *testing.T, b []byte) int64 {
-			a := at(t, b, mmv.SectionMetrics, mmv.MetricSizeV1, 0, 80)
-			le.PutUint32(b[a:], 99)
-			return int64(a)
-		}, 0},
-		{"metric help past end", v1, mmv.ErrBounds, func(t *testing.T, b []byte) int64 {
-			a := at(t, b, mmv.SectionMetrics, mmv.MetricSizeV1, 1, 88)
-			le.PutUint64(b[a:], uint64(len(b)-1))
-			return int64(a)
-		}, 0},
-		{"metric help without NUL", v3, mmv.ErrString, func(t *testing.T, b []byte) int64 {
-			a := at(t, b, mmv.SectionMetrics, mmv.MetricSizeV2, 1, 32)
-			s := le.Uint64(b[a:])
-			for i := range 256 {
-				b[s+uint64(i)] = 'h'
-			}
-			return int64(a)
-		}, 0},
-		{"value metric not an entry", v1, mmv.ErrOffset, func(t *testing.T, b []byte) int64 {
-			a := at(t, b, mmv.SectionValues, mmv.ValueSize, 2, 16)
-			le.PutUint64(b[a:], le.Uint64(b[a:])+8)
-			return int64(a)
-		}, 0},
-		{"singular value with instance", v3, mmv.ErrInstance, func(t *testing.T, b []byte) int64 {
-			off, _, _ := tocEntry(t, b, mmv.SectionInstances)
-			a := at(t, b, mmv.SectionValues, mmv.ValueSize, 0, 24)
-			le.PutUint64(b[a:], off)
-			return int64(a)
-		}, 0},
-		{"value instance not an entry", v1, mmv.ErrOffset, func(t *testing.T, b []byte) int64 {
-			a := at(t, b, mmv.SectionValues, mmv.ValueSize, 3, 24)
-			le.PutUint64(b[a:], 8)
-			return int64(a)
-		}, 0},
-		{"string value past end", v3, mmv.ErrBounds, func(t *testing.T, b []byte) int64 {
-			a := at(t, b, mmv.SectionValues, mmv.ValueSize, 10, 8)
-			le.PutUint64(b[a:], uint64(len(b)))
-			return int64(a)
-		}, 0},
-		{"label flags", v3, mmv.ErrField, func(t *testing.T, b []byte) int64 {
-			a := at(t, b, mmv.SectionLabels, mmv.LabelSize, 1, 0)
-			le.PutUint32(b[a:], 0x0c)
-			return int64(a)
-		}, 0},
-		{"label payload without NUL", v3, mmv.ErrString, func(t *testing.T, b []byte) int64 {
-			a := at(t, b, mmv.SectionLabels, mmv.LabelSize, 2, 12)
-			for i := range 244 {
-				b[a+i] = '}'
-			}
-			return int64(a)
-		}, 0},
-		{"label not one member", v3, mmv.ErrLabel, func(t *testing.T, b []byte) int64 {
-			a := at(t, b, mmv.SectionLabels, mmv.LabelSize, 0, 12)
-			copy(b[a:], "{\"a\":1,\"b\":2}\x00")
-			return int64(a + 6)
-		}, 0},
-		{"label name", v3, mmv.ErrLabel, func(t *testing.T, b []byte) int64 {
-			a := at(t, b, mmv.SectionLabels, mmv.LabelSize, 0, 12)
-			copy(b[a:], "{\"1a\":1}\x00")
-			return int64(a + 2)
-		}, 0},
-		{"label value", v3, mmv.ErrLabel, func(t *testing.T, b []byte) int64 {
-			a := at(t, b, mmv.SectionLabels, mmv.LabelSize, 0, 12)
-			copy(b[a:], "{\"a\":tru}\x00")
-			return int64(a + 5)
-		}, 0},
+		{"indom serial 0", v1, mmv.ErrField, put32(indom(0, 0), 0), 0},
+		{"indom serial 0xffffffff", v3, mmv.ErrField, put32(indom(0, 0), 0xffffffff), 0},
+		{"indom help past end", v3, mmv.ErrBounds, put64(indom(0, 24), end(255)), 0},
+		{"instance indom not an entry", v3, mmv.ErrOffset, put64(inst2(1, 0), plus(4)), 0},
+		{"v1 instance name without NUL", v1, mmv.ErrString, fill(inst1(2, 16), 64, 'x'), 0},
+		{"v2 instance name past end", v3, mmv.ErrBounds, put64(inst2(0, 16), end(100)), 0},
+		{"v2 instance name without NUL", v3, mmv.ErrString, fillAt(inst2(0, 16), 'y'), 0},
+		{"v1 metric name without NUL", v1, mmv.ErrString, fill(metric1(3, 0), 64, 'm'), 0},
+		{"v2 metric name past end", v3, mmv.ErrBounds, put64(metric2(2, 0), end(255)), 0},
+		{"item above 1023", v1, mmv.ErrRange, put32(metric1(0, 64), 1024), 0},
+		{"repeated item", v3, mmv.ErrItem, put32(metric2(1, 8), 1), 0},
+		{"type 7", v1, mmv.ErrType, put32(metric1(0, 68), 7), 0},
+		{"semantics 2", v3, mmv.ErrField, put32(metric2(0, 16), 2), 0},
+		{"unknown indom", v1, mmv.ErrInDom, put32(metric1(0, 80), 99), 0},
+		{"metric help past end", v1, mmv.ErrBounds, put64(metric1(1, 88), end(1)), 0},
+		{"metric help without NUL", v3, mmv.ErrString, fillAt(metric2(1, 32), 'h'), 0},
+		{"value metric not an entry", v1, mmv.ErrOffset, put64(value(2, 16), plus(8)), 0},
+		{"singular value with instance", v3, mmv.ErrInstance, put64(value(0, 24), func(b []byte, _ uint64) uint64 {
+			return tocOff(t, b, mmv.SectionInstances)
+		}), 0},
+		{"value instance not an entry", v1, mmv.ErrOffset, put64(value(3, 24), set(8)), 0},
+		{"string value past end", v3, mmv.ErrBounds, put64(value(10, 8), end(0)), 0},
+		{"label flags", v3, mmv.ErrField, put32(label(1, 0), 0x0c), 0},
+		{"label payload without NUL", v3, mmv.ErrString, fill(label(2, 12), 244, '}'), 0},
+		{"label not one member", v3, mmv.ErrLabel, text(label(0, 12), "{\"a\":1,\"b\":2}\x00", 6), 0},
+		{"label name", v3, mmv.ErrLabel, text(label(0, 12), "{\"1a\":1}\x00", 2), 0},
+		{"label value", v3, mmv.ErrLabel, text(label(0, 12), "{\"a\":tru}\x00", 5), 0},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -249,7 +196,7 @@ func TestBadInput(t *testing.T) {
 			if tc.size > 0 {
 				b = b[:tc.size]
 			}
-			_, err := mmv.NewReader(b[:len(b):len(b)], mmv.Options{})
+			_, err := mmv.Parse(b[:len(b):len(b)], mmv.Options{})
 			if !errors.Is(err, tc.kind) {
 				t.Fatalf("err = %v, want kind %v", err, tc.kind)
 			}
@@ -278,10 +225,10 @@ func TestOptionsPerFieldDefaults(t *testing.T) {
 	if n < 2 {
 		t.Fatalf("sample3 has %d labels; the test needs 2 or more", n)
 	}
-	if _, err := mmv.NewReader(v3, mmv.Options{MaxLabels: n}); err != nil {
+	if _, err := mmv.Parse(v3, mmv.Options{MaxLabels: n}); err != nil {
 		t.Fatalf("MaxLabels %d alone: %v", n, err)
 	}
-	_, err := mmv.NewReader(v3, mmv.Options{MaxLabels: n - 1})
+	_, err := mmv.Parse(v3, mmv.Options{MaxLabels: n - 1})
 	pe, ok := errors.AsType[*mmv.ParseError](err)
 	if !ok || !errors.Is(err, mmv.ErrLimit) || !pe.HasValue || !pe.HasLimit ||
 		pe.Value != int64(n) || pe.Limit != int64(n-1) || pe.Offset != int64(at+4) {
@@ -291,7 +238,7 @@ func TestOptionsPerFieldDefaults(t *testing.T) {
 	b := append([]byte(nil), readFile(t, "testdata/lab/sample1.mmv")...)
 	_, _, at = tocEntry(t, b, mmv.SectionMetrics)
 	le.PutUint32(b[at+4:], 1024)
-	_, err = mmv.NewReader(b, mmv.Options{})
+	_, err = mmv.Parse(b, mmv.Options{})
 	pe, ok = errors.AsType[*mmv.ParseError](err)
 	if !ok || !errors.Is(err, mmv.ErrLimit) || pe.Value != 1024 || pe.Limit != mmv.DefaultMaxMetrics {
 		t.Fatalf("1024 metrics: %v", err)
@@ -303,18 +250,10 @@ func TestOptionsPerFieldDefaults(t *testing.T) {
 
 	b = append(b[:0:0], readFile(t, "testdata/lab/sample1.mmv")...)
 	le.PutUint32(b[36:], 4096)
-	_, err = mmv.NewReader(b, mmv.Options{})
+	_, err = mmv.Parse(b, mmv.Options{})
 	if pe, ok = errors.AsType[*mmv.ParseError](err); !ok || !errors.Is(err, mmv.ErrRange) || pe.Value != 4096 || pe.Limit != mmv.MaxCluster {
 		t.Fatalf("cluster 4096: %v", err)
 	}
-}
-
-func bytes64(c byte) []byte {
-	b := make([]byte, 64)
-	for i := range b {
-		b[i] = c
-	}
-	return b
 }
 
 // TestPackedStrings follows qa/1552: string references are arbitrary
@@ -328,7 +267,7 @@ func TestPackedStrings(t *testing.T) {
 	le.PutUint64(b[metrics:], inst1+1)
 	copy(b[len(b)-256:], "tail help\x00")
 	le.PutUint64(b[metrics+40:], uint64(len(b)-256))
-	r, err := mmv.NewReader(b, mmv.Options{})
+	r, err := mmv.Parse(b, mmv.Options{})
 	if err != nil {
 		t.Fatalf("packed strings rejected: %v", err)
 	}

@@ -28,15 +28,15 @@ func bigFile(b *testing.B) []byte {
 	return p.AppendFile(nil, nil)
 }
 
-// BenchmarkNewReader validates each real file.
-func BenchmarkNewReader(b *testing.B) {
+// BenchmarkParse validates each real file.
+func BenchmarkParse(b *testing.B) {
 	for _, name := range realFiles(b) {
 		data := readFile(b, name)
 		b.Run(name[len("testdata/"):], func(b *testing.B) {
 			b.SetBytes(int64(len(data)))
 			b.ReportAllocs()
 			for b.Loop() {
-				if _, err := mmv.NewReader(data, mmv.Options{}); err != nil {
+				if _, err := mmv.Parse(data, mmv.Options{}); err != nil {
 					b.Fatal(err)
 				}
 			}
@@ -45,10 +45,10 @@ func BenchmarkNewReader(b *testing.B) {
 }
 
 // BenchmarkReadAllValues reads the 10,000 values of a file through an
-// already validated Reader, as a live reader does on every poll.
+// already validated File, as a live reader does on every poll.
 func BenchmarkReadAllValues(b *testing.B) {
 	data := bigFile(b)
-	r, err := mmv.NewReader(data, mmv.Options{})
+	r, err := mmv.Parse(data, mmv.Options{})
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -63,13 +63,13 @@ func BenchmarkReadAllValues(b *testing.B) {
 	_ = sum
 }
 
-// BenchmarkNewReaderBig validates the 10,000-value file.
-func BenchmarkNewReaderBig(b *testing.B) {
+// BenchmarkParseBig validates the 10,000-value file.
+func BenchmarkParseBig(b *testing.B) {
 	data := bigFile(b)
 	b.SetBytes(int64(len(data)))
 	b.ReportAllocs()
 	for b.Loop() {
-		if _, err := mmv.NewReader(data, mmv.Options{}); err != nil {
+		if _, err := mmv.Parse(data, mmv.Options{}); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -103,7 +103,7 @@ func BenchmarkSetString(b *testing.B) {
 // BenchmarkDump formats a real v3 file as mmvdump text.
 func BenchmarkDump(b *testing.B) {
 	data := readFile(b, "testdata/lab/sample3.mmv")
-	r, _ := mmv.NewReader(data, mmv.Options{})
+	r, _ := mmv.Parse(data, mmv.Options{})
 	buf := make([]byte, 0, 1<<14)
 	b.SetBytes(int64(len(data)))
 	b.ReportAllocs()
@@ -128,7 +128,7 @@ func BenchmarkWrite(b *testing.B) {
 // metadata a poller resolved once.
 func BenchmarkReadAllWords(b *testing.B) {
 	data := bigFile(b)
-	r, err := mmv.NewReader(data, mmv.Options{})
+	r, err := mmv.Parse(data, mmv.Options{})
 	if err != nil {
 		b.Fatal(err)
 	}

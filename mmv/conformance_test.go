@@ -159,7 +159,7 @@ func TestConformanceMmvdump(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		r, err := mmv.NewReader(b, mmv.Options{})
+		r, err := mmv.Parse(b, mmv.Options{})
 		if err != nil {
 			t.Errorf("%s: %v", name, err)
 			continue
@@ -256,7 +256,7 @@ func TestConformancePmdammv(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		r, err := mmv.NewReader(b, mmv.Options{})
+		r, err := mmv.Parse(b, mmv.Options{})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -384,7 +384,7 @@ func TestConformanceAssign(t *testing.T) {
 		if err := os.WriteFile(filepath.Join(dir, name), b, 0o644); err != nil {
 			t.Fatal(err)
 		}
-		r, err := mmv.NewReader(b, mmv.Options{})
+		r, err := mmv.Parse(b, mmv.Options{})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -399,8 +399,8 @@ func TestConformanceAssign(t *testing.T) {
 		t.Fatalf("pminfo: %v\n%s", err, out)
 	}
 	for i, s := range srcs {
-		m := s.Reader.Metric(0)
-		name := string(s.Reader.AppendMetricName(nil, mmv.PrefixMMV, s.Name, m))
+		m := s.File.Metric(0)
+		name := string(s.File.AppendMetricName(nil, mmv.PrefixMMV, s.Name, m))
 		line := name + " PMID: " + mmv.PMID(predicted[i], m.Item).String() + "\n"
 		bad := false
 		for _, w := range warnings {
@@ -458,7 +458,7 @@ func TestConformanceElapsedSentinel(t *testing.T) {
 	}
 	after := time.Now().UnixMicro()
 	got := parsePminfoValues(string(out))
-	r, _ := mmv.NewReader(b, mmv.Options{})
+	r, _ := mmv.Parse(b, mmv.Options{})
 	lo, hi := r.Value(0).Elapsed(before), r.Value(0).Elapsed(after)
 	v, err := strconv.ParseInt(got["mmv.sent.busy"], 10, 64)
 	if err != nil || v < lo || v > hi {

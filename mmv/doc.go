@@ -14,19 +14,22 @@
 // binary.ByteOrder ([Options.Order] for the reader; nil means
 // little-endian, what every known writer produces in practice).
 //
-// [NewReader] validates a whole file once: everything pmdammv checks,
+// [Parse] validates a whole file once: everything pmdammv checks,
 // plus every string reference (offset + 256 inside the file and a NUL),
 // every entry offset (pointing at an entry of the right section), items
 // (unique, at most 1023), types, semantics, indoms and label payloads.
 // [Options] set the byte order and the limits, each zero field taking
 // its default ([DefaultMaxMetrics], ...). Failures are *[ParseError]
-// values wrapping a kind such as [ErrBounds] (shared kinds such as
-// [ErrLimit] are internal/wire's, the same for every format), with the
-// section, entry and byte offset, and the value and limit where a number
-// broke one. [Registry.Plan]
+// values wrapping a kind (shared kinds such as [ErrLimit] are
+// internal/wire's, the same for every format), with the section, entry
+// and byte offset, and the value and limit where a number broke one.
+// MMV's own kinds are exported only where a caller branches on them
+// ([ErrGeneration]: read again later; [ErrNoSuchEntry]: a lookup missed;
+// [ErrTooLong]: shorten the text); the others are told apart by their
+// stable Code ("mmv_bounds", "mmv_offset", ...), as the wasm ABI does. [Registry.Plan]
 // lays out a file the way libpcp_mmv does, choosing the lowest version
 // that fits, and refuses what pmdammv would silently drop. [Plan.Slot]
-// gives allocation-free handles for value updates; [Reader.Registry] and
+// gives allocation-free handles for value updates; [File.Registry] and
 // [Plan.CopyValues] lay a file's contents out again (in the other byte
 // order, or without the entries a reader skipped); [AppendDump] prints
 // mmvdump's text; [AppendMetricName], [PMID], [InDomID] and [Assign]
@@ -34,12 +37,12 @@
 // live writing and reading; this package has no os or mmap code and
 // builds for WebAssembly.
 //
-// Allocation and lifetime: NewReader, every Reader and Value accessor,
+// Allocation and lifetime: Parse, every File and Value accessor,
 // slot updates and AppendDump (given room) allocate nothing. Names, help
 // texts, label payloads and string values are sub-slices of the bytes
-// given to NewReader, valid while those bytes are; copy them to keep
-// them. Values are read from the bytes on every call, so a Reader over a
-// live mapping sees updates; when [Reader.Stale] reports a new
-// generation, build a new Reader. Registry.Plan, Reader.Registry, Assign
+// given to Parse, valid while those bytes are; copy them to keep
+// them. Values are read from the bytes on every call, so a File over a
+// live mapping sees updates; when [File.Stale] reports a new
+// generation, Parse again. Registry.Plan, File.Registry, Assign
 // and AppendFile allocate.
 package mmv

@@ -16,7 +16,7 @@ var semNames = [...]string{"?", "counter", "?", "instant", "discrete"}
 // Unix epoch) as the time for open ELAPSED intervals. The layout, the
 // field order and mmvdump's quirks (v2/v3 instance offsets stepping by
 // 80, strings listed by slot) are reproduced so the two can be diffed.
-func AppendDump(b []byte, r *Reader, name string, nowMicros int64) []byte {
+func AppendDump(b []byte, r *File, name string, nowMicros int64) []byte {
 	h := r.Header()
 	b = append(b, "MMV file   = "...)
 	b = append(b, name...)
@@ -138,7 +138,7 @@ func appendHelp(b []byte, key string, text []byte, present bool) []byte {
 	return append(b, '\n')
 }
 
-func (r *Reader) dumpIndoms(b []byte) []byte {
+func (r *File) dumpIndoms(b []byte) []byte {
 	for i := range r.NumIndoms() {
 		d := r.Indom(i)
 		b = entryHead(b, uint64(d.Serial), uint64(d.Offset))
@@ -152,7 +152,7 @@ func (r *Reader) dumpIndoms(b []byte) []byte {
 	return b
 }
 
-func (r *Reader) dumpInstances(b []byte) []byte {
+func (r *File) dumpInstances(b []byte) []byte {
 	sec := r.sect[SectionInstances]
 	for i := range sec.count {
 		in := r.Instance(i)
@@ -178,7 +178,7 @@ func appendInst(b []byte, in Instance) []byte {
 	return append(b, `"]`...)
 }
 
-func (r *Reader) dumpMetrics(b []byte) []byte {
+func (r *File) dumpMetrics(b []byte) []byte {
 	// Every entry, as mmvdump prints them: refused metrics too.
 	for i := range r.NumMetrics() {
 		m := r.Metric(i)
@@ -214,7 +214,7 @@ func (r *Reader) dumpMetrics(b []byte) []byte {
 	return b
 }
 
-func (r *Reader) dumpValues(b []byte, now int64) []byte {
+func (r *File) dumpValues(b []byte, now int64) []byte {
 	// Every entry, as mmvdump prints them: values of refused metrics too.
 	for i := range r.NumValues() {
 		v := r.Value(i)

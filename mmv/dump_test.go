@@ -37,7 +37,7 @@ func TestDumpMatchesMmvdump(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			b := readFile(t, name)
 			want := string(readFile(t, strings.TrimSuffix(name, ".mmv")+".mmvdump.txt"))
-			r, err := mmv.NewReader(b, mmv.Options{})
+			r, err := mmv.Parse(b, mmv.Options{})
 			if err != nil {
 				t.Fatal(err)
 			}

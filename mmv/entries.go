@@ -58,26 +58,26 @@ type Label struct {
 }
 
 // NumMetrics returns the number of metric entries.
-func (r *Reader) NumMetrics() int { return r.sect[SectionMetrics].count }
+func (r *File) NumMetrics() int { return r.sect[SectionMetrics].count }
 
 // NumIndoms returns the number of indom entries.
-func (r *Reader) NumIndoms() int { return r.sect[SectionIndoms].count }
+func (r *File) NumIndoms() int { return r.sect[SectionIndoms].count }
 
 // NumInstances returns the number of instance entries.
-func (r *Reader) NumInstances() int { return r.sect[SectionInstances].count }
+func (r *File) NumInstances() int { return r.sect[SectionInstances].count }
 
 // NumValues returns the number of value entries.
-func (r *Reader) NumValues() int { return r.sect[SectionValues].count }
+func (r *File) NumValues() int { return r.sect[SectionValues].count }
 
 // NumLabels returns the number of label entries (0 before version 3).
-func (r *Reader) NumLabels() int { return r.sect[SectionLabels].count }
+func (r *File) NumLabels() int { return r.sect[SectionLabels].count }
 
 // NumStrings returns the count the STRINGS TOC entry declares.
-func (r *Reader) NumStrings() int { return r.sect[SectionStrings].count }
+func (r *File) NumStrings() int { return r.sect[SectionStrings].count }
 
 // Metric returns metric entry i; it panics if i is out of range, like a
 // slice index.
-func (r *Reader) Metric(i int) Metric {
+func (r *File) Metric(i int) Metric {
 	r.check(SectionMetrics, i)
 	at := r.at(SectionMetrics, i)
 	// A v1 name is inline, the fields after it; a later one a reference.
@@ -102,7 +102,7 @@ func (r *Reader) Metric(i int) Metric {
 }
 
 // Indom returns indom entry i.
-func (r *Reader) Indom(i int) Indom {
+func (r *File) Indom(i int) Indom {
 	r.check(SectionIndoms, i)
 	at := r.at(SectionIndoms, i)
 	d := Indom{Index: i, Offset: at, Serial: r.u32Cold(at), Count: int(r.u32Cold(at + 4))}
@@ -120,7 +120,7 @@ func (r *Reader) Indom(i int) Indom {
 }
 
 // Instance returns instance entry i.
-func (r *Reader) Instance(i int) Instance {
+func (r *File) Instance(i int) Instance {
 	r.check(SectionInstances, i)
 	at := r.at(SectionInstances, i)
 	name, max := uint64(at+16), NameSizeV1
@@ -132,7 +132,7 @@ func (r *Reader) Instance(i int) Instance {
 }
 
 // Label returns label entry i.
-func (r *Reader) Label(i int) Label {
+func (r *File) Label(i int) Label {
 	r.check(SectionLabels, i)
 	at := r.at(SectionLabels, i)
 	return Label{Index: i, Offset: at, Flags: LabelFlags(r.u32Cold(at)), Identity: r.u32Cold(at + 4),
@@ -143,7 +143,7 @@ func (r *Reader) Label(i int) Label {
 // the file's bytes each time it is asked. If a writer rewrote the entry's
 // metric offset after validation (without a new generation), Metric is
 // -1 and Type is TypeNoSupport; callers that index metrics must check.
-func (r *Reader) Value(i int) Value {
+func (r *File) Value(i int) Value {
 	r.check(SectionValues, i)
 	v := Value{Index: i - 1, Metric: -1, Instance: -1}
 	r.NextValue(&v)
@@ -163,7 +163,7 @@ func (r *Reader) Value(i int) Value {
 // instances in order: it takes v's metric and the instance after v's
 // when their offsets are those the entry holds, checked against the
 // bytes (so any v gives Value's result), and looks up the others.
-func (r *Reader) NextValue(v *Value) bool {
+func (r *File) NextValue(v *Value) bool {
 	i := v.Index + 1
 	if i < 0 || i >= r.sect[SectionValues].count {
 		return false
@@ -199,7 +199,7 @@ func (r *Reader) NextValue(v *Value) bool {
 }
 
 // check panics with a clear message when i is not an entry of s.
-func (r *Reader) check(s Section, i int) {
+func (r *File) check(s Section, i int) {
 	if i < 0 || i >= r.sect[s].count {
 		badIndex(s)
 	}
@@ -215,7 +215,7 @@ func badIndex(s Section) {
 
 // Metrics iterates over the metric entries in file order, but for those
 // left out under [Options.SkipRefused].
-func (r *Reader) Metrics() iter.Seq[Metric] {
+func (r *File) Metrics() iter.Seq[Metric] {
 	return func(yield func(Metric) bool) {
 		for i := range r.NumMetrics() {
 			if r.Refused(i) {
@@ -230,7 +230,7 @@ func (r *Reader) Metrics() iter.Seq[Metric] {
 
 // Values iterates over the value entries in file order, but for those of
 // metrics left out under [Options.SkipRefused].
-func (r *Reader) Values() iter.Seq[Value] {
+func (r *File) Values() iter.Seq[Value] {
 	return func(yield func(Value) bool) {
 		for v := (Value{Index: -1}); r.NextValue(&v); {
 			if v.Metric >= 0 && r.Refused(v.Metric) {
@@ -244,7 +244,7 @@ func (r *Reader) Values() iter.Seq[Value] {
 }
 
 // Instances iterates over the instances of indom entry d, in file order.
-func (r *Reader) Instances(d Indom) iter.Seq[Instance] {
+func (r *File) Instances(d Indom) iter.Seq[Instance] {
 	return func(yield func(Instance) bool) {
 		for i := d.First; i < d.First+d.Count; i++ {
 			if !yield(r.Instance(i)) {
@@ -255,7 +255,7 @@ func (r *Reader) Instances(d Indom) iter.Seq[Instance] {
 }
 
 // Labels iterates over the label entries in file order.
-func (r *Reader) Labels() iter.Seq[Label] {
+func (r *File) Labels() iter.Seq[Label] {
 	return func(yield func(Label) bool) {
 		for i := range r.NumLabels() {
 			if !yield(r.Label(i)) {
@@ -267,7 +267,7 @@ func (r *Reader) Labels() iter.Seq[Label] {
 
 // IndomOf returns the indom entry of metric m; ok is false for a
 // singular metric (or an indom that vanished after validation).
-func (r *Reader) IndomOf(m Metric) (Indom, bool) {
+func (r *File) IndomOf(m Metric) (Indom, bool) {
 	d := r.indomBySerial(m.Indom)
 	if m.Singular() || d < 0 {
 		return Indom{}, false
@@ -277,8 +277,8 @@ func (r *Reader) IndomOf(m Metric) (Indom, bool) {
 
 // Words returns the value and extra words of value entry i straight from
 // the bytes, for pollers that resolved metrics and instances once (with
-// [Reader.Value]) and then only re-read numbers: no offset lookups.
-func (r *Reader) Words(i int) (value uint64, extra int64) {
+// [File.Value]) and then only re-read numbers: no offset lookups.
+func (r *File) Words(i int) (value uint64, extra int64) {
 	r.check(SectionValues, i)
 	at := r.at(SectionValues, i)
 	return r.u64(at), int64(r.u64(at + 8))

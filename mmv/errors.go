@@ -11,7 +11,9 @@ import "github.com/perfwire/perfwire/internal/wire"
 type ParseError = wire.Error
 
 // Error kinds. The reader's kinds describe a file; the writer's describe
-// a [Registry] that cannot be laid out. Those every format shares are
+// a [Registry] that cannot be laid out. Of MMV's own kinds, only those a
+// caller branches on are exported (see the package doc); the rest are
+// told apart by their Code. Those every format shares are
 // internal/wire's, aliased (the same values in every package); the rest are MMV's own. Messages carry no
 // package prefix (the ParseError adds it once), and each kind has a
 // stable Code for the wasm ABI.
@@ -42,35 +44,35 @@ var (
 	// ErrGeneration: g1 is 0 or differs from g2 (the writer has not
 	// finished its layout), or a registry's Gen is 0.
 	ErrGeneration = wire.NewKind("mmv_generation", "generation in flux")
-	// ErrTOC: two TOC entries describe the same section.
-	ErrTOC = wire.NewKind("mmv_toc", "section listed twice in the table of contents")
-	// ErrMissing: the metrics or the values section is missing.
-	ErrMissing = wire.NewKind("mmv_missing", "mandatory section missing")
-	// ErrBounds: a section, entry or string lies outside the file.
-	ErrBounds = wire.NewKind("mmv_bounds", "outside the file")
-	// ErrOffset: an offset does not point at an entry of the right
+	// errTOC: two TOC entries describe the same section.
+	errTOC = wire.NewKind("mmv_toc", "section listed twice in the table of contents")
+	// errMissing: the metrics or the values section is missing.
+	errMissing = wire.NewKind("mmv_missing", "mandatory section missing")
+	// errBounds: a section, entry or string lies outside the file.
+	errBounds = wire.NewKind("mmv_bounds", "outside the file")
+	// errOffset: an offset does not point at an entry of the right
 	// section.
-	ErrOffset = wire.NewKind("mmv_offset", "offset does not point at an entry of the right section")
-	// ErrString: a string has no NUL within its field.
-	ErrString = wire.NewKind("mmv_string", "string not NUL-terminated within its field")
-	// ErrItem: a metric's item repeats an earlier metric's.
-	ErrItem = wire.NewKind("mmv_item", "repeated item")
-	// ErrInDom: a metric's instance domain is not in the file, or a
+	errOffset = wire.NewKind("mmv_offset", "offset does not point at an entry of the right section")
+	// errString: a string has no NUL within its field.
+	errString = wire.NewKind("mmv_string", "string not NUL-terminated within its field")
+	// errItem: a metric's item repeats an earlier metric's.
+	errItem = wire.NewKind("mmv_item", "repeated item")
+	// errInDom: a metric's instance domain is not in the file, or a
 	// registry defines a serial twice.
-	ErrInDom = wire.NewKind("mmv_indom", "bad instance domain")
-	// ErrInstance: an instance outside its indom's array, a value whose
+	errInDom = wire.NewKind("mmv_indom", "bad instance domain")
+	// errInstance: an instance outside its indom's array, a value whose
 	// instance does not fit its metric, or a repeated instance.
-	ErrInstance = wire.NewKind("mmv_instance", "bad instance")
-	// ErrLabel: a label payload that is not one {"name":value} member,
+	errInstance = wire.NewKind("mmv_instance", "bad instance")
+	// errLabel: a label payload that is not one {"name":value} member,
 	// or a registry label with a bad name or value.
-	ErrLabel = wire.NewKind("mmv_label", "bad label")
-	// ErrName: an empty metric or instance name, or one with characters
+	errLabel = wire.NewKind("mmv_label", "bad label")
+	// errName: an empty metric or instance name, or one with characters
 	// PCP does not allow.
-	ErrName = wire.NewKind("mmv_name", "bad metric or instance name")
+	errName = wire.NewKind("mmv_name", "bad metric or instance name")
 	// ErrTooLong: a text too long for its 256-byte field.
 	ErrTooLong = wire.NewKind("mmv_too_long", "text too long for its field")
-	// ErrValueType: a slot operation that does not fit the metric type.
-	ErrValueType = wire.NewKind("mmv_value_type", "operation does not fit the metric type")
+	// errValueType: a slot operation that does not fit the metric type.
+	errValueType = wire.NewKind("mmv_value_type", "operation does not fit the metric type")
 	// ErrNoSuchEntry: a lookup of a metric or instance the plan lacks.
 	ErrNoSuchEntry = wire.NewKind("mmv_no_such_entry", "no such metric or instance")
 )
@@ -95,7 +97,7 @@ func fail(section string, i int, member string, off uint64, kind error, value, l
 // entryField names entry i (0 or more) of a section, e.g.
 // "metrics[3].name"; it is called only on failure paths, so its
 // allocations do not matter. Its digits are written here, not by
-// strconv (issue 18).
+// strconv (module size; see wasm/size).
 func entryField(section string, i int, member string) string {
 	var d [20]byte
 	k := len(d)

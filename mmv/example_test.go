@@ -10,12 +10,12 @@ import (
 )
 
 // Read a file written by speed (Go) and print what pmdammv exports.
-func ExampleNewReader() {
+func ExampleParse() {
 	b, err := os.ReadFile("testdata/speed/test2.mmv")
 	if err != nil {
 		panic(err)
 	}
-	r, err := mmv.NewReader(b, mmv.Options{Order: binary.LittleEndian})
+	r, err := mmv.Parse(b, mmv.Options{Order: binary.LittleEndian})
 	if err != nil {
 		panic(err)
 	}
@@ -34,13 +34,13 @@ func ExampleNewReader() {
 
 // Lay a file out again: speed's file, its registry and values written by
 // this package's writer in the other byte order, reads back with the
-// values speed wrote (ExampleNewReader), in the writer's order.
-func ExampleReader_Registry() {
+// values speed wrote (ExampleParse), in the writer's order.
+func ExampleFile_Registry() {
 	b, err := os.ReadFile("testdata/speed/test2.mmv")
 	if err != nil {
 		panic(err)
 	}
-	r, err := mmv.NewReader(b, mmv.Options{Order: binary.LittleEndian})
+	r, err := mmv.Parse(b, mmv.Options{Order: binary.LittleEndian})
 	if err != nil {
 		panic(err)
 	}
@@ -52,7 +52,7 @@ func ExampleReader_Registry() {
 	if err := p.CopyValues(out, binary.BigEndian, &r); err != nil {
 		panic(err)
 	}
-	back, err := mmv.NewReader(out, mmv.Options{Order: binary.BigEndian})
+	back, err := mmv.Parse(out, mmv.Options{Order: binary.BigEndian})
 	if err != nil {
 		panic(err)
 	}
@@ -82,7 +82,7 @@ func ExampleRegistry_Plan() {
 	counter.Add(40)
 	counter.Add(2)
 
-	r, err := mmv.NewReader(b, mmv.Options{Order: binary.LittleEndian})
+	r, err := mmv.Parse(b, mmv.Options{Order: binary.LittleEndian})
 	if err != nil {
 		panic(err)
 	}
@@ -102,7 +102,7 @@ func ExampleInDomID() {
 // Print a file the way PCP's mmvdump does.
 func ExampleAppendDump() {
 	b, _ := os.ReadFile("testdata/speed/test3.mmv")
-	r, err := mmv.NewReader(b, mmv.Options{})
+	r, err := mmv.Parse(b, mmv.Options{})
 	if err != nil {
 		panic(err)
 	}

@@ -14,7 +14,7 @@ import (
 
 // canon describes a file's metadata and values in an order-independent
 // text, for comparing two files with the same contents.
-func canon(r *mmv.Reader) string {
+func canon(r *mmv.File) string {
 	var lines []string
 	for m := range r.Metrics() {
 		if m.Singular() {
@@ -69,7 +69,7 @@ func canon(r *mmv.Reader) string {
 // metric and instance names, and no text the writer refuses: the only
 // shape the writer produces. (Readers take a STRING of 255 bytes, the
 // slot's whole room; the writer, like libpcp_mmv, stores at most 254.)
-func oneValueEach(r *mmv.Reader) bool {
+func oneValueEach(r *mmv.File) bool {
 	want := 0
 	names := map[string]bool{}
 	for m := range r.Metrics() {
@@ -111,12 +111,12 @@ func FuzzReader(f *testing.F) {
 
 // checkReader is FuzzReader's body.
 func checkReader(t *testing.T, b []byte) {
-	if r, err := mmv.NewReader(b, mmv.Options{Order: binary.BigEndian, RepeatedItems: true}); err == nil {
+	if r, err := mmv.Parse(b, mmv.Options{Order: binary.BigEndian, RepeatedItems: true}); err == nil {
 		_ = mmv.AppendDump(nil, &r, "fuzz", 0)
 		_, _ = mmv.Assign([]mmv.Source{{Name: "f", Reader: &r}})
 	}
 	{
-		r, err := mmv.NewReader(b, mmv.Options{})
+		r, err := mmv.Parse(b, mmv.Options{})
 		if err != nil {
 			if _, ok := errorsAsParse(err); !ok {
 				t.Fatalf("error %v is not a ParseError", err)
@@ -141,7 +141,7 @@ func checkReader(t *testing.T, b []byte) {
 			if err := p.CopyValues(out, order, &r); err != nil {
 				t.Fatal(err)
 			}
-			r2, err := mmv.NewReader(out, mmv.Options{Order: order})
+			r2, err := mmv.Parse(out, mmv.Options{Order: order})
 			if err != nil {
 				t.Fatalf("re-encoded file rejected: %v", err)
 			}
@@ -285,7 +285,7 @@ func FuzzWriterRoundTrip(f *testing.F) {
 				}
 			}
 		}
-		r, err := mmv.NewReader(b, mmv.Options{Order: order})
+		r, err := mmv.Parse(b, mmv.Options{Order: order})
 		if err != nil {
 			t.Fatalf("our own file rejected: %v", err)
 		}

@@ -17,7 +17,7 @@ const (
 // metrics whose full name is not valid.
 //
 //go:noinline
-func (r *Reader) AppendMetricName(b []byte, prefix, file string, m Metric) []byte {
+func (r *File) AppendMetricName(b []byte, prefix, file string, m Metric) []byte {
 	sep := "."
 	if r.hdr.Flags&FlagNoPrefix != 0 {
 		file, sep = "", ""
@@ -58,7 +58,7 @@ func InDomID(cluster, serial uint32) pcp.InDom {
 // its validated contents.
 type Source struct {
 	Name   string
-	Reader *Reader
+	Reader *File
 }
 
 // WarningKind says which pmdammv behaviour a [Warning] is about.

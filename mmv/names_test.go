@@ -25,7 +25,7 @@ func TestInDomID(t *testing.T) {
 
 func TestMetricNames(t *testing.T) {
 	b := readFile(t, "testdata/speed/test5.mmv") // flags noprefix
-	r, err := mmv.NewReader(b, mmv.Options{})
+	r, err := mmv.Parse(b, mmv.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -33,7 +33,7 @@ func TestMetricNames(t *testing.T) {
 		t.Errorf("noprefix name %q", got)
 	}
 	b = readFile(t, "testdata/speed/test1.mmv")
-	r, err = mmv.NewReader(b, mmv.Options{})
+	r, err = mmv.Parse(b, mmv.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -50,12 +50,12 @@ func TestMetricNames(t *testing.T) {
 // TestAssign covers cluster choice and the warnings for what pmdammv
 // silently mishandles.
 func TestAssign(t *testing.T) {
-	open := func(reg *mmv.Registry) *mmv.Reader {
+	open := func(reg *mmv.Registry) *mmv.File {
 		p, err := reg.Plan()
 		if err != nil {
 			t.Fatal(err)
 		}
-		r, err := mmv.NewReader(p.AppendFile(nil, nil), mmv.Options{})
+		r, err := mmv.Parse(p.AppendFile(nil, nil), mmv.Options{})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -108,10 +108,10 @@ func TestRepeatedItems(t *testing.T) {
 	b := append([]byte(nil), readFile(t, "testdata/lab/sample2.mmv")...)
 	off, _, _ := tocEntry(t, b, mmv.SectionMetrics)
 	le.PutUint32(b[off+mmv.MetricSizeV2+8:], 1) // metric 1 takes metric 0's item
-	if _, err := mmv.NewReader(b, mmv.Options{}); !errors.Is(err, mmv.ErrItem) {
+	if _, err := mmv.Parse(b, mmv.Options{}); !errors.Is(err, mmv.ErrItem) {
 		t.Fatalf("default: %v", err)
 	}
-	r, err := mmv.NewReader(b, mmv.Options{RepeatedItems: true})
+	r, err := mmv.Parse(b, mmv.Options{RepeatedItems: true})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -40,7 +40,7 @@ func TestNextValue(t *testing.T) {
 		for _, reversed := range []bool{false, true} {
 			b := append([]byte(nil), f.b...)
 			o := mmv.Options{Order: f.order, SkipRefused: true}
-			r, err := mmv.NewReader(b, o)
+			r, err := mmv.Parse(b, o)
 			if err != nil {
 				t.Fatalf("%s: %v", f.name, err)
 			}
@@ -57,7 +57,7 @@ func TestNextValue(t *testing.T) {
 					copy(x, y)
 					copy(y, tmp[:])
 				}
-				if r, err = mmv.NewReader(b, o); err != nil {
+				if r, err = mmv.Parse(b, o); err != nil {
 					t.Fatalf("%s reversed: %v", f.name, err)
 				}
 			}

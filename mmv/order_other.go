@@ -7,7 +7,7 @@ import "encoding/binary"
 // u32 reads a 32-bit word at off in the file's byte order. Natively a
 // read in each order is faster than order_wasm.go's swap (6-8 % on
 // BenchmarkReadAllWords).
-func (r *Reader) u32(off int) uint32 {
+func (r *File) u32(off int) uint32 {
 	if r.big {
 		return binary.BigEndian.Uint32(r.b[off:])
 	}
@@ -15,7 +15,7 @@ func (r *Reader) u32(off int) uint32 {
 }
 
 // u64 reads a 64-bit word at off in the file's byte order.
-func (r *Reader) u64(off int) uint64 {
+func (r *File) u64(off int) uint64 {
 	if r.big {
 		return binary.BigEndian.Uint64(r.b[off:])
 	}
@@ -24,7 +24,7 @@ func (r *Reader) u64(off int) uint64 {
 
 // u32Cold is u32 for the reads done once per entry or section, not
 // inlined in WebAssembly (order_wasm.go); natively it is u32.
-func (r *Reader) u32Cold(off int) uint32 { return r.u32(off) }
+func (r *File) u32Cold(off int) uint32 { return r.u32(off) }
 
 // divSize divides by an entry size; the constant cases let the compiler
 // multiply instead of divide, which matters when reading many values.

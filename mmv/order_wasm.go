@@ -9,9 +9,9 @@ import (
 
 // u32 reads a 32-bit word at off in the file's byte order. In
 // WebAssembly the word is read little-endian and swapped for a big-endian
-// file: one read, where a branch to each order's read (order_other.go)
-// doubled the code of each of the ~70 inlined copies (issue 18).
-func (r *Reader) u32(off int) uint32 {
+// file: one read, not a branch to each order's read (order_other.go) in
+// each of its inlined copies (module size; see wasm/size).
+func (r *File) u32(off int) uint32 {
 	v := binary.LittleEndian.Uint32(r.b[off:])
 	if r.big {
 		v = bits.ReverseBytes32(v)
@@ -20,7 +20,7 @@ func (r *Reader) u32(off int) uint32 {
 }
 
 // u64 reads a 64-bit word at off in the file's byte order.
-func (r *Reader) u64(off int) uint64 {
+func (r *File) u64(off int) uint64 {
 	v := binary.LittleEndian.Uint64(r.b[off:])
 	if r.big {
 		v = bits.ReverseBytes64(v)
@@ -29,16 +29,16 @@ func (r *Reader) u64(off int) uint64 {
 }
 
 // u32Cold is u32 for the reads done once per entry or section, not per
-// value: not inlined in WebAssembly, where its ~20 inlined copies cost
-// the module 9 KB, while Value and the value checks keep u32 inlined.
+// value: kept out of line in WebAssembly (module size; see wasm/size),
+// while Value and the value checks keep u32 inlined for speed.
 //
 //go:noinline
-func (r *Reader) u32Cold(off int) uint32 { return r.u32(off) }
+func (r *File) u32Cold(off int) uint32 { return r.u32(off) }
 
 // divSize divides by an entry size. In WebAssembly a division is one
 // instruction, where order_other.go's constant cases each expand to
-// about twenty (no high multiply): Reader.NextValue leaves few lookups
-// to Reader.index on the values' path.
+// about twenty (no high multiply): File.NextValue leaves few lookups
+// to File.index on the values' path.
 func divSize(d, size uint64) (q, rem uint64) {
 	q = d / size
 	return q, d - q*size

@@ -21,7 +21,7 @@ type Header struct {
 	Cluster int32 // requested PMID cluster; 0 lets pmdammv choose
 }
 
-// Options configure [NewReader]. The zero value reads a little-endian
+// Options configure [Parse]. The zero value reads a little-endian
 // file with the default limits; each zero field is replaced by its
 // default on its own. Every count is also bounded by the file size, so
 // the limits only reject files that pmdammv would not export anyway.
@@ -45,12 +45,12 @@ type Options struct {
 	MaxValues int
 	// RepeatedItems accepts a metric whose item repeats an earlier one
 	// in the file, as pmdammv does (it drops the later metric; [Assign]
-	// warns). By default a repeated item is an [ErrItem] error.
+	// warns). By default a repeated item is an error of kind "mmv_item".
 	RepeatedItems bool
 	// SkipRefused reads a file as pmdammv serves it: a metric whose item
 	// is above 1023 or repeats an earlier one, whose type or semantics is
 	// unknown, or whose instance domain is not in the file is left out
-	// (see [Reader.Skips]) instead of failing the whole file, and so are
+	// (see [File.Skips]) instead of failing the whole file, and so are
 	// its values. Damage to the file's structure is still an error.
 	SkipRefused bool
 }
@@ -75,9 +75,9 @@ func (o Options) withDefaults() Options {
 	return o
 }
 
-// header is Header as a Reader keeps it: not comparable, so that the
-// Reader's type (which the wasm modules allocate) does not link Header's
-// equality function (issue 18).
+// header is Header as a File keeps it: not comparable, so that the
+// File's type (which the wasm modules allocate) does not link Header's
+// equality function (module size; see wasm/size).
 type header struct {
 	_       [0]func()
 	Version int32
@@ -103,13 +103,13 @@ type section struct {
 	toc   int // TOC index, -1 when absent
 }
 
-// Reader is a validated view of an MMV file. It is a value: copying it is
-// cheap and copies share the bytes. Metadata (names, types, instances,
-// help, labels) is checked once by [NewReader]; values are read from the
-// bytes on every call, so a Reader over a live shared mapping sees
-// updates without being rebuilt, and [Reader.Stale] tells when the
+// File is a validated view of an MMV file, made by [Parse]. It is a
+// value: copying it is cheap and copies share the bytes. Metadata (names, types, instances,
+// help, labels) is checked once by [Parse]; values are read from the
+// bytes on every call, so a File over a live shared mapping sees
+// updates without being rebuilt, and [File.Stale] tells when the
 // writer has republished its metadata.
-type Reader struct {
+type File struct {
 	b    []byte
 	big  bool
 	hdr  header
@@ -124,15 +124,15 @@ type Reader struct {
 
 // Skips returns the metrics left out under [Options.SkipRefused], in file
 // order; nil when none was.
-func (r *Reader) Skips() []Skip { return r.skips }
+func (r *File) Skips() []Skip { return r.skips }
 
 // Refused reports whether metric entry i was left out.
-func (r *Reader) Refused(i int) bool {
+func (r *File) Refused(i int) bool {
 	return r.refused != nil && r.refused[i/64]&(1<<(i%64)) != 0
 }
 
 // refuse leaves metric i out for err.
-func (r *Reader) refuse(i int, err error) {
+func (r *File) refuse(i int, err error) {
 	if r.refused == nil {
 		r.refused = make([]uint64, (r.sect[SectionMetrics].count+63)/64)
 	}
@@ -146,22 +146,22 @@ var probe = [2]byte{0, 1}
 // isBig reports whether order is big-endian; nil means little-endian.
 func isBig(order binary.ByteOrder) bool { return order != nil && order.Uint16(probe[:]) == 1 }
 
-// NewReader validates b as an MMV file and returns a view of it. It
+// Parse validates b as an MMV file and returns a view of it. It
 // checks everything pmdammv checks and more (see the package
 // documentation); on failure it returns a *[ParseError] wrapping one of
 // the kinds in this package, with the section, entry and byte offset, and
 // the value and limit where a number broke one. It does not allocate on
 // success (except to record skips under [Options.SkipRefused]). The
-// Reader keeps b; b must not be shrunk.
-func NewReader(b []byte, o Options) (Reader, error) {
+// File keeps b; b must not be shrunk.
+func Parse(b []byte, o Options) (File, error) {
 	lim := o.withDefaults()
-	r := Reader{b: b, big: isBig(o.Order)}
+	r := File{b: b, big: isBig(o.Order)}
 	// A failure, as fail takes it: entry i of the section what (what
 	// alone when i < 0) and its member, the offset, the kind, and the
 	// value and the limit it broke when limit >= 0. Each check's failures
-	// are written by one fail call, and the zero Reader is returned
-	// twice (issue 18: in WebAssembly a call, or a zeroed Reader, per
-	// failure path is code).
+	// are written by one fail call, and the zero File is returned
+	// twice: in WebAssembly a call, or a zeroed File, per failure path
+	// is code (module size; see wasm/size).
 	what, i, member, off, kind, value, limit := "header", -1, "", uint64(len(b)), error(ErrTruncated), int64(0), int64(-1)
 	h := &r.hdr
 	var err error
@@ -226,24 +226,24 @@ func NewReader(b []byte, o Options) (Reader, error) {
 		member, off = "offset", at+8
 		switch {
 		case s.toc >= 0:
-			member, off, kind = "type", at, ErrTOC
+			member, off, kind = "type", at, errTOC
 		case count < 0:
 			member, off, kind = "count", at+4, ErrCount
 		case int(count) > max:
 			member, off, kind, value, limit = "count", at+4, ErrLimit, int64(count), int64(max)
 		case start > uint64(len(b)) || uint64(count)*r.entrySize(typ) > uint64(len(b))-start:
-			kind = ErrBounds
+			kind = errBounds
 		case count > 0 && start < HeaderSize+uint64(h.TOCs)*TOCEntrySize:
 			// An entry array overlapping the header or the TOC is no
 			// writer's layout; reading it would alias the metadata.
-			kind = ErrOffset
+			kind = errOffset
 		}
 		if kind != nil {
 			goto bad
 		}
 		*s = section{off: start, count: int(count), toc: i}
 	}
-	i, off, kind = -1, HeaderSize, ErrMissing
+	i, off, kind = -1, HeaderSize, errMissing
 	if r.sect[SectionMetrics].toc < 0 {
 		what = "toc.metrics"
 		goto bad
@@ -268,13 +268,13 @@ func NewReader(b []byte, o Options) (Reader, error) {
 	if err == nil {
 		return r, nil
 	}
-	return Reader{}, err
+	return File{}, err
 bad:
-	return Reader{}, fail(what, i, member, off, kind, value, limit)
+	return File{}, fail(what, i, member, off, kind, value, limit)
 }
 
 // entrySize returns the size of one entry of section s in this version.
-func (r *Reader) entrySize(s Section) uint64 {
+func (r *File) entrySize(s Section) uint64 {
 	switch s {
 	case SectionIndoms, SectionValues:
 		return 32
@@ -291,7 +291,7 @@ var sectionNames = [7]string{"toc", "indoms", "instances", "metrics", "values", 
 
 // index returns the entry index that offset off denotes in section s, or
 // -1 when off is not the start of one of its entries.
-func (r *Reader) index(s Section, off uint64) int {
+func (r *File) index(s Section, off uint64) int {
 	sec := &r.sect[s]
 	if sec.toc < 0 || off < sec.off {
 		return -1
@@ -305,22 +305,22 @@ func (r *Reader) index(s Section, off uint64) int {
 }
 
 // at returns the file offset of entry i of section s.
-func (r *Reader) at(s Section, i int) int {
+func (r *File) at(s Section, i int) int {
 	return int(r.sect[s].off + uint64(i)*r.entrySize(s))
 }
 
 // stringKind checks a string reference: 256 bytes inside the file with
 // a NUL among them. Zero means "no string" where allowZero is set. It
 // returns the failure's kind, nil for a good reference.
-func (r *Reader) stringKind(off uint64, allowZero bool) error {
+func (r *File) stringKind(off uint64, allowZero bool) error {
 	if off == 0 && allowZero {
 		return nil
 	}
 	if off > uint64(len(r.b)) || uint64(len(r.b))-off < StringSize {
-		return ErrBounds
+		return errBounds
 	}
 	if nul(r.b[off:off+StringSize]) < 0 {
-		return ErrString
+		return errString
 	}
 	return nil
 }
@@ -329,19 +329,19 @@ func (r *Reader) stringKind(off uint64, allowZero bool) error {
 // within its 64 bytes, not first), a string reference in later ones (a
 // string, not empty). It returns the failure's kind, nil for a good
 // name.
-func (r *Reader) nameKind(at uint64) error {
-	off, max, empty := at, uint64(NameSizeV1), error(ErrString)
+func (r *File) nameKind(at uint64) error {
+	off, max, empty := at, uint64(NameSizeV1), error(errString)
 	if r.hdr.Version != 1 {
-		off, max, empty = r.u64(int(at)), StringSize, ErrName
+		off, max, empty = r.u64(int(at)), StringSize, errName
 	}
 	// A v1 name lies inside its entry, which the TOC's check put inside
 	// the file: only a reference can fail here.
 	if off > uint64(len(r.b)) || uint64(len(r.b))-off < max {
-		return ErrBounds
+		return errBounds
 	}
 	switch n := nul(r.b[off : off+max]); {
 	case n < 0:
-		return ErrString
+		return errString
 	case n == 0:
 		return empty
 	}
@@ -354,7 +354,7 @@ var helpMembers = [2]string{"shorttext", "helptext"}
 // checkHelp checks an entry's two help text references at at: it
 // returns the failing one's member, offset and kind, a nil kind when
 // both are good.
-func (r *Reader) checkHelp(at uint64) (string, uint64, error) {
+func (r *File) checkHelp(at uint64) (string, uint64, error) {
 	for m, name := range helpMembers {
 		f := at + uint64(8*m)
 		if kind := r.stringKind(r.u64(int(f)), true); kind != nil {
@@ -373,7 +373,7 @@ func nul(b []byte) int { return bytes.IndexByte(b, 0) }
 // The checks of each section: a failure sets the entry's member, the
 // offset and the kind, and fail builds the error once per check.
 
-func (r *Reader) checkIndoms() error {
+func (r *File) checkIndoms() error {
 	s := r.sect[SectionIndoms]
 	for i := 0; i < s.count; i++ {
 		at := uint64(r.at(SectionIndoms, i))
@@ -384,7 +384,7 @@ func (r *Reader) checkIndoms() error {
 		} else if count > 0 {
 			k := r.index(SectionInstances, first)
 			if k < 0 || uint64(k)+uint64(count) > uint64(r.sect[SectionInstances].count) {
-				member, off, kind = "offset", at+8, ErrOffset
+				member, off, kind = "offset", at+8, errOffset
 			}
 		}
 		if kind == nil {
@@ -397,19 +397,19 @@ func (r *Reader) checkIndoms() error {
 	return nil
 }
 
-func (r *Reader) checkInstances() error {
+func (r *File) checkInstances() error {
 	s := r.sect[SectionInstances]
 	for i := 0; i < s.count; i++ {
 		at := uint64(r.at(SectionInstances, i))
 		member, off, kind := "indom", at, error(nil)
 		if d := r.index(SectionIndoms, r.u64(int(at))); d < 0 {
-			kind = ErrOffset
+			kind = errOffset
 		} else {
 			// The instance must lie inside its indom's instance array.
 			ind := r.at(SectionIndoms, d)
 			first := r.index(SectionInstances, r.u64(ind+8))
 			if first < 0 || i < first || uint64(i) >= uint64(first)+uint64(r.u32Cold(ind+4)) {
-				kind = ErrInstance
+				kind = errInstance
 			} else {
 				member, off, kind = "name", at+16, r.nameKind(at+16)
 			}
@@ -421,7 +421,7 @@ func (r *Reader) checkInstances() error {
 	return nil
 }
 
-func (r *Reader) checkMetrics(repeatOK, skip bool) error {
+func (r *File) checkMetrics(repeatOK, skip bool) error {
 	var seen [(MaxItem + 1) / 64]uint64
 	s := r.sect[SectionMetrics]
 	for i := 0; i < s.count; i++ {
@@ -441,14 +441,14 @@ func (r *Reader) checkMetrics(repeatOK, skip bool) error {
 			case item > MaxItem:
 				kind, value, limit = ErrRange, int64(item), MaxItem
 			case seen[item/64]&(1<<(item%64)) != 0 && !repeatOK:
-				kind = ErrItem
+				kind = errItem
 			case !Type(int32(r.u32Cold(int(base) + 12))).Valid():
 				member, off, kind = "type", base+12, ErrType
 			case sem != 0 && sem != pcp.SemCounter && sem != pcp.SemInstant && sem != pcp.SemDiscrete:
 				member, off, kind = "semantics", base+16, ErrField
 			default:
 				if serial := r.u32Cold(int(base) + 24); serial != 0 && serial != 0xffffffff && r.indomBySerial(serial) < 0 {
-					member, off, kind = "indom", base+24, ErrInDom
+					member, off, kind = "indom", base+24, errInDom
 				}
 			}
 			if kind == nil {
@@ -469,7 +469,7 @@ func (r *Reader) checkMetrics(repeatOK, skip bool) error {
 }
 
 // indomBySerial returns the index of the indom with the serial, or -1.
-func (r *Reader) indomBySerial(serial uint32) int {
+func (r *File) indomBySerial(serial uint32) int {
 	for i := 0; i < r.sect[SectionIndoms].count; i++ {
 		if r.u32(r.at(SectionIndoms, i)) == serial {
 			return i
@@ -478,7 +478,7 @@ func (r *Reader) indomBySerial(serial uint32) int {
 	return -1
 }
 
-func (r *Reader) checkValues() error {
+func (r *File) checkValues() error {
 	s := r.sect[SectionValues]
 	// Writers lay a metric's values out one after the other, over its
 	// instances in order: the last value's metric (0 is no metric's
@@ -508,14 +508,14 @@ func (r *Reader) checkValues() error {
 		}
 		member, off, kind := "metric", uint64(at)+16, error(nil)
 		if mi < 0 {
-			kind = ErrOffset
+			kind = errOffset
 		} else if r.Refused(mi) {
 			continue // left out with its metric; Values skips it
 		} else {
 			member, off = "instance", uint64(at)+24
 			if serial == 0 || serial == 0xffffffff {
 				if inst != 0 {
-					kind = ErrInstance
+					kind = errInstance
 				}
 			} else {
 				if k >= 0 && k < r.sect[SectionInstances].count-1 && inst == uint64(r.at(SectionInstances, k+1)) {
@@ -524,10 +524,10 @@ func (r *Reader) checkValues() error {
 					k = r.index(SectionInstances, inst)
 				}
 				if k < 0 {
-					kind = ErrOffset
+					kind = errOffset
 				} else if w := r.u64(int(inst)); w != lastIndom {
 					if d := r.index(SectionIndoms, w); r.u32(r.at(SectionIndoms, d)) != serial {
-						kind = ErrInstance
+						kind = errInstance
 					}
 					lastIndom = w
 				}
@@ -544,18 +544,18 @@ func (r *Reader) checkValues() error {
 	return nil
 }
 
-func (r *Reader) checkLabels() error {
+func (r *File) checkLabels() error {
 	s := r.sect[SectionLabels]
 	for i := 0; i < s.count; i++ {
 		at := uint64(r.at(SectionLabels, i))
 		member, off, kind := "flags", at, error(ErrField)
 		if LabelFlags(r.u32Cold(int(at))).valid() {
 			p := r.b[at+12 : at+LabelSize]
-			member, off, kind = "payload", at+12, ErrString
+			member, off, kind = "payload", at+12, errString
 			if n := nul(p); n >= 0 {
 				kind = nil
 				if e := checkLabel(p[:n]); e >= 0 {
-					off, kind = at+12+uint64(e), ErrLabel
+					off, kind = at+12+uint64(e), errLabel
 				}
 			}
 		}
@@ -567,26 +567,26 @@ func (r *Reader) checkLabels() error {
 }
 
 // Header returns the file header.
-func (r *Reader) Header() Header {
+func (r *File) Header() Header {
 	h := &r.hdr
 	return Header{Version: h.Version, Gen1: h.Gen1, Gen2: h.Gen2, TOCs: h.TOCs, Flags: h.Flags, Process: h.Process, Cluster: h.Cluster}
 }
 
-// Bytes returns the bytes the Reader views.
-func (r *Reader) Bytes() []byte { return r.b }
+// Bytes returns the bytes the File views.
+func (r *File) Bytes() []byte { return r.b }
 
 // Stale reports whether the writer has changed the generation since
-// NewReader validated the file: the metadata may then have moved, and
-// the caller must build a new Reader before trusting names or offsets.
+// Parse validated the file: the metadata may then have moved, and
+// the caller must Parse again before trusting names or offsets.
 // Values read before the change are still from inside the file.
-func (r *Reader) Stale() bool {
+func (r *File) Stale() bool {
 	return r.u64(8) != r.hdr.Gen1 || r.u64(16) != r.hdr.Gen2
 }
 
 // cstring returns the NUL-terminated text at off, at most max-1 bytes: a
 // live writer may have removed the NUL, and pmdammv then stops at the
 // field's last byte. It returns nil when off is outside the file.
-func (r *Reader) cstring(off uint64, max int) []byte {
+func (r *File) cstring(off uint64, max int) []byte {
 	if off > uint64(len(r.b)) {
 		return nil
 	}
@@ -601,7 +601,7 @@ func (r *Reader) cstring(off uint64, max int) []byte {
 }
 
 // helpText returns the help string a reference points at, nil for 0.
-func (r *Reader) helpText(off uint64) []byte {
+func (r *File) helpText(off uint64) []byte {
 	if off == 0 {
 		return nil
 	}
@@ -611,3 +611,13 @@ func (r *Reader) helpText(off uint64) []byte {
 // f32 and f64 decode IEEE bits.
 func f32(bits uint32) float64 { return float64(math.Float32frombits(bits)) }
 func f64(bits uint64) float64 { return math.Float64frombits(bits) }
+
+// Reader is the name File had: a Reader in this SDK reads an io.Reader.
+//
+// Deprecated: use [File].
+type Reader = File
+
+// NewReader is the name Parse had.
+//
+// Deprecated: use [Parse].
+func NewReader(b []byte, o Options) (File, error) { return Parse(b, o) }

@@ -152,7 +152,7 @@ func (reg *Registry) Plan() (*Plan, error) {
 		}
 		for j := range i {
 			if reg.Indoms[j].Serial == d.Serial {
-				return nil, regErr(entryField("indoms", i, "serial"), ErrInDom)
+				return nil, regErr(entryField("indoms", i, "serial"), errInDom)
 			}
 		}
 		if len(d.ShortText) >= StringSize || len(d.HelpText) >= StringSize {
@@ -161,14 +161,14 @@ func (reg *Registry) Plan() (*Plan, error) {
 		ids, names := make(map[int32]bool, len(d.Instances)), make(map[string]bool, len(d.Instances))
 		for _, in := range d.Instances {
 			if in.Name == "" || nul([]byte(in.Name)) >= 0 {
-				return nil, regErr(entryField("indoms", i, "instance name"), ErrName)
+				return nil, regErr(entryField("indoms", i, "instance name"), errName)
 			}
 			if len(in.Name) >= StringSize {
 				return nil, regErr(entryField("indoms", i, "instance name"), ErrTooLong)
 			}
 			long = long || len(in.Name) >= NameSizeV1
 			if ids[in.ID] || names[in.Name] {
-				return nil, regErr(entryField("indoms", i, "instance"), ErrInstance)
+				return nil, regErr(entryField("indoms", i, "instance"), errInstance)
 			}
 			ids[in.ID], names[in.Name] = true, true
 		}
@@ -177,7 +177,7 @@ func (reg *Registry) Plan() (*Plan, error) {
 	p.first, p.nval, p.dindex = make([]int, len(reg.Metrics)), make([]int, len(reg.Metrics)), make([]int, len(reg.Metrics))
 	for i, m := range reg.Metrics {
 		if !validName(m.Name, true) {
-			return nil, regErr(entryField("metrics", i, "name"), ErrName)
+			return nil, regErr(entryField("metrics", i, "name"), errName)
 		}
 		if len(m.Name) >= StringSize {
 			return nil, regErr(entryField("metrics", i, "name"), ErrTooLong)
@@ -187,7 +187,7 @@ func (reg *Registry) Plan() (*Plan, error) {
 			return nil, regValueErr(entryField("metrics", i, "item"), ErrRange, int64(m.Item), MaxItem)
 		}
 		if seen[m.Item/64]&(1<<(m.Item%64)) != 0 {
-			return nil, regErr(entryField("metrics", i, "item"), ErrItem)
+			return nil, regErr(entryField("metrics", i, "item"), errItem)
 		}
 		seen[m.Item/64] |= 1 << (m.Item % 64)
 		if !m.Type.Valid() || m.Type == TypeNoSupport {
@@ -210,7 +210,7 @@ func (reg *Registry) Plan() (*Plan, error) {
 				}
 			}
 			if p.dindex[i] < 0 {
-				return nil, regErr(entryField("metrics", i, "indom"), ErrInDom)
+				return nil, regErr(entryField("metrics", i, "indom"), errInDom)
 			}
 			p.nval[i] = len(reg.Indoms[p.dindex[i]].Instances)
 		}
@@ -221,13 +221,13 @@ func (reg *Registry) Plan() (*Plan, error) {
 	}
 	for i, l := range reg.Labels {
 		if !l.Flags.valid() || !validName(l.Name, false) {
-			return nil, regErr(entryField("labels", i, "name"), ErrLabel)
+			return nil, regErr(entryField("labels", i, "name"), errLabel)
 		}
 		if len(l.Name)+len(l.Value)+5 > LabelPayload-1 {
 			return nil, regErr(entryField("labels", i, "value"), ErrTooLong)
 		}
 		if e := checkLabel(labelPayload(nil, l)); e >= 0 {
-			return nil, regErr(entryField("labels", i, "value"), ErrLabel)
+			return nil, regErr(entryField("labels", i, "value"), errLabel)
 		}
 	}
 	p.version = reg.Version

@@ -11,7 +11,7 @@ import (
 // values). A singular metric's indom becomes 0, the one value a Registry
 // takes for it. The writer may still reject what a reader accepts (a
 // metric of semantics 0, for one).
-func (r *Reader) Registry() *Registry {
+func (r *File) Registry() *Registry {
 	h := r.Header()
 	reg := &Registry{Version: h.Version, Flags: h.Flags, Cluster: uint32(h.Cluster), Process: h.Process, Gen: h.Gen1}
 	for i := range r.NumIndoms() {
@@ -45,7 +45,7 @@ func (r *Reader) Registry() *Registry {
 // byte order order by p, a plan of r.Registry(): numbers by their bits,
 // strings as text, and an elapsed timer that was running started again
 // at its start time.
-func (p *Plan) CopyValues(b []byte, order binary.ByteOrder, r *Reader) error {
+func (p *Plan) CopyValues(b []byte, order binary.ByteOrder, r *File) error {
 	for v := range r.Values() {
 		inst := ""
 		if v.Instance >= 0 {

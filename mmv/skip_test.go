@@ -17,11 +17,11 @@ func TestSkipRefusedLargeParfait(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, err = mmv.NewReader(b, mmv.Options{})
+	_, err = mmv.Parse(b, mmv.Options{})
 	if !errors.Is(err, mmv.ErrRange) || err.Error() != "mmv: metrics[253].item: value out of range (value 1024, limit 1023) at offset 61248" {
 		t.Fatalf("strict: %v", err)
 	}
-	r, err := mmv.NewReader(b, mmv.Options{SkipRefused: true})
+	r, err := mmv.Parse(b, mmv.Options{SkipRefused: true})
 	if err != nil {
 		t.Fatal(err)
 	}

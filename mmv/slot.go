@@ -132,19 +132,19 @@ func (s Slot) SetBits(v uint64) { s.store(v) }
 
 // SetString replaces a STRING value. It fails with [ErrTooLong] for
 // texts of 255 bytes or more (libpcp_mmv drops those silently) and with
-// [ErrValueType] on other slots. The update is not atomic: a reader may
+// a kind of code "mmv_value_type" on other slots. The update is not atomic: a reader may
 // see a partly written text, as with libpcp_mmv.
 func (s Slot) SetString(v string) error {
 	if s.typ != TypeString {
-		return ErrValueType
+		return errValueType
 	}
 	if len(v) >= StringSize-1 {
 		return ErrTooLong
 	}
-	r := Reader{b: s.b, big: s.big}
+	r := File{b: s.b, big: s.big}
 	at := r.u64(s.off + 8)
 	if at > uint64(len(s.b)) || uint64(len(s.b))-at < StringSize {
-		return ErrBounds
+		return errBounds
 	}
 	slot := s.b[at : at+StringSize]
 	slot[copy(slot, v)] = 0
@@ -159,7 +159,7 @@ func (s Slot) Start(nowMicros int64) {
 	if s.typ != TypeElapsed {
 		return
 	}
-	r := Reader{b: s.b, big: s.big}
+	r := File{b: s.b, big: s.big}
 	if int64(r.u64(s.off+8)) < 0 {
 		return
 	}
@@ -173,7 +173,7 @@ func (s Slot) Stop(nowMicros int64) {
 		return
 	}
 	w := putter{b: s.b, big: s.big}
-	r := Reader{b: s.b, big: s.big}
+	r := File{b: s.b, big: s.big}
 	extra := int64(r.u64(s.off + 8))
 	if extra >= 0 {
 		return

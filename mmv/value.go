@@ -84,7 +84,7 @@ func (v Value) Text() []byte {
 	if v.Type != TypeString {
 		return nil
 	}
-	r := Reader{b: v.b}
+	r := File{b: v.b}
 	return r.cstring(uint64(v.Extra()), StringSize)
 }
 

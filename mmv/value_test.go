@@ -27,7 +27,7 @@ func slotOf(t *testing.T, p *mmv.Plan, b []byte, order binary.ByteOrder, name, i
 // valueOf reads a sample metric's value back.
 func valueOf(t *testing.T, b []byte, order binary.ByteOrder, name string) mmv.Value {
 	t.Helper()
-	r, err := mmv.NewReader(b, mmv.Options{Order: order})
+	r, err := mmv.Parse(b, mmv.Options{Order: order})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -83,7 +83,7 @@ func TestSlotsBothOrders(t *testing.T) {
 		if err := slotOf(t, p, b, order, "string", "").SetString("short"); err != nil {
 			t.Fatal(err)
 		}
-		r, err := mmv.NewReader(b, mmv.Options{Order: order})
+		r, err := mmv.Parse(b, mmv.Options{Order: order})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -150,7 +150,7 @@ func TestSentinel(t *testing.T) {
 	p, _ := reg.Plan()
 	b := p.AppendFile(nil, nil)
 	fillSample(p, b)
-	r, _ := mmv.NewReader(b, mmv.Options{})
+	r, _ := mmv.Parse(b, mmv.Options{})
 	for v := range r.Values() {
 		if v.Missing() {
 			t.Errorf("%s missing before Clear", r.Metric(v.Metric).Name)
@@ -185,7 +185,7 @@ func TestSentinel(t *testing.T) {
 func TestStale(t *testing.T) {
 	p, _ := sampleRegistry(1, false).Plan()
 	b := p.AppendFile(nil, nil)
-	r, _ := mmv.NewReader(b, mmv.Options{})
+	r, _ := mmv.Parse(b, mmv.Options{})
 	slotOf(t, p, b, nil, "u32", "").Add(3)
 	if r.Stale() {
 		t.Fatal("value update made the reader stale")
@@ -200,7 +200,7 @@ func TestStale(t *testing.T) {
 	if !r.Stale() {
 		t.Fatal("republish not noticed")
 	}
-	if _, err := mmv.NewReader(b, mmv.Options{}); err != nil {
+	if _, err := mmv.Parse(b, mmv.Options{}); err != nil {
 		t.Fatal(err)
 	}
 }
@@ -213,7 +213,7 @@ func TestMutatedAfterValidation(t *testing.T) {
 	seed := uint64(1)
 	for round := range 200 {
 		b := append([]byte(nil), orig...)
-		r, err := mmv.NewReader(b, mmv.Options{})
+		r, err := mmv.Parse(b, mmv.Options{})
 		if err != nil {
 			t.Fatal(err)
 		}

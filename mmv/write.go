@@ -168,7 +168,7 @@ func (p *Plan) Write(dst []byte, order binary.ByteOrder) {
 // store is single-copy atomic in practice.
 func Publish(b []byte, order binary.ByteOrder) {
 	w := putter{b: b, big: isBig(order)}
-	r := Reader{b: b, big: w.big}
+	r := File{b: b, big: w.big}
 	w.u64(16, r.u64(8))
 }
 

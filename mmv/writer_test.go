@@ -23,7 +23,7 @@ func TestWriterMatchesMmvdump(t *testing.T) {
 		}
 		b := p.AppendFile(nil, binary.LittleEndian)
 		fillSample(p, b)
-		r, err := mmv.NewReader(b, mmv.Options{})
+		r, err := mmv.Parse(b, mmv.Options{})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -83,7 +83,7 @@ func TestWriterSizeFormula(t *testing.T) {
 		if v > 1 {
 			isz, msz = 24, 48
 		}
-		r, err := mmv.NewReader(p.AppendFile(nil, nil), mmv.Options{})
+		r, err := mmv.Parse(p.AppendFile(nil, nil), mmv.Options{})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -202,7 +202,7 @@ func TestRegistryLimits(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := mmv.NewReader(p.AppendFile(nil, nil), mmv.Options{}); err != nil {
+	if _, err := mmv.Parse(p.AppendFile(nil, nil), mmv.Options{}); err != nil {
 		t.Errorf("1023 metrics rejected by the reader: %v", err)
 	}
 	reg = sampleRegistry(3, false)

@@ -131,7 +131,7 @@ func (c Code) Name() string {
 // everything else. It allocates only for codes without a fixed text.
 func (c Code) Message() string {
 	// A code without a text is a prefix, a number and a suffix, written
-	// by one call (issue 18: each written out cost WebAssembly code).
+	// by one call, not each written out (module size; see wasm/size).
 	pre, n, post := "No such PMAPI error code (", int(c), ")"
 	switch {
 	case c == 0:

@@ -31,7 +31,7 @@ var (
 // code's message. It names the wire kind by number and reads the variable
 // only when asked, so the errors below are static data that a program
 // without Extract does not link (a dynamic initialisation would pull in
-// Code's message tables: 12 KB of wasm).
+// Code's message tables).
 type extractKind struct {
 	code Code
 	kind uint8 // kindType, kindLength or kindRange

@@ -26,9 +26,8 @@ func (id ID) Cluster() uint32 { return uint32(id) >> 10 & 0xfff }
 func (id ID) Item() uint32 { return uint32(id) & 0x3ff }
 
 // String formats the identifier as libpcp's pmIDStr does:
-// "domain.cluster.item", or "PM_ID_NULL". It is not inlined: its two
-// calls at each of a dozen callers cost the WebAssembly modules more than
-// one call to it (issue 18).
+// "domain.cluster.item", or "PM_ID_NULL". It is kept out of line, for
+// its many callers: module size; see wasm/size.
 //
 //go:noinline
 func (id ID) String() string {
@@ -44,8 +43,8 @@ func (id ID) String() string {
 // (encoding.TextAppender); it never fails.
 func (id ID) AppendText(b []byte) ([]byte, error) {
 	// The three numbers are below 10,000 (at most 511.4095.1023): their
-	// digits are stored here, with no call per number (strconv's was
-	// most of a RESULT's PMIDs' cost in WebAssembly, issue 18).
+	// digits are stored here, with no strconv call per number (the
+	// WebAssembly decode of a RESULT's PMIDs spends most in calls).
 	for k, v := range [...]uint32{id.Domain(), id.Cluster(), id.Item()} {
 		if k > 0 {
 			b = append(b, '.')

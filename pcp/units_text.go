@@ -13,7 +13,7 @@ var timeNames = [...]string{"nanosec", "microsec", "millisec", "sec", "min", "ho
 // Out-of-range scales print as "space-N" and "time-N". The extra unit and
 // scale of PCP 7.2 (bits 7–0) are not printed, as 6.x peers ignore them.
 //
-// It is not inlined, for the size of the WebAssembly modules (issue 18).
+// It is kept out of line: module size; see wasm/size.
 //
 //go:noinline
 func (u Units) String() string {
@@ -28,8 +28,8 @@ func (u Units) AppendText(b []byte) ([]byte, error) {
 	start := len(b)
 	dims := [...]int{u.DimSpace(), u.DimTime(), u.DimCount()}
 	// The positive dimensions, then "/ " and the negative ones: one loop
-	// over both passes and the three dimensions, where six calls cost the
-	// WebAssembly modules 3 KB more (issue 18).
+	// over both passes and the three dimensions, not six calls (module
+	// size; see wasm/size).
 	for sign := 1; sign >= -1; sign -= 2 {
 		if sign < 0 {
 			if dims[0] >= 0 && dims[1] >= 0 && dims[2] >= 0 {
@@ -38,9 +38,8 @@ func (u Units) AppendText(b []byte) ([]byte, error) {
 			b = append(b, "/ "...)
 		}
 		// Dimension k (0 space, 1 time, 2 count) with its scale's name
-		// and power d, then the separating space; here, not in a
-		// function of its own, which cost the WebAssembly modules some
-		// 800 bytes with its tables (issue 18).
+		// and power d, then the separating space; kept inline, not a
+		// function of its own: module size; see wasm/size.
 		for k, d := range dims {
 			if d *= sign; d <= 0 {
 				continue
@@ -73,7 +72,8 @@ func (u Units) AppendText(b []byte) ([]byte, error) {
 
 // appendCountScale appends a count scale sc (4 bits signed, −8 to 7):
 // nothing for 0, x10 for 1 ("x 10" or " x 10" as given), else x10 and
-// "^sc". It is not inlined at its two callers (issue 18).
+// "^sc". It is kept out of line at its two callers: module size; see
+// wasm/size.
 //
 //go:noinline
 func appendCountScale(b []byte, sc int, x10 string) []byte {

@@ -97,11 +97,11 @@ func TestBadInput(t *testing.T) {
 		{"creds numcreds 0", mk(pduwire.TypeCreds, 0, 0x01020000), pduwire.ErrCount, 12},
 		{"creds numcreds 1025", mk(pduwire.TypeCreds, 1025, 0x01020000), pduwire.ErrCount, 12},
 		{"creds len mismatch", mk(pduwire.TypeCreds, 2, 0x01020000), pduwire.ErrLength, 0},
-		// docs/pcp-pdu.md §8.1 #11: duplicate and overlapping block references.
+		// docs/pcp-pdu.md §8.1, item 11: duplicate and overlapping block references.
 		{"duplicate block reference", result(2, pmid, 1, 1, m1, 16, pmid, 1, 1, m1, 16, 0x0200000c, 0, 1, 0x0200000c, 0, 2), pduwire.ErrOverlap, 60},
 		{"overlapping blocks", result(2, pmid, 1, 1, m1, 16, pmid, 1, 1, m1, 17, 0x07000008, 0x0200000c, 0, 1, 0), pduwire.ErrOverlap, 60},
 		{"blocks out of order", result(2, pmid, 1, 1, m1, 19, pmid, 1, 1, m1, 16, 0x0200000c, 0, 1, 0x0200000c, 0, 2), nil, -1},
-		// docs/pcp-pdu.md §8.1 #12: TEXT.ident not matching anything is accepted.
+		// docs/pcp-pdu.md §8.1, item 12: TEXT.ident not matching anything is accepted.
 		{"text ident host order", withBytes(mk(pduwire.TypeText, 0x05004007, 2), 'h', 'i', 0x7e, 0x7e), nil, -1},
 		// docs/pcp-pdu.md §8.2: ERROR lengths.
 		{"error len 12", mk(pduwire.TypeError), pduwire.ErrLength, 0},

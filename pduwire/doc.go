@@ -18,15 +18,15 @@
 // a whole PDU with
 // libpcp's (hardened, 6.3.1+) length rules. [ParseResult] validates a
 // RESULT once and returns a [Result] view whose value sets and values can
-// then be walked without errors or allocations; [NewResultReader] reads
+// then be walked without errors or allocations; [NewResultScanner] reads
 // every value in one pass instead, checking each value set with the same
 // rules as it reaches it (the faster way to read a whole result once). The connection handshake
 // is data: [ParseServerHello], [ClientFlags], [AppendClientCreds]. For
 // PDUs without a message type, [Builder] reserves the header and
 // back-patches len; [ConsumeHeader] reads one.
 //
-// Allocation and lifetime: the framers, [ParseResult], [ResultReader]
-// and the [Result] walk allocate nothing (ParseResult and ResultReader
+// Allocation and lifetime: the framers, [ParseResult], [ResultScanner]
+// and the [Result] walk allocate nothing (ParseResult and ResultScanner
 // allocate one small bitmap only for value blocks referenced out of
 // address order, which libpcp never emits). Byte slices in views and decoded messages alias the input and
 // are valid until the caller reuses or modifies it; copy what you keep.

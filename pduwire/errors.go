@@ -51,9 +51,8 @@ var (
 
 // fail builds a *ParseError for the named field at offset off. It is
 // not inlined, and takes its kind as a *wire.Kind, one word: each of its
-// ~95 calls then passes four words, where an inlined call of
-// wire.NewError passed seven (issue 18: 100 bytes of WebAssembly per
-// failure path).
+// calls then passes four words, where an inlined call of wire.NewError
+// passes seven (module size; see wasm/size).
 //
 //go:noinline
 func fail(field string, off int, kind *wire.Kind) error {

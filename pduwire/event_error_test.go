@@ -12,8 +12,7 @@ import (
 
 // A damaged event array inside a RESULT's value is reported with the
 // field that failed and its offset in the PDU, on one line, and matches
-// both ErrEvent and eventrec's own kind (issue 24: such errors gave only
-// the PDU's offset).
+// both ErrEvent and eventrec's own kind, not only the PDU's offset.
 func TestResultEventErrorNamesField(t *testing.T) {
 	stream, err := os.ReadFile("testdata/captures/conv05.server.bin")
 	if err != nil {

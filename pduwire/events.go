@@ -7,9 +7,9 @@ import "github.com/perfwire/perfwire/internal/wire"
 // ("bad event record array: bad count"), where errors.Join would break it.
 // As a *wire.Kind it is ErrEvent, so the wasm ABI reports every event
 // array failure inside a PDU with ErrEvent's code. Its methods have
-// pointer receivers: value receivers also got pointer wrappers, 1.5 KB
-// of WebAssembly (issue 18); it is not comparable, for no equality
-// function.
+// pointer receivers, as value receivers also get pointer wrappers, and
+// it is not comparable, for no equality function (module size; see
+// wasm/size).
 type eventKind struct {
 	_     [0]func()
 	inner error

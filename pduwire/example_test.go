@@ -48,9 +48,9 @@ func ExampleParseResult() {
 
 // Read every value of a RESULT in one pass: each value set is checked
 // as the reader reaches it, and Err says whether the whole PDU was good.
-func ExampleNewResultReader() {
+func ExampleNewResultScanner() {
 	pdu, _ := os.ReadFile("testdata/bench/result-1000.bin")
-	rr, err := pduwire.NewResultReader(pdu)
+	rr, err := pduwire.NewResultScanner(pdu)
 	if err != nil {
 		fmt.Println(err)
 		return

@@ -67,7 +67,8 @@ const exactly = 1 << 30
 // FETCH, RESULT and PMNS_CHILD ([ErrType]), and last the size: at least
 // size bytes ([ErrTruncated] at len(pdu)), or exactly size&^exactly
 // ([ErrLength]). One call instead of two checks, each returning its
-// error, in every decoder: issue 18's WebAssembly pays for every call.
+// error, in every decoder: in WebAssembly every call is code (module
+// size; see wasm/size).
 // The compiler does not see head's size check: in WebAssembly the
 // decoders' fixed reads are be32 calls, which check their own bounds;
 // LOG_STATUS_V2, which copies fixed spans, indexes its last byte once.

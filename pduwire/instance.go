@@ -46,8 +46,8 @@ func (m *InstanceReqPDU) UnmarshalBinary(pdu []byte) error {
 	}
 	m.InDom, m.Inst = pcp.InDom(be32(pdu, 12)), int32(be32(pdu, 24))
 	n := int32(be32(pdu, 28))
-	// Every failure goes to one fail call: each call and its return cost
-	// the WebAssembly modules 150 bytes (issue 18).
+	// Every failure goes to one fail call: each call and its return is
+	// code (module size; see wasm/size).
 	var bad failure
 	if n < 0 || uint64(n) > uint64(len(pdu)-32) {
 		bad = failure{"INSTANCE_REQ.namelen", 28, ErrCount}
@@ -109,10 +109,10 @@ func (m *InstancePDU) UnmarshalBinary(pdu []byte) error {
 	m.InDom = pcp.InDom(be32(pdu, 12))
 	n := int32(be32(pdu, 16))
 	// The entries are walked by re-slicing rest, which proves every read
-	// in bounds (issue 18: a cursor's reads kept a bounds check each).
+	// in bounds, where a cursor's reads kept a bounds check each.
 	rest := pdu[20:]
-	// Every failure goes to one fail call: each call and its return cost
-	// the WebAssembly modules 150 bytes (issue 18).
+	// Every failure goes to one fail call: each call and its return is
+	// code (module size; see wasm/size).
 	var bad failure
 	if n < 0 || uint64(n) > uint64(len(pdu)-20)/8 {
 		bad = failure{"INSTANCE.numinst", 16, ErrCount}

@@ -140,11 +140,11 @@ func (m *LabelPDU) UnmarshalBinary(pdu []byte) error {
 	n := int32(be32(pdu, 24))
 	sets := m.Sets[:0]
 	// The sets are walked by re-slicing rest, which proves every read in
-	// bounds (issue 18: a cursor's reads kept a bounds check each).
+	// bounds, where a cursor's reads kept a bounds check each.
 	rest := pdu[28:]
 	end := uint64(28)
-	// Every failure goes to one fail call: each call and its return cost
-	// the WebAssembly modules 150 bytes (issue 18).
+	// Every failure goes to one fail call: each call and its return is
+	// code (module size; see wasm/size).
 	var bad failure
 	if n < 0 || uint64(n) > uint64(len(pdu)-16)/16 {
 		bad = failure{"LABEL.nsets", 24, ErrCount}

@@ -111,8 +111,8 @@ func (m *LogControlPDU) UnmarshalBinary(pdu []byte) error {
 	n := int32(be32(pdu, 24))
 	ms := m.Metrics[:0]
 	off := 28
-	// Every failure goes to one fail call: each call and its return cost
-	// the WebAssembly modules 150 bytes (issue 18).
+	// Every failure goes to one fail call: each call and its return is
+	// code (module size; see wasm/size).
 	var bad failure
 	if n < 0 || uint64(n) > uint64(len(pdu)-28)/8 {
 		bad = failure{"LOG_CONTROL.numpmid", 24, ErrCount}
@@ -268,8 +268,8 @@ func (m *LogStatusPDU) UnmarshalBinary(pdu []byte) error {
 	m.State, m.Vol = int32(be32(pdu, 48)), int32(be32(pdu, 52))
 	m.Size = int64(binary.BigEndian.Uint64(pdu[56:]))
 	off := 88
-	// Every failure goes to one fail call: each call and its return cost
-	// the WebAssembly modules 150 bytes (issue 18).
+	// Every failure goes to one fail call: each call and its return is
+	// code (module size; see wasm/size).
 	var bad failure
 	for i := range m.Strings {
 		n := int32(be32(pdu, 64+4*i))

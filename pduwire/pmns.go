@@ -80,10 +80,10 @@ func (m *PMNSNamesPDU) UnmarshalBinary(pdu []byte) error {
 	}
 	left := int64(strbytes)
 	// The names are walked by re-slicing rest, which proves every read
-	// in bounds (issue 18: a cursor's reads kept a bounds check each).
+	// in bounds, where a cursor's reads kept a bounds check each.
 	rest := pdu[24:]
-	// Every failure goes to one fail call: each call and its return cost
-	// the WebAssembly modules 150 bytes (issue 18).
+	// Every failure goes to one fail call: each call and its return is
+	// code (module size; see wasm/size).
 	var bad failure
 	switch {
 	case strbytes < 0 || int64(strbytes) > int64(len(pdu)):

@@ -63,8 +63,8 @@ func (m *ProfilePDU) UnmarshalBinary(pdu []byte) error {
 	n := int32(be32(pdu, 20))
 	entries := m.Entries[:0]
 	ip := 28 + 16*int(n) // instance lists start after all entries
-	// Every failure goes to one fail call: each call and its return cost
-	// the WebAssembly modules 150 bytes (issue 18).
+	// Every failure goes to one fail call: each call and its return is
+	// code (module size; see wasm/size).
 	var bad failure
 	if m.Ctx < 0 {
 		bad = failure{"PROFILE.ctxid", 12, ErrField}

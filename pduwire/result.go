@@ -59,7 +59,8 @@ func resultHeader(pdu []byte) (Result, error) {
 	r := Result{pdu: pdu, HighRes: Type(be32(pdu, 4)) == TypeHighResResult}
 	var numpmid int32
 	numOff := 20
-	// Every failure goes to one fail call and one return (issue 18).
+	// Every failure goes to one fail call and one return (module size;
+	// see wasm/size).
 	bad := failure{"RESULT", len(pdu), ErrTruncated}
 	if r.HighRes {
 		if len(pdu) < 32 {
@@ -168,7 +169,7 @@ func (t *tiling) finish(pdu []byte, recOff, recEnd, numpmid int) error {
 		field, kind = "value blocks", ErrContiguity
 	case !t.ordered:
 		// The slow path for blocks referenced out of address order,
-		// here rather than in a function of its own (issue 18): the
+		// here rather than in a function of its own (module size): the
 		// words of every referenced block marked in a bitmap, failing
 		// on the first word claimed twice.
 		r := Result{pdu: pdu, recOff: recOff, NumPMID: numpmid}
@@ -240,9 +241,9 @@ func (t *tiling) add(pdu, vl []byte, vp int) error {
 			// passes ParseResult holds only well-formed arrays. Package
 			// eventrec owns the rules; here they run as libpcp applies
 			// them (Lenient), plus the block's 4-byte size. A failure
-			// matches both ErrEvent and eventrec's own kind. Here, not
-			// in a function of its own, which cost the WebAssembly
-			// modules some 800 bytes with its tables (issue 18).
+			// matches both ErrEvent and eventrec's own kind. Kept
+			// inline, not a function of its own: module size; see
+			// wasm/size.
 			off := int(start)
 			if vlen%4 != 0 {
 				return fail("event.ea_len", off, ErrEvent)
@@ -365,7 +366,7 @@ func (vs *ValueSet) Word(i int) (inst int32, word uint32) {
 // word Word gives for a DPTR or SPTR value) is its offset in 4-byte words
 // from the PDU's start, and ParseResult has checked each block's bounds:
 // a caller may read blocks there itself, where a call to Value per value
-// costs too much (WebAssembly's calls, issue 18).
+// costs too much (a call per value, in WebAssembly above all).
 func (vs *ValueSet) PDU() []byte { return vs.pdu }
 
 // block returns the value block at word index w, header word included;

@@ -15,7 +15,7 @@ import (
 	"github.com/perfwire/perfwire/pduwire"
 )
 
-// The tests of this file play a hostile pmcd (issue #24): one that
+// The tests of this file play a hostile pmcd: one that
 // trickles bytes, floods notices, announces more than it sends, or hangs
 // up mid-PDU. Each runs in both I/O modes and checks that the call ends
 // on time with an error that says what happened.

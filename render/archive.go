@@ -101,8 +101,8 @@ func AppendArchiveRecord(b []byte, a *archive.Archive, r *archive.Record) []byte
 }
 
 // appendArchiveRecord is AppendArchiveRecord, as archive_next calls it:
-// under this name, which the modules' other append functions share,
-// they gzip 13 bytes smaller; the exported wrapper is linked by none.
+// under a name of the shape the modules' other append functions share,
+// which gzip compresses with them; the exported wrapper is linked by none.
 func appendArchiveRecord(b []byte, a *archive.Archive, r *archive.Record) []byte {
 	n := 0 // the values
 	vss := r.Result.Scan()

@@ -95,7 +95,7 @@ func TestErrorOfDecoderErrors(t *testing.T) {
 	}
 	for _, name := range []string{"sample1.mmv", "sample2.mmv", "sample3.mmv"} {
 		for _, b := range damaged(read(name), 0, 300) {
-			_, err := mmv.NewReader(b, mmv.Options{})
+			_, err := mmv.Parse(b, mmv.Options{})
 			add(err)
 		}
 	}

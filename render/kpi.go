@@ -415,7 +415,7 @@ func newKPISession(in []byte, stream bool, framing dlt.Framing) *KPISession {
 	} else {
 		k.s = dlt.NewScanner(in, dlt.Options{})
 	}
-	k.kp = dltkpi.NewSession(dltkpi.Options{}, dltkpi.TrackerOptions{KeepEnded: true})
+	k.kp = dltkpi.NewSession(dltkpi.Options{KeepEnded: true})
 	k.t = k.kp.Tracker()
 	return k
 }

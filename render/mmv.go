@@ -19,7 +19,7 @@ func AppendMMV(dst, in []byte, bigEndian bool) []byte {
 	if bigEndian {
 		order = binary.BigEndian
 	}
-	r, err := mmv.NewReader(in, mmv.Options{Order: order})
+	r, err := mmv.Parse(in, mmv.Options{Order: order})
 	e := schema.BeginMap(dst, 11)
 	e.Err("\xa5error", schema.ErrorOf(err))
 	if err != nil {

@@ -8,7 +8,7 @@ import (
 )
 
 // ReadMMV is the reference AppendMMV is held to (checkAppendMMV): the
-// MMVFile built as values, field by field, from mmv.Reader, which
+// MMVFile built as values, field by field, from mmv.File, which
 // AppendMMV writes in place. It was mmv_read's implementation before
 // 2026-11-27.
 func ReadMMV(in []byte, bigEndian bool) schema.MMVFile {
@@ -16,7 +16,7 @@ func ReadMMV(in []byte, bigEndian bool) schema.MMVFile {
 	if bigEndian {
 		order = binary.BigEndian
 	}
-	r, err := mmv.NewReader(in, mmv.Options{Order: order})
+	r, err := mmv.Parse(in, mmv.Options{Order: order})
 	if err != nil {
 		return schema.MMVFile{Error: schema.ErrorOf(err), Metrics: []schema.MMVMetric{}, Indoms: []schema.MMVIndom{}, Instances: []schema.MMVInstance{}, Values: []schema.MMVValue{}, Labels: []schema.MMVLabel{}}
 	}

@@ -95,7 +95,7 @@ func TestAppendMMV(t *testing.T) {
 		// A metric of a type mmv_read does not know (TypeNoSupport, which
 		// Plan does not lay out): its value has neither number nor text.
 		nb := append([]byte(nil), b...)
-		r0, err := mmv.NewReader(nb, mmv.Options{Order: order})
+		r0, err := mmv.Parse(nb, mmv.Options{Order: order})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -104,7 +104,7 @@ func TestAppendMMV(t *testing.T) {
 			msz = mmv.MetricSizeV1
 		}
 		order.PutUint32(nb[r0.Metric(0).Offset+msz-36:], 0xffffffff) // the type word
-		if r1, err := mmv.NewReader(nb, mmv.Options{Order: order}); err != nil || r1.Metric(0).Type != mmv.TypeNoSupport {
+		if r1, err := mmv.Parse(nb, mmv.Options{Order: order}); err != nil || r1.Metric(0).Type != mmv.TypeNoSupport {
 			t.Fatalf("metric 0 of no type: %v", err)
 		}
 		checkAppendMMV(t, "built, metric 0 of no type", nb, order == binary.BigEndian)

@@ -10,7 +10,7 @@ import (
 	"github.com/tinylib/msgp/msgp"
 )
 
-// AppendMMVServe validates in's images in order (as mmv.NewReader, with
+// AppendMMVServe validates in's images in order (as mmv.Parse, with
 // SkipRefused unless in.Strict) and appends to dst the MessagePack
 // MMVServe that serves them as pmdammv serves one directory of them (in
 // pmdammv's order, each named by its Name): clusters assigned across the
@@ -61,10 +61,10 @@ type mmvServing struct {
 // it returns the result's error, if any.
 func (s *mmvServing) prepare() *schema.Error {
 	in := s.in
-	readers := make([]mmv.Reader, len(in.Files))
+	readers := make([]mmv.File, len(in.Files))
 	srcs := make([]mmv.Source, len(in.Files))
 	for i, f := range in.Files {
-		r, err := mmv.NewReader(f.Image, MMVOptions(&f, in.Strict))
+		r, err := mmv.Parse(f.Image, MMVOptions(&f, in.Strict))
 		if err != nil {
 			e := schema.ErrorOf(err)
 			e.Message = f.Path + ": " + e.Message
@@ -105,7 +105,7 @@ func (s *mmvServing) prepare() *schema.Error {
 
 // served reports whether pmdammv exports metric entry m of r: not left
 // out by the reader (SkipRefused) nor after a warning (drop).
-func mmvServed(r *mmv.Reader, drop []bool, m int) bool {
+func mmvServed(r *mmv.File, drop []bool, m int) bool {
 	return !r.Refused(m) && (drop == nil || !drop[m])
 }
 
@@ -244,7 +244,7 @@ func (s *mmvServing) appendFile(b []byte, i int) []byte {
 // label's level, whether it is optional (the key only when it is) and
 // its payload, which the reader has checked. For an instance it appends
 // nothing when no label applies (the key is omitempty).
-func appendMMVLabels(b []byte, r *mmv.Reader, m *mmv.Metric, inst *int32) []byte {
+func appendMMVLabels(b []byte, r *mmv.File, m *mmv.Metric, inst *int32) []byte {
 	// Two passes over the labels: count them for the array's header,
 	// then write them.
 	n := 0
@@ -296,7 +296,7 @@ func appendMMVLabels(b []byte, r *mmv.Reader, m *mmv.Metric, inst *int32) []byte
 }
 
 // mmvSkipText says which metric a reader left out and by which rule.
-func mmvSkipText(r *mmv.Reader, sk mmv.Skip) string {
+func mmvSkipText(r *mmv.File, sk mmv.Skip) string {
 	return "metric " + strconv.Quote(string(r.Metric(sk.Metric).Name)) +
 		" left out, as pmdammv leaves it out (--strict refuses the file): " + sk.Err.Error()
 }

@@ -12,7 +12,7 @@ import (
 )
 
 // The reference AppendMMVServe is held to (checkAppendMMVServe): the
-// MMVServe built as values from mmv.Reader, which AppendMMVServe writes
+// MMVServe built as values from mmv.File, which AppendMMVServe writes
 // in place. It was mmv_serve's implementation before 2026-11-27
 // (ServeMMVImages, ServeMMV and serveMMV).
 
@@ -65,12 +65,12 @@ func serveMMVRef(srcs []mmv.Source, paths []string, strict bool, nowMicros int64
 	return res
 }
 
-// ServeMMVImages validates in's images in order (as mmv.NewReader with
+// ServeMMVImages validates in's images in order (as mmv.Parse with
 // SkipRefused unless in.Strict) and serves them with ServeMMV; the first
 // file that fails is the result's error, its message prefixed with the
 // file's path. It is the mmv_serve call (in the mmv module).
 func serveMMVImagesRef(in *schema.MMVServeInput) schema.MMVServe {
-	readers := make([]mmv.Reader, len(in.Files))
+	readers := make([]mmv.File, len(in.Files))
 	srcs := make([]mmv.Source, len(in.Files))
 	paths := make([]string, len(in.Files))
 	for i, f := range in.Files {
@@ -78,7 +78,7 @@ func serveMMVImagesRef(in *schema.MMVServeInput) schema.MMVServe {
 		if f.BigEndian {
 			o.Order = binary.BigEndian
 		}
-		r, err := mmv.NewReader(f.Image, o)
+		r, err := mmv.Parse(f.Image, o)
 		if err != nil {
 			e := schema.ErrorOf(err)
 			e.Message = f.Path + ": " + e.Message

@@ -32,7 +32,7 @@ go build -o "${TMPDIR:-/tmp}/perfwire-testsum" ./internal/testsum
 # own limit is 90 minutes for everything.
 go test -count=1 -timeout 30m -tags conformance -json "$@" ./... | "${TMPDIR:-/tmp}/perfwire-testsum"
 # The race detector over the packages whose code runs goroutines (a
-# shared pmapi.Client, mmv's writers, dltkpi's tracker): issue #24.
+# shared pmapi.Client, mmv's writers, dltkpi's tracker), which must be race-free.
 go test -count=1 -timeout 30m -race "$@" ./pmapi/... ./mmv/... ./dltkpi/...
 # The format packages' tests compiled to WebAssembly and run in Node:
 # the code only wasm builds take (mmv's byte-order reads) and the same

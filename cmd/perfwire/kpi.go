@@ -79,7 +79,7 @@ func runKPI(args []string, stdout io.Writer) error {
 	if plugin != nil {
 		return kpiInPlugin(plugin, fs.Args(), kpiMode{*asJSON, *summary, *all, *irqs}, *pageSize, out)
 	}
-	kp := dltkpi.NewSession(dltkpi.Options{}, dltkpi.TrackerOptions{KeepEnded: *all})
+	kp := dltkpi.NewSession(dltkpi.Options{KeepEnded: *all})
 	k := kpiRun{kp: kp, t: kp.Tracker(), json: *asJSON, irqs: *irqs, out: jsonLines{w: out}}
 	var fileErr error
 	for _, name := range fs.Args() {

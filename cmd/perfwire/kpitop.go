@@ -75,7 +75,7 @@ func runKPITop(args []string, stdout io.Writer) error {
 	case (*follow == "") == (fs.NArg() == 0):
 		return usagef("give FILE.dlt... or --follow HOST[:PORT], not both\n%s", kpiTopUsage)
 	}
-	kp := dltkpi.NewSession(dltkpi.Options{}, dltkpi.TrackerOptions{})
+	kp := dltkpi.NewSession(dltkpi.Options{})
 	k := &kpiTop{
 		w: stdout, kp: kp, t: kp.Tracker(),
 		sortKey: *sortKey, rows: *rows, pageSize: *pageSize, final: *final, limit: *frames,

@@ -79,7 +79,7 @@ func TestLTTEvents(t *testing.T) {
 	if n != 45 {
 		t.Fatalf("%d lines", n)
 	}
-	// Event #44 of cpu/0 (docs/ltt.md §14): file_system at 503, open of c.proc.
+	// Event 44 of cpu/0 (docs/ltt.md §14): file_system at 503, open of c.proc.
 	f := last["fields"].(map[string]any)
 	if last["offset"].(float64) != 503 || f["file_name"] != "c.proc" || f["event_data2"].(float64) != 6 {
 		t.Errorf("event #44: %v", last)

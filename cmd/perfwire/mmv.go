@@ -186,9 +186,9 @@ var mmvNow = func() int64 { return time.Now().UnixMicro() }
 // view validates it; pending, the argument that could not be read, is
 // reported after the files before it.
 func dumpMMV(stdout io.Writer, in *schema.MMVServeInput, pending error) error {
-	readers := make([]mmv.Reader, len(in.Files))
+	readers := make([]mmv.File, len(in.Files))
 	for i, f := range in.Files {
-		r, err := mmv.NewReader(f.Image, render.MMVOptions(&f, in.Strict))
+		r, err := mmv.Parse(f.Image, render.MMVOptions(&f, in.Strict))
 		if err != nil {
 			return &inputError{file: f.Path, err: err}
 		}

@@ -19,21 +19,7 @@ import (
 func TestExportedHaveDocs(t *testing.T) {
 	root := "../.."
 	var missing []string
-	err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		rel, _ := filepath.Rel(root, path)
-		if d.IsDir() {
-			switch rel {
-			case "bench", "fuzz/diff", ".git", "viewer/node_modules":
-				return filepath.SkipDir
-			}
-			if rel != "." && (strings.HasPrefix(d.Name(), ".") || d.Name() == "testdata" || d.Name() == "node_modules") {
-				return filepath.SkipDir
-			}
-			return nil
-		}
+	err := walkFiles(root, func(path, rel string, d fs.DirEntry) error {
 		if !strings.HasSuffix(path, ".go") || strings.HasSuffix(path, "_test.go") {
 			return nil
 		}
@@ -97,4 +83,33 @@ func receiverExported(d *ast.FuncDecl) bool {
 	}
 	id, ok := t.(*ast.Ident)
 	return ok && id.IsExported()
+}
+
+// skipDir is the WalkDir verdict on a directory of the module: the bench
+// and fuzz/diff modules, hidden directories, test data and node_modules
+// are not the main module's code.
+func skipDir(rel string, d fs.DirEntry) error {
+	switch rel {
+	case "bench", "fuzz/diff", ".git", "viewer/node_modules":
+		return filepath.SkipDir
+	}
+	if rel != "." && (strings.HasPrefix(d.Name(), ".") || d.Name() == "testdata" || d.Name() == "node_modules") {
+		return filepath.SkipDir
+	}
+	return nil
+}
+
+// walkFiles calls fn for each file of the main module below root (see
+// skipDir), with its path relative to root.
+func walkFiles(root string, fn func(path, rel string, d fs.DirEntry) error) error {
+	return filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(root, path)
+		if d.IsDir() {
+			return skipDir(rel, d)
+		}
+		return fn(path, rel, d)
+	})
 }

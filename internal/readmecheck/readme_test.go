@@ -42,7 +42,7 @@ var (
 	_ = eventrec.Parse
 	_ = labels.Parse
 	_ = tracedir.Open
-	_ = mmv.NewReader
+	_ = mmv.Parse
 	_ = mmvfile.Create
 	_ = pcp.NewID
 	_ = pduwire.NewScanner

@@ -1,8 +1,8 @@
 // Package rfc3339 formats Unix times as RFC 3339 UTC text, the way
 // time.Time.Format does for the layouts perfwire prints, without the
 // time package's general formatter: in a WebAssembly module that
-// formatter and its layout parser cost about 30 KB of code, more than
-// every other use of time together.
+// formatter and its layout parser are more code than every other use of
+// time together (module size; see wasm/size).
 package rfc3339
 
 // Trimmed, as Append's digits, prints up to nine fraction digits with
@@ -32,9 +32,8 @@ func Append(dst []byte, sec, nsec int64, digits int) []byte {
 	}
 	// The proleptic Gregorian date of days since 1970-01-01, counting in
 	// 400-year eras that start on 1 March so that the leap day ends each
-	// era's year (the method of Howard Hinnant's date algorithms); here,
-	// not in a function of its own, which cost the WebAssembly modules
-	// some 800 bytes with its tables (issue 18).
+	// era's year (the method of Howard Hinnant's date algorithms); kept
+	// inline, not a function of its own: module size; see wasm/size.
 	z := days + 719468 // days since 0000-03-01
 	era := z / 146097
 	if z < 0 && z%146097 != 0 {

@@ -61,8 +61,8 @@ var (
 // The shared kinds as values, which the Err variables above point at. A
 // package aliases a shared kind by its address, var ErrTruncated =
 // &wire.Truncated: that is static data, where copying the variable
-// (= wire.ErrTruncated) costs init code in every package that does it
-// (about 140 bytes of wasm each). Never assign to these.
+// (= wire.ErrTruncated) costs init code in every package that does it.
+// Never assign to these.
 var (
 	Truncated = Kind{code: "truncated", msg: "truncated"}
 	Limit     = Kind{code: "limit", msg: "over the limit"}

@@ -15,14 +15,14 @@ type ParseError = wire.Error
 var (
 	// ErrSyntax: a token that the dialect does not allow there.
 	ErrSyntax = wire.ErrSyntax
-	// ErrUndefined: a typeref to a name no <type> defines.
-	ErrUndefined = wire.NewKind("eventdefs_undefined", "undefined type name")
-	// ErrCycle: named types that contain themselves.
-	ErrCycle = wire.NewKind("eventdefs_cycle", "recursive type")
+	// errUndefined: a typeref to a name no <type> defines.
+	errUndefined = wire.NewKind("eventdefs_undefined", "undefined type name")
+	// errCycle: named types that contain themselves.
+	errCycle = wire.NewKind("eventdefs_cycle", "recursive type")
 	// ErrLimit: an input or a type expansion over its limit (internal/wire's).
 	ErrLimit = wire.ErrLimit
-	// ErrDepth: nesting deeper than Options.MaxDepth.
-	ErrDepth = wire.NewKind("eventdefs_depth", "nesting too deep")
+	// errDepth: nesting deeper than Options.MaxDepth.
+	errDepth = wire.NewKind("eventdefs_depth", "nesting too deep")
 	// ErrAttribute: an unknown, missing or malformed attribute.
 	ErrAttribute = wire.NewKind("eventdefs_attribute", "bad attribute")
 )
@@ -83,7 +83,7 @@ type namedType struct {
 // Options are the defaults). Events keep document order (their index is
 // their id offset); typerefs are expanded, so each names the same
 // *ltt.Type as its <type> definition. It fails with a *ParseError
-// wrapping one of the Err* kinds; exceeding a limit is [ErrDepth] or
+// wrapping one of the Err* kinds; exceeding a limit is the kind "eventdefs_depth" or
 // [ErrLimit] (MaxBytes at offset 0, MaxNodes), with the value and the
 // limit.
 func Parse(src []byte, o Options) ([]*ltt.Facility, error) {
@@ -102,7 +102,7 @@ func Parse(src []byte, o Options) ([]*ltt.Facility, error) {
 	}
 	for name, n := range p.named {
 		if !n.defined {
-			return nil, errAt("typeref "+name, n.ref, ErrUndefined)
+			return nil, errAt("typeref "+name, n.ref, errUndefined)
 		}
 	}
 	memo := map[*ltt.Type]int{}
@@ -124,7 +124,7 @@ func expandedSize(t *ltt.Type, memo map[*ltt.Type]int, maxNodes int) (int, error
 	}
 	if n, ok := memo[t]; ok {
 		if n < 0 {
-			return 0, errAt("type", 0, ErrCycle)
+			return 0, errAt("type", 0, errCycle)
 		}
 		return n, nil
 	}
@@ -377,7 +377,7 @@ var kinds = map[string]ltt.Kind{
 // typ parses one type element.
 func (p *parser) typ(depth int) (*ltt.Type, error) {
 	if depth > p.lim.MaxDepth {
-		return nil, limitAt("type", p.lx.off, ErrDepth, depth, p.lim.MaxDepth)
+		return nil, limitAt("type", p.lx.off, errDepth, depth, p.lim.MaxDepth)
 	}
 	if _, err := p.expect(tokLT, "type element"); err != nil {
 		return nil, err

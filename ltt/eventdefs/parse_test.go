@@ -91,8 +91,8 @@ func TestBadInput(t *testing.T) {
 		{"missing size", ev(`<struct><field name=a><uint/></field></struct>`), ErrAttribute, 54},
 		{"array size not a number", ev(`<struct><field name=a><array size=x><uint size=1/></array></field></struct>`), ErrAttribute, 65},
 		{"unquoted format", ev(`<struct><field name=a><uint size=1 format=x/></field></struct>`), ErrAttribute, 73},
-		{"undefined typeref", ev(`<typeref name=nope/>`), ErrUndefined, 45},
-		{"recursive type", `<facility name=f><event name=e><typeref name=t/></event><type name=t><struct><field name=a><typeref name=t/></field></struct></type></facility>`, ErrCycle, -1},
+		{"undefined typeref", ev(`<typeref name=nope/>`), errUndefined, 45},
+		{"recursive type", `<facility name=f><event name=e><typeref name=t/></event><type name=t><struct><field name=a><typeref name=t/></field></struct></type></facility>`, errCycle, -1},
 		{"named type not a struct", `<facility name=f><type name=t><uint size=1/></type></facility>`, ErrSyntax, -1},
 		{"unterminated string", `<facility name="f><event`, ErrAttribute, 15},
 		{"mismatched close", ev(`<struct></union></event>`), ErrSyntax, -1},
@@ -102,7 +102,7 @@ func TestBadInput(t *testing.T) {
 		{"truncated", `<facility name=f><event name=e><struct>`, ErrSyntax, -1},
 		{"xml comment", `<!-- c --><facility name=f></facility>`, ErrSyntax, 1},
 		{"exponential typerefs", `<facility name=f><event name=e><typeref name=t0/></event>` + chain(20) + `</facility>`, ErrLimit, -1},
-		{"too deep", ev(strings.Repeat(`<struct><field name=a>`, 40) + `<uint size=1/>` + strings.Repeat(`</field></struct>`, 40)), ErrDepth, -1},
+		{"too deep", ev(strings.Repeat(`<struct><field name=a>`, 40) + `<uint size=1/>` + strings.Repeat(`</field></struct>`, 40)), errDepth, -1},
 	}
 	for _, c := range cases {
 		_, err := Parse([]byte(c.src), Options{})
@@ -122,7 +122,7 @@ func TestBadInput(t *testing.T) {
 	if _, err := Parse(core, Options{MaxNodes: 5}); !overLimit(err, ErrLimit, 5) {
 		t.Errorf("MaxNodes: %v", err)
 	}
-	if _, err := Parse([]byte(fixtureE), Options{MaxDepth: 1}); !overLimit(err, ErrDepth, 1) {
+	if _, err := Parse([]byte(fixtureE), Options{MaxDepth: 1}); !overLimit(err, errDepth, 1) {
 		t.Errorf("MaxDepth: %v", err)
 	}
 	sys := []struct {

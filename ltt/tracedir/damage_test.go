@@ -39,8 +39,7 @@ func copyTrace(t *testing.T) string {
 
 // Three sparse 256 MB cpu files (1.5 MB on disk) cost memory by the
 // block, not by the file: opening the trace and merging until the first
-// bad block allocates a few blocks' worth (it read every file whole
-// before: 803 MB of RSS, issue 24).
+// bad block allocates a few blocks' worth, never a whole file.
 func TestOpenSparseFiles(t *testing.T) {
 	dir := copyTrace(t)
 	for i := range 3 {

@@ -28,8 +28,8 @@ import (
 	"github.com/perfwire/perfwire/ltt/eventdefs"
 )
 
-// ErrLayout reports a missing required file or a file too large to read.
-var ErrLayout = wire.NewKind("tracedir_layout", "bad trace directory")
+// errLayout reports a missing required file or a file too large to read.
+var errLayout = wire.NewKind("tracedir_layout", "bad trace directory")
 
 // Options tune how a trace is opened.
 type Options struct {
@@ -136,7 +136,7 @@ func inFile(name string, err error) error {
 	return &fileError{file: name, err: err}
 }
 
-// Open reads the trace rooted at fsys. It fails with [ErrLayout] when
+// Open reads the trace rooted at fsys. It fails with the kind "tracedir_layout" when
 // info/system.xml or every eventdefs file is missing, with the eventdefs
 // package's errors for bad descriptions, and with [ltt.ErrFacility] when
 // a facility_load record matches no facility by name and checksum, each
@@ -161,7 +161,7 @@ func (t *Trace) open(fsys fs.FS, o Options) error {
 			return nil, err
 		}
 		if st.Size() > o.MaxFileSize {
-			return nil, wire.NewValueError("tracedir", name, 0, ErrLayout, st.Size(), o.MaxFileSize)
+			return nil, wire.NewValueError("tracedir", name, 0, errLayout, st.Size(), o.MaxFileSize)
 		}
 		return fs.ReadFile(fsys, name)
 	}
@@ -286,7 +286,7 @@ func (t *Trace) openDir(fsys fs.FS, dir string, cpu int, maxSize int64) ([]Trace
 		} else {
 			if st.Size() > maxSize {
 				f.Close()
-				return nil, wire.NewValueError("tracedir", name, 0, ErrLayout, st.Size(), maxSize)
+				return nil, wire.NewValueError("tracedir", name, 0, errLayout, st.Size(), maxSize)
 			}
 			data, err := io.ReadAll(io.LimitReader(f, maxSize+1))
 			f.Close()

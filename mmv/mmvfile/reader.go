@@ -19,13 +19,13 @@ const maxFile = 1 << 30
 type Mapping struct {
 	data   []byte
 	opts   mmv.Options
-	Reader mmv.Reader
+	Reader mmv.File
 }
 
 // Open maps the file at path read-only and validates it with
-// [mmv.NewReader] and o (the zero Options: little-endian, the default
-// limits). When the writer republishes (the Reader reports
-// [mmv.Reader.Stale]), call [Mapping.Reload]. It fails with the OS's
+// [mmv.Parse] and o (the zero Options: little-endian, the default
+// limits). When the writer republishes (the File reports
+// [mmv.File.Stale]), call [Mapping.Reload]. It fails with the OS's
 // error, or with an *fs.PathError wrapping the reader's *mmv.ParseError.
 func Open(path string, o mmv.Options) (*Mapping, error) {
 	f, err := os.Open(path)
@@ -50,7 +50,7 @@ func Open(path string, o mmv.Options) (*Mapping, error) {
 		return nil, &fs.PathError{Op: "mmap", Path: path, Err: err}
 	}
 	m := &Mapping{data: data, opts: o}
-	if m.Reader, err = mmv.NewReader(data, o); err != nil {
+	if m.Reader, err = mmv.Parse(data, o); err != nil {
 		syscall.Munmap(data)
 		return nil, &fs.PathError{Op: "open", Path: path, Err: err}
 	}
@@ -62,7 +62,7 @@ func Open(path string, o mmv.Options) (*Mapping, error) {
 // returns the reader's *mmv.ParseError and keeps the old Reader. A
 // writer that replaced the file needs a new Open.
 func (m *Mapping) Reload() error {
-	r, err := mmv.NewReader(m.data, m.opts)
+	r, err := mmv.Parse(m.data, m.opts)
 	if err != nil {
 		return err
 	}

@@ -15,15 +15,15 @@ var ErrProcessGone = errors.New("mmvfile: writer process is gone")
 
 // Found is one directory entry as pmdammv would consider it.
 type Found struct {
-	Name   string     // the directory entry, used in metric names
-	Reader mmv.Reader // valid when Err is nil
-	Err    error      // why pmdammv (or our stricter reader) skips it
+	Name   string   // the directory entry, used in metric names
+	Reader mmv.File // valid when Err is nil
+	Err    error    // why pmdammv (or our stricter reader) skips it
 }
 
 // Scan reads the files of dir the way pmdammv discovers them: entries
 // sorted by name, names starting with '.' skipped, regular files only.
 // Each file is read into memory (not mapped) and validated with
-// [mmv.NewReader] and o; a file with mmv.FlagProcess whose
+// [mmv.Parse] and o; a file with mmv.FlagProcess whose
 // pid is gone gets [ErrProcessGone]. Pass the valid ones to mmv.Assign
 // to predict names and numbers. It fails only when dir cannot be read.
 func Scan(dir string, o mmv.Options) ([]Found, error) {
@@ -39,7 +39,7 @@ func Scan(dir string, o mmv.Options) ([]Found, error) {
 		f := Found{Name: e.Name()}
 		b, err := os.ReadFile(filepath.Join(dir, e.Name()))
 		if err == nil {
-			f.Reader, err = mmv.NewReader(b, o)
+			f.Reader, err = mmv.Parse(b, o)
 		}
 		if err == nil && !ProcessAlive(f.Reader.Header()) {
 			err = ErrProcessGone

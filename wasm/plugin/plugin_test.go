@@ -126,7 +126,7 @@ func TestKPISession(t *testing.T) {
 
 func directPIDs(t *testing.T, in []byte) []int32 {
 	r := dltkpi.NewReassembler(dltkpi.Options{})
-	tr := dltkpi.NewTracker(dltkpi.TrackerOptions{})
+	tr := dltkpi.NewTracker(dltkpi.Options{})
 	var sel dltkpi.Selector
 	s := newScanner(in)
 	for s.Next() {

@@ -28,6 +28,28 @@
 // raw, +3 KB gzip). gzip also moves by 0.5-1 KB with layout alone: judge
 // a small cut by the compressed size of the code section, or batch
 // several. No change: GOWASM=satconv,signext; larger: -gcflags=-l.
+//
+// The rules the packages follow for it, which their comments cite as
+// "module size; see wasm/size":
+//
+//   - One failure call and one return per decoder: each call of an error
+//     constructor, and each return of a zero value, is code; a fail
+//     helper kept out of line, taking its kind as one word.
+//   - A function with one caller is folded into it; a small function
+//     with many callers (a big-endian read, an ID's text) is kept out of
+//     line (//go:noinline), as its inlined copies are more code than the
+//     calls. Hot per-value reads stay inlined: speed first there.
+//   - No standard-library general algorithm linked for a few lines:
+//     slices.Sort and SortStableFunc instantiations, bytes.Index, strconv's
+//     parsers, time's formatter, slices.Delete/Insert are written out for
+//     the case at hand, and one sort of indexes serves every list.
+//   - Types the modules allocate are not comparable ([0]func()), so no
+//     equality function is linked; pointer receivers, so no wrappers.
+//   - Shared error kinds are aliased by address (&wire.Truncated), static
+//     data rather than init code; values that need a table are read
+//     only when asked, so a program that does not ask links no table.
+//   - Bounds are proved by re-slicing the rest of the input, not
+//     checked again at each read of a cursor.
 package main
 
 import (

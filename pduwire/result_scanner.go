@@ -7,13 +7,13 @@ import (
 	"github.com/perfwire/perfwire/pcp"
 )
 
-// ResultReader reads a RESULT or HIGHRES_RESULT in one pass: each value
+// ResultScanner reads a RESULT or HIGHRES_RESULT in one pass: each value
 // set is checked, record and value blocks, when Next reaches it, with the
 // rules [ParseResult] applies, and its values are then read from the
 // bytes just checked, instead of a whole-PDU validation before the first
 // value. It is the way to read every value of a result once:
 //
-//	rr, err := pduwire.NewResultReader(pdu)
+//	rr, err := pduwire.NewResultScanner(pdu)
 //	if err != nil { ... }
 //	for rr.Next() {
 //		vs := rr.ValueSet() // checked: Value(i) cannot fail
@@ -26,19 +26,19 @@ import (
 // The rules that concern the PDU as a whole (the value blocks tile the
 // bytes after the records, nothing trails them, no two values share a
 // block) can be checked only after the last value set: Next checks them
-// when it returns false, and [ResultReader.Err] reports them. A PDU is
+// when it returns false, and [ResultScanner.Err] reports them. A PDU is
 // good only if Err is nil after Next has returned false; Err then reports
-// the same failure, at the same offset, as ParseResult. A reader stopped
+// the same failure, at the same offset, as ParseResult. A scanner stopped
 // early has checked only the sets it has read.
 //
-// BenchmarkResultReader1000 against BenchmarkResultView1000 measures it
+// BenchmarkResultScanner1000 against BenchmarkResultView1000 measures it
 // against ParseResult followed by [Result.Scan]. Value-at-a-time checking
 // (a call per value) was measured slower than checking a set at a time.
 //
-// A ResultReader allocates nothing (but for the bitmap ParseResult also
+// A ResultScanner allocates nothing (but for the bitmap ParseResult also
 // builds when blocks are referenced out of address order, which libpcp
 // never does) and aliases pdu. Copying it snapshots its position.
-type ResultReader struct {
+type ResultScanner struct {
 	HighRes bool  // HIGHRES_RESULT (64-bit seconds, nanoseconds)
 	Sec     int64 // seconds since the epoch, as in [Result]
 	Nsec    int64 // sub-second part in nanoseconds, as in [Result]
@@ -54,17 +54,17 @@ type ResultReader struct {
 	done   bool // the whole-PDU rules have been checked
 }
 
-// NewResultReader checks the header and the value set count of a whole
-// RESULT or HIGHRES_RESULT PDU and returns a reader before its first
+// NewResultScanner checks the header and the value set count of a whole
+// RESULT or HIGHRES_RESULT PDU and returns a scanner before its first
 // value set. It fails as [ParseResult] does on those ([ErrHeaderLen],
 // [ErrType], [ErrTruncated], [ErrCount]); the rest is checked by
-// [ResultReader.Next].
-func NewResultReader(pdu []byte) (ResultReader, error) {
+// [ResultScanner.Next].
+func NewResultScanner(pdu []byte) (ResultScanner, error) {
 	r, err := resultHeader(pdu)
 	if err != nil {
-		return ResultReader{}, err
+		return ResultScanner{}, err
 	}
-	return ResultReader{
+	return ResultScanner{
 		HighRes: r.HighRes, Sec: r.Sec, Nsec: r.Nsec, NumPMID: r.NumPMID,
 		pdu: pdu, recOff: r.recOff, off: r.recOff, left: r.NumPMID,
 		t: tiling{minStart: math.MaxUint64, ordered: true},
@@ -75,9 +75,9 @@ func NewResultReader(pdu []byte) (ResultReader, error) {
 // value format, the value list inside the PDU) and, for pointer formats,
 // every value block it references (bounds, size, event arrays). It
 // returns false after the last set, once the whole-PDU rules are checked
-// too, or at the first failure; [ResultReader.Err] says which. The
+// too, or at the first failure; [ResultScanner.Err] says which. The
 // failures are those of ParseResult, as [*ParseError] values.
-func (rr *ResultReader) Next() bool {
+func (rr *ResultScanner) Next() bool {
 	if rr.err != nil {
 		return false
 	}
@@ -133,8 +133,19 @@ func (rr *ResultReader) Next() bool {
 }
 
 // ValueSet returns the value set checked by the last successful Next.
-func (rr *ResultReader) ValueSet() ValueSet { return rr.vs }
+func (rr *ResultScanner) ValueSet() ValueSet { return rr.vs }
 
 // Err returns the failure that stopped Next, or nil. Nil after Next has
 // returned false means the whole PDU passes [ParseResult].
-func (rr *ResultReader) Err() error { return rr.err }
+func (rr *ResultScanner) Err() error { return rr.err }
+
+// ResultReader is the name ResultScanner had: a Reader in this SDK
+// reads an io.Reader, a Scanner walks bytes.
+//
+// Deprecated: use [ResultScanner].
+type ResultReader = ResultScanner
+
+// NewResultReader is the name NewResultScanner had.
+//
+// Deprecated: use [NewResultScanner].
+func NewResultReader(pdu []byte) (ResultScanner, error) { return NewResultScanner(pdu) }

@@ -24,7 +24,7 @@ func appendValueSet(b []byte, vs pduwire.ValueSet) []byte {
 	return b
 }
 
-// checkReader reads pdu with a ResultReader and fails unless it refuses
+// checkReader reads pdu with a ResultScanner and fails unless it refuses
 // exactly what ParseResult refuses (the same error text: kind, field and
 // offset) and reads the same header and values from what it accepts.
 // Every bad-input table (through checkVerdict) and every fuzz input
@@ -39,7 +39,7 @@ func checkReader(t testing.TB, pdu []byte) {
 			want = appendValueSet(want, s.ValueSet())
 		}
 	}
-	rr, err := pduwire.NewResultReader(pdu)
+	rr, err := pduwire.NewResultScanner(pdu)
 	if err == nil {
 		if rr.HighRes != r.HighRes && perr == nil || perr == nil && (rr.Sec != r.Sec || rr.Nsec != r.Nsec || rr.NumPMID != r.NumPMID) {
 			t.Fatalf("reader header %v %d %d %d, view %v %d %d %d", rr.HighRes, rr.Sec, rr.Nsec, rr.NumPMID, r.HighRes, r.Sec, r.Nsec, r.NumPMID)
@@ -57,16 +57,16 @@ func checkReader(t testing.TB, pdu []byte) {
 		}
 	}
 	if (err == nil) != (perr == nil) || err != nil && err.Error() != perr.Error() {
-		t.Fatalf("ResultReader: %v\nParseResult:  %v", err, perr)
+		t.Fatalf("ResultScanner: %v\nParseResult:  %v", err, perr)
 	}
 	if perr == nil && string(got) != string(want) {
-		t.Fatalf("ResultReader read other values than the view")
+		t.Fatalf("ResultScanner read other values than the view")
 	}
 }
 
-// TestResultReaderSeeds: every captured and QA PDU, and the bench
+// TestResultScannerSeeds: every captured and QA PDU, and the bench
 // results, read the same through the reader as through the view.
-func TestResultReaderSeeds(t *testing.T) {
+func TestResultScannerSeeds(t *testing.T) {
 	for _, typ := range []pduwire.Type{pduwire.TypeResult, pduwire.TypeHighResResult} {
 		for _, p := range seedPDUs(t, typ) {
 			checkReader(t, p)
@@ -74,9 +74,9 @@ func TestResultReaderSeeds(t *testing.T) {
 	}
 }
 
-// TestResultReaderAllocs: reading every value of the 1,000-value results
-// with a ResultReader allocates nothing.
-func TestResultReaderAllocs(t *testing.T) {
+// TestResultScannerAllocs: reading every value of the 1,000-value results
+// with a ResultScanner allocates nothing.
+func TestResultScannerAllocs(t *testing.T) {
 	for _, f := range []string{"result-1000.bin", "result-1000-highres.bin"} {
 		pdu := readFile(t, "testdata/bench/"+f)
 		if n, err := readResult(pdu); err != nil || n != 1000 {
@@ -88,10 +88,10 @@ func TestResultReaderAllocs(t *testing.T) {
 	}
 }
 
-// readResult reads every value of pdu with a ResultReader, as walkResult
+// readResult reads every value of pdu with a ResultScanner, as walkResult
 // does with ParseResult and Scan.
 func readResult(pdu []byte) (int, error) {
-	rr, err := pduwire.NewResultReader(pdu)
+	rr, err := pduwire.NewResultScanner(pdu)
 	if err != nil {
 		return 0, err
 	}
@@ -106,7 +106,7 @@ func readResult(pdu []byte) (int, error) {
 	return n, rr.Err()
 }
 
-func BenchmarkResultReader1000(b *testing.B) {
+func BenchmarkResultScanner1000(b *testing.B) {
 	pdu := readFile(b, "testdata/bench/result-1000.bin")
 	b.SetBytes(int64(len(pdu)))
 	b.ReportAllocs()
@@ -117,7 +117,7 @@ func BenchmarkResultReader1000(b *testing.B) {
 	}
 }
 
-func BenchmarkHighResResultReader1000(b *testing.B) {
+func BenchmarkHighResResultScanner1000(b *testing.B) {
 	pdu := readFile(b, "testdata/bench/result-1000-highres.bin")
 	b.SetBytes(int64(len(pdu)))
 	b.ReportAllocs()

@@ -1,0 +1,7 @@
+package tracedir
+
+// The unexported kinds, for the external tests that check which one a
+// bad input fails with.
+var (
+	ErrLayout = errLayout
+)
