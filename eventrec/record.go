@@ -216,29 +216,55 @@ fail:
 // paramLen checks the parameter at off in the array b (its header in
 // the bytes, ep_len at least 4 and inside them, a type that may travel
 // in a record with the length it fixes) and returns the bytes it takes,
-// pad included. Errors are offset by base.
+// pad included. Errors are offset by base. The checks that pass are
+// small enough to be inlined into the walks; paramError says which
+// failed.
 func paramLen(b []byte, off, base int) (int, error) {
+	if p := b[off:]; len(p) >= paramHeaderLen {
+		w := be32(p[4:])
+		epLen := int(w & maxEALen)
+		n := (epLen + 7) &^ 3 // 4 + epLen padded to 4
+		if fl := int(paramLens[w>>24]); epLen >= 4 && n <= len(p) && (fl == 0 || epLen == fl) {
+			return n, nil
+		}
+	}
+	return 0, paramError(b, off, base)
+}
+
+// paramLens holds, for each parameter type, 4 + the value size that it
+// fixes, 0 for the variable-size types and -1 (never a valid ep_len) for
+// the types that may not travel in a record.
+var paramLens = func() (t [256]int8) {
+	for i := range t {
+		if fl := fixedLen(pcp.Type(i)); fl > 0 {
+			t[i] = int8(4 + fl)
+		} else {
+			t[i] = int8(fl)
+		}
+	}
+	return t
+}()
+
+// paramError returns the error for the parameter at off, which
+// paramLen found bad.
+func paramError(b []byte, off, base int) error {
 	p := b[off:]
 	field, at, kind := "parameter header", off, error(ErrTruncated)
-	if len(p) < paramHeaderLen {
-		return 0, newError(field, base+at, kind)
+	if len(p) >= paramHeaderLen {
+		w := be32(p[4:])
+		t := pcp.Type(w >> 24)
+		epLen := int(w & maxEALen)
+		at = off + 4
+		switch fl := fixedLen(t); {
+		case epLen < 4:
+			field, kind = "ep_len", ErrLength
+		case uint64(4+wire.Pad4(epLen)) > uint64(len(p)):
+			field, kind = "ep_len", ErrTruncated
+		case t == pcp.TypeEvent || t == pcp.TypeHighResEvent || fl < 0:
+			field, kind = "ep_type", ErrType
+		default:
+			field, kind = "ep_len", ErrLength
+		}
 	}
-	w := be32(p[4:])
-	t := pcp.Type(w >> 24)
-	epLen := int(w & maxEALen)
-	n := 4 + wire.Pad4(epLen)
-	at = off + 4
-	switch fl := fixedLen(t); {
-	case epLen < 4:
-		field, kind = "ep_len", ErrLength
-	case uint64(n) > uint64(len(p)):
-		field, kind = "ep_len", ErrTruncated
-	case t == pcp.TypeEvent || t == pcp.TypeHighResEvent || fl < 0:
-		field, kind = "ep_type", ErrType
-	case fl > 0 && epLen != 4+fl:
-		field, kind = "ep_len", ErrLength
-	default:
-		return n, nil
-	}
-	return 0, newError(field, base+at, kind)
+	return newError(field, base+at, kind)
 }

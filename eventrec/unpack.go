@@ -97,15 +97,31 @@ func (u *Unpacker) unpack(b []byte, typ pcp.Type, n int32, opts *Options) error 
 	if highRes {
 		hdr, scale = hrRecordHeaderLen, 1
 	}
+	maxParams := int64(opts.maxParams())
 	var err error
 	off := arrayHeaderLen
+	// The checks of recordHeader and paramLen are made here inline, as
+	// one test each, so that the registers survive the loop; where one
+	// fails, those functions are called for the error.
 	for ; n > 0; n-- {
+		if hdr > len(b)-off {
+			_, _, _, _, err = recordHeader(b, off, highRes, opts)
+			break
+		}
+		h := b[off : off+hdr]
 		var (
 			sec, frac int64
-			flags     Flags
-			np        int32
+			lim       uint64
 		)
-		if sec, frac, flags, np, err = recordHeader(b, off, highRes, opts); err != nil {
+		if highRes {
+			sec, frac, lim = int64(be64(h)), int64(be64(h[8:])), 1e9
+		} else {
+			sec, frac, lim = int64(int32(be32(h))), int64(int32(be32(h[4:]))), 1e6
+		}
+		flags, np := Flags(be32(h[hdr-8:])), int32(be32(h[hdr-4:]))
+		if !opts.Lenient && uint64(frac) >= lim || flags&FlagMissed != 0 && flags != FlagMissed || np < 0 ||
+			flags != FlagMissed && (int64(np) > maxParams || uint64(np)*paramHeaderLen > uint64(len(b)-off-hdr)) {
+			_, _, _, _, err = recordHeader(b, off, highRes, opts)
 			break
 		}
 		off += hdr
@@ -114,29 +130,33 @@ func (u *Unpacker) unpack(b []byte, typ pcp.Type, n int32, opts *Options) error 
 		}
 		if flags == FlagMissed {
 			values = append(values, Value{ID: missedID, Inst: pcp.InNull, Type: pcp.TypeU32, InsituFmt: true, Insitu: uint32(np)})
-		} else {
-			for ; np > 0; np-- {
-				var pl int
-				if pl, err = paramLen(b, off, opts.Base); err != nil {
-					break
-				}
-				// paramLen checked the header and ep_len against b.
-				p := b[off : off+pl]
-				w := be32(p[4:])
-				end := 4 + int(w&maxEALen)
-				v := Value{ID: pcp.ID(be32(p)), Inst: pcp.InNull, Type: pcp.Type(w >> 24)}
-				if (v.Type == pcp.Type32 || v.Type == pcp.TypeU32) && end == paramHeaderLen+4 {
-					v.InsituFmt = true
-					v.Insitu = be32(p[8:])
-				} else {
-					v.Block = p[paramHeaderLen:end:end]
-				}
-				values = append(values, v)
-				off += pl
-			}
-			if err != nil {
+			np = 0
+		}
+		for ; np > 0; np-- {
+			p := b[off:]
+			if len(p) < paramHeaderLen {
+				err = paramError(b, off, opts.Base)
 				break
 			}
+			w := be32(p[4:])
+			epLen := int(w & maxEALen)
+			pl := (epLen + 7) &^ 3
+			if fl := int(paramLens[w>>24]); epLen < 4 || pl > len(p) || fl != 0 && epLen != fl {
+				err = paramError(b, off, opts.Base)
+				break
+			}
+			v := Value{ID: pcp.ID(be32(p)), Inst: pcp.InNull, Type: pcp.Type(w >> 24)}
+			if (v.Type == pcp.Type32 || v.Type == pcp.TypeU32) && epLen == 8 {
+				v.InsituFmt = true
+				v.Insitu = be32(p[8:])
+			} else {
+				v.Block = p[paramHeaderLen : 4+epLen : 4+epLen]
+			}
+			values = append(values, v)
+			off += pl
+		}
+		if err != nil {
+			break
 		}
 		results = append(results, Result{Sec: sec, Nsec: frac * scale})
 		ends = append(ends, len(values))
