@@ -99,8 +99,8 @@ func figEvents100(cfg Config) Figure {
 		ID:       "events-100",
 		Title:    "event array unpack, 100 records (the conv05 records repeated, one EVENT array)",
 		Unit:     "unpack of the array, every value read",
-		Goal:     "perfwire ≥ 2x pmUnpackEventRecords",
-		MinRatio: 2,
+		Goal:     "perfwire ≥ 3x pmUnpackEventRecords",
+		MinRatio: 3,
 	}
 	names, _ := filepath.Glob("testdata/events/conv05.pdu0.HIGHRES_RESULT.29.0.*.bin")
 	var recs []eventrec.Record
