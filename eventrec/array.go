@@ -26,7 +26,6 @@ type Array struct {
 	typ     pcp.Type
 	n       int32
 	slack   int
-	valid   bool // set once Parse has checked every record
 	options Options
 }
 
@@ -42,16 +41,28 @@ type Array struct {
 // [ErrField] (MISSED with other flags) or, in strict mode, [ErrRange]
 // (a timestamp fraction out of range).
 func Parse(b []byte, opts Options) (Array, error) {
+	eaLen, typ, n, err := parseHeader(b, &opts)
+	if err != nil {
+		return Array{}, err
+	}
+	a := Array{b: b[:eaLen:eaLen], typ: typ, n: n, options: opts}
+	s := a.Scanner()
+	for s.Next() {
+	}
+	if s.err != nil {
+		return Array{}, s.err
+	}
+	a.slack = len(a.b) - s.off
+	return a, nil
+}
+
+// parseHeader checks the array's type/length word and record count
+// against b and opts, and returns ea_len, the type and the count, the
+// records not yet checked.
+func parseHeader(b []byte, opts *Options) (eaLen int, typ pcp.Type, n int32, err error) {
 	// Every header failure goes to one newError call: in WebAssembly
 	// each call and its return is code (module size; see wasm/size).
-	var (
-		a     Array
-		typ   pcp.Type
-		eaLen int
-		n     int32
-		hdr   = recordHeaderLen
-		s     Scanner
-	)
+	hdr := recordHeaderLen
 	field, off, kind := "ea_type/ea_len", 0, error(ErrTruncated)
 	if len(b) < 4 {
 		goto fail
@@ -78,20 +89,11 @@ func Parse(b []byte, opts Options) (Array, error) {
 		goto fail
 	}
 	if lim := opts.maxRecords(); int64(n) > int64(lim) {
-		return Array{}, wire.NewValueError("eventrec", "ea_nrecords", opts.Base+4, ErrLimit, int64(n), int64(lim))
+		return 0, 0, 0, wire.NewValueError("eventrec", "ea_nrecords", opts.Base+4, ErrLimit, int64(n), int64(lim))
 	}
-	a = Array{b: b[:eaLen:eaLen], typ: typ, n: n, options: opts}
-	s = a.Scanner()
-	for s.Next() {
-	}
-	if s.err != nil {
-		return Array{}, s.err
-	}
-	a.slack = eaLen - s.off
-	a.valid = true
-	return a, nil
+	return eaLen, typ, n, nil
 fail:
-	return Array{}, newError(field, opts.Base+off, kind)
+	return 0, 0, 0, newError(field, opts.Base+off, kind)
 }
 
 // Value formats of a value set (pmValueSet.valfmt).

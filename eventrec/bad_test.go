@@ -107,6 +107,11 @@ func TestBadInput(t *testing.T) {
 			if pe.Offset != tt.off {
 				t.Errorf("offset = %d, want %d (%v)", pe.Offset, tt.off, err)
 			}
+			var u Unpacker
+			res, uerr := u.UnpackBytes(b[:len(b):len(b)], tt.opts)
+			if res != nil || uerr == nil || uerr.Error() != err.Error() {
+				t.Errorf("UnpackBytes = %d results, %v; Parse failed with %v", len(res), uerr, err)
+			}
 		})
 	}
 }

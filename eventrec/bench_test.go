@@ -1,6 +1,8 @@
 package eventrec
 
 import (
+	"os"
+	"path/filepath"
 	"testing"
 
 	"github.com/perfwire/perfwire/pcp"
@@ -82,6 +84,7 @@ func TestAllocs(t *testing.T) {
 		"walkScanner": func() { walkScanner(a) },
 		"walkIter":    func() { walkIter(a) },
 		"Unpack":      func() { u.Unpack(a) },
+		"UnpackBytes": func() { _, _ = u.UnpackBytes(in, Options{}) },
 		"Flags":       func() { var buf [64]byte; _, _ = FlagStart.AppendText(buf[:0]) },
 		"ParamText": func() {
 			var buf [512]byte
@@ -165,6 +168,80 @@ func BenchmarkAppendArray(b *testing.B) {
 	for b.Loop() {
 		var err error
 		if buf, err = AppendArray(buf[:0], a); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// conv05Arrays returns the four tiny arrays of the conv05 capture, the
+// inputs of the bench module's events figure.
+func conv05Arrays(t testing.TB) [][]byte {
+	t.Helper()
+	names, _ := filepath.Glob("testdata/conv05.pdu0.HIGHRES_RESULT.29.0.*.bin")
+	if len(names) != 4 {
+		t.Fatalf("%d conv05 arrays, want 4", len(names))
+	}
+	var out [][]byte
+	for _, n := range names {
+		b, err := os.ReadFile(n)
+		if err != nil {
+			t.Fatal(err)
+		}
+		out = append(out, b)
+	}
+	return out
+}
+
+// BenchmarkParseUnpackSmall validates and unpacks the four conv05 arrays
+// (1-3 records each), where the fixed cost per array dominates.
+func BenchmarkParseUnpackSmall(b *testing.B) {
+	arrays := conv05Arrays(b)
+	var u Unpacker
+	n := 0
+	for _, a := range arrays {
+		n += len(a)
+	}
+	b.SetBytes(int64(n))
+	b.ReportAllocs()
+	for b.Loop() {
+		for _, in := range arrays {
+			a, err := Parse(in, Options{})
+			if err != nil {
+				b.Fatal(err)
+			}
+			u.Unpack(a)
+		}
+	}
+}
+
+// BenchmarkUnpackBytesSmall is BenchmarkParseUnpackSmall in one pass.
+func BenchmarkUnpackBytesSmall(b *testing.B) {
+	arrays := conv05Arrays(b)
+	var u Unpacker
+	n := 0
+	for _, a := range arrays {
+		n += len(a)
+	}
+	b.SetBytes(int64(n))
+	b.ReportAllocs()
+	for b.Loop() {
+		for _, in := range arrays {
+			if _, err := u.UnpackBytes(in, Options{}); err != nil {
+				b.Fatal(err)
+			}
+		}
+	}
+}
+
+// BenchmarkUnpackBytes validates and unpacks the 100-record array in one
+// pass.
+func BenchmarkUnpackBytes(b *testing.B) {
+	in := array100(b).Bytes()
+	var u Unpacker
+	b.SetBytes(int64(len(in)))
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := u.UnpackBytes(in, Options{}); err != nil {
 			b.Fatal(err)
 		}
 	}

@@ -95,3 +95,20 @@ func ExampleFlags_String() {
 	// start,id,parent
 	// missed
 }
+
+// Check and unpack an array in one pass, straight from its bytes; a bad
+// array fails as Parse fails, with the field and its offset.
+func ExampleUnpacker_UnpackBytes() {
+	b := eventrec.NewBuilder(nil, pcp.TypeEvent)
+	b.AddRecord(5, 250, 0)
+	b.AddFloat64(pcp.NewID(29, 0, 133), 8)
+	out, _ := b.Finish()
+	var u eventrec.Unpacker
+	res, err := u.UnpackBytes(out, eventrec.Options{})
+	fmt.Println(len(res), res[0].Sec, res[0].Nsec, res[0].Values[0].ID, err)
+	_, err = u.UnpackBytes(out[:len(out)-4], eventrec.Options{})
+	fmt.Println(err)
+	// Output:
+	// 1 5 250000 29.0.133 <nil>
+	// eventrec: ea_len: truncated at offset 0
+}

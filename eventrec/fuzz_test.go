@@ -5,6 +5,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -54,6 +55,11 @@ func FuzzParse(f *testing.F) {
 	f.Add([]byte{9, 0, 0, 8, 0, 0, 0, 0}, true)
 	f.Fuzz(func(t *testing.T, in []byte, lenient bool) {
 		a, err := Parse(in[:len(in):len(in)], Options{Lenient: lenient})
+		var u Unpacker
+		one, uerr := u.UnpackBytes(in[:len(in):len(in)], Options{Lenient: lenient})
+		if (err == nil) != (uerr == nil) || err != nil && err.Error() != uerr.Error() {
+			t.Fatalf("UnpackBytes failed with %v, Parse with %v", uerr, err)
+		}
 		if err != nil {
 			if _, ok := err.(*ParseError); !ok {
 				t.Fatalf("error %T is not a *ParseError", err)
@@ -77,9 +83,14 @@ func FuzzParse(f *testing.F) {
 		if n != a.Len() {
 			t.Fatalf("%d records, header %d", n, a.Len())
 		}
+		// One pass or two, the same results.
+		one = append([]Result(nil), one...)
 		res := new(Unpacker).Unpack(a)
 		if len(res) != n {
 			t.Fatalf("unpacked %d of %d", len(res), n)
+		}
+		if !reflect.DeepEqual(one, res) {
+			t.Fatal("UnpackBytes and Parse + Unpack give different results")
 		}
 		out, err := AppendArray(nil, a)
 		if err != nil {

@@ -115,112 +115,29 @@ func (s *Scanner) Next() bool {
 	if s.left <= 0 || s.err != nil {
 		return false
 	}
-	// Every failure but the limit goes to one fail call: in WebAssembly
-	// each call and its return is code (module size; see wasm/size).
-	b, off, opts := s.a.b, s.off, &s.a.options
-	var (
-		r     Record
-		h     []byte
-		start int
-		at    int
-		field string
-		kind  error
-	)
-	r.off = off
-	hdr := recordHeaderLen
-	if s.a.typ == pcp.TypeHighResEvent {
-		hdr = hrRecordHeaderLen
-		r.highRes = true
+	b, opts := s.a.b, &s.a.options
+	r := Record{off: s.off, highRes: s.a.typ == pcp.TypeHighResEvent}
+	var err error
+	r.sec, r.frac, r.flags, r.n, err = recordHeader(b, s.off, r.highRes, opts)
+	if err != nil {
+		s.err = err
+		s.left = 0
+		return false
 	}
-	if uint64(hdr) > uint64(len(b)-off) {
-		field, at, kind = "record header", off, ErrTruncated
-		goto fail
-	}
-	h = b[off : off+hdr]
+	off := r.off + recordHeaderLen
 	if r.highRes {
-		r.sec = int64(be64(h))
-		r.frac = int64(be64(h[8:]))
-		if !opts.Lenient && uint64(r.frac) >= 1e9 {
-			field, at, kind = "tv_nsec", off+8, ErrRange
-			goto fail
-		}
-	} else {
-		r.sec = int64(int32(be32(h)))
-		r.frac = int64(int32(be32(h[4:])))
-		if !opts.Lenient && uint64(r.frac) >= 1e6 {
-			field, at, kind = "tv_usec", off+4, ErrRange
-			goto fail
-		}
+		off = r.off + hrRecordHeaderLen
 	}
-	r.flags = Flags(be32(h[hdr-8:]))
-	r.n = int32(be32(h[hdr-4:]))
-	if r.flags&FlagMissed != 0 && r.flags != FlagMissed {
-		field, at, kind = "er_flags", off+hdr-8, ErrField
-		goto fail
-	}
-	if r.n < 0 {
-		field, at, kind = "er_nparams", off+hdr-4, ErrCount
-		goto fail
-	}
-	off += hdr
-	start = off
+	start := off
 	if r.flags != FlagMissed {
-		if lim := opts.maxParams(); int64(r.n) > int64(lim) {
-			s.err = wire.NewValueError("eventrec", "er_nparams", s.a.options.Base+off-4, ErrLimit, int64(r.n), int64(lim))
-			s.left = 0
-			return false
-		}
-		// Each parameter needs at least 8 bytes: a cheap bound before
-		// walking them one by one.
-		if uint64(r.n)*paramHeaderLen > uint64(len(b)-off) {
-			field, at, kind = "er_nparams", off-4, ErrTruncated
-			goto fail
-		}
-		if s.a.valid {
-			// Checked by Parse: only step over the parameters,
-			// keeping the bounds checks in case the bytes were changed
-			// since (an error then, never a panic).
-			for i := int32(0); i < r.n; i++ {
-				if len(b)-off < paramHeaderLen {
-					field, at, kind = "parameter header", off, ErrTruncated
-					goto fail
-				}
-				n := 4 + wire.Pad4(int(be32(b[off+4:])&maxEALen))
-				if n > len(b)-off {
-					field, at, kind = "ep_len", off+4, ErrTruncated
-					goto fail
-				}
-				off += n
+		for i := int32(0); i < r.n; i++ {
+			n, err := paramLen(b, off, opts.Base)
+			if err != nil {
+				s.err = err
+				s.left = 0
+				return false
 			}
-		} else {
-			// Each parameter checked here, not by a function of its
-			// own (module size; see wasm/size).
-			for i := int32(0); i < r.n; i++ {
-				p := b[off:]
-				field, at, kind = "parameter header", off, ErrTruncated
-				if len(p) < paramHeaderLen {
-					goto fail
-				}
-				w := be32(p[4:])
-				t := pcp.Type(w >> 24)
-				epLen := int(w & maxEALen)
-				n := 4 + wire.Pad4(epLen)
-				at = off + 4
-				switch fl := fixedLen(t); {
-				case epLen < 4:
-					field, kind = "ep_len", ErrLength
-				case uint64(n) > uint64(len(p)):
-					field, kind = "ep_len", ErrTruncated
-				case t == pcp.TypeEvent || t == pcp.TypeHighResEvent || fl < 0:
-					field, kind = "ep_type", ErrType
-				case fl > 0 && epLen != 4+fl:
-					field, kind = "ep_len", ErrLength
-				default:
-					off += n
-					continue
-				}
-				goto fail
-			}
+			off += n
 		}
 	}
 	r.params = b[start:off:off]
@@ -228,8 +145,126 @@ func (s *Scanner) Next() bool {
 	s.off = off
 	s.left--
 	return true
+}
+
+// recordHeader reads and checks the header of the record at off in the
+// array b: the timestamp (its fraction in range unless opts.Lenient), the
+// flags (MISSED alone or not at all) and the parameter count (not
+// negative, within opts' limit and within the bytes left at 8 bytes a
+// parameter). The parameters themselves are left to [paramLen]. The
+// results are few words so that they come back in registers.
+func recordHeader(b []byte, off int, highRes bool, opts *Options) (sec, frac int64, flags Flags, n int32, err error) {
+	// Every failure but the limit goes to one newError call: in
+	// WebAssembly each call and its return is code (module size; see wasm/size).
+	var (
+		h     []byte
+		at    int
+		field string
+		kind  error
+	)
+	hdr := recordHeaderLen
+	if highRes {
+		hdr = hrRecordHeaderLen
+	}
+	if uint64(hdr) > uint64(len(b)-off) {
+		field, at, kind = "record header", off, ErrTruncated
+		goto fail
+	}
+	h = b[off : off+hdr]
+	if highRes {
+		sec = int64(be64(h))
+		frac = int64(be64(h[8:]))
+		if !opts.Lenient && uint64(frac) >= 1e9 {
+			field, at, kind = "tv_nsec", off+8, ErrRange
+			goto fail
+		}
+	} else {
+		sec = int64(int32(be32(h)))
+		frac = int64(int32(be32(h[4:])))
+		if !opts.Lenient && uint64(frac) >= 1e6 {
+			field, at, kind = "tv_usec", off+4, ErrRange
+			goto fail
+		}
+	}
+	flags = Flags(be32(h[hdr-8:]))
+	n = int32(be32(h[hdr-4:]))
+	if flags&FlagMissed != 0 && flags != FlagMissed {
+		field, at, kind = "er_flags", off+hdr-8, ErrField
+		goto fail
+	}
+	if n < 0 {
+		field, at, kind = "er_nparams", off+hdr-4, ErrCount
+		goto fail
+	}
+	if flags != FlagMissed {
+		off += hdr
+		if lim := opts.maxParams(); int64(n) > int64(lim) {
+			return 0, 0, 0, 0, wire.NewValueError("eventrec", "er_nparams", opts.Base+off-4, ErrLimit, int64(n), int64(lim))
+		}
+		// Each parameter needs at least 8 bytes: a cheap bound before
+		// walking them one by one.
+		if uint64(n)*paramHeaderLen > uint64(len(b)-off) {
+			field, at, kind = "er_nparams", off-4, ErrTruncated
+			goto fail
+		}
+	}
+	return sec, frac, flags, n, nil
 fail:
-	s.err = newError(field, s.a.options.Base+at, kind)
-	s.left = 0
-	return false
+	return 0, 0, 0, 0, newError(field, opts.Base+at, kind)
+}
+
+// paramLen checks the parameter at off in the array b (its header in
+// the bytes, ep_len at least 4 and inside them, a type that may travel
+// in a record with the length it fixes) and returns the bytes it takes,
+// pad included. Errors are offset by base. The checks that pass are
+// small enough to be inlined into the walks; paramError says which
+// failed.
+func paramLen(b []byte, off, base int) (int, error) {
+	if p := b[off:]; len(p) >= paramHeaderLen {
+		w := be32(p[4:])
+		epLen := int(w & maxEALen)
+		n := (epLen + 7) &^ 3 // 4 + epLen padded to 4
+		if fl := int(paramLens[w>>24]); epLen >= 4 && n <= len(p) && (fl == 0 || epLen == fl) {
+			return n, nil
+		}
+	}
+	return 0, paramError(b, off, base)
+}
+
+// paramLens holds, for each parameter type, 4 + the value size that it
+// fixes, 0 for the variable-size types and -1 (never a valid ep_len) for
+// the types that may not travel in a record.
+var paramLens = func() (t [256]int8) {
+	for i := range t {
+		if fl := fixedLen(pcp.Type(i)); fl > 0 {
+			t[i] = int8(4 + fl)
+		} else {
+			t[i] = int8(fl)
+		}
+	}
+	return t
+}()
+
+// paramError returns the error for the parameter at off, which
+// paramLen found bad.
+func paramError(b []byte, off, base int) error {
+	p := b[off:]
+	field, at, kind := "parameter header", off, error(ErrTruncated)
+	if len(p) >= paramHeaderLen {
+		w := be32(p[4:])
+		t := pcp.Type(w >> 24)
+		epLen := int(w & maxEALen)
+		at = off + 4
+		switch fl := fixedLen(t); {
+		case epLen < 4:
+			field, kind = "ep_len", ErrLength
+		case uint64(4+wire.Pad4(epLen)) > uint64(len(p)):
+			field, kind = "ep_len", ErrTruncated
+		case t == pcp.TypeEvent || t == pcp.TypeHighResEvent || fl < 0:
+			field, kind = "ep_type", ErrType
+		default:
+			field, kind = "ep_len", ErrLength
+		}
+	}
+	return newError(field, base+at, kind)
 }

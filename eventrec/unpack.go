@@ -59,6 +59,31 @@ type Unpacker struct {
 // gives no results. a must come from [Parse], so Unpack cannot
 // fail.
 func (u *Unpacker) Unpack(a Array) []Result {
+	// The walk checks again what Parse checked, so that bytes changed
+	// since end the results early rather than panic.
+	_ = u.unpack(a.b, a.typ, a.n, &a.options)
+	return u.results
+}
+
+// UnpackBytes is [Parse] and [Unpacker.Unpack] in one pass over b: it
+// checks each record and parameter as it unpacks it, and fails where and
+// as Parse fails, with the same errors and offsets. On error the
+// results are nil.
+func (u *Unpacker) UnpackBytes(b []byte, opts Options) ([]Result, error) {
+	eaLen, typ, n, err := parseHeader(b, &opts)
+	if err == nil {
+		err = u.unpack(b[:eaLen:eaLen], typ, n, &opts)
+	}
+	if err != nil {
+		return nil, err
+	}
+	return u.results, nil
+}
+
+// unpack fills u.results from the n records of the array b (ea_len
+// bytes) of type typ, checking each record and parameter as Scanner.Next
+// does; on error the results hold the records before the bad one.
+func (u *Unpacker) unpack(b []byte, typ pcp.Type, n int32, opts *Options) error {
 	flagsID, missedID := u.FlagsID, u.MissedID
 	if flagsID == 0 {
 		flagsID = DefaultFlagsID
@@ -66,37 +91,83 @@ func (u *Unpacker) Unpack(a Array) []Result {
 	if missedID == 0 {
 		missedID = DefaultMissedID
 	}
-	u.results, u.values, u.ends = u.results[:0], u.values[:0], u.ends[:0]
-	s := a.Scanner()
-	for s.Next() {
-		r := s.rec
-		if r.flags != 0 {
-			u.values = append(u.values, Value{ID: flagsID, Inst: pcp.InNull, Type: pcp.TypeU32, InsituFmt: true, Insitu: uint32(r.flags)})
-		}
-		if n, ok := r.Missed(); ok {
-			u.values = append(u.values, Value{ID: missedID, Inst: pcp.InNull, Type: pcp.TypeU32, InsituFmt: true, Insitu: uint32(n)})
-		}
-		ps := r.ParamScanner()
-		for ps.Next() {
-			p := ps.p
-			v := Value{ID: p.ID, Inst: pcp.InNull, Type: p.Type}
-			if (p.Type == pcp.Type32 || p.Type == pcp.TypeU32) && len(p.Value) == 4 {
-				v.InsituFmt = true
-				v.Insitu = be32(p.Value)
-			} else {
-				v.Block = p.Value
-			}
-			u.values = append(u.values, v)
-		}
-		u.results = append(u.results, Result{Sec: r.sec, Nsec: r.Nanoseconds()})
-		u.ends = append(u.ends, len(u.values))
+	results, values, ends := u.results[:0], u.values[:0], u.ends[:0]
+	highRes := typ == pcp.TypeHighResEvent
+	hdr, scale := recordHeaderLen, int64(1000)
+	if highRes {
+		hdr, scale = hrRecordHeaderLen, 1
 	}
-	// Windows into u.values are taken only now, once appends can no
+	maxParams := int64(opts.maxParams())
+	var err error
+	off := arrayHeaderLen
+	// The checks of recordHeader and paramLen are made here inline, as
+	// one test each, so that the registers survive the loop; where one
+	// fails, those functions are called for the error.
+	for ; n > 0; n-- {
+		if hdr > len(b)-off {
+			_, _, _, _, err = recordHeader(b, off, highRes, opts)
+			break
+		}
+		h := b[off : off+hdr]
+		var (
+			sec, frac int64
+			lim       uint64
+		)
+		if highRes {
+			sec, frac, lim = int64(be64(h)), int64(be64(h[8:])), 1e9
+		} else {
+			sec, frac, lim = int64(int32(be32(h))), int64(int32(be32(h[4:]))), 1e6
+		}
+		flags, np := Flags(be32(h[hdr-8:])), int32(be32(h[hdr-4:]))
+		if !opts.Lenient && uint64(frac) >= lim || flags&FlagMissed != 0 && flags != FlagMissed || np < 0 ||
+			flags != FlagMissed && (int64(np) > maxParams || uint64(np)*paramHeaderLen > uint64(len(b)-off-hdr)) {
+			_, _, _, _, err = recordHeader(b, off, highRes, opts)
+			break
+		}
+		off += hdr
+		if flags != 0 {
+			values = append(values, Value{ID: flagsID, Inst: pcp.InNull, Type: pcp.TypeU32, InsituFmt: true, Insitu: uint32(flags)})
+		}
+		if flags == FlagMissed {
+			values = append(values, Value{ID: missedID, Inst: pcp.InNull, Type: pcp.TypeU32, InsituFmt: true, Insitu: uint32(np)})
+			np = 0
+		}
+		for ; np > 0; np-- {
+			p := b[off:]
+			if len(p) < paramHeaderLen {
+				err = paramError(b, off, opts.Base)
+				break
+			}
+			w := be32(p[4:])
+			epLen := int(w & maxEALen)
+			pl := (epLen + 7) &^ 3
+			if fl := int(paramLens[w>>24]); epLen < 4 || pl > len(p) || fl != 0 && epLen != fl {
+				err = paramError(b, off, opts.Base)
+				break
+			}
+			v := Value{ID: pcp.ID(be32(p)), Inst: pcp.InNull, Type: pcp.Type(w >> 24)}
+			if (v.Type == pcp.Type32 || v.Type == pcp.TypeU32) && epLen == 8 {
+				v.InsituFmt = true
+				v.Insitu = be32(p[8:])
+			} else {
+				v.Block = p[paramHeaderLen : 4+epLen : 4+epLen]
+			}
+			values = append(values, v)
+			off += pl
+		}
+		if err != nil {
+			break
+		}
+		results = append(results, Result{Sec: sec, Nsec: frac * scale})
+		ends = append(ends, len(values))
+	}
+	// Windows into values are taken only now, once appends can no
 	// longer move it.
 	start := 0
-	for i, end := range u.ends {
-		u.results[i].Values = u.values[start:end:end]
+	for i, end := range ends {
+		results[i].Values = values[start:end:end]
 		start = end
 	}
-	return u.results
+	u.results, u.values, u.ends = results, values, ends
+	return err
 }
