@@ -101,6 +101,11 @@ const BATCH_MS = 100; // post a batch at most this often while decoding
 // (a 100 MB capture decoded at 48 against 62 MB/s in Node's V8).
 const PIECE = 64 << 10;
 const TABLE_MS = 1000; // a live stream has no end: send the table this often
+// A file's process table goes with its first batch, so that the first
+// screen (table and CPU chart) is there before the file is decoded, then
+// every FILE_TABLE_MS: the page redraws the CPU chart with each, and its
+// work on the other core of a two-core machine slows the decode.
+const FILE_TABLE_MS = 2000;
 let liveWindow = 600; // seconds of a live stream's values kept (the page sets it)
 
 // Columns collects one batch of a step's results: per ACT group its time
@@ -301,7 +306,8 @@ async function run(job, source) {
 	// Neither a live stream nor a serial capture is read again for the
 	// message log: it is kept as they are decoded.
 	let keep = live || fmt.framing === 1 ? new LogKeeper(pw, fmt.framing) : null;
-	let fed = 0, last = performance.now(), lastTable = last, step = null;
+	let fed = 0, last = performance.now(), lastTable = -Infinity, step = null;
+	const tableEvery = live ? TABLE_MS : FILE_TABLE_MS;
 	const feed = (u8) => {
 		for (let at = 0; at < u8.length; at += PIECE) feedPiece(u8.subarray(at, at + PIECE));
 	};
@@ -322,7 +328,7 @@ async function run(job, source) {
 				last = now;
 				const secs = (now - t0) / 1000;
 				const msg = { type: "progress", job, fed, total, bytesPerSec: fed / secs, messages: step ? step.messages : 0 };
-				if (live && now - lastTable >= TABLE_MS) {
+				if (now - lastTable >= tableEvery && !cols.empty) {
 					lastTable = now;
 					msg.table = decode(pw.kpiTable(s));
 				}
