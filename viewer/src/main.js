@@ -232,8 +232,9 @@ function received(m) {
 		// has had the batch cloned into the page: the two at once were
 		// the longest task of a load. A live stream's chart follows every
 		// DRAW_MS; a file's with each process table the worker sends (the
-		// first batch's, then every two seconds), so that the first
-		// screen is there long before the end, and rarely: the page's
+		// first batch's, then every two seconds while the file arrives
+		// slowly), so that the first screen is there long before the end,
+		// and rarely: the page's
 		// work on the other core slows the worker's decode (without
 		// redraws a 100 MB capture loaded 0.35 s sooner than with one
 		// each time its groups had doubled, which was 0.7 s sooner than
