@@ -157,5 +157,6 @@ var figures = []struct {
 	{"plugin-stream", figPlugin(pluginWorkloads[4])},
 	{"plugin-mmv-large", figPlugin(pluginWorkloads[5])},
 	{"viewer", nil},
+	{"viewer-ratio", figViewerRatio},
 	{"export", nil},
 }

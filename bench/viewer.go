@@ -27,6 +27,69 @@ const (
 	viewerRedrawGoal  = 16.0 // ms
 )
 
+// viewerResult is what viewer/bench.mjs prints.
+type viewerResult struct {
+	Small, Big, BigCold, Archive, MMV *viewerLoad
+}
+
+// viewerBench builds the viewer, serves viewer/dist on loopback and runs
+// viewer/bench.mjs in Debian's Chromium on the captures small and big
+// (none if ""); extra are bench.mjs's options (--archive, --mmv).
+func viewerBench(root, small, big string, extra ...string) (*viewerResult, error) {
+	for _, script := range []string{"scripts/web-deps.sh", "scripts/web-build.sh"} {
+		if out, err := exec.Command("bash", filepath.Join(root, script)).CombinedOutput(); err != nil {
+			return nil, fmt.Errorf("%s: %v: %s", script, err, lastLines(out, 5))
+		}
+	}
+	srv := httptest.NewServer(http.FileServer(http.Dir(filepath.Join(root, "viewer/dist"))))
+	defer srv.Close()
+	args := []string{"bench.mjs", srv.URL, small}
+	if big != "" {
+		args = append(args, big)
+	}
+	cmd := exec.Command("node", append(args, extra...)...)
+	cmd.Dir = filepath.Join(root, "viewer")
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	if err != nil {
+		return nil, fmt.Errorf("node bench.mjs: %v: %s", err, lastLines(stderr.Bytes(), 5))
+	}
+	var res viewerResult
+	if err := json.Unmarshal(lastLine(out), &res); err != nil {
+		return nil, fmt.Errorf("bench.mjs said %q (%v)", out, err)
+	}
+	return &res, nil
+}
+
+// viewerCaptures writes the figure's captures into a temporary directory:
+// kpi-odd.dlt viewerSmallCopies times back to back, and unless quick
+// viewerBigCopies times (big is "" when quick).
+func viewerCaptures(root string, quick bool) (small, big string, cleanup func(), err error) {
+	capture, err := os.ReadFile(filepath.Join(root, "viewer/testdata/kpi-odd.dlt"))
+	if err != nil {
+		return "", "", nil, err
+	}
+	dir, err := os.MkdirTemp("", "perfwire-bench-viewer-")
+	if err != nil {
+		return "", "", nil, err
+	}
+	cleanup = func() { os.RemoveAll(dir) }
+	small = filepath.Join(dir, "small.dlt")
+	if err := os.WriteFile(small, bytes.Repeat(capture, viewerSmallCopies), 0o644); err != nil {
+		cleanup()
+		return "", "", nil, err
+	}
+	if !quick {
+		big = filepath.Join(dir, "big.dlt")
+		if err := os.WriteFile(big, bytes.Repeat(capture, viewerBigCopies), 0o644); err != nil {
+			cleanup()
+			return "", "", nil, err
+		}
+	}
+	return small, big, cleanup, nil
+}
+
 type viewerLoad struct {
 	State        string
 	Bytes        int64
@@ -38,6 +101,10 @@ type viewerLoad struct {
 	RSSBefore    int64     `json:"rssBefore"`
 	RSSPeak      int64     `json:"rssPeak"`
 	Runs         []float64 // every load's DrawnSeconds; the figures are the median load's
+	FirstScreen  *struct {
+		Seconds    float64
+		Fed, Total int64
+	}
 }
 
 // runs says which loads a figure is the median of.
@@ -70,46 +137,17 @@ func figViewer(cfg Config, quick bool) Figure {
 	if err != nil {
 		return fail(err.Error())
 	}
-	for _, script := range []string{"scripts/web-deps.sh", "scripts/web-build.sh"} {
-		if out, err := exec.Command("bash", filepath.Join(root, script)).CombinedOutput(); err != nil {
-			return fail(fmt.Sprintf("%s: %v: %s", script, err, lastLines(out, 5)))
-		}
-	}
-	capture, err := os.ReadFile(filepath.Join(root, "viewer/testdata/kpi-odd.dlt"))
+	small, big, cleanup, err := viewerCaptures(root, quick)
 	if err != nil {
 		return fail(err.Error())
 	}
-	dir, err := os.MkdirTemp("", "perfwire-bench-viewer-")
+	defer cleanup()
+	res, err := viewerBench(root, small, big)
 	if err != nil {
 		return fail(err.Error())
 	}
-	defer os.RemoveAll(dir)
-	small := filepath.Join(dir, "small.dlt")
-	args := []string{"bench.mjs", "", small}
-	if err := os.WriteFile(small, bytes.Repeat(capture, viewerSmallCopies), 0o644); err != nil {
-		return fail(err.Error())
-	}
-	if !quick {
-		big := filepath.Join(dir, "big.dlt")
-		if err := os.WriteFile(big, bytes.Repeat(capture, viewerBigCopies), 0o644); err != nil {
-			return fail(err.Error())
-		}
-		args = append(args, big)
-	}
-	srv := httptest.NewServer(http.FileServer(http.Dir(filepath.Join(root, "viewer/dist"))))
-	defer srv.Close()
-	args[1] = srv.URL
-	cmd := exec.Command("node", args...)
-	cmd.Dir = filepath.Join(root, "viewer")
-	var stderr bytes.Buffer
-	cmd.Stderr = &stderr
-	out, err := cmd.Output()
-	if err != nil {
-		return fail(fmt.Sprintf("node bench.mjs: %v: %s", err, lastLines(stderr.Bytes(), 5)))
-	}
-	var res struct{ Small, Big, BigCold *viewerLoad }
-	if err := json.Unmarshal(lastLine(out), &res); err != nil || res.Small == nil || res.Small.State != "done" {
-		return fail(fmt.Sprintf("bench.mjs said %q (%v)", out, err))
+	if res.Small == nil || res.Small.State != "done" {
+		return fail("the small load did not end done")
 	}
 	var md strings.Builder
 	met, checked := 0, 0

@@ -10,11 +10,22 @@
 // opened in a fresh page once the viewer says it is ready (its module
 // started and warmed up, as when a user picks a file), while the renderer
 // processes' resident memory is sampled; then again, for the record, in a
-// fresh page as it opens (bigCold).
+// fresh page as it opens (bigCold). Each KPI load says when its first
+// chart was drawn (firstScreen). Options after the files:
+//
+//   --archive F,F,…   a PCP archive's files, opened together as the page opens
+//   --mmv F           an MMV file, opened as the page opens
+//
+// each timed to "done" (the median of RUNS loads).
 import { readFileSync, readdirSync } from "node:fs";
 import { chromium } from "playwright-core";
 
-const [base, small, big] = process.argv.slice(2);
+const argv = process.argv.slice(2), opts = {};
+for (const k of ["--archive", "--mmv"]) {
+	const at = argv.indexOf(k);
+	if (at >= 0) { opts[k.slice(2)] = argv[at + 1]; argv.splice(at, 2); }
+}
+const [base, small, big] = argv;
 const browser = await chromium.launch({
 	executablePath: process.env.CHROMIUM || "/usr/bin/chromium",
 	headless: true,
@@ -59,7 +70,21 @@ const RUNS = 3;
 const load = async (page, file) => {
 	await page.setInputFiles("#file", file);
 	await page.waitForFunction(() => ["done", "error"].includes(document.body.dataset.state), null, { timeout: 600000, polling: 100 });
-	return page.evaluate(() => ({ state: window.perfwireViewer.state, ...window.perfwireViewer.stats, longestTaskMs: window.__longest }));
+	return page.evaluate(() => ({ state: window.perfwireViewer.state, ...window.perfwireViewer.stats, longestTaskMs: window.__longest,
+		firstScreen: window.perfwireViewer.firstScreen }));
+};
+// loadOther times an archive's or an MMV file's load: those draw nothing
+// after "done", so their time is the load's seconds.
+const loadOther = async (files) => {
+	const loads = [];
+	for (let i = 0; i < RUNS; i++) {
+		const page = await open(files);
+		const l = await load(page, files);
+		l.drawnSeconds = l.seconds;
+		loads.push(l);
+		await page.close();
+	}
+	return median(loads);
 };
 const median = (loads) => {
 	const by = [...loads].sort((a, b) => (a.drawnSeconds ?? Infinity) - (b.drawnSeconds ?? Infinity));
@@ -106,6 +131,8 @@ try {
 		out.bigCold = await load(page, big);
 		await page.close();
 	}
+	if (opts.archive) out.archive = await loadOther(opts.archive.split(","));
+	if (opts.mmv) out.mmv = await loadOther(opts.mmv);
 } finally {
 	await browser.close();
 }

@@ -153,7 +153,12 @@ try {
 	// 6. A big capture that arrives slowly (the test's server dribbles it),
 	// cancelled while it decodes; then again, replaced by a small one
 	// mid-decode: the small one wins.
+	// Its first screen, the CPU chart and the process table, comes from
+	// the first batches, while the rest still arrives.
 	await page.evaluate(() => window.perfwireViewer.open("/slow/big.dlt"));
+	await page.waitForFunction(() => window.perfwireViewer.firstScreen || document.body.dataset.state !== "decoding", null, { timeout: 60000 });
+	out.firstScreen = await page.evaluate(() => ({ ...window.perfwireViewer.firstScreen, state: window.perfwireViewer.state,
+		canvas: !!document.querySelector("#chart canvas"), rowsShown: document.querySelectorAll("#procs .vbody .vrow").length }));
 	await page.waitForFunction(() => /decoding… \d/.test(document.getElementById("status").textContent));
 	await page.click("#cancel");
 	out.cancelled = await snapshot(page);

@@ -173,8 +173,15 @@ func TestConformanceViewer(t *testing.T) {
 	var page struct {
 		Picked, Dropped, Other, Cancelled, Replaced, ByURL view
 		Reuse                                              view
-		Linked                                             struct{ Before, After []float64 }
-		PickedLog                                          struct {
+		FirstScreen                                        struct {
+			Seconds                  float64
+			Fed, Total, Points, Rows int64
+			State                    string
+			Canvas                   bool
+			RowsShown                int
+		}
+		Linked    struct{ Before, After []float64 }
+		PickedLog struct {
 			State string
 			Rows  [][]string
 		}
@@ -401,6 +408,12 @@ func TestConformanceViewer(t *testing.T) {
 	}
 	if page.Other.State != "error" || !strings.Contains(page.Other.Status, "not a format perfwire's viewer knows: it starts with 23 20") {
 		t.Errorf("a text file: state %q, status %q", page.Other.State, page.Other.Status)
+	}
+	// The slow capture's first screen: a chart and a table drawn from
+	// its first batches, while the rest of it was still arriving.
+	if fs := page.FirstScreen; fs.State != "decoding" || !fs.Canvas || fs.Points == 0 || fs.Rows == 0 || fs.RowsShown == 0 ||
+		fs.Fed <= 0 || fs.Total != int64(40*len(raw)) || fs.Fed >= fs.Total {
+		t.Errorf("first screen of the slow capture: %+v; want a chart and rows drawn while decoding, from part of its %d bytes", fs, 40*len(raw))
 	}
 	if page.Cancelled.State != "cancelled" {
 		t.Errorf("cancel: state %q, status %q", page.Cancelled.State, page.Cancelled.Status)

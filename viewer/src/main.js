@@ -22,7 +22,7 @@ Promise.resolve(self.perfwireModule).then((module) => worker.postMessage({ type:
 const DRAW_MS = 500; // redraw the chart at most this often while loading
 
 let job = 0;
-let samples, table, started, lastDraw, previewed, chart;
+let samples, table, started, lastDraw, lastFed, chart;
 let ended = new Ended(); // rows of the processes that left the table, as steps report them
 let insts = new Map(); // pid → its processes, by start: [{id, pid, start, tmsp, cmd, reused}]
 let procs = []; // the same processes by their id, the number the charts tell them apart by
@@ -52,6 +52,10 @@ const api = (window.perfwireViewer = {
 	open: (src) => open(src), // a File, an array of Files (a PCP archive's), or a URL
 	cancel: () => cancel(),
 	stats: null, // {bytes, seconds, bytesPerSec, samples}
+	// firstScreen: the first CPU chart and process table drawn while
+	// decoding, {seconds (since open), fed (bytes by then), total, points,
+	// rows}; null until then, and for a file too quick to have one.
+	firstScreen: null,
 	range: () => (chart ? [chart.scales.x.min, chart.scales.x.max] : null), // the chart's time range
 	// charts returns what each chart draws: per ACT chart (cpu, rss, ctx,
 	// io) x, total, others and per top process {pid, start, label, y}; for
@@ -137,8 +141,8 @@ function open(src) {
 	$("logload").disabled = true;
 	$("logcount").textContent = "";
 	started = performance.now();
-	lastDraw = 0; previewed = false;
-	api.summary = null; shownRows = []; shownCells = null; api.stats = null;
+	lastDraw = 0; lastFed = 0;
+	api.summary = null; api.firstScreen = null; shownRows = []; shownCells = null; api.stats = null;
 	$("progress").value = 0;
 	$("summary").textContent = "";
 	for (const c of [...CHARTS, { el: "irqchart" }]) {
@@ -227,16 +231,19 @@ function received(m) {
 		// The chart is drawn in a task of its own, not in this one, which
 		// has had the batch cloned into the page: the two at once were
 		// the longest task of a load. A live stream's chart follows every
-		// DRAW_MS; a file's is drawn once while it loads, as a preview,
-		// then at the end: the page's work on the other core slows the
-		// worker's decode (without redraws a 100 MB capture loaded 0.35 s
-		// sooner than with one each time its groups had doubled, which was
-		// 0.7 s sooner than with every chart so).
-		if (now - lastDraw > DRAW_MS && !drawing && (!m.total || !previewed)) {
+		// DRAW_MS; a file's with each process table the worker sends (the
+		// first batch's, then every two seconds while the file arrives
+		// slowly), so that the first screen is there long before the end,
+		// and rarely: the page's
+		// work on the other core slows the worker's decode (without
+		// redraws a 100 MB capture loaded 0.35 s sooner than with one
+		// each time its groups had doubled, which was 0.7 s sooner than
+		// with every chart so).
+		lastFed = m.fed;
+		if (!drawing && (m.total ? !!m.table : now - lastDraw > DRAW_MS)) {
 			lastDraw = now;
-			previewed = true;
 			const mine = job;
-			setTimeout(() => { if (mine === job && !drawing) drawCharts(mine, "cpu"); }, 0);
+			setTimeout(() => { if (mine === job && !drawing) drawCharts(mine, "cpu").then(() => firstScreen(mine, m.total)); }, 0);
 		}
 		return;
 	}
@@ -304,6 +311,14 @@ async function finish(m, mine) {
 }
 
 const tick = () => new Promise((r) => setTimeout(r, 0));
+
+// firstScreen notes when the first chart of a load was drawn, if it was
+// drawn while the file still decoded.
+function firstScreen(mine, total) {
+	if (mine !== job || api.firstScreen || api.state !== "decoding" || !drawn.cpu) return;
+	api.firstScreen = { seconds: (performance.now() - started) / 1000, fed: lastFed, total,
+		points: drawn.cpu.x.length, rows: shownRows.length };
+}
 
 function showSummary(s) {
 	const parts = [`${s.messages} KPI messages`, KINDS.map((k) => `${k} ${s.datasets[k]}`).join(" · ")];

@@ -1,0 +1,243 @@
+package main
+
+import (
+	"cmp"
+	"encoding/json"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"slices"
+	"strings"
+	"time"
+)
+
+// The viewer's goals as ratios of the native CLI on the same files in
+// the same run, since a browser's absolute time does not carry from one
+// host to another: the 6.4 MB capture ready (module start included)
+// within 8x `perfwire kpi --summary`, the 100 MB one at a quarter of its
+// throughput or more, no main-thread task over 100 ms.
+const (
+	ratioReadyGoal = 8.0
+	ratioRateGoal  = 0.25
+	ratioTaskGoal  = 100 // ms
+	nativeRuns     = 5
+)
+
+// ratioArchive and ratioMMV are the archive and the MMV file of the
+// viewer's e2e tests, read by both sides.
+var (
+	ratioArchive = []string{"m3.meta", "m3.index", "m3.0", "m3.1", "m3.2"}
+	ratioMMV     = "sample1.mmv"
+)
+
+// figViewerRatio times the viewer (viewer/bench.mjs) and the native CLI
+// on the same captures, archive and MMV file, one after the other on
+// this host. The CLI's time is a whole process's, start included, as the
+// viewer's includes its page's module start.
+func figViewerRatio(cfg Config) Figure {
+	f := Figure{
+		ID:    "viewer-ratio",
+		Title: "Browser viewer against the native CLI on the same files, in the same run",
+		Unit:  "a load, from choosing the file to the view drawn, against one run of the CLI",
+		Goal: fmt.Sprintf("6.4 MB ready ≤ %.0fx `perfwire kpi --summary` (module start included); 100 MB at ≥ 1/4 of its "+
+			"throughput; no main-thread task > %d ms; time to first chart", ratioReadyGoal, ratioTaskGoal),
+	}
+	fail := func(msg string) Figure {
+		f.Stats = append(f.Stats, Stat{Name: "viewer-ratio figure setup", Err: msg})
+		return f
+	}
+	root, err := repoRoot()
+	if err != nil {
+		return fail(err.Error())
+	}
+	small, big, cleanup, err := viewerCaptures(root, false)
+	if err != nil {
+		return fail(err.Error())
+	}
+	defer cleanup()
+	bin := filepath.Join(filepath.Dir(small), "perfwire")
+	build := exec.Command("go", "build", "-trimpath", "-o", bin, "./cmd/perfwire")
+	build.Dir = root
+	if out, err := build.CombinedOutput(); err != nil {
+		return fail(fmt.Sprintf("go build ./cmd/perfwire: %v: %s", err, lastLines(out, 5)))
+	}
+	testdata := filepath.Join(root, "viewer/testdata")
+	archFiles := make([]string, len(ratioArchive))
+	for i, n := range ratioArchive {
+		archFiles[i] = filepath.Join(testdata, n)
+	}
+	mmvFile := filepath.Join(testdata, ratioMMV)
+	res, err := viewerBench(root, small, big, "--archive", strings.Join(archFiles, ","), "--mmv", mmvFile)
+	if err != nil {
+		return fail(err.Error())
+	}
+	for what, l := range map[string]*viewerLoad{"6.4 MB": res.Small, "100 MB": res.Big, "archive": res.Archive, "MMV": res.MMV} {
+		if l == nil || l.State != "done" {
+			return fail("the viewer's " + what + " load did not end done")
+		}
+	}
+	native := func(args ...string) (float64, error) { return nativeSeconds(bin, args...) }
+	nSmall, err := native("kpi", "--summary", small)
+	if err != nil {
+		return fail(err.Error())
+	}
+	nBig, err := native("kpi", "--summary", big)
+	if err != nil {
+		return fail(err.Error())
+	}
+	nArch, err := native("archive", "--json", filepath.Join(testdata, "m3"))
+	if err != nil {
+		return fail(err.Error())
+	}
+	nMMV, err := native("mmv", mmvFile)
+	if err != nil {
+		return fail(err.Error())
+	}
+
+	fSmall, err := viewerFloor(root, small)
+	if err != nil {
+		return fail(err.Error())
+	}
+	fBig, err := viewerFloor(root, big)
+	if err != nil {
+		return fail(err.Error())
+	}
+
+	var md strings.Builder
+	met, checked := 0, 0
+	row := func(what, viewer, cli, ratio, goal string, ok bool) {
+		verdict := ""
+		if goal != "" {
+			checked++
+			verdict = "**missed**"
+			if ok {
+				met++
+				verdict = "met"
+			}
+		}
+		fmt.Fprintf(&md, "| %s | %s | %s | %s | %s | %s |\n", what, viewer, cli, ratio, goal, verdict)
+	}
+	s, b := res.Small, res.Big
+	fmt.Fprintf(&md, "Host: %s, %s, %d logical CPUs; Chromium %s, headless; the CLI built from this tree, "+
+		"each of its times the median of %d runs of the whole process (start included); the viewer's the median of 3 loads, "+
+		"each in a fresh page.\n\n", cmdOut("uname", "-sr"), cpuModel(), runtime.NumCPU(), chromiumVersion(), nativeRuns)
+	md.WriteString("| measure | perfwire viewer | native CLI | viewer ÷ native | goal | |\n|---|---|---|---|---|---|\n")
+	ready := s.DrawnSeconds / nSmall
+	row(fmt.Sprintf("%.1f MB capture chosen as the page opens: ready (decoded, chart and tables drawn; module start included) "+
+		"against `perfwire kpi --summary`", float64(s.Bytes)/1e6),
+		fmt.Sprintf("%.2f s%s", s.DrawnSeconds, s.runs()), fmt.Sprintf("%.3f s", nSmall), fmt.Sprintf("%.1fx the time", ready),
+		fmt.Sprintf("≤ %.0fx", ratioReadyGoal), ready <= ratioReadyGoal)
+	rate := (float64(b.Bytes) / b.DrawnSeconds) / (float64(b.Bytes) / nBig)
+	row(fmt.Sprintf("%.0f MB capture chosen once the viewer is ready: throughput against `perfwire kpi --summary`", float64(b.Bytes)/1e6),
+		fmt.Sprintf("%.1f MB/s (%.2f s%s)", float64(b.Bytes)/b.DrawnSeconds/1e6, b.DrawnSeconds, b.runs()),
+		fmt.Sprintf("%.1f MB/s (%.3f s)", float64(b.Bytes)/nBig/1e6, nBig), fmt.Sprintf("%.2fx the throughput", rate),
+		"≥ 0.25x", rate >= ratioRateGoal)
+	row(fmt.Sprintf("floor: the worker's decode alone, %.1f MB (viewer/floor.mjs: the viewer's module in Node's V8, started and fed "+
+		"as the worker feeds it; no page, worker or chart)", float64(s.Bytes)/1e6),
+		fmt.Sprintf("%.3f s (module start %.3f s, decode %.3f s)", fSmall.StartSeconds+fSmall.DecodeSeconds, fSmall.StartSeconds, fSmall.DecodeSeconds),
+		fmt.Sprintf("%.3f s", nSmall), fmt.Sprintf("%.1fx the time", (fSmall.StartSeconds+fSmall.DecodeSeconds)/nSmall), "", false)
+	row(fmt.Sprintf("floor: the worker's decode alone, %.0f MB, as above", float64(b.Bytes)/1e6),
+		fmt.Sprintf("%.1f MB/s (decode %.3f s)", float64(b.Bytes)/fBig.DecodeSeconds/1e6, fBig.DecodeSeconds),
+		fmt.Sprintf("%.1f MB/s", float64(b.Bytes)/nBig/1e6), fmt.Sprintf("%.2fx the throughput", nBig/fBig.DecodeSeconds), "", false)
+	if c := res.BigCold; c != nil && c.State == "done" {
+		row(fmt.Sprintf("%.0f MB chosen as the page opens (module still compiling; for the record)", float64(c.Bytes)/1e6),
+			fmt.Sprintf("%.1f MB/s (%.2f s)", float64(c.Bytes)/c.DrawnSeconds/1e6, c.DrawnSeconds),
+			fmt.Sprintf("%.1f MB/s", float64(c.Bytes)/nBig/1e6), fmt.Sprintf("%.2fx the throughput", nBig/c.DrawnSeconds), "", false)
+	}
+	longest := max(s.LongestTask, b.LongestTask)
+	row("longest main-thread task while loading, over every KPI load (long-task observer; 0 = none over 50 ms)",
+		fmt.Sprintf("%.0f ms (6.4 MB: %.0f, 100 MB: %.0f)", longest, s.LongestTask, b.LongestTask), "", "", fmt.Sprintf("≤ %d ms", ratioTaskGoal),
+		longest <= ratioTaskGoal)
+	for _, l := range []struct {
+		what string
+		l    *viewerLoad
+		all  float64
+	}{{"6.4 MB", s, s.DrawnSeconds}, {"100 MB", b, b.DrawnSeconds}} {
+		fs := l.l.FirstScreen
+		if fs == nil {
+			row("time to first chart, "+l.what, "none drawn before the end", "", "", "drawn while decoding", false)
+			continue
+		}
+		row("time to first chart (CPU chart and process table from the first batches), "+l.what,
+			fmt.Sprintf("%.2f s (%.0f%% of the file decoded; ready at %.2f s)", fs.Seconds, 100*float64(fs.Fed)/float64(fs.Total), l.all),
+			"", fmt.Sprintf("%.0f%% of the load", 100*fs.Seconds/l.all), "drawn while decoding", fs.Fed < fs.Total)
+	}
+	row("PCP archive `viewer/testdata/m3` (39 KB, 3 volumes) chosen as the page opens, against `perfwire archive --json`",
+		fmt.Sprintf("%.2f s%s", res.Archive.Seconds, res.Archive.runs()), fmt.Sprintf("%.3f s", nArch),
+		fmt.Sprintf("%.1fx the time", res.Archive.Seconds/nArch), "", false)
+	row("MMV file `viewer/testdata/sample1.mmv` (3 KB) chosen as the page opens, against `perfwire mmv`",
+		fmt.Sprintf("%.2f s%s", res.MMV.Seconds, res.MMV.runs()), fmt.Sprintf("%.3f s", nMMV),
+		fmt.Sprintf("%.1fx the time", res.MMV.Seconds/nMMV), "", false)
+	md.WriteString("\nThe floor rows show how far a goal is in reach: the viewer's wasm module alone, in the browser's engine " +
+		"with no page, against the CLI, on the same files in the same run.\n")
+	md.WriteString("\nThe archive and the MMV file are small: their loads are the page's module start and one round trip " +
+		"to its worker, the CLI's a process start; they are listed for the record, with no goal.\n")
+	f.Markdown = md.String()
+	switch {
+	case met == checked:
+		f.Verdict = "yes"
+	case met > 0:
+		f.Verdict = "partly"
+	default:
+		f.Verdict = "no"
+	}
+	f.SummaryNote = fmt.Sprintf("6.4 MB ready in %.1fx native (%.2f s vs %.3f s); 100 MB at %.2fx native throughput; longest task %.0f ms",
+		ready, s.DrawnSeconds, nSmall, rate, longest)
+	if fs := s.FirstScreen; fs != nil {
+		f.SummaryNote += fmt.Sprintf("; first chart at %.2f s", fs.Seconds)
+	}
+	return f
+}
+
+// floorRun is what viewer/floor.mjs prints.
+type floorRun struct{ StartSeconds, DecodeSeconds float64 }
+
+// viewerFloor runs viewer/floor.mjs on capture nativeRuns times with the
+// module viewerBench built into viewer/dist, and returns the run of the
+// median decode.
+func viewerFloor(root, capture string) (floorRun, error) {
+	goroot, err := exec.Command("go", "env", "GOROOT").Output()
+	if err != nil {
+		return floorRun{}, fmt.Errorf("go env GOROOT: %v", err)
+	}
+	wasmExec := filepath.Join(strings.TrimSpace(string(goroot)), "lib", "wasm", "wasm_exec.js")
+	runs := make([]floorRun, nativeRuns)
+	for i := range runs {
+		cmd := exec.Command("node", "floor.mjs", wasmExec, filepath.Join(root, "viewer/dist/perfwire.wasm"), capture)
+		cmd.Dir = filepath.Join(root, "viewer")
+		out, err := cmd.Output()
+		if err != nil {
+			return floorRun{}, fmt.Errorf("node floor.mjs: %v", err)
+		}
+		if err := json.Unmarshal(lastLine(out), &runs[i]); err != nil {
+			return floorRun{}, fmt.Errorf("floor.mjs said %q (%v)", out, err)
+		}
+	}
+	slices.SortFunc(runs, func(a, b floorRun) int { return cmp.Compare(a.DecodeSeconds, b.DecodeSeconds) })
+	return runs[len(runs)/2], nil
+}
+
+// nativeSeconds is the median wall time of nativeRuns runs of bin with
+// args, its output discarded.
+func nativeSeconds(bin string, args ...string) (float64, error) {
+	times := make([]float64, nativeRuns)
+	for i := range times {
+		cmd := exec.Command(bin, args...)
+		devnull, err := os.OpenFile(os.DevNull, os.O_WRONLY, 0)
+		if err != nil {
+			return 0, err
+		}
+		cmd.Stdout = devnull
+		t0 := time.Now()
+		err = cmd.Run()
+		times[i] = time.Since(t0).Seconds()
+		devnull.Close()
+		if err != nil {
+			return 0, fmt.Errorf("perfwire %s: %v", strings.Join(args, " "), err)
+		}
+	}
+	slices.Sort(times)
+	return times[len(times)/2], nil
+}
