@@ -3,10 +3,12 @@ package main
 import (
 	"bufio"
 	"errors"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
 
+	"github.com/perfwire/perfwire/archive"
 	"github.com/perfwire/perfwire/dlt"
 	"github.com/perfwire/perfwire/export/parquet"
 )
@@ -60,9 +62,9 @@ func archiveFilesSize(in string) int64 {
 func exportInput(o *parquet.Output, in, host string) (int64, int64, error) {
 	if isArchiveInput(in) {
 		size := archiveFilesSize(in)
-		a, err := openArchive(archiveArg(in))
+		a, err := archive.OpenFS(fileFS{}, archiveBase(archiveArg(in)), archive.Options{Decompressors: codecs})
 		if err != nil {
-			return 0, size, err
+			return 0, size, &inputError{file: archiveArg(in), err: err}
 		}
 		defer a.Close()
 		rows, err := o.Archive(a, filepath.Base(archiveBase(archiveArg(in))), host)
@@ -118,3 +120,24 @@ func exportDLT(o *parquet.Output, in, host string) (int64, int64, error) {
 	}
 	return rows, size, classify(in, err)
 }
+
+// fileFS is the local file system read with pread, not mapped: an export
+// reads each volume once from start to end, and a mapping would keep
+// every page it touched resident (counted in the process's RSS) until the
+// archive is closed, so peak RSS would grow with the archive's length.
+// Read through the page cache, the kernel reclaims what was read.
+type fileFS struct{}
+
+func (fileFS) Open(name string) (fs.File, error) {
+	f, err := os.Open(name)
+	if err != nil {
+		return nil, err
+	}
+	if st, err := f.Stat(); err != nil || st.IsDir() {
+		f.Close()
+		return nil, &fs.PathError{Op: "open", Path: name, Err: fs.ErrInvalid}
+	}
+	return f, nil
+}
+
+func (fileFS) ReadDir(name string) ([]fs.DirEntry, error) { return os.ReadDir(name) }
