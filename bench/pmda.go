@@ -300,7 +300,7 @@ func (f *Figure) pmdaSides(cfg Config, quick bool, p *pmdaPmcd, goIDs, cIDs []pc
 	f.Notes = append(f.Notes,
 		"The client is perfwire's pmapi (Client.FetchBuf, Options.BlockingIO) on the private pmcd's TCP port; it fetches the 100 pmIDs of one PMDA per request, alternating PMDAs round by round. "+
 			"The CPU median column is the PMDA process's user+system time per fetch (/proc/PID/stat, 10 ms ticks, over a round of "+strconv.Itoa(per)+" fetches); "+
-			"the Go PMDA's allocations per fetch are its process's Go heap allocations (runtime/metrics /gc/heap/allocs:objects, read through a metric of its own before and after each round); the C PMDA's are not counted.",
+			"the Go PMDA's allocations per fetch are its process's Go heap allocations (runtime.MemStats.Mallocs, read through a metric of its own before and after each round, so the one fetch that reads it afterwards is counted too); the C PMDA's are not counted.",
 		fmt.Sprintf("CPU per fetch over all rounds, split by process: Go side: PMDA %s, pmcd %s, client %s; C side: PMDA %s, pmcd %s, client %s.",
 			per1(goT.pmda, goT.fetches), per1(goT.pmcd, goT.fetches), per1(goT.client, goT.fetches),
 			per1(cT.pmda, cT.fetches), per1(cT.pmcd, cT.fetches), per1(cT.client, cT.fetches)),

@@ -3,7 +3,9 @@ package main
 import (
 	"context"
 	"fmt"
-	"runtime/metrics"
+	"os"
+	"runtime"
+	"runtime/pprof"
 
 	"github.com/perfwire/perfwire/pcp"
 	"github.com/perfwire/perfwire/pmda"
@@ -53,7 +55,6 @@ func pmdaGoAgent(domain int, prefix string) (*pmda.Agent, error) {
 		Name: prefix + ".allocs", PMID: pcp.NewID(0, 0, pmdaAllocsItem),
 		Type: pcp.TypeU64, Sem: pcp.SemCounter, Units: pcp.NewUnits(0, 0, 1, 0, 0, 0), InDom: pcp.InDomNull,
 	})
-	sample := []metrics.Sample{{Name: "/gc/heap/allocs:objects"}}
 	return pmda.New(pmda.Options{
 		Domain:  domain,
 		Name:    "bench_go",
@@ -62,8 +63,12 @@ func pmdaGoAgent(domain int, prefix string) (*pmda.Agent, error) {
 		Fetch: func(_ context.Context, m *pmda.Metric, inst int32, v *pmda.Value) error {
 			item := m.PMID.Item()
 			if item == pmdaAllocsItem {
-				metrics.Read(sample)
-				v.SetUint64(sample[0].Value.Uint64())
+				// MemStats.Mallocs is what testing.AllocsPerRun counts;
+				// reading it stops the world, but only twice per round,
+				// outside the timed fetches.
+				var ms runtime.MemStats
+				runtime.ReadMemStats(&ms)
+				v.SetUint64(ms.Mallocs)
 				return nil
 			}
 			if inst < 0 || inst >= pmdaInsts {
@@ -90,5 +95,28 @@ func pmdaGoChild() error {
 	if err != nil {
 		return err
 	}
-	return a.ServePipe(context.Background())
+	// PERFWIRE_BENCH_PMDA_PROFILE=PREFIX writes PREFIX.cpu.pprof and
+	// PREFIX.allocs.pprof (every allocation sampled) when pmcd closes the
+	// pipe, for the figure's miss analysis.
+	prefix := os.Getenv("PERFWIRE_BENCH_PMDA_PROFILE")
+	if prefix == "" {
+		return a.ServePipe(context.Background())
+	}
+	runtime.MemProfileRate = 1
+	cpu, err := os.Create(prefix + ".cpu.pprof")
+	if err != nil {
+		return err
+	}
+	if err := pprof.StartCPUProfile(cpu); err != nil {
+		return err
+	}
+	err = a.ServePipe(context.Background())
+	pprof.StopCPUProfile()
+	cpu.Close()
+	runtime.GC() // the allocs profile is as of the last completed cycle
+	if mem, merr := os.Create(prefix + ".allocs.pprof"); merr == nil {
+		pprof.Lookup("allocs").WriteTo(mem, 0)
+		mem.Close()
+	}
+	return err
 }
