@@ -85,6 +85,7 @@ func testAgent(t testing.TB, mod func(*Options)) *Agent {
 			return nil
 		},
 		Limits: Limits{CallTimeout: 300 * time.Millisecond},
+		Logf:   func(string, ...any) {},
 	}
 	if mod != nil {
 		mod(&o)

@@ -2,7 +2,6 @@ package pmda
 
 import (
 	"context"
-	"errors"
 	"io"
 	"testing"
 	"time"
@@ -119,4 +118,4 @@ func mustNew(t testing.TB, o Options) *Agent {
 	return a
 }
 
-var errTest = errors.New("test failure")
+var errEOF = io.EOF

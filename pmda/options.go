@@ -2,6 +2,7 @@ package pmda
 
 import (
 	"context"
+	"io"
 	"time"
 
 	"github.com/perfwire/perfwire/pcp"
@@ -66,6 +67,10 @@ type Options struct {
 	// Logf receives diagnostics; nil writes them to stderr, which pmcd
 	// redirects to the PMDA's log file.
 	Logf func(format string, args ...any)
+
+	// Capture, if set, receives a copy of every PDU read from pmcd, the
+	// stream PCP's tools and this package's fuzz seeds are made of.
+	Capture io.Writer
 
 	Limits Limits
 }

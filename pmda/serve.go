@@ -81,6 +81,9 @@ func (a *Agent) Serve(ctx context.Context, r io.Reader, w io.Writer) error {
 		}
 		p := rd.PDU()
 		t := p.Header.Type
+		if a.opts.Capture != nil {
+			a.opts.Capture.Write(p.Bytes)
+		}
 		if first {
 			first = false
 			if t == pduwire.TypeCreds {

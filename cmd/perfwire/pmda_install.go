@@ -243,7 +243,7 @@ func sighupPMCD() error {
 	if err != nil {
 		return fmt.Errorf("pmcd is not answering (start it first): %w", err)
 	}
-	if out, err := exec.Command("pmsignal", "-a", "-s", "HUP", "pmcd").CombinedOutput(); err != nil {
+	if out, err := exec.Command(binadm("pmsignal"), "-a", "-s", "HUP", "pmcd").CombinedOutput(); err != nil {
 		return fmt.Errorf("pmsignal -a -s HUP pmcd: %v: %s", err, bytes.TrimSpace(out))
 	}
 	for _, d := range []time.Duration{10, 50, 100, 150, 250, 500, 1000, 2000, 4000} {

@@ -30,6 +30,7 @@ import (
 	"github.com/perfwire/perfwire/pcp"
 	"github.com/perfwire/perfwire/pduwire"
 	"github.com/perfwire/perfwire/pmapi"
+	"github.com/perfwire/perfwire/pmda"
 )
 
 var (
@@ -46,6 +47,7 @@ var (
 	_ = pcp.NewID
 	_ = pduwire.NewScanner
 	_ = pmapi.Dial
+	_ = pmda.New
 )
 
 func main() { _ = run(context.Background(), nil, nil, nil) }

@@ -47,6 +47,7 @@ func Main(args []string, stderr io.Writer) error {
 	fs.String("U", "", "user to run as (ignored: pmcd starts the PMDA as its own user)")
 	dir := fs.String("dir", pmdasDir(), "directory of simple.conf and help")
 	help := fs.String("h", "", "help text file (default DIR/help)")
+	capture := fs.String("capture", "", "append every PDU read from pmcd to this file")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -62,7 +63,16 @@ func Main(args []string, stderr io.Writer) error {
 	if *help == "" {
 		*help = filepath.Join(*dir, "help")
 	}
-	a, err := New(*domain, filepath.Join(*dir, "simple.conf"), *help)
+	var opt func(*pmda.Options)
+	if *capture != "" {
+		f, err := os.OpenFile(*capture, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
+		if err != nil {
+			return err
+		}
+		defer f.Close()
+		opt = func(o *pmda.Options) { o.Capture = f }
+	}
+	a, err := newSimple(filepath.Join(*dir, "simple.conf")).agent(*domain, *help, opt)
 	if err != nil {
 		return err
 	}
@@ -87,7 +97,7 @@ func Main(args []string, stderr io.Writer) error {
 // help text from helpFile (a newhelp source file; "" or a missing file is
 // no help).
 func New(domain int, conf, helpFile string) (*pmda.Agent, error) {
-	return newSimple(conf).agent(domain, helpFile)
+	return newSimple(conf).agent(domain, helpFile, nil)
 }
 
 func listen(ctx context.Context, a *pmda.Agent, network, addr string) error {
@@ -153,7 +163,7 @@ func newSimple(conf string) *simple {
 	return &simple{conf: conf, rgb: [3]int32{0, 100, 200}, ids: map[string]int32{}, active: map[int32]*timeslice{}}
 }
 
-func (s *simple) agent(domain int, helpFile string) (*pmda.Agent, error) {
+func (s *simple) agent(domain int, helpFile string, opt func(*pmda.Options)) (*pmda.Agent, error) {
 	none := pcp.Units(0)
 	sec := pcp.NewUnits(0, 1, 0, 0, pcp.TimeSec, 0)
 	o := pmda.Options{
@@ -184,6 +194,9 @@ func (s *simple) agent(domain int, helpFile string) (*pmda.Agent, error) {
 		} else {
 			log.Printf("no help text: %v", err)
 		}
+	}
+	if opt != nil {
+		opt(&o)
 	}
 	a, err := pmda.New(o)
 	if err != nil {
