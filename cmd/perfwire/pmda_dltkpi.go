@@ -147,7 +147,17 @@ func runPMDADltkpi(args []string, _ io.Writer) error {
 	if err != nil {
 		return err
 	}
-	err = a.ServePipe(ctx)
+	done := make(chan error, 1)
+	go func() { done <- a.ServePipe(ctx) }()
+	select {
+	case err = <-done:
+	case <-ctx.Done():
+		// ServePipe may be blocked reading pmcd's pipe: return without
+		// it, holding the lock so that no capture record is half written.
+		b.mu.Lock()
+		b.capture = nil
+		err = nil
+	}
 	if err == context.Canceled {
 		err = nil
 	}
