@@ -61,7 +61,7 @@ func startPmdaPmcd() (*pmdaPmcd, error) {
 			fmt.Fprintf(&pmns, "\tm%03d\t%d:0:%d\n", i, side.domain, i)
 		}
 		if side.extra {
-			fmt.Fprintf(&pmns, "\tallocs\t%d:0:%d\n", side.domain, pmdaAllocsItem)
+			fmt.Fprintf(&pmns, "\tallocs\t%d:0:%d\n\tallocbytes\t%d:0:%d\n", side.domain, pmdaAllocsItem, side.domain, pmdaBytesItem)
 		}
 		pmns.WriteString("}\n")
 	}
@@ -185,14 +185,14 @@ func procCPU(pid int) (time.Duration, error) {
 type pmdaTotals struct {
 	pmda, pmcd, client time.Duration
 	fetches            int
-	allocs             uint64 // Go side: heap allocations in its process
+	allocs, bytes      uint64 // Go side: heap allocations and bytes in its process
 }
 
 func figPMDA(cfg Config, quick bool) Figure {
 	f := Figure{
 		ID:    "pmda",
 		Title: "fetches through a private pmcd of 100 metrics x 100 instances from a Go PMDA (package pmda) and a C PMDA (libpcp_pmda)",
-		Unit:  "fetch of the 100 metrics' 10,000 values, every value set's count read",
+		Unit:  "fetch of the 100 metrics' 10,000 values, every value read",
 		Goal: "the Go PMDA at least as many fetches per second as the C PMDA (ratio >= 1), " +
 			"at most the C PMDA's CPU per fetch, 0 allocations per fetch",
 		MinRatio: 1,
@@ -216,10 +216,10 @@ func figPMDA(cfg Config, quick bool) Figure {
 		var cIDs, allocID []pcp.ID
 		cIDs, err = p.client.LookupName(ctx, names("c")...)
 		if err == nil {
-			allocID, err = p.client.LookupName(ctx, "bench.go.allocs")
+			allocID, err = p.client.LookupName(ctx, "bench.go.allocs", "bench.go.allocbytes")
 		}
 		if err == nil {
-			f.pmdaSides(cfg, quick, p, goIDs, cIDs, allocID[0])
+			f.pmdaSides(cfg, quick, p, goIDs, cIDs, allocID)
 			return f
 		}
 	}
@@ -227,29 +227,30 @@ func figPMDA(cfg Config, quick bool) Figure {
 	return f
 }
 
-func (f *Figure) pmdaSides(cfg Config, quick bool, p *pmdaPmcd, goIDs, cIDs []pcp.ID, allocID pcp.ID) {
+func (f *Figure) pmdaSides(cfg Config, quick bool, p *pmdaPmcd, goIDs, cIDs []pcp.ID, allocIDs []pcp.ID) {
 	ctx := context.Background()
 	var goT, cT pmdaTotals
-	readAllocs := func() uint64 {
-		r, err := p.client.FetchBuf(ctx, allocID)
+	// readAllocs returns the Go PMDA's heap allocations and bytes so far.
+	readAllocs := func() (n, bytes uint64) {
+		r, err := p.client.FetchBuf(ctx, allocIDs...)
 		if err != nil {
-			return 0
+			return 0, 0
 		}
+		var v [2]uint64
 		s := r.Scan()
-		for s.Next() {
-			vs := s.ValueSet()
-			if vs.Len() == 1 {
-				return vs.Value(0).Uint64()
+		for i := 0; i < 2 && s.Next(); i++ {
+			if vs := s.ValueSet(); vs.Len() == 1 {
+				v[i] = vs.Value(0).Uint64()
 			}
 		}
-		return 0
+		return v[0], v[1]
 	}
 	timed := func(pid int, ids []pcp.ID, tot *pmdaTotals, allocs bool) func(n int) (time.Duration, time.Duration, uint64, error) {
 		run := pmdaFetchLoop(ctx, p.client, ids)
 		return func(n int) (time.Duration, time.Duration, uint64, error) {
-			var a0 uint64
+			var a0, b0 uint64
 			if allocs {
-				a0 = readAllocs()
+				a0, b0 = readAllocs()
 			}
 			c0, e0 := procCPU(pid)
 			m0, e1 := procCPU(p.cmd.Process.Pid)
@@ -269,7 +270,9 @@ func (f *Figure) pmdaSides(cfg Config, quick bool, p *pmdaPmcd, goIDs, cIDs []pc
 			if allocs {
 				// The second read of the counter is itself one fetch's
 				// worth of allocations at most; it is not subtracted.
-				tot.allocs += readAllocs() - a0
+				a1, b1 := readAllocs()
+				tot.allocs += a1 - a0
+				tot.bytes += b1 - b0
 			}
 			tot.pmda += c1 - c0
 			tot.pmcd += m1 - m0
@@ -290,6 +293,7 @@ func (f *Figure) pmdaSides(cfg Config, quick bool, p *pmdaPmcd, goIDs, cIDs []pc
 	if st := &f.Stats[0]; st.Err == "" && goT.fetches > 0 {
 		st.External = false
 		st.GoAllocs = float64(goT.allocs) / float64(goT.fetches)
+		st.GoBytes = float64(goT.bytes) / float64(goT.fetches)
 	}
 	per1 := func(d time.Duration, n int) string {
 		if n == 0 {
@@ -300,11 +304,13 @@ func (f *Figure) pmdaSides(cfg Config, quick bool, p *pmdaPmcd, goIDs, cIDs []pc
 	f.Notes = append(f.Notes,
 		"The client is perfwire's pmapi (Client.FetchBuf, Options.BlockingIO) on the private pmcd's TCP port; it fetches the 100 pmIDs of one PMDA per request, alternating PMDAs round by round. "+
 			"The CPU median column is the PMDA process's user+system time per fetch (/proc/PID/stat, 10 ms ticks, over a round of "+strconv.Itoa(per)+" fetches); "+
-			"the Go PMDA's allocations per fetch are its process's Go heap allocations (runtime.MemStats.Mallocs, read through a metric of its own before and after each round, so the one fetch that reads it afterwards is counted too); the C PMDA's are not counted.",
+			"the Go PMDA's allocations per fetch are its process's Go heap allocations (runtime.MemStats Mallocs and TotalAlloc, read through two metrics of its own before and after each round, so the one fetch that reads them afterwards is counted too); the C PMDA's are not counted.",
 		fmt.Sprintf("CPU per fetch over all rounds, split by process: Go side: PMDA %s, pmcd %s, client %s; C side: PMDA %s, pmcd %s, client %s.",
 			per1(goT.pmda, goT.fetches), per1(goT.pmcd, goT.fetches), per1(goT.client, goT.fetches),
 			per1(cT.pmda, cT.fetches), per1(cT.pmcd, cT.fetches), per1(cT.client, cT.fetches)),
-		"pmcd runs privately (pmcd -f -p PORT -s SOCKET -c pmcd.conf -n root, PCP_RUN_DIR in a temporary directory, as root) with only these two PMDAs, both pipe PMDAs it starts itself; the Go PMDA is this bench binary run with -pmda-go.")
+		fmt.Sprintf("The Go PMDA's process made %d heap allocations of %d bytes in all over the %d timed fetches (and the fetches that read its counters).",
+			goT.allocs, goT.bytes, goT.fetches),
+		"pmcd runs privately (pmcd -f -A -U root -p PORT -s SOCKET -c pmcd.conf -n root, with PCP_RUN_DIR, PCP_TMP_DIR and PCP_VAR_DIR in a temporary directory: PCP_VAR_DIR keeps it from starting its PMDAs through the shared pmcd's pmdaroot) with only these two PMDAs, both pipe PMDAs it starts itself; the Go PMDA is this bench binary run with -pmda-go.")
 	if goT.fetches > 0 && cT.fetches > 0 {
 		g, c := float64(goT.pmda)/float64(goT.fetches), float64(cT.pmda)/float64(cT.fetches)
 		if g > c {

@@ -24,6 +24,8 @@ const (
 	// allocations its process has made so far, read by the harness before
 	// and after a run to count allocations per fetch.
 	pmdaAllocsItem = pmdaMetrics
+	// pmdaBytesItem is the Go heap bytes allocated so far.
+	pmdaBytesItem = pmdaMetrics + 1
 )
 
 var pmdaTypes = [3]pcp.Type{pcp.TypeU64, pcp.TypeU32, pcp.TypeDouble}
@@ -54,7 +56,11 @@ func pmdaGoAgent(domain int, prefix string) (*pmda.Agent, error) {
 	ms = append(ms, pmda.Metric{
 		Name: prefix + ".allocs", PMID: pcp.NewID(0, 0, pmdaAllocsItem),
 		Type: pcp.TypeU64, Sem: pcp.SemCounter, Units: pcp.NewUnits(0, 0, 1, 0, 0, 0), InDom: pcp.InDomNull,
+	}, pmda.Metric{
+		Name: prefix + ".allocbytes", PMID: pcp.NewID(0, 0, pmdaBytesItem),
+		Type: pcp.TypeU64, Sem: pcp.SemCounter, Units: pcp.NewUnits(1, 0, 0, 0, 0, 0), InDom: pcp.InDomNull,
 	})
+	var ms0 runtime.MemStats
 	return pmda.New(pmda.Options{
 		Domain:  domain,
 		Name:    "bench_go",
@@ -62,13 +68,17 @@ func pmdaGoAgent(domain int, prefix string) (*pmda.Agent, error) {
 		InDoms:  []pmda.InDom{{InDom: indom, Instances: insts}},
 		Fetch: func(_ context.Context, m *pmda.Metric, inst int32, v *pmda.Value) error {
 			item := m.PMID.Item()
-			if item == pmdaAllocsItem {
+			switch item {
+			case pmdaAllocsItem:
 				// MemStats.Mallocs is what testing.AllocsPerRun counts;
 				// reading it stops the world, but only twice per round,
-				// outside the timed fetches.
-				var ms runtime.MemStats
-				runtime.ReadMemStats(&ms)
-				v.SetUint64(ms.Mallocs)
+				// outside the timed fetches. Both counters are read in
+				// one fetch, allocations first.
+				runtime.ReadMemStats(&ms0)
+				v.SetUint64(ms0.Mallocs)
+				return nil
+			case pmdaBytesItem:
+				v.SetUint64(ms0.TotalAlloc)
 				return nil
 			}
 			if inst < 0 || inst >= pmdaInsts {
