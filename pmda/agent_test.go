@@ -388,3 +388,37 @@ func TestAttributes(t *testing.T) {
 		t.Errorf("client after its end: %+v", c)
 	}
 }
+
+// A value of the wrong kind is left out with PM_ERR_TYPE and does not
+// disturb the payloads already built.
+func TestWrongKind(t *testing.T) {
+	a := testAgent(t, func(o *Options) {
+		fetch := o.Fetch
+		o.Fetch = func(ctx context.Context, m *Metric, inst int32, v *Value) error {
+			if m.PMID == idName {
+				v.SetUint32(5)
+				return nil
+			}
+			if m.PMID == idTime {
+				v.SetString("not a number")
+				return nil
+			}
+			return fetch(ctx, m, inst, v)
+		}
+	})
+	f := startAgent(t, a)
+	r := fetch(f, idEvents, idName, idTime, idEvents)
+	var sets []pduwire.ValueSet
+	for vs := range r.ValueSets() {
+		sets = append(sets, vs)
+	}
+	if sets[1].NumVal != int32(pcp.ErrType) || sets[2].NumVal != int32(pcp.ErrType) {
+		t.Errorf("wrong kinds: numval %d %d", sets[1].NumVal, sets[2].NumVal)
+	}
+	for _, i := range []int{0, 3} {
+		ev, err := sets[i].Value(0).Events()
+		if err != nil || ev.Len() != 1 {
+			t.Errorf("events %d: %v %v", i, ev.Len(), err)
+		}
+	}
+}

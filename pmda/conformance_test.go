@@ -55,9 +55,9 @@ func buildPerfwire(t *testing.T) string {
 }
 
 // saveConfig keeps pmcd.conf and the PMNS files the install changes and
-// restores them, with a SIGHUP, when the test ends; then it checks that the
+// restores them (removing the namespace files named in remove), with a SIGHUP, when the test ends; then it checks that the
 // C simple PMDA answers again.
-func saveConfig(t *testing.T) {
+func saveConfig(t *testing.T, remove ...string) {
 	files := []string{pmcdConf, filepath.Join(pmnsDir, "root"), filepath.Join(pmnsDir, "simple")}
 	saved := make([][]byte, len(files))
 	for i, f := range files {
@@ -68,6 +68,9 @@ func saveConfig(t *testing.T) {
 		saved[i] = b
 	}
 	t.Cleanup(func() {
+		for _, f := range remove {
+			os.Remove(filepath.Join(pmnsDir, f))
+		}
 		for i, f := range files {
 			tmp := f + ".perfwire-restore"
 			if err := os.WriteFile(tmp, saved[i], 0o644); err != nil {

@@ -45,7 +45,15 @@
 //     source or rebuild an instance domain.
 //   - Store receives each value set of a pmstore for a metric declared
 //     Writable; other metrics answer PM_ERR_PERMISSION.
-//   - Namespace answers the dynamic namespace requests.
+//   - Instance runs before an instance-domain request is answered.
+//   - Text overrides the declared help texts; [ParseHelp] reads the help
+//     source files PCP's PMDAs ship.
+//   - Namespace answers the dynamic namespace requests; the static
+//     namespace is the pmns file [Agent.AppendPMNS] writes for pmnsadd.
+//
+// [Options.Limits] bounds the PDU length, the pmIDs per FETCH, the RESULT
+// size, the callback time and the client contexts kept; [Options.Capture]
+// records what pmcd sends, for debugging and fuzz seeds.
 //
 // Instance domains change at run time with [Agent.SetInstances]; label and
 // name changes are announced to pmcd with [Agent.NotifyLabelsChanged] and
@@ -70,4 +78,7 @@
 // length below 12 or above [Limits.MaxPDULen], a negative type, a stream
 // cut inside a PDU) or a failed write ends Serve with an error that says
 // what happened; pmcd closing the stream ends it with nil.
+//
+// docs/pmda.md has what was learned from libpcp_pmda and pmcd; package
+// pmda/simple is PCP's simple PMDA written on this package.
 package pmda

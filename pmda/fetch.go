@@ -98,14 +98,13 @@ func (w *worker) fetchOne(m *Metric, inst int32) int32 {
 		}
 		return int32(w.codeOf("fetch "+m.Name, err))
 	}
-	x := val{inst: inst, typ: m.Type}
+	x := val{inst: inst, typ: m.Type, off: len(w.scratch)} // numbers use no scratch
 	switch v.kind {
 	case kindNone:
 		return 0
 	case kindInt, kindUint, kindFloat:
 		bits, ok := convert(v.kind, v.bits, m.Type)
 		if !ok {
-			w.scratch = w.scratch[:v.off]
 			a.logf("metric %s: a number set for type %s: left out", m.Name, m.Type)
 			return int32(pcp.ErrType)
 		}
@@ -137,7 +136,7 @@ func (w *worker) fetchOne(m *Metric, inst int32) int32 {
 		w.scratch = buf
 		x.block, x.off, x.n = true, v.off, len(buf)-v.off
 	}
-	if x.block && x.blockLen() > 0xffffff {
+	if x.block && (x.blockLen() > 0xffffff || len(w.scratch) > a.lim.MaxResultLen) {
 		w.scratch = w.scratch[:x.off]
 		return int32(pcp.ErrTooBig)
 	}

@@ -7,17 +7,9 @@ import (
 // doPMNSNames answers a name lookup: pmcd sends exactly one name and
 // expects PMNS_IDS with its pmID.
 func (w *worker) doPMNSNames() {
-	if w.names.UnmarshalBinary(w.in) != nil || w.names.Status < 0 {
-		w.replyError(pcp.ErrIPC)
-		return
-	}
-	if len(w.names.Names) != 1 {
-		w.replyError(pcp.ErrIPC)
-		return
-	}
-	ns := w.a.opts.Namespace
+	bad := w.names.UnmarshalBinary(w.in) != nil || w.names.Status < 0 || len(w.names.Names) != 1
+	ns := w.namespace(bad, pcp.ErrName)
 	if ns == nil {
-		w.replyError(pcp.ErrName)
 		return
 	}
 	id, err := ns.PMID(&w.ctx, string(w.names.Names[0]))
@@ -32,17 +24,13 @@ func (w *worker) doPMNSNames() {
 
 // doPMNSIDs answers "the names of this pmID" with PMNS_NAMES.
 func (w *worker) doPMNSIDs() {
-	if w.ids.UnmarshalBinary(w.in) != nil {
-		w.replyError(pcp.ErrIPC)
-		return
-	}
-	if w.ids.Status < 0 {
+	bad := w.ids.UnmarshalBinary(w.in) != nil
+	if !bad && w.ids.Status < 0 {
 		w.replyError(pcp.Code(w.ids.Status))
 		return
 	}
-	ns := w.a.opts.Namespace
+	ns := w.namespace(bad, pcp.ErrPMID)
 	if ns == nil {
-		w.replyError(pcp.ErrPMID)
 		return
 	}
 	names, err := ns.Names(&w.ctx, w.ids.PMIDs[0])
@@ -59,13 +47,8 @@ func (w *worker) doPMNSIDs() {
 // doChildren answers PMNS_CHILD (components, with leaf status when asked)
 // and PMNS_TRAVERSE (full leaf names).
 func (w *worker) doChildren(traverse bool) {
-	if w.child.UnmarshalBinary(w.in) != nil {
-		w.replyError(pcp.ErrIPC)
-		return
-	}
-	ns := w.a.opts.Namespace
+	ns := w.namespace(w.child.UnmarshalBinary(w.in) != nil, pcp.ErrName)
 	if ns == nil {
-		w.replyError(pcp.ErrName)
 		return
 	}
 	names, leaf, err := ns.Children(&w.ctx, string(w.child.Name), traverse)
@@ -77,6 +60,21 @@ func (w *worker) doChildren(traverse bool) {
 		leaf = nil
 	}
 	w.sendNames(names, leaf)
+}
+
+// namespace returns the dynamic namespace for a request, or nil after
+// answering PM_ERR_IPC for one that did not decode (bad) or, without a
+// namespace, libpcp_pmda's default code none.
+func (w *worker) namespace(bad bool, none pcp.Code) Namespace {
+	switch {
+	case bad:
+		w.replyError(pcp.ErrIPC)
+	case w.a.opts.Namespace == nil:
+		w.replyError(none)
+	default:
+		return w.a.opts.Namespace
+	}
+	return nil
 }
 
 func (w *worker) sendNames(names []string, leaf []bool) {

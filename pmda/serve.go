@@ -50,7 +50,8 @@ func (a *Agent) ServeListener(ctx context.Context, ln net.Listener) error {
 // Serve runs the start-up exchange and the request loop over r (from
 // pmcd) and w (to pmcd) until r ends, which returns nil, or a framing or
 // write error, which is returned. Cancelling ctx is seen between requests
-// and by callbacks; to interrupt a blocked read, close r.
+// and by callbacks; to interrupt a blocked read, close r. An agent serves
+// one pmcd at a time: Serve must not run twice at once.
 func (a *Agent) Serve(ctx context.Context, r io.Reader, w io.Writer) error {
 	a.wmu.Lock()
 	a.out = w

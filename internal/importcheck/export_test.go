@@ -13,16 +13,7 @@ import (
 // plugin's size budget nor the core's dependency rules can afford. The
 // native build is the one checked: it is where the CLI links both.
 func TestExportOutsideCore(t *testing.T) {
-	deps := func(p string) []string {
-		cmd := exec.Command("go", "list", "-deps", "./"+p)
-		cmd.Dir = "../.."
-		cmd.Env = append(os.Environ(), "GOOS=linux", "GOARCH=amd64", "CGO_ENABLED=0")
-		out, err := cmd.CombinedOutput()
-		if err != nil {
-			t.Fatalf("go list -deps ./%s: %v\n%s", p, err, out)
-		}
-		return strings.Fields(string(out))
-	}
+	deps := func(p string) []string { return nativeDeps(t, p) }
 	isExport := func(dep string) bool {
 		return strings.HasPrefix(dep, module+"export") || strings.HasPrefix(dep, "github.com/parquet-go/")
 	}
@@ -37,4 +28,18 @@ func TestExportOutsideCore(t *testing.T) {
 			}
 		}
 	}
+}
+
+// nativeDeps lists the dependencies of module package p in the native
+// (linux/amd64, no cgo) build, where the CLI links everything.
+func nativeDeps(t *testing.T, p string) []string {
+	t.Helper()
+	cmd := exec.Command("go", "list", "-deps", "./"+p)
+	cmd.Dir = "../.."
+	cmd.Env = append(os.Environ(), "GOOS=linux", "GOARCH=amd64", "CGO_ENABLED=0")
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("go list -deps ./%s: %v\n%s", p, err, out)
+	}
+	return strings.Fields(string(out))
 }

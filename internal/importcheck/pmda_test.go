@@ -1,8 +1,6 @@
 package importcheck
 
 import (
-	"os"
-	"os/exec"
 	"strings"
 	"testing"
 )
@@ -12,16 +10,7 @@ import (
 // depends on the Parquet export: it is a server package over the core
 // formats, beside pmapi, not under them.
 func TestPMDAOutsideCore(t *testing.T) {
-	deps := func(p string) []string {
-		cmd := exec.Command("go", "list", "-deps", "./"+p)
-		cmd.Dir = "../.."
-		cmd.Env = append(os.Environ(), "GOOS=linux", "GOARCH=amd64", "CGO_ENABLED=0")
-		out, err := cmd.CombinedOutput()
-		if err != nil {
-			t.Fatalf("go list -deps ./%s: %v\n%s", p, err, out)
-		}
-		return strings.Fields(string(out))
-	}
+	deps := func(p string) []string { return nativeDeps(t, p) }
 	for _, p := range append(append([]string{}, core...), "schema", "render", "wasm/abi") {
 		for _, dep := range deps(p) {
 			if strings.HasPrefix(dep, module+"pmda") {

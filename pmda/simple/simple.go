@@ -34,7 +34,8 @@ const Domain = 253
 // daemon PMDA: -d DOMAIN, -l LOGFILE, and -i PORT or -u PATH to listen on
 // a TCP port or a unix socket instead of talking over stdin and stdout.
 // -dir names the directory of simple.conf and help (default
-// $PCP_PMDAS_DIR/simple). Diagnostics go to stderr, which pmcd sends to
+// $PCP_PMDAS_DIR/simple), -helpfile another help file, and -capture FILE
+// appends every PDU pmcd sends to FILE. Diagnostics go to stderr, which pmcd sends to
 // the PMDA's log.
 func Main(args []string, stderr io.Writer) error {
 	fs := flag.NewFlagSet("simple", flag.ContinueOnError)
@@ -46,7 +47,7 @@ func Main(args []string, stderr io.Writer) error {
 	fs.Bool("p", true, "talk to pmcd over stdin/stdout (the default)")
 	fs.String("U", "", "user to run as (ignored: pmcd starts the PMDA as its own user)")
 	dir := fs.String("dir", pmdasDir(), "directory of simple.conf and help")
-	help := fs.String("h", "", "help text file (default DIR/help)")
+	help := fs.String("helpfile", "", "help text file (default DIR/help)")
 	capture := fs.String("capture", "", "append every PDU read from pmcd to this file")
 	if err := fs.Parse(args); err != nil {
 		return err
@@ -293,16 +294,16 @@ func (s *simple) check() {
 func (s *simple) fetch(ctx context.Context, m *pmda.Metric, inst int32, v *pmda.Value) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	switch m.PMID.Cluster()<<10 | m.PMID.Item() {
-	case 0<<10 | 0:
+	switch [2]uint32{m.PMID.Cluster(), m.PMID.Item()} {
+	case [2]uint32{0, 0}:
 		v.SetUint32(s.numfetch)
-	case 0<<10 | 1:
+	case [2]uint32{0, 1}:
 		if inst < 0 || inst > 2 {
 			return pcp.ErrInst
 		}
 		s.rgb[inst] = (s.rgb[inst] + 1) % 256
 		v.SetInt32(s.rgb[inst])
-	case 1<<10 | 2, 1<<10 | 3:
+	case [2]uint32{1, 2}, [2]uint32{1, 3}:
 		if s.oldfetch < s.numfetch {
 			s.usr, s.sys = runTimes()
 			s.oldfetch = s.numfetch
@@ -312,7 +313,7 @@ func (s *simple) fetch(ctx context.Context, m *pmda.Metric, inst int32, v *pmda.
 		} else {
 			v.SetFloat64(s.sys)
 		}
-	case 2<<10 | 4:
+	case [2]uint32{2, 4}:
 		ts := s.active[inst]
 		if ts == nil {
 			return pcp.ErrInst
