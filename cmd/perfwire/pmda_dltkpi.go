@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"flag"
 	"fmt"
@@ -9,6 +10,7 @@ import (
 	"net"
 	"os"
 	"os/signal"
+	"slices"
 	"strconv"
 	"sync"
 	"syscall"
@@ -343,6 +345,7 @@ func (b *kpiBridge) refresh() error {
 			lines = append(lines, pmda.Instance{ID: id, Name: key})
 		}
 	}
+	slices.SortFunc(lines, func(x, y pmda.Instance) int { return cmp.Compare(x.ID, y.ID) })
 	a := s.agent
 	for _, x := range []struct {
 		serial uint32
