@@ -22,6 +22,7 @@ func main() {
 	target := flag.Duration("target", 100*time.Millisecond, "time per round per side in full mode")
 	mmvChildMode := flag.Bool("mmv-child", false, "internal: run the MMV figure (in a child with its own PCP_CONF)")
 	fakeMode := flag.String("fakepmcd", "", "internal: serve as a fake pmcd from this recording (the fetch-client figure)")
+	pmdaGo := flag.Bool("pmda-go", false, "internal: serve as the pmda figure's Go PMDA on stdin and stdout (pmcd starts it)")
 	record := flag.Bool("record-pmcd", false, "record the fake pmcd's conversation ("+fakeConv+") from the pmcd on "+pmcdAddr)
 	flag.Parse()
 
@@ -34,6 +35,13 @@ func main() {
 	if *fakeMode != "" {
 		if err := runFakePmcd(*fakeMode); err != nil {
 			fmt.Fprintln(os.Stderr, "fake pmcd:", err)
+			os.Exit(1)
+		}
+		return
+	}
+	if *pmdaGo {
+		if err := pmdaGoChild(); err != nil {
+			fmt.Fprintln(os.Stderr, "pmda-go:", err)
 			os.Exit(1)
 		}
 		return
@@ -85,6 +93,8 @@ func main() {
 			f = figStream(cfg, *quick)
 		case "export":
 			f = figExport(cfg, *quick)
+		case "pmda":
+			f = figPMDA(cfg, *quick)
 		default:
 			f = fig.run(cfg)
 		}
@@ -159,4 +169,5 @@ var figures = []struct {
 	{"viewer", nil},
 	{"viewer-ratio", figViewerRatio},
 	{"export", nil},
+	{"pmda", nil},
 }

@@ -23,6 +23,7 @@ type pmdaAgent struct {
 // pmdaAgents lists the PMDAs perfwire carries.
 var pmdaAgents = []pmdaAgent{
 	{"simple", "PCP's simple PMDA, written on package pmda", simple.Domain, simplePMNS, runPMDASimple},
+	{"dltkpi", "dlt-kpi's figures from a dlt-daemon", dltkpiDomain, dltkpiPMNS, runPMDADltkpi},
 }
 
 const pmdaUsage = `usage: perfwire pmda NAME [PMDA flags]          run a PMDA, as pmcd starts it

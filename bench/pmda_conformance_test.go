@@ -1,0 +1,45 @@
+//go:build conformance
+
+package main
+
+import (
+	"fmt"
+	"os"
+	"strings"
+	"testing"
+)
+
+// init lets the test binary serve as the figure's Go PMDA, which pmcd
+// runs as os.Executable() -pmda-go (before TestMain parses test flags).
+func init() {
+	if len(os.Args) == 2 && os.Args[1] == "-pmda-go" {
+		if err := pmdaGoChild(); err != nil {
+			fmt.Fprintln(os.Stderr, "pmda-go:", err)
+			os.Exit(1)
+		}
+		os.Exit(0)
+	}
+}
+
+// TestConformancePMDA: a private pmcd starts the C PMDA (libpcp_pmda) and
+// the Go one (package pmda); pmapi fetches the same 10,000 values from
+// both, and over rounds of the full figure's 300 fetches the Go PMDA
+// allocates less than once per fetch (the figure's goal is none; what it
+// allocates comes per round, when the request's shape changes).
+func TestConformancePMDA(t *testing.T) {
+	f := figPMDA(Config{Rounds: 2, Target: tiny.Target}, false)
+	if f.cleanup != nil {
+		defer f.cleanup()
+	}
+	checkFigure(t, f)
+	same := false
+	for _, n := range f.Notes {
+		same = same || strings.HasPrefix(n, "Both PMDAs served the same values")
+	}
+	if !same {
+		t.Errorf("the PMDAs' values were not compared: %q", f.Notes)
+	}
+	if len(f.Stats) > 0 && f.Stats[0].GoAllocs >= 1 {
+		t.Errorf("the Go PMDA allocates %.2f times per fetch", f.Stats[0].GoAllocs)
+	}
+}
