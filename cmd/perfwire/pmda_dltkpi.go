@@ -199,7 +199,7 @@ type kpiSnapshot struct {
 }
 
 func newKPIBridge(pageSize int64, logf func(string, ...any)) *kpiBridge {
-	kp := dltkpi.NewSession(dltkpi.Options{}, dltkpi.TrackerOptions{KeepEnded: true})
+	kp := dltkpi.NewSession(dltkpi.Options{KeepEnded: true})
 	return &kpiBridge{
 		logf: logf, pageSize: pageSize, kp: kp, t: kp.Tracker(), ecu: "unknown", ecuSeen: make(chan struct{}),
 		snap: kpiSnapshot{byPID: map[int32]int{}, perCPU: map[int32]uint64{}, lineIDs: map[string]int32{}, lineOf: map[int32]int{}},
