@@ -13,10 +13,10 @@ import (
 
 // tinyOptions make every limit of the reassembler and the tracker
 // reachable from a short fuzz input.
-var (
-	tinyOptions        = dltkpi.Options{MaxGroupDatasets: 16, MaxGroupBytes: 1024, MaxGroupAge: 1000, FloodRun: 2, MaxSessions: 2}
-	tinyTrackerOptions = dltkpi.TrackerOptions{MaxProcesses: 16, MaxIRQs: 4, MaxIRQCPUs: 2, MaxTombstones: 8, MinIRQRows: 2}
-)
+var tinyOptions = dltkpi.Options{
+	MaxGroupDatasets: 16, MaxGroupBytes: 1024, MaxGroupAge: 1000, FloodRun: 2, MaxSessions: 2,
+	MaxProcesses: 16, MaxIRQs: 4, MaxIRQCPUs: 2, MaxTombstones: 8, MinIRQRows: 2,
+}
 
 // dltSeeds returns the DLT captures (dlt-kpi output with its anomalies,
 // storage framing) kept in testdata/dlt.
@@ -40,18 +40,18 @@ func dltSeeds(tb testing.TB) [][]byte {
 // checkDLT scans data as a .dlt file and pushes every message through
 // the KPI reassembler into a process tracker, checking the limits at
 // every step. It returns the number of DLT messages and of datasets.
-func checkDLT(t *testing.T, data []byte, l dltkpi.Options, tl dltkpi.TrackerOptions) (msgs, datasets int) {
+func checkDLT(t *testing.T, data []byte, l dltkpi.Options) (msgs, datasets int) {
 	t.Helper()
 	maxOpen := dltkpi.NumKinds * l.MaxSessions
 	if l.MaxSessions == 0 {
 		maxOpen = dltkpi.NumKinds * dltkpi.DefaultMaxSessions
 	}
-	maxProcs := tl.MaxProcesses
+	maxProcs := l.MaxProcesses
 	if maxProcs == 0 {
 		maxProcs = dltkpi.DefaultMaxProcesses
 	}
 	r := dltkpi.NewReassembler(l)
-	tr := dltkpi.NewTracker(tl)
+	tr := dltkpi.NewTracker(l)
 	drain := func() {
 		for r.Next() {
 			ev := r.Event()
@@ -107,11 +107,11 @@ func checkDLT(t *testing.T, data []byte, l dltkpi.Options, tl dltkpi.TrackerOpti
 // tiny limits.
 func TestDLTCaptures(t *testing.T) {
 	for _, b := range dltSeeds(t) {
-		msgs, ds := checkDLT(t, b, dltkpi.Options{}, dltkpi.TrackerOptions{})
+		msgs, ds := checkDLT(t, b, dltkpi.Options{})
 		if msgs < 10 || ds < 10 {
 			t.Fatalf("%d messages, %d datasets", msgs, ds)
 		}
-		checkDLT(t, b, tinyOptions, tinyTrackerOptions)
+		checkDLT(t, b, tinyOptions)
 	}
 }
 
@@ -130,9 +130,9 @@ func FuzzDLTStream(f *testing.F) {
 			return
 		}
 		if data[0]&1 == 0 {
-			checkDLT(t, data[1:], dltkpi.Options{}, dltkpi.TrackerOptions{})
+			checkDLT(t, data[1:], dltkpi.Options{})
 		} else {
-			checkDLT(t, data[1:], tinyOptions, tinyTrackerOptions)
+			checkDLT(t, data[1:], tinyOptions)
 		}
 	})
 }

@@ -77,14 +77,14 @@ func FuzzDLTGenerated(f *testing.F) {
 			stream = dlt.AppendStorageHeader(stream, dlt.StorageHeader{Seconds: 1, ECU: dlt.MakeID("ECU1")})
 			stream = append(stream, m...)
 		}
-		msgs, _ := checkDLT(t, stream, dltkpi.Options{}, dltkpi.TrackerOptions{})
+		msgs, _ := checkDLT(t, stream, dltkpi.Options{})
 		if msgs != len(payloads) {
 			t.Fatalf("scanned %d messages, wrote %d", msgs, len(payloads))
 		}
 
 		// Replay into a tracker we can inspect.
 		r := dltkpi.NewReassembler(dltkpi.Options{})
-		tr := dltkpi.NewTracker(dltkpi.TrackerOptions{})
+		tr := dltkpi.NewTracker(dltkpi.Options{})
 		s := dlt.NewScanner(stream, dlt.Options{})
 		for s.Next() {
 			r.PushDLT(dltkpi.Selector{}, s.Message())
