@@ -221,9 +221,9 @@ func (w *worker) encodeResult() {
 		}
 	}
 	blocks := size
-	for _, x := range w.vals {
-		if x.block {
-			blocks += pad4(x.blockLen())
+	for i := range w.vals {
+		if x := &w.vals[i]; x.block {
+			blocks += wire.Pad4(x.blockLen())
 		}
 	}
 	if blocks > w.a.lim.MaxResultLen {
@@ -245,24 +245,27 @@ func (w *worker) encodeResult() {
 			continue
 		}
 		b = wire.AppendU32BE(b, s.valfmt)
-		for _, x := range w.vals[s.first : s.first+int(s.numval)] {
+		vals := w.vals[s.first : s.first+int(s.numval)]
+		for i := range vals {
+			x := &vals[i]
 			b = wire.AppendU32BE(b, uint32(x.inst))
 			if x.block {
 				b = wire.AppendU32BE(b, uint32(next/4))
-				next += pad4(x.blockLen())
+				next += wire.Pad4(x.blockLen())
 			} else {
 				b = wire.AppendU32BE(b, uint32(x.bits))
 			}
 		}
 	}
-	for _, x := range w.vals {
+	for i := range w.vals {
+		x := &w.vals[i]
 		if !x.block {
 			continue
 		}
 		switch x.typ {
 		case pcp.TypeEvent, pcp.TypeHighResEvent:
 			b = append(b, w.scratch[x.off:x.off+x.n]...) // has its own header word
-			b = wire.AppendZeros(b, pad4(x.n)-x.n)
+			b = wire.AppendZeros(b, wire.Pad4(x.n)-x.n)
 			continue
 		}
 		b = wire.AppendU32BE(b, uint32(x.typ)<<24|uint32(4+x.n))
@@ -274,7 +277,7 @@ func (w *worker) encodeResult() {
 		default:
 			b = append(b, w.scratch[x.off:x.off+x.n]...)
 		}
-		b = wire.AppendZeros(b, pad4(4+x.n)-(4+x.n))
+		b = wire.AppendZeros(b, wire.Pad4(4+x.n)-(4+x.n))
 	}
 	w.out = b
 	w.reply = true
@@ -288,5 +291,3 @@ func (x *val) blockLen() int {
 	}
 	return 4 + x.n
 }
-
-func pad4(n int) int { return (n + 3) &^ 3 }
