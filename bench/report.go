@@ -275,6 +275,18 @@ func (f *Figure) met() string {
 	return "no"
 }
 
+// verdictOf is the met column of a figure with several goals of its own
+// (set as its Verdict): met of its checked goals were met.
+func verdictOf(met, checked int) string {
+	switch {
+	case met == checked:
+		return "yes"
+	case met > 0:
+		return "partly"
+	}
+	return "no"
+}
+
 // dirty notes uncommitted changes outside RESULTS.md, which the figures
 // then do not come from.
 func dirty() string {

@@ -62,32 +62,36 @@ func viewerBench(root, small, big string, extra ...string) (*viewerResult, error
 	return &res, nil
 }
 
-// viewerCaptures writes the figure's captures into a temporary directory:
-// kpi-odd.dlt viewerSmallCopies times back to back, and unless quick
-// viewerBigCopies times (big is "" when quick).
-func viewerCaptures(root string, quick bool) (small, big string, cleanup func(), err error) {
+// viewerCaptures writes the figures' captures into a temporary directory
+// and returns the checkout's root and their paths: kpi-odd.dlt
+// viewerSmallCopies times back to back, and unless quick viewerBigCopies
+// times (big is "" when quick).
+func viewerCaptures(quick bool) (root, small, big string, cleanup func(), err error) {
+	if root, err = repoRoot(); err != nil {
+		return "", "", "", nil, err
+	}
 	capture, err := os.ReadFile(filepath.Join(root, "viewer/testdata/kpi-odd.dlt"))
 	if err != nil {
-		return "", "", nil, err
+		return "", "", "", nil, err
 	}
 	dir, err := os.MkdirTemp("", "perfwire-bench-viewer-")
 	if err != nil {
-		return "", "", nil, err
+		return "", "", "", nil, err
 	}
 	cleanup = func() { os.RemoveAll(dir) }
 	small = filepath.Join(dir, "small.dlt")
 	if err := os.WriteFile(small, bytes.Repeat(capture, viewerSmallCopies), 0o644); err != nil {
 		cleanup()
-		return "", "", nil, err
+		return "", "", "", nil, err
 	}
 	if !quick {
 		big = filepath.Join(dir, "big.dlt")
 		if err := os.WriteFile(big, bytes.Repeat(capture, viewerBigCopies), 0o644); err != nil {
 			cleanup()
-			return "", "", nil, err
+			return "", "", "", nil, err
 		}
 	}
-	return small, big, cleanup, nil
+	return root, small, big, cleanup, nil
 }
 
 type viewerLoad struct {
@@ -133,11 +137,7 @@ func figViewer(cfg Config, quick bool) Figure {
 		f.Stats = append(f.Stats, Stat{Name: "viewer figure setup", Err: msg})
 		return f
 	}
-	root, err := repoRoot()
-	if err != nil {
-		return fail(err.Error())
-	}
-	small, big, cleanup, err := viewerCaptures(root, quick)
+	root, small, big, cleanup, err := viewerCaptures(quick)
 	if err != nil {
 		return fail(err.Error())
 	}
@@ -193,14 +193,7 @@ func figViewer(cfg Config, quick bool) Figure {
 	md.WriteString("\nThe browser's memory is the renderer processes' resident set sampled every 100 ms from /proc; " +
 		"the page before loading (runtime, wasm module) is the baseline it grows from.\n")
 	f.Markdown = md.String()
-	switch {
-	case met == checked:
-		f.Verdict = "yes"
-	case met > 0:
-		f.Verdict = "partly"
-	default:
-		f.Verdict = "no"
-	}
+	f.Verdict = verdictOf(met, checked)
 	f.SummaryNote = fmt.Sprintf("%.1f MB in %.2f s; redraw %.1f ms", float64(s.Bytes)/1e6, s.DrawnSeconds, s.Redraw)
 	if b := res.Big; b != nil {
 		f.SummaryNote += fmt.Sprintf("; 100 MB at %.1f MB/s, memory +%.1fx", float64(b.Bytes)/b.DrawnSeconds/1e6,

@@ -48,11 +48,7 @@ func figViewerRatio(cfg Config) Figure {
 		f.Stats = append(f.Stats, Stat{Name: "viewer-ratio figure setup", Err: msg})
 		return f
 	}
-	root, err := repoRoot()
-	if err != nil {
-		return fail(err.Error())
-	}
-	small, big, cleanup, err := viewerCaptures(root, false)
+	root, small, big, cleanup, err := viewerCaptures(false)
 	if err != nil {
 		return fail(err.Error())
 	}
@@ -175,14 +171,7 @@ func figViewerRatio(cfg Config) Figure {
 	md.WriteString("\nThe archive and the MMV file are small: their loads are the page's module start and one round trip " +
 		"to its worker, the CLI's a process start; they are listed for the record, with no goal.\n")
 	f.Markdown = md.String()
-	switch {
-	case met == checked:
-		f.Verdict = "yes"
-	case met > 0:
-		f.Verdict = "partly"
-	default:
-		f.Verdict = "no"
-	}
+	f.Verdict = verdictOf(met, checked)
 	f.SummaryNote = fmt.Sprintf("6.4 MB ready in %.1fx native (%.2f s vs %.3f s); 100 MB at %.2fx native throughput; longest task %.0f ms",
 		ready, s.DrawnSeconds, nSmall, rate, longest)
 	if fs := s.FirstScreen; fs != nil {
