@@ -192,45 +192,41 @@ func conv05Arrays(t testing.TB) [][]byte {
 	return out
 }
 
-// BenchmarkParseUnpackSmall validates and unpacks the four conv05 arrays
-// (1-3 records each), where the fixed cost per array dominates.
-func BenchmarkParseUnpackSmall(b *testing.B) {
+// BenchmarkUnpackSmall unpacks the four conv05 arrays (1-3 records each),
+// where the fixed cost per array dominates: validated by Parse and then
+// unpacked, and checked and unpacked in one pass by UnpackBytes.
+func BenchmarkUnpackSmall(b *testing.B) {
 	arrays := conv05Arrays(b)
-	var u Unpacker
 	n := 0
 	for _, a := range arrays {
 		n += len(a)
 	}
-	b.SetBytes(int64(n))
-	b.ReportAllocs()
-	for b.Loop() {
-		for _, in := range arrays {
-			a, err := Parse(in, Options{})
-			if err != nil {
-				b.Fatal(err)
-			}
-			u.Unpack(a)
-		}
-	}
-}
-
-// BenchmarkUnpackBytesSmall is BenchmarkParseUnpackSmall in one pass.
-func BenchmarkUnpackBytesSmall(b *testing.B) {
-	arrays := conv05Arrays(b)
-	var u Unpacker
-	n := 0
-	for _, a := range arrays {
-		n += len(a)
-	}
-	b.SetBytes(int64(n))
-	b.ReportAllocs()
-	for b.Loop() {
-		for _, in := range arrays {
-			if _, err := u.UnpackBytes(in, Options{}); err != nil {
-				b.Fatal(err)
+	b.Run("ParseUnpack", func(b *testing.B) {
+		var u Unpacker
+		b.SetBytes(int64(n))
+		b.ReportAllocs()
+		for b.Loop() {
+			for _, in := range arrays {
+				a, err := Parse(in, Options{})
+				if err != nil {
+					b.Fatal(err)
+				}
+				u.Unpack(a)
 			}
 		}
-	}
+	})
+	b.Run("UnpackBytes", func(b *testing.B) {
+		var u Unpacker
+		b.SetBytes(int64(n))
+		b.ReportAllocs()
+		for b.Loop() {
+			for _, in := range arrays {
+				if _, err := u.UnpackBytes(in, Options{}); err != nil {
+					b.Fatal(err)
+				}
+			}
+		}
+	})
 }
 
 // BenchmarkUnpackBytes validates and unpacks the 100-record array in one
