@@ -2,6 +2,7 @@ package mmv_test
 
 import (
 	"errors"
+	"slices"
 	"testing"
 
 	"github.com/perfwire/perfwire/mmv"
@@ -70,7 +71,14 @@ func TestAssign(t *testing.T) {
 	d.Cluster = 321 // shares a's cluster
 	e := sampleRegistry(1, false)
 	e.Cluster = 1 + 1<<11 // indom 7 of cluster 2049 wraps onto cluster 1's
-	srcs := []mmv.Source{{"a", open(a)}, {"b", open(b)}, {"c", open(c)}, {"d", open(d)}, {"bad-name", open(e)}}
+	files := []*mmv.File{open(a), open(b), open(c), open(d), open(e)}
+	names := []string{"a", "b", "c", "d", "bad-name"}
+	srcs := make([]mmv.Source, len(files))
+	old := make([]mmv.Source, len(files)) // through the deprecated field
+	for i := range files {
+		srcs[i] = mmv.Source{Name: names[i], File: files[i]}
+		old[i] = mmv.Source{Name: names[i], Reader: files[i]}
+	}
 	clusters, warnings := mmv.Assign(srcs)
 	if want := []uint32{321, 1, 2, 321, 2049}; !equal(clusters, want) {
 		t.Errorf("clusters %v, want %v", clusters, want)
@@ -86,6 +94,10 @@ func TestAssign(t *testing.T) {
 		if g, ok := got[k]; !ok || g != f {
 			t.Errorf("warning %d: file %d (present %v), want file %d", k, g, ok, f)
 		}
+	}
+	oldClusters, oldWarnings := mmv.Assign(old)
+	if !equal(oldClusters, clusters) || !slices.Equal(oldWarnings, warnings) {
+		t.Errorf("through Source.Reader: clusters %v, warnings %+v; through File: %v, %+v", oldClusters, oldWarnings, clusters, warnings)
 	}
 }
 
@@ -115,7 +127,7 @@ func TestRepeatedItems(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, warnings := mmv.Assign([]mmv.Source{{Name: "x", Reader: &r}})
+	_, warnings := mmv.Assign([]mmv.Source{{Name: "x", File: &r}})
 	if len(warnings) != 1 || warnings[0].Kind != mmv.WarnRepeatedItem || warnings[0].Metric != 1 {
 		t.Errorf("warnings %+v", warnings)
 	}

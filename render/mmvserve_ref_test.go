@@ -26,8 +26,8 @@ import (
 func serveMMVRef(srcs []mmv.Source, paths []string, strict bool, nowMicros int64) schema.MMVServe {
 	res := schema.MMVServe{Files: []schema.MMVServed{}, Notes: []string{}}
 	for i, s := range srcs {
-		for _, sk := range s.Reader.Skips() {
-			res.Notes = append(res.Notes, paths[i]+": "+mmvSkipText(s.Reader, sk))
+		for _, sk := range s.File.Skips() {
+			res.Notes = append(res.Notes, paths[i]+": "+mmvSkipText(s.File, sk))
 		}
 	}
 	clusters, warnings := mmv.Assign(srcs)
@@ -45,7 +45,7 @@ func serveMMVRef(srcs []mmv.Source, paths []string, strict bool, nowMicros int64
 			return res
 		}
 		if dropped[w.File] == nil {
-			dropped[w.File] = make([]bool, srcs[w.File].Reader.NumMetrics())
+			dropped[w.File] = make([]bool, srcs[w.File].File.NumMetrics())
 		}
 		dropped[w.File][w.Metric] = true
 		res.Notes = append(res.Notes, paths[w.File]+":"+text)
@@ -57,8 +57,8 @@ func serveMMVRef(srcs []mmv.Source, paths []string, strict bool, nowMicros int64
 				f.Warnings = append(f.Warnings, mmvWarningText(w, srcs))
 			}
 		}
-		for _, sk := range s.Reader.Skips() {
-			f.Warnings = append(f.Warnings, mmvSkipText(s.Reader, sk))
+		for _, sk := range s.File.Skips() {
+			f.Warnings = append(f.Warnings, mmvSkipText(s.File, sk))
 		}
 		res.Files = append(res.Files, f)
 	}
@@ -70,7 +70,7 @@ func serveMMVRef(srcs []mmv.Source, paths []string, strict bool, nowMicros int64
 // file that fails is the result's error, its message prefixed with the
 // file's path. It is the mmv_serve call (in the mmv module).
 func serveMMVImagesRef(in *schema.MMVServeInput) schema.MMVServe {
-	readers := make([]mmv.File, len(in.Files))
+	files := make([]mmv.File, len(in.Files))
 	srcs := make([]mmv.Source, len(in.Files))
 	paths := make([]string, len(in.Files))
 	for i, f := range in.Files {
@@ -84,8 +84,8 @@ func serveMMVImagesRef(in *schema.MMVServeInput) schema.MMVServe {
 			e.Message = f.Path + ": " + e.Message
 			return schema.MMVServe{Error: e, Files: []schema.MMVServed{}, Notes: []string{}}
 		}
-		readers[i], paths[i] = r, f.Path
-		srcs[i] = mmv.Source{Name: f.Name, Reader: &readers[i]}
+		files[i], paths[i] = r, f.Path
+		srcs[i] = mmv.Source{Name: f.Name, File: &files[i]}
 	}
 	if in.ValidateOnly {
 		return schema.MMVServe{Files: []schema.MMVServed{}, Notes: []string{}}
@@ -106,7 +106,7 @@ func mmvServedLabelRef(l mmv.Label) schema.MMVServedLabel {
 // serveMMV builds the served view of one file. Metrics in drop (by
 // entry index) are left out, as pmdammv leaves them.
 func serveFileRef(s mmv.Source, path string, cluster uint32, now int64, drop []bool) schema.MMVServed {
-	r := s.Reader
+	r := s.File
 	h := r.Header()
 	out := schema.MMVServed{File: path, Version: h.Version, Gen: h.Gen1, Flags: uint32(h.Flags), FlagNames: mmvFlagNamesRef(h.Flags),
 		Process: h.Process, Cluster: h.Cluster, Metrics: []schema.MMVServedMetric{}}

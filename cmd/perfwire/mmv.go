@@ -73,7 +73,7 @@ func runMMV(args []string, stdout io.Writer) error {
 					skipped = append(skipped, schema.MMVSkipped{File: path, Error: schema.ErrorOf(f.Err)})
 					continue
 				}
-				in.Files = append(in.Files, schema.MMVImage{Path: path, Name: f.Name, Image: f.Reader.Bytes()})
+				in.Files = append(in.Files, schema.MMVImage{Path: path, Name: f.Name, Image: f.File.Bytes()})
 			}
 			continue
 		}

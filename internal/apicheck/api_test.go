@@ -24,6 +24,13 @@ type pkg struct {
 	methods map[string][]*ast.FuncDecl
 	funcs   []*ast.FuncDecl // exported functions
 	errs    []string        // exported, non-deprecated Err* variables
+	fields  []field         // exported, non-deprecated struct fields
+}
+
+// field is an exported struct field: its type's and its own name.
+type field struct {
+	owner, name string
+	typ         ast.Expr
 }
 
 func deprecated(doc *ast.CommentGroup) bool {
@@ -73,6 +80,7 @@ func load(t *testing.T, dir string) *pkg {
 						}
 						if s.Name.IsExported() && !deprecated(doc) {
 							p.types[s.Name.Name] = s
+							p.addFields(s)
 						}
 					case *ast.ValueSpec:
 						if d.Tok != token.VAR {
@@ -93,6 +101,24 @@ func load(t *testing.T, dir string) *pkg {
 		}
 	}
 	return p
+}
+
+// addFields records s's exported, non-deprecated fields when s is a struct.
+func (p *pkg) addFields(s *ast.TypeSpec) {
+	st, ok := s.Type.(*ast.StructType)
+	if !ok {
+		return
+	}
+	for _, f := range st.Fields.List {
+		if deprecated(f.Doc) {
+			continue
+		}
+		for _, n := range f.Names {
+			if n.IsExported() {
+				p.fields = append(p.fields, field{s.Name.Name, n.Name, f.Type})
+			}
+		}
+	}
 }
 
 func recvName(e ast.Expr) string {
@@ -202,6 +228,55 @@ func TestReadersReadIOReaders(t *testing.T) {
 			}
 			if !ok {
 				t.Errorf("%s.%s: no constructor takes an io.Reader; a walker over bytes is a Scanner (docs/api.md rule 3)", p.dir, name)
+			}
+		}
+	}
+}
+
+// isReader reports whether e is an io.Reader or p's own ...Reader type,
+// which TestReadersReadIOReaders holds to an io.Reader source.
+func (p *pkg) isReader(e ast.Expr) bool {
+	if isIOReader(e) {
+		return true
+	}
+	if s, ok := e.(*ast.StarExpr); ok {
+		e = s.X
+	}
+	id, ok := e.(*ast.Ident)
+	return ok && strings.HasSuffix(id.Name, "Reader") && p.types[id.Name] != nil
+}
+
+// TestReaderNames: a function, method or struct field named ...Reader
+// takes or is a Reader over an io.Reader; a File, a view or a Scanner
+// over bytes is not called a Reader (docs/api.md's vocabulary).
+func TestReaderNames(t *testing.T) {
+	for _, p := range loadAll(t) {
+		check := func(what string, params, results []ast.Expr) {
+			ok := false
+			for _, e := range append(params, results...) {
+				ok = ok || p.isReader(e)
+			}
+			if !ok {
+				t.Errorf("%s.%s: named Reader but neither takes nor gives an io.Reader walk; name it for what it is (File, view, Scanner)", p.dir, what)
+			}
+		}
+		for _, f := range p.funcs {
+			if strings.HasSuffix(f.Name.Name, "Reader") {
+				params, results := sig(f)
+				check(f.Name.Name, params, results)
+			}
+		}
+		for recv, ms := range p.methods {
+			for _, m := range ms {
+				if strings.HasSuffix(m.Name.Name, "Reader") {
+					params, results := sig(m)
+					check(recv+"."+m.Name.Name, params, results)
+				}
+			}
+		}
+		for _, f := range p.fields {
+			if strings.HasSuffix(f.name, "Reader") {
+				check(f.owner+"."+f.name, nil, []ast.Expr{f.typ})
 			}
 		}
 	}
