@@ -331,12 +331,10 @@ var shared = map[string]bool{
 var own = map[string]map[string]string{
 	"pcp": {},
 	"pduwire": {
-		"ErrHeaderLen":   "triage pending: only tests branch on it (pmapi's fake server)",
-		"ErrValueFormat": "triage pending: only pduwire's tests branch on it",
-		"ErrValueBlock":  "the differential fuzz test against libpcp branches on it",
-		"ErrOverlap":     "the differential fuzz test against libpcp branches on it",
-		"ErrContiguity":  "the differential fuzz test against libpcp branches on it",
-		"ErrEvent":       "the differential fuzz test against libpcp branches on it",
+		"ErrValueBlock": "fuzz/diff, a module of its own, sorts libpcp's disagreements on it",
+		"ErrOverlap":    "fuzz/diff, a module of its own, sorts libpcp's disagreements on it",
+		"ErrContiguity": "fuzz/diff, a module of its own, sorts libpcp's disagreements on it",
+		"ErrEvent":      "fuzz/diff, a module of its own, sorts libpcp's disagreements on it",
 	},
 	"pmapi": {
 		"ErrClosed":   "a caller stops using a closed client",
