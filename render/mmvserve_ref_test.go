@@ -2,7 +2,6 @@ package render
 
 import (
 	"encoding/binary"
-	"strconv"
 	"strings"
 
 	"github.com/perfwire/perfwire/mmv"
@@ -15,6 +14,9 @@ import (
 // MMVServe built as values from mmv.File, which AppendMMVServe writes
 // in place. It was mmv_serve's implementation before 2026-11-27
 // (ServeMMVImages, ServeMMV and serveMMV).
+// Names and numbers come from refnames_test.go; the notes' and
+// warnings' sentences (mmvSkipText, mmvWarningText) are the writer's
+// own: they are the wording, not bytes the reference could derive.
 
 // ServeMMV serves files as pmdammv serves one directory of them (srcs in
 // pmdammv's order, each named by its base name, read with
@@ -96,11 +98,7 @@ func serveMMVImagesRef(in *schema.MMVServeInput) schema.MMVServe {
 // mmvServedLabel is a label entry of the served view; the reader has
 // checked its payload.
 func mmvServedLabelRef(l mmv.Label) schema.MMVServedLabel {
-	lv := ""
-	if i := int(l.Flags.Level()); i < len(mmvLevels) {
-		lv = mmvLevels[i]
-	}
-	return schema.MMVServedLabel{Level: lv, Optional: l.Flags&mmv.LabelOptional != 0, JSON: string(l.Payload)}
+	return schema.MMVServedLabel{Level: refLevel(l.Flags), Optional: l.Flags&mmv.LabelOptional != 0, JSON: string(l.Payload)}
 }
 
 // serveMMV builds the served view of one file. Metrics in drop (by
@@ -125,17 +123,15 @@ func serveFileRef(s mmv.Source, path string, cluster uint32, now int64, drop []b
 			continue
 		}
 		sem, units := "counter", m.Units.String()
-		if m.Sem > 0 && int(m.Sem) < len(semNames) && semNames[m.Sem] != "" {
-			sem = semNames[m.Sem]
-		} else if m.Sem != 0 {
-			sem = strconv.Itoa(int(m.Sem))
+		if m.Sem != 0 {
+			sem = refSemName(m.Sem)
 		}
 		if m.Type == mmv.TypeElapsed {
 			sem, units = "counter", "microsec"
 		}
 		sm := schema.MMVServedMetric{
 			Name: string(r.AppendMetricName(nil, mmv.PrefixMMV, s.Name, m)), PMID: mmv.PMID(cluster, m.Item).String(),
-			Item: m.Item, Type: TypeName(m.Type.PCP()), InDom: pcp.InDomNull.String(), Sem: sem, Units: units,
+			Item: m.Item, Type: refTypeName(m.Type.PCP()), InDom: pcp.InDomNull.String(), Sem: sem, Units: units,
 			ShortText: string(m.ShortText), HelpText: string(m.HelpText), Labels: []schema.MMVServedLabel{}, Values: []schema.MMVServedValue{},
 		}
 		if !m.Singular() {
@@ -198,7 +194,7 @@ func mmvServedValueRef(v mmv.Value, now int64) schema.Raw {
 	case mmv.TypeU32, mmv.TypeU64:
 		return schema.AppendUint64(nil, v.Uint())
 	case mmv.TypeFloat, mmv.TypeDouble:
-		return AppendFloat(nil, v.Float())
+		return refFloat(nil, v.Float())
 	case mmv.TypeString:
 		return msgp.AppendString(nil, string(v.Text()))
 	case mmv.TypeElapsed:
