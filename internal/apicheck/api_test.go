@@ -347,10 +347,8 @@ var own = map[string]map[string]string{
 		"ErrWriterDone": "a Writer's caller tells use after Finish from an I/O error",
 	},
 	"labels": {
-		"ErrName":             "the package's examples branch on it",
-		"ErrDuplicate":        "the package's examples branch on it",
-		"ErrUnsupportedValue": "the limits fuzz test branches on it",
-		"ErrDepth":            "the limits fuzz test branches on it",
+		"ErrName":      "the package's examples branch on it",
+		"ErrDuplicate": "the package's examples branch on it",
 	},
 	"eventrec": {
 		"ErrBuild": "builder misuse, not bad input: a programming error the caller fixes",
