@@ -175,7 +175,8 @@ func Assign(srcs []Source) (clusters []uint32, warnings []Warning) {
 		}
 		return false
 	}
-	for i, s := range srcs {
+	for i := range srcs {
+		s := &srcs[i]
 		r := s.File
 		var items [(MaxItem + 1) / 64]uint64
 		for k := range r.NumMetrics() { // as Metrics, without a closure
