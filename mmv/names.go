@@ -59,11 +59,6 @@ func InDomID(cluster, serial uint32) pcp.InDom {
 type Source struct {
 	Name string
 	File *File
-	// Reader is the name File had: a Reader in this SDK reads an
-	// io.Reader. [Assign] copies it into a nil File.
-	//
-	// Deprecated: use File.
-	Reader *File
 }
 
 // WarningKind says which pmdammv behaviour a [Warning] is about.
@@ -129,9 +124,6 @@ func Assign(srcs []Source) (clusters []uint32, warnings []Warning) {
 	// at most MaxCluster + the files before it.
 	used := make([]int, MaxCluster+2+len(srcs))
 	for i := range srcs {
-		if srcs[i].File == nil {
-			srcs[i].File = srcs[i].Reader
-		}
 		s := srcs[i].File
 		c := uint32(s.hdr.Cluster)
 		if c == 0 {

@@ -2,7 +2,6 @@ package mmv_test
 
 import (
 	"errors"
-	"slices"
 	"testing"
 
 	"github.com/perfwire/perfwire/mmv"
@@ -74,10 +73,8 @@ func TestAssign(t *testing.T) {
 	files := []*mmv.File{open(a), open(b), open(c), open(d), open(e)}
 	names := []string{"a", "b", "c", "d", "bad-name"}
 	srcs := make([]mmv.Source, len(files))
-	old := make([]mmv.Source, len(files)) // through the deprecated field
 	for i := range files {
 		srcs[i] = mmv.Source{Name: names[i], File: files[i]}
-		old[i] = mmv.Source{Name: names[i], Reader: files[i]}
 	}
 	clusters, warnings := mmv.Assign(srcs)
 	if want := []uint32{321, 1, 2, 321, 2049}; !equal(clusters, want) {
@@ -94,10 +91,6 @@ func TestAssign(t *testing.T) {
 		if g, ok := got[k]; !ok || g != f {
 			t.Errorf("warning %d: file %d (present %v), want file %d", k, g, ok, f)
 		}
-	}
-	oldClusters, oldWarnings := mmv.Assign(old)
-	if !equal(oldClusters, clusters) || !slices.Equal(oldWarnings, warnings) {
-		t.Errorf("through Source.Reader: clusters %v, warnings %+v; through File: %v, %+v", oldClusters, oldWarnings, clusters, warnings)
 	}
 }
 
