@@ -45,19 +45,19 @@ func endsWithin(t *testing.T, start time.Time, max time.Duration) {
 }
 
 // fetchWithin dials addr with o, fetches PMID 29.0.10 once and returns
-// the fetch's error; the test fails when the dial fails or the fetch
-// takes longer than max.
-func fetchWithin(t *testing.T, addr string, o Options, max time.Duration) error {
+// the client (closed when the test ends) and the fetch's error; the
+// test fails when the dial fails or the fetch takes longer than max.
+func fetchWithin(t *testing.T, addr string, o Options, max time.Duration) (*Client, error) {
 	t.Helper()
 	c, err := Dial(context.Background(), addr, o)
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer c.Close()
+	t.Cleanup(func() { c.Close() })
 	start := time.Now()
 	_, err = c.Fetch(context.Background(), pcp.NewID(29, 0, 10))
 	endsWithin(t, start, max)
-	return err
+	return c, err
 }
 
 // wantInMessage fails the test unless err's text holds every part.
@@ -84,14 +84,7 @@ func TestHostileSlowResult(t *testing.T) {
 			})
 			o := mode.opts
 			o.Timeout = 300 * time.Millisecond
-			c, err := Dial(context.Background(), addr, o)
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer c.Close()
-			start := time.Now()
-			_, err = c.Fetch(context.Background(), pcp.NewID(29, 0, 10))
-			endsWithin(t, start, time.Second)
+			c, err := fetchWithin(t, addr, o, time.Second)
 			if !errors.Is(err, os.ErrDeadlineExceeded) {
 				t.Fatalf("err = %v, want a timeout", err)
 			}
@@ -180,7 +173,7 @@ func TestHostileNoticeFlood(t *testing.T) {
 					}
 				}
 			})
-			err := fetchWithin(t, addr, mode.opts, time.Second)
+			_, err := fetchWithin(t, addr, mode.opts, time.Second)
 			if !errors.Is(err, ErrProtocol) {
 				t.Fatalf("err = %v, want ErrProtocol", err)
 			}
@@ -257,7 +250,7 @@ func TestHostileCloseMidPDU(t *testing.T) {
 				readRequest(conn)
 				conn.Write(res[:len(res)-5])
 			})
-			err := fetchWithin(t, addr, mode.opts, time.Second)
+			_, err := fetchWithin(t, addr, mode.opts, time.Second)
 			if !errors.Is(err, pduwire.ErrTruncated) || !errors.Is(err, ErrProtocol) {
 				t.Fatalf("err = %v, want a truncated PDU", err)
 			}
