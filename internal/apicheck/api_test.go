@@ -373,10 +373,8 @@ var own = map[string]map[string]string{
 		"ErrBlockEnd":   "the CLI retries another LTT version on a bad block end",
 		"ErrFacility":   "tracedir wraps it for a facility that does not load",
 	},
-	"ltt/eventdefs": {
-		"ErrAttribute": "tracedir's tests branch on it",
-	},
-	"ltt/tracedir": {},
+	"ltt/eventdefs": {},
+	"ltt/tracedir":  {},
 }
 
 // TestSentinels: every exported Err* value is a shared kind or one of the
