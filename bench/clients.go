@@ -32,7 +32,7 @@ var clientCounts = []int{1, 16, 256, maxClients}
 
 const maxClients = 768
 
-// idleGoal is the most memory an idle connection may cost (issue 19);
+// idleGoal is the most memory an idle connection may cost;
 // idleConns is how many are opened to measure it, quick run or not.
 const (
 	idleGoal  = 16 << 10

@@ -8,7 +8,7 @@ import (
 	"strconv"
 )
 
-// figExport is the fleet simulation of `perfwire export` (issue 35): the
+// figExport is the fleet simulation of `perfwire export`: the
 // program export/fleet, in the main module because it links
 // export/parquet's dependencies, which this module does not carry, runs
 // from the repository's root and prints the figure's table. The goals:

@@ -18,7 +18,7 @@ import (
 	"github.com/perfwire/perfwire/render"
 )
 
-// pluginWorkload is one of issue 18's plugin speed figures: a call of
+// pluginWorkload is one of the plugin speed figures: a call of
 // the js module in Node (V8) and of the wasip1 module in wazero, each
 // against the same call in native Go.
 type pluginWorkload struct {

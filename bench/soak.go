@@ -13,7 +13,7 @@ import (
 	"github.com/perfwire/perfwire/pmapi"
 )
 
-// soakFetches is the length of the soak in full mode (issue #24.9).
+// soakFetches is the length of the soak in full mode.
 const soakFetches = 100_000
 
 // Goals of the soak: memory flat over the run, measured after a GC.

@@ -12,7 +12,7 @@ import (
 	"github.com/perfwire/perfwire/pduwire"
 )
 
-// streamFloor is the stream figure's goal in MB/s (issue 19, item 4).
+// streamFloor is the stream figure's goal in MB/s.
 const streamFloor = 1000
 
 // streamPattern returns every RESULT and HIGHRES_RESULT PDU recorded in

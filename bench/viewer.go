@@ -13,7 +13,7 @@ import (
 	"strings"
 )
 
-// The viewer's goals (issue 22): a 6.4 MB capture decoded and drawn in
+// The viewer's goals: a 6.4 MB capture decoded and drawn in
 // 1.5 s, no main-thread task over 200 ms while loading, 40 MB/s end to end
 // on 100 MB with the page's memory under 3x the file, a zoom or pan
 // redrawn within a 60 Hz frame.

@@ -17,7 +17,7 @@ import (
 	"github.com/tetratelabs/wazero/imports/wasi_snapshot_preview1"
 )
 
-// The budgets of issue 18 over a module holding only the Go runtime and
+// The size budgets over a module holding only the Go runtime and
 // msgp: a one-format module 400 KB raw, an all-formats module 1.0 MB raw
 // and 250 KB gzip -9 (wasm/size checks them in `make test`).
 const (

@@ -64,12 +64,7 @@ func TestFeederMatchesScanner(t *testing.T) {
 				if name == "one byte" && i%3 != 0 {
 					continue // slow; a few inputs suffice
 				}
-				got := feedResultOf(t, data, opt, next)
-				if !equalResults(got, want) {
-					t.Fatalf("input %d %s %+v: feeder %d msgs skipped %d resyncs %d err %q; scanner %d %d %d %q",
-						i, name, opt, len(got.offsets), got.skipped, got.resyncs, got.err,
-						len(want.offsets), want.skipped, want.resyncs, want.err)
-				}
+				checkResults(t, "feeder", i, name, opt, feedResultOf(t, data, opt, next), want)
 			}
 		}
 	}

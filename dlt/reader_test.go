@@ -54,6 +54,17 @@ func readResultOf(t testing.TB, data []byte, src io.Reader, opt Options) scanRes
 	return r
 }
 
+// checkResults fails t when got, what a walker made of input i cut as
+// name, is not want, the Scanner's verdict.
+func checkResults(t *testing.T, walker string, i int, name string, opt Options, got, want scanResult) {
+	t.Helper()
+	if !equalResults(got, want) {
+		t.Fatalf("input %d %s %+v: %s %d msgs skipped %d resyncs %d err %q; scanner %d %d %d %q",
+			i, name, opt, walker, len(got.offsets), got.skipped, got.resyncs, got.err,
+			len(want.offsets), want.skipped, want.resyncs, want.err)
+	}
+}
+
 func equalResults(a, b scanResult) bool {
 	return a.skipped == b.skipped && a.resyncs == b.resyncs && a.err == b.err && a.skipErr == b.skipErr &&
 		(a.err != "" || a.end == b.end) && len(a.offsets) == len(b.offsets) && sameInts(a.offsets, b.offsets)
@@ -113,12 +124,7 @@ func TestReaderMatchesScanner(t *testing.T) {
 				if name == "one byte" && i%3 != 0 {
 					continue // slow; a few inputs suffice
 				}
-				got := readResultOf(t, data, src, opt)
-				if !equalResults(got, want) {
-					t.Fatalf("input %d %s %+v: reader %d msgs skipped %d resyncs %d err %q; scanner %d %d %d %q",
-						i, name, opt, len(got.offsets), got.skipped, got.resyncs, got.err,
-						len(want.offsets), want.skipped, want.resyncs, want.err)
-				}
+				checkResults(t, "reader", i, name, opt, readResultOf(t, data, src, opt), want)
 			}
 		}
 	}

@@ -152,44 +152,31 @@ func TestConformancePmvalEvents(t *testing.T) {
 // does, instance names dropped.
 func renderPmval(t *testing.T, stream []byte, metric string, names map[pcp.ID]string) string {
 	t.Helper()
-	pdus, err := splitPDUs(stream)
-	if err != nil {
-		t.Fatal(err)
-	}
 	var lines []string
-	for _, pdu := range pdus {
-		if pduType(pdu) != pduHighResResult {
-			continue
-		}
-		blocks, err := eventBlocks(pdu)
+	for pdu, blk := range highResBlocks(t, stream) {
+		a, err := Parse(pdu[blk.off:], Options{Base: blk.off})
 		if err != nil {
 			t.Fatal(err)
 		}
-		for _, blk := range blocks {
-			a, err := Parse(pdu[blk.off:], Options{Base: blk.off})
-			if err != nil {
-				t.Fatal(err)
-			}
-			lines = append(lines, fmt.Sprintf("%s[]: %d event records", metric, a.Len()))
-			var u Unpacker
-			res := u.Unpack(a)
-			i := 0
-			for r := range a.Records() {
-				lines = append(lines, fmt.Sprintf("  %s --- event record [%d] flags 0x%x (%s) ---",
-					stamp(r.Seconds(), r.Fraction(), a.HighRes()), i, uint32(r.Flags()), r.Flags()))
-				for _, v := range res[i].Values {
-					switch {
-					case v.ID == DefaultFlagsID:
-					case v.ID == DefaultMissedID:
-						lines = append(lines, fmt.Sprintf("    ==> %d missed event records", v.Insitu))
-					case v.Type == pcp.TypeAggregate:
-						lines = append(lines, fmt.Sprintf("    %s [%x]", names[v.ID], v.Block))
-					default:
-						lines = append(lines, fmt.Sprintf("    %s %s", names[v.ID], printValue(t, v)))
-					}
+		lines = append(lines, fmt.Sprintf("%s[]: %d event records", metric, a.Len()))
+		var u Unpacker
+		res := u.Unpack(a)
+		i := 0
+		for r := range a.Records() {
+			lines = append(lines, fmt.Sprintf("  %s --- event record [%d] flags 0x%x (%s) ---",
+				stamp(r.Seconds(), r.Fraction(), a.HighRes()), i, uint32(r.Flags()), r.Flags()))
+			for _, v := range res[i].Values {
+				switch {
+				case v.ID == DefaultFlagsID:
+				case v.ID == DefaultMissedID:
+					lines = append(lines, fmt.Sprintf("    ==> %d missed event records", v.Insitu))
+				case v.Type == pcp.TypeAggregate:
+					lines = append(lines, fmt.Sprintf("    %s [%x]", names[v.ID], v.Block))
+				default:
+					lines = append(lines, fmt.Sprintf("    %s %s", names[v.ID], printValue(t, v)))
 				}
-				i++
 			}
+			i++
 		}
 	}
 	return strings.Join(lines, "\n") + "\n"

@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"iter"
 	"math"
 	"os"
 	"path/filepath"
@@ -55,9 +56,10 @@ func pduType(pdu []byte) uint32 { return binary.BigEndian.Uint32(pdu[4:]) }
 // eventBlock is one pointer value of a RESULT whose block is an event
 // array.
 type eventBlock struct {
-	pmid pcp.ID
-	inst int32
-	off  int // byte offset of the block in the PDU
+	pmid  pcp.ID
+	inst  int32
+	off   int  // byte offset of the block in the PDU
+	first bool // the first block of its PDU, as highResBlocks gives it
 }
 
 // eventBlocks lists the event-array value blocks of a RESULT or
@@ -125,7 +127,7 @@ func eventBlocks(pdu []byte) ([]eventBlock, error) {
 				return out, err
 			}
 			if t := pcp.Type(hdr >> 24); t == pcp.TypeEvent || t == pcp.TypeHighResEvent {
-				out = append(out, eventBlock{pcp.ID(pmid), int32(inst), int(w) * 4})
+				out = append(out, eventBlock{pmid: pcp.ID(pmid), inst: int32(inst), off: int(w) * 4})
 			}
 		}
 	}
@@ -290,34 +292,50 @@ func parseNames(t testing.TB, text string) map[pcp.ID]string {
 // instance names dropped ("inst [N]"); see normalizePminfo.
 func renderPminfoX(t testing.TB, stream []byte, names map[pcp.ID]string) string {
 	t.Helper()
+	var lines []string
+	var last pcp.ID
+	for pdu, blk := range highResBlocks(t, stream) {
+		if blk.first || blk.pmid != last {
+			lines = append(lines, "", names[blk.pmid])
+			last = blk.pmid
+		}
+		a, err := Parse(pdu[blk.off:], Options{Base: blk.off})
+		if err != nil {
+			t.Fatalf("%s inst %d: %v", blk.pmid, blk.inst, err)
+		}
+		lines = append(lines, fmt.Sprintf("    inst [%d] value %s", blk.inst, summary(a)))
+		lines = append(lines, detail(t, a, names)...)
+	}
+	return strings.Join(lines, "\n") + "\n"
+}
+
+// highResBlocks walks the event-array values of every HIGHRES_RESULT
+// PDU of a server→client stream: each PDU with one of its blocks, first
+// set on a PDU's first block. The test fails on a stream or PDU that
+// does not split.
+func highResBlocks(t testing.TB, stream []byte) iter.Seq2[[]byte, eventBlock] {
+	t.Helper()
 	pdus, err := splitPDUs(stream)
 	if err != nil {
 		t.Fatal(err)
 	}
-	var lines []string
-	for _, pdu := range pdus {
-		if pduType(pdu) != pduHighResResult {
-			continue
-		}
-		blocks, err := eventBlocks(pdu)
-		if err != nil {
-			t.Fatal(err)
-		}
-		last := pcp.IDNull
-		for _, blk := range blocks {
-			if blk.pmid != last {
-				lines = append(lines, "", names[blk.pmid])
-				last = blk.pmid
+	return func(yield func([]byte, eventBlock) bool) {
+		for _, pdu := range pdus {
+			if pduType(pdu) != pduHighResResult {
+				continue
 			}
-			a, err := Parse(pdu[blk.off:], Options{Base: blk.off})
+			blocks, err := eventBlocks(pdu)
 			if err != nil {
-				t.Fatalf("%s inst %d: %v", blk.pmid, blk.inst, err)
+				t.Fatal(err)
 			}
-			lines = append(lines, fmt.Sprintf("    inst [%d] value %s", blk.inst, summary(a)))
-			lines = append(lines, detail(t, a, names)...)
+			for i, blk := range blocks {
+				blk.first = i == 0
+				if !yield(pdu, blk) {
+					return
+				}
+			}
 		}
 	}
-	return strings.Join(lines, "\n") + "\n"
 }
 
 // normalizePminfo drops instance names (` or "fungus"`) from pminfo

@@ -2,8 +2,6 @@ package fuzz
 
 import (
 	"errors"
-	"os"
-	"path/filepath"
 	"runtime"
 	"testing"
 
@@ -21,20 +19,7 @@ var tinyOptions = dltkpi.Options{
 // dltSeeds returns the DLT captures (dlt-kpi output with its anomalies,
 // storage framing) kept in testdata/dlt.
 func dltSeeds(tb testing.TB) [][]byte {
-	tb.Helper()
-	files, err := filepath.Glob("testdata/dlt/*.dlt")
-	if err != nil || len(files) == 0 {
-		tb.Fatalf("no DLT captures in testdata/dlt: %v", err)
-	}
-	var out [][]byte
-	for _, f := range files {
-		b, err := os.ReadFile(f)
-		if err != nil {
-			tb.Fatal(err)
-		}
-		out = append(out, b)
-	}
-	return out
+	return seedFiles(tb, "testdata/dlt/*.dlt")
 }
 
 // checkDLT scans data as a .dlt file and pushes every message through

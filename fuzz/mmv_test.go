@@ -4,8 +4,6 @@ import (
 	"bytes"
 	"encoding/binary"
 	"errors"
-	"os"
-	"path/filepath"
 	"testing"
 
 	"github.com/perfwire/perfwire/labels"
@@ -14,20 +12,7 @@ import (
 
 // mmvSeeds returns the MMV images written by libpcp_mmv and by speed.
 func mmvSeeds(tb testing.TB) [][]byte {
-	tb.Helper()
-	files, err := filepath.Glob("testdata/mmv/*.mmv")
-	if err != nil || len(files) == 0 {
-		tb.Fatalf("no MMV images in testdata/mmv: %v", err)
-	}
-	var out [][]byte
-	for _, f := range files {
-		b, err := os.ReadFile(f)
-		if err != nil {
-			tb.Fatal(err)
-		}
-		out = append(out, b)
-	}
-	return out
+	return seedFiles(tb, "testdata/mmv/*.mmv")
 }
 
 // checkMMV opens img as pmdammv would and reads everything a viewer

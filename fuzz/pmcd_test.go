@@ -22,20 +22,7 @@ const streamLimit = 1 << 20
 
 // pmcdSeeds returns the captured client and server byte streams.
 func pmcdSeeds(tb testing.TB) [][]byte {
-	tb.Helper()
-	files, err := filepath.Glob("testdata/pmcd/*.bin")
-	if err != nil || len(files) == 0 {
-		tb.Fatalf("no PMCD captures in testdata/pmcd: %v", err)
-	}
-	var out [][]byte
-	for _, f := range files {
-		b, err := os.ReadFile(f)
-		if err != nil {
-			tb.Fatal(err)
-		}
-		out = append(out, b)
-	}
-	return out
+	return seedFiles(tb, "testdata/pmcd/*.bin")
 }
 
 // mustBeParseError fails t unless err carries a *wire.Error, the one
@@ -268,4 +255,23 @@ func FuzzPMCDStream(f *testing.F) {
 			}
 		}
 	})
+}
+
+// seedFiles returns the contents of the files pattern matches; the test
+// fails when it matches none or one cannot be read.
+func seedFiles(tb testing.TB, pattern string) [][]byte {
+	tb.Helper()
+	files, err := filepath.Glob(pattern)
+	if err != nil || len(files) == 0 {
+		tb.Fatalf("no seeds match %s: %v", pattern, err)
+	}
+	var out [][]byte
+	for _, f := range files {
+		b, err := os.ReadFile(f)
+		if err != nil {
+			tb.Fatal(err)
+		}
+		out = append(out, b)
+	}
+	return out
 }

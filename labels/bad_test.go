@@ -65,8 +65,8 @@ func TestParseBadInput(t *testing.T) {
 		{"NaN", `{"a":NaN}`, Options{}, ErrSyntax, 5},
 		{"misspelt literal", `{"a":nul}`, Options{}, ErrSyntax, 8},
 		{"literal with tail", `{"a":truex}`, Options{}, ErrSyntax, 9},
-		{"array in array", `{"a":[[1]]}`, Options{}, ErrUnsupportedValue, 6},
-		{"object in array", `{"a":[1,{"b":2}]}`, Options{}, ErrUnsupportedValue, 8},
+		{"array in array", `{"a":[[1]]}`, Options{}, errUnsupportedValue, 6},
+		{"object in array", `{"a":[1,{"b":2}]}`, Options{}, errUnsupportedValue, 8},
 		{"name with dash", `{"bad-key":1}`, Options{}, ErrName, 2},
 		{"non-ASCII name", `{"é":1}`, Options{}, ErrName, 2},
 		{"empty name", `{"":1}`, Options{}, ErrName, 2},
@@ -84,8 +84,8 @@ func TestParseBadInput(t *testing.T) {
 		{"flattened name of 255 bytes", `{"` + long[:200] + `":{"` + long[:54] + `":1}}`, Options{}, ErrLimit, 206},
 		{"255 labels", many.String(), Options{}, ErrLimit, -1},
 		{"text over 65534 bytes", huge, Options{}, ErrLimit, MaxJSONLen},
-		{"nesting beyond MaxDepth", deep, Options{}, ErrDepth, 64 * 5},
-		{"array beyond MaxDepth", `{"a":{"b":[1]}}`, Options{Limits: Limits{MaxDepth: 2}}, ErrDepth, 10},
+		{"nesting beyond MaxDepth", deep, Options{}, errDepth, 64 * 5},
+		{"array beyond MaxDepth", `{"a":{"b":[1]}}`, Options{Limits: Limits{MaxDepth: 2}}, errDepth, 10},
 		{"labels beyond MaxLabels", `{"a":1,"b":2}`, Options{Limits: Limits{MaxLabels: 1}}, ErrLimit, 8},
 		{"output beyond MaxJSONLen", `{"abcdefgh":{"a":1,"b":2}}`, Options{Limits: Limits{MaxJSONLen: 26}}, ErrLimit, 20},
 	} {
@@ -188,7 +188,7 @@ func TestMergeTooBig(t *testing.T) {
 	}
 }
 
-// TestLimitErrorsNameValueAndLimit: an ErrLimit or ErrDepth error says
+// TestLimitErrorsNameValueAndLimit: an ErrLimit or errDepth error says
 // which number broke which limit, as docs/api.md rule 6 asks.
 func TestLimitErrorsNameValueAndLimit(t *testing.T) {
 	huge := `{"a":"` + strings.Repeat("x", MaxJSONLen) + `"}`
@@ -204,9 +204,9 @@ func TestLimitErrorsNameValueAndLimit(t *testing.T) {
 		{"two labels over MaxLabels 1", `{"a":1,"b":2}`, Options{Limits: Limits{MaxLabels: 1}}, ErrLimit, 2, 1},
 		// {"abcdefgh.a":1,"abcdefgh.b":2} is 1+12+1+1 + 1+12+1+1 + 1 = 31 bytes.
 		{"output over MaxJSONLen 26", `{"abcdefgh":{"a":1,"b":2}}`, Options{Limits: Limits{MaxJSONLen: 26}}, ErrLimit, 31, 26},
-		{"65 levels", strings.Repeat(`{"a":`, 65) + "1" + strings.Repeat("}", 65), Options{}, ErrDepth, 65, DefaultMaxDepth},
-		{"array at level 3 over MaxDepth 2", `{"a":{"b":[1]}}`, Options{Limits: Limits{MaxDepth: 2}}, ErrDepth, 3, 2},
-		{"MaxDepth clamped to 256", strings.Repeat(`{"a":`, 257) + "1" + strings.Repeat("}", 257), Options{Limits: Limits{MaxDepth: 1000}}, ErrDepth, 257, 256},
+		{"65 levels", strings.Repeat(`{"a":`, 65) + "1" + strings.Repeat("}", 65), Options{}, errDepth, 65, DefaultMaxDepth},
+		{"array at level 3 over MaxDepth 2", `{"a":{"b":[1]}}`, Options{Limits: Limits{MaxDepth: 2}}, errDepth, 3, 2},
+		{"MaxDepth clamped to 256", strings.Repeat(`{"a":`, 257) + "1" + strings.Repeat("}", 257), Options{Limits: Limits{MaxDepth: 1000}}, errDepth, 257, 256},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			err := Parse(new(Set), []byte(tc.in), tc.opts)
@@ -230,8 +230,8 @@ func TestErrorKinds(t *testing.T) {
 		t.Fatal("a shared kind is not internal/wire's")
 	}
 	for kind, code := range map[*wire.Kind]string{
-		ErrName: "labels_name", ErrDuplicate: "labels_duplicate", ErrUnsupportedValue: "labels_value",
-		ErrDepth: "labels_depth", errIndex: "labels_index",
+		ErrName: "labels_name", ErrDuplicate: "labels_duplicate", errUnsupportedValue: "labels_value",
+		errDepth: "labels_depth", errIndex: "labels_index",
 	} {
 		if kind.Code() != code {
 			t.Errorf("%q: code %q, want %q", kind.Error(), kind.Code(), code)

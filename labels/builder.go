@@ -81,10 +81,10 @@ func (b *Builder) Uint(name string, v uint64) *Builder {
 }
 
 // Float adds a number label in the shortest form that reads back as v.
-// NaN and infinities have no JSON form: ErrUnsupportedValue.
+// NaN and infinities have no JSON form: kind "labels_value".
 func (b *Builder) Float(name string, v float64) *Builder {
 	if b.err == nil && (math.IsNaN(v) || math.IsInf(v, 0)) {
-		b.err = errAt("value", len(b.text), ErrUnsupportedValue)
+		b.err = errAt("value", len(b.text), errUnsupportedValue)
 	}
 	if b.begin(name) {
 		b.text = strconv.AppendFloat(b.text, v, 'g', -1, 64)

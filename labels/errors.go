@@ -27,11 +27,13 @@ var (
 	ErrName = wire.NewKind("labels_name", "invalid label name")
 	// ErrDuplicate: two labels of one set have the same full name.
 	ErrDuplicate = wire.NewKind("labels_duplicate", "duplicate label name")
-	// ErrUnsupportedValue: an array holds an array or an object, or a
+	// errUnsupportedValue ("labels_value"; no caller branches on it, nor
+	// on the next two): an array holds an array or an object, or a
 	// builder value has no JSON form (NaN, infinity).
-	ErrUnsupportedValue = wire.NewKind("labels_value", "unsupported label value")
-	// ErrDepth: maps and arrays are nested deeper than Limits.MaxDepth.
-	ErrDepth = wire.NewKind("labels_depth", "nesting too deep")
+	errUnsupportedValue = wire.NewKind("labels_value", "unsupported label value")
+	// errDepth ("labels_depth"): maps and arrays are nested deeper than
+	// Limits.MaxDepth.
+	errDepth = wire.NewKind("labels_depth", "nesting too deep")
 	// errIndex: a received label index does not describe its JSON (span
 	// out of bounds, unsorted or duplicate names, overlapping spans, or a
 	// mismatch found by strict verification).

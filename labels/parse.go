@@ -16,8 +16,8 @@ import "github.com/perfwire/perfwire/internal/wire"
 //
 // Parse fails with a *[ParseError] whose offset points into text and
 // whose kind is [ErrSyntax], [ErrTruncated], [ErrName], [ErrDuplicate],
-// [ErrLimit] (with the value and the limit), [ErrUnsupportedValue] or
-// [ErrDepth]. On failure dst holds no labels.
+// [ErrLimit] (with the value and the limit), kind "labels_value" or
+// kind "labels_depth". On failure dst holds no labels.
 func Parse(dst *Set, text []byte, o Options) error {
 	p := parser{in: text, o: o, lim: o.Limits.resolve(), s: dst}
 	dst.ownJSON()
@@ -249,10 +249,10 @@ func (p *parser) value(depth, keyStart int, key []byte) error {
 	return nil
 }
 
-// tooDeep is the ErrDepth error for a value at p.pos that would nest to
+// tooDeep is the errDepth error for a value at p.pos that would nest to
 // depth.
 func (p *parser) tooDeep(depth int) error {
-	return wire.NewValueError("labels", "value", p.pos, ErrDepth, int64(depth), int64(p.lim.MaxDepth))
+	return wire.NewValueError("labels", "value", p.pos, errDepth, int64(depth), int64(p.lim.MaxDepth))
 }
 
 func containsDot(b []byte) bool {
@@ -265,7 +265,7 @@ func containsDot(b []byte) bool {
 }
 
 // array parses the array at p.pos. With emit, it is a label's value:
-// flat (ErrUnsupportedValue for an array or object inside), written
+// flat (errUnsupportedValue for an array or object inside), written
 // without white space to the output. Without, it belongs to a key that
 // SkipInvalidKeys drops: any values, nested ones too, checked and
 // discarded. One loop for both: in WebAssembly every function costs
@@ -293,7 +293,7 @@ func (p *parser) array(depth int, emit bool) error {
 		case p.pos >= len(p.in):
 			return errAt("array", p.pos, ErrTruncated)
 		case p.in[p.pos] == '[' || p.in[p.pos] == '{':
-			return errAt("array", p.pos, ErrUnsupportedValue)
+			return errAt("array", p.pos, errUnsupportedValue)
 		default:
 			err = p.scalar()
 		}

@@ -388,7 +388,7 @@ func TestConformanceAssign(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		srcs = append(srcs, mmv.Source{Name: name, Reader: &r})
+		srcs = append(srcs, mmv.Source{Name: name, File: &r})
 	}
 	predicted, warnings := mmv.Assign(srcs)
 	t.Logf("predicted clusters %v", predicted)
@@ -399,8 +399,8 @@ func TestConformanceAssign(t *testing.T) {
 		t.Fatalf("pminfo: %v\n%s", err, out)
 	}
 	for i, s := range srcs {
-		m := s.Reader.Metric(0)
-		name := string(s.Reader.AppendMetricName(nil, mmv.PrefixMMV, s.Name, m))
+		m := s.File.Metric(0)
+		name := string(s.File.AppendMetricName(nil, mmv.PrefixMMV, s.Name, m))
 		line := name + " PMID: " + mmv.PMID(predicted[i], m.Item).String() + "\n"
 		bad := false
 		for _, w := range warnings {

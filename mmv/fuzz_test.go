@@ -113,7 +113,7 @@ func FuzzReader(f *testing.F) {
 func checkReader(t *testing.T, b []byte) {
 	if r, err := mmv.Parse(b, mmv.Options{Order: binary.BigEndian, RepeatedItems: true}); err == nil {
 		_ = mmv.AppendDump(nil, &r, "fuzz", 0)
-		_, _ = mmv.Assign([]mmv.Source{{Name: "f", Reader: &r}})
+		_, _ = mmv.Assign([]mmv.Source{{Name: "f", File: &r}})
 	}
 	{
 		r, err := mmv.Parse(b, mmv.Options{})

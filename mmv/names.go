@@ -57,8 +57,8 @@ func InDomID(cluster, serial uint32) pcp.InDom {
 // Source is one file as pmdammv finds it: its directory entry name and
 // its validated contents.
 type Source struct {
-	Name   string
-	Reader *File
+	Name string
+	File *File
 }
 
 // WarningKind says which pmdammv behaviour a [Warning] is about.
@@ -123,15 +123,16 @@ func Assign(srcs []Source) (clusters []uint32, warnings []Warning) {
 	// file's own cluster is at most MaxCluster, and one picked for a file
 	// at most MaxCluster + the files before it.
 	used := make([]int, MaxCluster+2+len(srcs))
-	for i, s := range srcs {
-		c := uint32(s.Reader.hdr.Cluster)
+	for i := range srcs {
+		s := srcs[i].File
+		c := uint32(s.hdr.Cluster)
 		if c == 0 {
 			c = 1
 			for used[c] != 0 {
 				c++
 			}
-			for j := range s.Reader.NumLabels() {
-				if s.Reader.Label(j).Flags.Level() == LabelCluster {
+			for j := range s.NumLabels() {
+				if s.Label(j).Flags.Level() == LabelCluster {
 					warnings = addWarning(warnings, WarnClusterLabelsLost, i, -1, -1)
 					break
 				}
@@ -166,8 +167,9 @@ func Assign(srcs []Source) (clusters []uint32, warnings []Warning) {
 		}
 		return false
 	}
-	for i, s := range srcs {
-		r := s.Reader
+	for i := range srcs {
+		s := &srcs[i]
+		r := s.File
 		var items [(MaxItem + 1) / 64]uint64
 		for k := range r.NumMetrics() { // as Metrics, without a closure
 			if r.Refused(k) {
@@ -209,9 +211,10 @@ func Assign(srcs []Source) (clusters []uint32, warnings []Warning) {
 	// The indoms' pmInDoms are in names too, as keys no name has: a NUL
 	// and the pmInDom's four bytes, owned by the file with the serial as
 	// id. Two (cluster, serial) pairs on one pmInDom collide.
-	for i, s := range srcs {
-		for d := range s.Reader.NumIndoms() {
-			serial := s.Reader.Indom(d).Serial
+	for i := range srcs {
+		r := srcs[i].File
+		for d := range r.NumIndoms() {
+			serial := r.Indom(d).Serial
 			id := InDomID(clusters[i], serial)
 			key := string([]byte{0, byte(id >> 24), byte(id >> 16), byte(id >> 8), byte(id)})
 			if o, ok := names[key]; ok && (clusters[o.file] != clusters[i] || uint32(o.id) != serial) {

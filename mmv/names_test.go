@@ -70,7 +70,12 @@ func TestAssign(t *testing.T) {
 	d.Cluster = 321 // shares a's cluster
 	e := sampleRegistry(1, false)
 	e.Cluster = 1 + 1<<11 // indom 7 of cluster 2049 wraps onto cluster 1's
-	srcs := []mmv.Source{{"a", open(a)}, {"b", open(b)}, {"c", open(c)}, {"d", open(d)}, {"bad-name", open(e)}}
+	files := []*mmv.File{open(a), open(b), open(c), open(d), open(e)}
+	names := []string{"a", "b", "c", "d", "bad-name"}
+	srcs := make([]mmv.Source, len(files))
+	for i := range files {
+		srcs[i] = mmv.Source{Name: names[i], File: files[i]}
+	}
 	clusters, warnings := mmv.Assign(srcs)
 	if want := []uint32{321, 1, 2, 321, 2049}; !equal(clusters, want) {
 		t.Errorf("clusters %v, want %v", clusters, want)
@@ -115,7 +120,7 @@ func TestRepeatedItems(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, warnings := mmv.Assign([]mmv.Source{{Name: "x", Reader: &r}})
+	_, warnings := mmv.Assign([]mmv.Source{{Name: "x", File: &r}})
 	if len(warnings) != 1 || warnings[0].Kind != mmv.WarnRepeatedItem || warnings[0].Metric != 1 {
 		t.Errorf("warnings %+v", warnings)
 	}

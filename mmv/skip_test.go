@@ -42,7 +42,7 @@ func TestSkipRefusedLargeParfait(t *testing.T) {
 	}
 	// pmdammv also drops ...entity_changes.doc.content: ...entity_changes.doc,
 	// earlier in the file, is a leaf. Assign says so; 421 metrics remain.
-	_, warnings := mmv.Assign([]mmv.Source{{Name: "large-parfait", Reader: &r}})
+	_, warnings := mmv.Assign([]mmv.Source{{Name: "large-parfait", File: &r}})
 	var drops []string
 	for _, w := range warnings {
 		if w.Kind.Drops() {

@@ -233,6 +233,6 @@ func TestMutatedAfterValidation(t *testing.T) {
 		for v := range r.Values() {
 			_, _, _, _ = v.Int(), v.Float(), v.Text(), v.Missing()
 		}
-		_, _ = mmv.Assign([]mmv.Source{{Name: "x", Reader: &r}})
+		_, _ = mmv.Assign([]mmv.Source{{Name: "x", File: &r}})
 	}
 }

@@ -18,9 +18,10 @@ var (
 	// ErrTruncated: a header, field, entry or string runs past the end
 	// of the PDU or of the stream.
 	ErrTruncated = &wire.Truncated
-	// ErrHeaderLen: the header's len word is below 12, or disagrees with
-	// the bytes handed to a body decoder.
-	ErrHeaderLen = wire.NewKind("pdu_length", "bad PDU length")
+	// errHeaderLen ("pdu_length"): the header's len word is below 12, or
+	// disagrees with the bytes handed to a body decoder. Unexported, as
+	// no caller branches on it: its Code names it.
+	errHeaderLen = wire.NewKind("pdu_length", "bad PDU length")
 	// ErrLimit: len exceeds the configured ceiling.
 	ErrLimit = &wire.Limit
 	// ErrType: a negative type code, or a PDU of another type than the
@@ -33,8 +34,9 @@ var (
 	ErrCount = &wire.Count
 	// ErrTrailing: bytes follow the last element where none may.
 	ErrTrailing = &wire.Trailing
-	// ErrValueFormat: a value set's valfmt is not INSITU, DPTR or SPTR.
-	ErrValueFormat = wire.NewKind("pdu_value_format", "bad value format")
+	// errValueFormat ("pdu_value_format"): a value set's valfmt is not
+	// INSITU, DPTR or SPTR. Unexported, as no caller branches on it.
+	errValueFormat = wire.NewKind("pdu_value_format", "bad value format")
 	// ErrValueBlock: a value-block pointer or a block's vlen is out of
 	// range, or vlen does not fit the block's type.
 	ErrValueBlock = wire.NewKind("pdu_value_block", "bad value block")

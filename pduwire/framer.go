@@ -54,7 +54,7 @@ func checkFrame(hdr []byte, off int64, limit uint32) (Header, error) {
 	}
 	switch {
 	case h.Len < HeaderLen:
-		return h, &ParseError{Format: "pduwire", Field: "header.len", Offset: off, Err: ErrHeaderLen}
+		return h, &ParseError{Format: "pduwire", Field: "header.len", Offset: off, Err: errHeaderLen}
 	case h.Len > limit:
 		return h, &ParseError{Format: "pduwire", Field: "header.len", Offset: off, Err: ErrLimit,
 			Value: int64(h.Len), Limit: int64(limit), HasValue: true, HasLimit: true}
@@ -92,7 +92,7 @@ func NewScanner(b []byte, o Options) Scanner {
 
 // Next advances to the next PDU and reports whether there is one. It
 // returns false at the end of the input or on the first framing error:
-// a len below 12 or above [Options.MaxPDULen] ([ErrHeaderLen], [ErrLimit]), a
+// a len below 12 or above [Options.MaxPDULen] (kind "pdu_length", [ErrLimit]), a
 // negative type ([ErrType]) or a PDU cut short ([ErrTruncated]), each at
 // the offset of the offending PDU. The length is checked before the
 // body is looked at.

@@ -17,7 +17,7 @@ type Header struct {
 
 // ConsumeHeader decodes the header at the start of b and returns it with
 // the number of bytes used (always [HeaderLen] on success). It fails with
-// [ErrTruncated] if b is shorter than 12 bytes, [ErrHeaderLen] if len is
+// [ErrTruncated] if b is shorter than 12 bytes, kind "pdu_length" if len is
 // below 12 and [ErrType] for a negative type. It does not check len
 // against a limit or against len(b): framers do that.
 func ConsumeHeader(b []byte) (Header, int, error) {
@@ -30,7 +30,7 @@ func ConsumeHeader(b []byte) (Header, int, error) {
 		From: int32(binary.BigEndian.Uint32(b[8:])),
 	}
 	if h.Len < HeaderLen {
-		return h, 0, fail("header.len", 0, ErrHeaderLen)
+		return h, 0, fail("header.len", 0, errHeaderLen)
 	}
 	if h.Type < 0 {
 		return h, 0, fail("header.type", 4, ErrType)
@@ -62,7 +62,7 @@ const exactly = 1 << 30
 
 // head checks the header of a whole PDU handed to the body decoder of
 // type t, whose name (t's) prefixes the failing field: the header's own
-// rules (ConsumeHeader), then len equal to len(pdu) ([ErrHeaderLen]),
+// rules (ConsumeHeader), then len equal to len(pdu) (kind "pdu_length"),
 // then the type t, or its high-resolution or traverse twin for
 // FETCH, RESULT and PMNS_CHILD ([ErrType]), and last the size: at least
 // size bytes ([ErrTruncated] at len(pdu)), or exactly size&^exactly
@@ -92,7 +92,7 @@ func head(pdu []byte, t Type, size int) error {
 	field, off, kind := ".len", 0, ErrLength
 	switch {
 	case uint64(h.Len) != uint64(len(pdu)):
-		kind = ErrHeaderLen
+		kind = errHeaderLen
 	case h.Type != t && (twin == 0 || h.Type != twin):
 		field, off, kind = ".type", 4, ErrType
 	case size&exactly != 0:

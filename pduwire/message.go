@@ -72,7 +72,7 @@ func New(t Type) Message {
 
 // Decode decodes a whole PDU into a new message of the type its header
 // names. It fails with the header errors of [ConsumeHeader], with
-// [ErrHeaderLen] when len differs from len(pdu), with [ErrType] for a type
+// kind "pdu_length" when len differs from len(pdu), with [ErrType] for a type
 // that has no decoder, and with the body decoder's error otherwise.
 func Decode(pdu []byte) (Message, error) {
 	h, _, err := ConsumeHeader(pdu)

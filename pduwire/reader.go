@@ -51,7 +51,7 @@ func (r *Reader) PDU() PDU { return r.pdu }
 
 // Err returns the error that stopped Next, or nil at an orderly end of
 // stream (no byte of a new PDU). A stream that ends inside a PDU is
-// [ErrTruncated]; framing failures are [ErrHeaderLen], [ErrLimit] or
+// [ErrTruncated]; framing failures are kind "pdu_length", [ErrLimit] or
 // [ErrType]; each is a [*ParseError] with the stream offset. Other read
 // errors are returned as they are.
 func (r *Reader) Err() error { return r.err }

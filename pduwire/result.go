@@ -35,8 +35,8 @@ type Result struct {
 // ParseResult validates a whole RESULT or HIGHRES_RESULT PDU (header
 // included) and returns a view of it. It allocates nothing unless value
 // blocks are referenced out of address order, which libpcp never does; then
-// it allocates one bitmap of len/32 bytes. Failures: [ErrHeaderLen],
-// [ErrType], [ErrTruncated], [ErrCount], [ErrValueFormat],
+// it allocates one bitmap of len/32 bytes. Failures: kind "pdu_length",
+// [ErrType], [ErrTruncated], [ErrCount], kind "pdu_value_format",
 // [ErrValueBlock], [ErrOverlap], [ErrContiguity], [ErrTrailing],
 // [ErrEvent], each as a [*ParseError] with the offset in the PDU.
 func ParseResult(pdu []byte) (Result, error) {
@@ -136,7 +136,7 @@ func (r *Result) validate() error {
 		}
 		valfmt := binary.BigEndian.Uint32(pdu[off+8:])
 		if valfmt > ValSPTR {
-			return fail("valueset.valfmt", off+8, ErrValueFormat)
+			return fail("valueset.valfmt", off+8, errValueFormat)
 		}
 		vp := off + 12
 		off = vp + 8*int(numval)

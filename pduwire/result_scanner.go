@@ -56,7 +56,7 @@ type ResultScanner struct {
 
 // NewResultScanner checks the header and the value set count of a whole
 // RESULT or HIGHRES_RESULT PDU and returns a scanner before its first
-// value set. It fails as [ParseResult] does on those ([ErrHeaderLen],
+// value set. It fails as [ParseResult] does on those (kind "pdu_length",
 // [ErrType], [ErrTruncated], [ErrCount]); the rest is checked by
 // [ResultScanner.Next].
 func NewResultScanner(pdu []byte) (ResultScanner, error) {
@@ -114,7 +114,7 @@ func (rr *ResultScanner) Next() bool {
 	}
 	valfmt := binary.BigEndian.Uint32(pdu[off+8:])
 	if valfmt > ValSPTR {
-		rr.err = fail("valueset.valfmt", off+8, ErrValueFormat)
+		rr.err = fail("valueset.valfmt", off+8, errValueFormat)
 		return false
 	}
 	vs.ValFmt = uint8(valfmt)

@@ -44,6 +44,22 @@ func endsWithin(t *testing.T, start time.Time, max time.Duration) {
 	}
 }
 
+// fetchWithin dials addr with o, fetches PMID 29.0.10 once and returns
+// the client (closed when the test ends) and the fetch's error; the
+// test fails when the dial fails or the fetch takes longer than max.
+func fetchWithin(t *testing.T, addr string, o Options, max time.Duration) (*Client, error) {
+	t.Helper()
+	c, err := Dial(context.Background(), addr, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { c.Close() })
+	start := time.Now()
+	_, err = c.Fetch(context.Background(), pcp.NewID(29, 0, 10))
+	endsWithin(t, start, max)
+	return c, err
+}
+
 // wantInMessage fails the test unless err's text holds every part.
 func wantInMessage(t *testing.T, err error, parts ...string) {
 	t.Helper()
@@ -68,14 +84,7 @@ func TestHostileSlowResult(t *testing.T) {
 			})
 			o := mode.opts
 			o.Timeout = 300 * time.Millisecond
-			c, err := Dial(context.Background(), addr, o)
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer c.Close()
-			start := time.Now()
-			_, err = c.Fetch(context.Background(), pcp.NewID(29, 0, 10))
-			endsWithin(t, start, time.Second)
+			c, err := fetchWithin(t, addr, o, time.Second)
 			if !errors.Is(err, os.ErrDeadlineExceeded) {
 				t.Fatalf("err = %v, want a timeout", err)
 			}
@@ -164,14 +173,7 @@ func TestHostileNoticeFlood(t *testing.T) {
 					}
 				}
 			})
-			c, err := Dial(context.Background(), addr, mode.opts)
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer c.Close()
-			start := time.Now()
-			_, err = c.Fetch(context.Background(), pcp.NewID(29, 0, 10))
-			endsWithin(t, start, time.Second)
+			_, err := fetchWithin(t, addr, mode.opts, time.Second)
 			if !errors.Is(err, ErrProtocol) {
 				t.Fatalf("err = %v, want ErrProtocol", err)
 			}
@@ -248,14 +250,7 @@ func TestHostileCloseMidPDU(t *testing.T) {
 				readRequest(conn)
 				conn.Write(res[:len(res)-5])
 			})
-			c, err := Dial(context.Background(), addr, mode.opts)
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer c.Close()
-			start := time.Now()
-			_, err = c.Fetch(context.Background(), pcp.NewID(29, 0, 10))
-			endsWithin(t, start, time.Second)
+			_, err := fetchWithin(t, addr, mode.opts, time.Second)
 			if !errors.Is(err, pduwire.ErrTruncated) || !errors.Is(err, ErrProtocol) {
 				t.Fatalf("err = %v, want a truncated PDU", err)
 			}

@@ -88,12 +88,19 @@ func TestBadStreams(t *testing.T) {
 		return wire.AppendU32BE(b, 0)
 	}
 	creds := (&pduwire.CredsPDU{Creds: []pduwire.Credential{pduwire.NewVersionCred(2, 0)}}).Append(nil, 1)
+	// pduwire's kind for a len below 12 is unexported: the one its own
+	// ConsumeHeader gives the same header, told by its Code.
+	_, _, err := pduwire.ConsumeHeader(hdr(8, 0x7003))
+	if pe, ok := errors.AsType[*pduwire.ParseError](err); !ok || pe.Code() != "pdu_length" {
+		t.Fatalf("ConsumeHeader of len 8: %v", err)
+	}
+	headerLen := err.(*pduwire.ParseError).Err
 	tests := []struct {
 		name  string
 		input []byte
 		want  error
 	}{
-		{"length below the header", hdr(8, 0x7003), pduwire.ErrHeaderLen},
+		{"length below the header", hdr(8, 0x7003), headerLen},
 		{"length above the limit", hdr(1<<30, 0x7003), pduwire.ErrLimit},
 		{"FETCH of a million pmIDs", bigFetch(1000000), pduwire.ErrLimit},
 		{"negative type", hdr(12, -5), pduwire.ErrType},

@@ -70,10 +70,10 @@ func NewDLTMessage(m dlt.Message, index int) schema.DLTMessage {
 		for s.Next() {
 			a := s.Arg()
 			text, _ := a.AppendText(nil)
-			d.Args = append(d.Args, schema.DLTArg{Kind: a.Kind().String(), Name: validText(a.Name()), Unit: validText(a.Unit()), Text: validText(text)})
+			d.Args = append(d.Args, schema.DLTArg{Kind: a.Kind().String(), Name: refValidText(a.Name()), Unit: refValidText(a.Unit()), Text: refValidText(text)})
 		}
 	}
-	d.Payload = validText(m.AppendPayloadText(nil))
+	d.Payload = refValidText(m.AppendPayloadText(nil))
 	return d
 }
 
@@ -83,7 +83,7 @@ func idText(id dlt.ID) string {
 	for n > 0 && id[n-1] == 0 {
 		n--
 	}
-	return validText(id[:n])
+	return refValidText(id[:n])
 }
 
 // rfc3339Micro formats Unix seconds and microseconds as RFC 3339 UTC.

@@ -34,7 +34,7 @@ func eventRecords(a eventrec.Array) []schema.EventRecord {
 		} else {
 			o.Params = []schema.EventParam{}
 			for p := range r.Params() {
-				o.Params = append(o.Params, schema.EventParam{PMID: p.ID.String(), Type: TypeName(p.Type), Value: paramValueRef(p)})
+				o.Params = append(o.Params, schema.EventParam{PMID: p.ID.String(), Type: refTypeName(p.Type), Value: paramValueRef(p)})
 			}
 		}
 		recs = append(recs, o)

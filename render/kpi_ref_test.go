@@ -81,7 +81,7 @@ func kpiMessageRef(m dltkpi.Message, src dltkpi.Source) schema.KPIMessage {
 			}
 		}
 		if textOut != nil {
-			v.text, *hexOut = textString(text)
+			v.text, *hexOut = refTextString(text)
 			*textOut = &v.text
 		}
 		km.Datasets = append(km.Datasets, o)

@@ -10,6 +10,8 @@ import (
 // Label values, then marshalled. It was labels_canon's, labels_merge's
 // and `perfwire labels --json`'s implementation before 2026-11-27
 // (CanonLabels, MergeLabels and NewLabelSet).
+// The input is read with ReadLabels, the ABI's decoder of the call's
+// arguments, not part of the writers this reference checks.
 
 // canonLabelsRef is AppendLabels(_, in, false)'s result as a value.
 func canonLabelsRef(in []byte) schema.LabelSet { return labelSetOf(in, false) }

@@ -18,7 +18,7 @@ import (
 // Strict, the first one refuses its file instead), values as they are
 // at in.Now. The first file that fails validation is the result's error,
 // its message prefixed with the file's path. It is the mmv_serve call.
-// Like AppendMMV it writes straight from the readers' views, with no
+// Like AppendMMV it writes straight from the files' views, with no
 // MMVServed values, so that the modules link none of their marshalers
 // (module size).
 func AppendMMVServe(dst []byte, in *schema.MMVServeInput) []byte {
@@ -61,7 +61,7 @@ type mmvServing struct {
 // it returns the result's error, if any.
 func (s *mmvServing) prepare() *schema.Error {
 	in := s.in
-	readers := make([]mmv.File, len(in.Files))
+	files := make([]mmv.File, len(in.Files))
 	srcs := make([]mmv.Source, len(in.Files))
 	for i, f := range in.Files {
 		r, err := mmv.Parse(f.Image, MMVOptions(&f, in.Strict))
@@ -70,15 +70,15 @@ func (s *mmvServing) prepare() *schema.Error {
 			e.Message = f.Path + ": " + e.Message
 			return e
 		}
-		readers[i] = r
-		srcs[i] = mmv.Source{Name: f.Name, Reader: &readers[i]}
+		files[i] = r
+		srcs[i] = mmv.Source{Name: f.Name, File: &files[i]}
 	}
 	if in.ValidateOnly {
 		return nil
 	}
 	for i, src := range srcs {
-		for _, sk := range src.Reader.Skips() {
-			s.notes = append(s.notes, in.Files[i].Path+": "+mmvSkipText(src.Reader, sk))
+		for _, sk := range src.File.Skips() {
+			s.notes = append(s.notes, in.Files[i].Path+": "+mmvSkipText(src.File, sk))
 		}
 	}
 	s.clusters, s.warnings = mmv.Assign(srcs)
@@ -94,7 +94,7 @@ func (s *mmvServing) prepare() *schema.Error {
 			return &schema.Error{Kind: schema.KindUnknown, Message: note, Offset: -1}
 		}
 		if s.dropped[w.File] == nil {
-			s.dropped[w.File] = make([]bool, srcs[w.File].Reader.NumMetrics())
+			s.dropped[w.File] = make([]bool, srcs[w.File].File.NumMetrics())
 		}
 		s.dropped[w.File][w.Metric] = true
 		s.notes = append(s.notes, note)
@@ -114,7 +114,7 @@ func mmvServed(r *mmv.File, drop []bool, m int) bool {
 // values, then what pmdammv leaves out of it or merges.
 func (s *mmvServing) appendFile(b []byte, i int) []byte {
 	src, cluster, drop := s.srcs[i], s.clusters[i], s.dropped[i]
-	r := src.Reader
+	r := src.File
 	h := r.Header()
 	nw := len(r.Skips())
 	for _, w := range s.warnings {
@@ -333,7 +333,7 @@ func mmvWarningText(w mmv.Warning, srcs []mmv.Source) string {
 	t := mmvWarnings[w.Kind]
 	metric, other := "", ""
 	if t.metric && w.Metric >= 0 {
-		metric = " metric " + string(srcs[w.File].Reader.Metric(w.Metric).Name) + ":"
+		metric = " metric " + string(srcs[w.File].File.Metric(w.Metric).Name) + ":"
 	}
 	if t.end != "" && w.Other >= 0 {
 		other = " (" + srcs[w.Other].Name + ")"

@@ -2,7 +2,6 @@ package render
 
 import (
 	"encoding/binary"
-	"strconv"
 	"strings"
 
 	"github.com/perfwire/perfwire/mmv"
@@ -15,6 +14,9 @@ import (
 // MMVServe built as values from mmv.File, which AppendMMVServe writes
 // in place. It was mmv_serve's implementation before 2026-11-27
 // (ServeMMVImages, ServeMMV and serveMMV).
+// Names and numbers come from refnames_test.go; the notes' and
+// warnings' sentences (mmvSkipText, mmvWarningText) are the writer's
+// own: they are the wording, not bytes the reference could derive.
 
 // ServeMMV serves files as pmdammv serves one directory of them (srcs in
 // pmdammv's order, each named by its base name, read with
@@ -26,8 +28,8 @@ import (
 func serveMMVRef(srcs []mmv.Source, paths []string, strict bool, nowMicros int64) schema.MMVServe {
 	res := schema.MMVServe{Files: []schema.MMVServed{}, Notes: []string{}}
 	for i, s := range srcs {
-		for _, sk := range s.Reader.Skips() {
-			res.Notes = append(res.Notes, paths[i]+": "+mmvSkipText(s.Reader, sk))
+		for _, sk := range s.File.Skips() {
+			res.Notes = append(res.Notes, paths[i]+": "+mmvSkipText(s.File, sk))
 		}
 	}
 	clusters, warnings := mmv.Assign(srcs)
@@ -45,7 +47,7 @@ func serveMMVRef(srcs []mmv.Source, paths []string, strict bool, nowMicros int64
 			return res
 		}
 		if dropped[w.File] == nil {
-			dropped[w.File] = make([]bool, srcs[w.File].Reader.NumMetrics())
+			dropped[w.File] = make([]bool, srcs[w.File].File.NumMetrics())
 		}
 		dropped[w.File][w.Metric] = true
 		res.Notes = append(res.Notes, paths[w.File]+":"+text)
@@ -57,8 +59,8 @@ func serveMMVRef(srcs []mmv.Source, paths []string, strict bool, nowMicros int64
 				f.Warnings = append(f.Warnings, mmvWarningText(w, srcs))
 			}
 		}
-		for _, sk := range s.Reader.Skips() {
-			f.Warnings = append(f.Warnings, mmvSkipText(s.Reader, sk))
+		for _, sk := range s.File.Skips() {
+			f.Warnings = append(f.Warnings, mmvSkipText(s.File, sk))
 		}
 		res.Files = append(res.Files, f)
 	}
@@ -70,7 +72,7 @@ func serveMMVRef(srcs []mmv.Source, paths []string, strict bool, nowMicros int64
 // file that fails is the result's error, its message prefixed with the
 // file's path. It is the mmv_serve call (in the mmv module).
 func serveMMVImagesRef(in *schema.MMVServeInput) schema.MMVServe {
-	readers := make([]mmv.File, len(in.Files))
+	files := make([]mmv.File, len(in.Files))
 	srcs := make([]mmv.Source, len(in.Files))
 	paths := make([]string, len(in.Files))
 	for i, f := range in.Files {
@@ -84,8 +86,8 @@ func serveMMVImagesRef(in *schema.MMVServeInput) schema.MMVServe {
 			e.Message = f.Path + ": " + e.Message
 			return schema.MMVServe{Error: e, Files: []schema.MMVServed{}, Notes: []string{}}
 		}
-		readers[i], paths[i] = r, f.Path
-		srcs[i] = mmv.Source{Name: f.Name, Reader: &readers[i]}
+		files[i], paths[i] = r, f.Path
+		srcs[i] = mmv.Source{Name: f.Name, File: &files[i]}
 	}
 	if in.ValidateOnly {
 		return schema.MMVServe{Files: []schema.MMVServed{}, Notes: []string{}}
@@ -96,17 +98,13 @@ func serveMMVImagesRef(in *schema.MMVServeInput) schema.MMVServe {
 // mmvServedLabel is a label entry of the served view; the reader has
 // checked its payload.
 func mmvServedLabelRef(l mmv.Label) schema.MMVServedLabel {
-	lv := ""
-	if i := int(l.Flags.Level()); i < len(mmvLevels) {
-		lv = mmvLevels[i]
-	}
-	return schema.MMVServedLabel{Level: lv, Optional: l.Flags&mmv.LabelOptional != 0, JSON: string(l.Payload)}
+	return schema.MMVServedLabel{Level: refLevel(l.Flags), Optional: l.Flags&mmv.LabelOptional != 0, JSON: string(l.Payload)}
 }
 
 // serveMMV builds the served view of one file. Metrics in drop (by
 // entry index) are left out, as pmdammv leaves them.
 func serveFileRef(s mmv.Source, path string, cluster uint32, now int64, drop []bool) schema.MMVServed {
-	r := s.Reader
+	r := s.File
 	h := r.Header()
 	out := schema.MMVServed{File: path, Version: h.Version, Gen: h.Gen1, Flags: uint32(h.Flags), FlagNames: mmvFlagNamesRef(h.Flags),
 		Process: h.Process, Cluster: h.Cluster, Metrics: []schema.MMVServedMetric{}}
@@ -125,17 +123,15 @@ func serveFileRef(s mmv.Source, path string, cluster uint32, now int64, drop []b
 			continue
 		}
 		sem, units := "counter", m.Units.String()
-		if m.Sem > 0 && int(m.Sem) < len(semNames) && semNames[m.Sem] != "" {
-			sem = semNames[m.Sem]
-		} else if m.Sem != 0 {
-			sem = strconv.Itoa(int(m.Sem))
+		if m.Sem != 0 {
+			sem = refSemName(m.Sem)
 		}
 		if m.Type == mmv.TypeElapsed {
 			sem, units = "counter", "microsec"
 		}
 		sm := schema.MMVServedMetric{
 			Name: string(r.AppendMetricName(nil, mmv.PrefixMMV, s.Name, m)), PMID: mmv.PMID(cluster, m.Item).String(),
-			Item: m.Item, Type: TypeName(m.Type.PCP()), InDom: pcp.InDomNull.String(), Sem: sem, Units: units,
+			Item: m.Item, Type: refTypeName(m.Type.PCP()), InDom: pcp.InDomNull.String(), Sem: sem, Units: units,
 			ShortText: string(m.ShortText), HelpText: string(m.HelpText), Labels: []schema.MMVServedLabel{}, Values: []schema.MMVServedValue{},
 		}
 		if !m.Singular() {
@@ -198,7 +194,7 @@ func mmvServedValueRef(v mmv.Value, now int64) schema.Raw {
 	case mmv.TypeU32, mmv.TypeU64:
 		return schema.AppendUint64(nil, v.Uint())
 	case mmv.TypeFloat, mmv.TypeDouble:
-		return AppendFloat(nil, v.Float())
+		return refFloat(nil, v.Float())
 	case mmv.TypeString:
 		return msgp.AppendString(nil, string(v.Text()))
 	case mmv.TypeElapsed:

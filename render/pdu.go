@@ -632,18 +632,6 @@ func appendParam(b []byte, p eventrec.Param) []byte {
 	return appendForm(b, form, u, v)
 }
 
-// ids is the text of each identifier of in. Kept out of line: module
-// size.
-//
-//go:noinline
-func ids(in []pcp.ID) []string {
-	out := make([]string, len(in))
-	for i, id := range in {
-		out[i] = id.String()
-	}
-	return out
-}
-
 // hexText is hex.EncodeToString(b) for the cold paths (an unknown PDU's
 // body, an event parameter of an odd type), kept out of line: module
 // size.

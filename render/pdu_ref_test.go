@@ -34,13 +34,13 @@ func refAppendPDU(dst []byte, file string, p pduwire.PDU) ([]byte, error) {
 	if t != pduwire.TypeResult && t != pduwire.TypeHighResResult {
 		body, err := refDecodeBody(t, p.Bytes)
 		if err != nil {
-			return dst, pduError(p, err)
+			return dst, refPDUError(p, err)
 		}
 		return appendMerged(dst, &h, body)
 	}
 	m := pduwire.ResultPDU{HighRes: t == pduwire.TypeHighResResult}
 	if err := m.UnmarshalBinary(p.Bytes); err != nil {
-		return dst, pduError(p, err)
+		return dst, refPDUError(p, err)
 	}
 	return appendMerged(dst, &h, refResultBody(&m))
 }
@@ -93,8 +93,8 @@ func refDecodeBody(t pduwire.Type, b []byte) (msgp.Marshaler, error) {
 			break
 		}
 		f := pduwire.Features(m.Datum)
-		body = &schema.ErrorExtBody{Code: m.Code, Datum: hex32(m.Datum), HandshakeStatus: int32(pcp.FromV1(m.Code)),
-			Version: f.Version(), Features: hex32(uint32(f.Flags()))}
+		body = &schema.ErrorExtBody{Code: m.Code, Datum: refHex32(m.Datum), HandshakeStatus: int32(pcp.FromV1(m.Code)),
+			Version: f.Version(), Features: refHex32(uint32(f.Flags()))}
 	case pduwire.TypeProfile:
 		var m pduwire.ProfilePDU
 		if err = m.UnmarshalBinary(b); err != nil {
@@ -113,7 +113,7 @@ func refDecodeBody(t pduwire.Type, b []byte) (msgp.Marshaler, error) {
 		if err = m.UnmarshalBinary(b); err != nil {
 			break
 		}
-		body = &schema.FetchBody{Ctx: m.Ctx, PMIDs: ids(m.PMIDs)}
+		body = &schema.FetchBody{Ctx: m.Ctx, PMIDs: refIDs(m.PMIDs)}
 	case pduwire.TypeDescReq:
 		var m pduwire.DescReqPDU
 		if err = m.UnmarshalBinary(b); err != nil {
@@ -125,13 +125,13 @@ func refDecodeBody(t pduwire.Type, b []byte) (msgp.Marshaler, error) {
 		if err = m.UnmarshalBinary(b); err != nil {
 			break
 		}
-		body = &schema.DescBody{Desc: desc(m.Desc)}
+		body = &schema.DescBody{Desc: refDesc(m.Desc)}
 	case pduwire.TypeDescIDs:
 		var m pduwire.DescIDsPDU
 		if err = m.UnmarshalBinary(b); err != nil {
 			break
 		}
-		body = &schema.PMIDsBody{PMIDs: ids(m.PMIDs)}
+		body = &schema.PMIDsBody{PMIDs: refIDs(m.PMIDs)}
 	case pduwire.TypeDescs:
 		var m pduwire.DescsPDU
 		if err = m.UnmarshalBinary(b); err != nil {
@@ -140,7 +140,7 @@ func refDecodeBody(t pduwire.Type, b []byte) (msgp.Marshaler, error) {
 		in := m.Descs
 		ds := make([]schema.Desc, len(in))
 		for i, d := range in {
-			ds[i] = desc(d)
+			ds[i] = refDesc(d)
 		}
 		body = &schema.DescsBody{Descs: ds}
 	case pduwire.TypeInstanceReq:
@@ -171,13 +171,13 @@ func refDecodeBody(t pduwire.Type, b []byte) (msgp.Marshaler, error) {
 		if err != nil {
 			break
 		}
-		body = &schema.IdentKindBody{Ident: hex32(m.Ident), Kind: m.Kind}
+		body = &schema.IdentKindBody{Ident: refHex32(m.Ident), Kind: m.Kind}
 	case pduwire.TypeText:
 		var m pduwire.TextPDU
 		if err = m.UnmarshalBinary(b); err != nil {
 			break
 		}
-		body = &schema.TextBody{Ident: hex32(m.Ident), Text: string(m.Text)}
+		body = &schema.TextBody{Ident: refHex32(m.Ident), Text: string(m.Text)}
 	case pduwire.TypeCreds:
 		var m pduwire.CredsPDU
 		if err = m.UnmarshalBinary(b); err != nil {
@@ -186,7 +186,7 @@ func refDecodeBody(t pduwire.Type, b []byte) (msgp.Marshaler, error) {
 		in := m.Creds
 		cs := make([]schema.Cred, len(in))
 		for i, c := range in {
-			cs[i] = schema.Cred{Type: c.Kind(), Version: c.Version(), Flags: hex32(uint32(c.Flags()))}
+			cs[i] = schema.Cred{Type: c.Kind(), Version: c.Version(), Flags: refHex32(uint32(c.Flags()))}
 		}
 		body = &schema.CredsBody{Creds: cs}
 	case pduwire.TypePMNSIDs:
@@ -194,7 +194,7 @@ func refDecodeBody(t pduwire.Type, b []byte) (msgp.Marshaler, error) {
 		if err = m.UnmarshalBinary(b); err != nil {
 			break
 		}
-		body = &schema.PMNSIDsBody{Status: m.Status, PMIDs: ids(m.PMIDs)}
+		body = &schema.PMNSIDsBody{Status: m.Status, PMIDs: refIDs(m.PMIDs)}
 	case pduwire.TypePMNSNames:
 		var m pduwire.PMNSNamesPDU
 		if err = m.UnmarshalBinary(b); err != nil {
@@ -240,7 +240,7 @@ func refDecodeBody(t pduwire.Type, b []byte) (msgp.Marshaler, error) {
 			}
 			sets[i] = schema.PDULabelSet{Inst: s.Inst, NLabels: s.NLabels, JSON: string(s.JSON), Labels: ls}
 		}
-		body = &schema.LabelBody{Ident: hex32(m.Ident), Kind: m.Kind, Sets: sets}
+		body = &schema.LabelBody{Ident: refHex32(m.Ident), Kind: m.Kind, Sets: sets}
 	case pduwire.TypeLogRequest:
 		var m pduwire.LogRequestPDU
 		if err = m.UnmarshalBinary(b); err != nil {
@@ -283,7 +283,7 @@ func refDecodeBody(t pduwire.Type, b []byte) (msgp.Marshaler, error) {
 		body = &schema.LogStatusBody{Start: logTime(m.Start), Last: logTime(m.Last), Now: logTime(m.Now),
 			State: m.State, Vol: m.Vol, Size: m.Size, Strings: ss}
 	default:
-		body = &schema.UnknownBody{BodyHex: hexText(b[min(len(b), pduwire.HeaderLen):])}
+		body = &schema.UnknownBody{BodyHex: hex.EncodeToString(b[min(len(b), pduwire.HeaderLen):])}
 	}
 	return body, err
 }
@@ -324,7 +324,7 @@ func refResultValue(v pduwire.ValueData, valfmt uint8) schema.Value {
 		o.Value = rawInt(int64(int32(v.Word)))
 		return o
 	}
-	o.Type = TypeName(v.BlockType)
+	o.Type = refTypeName(v.BlockType)
 	p := v.Payload
 	switch {
 	case v.BlockType == pcp.Type64 && len(p) == 8:
@@ -336,7 +336,7 @@ func refResultValue(v pduwire.ValueData, valfmt uint8) schema.Value {
 	case v.BlockType == pcp.TypeFloat && len(p) == 4:
 		o.Value = rawFloat(float64(math.Float32frombits(binary.BigEndian.Uint32(p))))
 	case v.BlockType == pcp.TypeString:
-		o.Value = raw(msgp.AppendString(nil, strings.TrimSuffix(string(p), "\x00")))
+		o.Value = refRaw(msgp.AppendString(nil, strings.TrimSuffix(string(p), "\x00")))
 	case v.BlockType == pcp.TypeEvent || v.BlockType == pcp.TypeHighResEvent:
 		o.Records = refResultEvents(v)
 	default:
@@ -368,7 +368,7 @@ func rawUint(v uint64) *schema.Raw {
 
 func rawFloat(v float64) *schema.Raw {
 	x := new(rawBox)
-	x.r = AppendFloat(x.buf[:0], v)
+	x.r = refFloat(x.buf[:0], v)
 	return &x.r
 }
 

@@ -14,13 +14,7 @@ import (
 // partial and missing ones, for the byte-identical plugin tests.
 func archiveCases(t *testing.T) [][]string {
 	dir := t.TempDir()
-	read := func(name string) []byte {
-		b, err := os.ReadFile(archiveData + name)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return b
-	}
+	read := func(name string) []byte { return readTestFile(t, archiveData+name) }
 	// put writes an archive's files under dir/sub with base name base:
 	// each of m3's files, through edit when it has one for that suffix.
 	put := func(sub string, edit map[string]func([]byte) []byte) string {

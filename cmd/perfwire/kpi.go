@@ -349,23 +349,30 @@ func tmspSeconds(t int64) string {
 func writeTable(w io.Writer, procs []schema.KPIProcess, st schema.KPIStats, pageSize int64) {
 	fmt.Fprintf(w, "%7s %7s %5s %10s %8s %12s %-5s %s\n", "PID", "PPID", "CPU‰", "RSS_KiB", "CTX/int", "IO/int", "FLAGS", "COMMAND")
 	for _, p := range procs {
-		ppid := "?"
-		if p.PPIDKnown {
-			ppid = strconv.Itoa(int(p.PPID))
-		}
-		cpu, rss, ctx, io := "-", "-", "-", "-"
-		if p.HasACT {
-			cpu = strconv.FormatUint(p.CPU, 10)
-			rss = strconv.FormatInt(p.RSS*pageSize/1024, 10)
-			if p.HasDelta {
-				ctx = strconv.FormatInt(p.CtxDelta, 10)
-				io = strconv.FormatUint(p.IODelta, 10)
-			}
-		}
+		c := processColumns(p.PPIDKnown, p.PPID, p.HasACT, p.HasDelta, p.CPU, p.RSS*pageSize/1024, p.CtxDelta, p.IODelta)
 		cmd := strconv.Quote(string(rawBytes(p.Cmd, p.CmdHex)))
-		fmt.Fprintf(w, "%7d %7s %5s %10s %8s %12s %-5s %s\n", p.PID, ppid, cpu, rss, ctx, io, flagsOf(&p), cmd[1:len(cmd)-1])
+		fmt.Fprintf(w, "%7d %7s %5s %10s %8s %12s %-5s %s\n", p.PID, c[0], c[1], c[2], c[3], c[4], flagsOf(&p), cmd[1:len(cmd)-1])
 	}
 	fmt.Fprintf(w, "# %d processes; %d suspect IRQ groups, %d pid replacements, %d inferred stops\n", len(procs), st.SuspectIRQ, st.Replaced, st.InferredStops)
+}
+
+// processColumns are a process row's PPID, CPU‰, RSS_KiB, CTX/int and
+// IO/int columns as perfwire kpi and kpi top print them: "?" for a PPID
+// not known, "-" for figures without an ACT (and deltas without two).
+func processColumns(ppidKnown bool, ppid int32, act, delta bool, cpu uint64, rssKiB, ctx int64, io uint64) [5]string {
+	c := [5]string{"?", "-", "-", "-", "-"}
+	if ppidKnown {
+		c[0] = strconv.Itoa(int(ppid))
+	}
+	if act {
+		c[1] = strconv.FormatUint(cpu, 10)
+		c[2] = strconv.FormatInt(rssKiB, 10)
+		if delta {
+			c[3] = strconv.FormatInt(ctx, 10)
+			c[4] = strconv.FormatUint(io, 10)
+		}
+	}
+	return c
 }
 
 // flagsOf is a row's FLAGS column.

@@ -201,21 +201,9 @@ func (k *kpiTop) frame() {
 		n = min(n, k.rows)
 	}
 	for _, p := range procs[:n] {
-		ppid := "?"
-		if p.PPIDKnown {
-			ppid = strconv.Itoa(int(p.PPID))
-		}
-		cpu, rss, ctx, io := "-", "-", "-", "-"
-		if p.HasACT {
-			cpu = strconv.FormatUint(p.CPU, 10)
-			rss = strconv.FormatInt(p.RSSBytes(k.pageSize)/1024, 10)
-			if p.HasDelta {
-				ctx = strconv.FormatInt(p.CtxDelta, 10)
-				io = strconv.FormatUint(p.IODelta, 10)
-			}
-		}
+		c := processColumns(p.PPIDKnown, p.PPID, p.HasACT, p.HasDelta, p.CPU, p.RSSBytes(k.pageSize)/1024, p.CtxDelta, p.IODelta)
 		cmd := strconv.Quote(string(p.Cmd))
-		fmt.Fprintf(&b, "%7d %7s %5s %10s %8s %12s %s\n", p.PID, ppid, cpu, rss, ctx, io, cmd[1:len(cmd)-1])
+		fmt.Fprintf(&b, "%7d %7s %5s %10s %8s %12s %s\n", p.PID, c[0], c[1], c[2], c[3], c[4], cmd[1:len(cmd)-1])
 	}
 	io.WriteString(k.w, b.String())
 }

@@ -62,7 +62,7 @@ func runMMV(args []string, stdout io.Writer) error {
 	var pending error // the argument that could not be read
 	for _, arg := range fs.Args() {
 		if st, err := os.Stat(arg); err == nil && st.IsDir() {
-			found, err := mmvfile.Scan(arg, mmv.Options{SkipRefused: !*strict})
+			found, err := mmvfile.Scan(arg, render.MMVOptions(&schema.MMVImage{BigEndian: big}, *strict))
 			if err != nil {
 				pending = err
 				break
@@ -73,7 +73,7 @@ func runMMV(args []string, stdout io.Writer) error {
 					skipped = append(skipped, schema.MMVSkipped{File: path, Error: schema.ErrorOf(f.Err)})
 					continue
 				}
-				in.Files = append(in.Files, schema.MMVImage{Path: path, Name: f.Name, Image: f.Reader.Bytes()})
+				in.Files = append(in.Files, schema.MMVImage{Path: path, Name: f.Name, BigEndian: big, Image: f.File.Bytes()})
 			}
 			continue
 		}

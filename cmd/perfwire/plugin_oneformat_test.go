@@ -84,20 +84,8 @@ func TestMMVPluginByteIdentical(t *testing.T) {
 		t.Fatalf("%d MMV test files", len(files))
 	}
 	dir := t.TempDir()
-	write := func(name string, b []byte) string {
-		f := filepath.Join(dir, name)
-		if err := os.WriteFile(f, b, 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return f
-	}
-	read := func(name string) []byte {
-		b, err := os.ReadFile(name)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return b
-	}
+	write := func(name string, b []byte) string { return writeTestFile(t, dir, name, b) }
+	read := func(name string) []byte { return readTestFile(t, name) }
 	// A directory as pmdammv sees one: files it serves, a dead writer's
 	// file, junk, a hidden file.
 	served := filepath.Join(dir, "mmvdir")
@@ -169,13 +157,7 @@ func TestDLTPluginByteIdentical(t *testing.T) {
 		t.Fatalf("%d DLT captures", len(dlts))
 	}
 	dir := t.TempDir()
-	write := func(name string, b []byte) string {
-		f := filepath.Join(dir, name)
-		if err := os.WriteFile(f, b, 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return f
-	}
+	write := func(name string, b []byte) string { return writeTestFile(t, dir, name, b) }
 	odd, err := os.ReadFile("../../dlt/testdata/kpi-odd.dlt")
 	if err != nil {
 		t.Fatal(err)

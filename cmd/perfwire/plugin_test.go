@@ -57,26 +57,36 @@ func TestThroughPlugin(t *testing.T) {
 	}
 }
 
+// writeTestFile writes b to dir/name and returns its path; the test
+// fails when it cannot.
+func writeTestFile(t *testing.T, dir, name string, b []byte) string {
+	t.Helper()
+	f := filepath.Join(dir, name)
+	if err := os.WriteFile(f, b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return f
+}
+
+// readTestFile returns the bytes of file name; the test fails when it
+// cannot read them.
+func readTestFile(t *testing.T, name string) []byte {
+	t.Helper()
+	b, err := os.ReadFile(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
 // TestPluginByteIdentical: for every capture, cut and damaged inputs and
 // several files at once, `perfwire --plugin perfwire.wasm` prints exactly
 // what the native run prints, on stdout and stderr, with the same exit
 // status.
 func TestPluginByteIdentical(t *testing.T) {
 	dir := t.TempDir()
-	write := func(name string, b []byte) string {
-		f := filepath.Join(dir, name)
-		if err := os.WriteFile(f, b, 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return f
-	}
-	read := func(name string) []byte {
-		b, err := os.ReadFile(name)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return b
-	}
+	write := func(name string, b []byte) string { return writeTestFile(t, dir, name, b) }
+	read := func(name string) []byte { return readTestFile(t, name) }
 	pdus, _ := filepath.Glob(captureDir + "conv*.bin")
 	dlts, _ := filepath.Glob(kpiTestdata + "*.dlt")
 	if len(pdus) != 34 || len(dlts) != 3 {

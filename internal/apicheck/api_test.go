@@ -24,6 +24,13 @@ type pkg struct {
 	methods map[string][]*ast.FuncDecl
 	funcs   []*ast.FuncDecl // exported functions
 	errs    []string        // exported, non-deprecated Err* variables
+	fields  []field         // exported, non-deprecated struct fields
+}
+
+// field is an exported struct field: its type's and its own name.
+type field struct {
+	owner, name string
+	typ         ast.Expr
 }
 
 func deprecated(doc *ast.CommentGroup) bool {
@@ -73,6 +80,7 @@ func load(t *testing.T, dir string) *pkg {
 						}
 						if s.Name.IsExported() && !deprecated(doc) {
 							p.types[s.Name.Name] = s
+							p.addFields(s)
 						}
 					case *ast.ValueSpec:
 						if d.Tok != token.VAR {
@@ -93,6 +101,24 @@ func load(t *testing.T, dir string) *pkg {
 		}
 	}
 	return p
+}
+
+// addFields records s's exported, non-deprecated fields when s is a struct.
+func (p *pkg) addFields(s *ast.TypeSpec) {
+	st, ok := s.Type.(*ast.StructType)
+	if !ok {
+		return
+	}
+	for _, f := range st.Fields.List {
+		if deprecated(f.Doc) {
+			continue
+		}
+		for _, n := range f.Names {
+			if n.IsExported() {
+				p.fields = append(p.fields, field{s.Name.Name, n.Name, f.Type})
+			}
+		}
+	}
 }
 
 func recvName(e ast.Expr) string {
@@ -207,6 +233,55 @@ func TestReadersReadIOReaders(t *testing.T) {
 	}
 }
 
+// isReader reports whether e is an io.Reader or p's own ...Reader type,
+// which TestReadersReadIOReaders holds to an io.Reader source.
+func (p *pkg) isReader(e ast.Expr) bool {
+	if isIOReader(e) {
+		return true
+	}
+	if s, ok := e.(*ast.StarExpr); ok {
+		e = s.X
+	}
+	id, ok := e.(*ast.Ident)
+	return ok && strings.HasSuffix(id.Name, "Reader") && p.types[id.Name] != nil
+}
+
+// TestReaderNames: a function, method or struct field named ...Reader
+// takes or is a Reader over an io.Reader; a File, a view or a Scanner
+// over bytes is not called a Reader (docs/api.md's vocabulary).
+func TestReaderNames(t *testing.T) {
+	for _, p := range loadAll(t) {
+		check := func(what string, params, results []ast.Expr) {
+			ok := false
+			for _, e := range append(params, results...) {
+				ok = ok || p.isReader(e)
+			}
+			if !ok {
+				t.Errorf("%s.%s: named Reader but neither takes nor gives an io.Reader walk; name it for what it is (File, view, Scanner)", p.dir, what)
+			}
+		}
+		for _, f := range p.funcs {
+			if strings.HasSuffix(f.Name.Name, "Reader") {
+				params, results := sig(f)
+				check(f.Name.Name, params, results)
+			}
+		}
+		for recv, ms := range p.methods {
+			for _, m := range ms {
+				if strings.HasSuffix(m.Name.Name, "Reader") {
+					params, results := sig(m)
+					check(recv+"."+m.Name.Name, params, results)
+				}
+			}
+		}
+		for _, f := range p.fields {
+			if strings.HasSuffix(f.name, "Reader") {
+				check(f.owner+"."+f.name, nil, []ast.Expr{f.typ})
+			}
+		}
+	}
+}
+
 // noErr are the scanners without an Err method, and why none is needed.
 var noErr = map[string]string{
 	"pduwire.ValueSetScanner": "walks a Result that ParseResult validated whole: it cannot fail",
@@ -256,12 +331,10 @@ var shared = map[string]bool{
 var own = map[string]map[string]string{
 	"pcp": {},
 	"pduwire": {
-		"ErrHeaderLen":   "triage pending: only tests branch on it (pmapi's fake server)",
-		"ErrValueFormat": "triage pending: only pduwire's tests branch on it",
-		"ErrValueBlock":  "the differential fuzz test against libpcp branches on it",
-		"ErrOverlap":     "the differential fuzz test against libpcp branches on it",
-		"ErrContiguity":  "the differential fuzz test against libpcp branches on it",
-		"ErrEvent":       "the differential fuzz test against libpcp branches on it",
+		"ErrValueBlock": "fuzz/diff, a module of its own, sorts libpcp's disagreements on it",
+		"ErrOverlap":    "fuzz/diff, a module of its own, sorts libpcp's disagreements on it",
+		"ErrContiguity": "fuzz/diff, a module of its own, sorts libpcp's disagreements on it",
+		"ErrEvent":      "fuzz/diff, a module of its own, sorts libpcp's disagreements on it",
 	},
 	"pmapi": {
 		"ErrClosed":   "a caller stops using a closed client",
@@ -274,10 +347,8 @@ var own = map[string]map[string]string{
 		"ErrWriterDone": "a Writer's caller tells use after Finish from an I/O error",
 	},
 	"labels": {
-		"ErrName":             "the package's examples branch on it",
-		"ErrDuplicate":        "the package's examples branch on it",
-		"ErrUnsupportedValue": "the limits fuzz test branches on it",
-		"ErrDepth":            "the limits fuzz test branches on it",
+		"ErrName":      "the package's examples branch on it",
+		"ErrDuplicate": "the package's examples branch on it",
 	},
 	"eventrec": {
 		"ErrBuild": "builder misuse, not bad input: a programming error the caller fixes",
@@ -302,10 +373,8 @@ var own = map[string]map[string]string{
 		"ErrBlockEnd":   "the CLI retries another LTT version on a bad block end",
 		"ErrFacility":   "tracedir wraps it for a facility that does not load",
 	},
-	"ltt/eventdefs": {
-		"ErrAttribute": "tracedir's tests branch on it",
-	},
-	"ltt/tracedir": {},
+	"ltt/eventdefs": {},
+	"ltt/tracedir":  {},
 }
 
 // TestSentinels: every exported Err* value is a shared kind or one of the

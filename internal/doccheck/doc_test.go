@@ -86,11 +86,11 @@ func receiverExported(d *ast.FuncDecl) bool {
 }
 
 // skipDir is the WalkDir verdict on a directory of the module: the bench
-// and fuzz/diff modules, hidden directories, test data and node_modules
-// are not the main module's code.
+// and fuzz/diff modules, hidden directories, test data, node_modules and
+// the viewer's build output are not the main module's code.
 func skipDir(rel string, d fs.DirEntry) error {
 	switch rel {
-	case "bench", "fuzz/diff", ".git", "viewer/node_modules":
+	case "bench", "fuzz/diff", ".git", "viewer/node_modules", "viewer/dist":
 		return filepath.SkipDir
 	}
 	if rel != "." && (strings.HasPrefix(d.Name(), ".") || d.Name() == "testdata" || d.Name() == "node_modules") {

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"io/fs"
 	"os"
+	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
@@ -42,15 +43,16 @@ func (cs clauses) MatchString(c string) bool {
 }
 
 // TestCommentsSayTheRule reads the comments of the module's Go files (not
-// generated code, not the bench module, whose figures are its subject),
-// its shell scripts and the Makefile, and reports each line that cites
-// an issue number or a byte-count delta.
+// generated code), its JavaScript, its shell scripts and the Makefile,
+// and reports each line that cites an issue number or a byte-count
+// delta; in the bench module, whose figures are its subject, each line
+// that cites an issue.
 func TestCommentsSayTheRule(t *testing.T) {
 	root := "../.."
 	err := walkFiles(root, func(path, rel string, d fs.DirEntry) error {
 		var marker string
 		switch {
-		case strings.HasSuffix(path, ".go"):
+		case strings.HasSuffix(path, ".go"), strings.HasSuffix(path, ".js"), strings.HasSuffix(path, ".mjs"):
 			marker = "//"
 		case strings.HasSuffix(path, ".sh"), d.Name() == "Makefile":
 			marker = "#"
@@ -60,35 +62,51 @@ func TestCommentsSayTheRule(t *testing.T) {
 		if rel == "wasm/size/main.go" || rel == "internal/doccheck/history_test.go" {
 			return nil // the size lessons with their measurements; this test's examples
 		}
-		f, err := os.Open(path)
-		if err != nil {
-			return err
-		}
-		defer f.Close()
-		sc := bufio.NewScanner(f)
-		sc.Buffer(nil, 1<<20)
-		for n := 1; sc.Scan(); n++ {
-			line := sc.Text()
-			if n < 5 && strings.HasPrefix(line, "// Code generated") {
-				return nil
-			}
-			i := strings.Index(line, marker)
-			if i < 0 || marker == "#" && i > 0 && !strings.HasPrefix(strings.TrimSpace(line), "#") {
-				continue
-			}
-			c := line[i:]
-			if issueRef.MatchString(c) {
-				t.Errorf("%s:%d: a comment cites an issue; say the rule instead: %s", rel, n, strings.TrimSpace(c))
-			}
-			if sizeDelta.MatchString(c) {
-				t.Errorf("%s:%d: a comment narrates a byte-count delta; say the rule (\"module size; see wasm/size\"): %s", rel, n, strings.TrimSpace(c))
-			}
-		}
-		return sc.Err()
+		return checkComments(t, path, rel, marker, true)
 	})
 	if err != nil {
 		t.Fatal(err)
 	}
+	bench, err := filepath.Glob(filepath.Join(root, "bench", "*.go"))
+	if err != nil || len(bench) == 0 {
+		t.Fatalf("bench: no Go files (%v)", err)
+	}
+	for _, path := range bench {
+		rel, _ := filepath.Rel(root, path)
+		if err := checkComments(t, path, rel, "//", false); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+// checkComments reports the lines of path whose comment, after marker,
+// cites an issue or, with deltas, narrates a byte-count delta.
+func checkComments(t *testing.T, path, rel, marker string, deltas bool) error {
+	f, err := os.Open(path)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	sc := bufio.NewScanner(f)
+	sc.Buffer(nil, 1<<20)
+	for n := 1; sc.Scan(); n++ {
+		line := sc.Text()
+		if n < 5 && strings.HasPrefix(line, "// Code generated") {
+			return nil
+		}
+		i := strings.Index(line, marker)
+		if i < 0 || marker == "#" && i > 0 && !strings.HasPrefix(strings.TrimSpace(line), "#") {
+			continue
+		}
+		c := line[i:]
+		if issueRef.MatchString(c) {
+			t.Errorf("%s:%d: a comment cites an issue; say the rule instead: %s", rel, n, strings.TrimSpace(c))
+		}
+		if deltas && sizeDelta.MatchString(c) {
+			t.Errorf("%s:%d: a comment narrates a byte-count delta; say the rule (\"module size; see wasm/size\"): %s", rel, n, strings.TrimSpace(c))
+		}
+	}
+	return sc.Err()
 }
 
 // The patterns find what they are for and leave facts alone.

@@ -6,4 +6,5 @@ var (
 	ErrUndefined = errUndefined
 	ErrCycle     = errCycle
 	ErrDepth     = errDepth
+	ErrAttribute = errAttribute
 )

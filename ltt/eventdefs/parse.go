@@ -23,8 +23,9 @@ var (
 	ErrLimit = wire.ErrLimit
 	// errDepth: nesting deeper than Options.MaxDepth.
 	errDepth = wire.NewKind("eventdefs_depth", "nesting too deep")
-	// ErrAttribute: an unknown, missing or malformed attribute.
-	ErrAttribute = wire.NewKind("eventdefs_attribute", "bad attribute")
+	// errAttribute ("eventdefs_attribute"): an unknown, missing or
+	// malformed attribute. Unexported, as no caller branches on it.
+	errAttribute = wire.NewKind("eventdefs_attribute", "bad attribute")
 )
 
 // Options bound what a description may cost to parse and to use. Each
@@ -211,7 +212,7 @@ func (p *parser) attrs(buf []attr) ([]attr, bool, error) {
 			}
 			v := p.lx.next()
 			if v.kind != tokName && v.kind != tokNumber && v.kind != tokString {
-				return nil, false, errAt(t.text, v.off, ErrAttribute)
+				return nil, false, errAt(t.text, v.off, errAttribute)
 			}
 			buf = append(buf, attr{name: t.text, value: v.text, quoted: v.kind == tokString, off: v.off})
 		default:
@@ -228,7 +229,7 @@ func (p *parser) nameAttr(elem string) (string, int, error) {
 	}
 	off := p.lx.off
 	if closed || len(as) != 1 || !strings.EqualFold(as[0].name, "name") {
-		return "", off, errAt(elem+" name", off, ErrAttribute)
+		return "", off, errAt(elem+" name", off, errAttribute)
 	}
 	return as[0].value, as[0].off, nil
 }
@@ -393,7 +394,7 @@ func (p *parser) typ(depth int) (*ltt.Type, error) {
 	}
 	if word == "typeref" {
 		if !closed || len(as) != 1 || !strings.EqualFold(as[0].name, "name") {
-			return nil, errAt("typeref name", kw.off, ErrAttribute)
+			return nil, errAt("typeref name", kw.off, errAttribute)
 		}
 		return p.ref(as[0].value, as[0].off).t, nil
 	}
@@ -407,18 +408,18 @@ func (p *parser) typ(depth int) (*ltt.Type, error) {
 	needSize := kind != ltt.KindString && kind != ltt.KindStruct
 	if needSize {
 		if len(as) == 0 {
-			return nil, errAt(word+" size", kw.off, ErrAttribute)
+			return nil, errAt(word+" size", kw.off, errAttribute)
 		}
 		a := as[0]
 		as = as[1:]
 		if kind == ltt.KindArray {
 			n, ok := parseCount(a.value)
 			if !ok {
-				return nil, errAt("array size", a.off, ErrAttribute)
+				return nil, errAt("array size", a.off, errAttribute)
 			}
 			t.Count = n
 		} else if t.Size, ok = sizeCodes[strings.ToLower(a.value)]; !ok {
-			return nil, errAt(word+" size", a.off, ErrAttribute)
+			return nil, errAt(word+" size", a.off, errAttribute)
 		}
 	}
 	if len(as) > 0 && strings.EqualFold(as[0].name, "format") && as[0].quoted {
@@ -426,7 +427,7 @@ func (p *parser) typ(depth int) (*ltt.Type, error) {
 		as = as[1:]
 	}
 	if len(as) > 0 {
-		return nil, errAt(word+" attribute", as[0].off, ErrAttribute)
+		return nil, errAt(word+" attribute", as[0].off, errAttribute)
 	}
 	leaf := kind == ltt.KindInt || kind == ltt.KindUint || kind == ltt.KindFloat || kind == ltt.KindString
 	if leaf {
@@ -491,7 +492,7 @@ func (p *parser) label() (ltt.Label, error) {
 	}
 	if !closed || len(as) == 0 || len(as) > 2 || !strings.EqualFold(as[0].name, "name") ||
 		len(as) == 2 && !strings.EqualFold(as[1].name, "value") {
-		return l, errAt("label", p.lx.off, ErrAttribute)
+		return l, errAt("label", p.lx.off, errAttribute)
 	}
 	l.Name = as[0].value
 	if len(as) == 2 {

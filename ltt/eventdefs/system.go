@@ -24,9 +24,9 @@ type System struct {
 
 // ParseSystem reads info/system.xml: one <system> element whose
 // attributes (each quoted, each one of the fifteen LTTV knew) describe
-// the machine. An unknown attribute is [ErrAttribute], as it was for
-// LTTV; so are a non-numeric cpu or ltt_block_size. Inputs over
-// DefaultMaxBytes are [ErrLimit].
+// the machine. An unknown attribute is kind "eventdefs_attribute", as
+// it was for LTTV; so are a non-numeric cpu or ltt_block_size. Inputs
+// over DefaultMaxBytes are [ErrLimit].
 func ParseSystem(src []byte) (System, error) {
 	var s System
 	if len(src) > DefaultMaxBytes {
@@ -50,7 +50,7 @@ func ParseSystem(src []byte) (System, error) {
 	}
 	for _, a := range as {
 		if !a.quoted {
-			return s, errAt(a.name, a.off, ErrAttribute)
+			return s, errAt(a.name, a.off, errAttribute)
 		}
 		if err := s.set(a); err != nil {
 			return s, err
@@ -76,7 +76,7 @@ func (s *System) set(a attr) error {
 	num := func(dst *int) error {
 		n, err := strconv.Atoi(v)
 		if err != nil || n < 0 {
-			return errAt(a.name, a.off, ErrAttribute)
+			return errAt(a.name, a.off, errAttribute)
 		}
 		*dst = n
 		return nil
@@ -113,7 +113,7 @@ func (s *System) set(a attr) error {
 	case "ltt_block_size":
 		return num(&s.BlockSize)
 	default:
-		return errAt(a.name, a.off, ErrAttribute)
+		return errAt(a.name, a.off, errAttribute)
 	}
 	return nil
 }
@@ -124,8 +124,9 @@ func (s *System) set(a attr) error {
 func (s *System) Config() (ltt.Options, error) { return s.Options() }
 
 // Options turns the description into a decoder's options (version
-// auto-detected). It fails with [ErrAttribute] when endian is neither
-// LITTLE_ENDIAN nor BIG_ENDIAN or arch_size is not one of the five names.
+// auto-detected). It fails with kind "eventdefs_attribute" when endian
+// is neither LITTLE_ENDIAN nor BIG_ENDIAN or arch_size is not one of the
+// five names.
 func (s *System) Options() (ltt.Options, error) {
 	c := ltt.Options{BlockSize: s.BlockSize}
 	switch s.Endian {
@@ -133,11 +134,11 @@ func (s *System) Options() (ltt.Options, error) {
 	case "BIG_ENDIAN":
 		c.BigEndian = true
 	default:
-		return c, errAt("endian", 0, ErrAttribute)
+		return c, errAt("endian", 0, errAttribute)
 	}
 	arch, ok := ltt.ParseArch(s.ArchSize)
 	if !ok {
-		return c, errAt("arch_size", 0, ErrAttribute)
+		return c, errAt("arch_size", 0, errAttribute)
 	}
 	c.Arch = arch
 	return c, nil

@@ -55,11 +55,11 @@ func TestCreateOpenLive(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer m.Close()
-	h := m.Reader.Header()
+	h := m.File.Header()
 	if h.Gen1 == 0 || h.Gen1 != h.Gen2 || h.Process != int32(os.Getpid()) {
 		t.Errorf("header %+v", h)
 	}
-	v := m.Reader.Value(1)
+	v := m.File.Value(1)
 	if got := v.Uint(); got != 3 {
 		t.Fatalf("POST = %d, want 3", got)
 	}
@@ -71,17 +71,17 @@ func TestCreateOpenLive(t *testing.T) {
 	if got := v.Uint(); got != 7 {
 		t.Errorf("live POST = %d, want 7", got)
 	}
-	if got := string(m.Reader.Value(3).Text()); got != "ok" {
+	if got := string(m.File.Value(3).Text()); got != "ok" {
 		t.Errorf("live status = %q", got)
 	}
-	if m.Reader.Stale() {
+	if m.File.Stale() {
 		t.Error("stale without republish")
 	}
 	mmv.Republish(w.Bytes(), binary.NativeEndian, h.Gen1+1)
-	if !m.Reader.Stale() {
+	if !m.File.Stale() {
 		t.Error("republish not noticed")
 	}
-	if err := m.Reload(); err != nil || m.Reader.Stale() {
+	if err := m.Reload(); err != nil || m.File.Stale() {
 		t.Errorf("reload: %v", err)
 	}
 	// Creating again replaces the file.

@@ -15,9 +15,14 @@ var ErrProcessGone = errors.New("mmvfile: writer process is gone")
 
 // Found is one directory entry as pmdammv would consider it.
 type Found struct {
-	Name   string   // the directory entry, used in metric names
-	Reader mmv.File // valid when Err is nil
-	Err    error    // why pmdammv (or our stricter reader) skips it
+	Name string   // the directory entry, used in metric names
+	File mmv.File // valid when Err is nil
+	Err  error    // why pmdammv (or our stricter reader) skips it
+	// Reader is the name File had, a copy of it: a Reader in this SDK
+	// reads an io.Reader.
+	//
+	// Deprecated: use File.
+	Reader mmv.File
 }
 
 // Scan reads the files of dir the way pmdammv discovers them: entries
@@ -39,11 +44,12 @@ func Scan(dir string, o mmv.Options) ([]Found, error) {
 		f := Found{Name: e.Name()}
 		b, err := os.ReadFile(filepath.Join(dir, e.Name()))
 		if err == nil {
-			f.Reader, err = mmv.Parse(b, o)
+			f.File, err = mmv.Parse(b, o)
 		}
-		if err == nil && !ProcessAlive(f.Reader.Header()) {
+		if err == nil && !ProcessAlive(f.File.Header()) {
 			err = ErrProcessGone
 		}
+		f.Reader = f.File
 		f.Err = err
 		found = append(found, f)
 	}

@@ -1,5 +1,5 @@
 // Throughput of the GOOS=js module in Node (V8) on the captures of
-// wasm/testdata, for issue 18's speed figures: MB/s per call, and the
+// wasm/testdata, for the plugin speed figures: MB/s per call, and the
 // per-call time of one PDU fed to a PDU stream session. Compare with
 // `go test -bench . ./wasm/plugin` (native and wazero).
 //

@@ -10,24 +10,23 @@
 //
 //	go run ./wasm/size [-dir bin] [-check]
 //
-// What decides the size (measured on 2026-11-27, when the all-formats
-// modules went from +1306 KB raw and +337 KB gzip to +905 and +244 in
-// some 200 commits, bench/RESULTS.md's wasm figure and the commits saying
-// what each saved): each function costs about 640 bytes of code and 275
-// of data with its call site, the data being the linker's tables, not
-// perfwire's (names and pc-value tables in the pclntab; findfunctab
-// spends 320 bytes per function, a wasm function spanning 64 KB of PC
-// space); each call site and bounds check is code. So what pays is
-// fewer functions (one-caller functions folded, one failure call per
-// decoder), large results written in place rather than built as schema
-// values and marshalled (the writers' tests hold their bytes to the
-// generated MarshalMsg), no standard-library call linked for a few
-// lines. gzip lags raw: a function removed takes tables along that
-// compress to little, and merging repeated call sequences can shrink raw
-// and grow gzip (encgen writing a run of fields in one call: -3.6 KB
-// raw, +3 KB gzip). gzip also moves by 0.5-1 KB with layout alone: judge
-// a small cut by the compressed size of the code section, or batch
-// several. No change: GOWASM=satconv,signext; larger: -gcflags=-l.
+// What decides the size (measured on 2026-11-27 over the all-formats
+// modules; bench/RESULTS.md's wasm figure has their sizes): each
+// function costs about 640 bytes of code and 275 of data with its call
+// site, the data being the linker's tables, not perfwire's (names and
+// pc-value tables in the pclntab; findfunctab spends 320 bytes per
+// function, a wasm function spanning 64 KB of PC space); each call site
+// and bounds check is code. So what pays is fewer functions (one-caller
+// functions folded, one failure call per decoder), large results written
+// in place rather than built as schema values and marshalled (the
+// writers' tests hold their bytes to the generated MarshalMsg), no
+// standard-library call linked for a few lines. gzip lags raw: a
+// function removed takes tables along that compress to little, and
+// merging repeated call sequences can shrink raw and grow gzip (as
+// encgen writing a run of fields in one call did). gzip also moves by
+// 0.5-1 KB with layout alone: judge a small cut by the compressed size
+// of the code section, or batch several. No change:
+// GOWASM=satconv,signext; larger: -gcflags=-l.
 //
 // The rules the packages follow for it, which their comments cite as
 // "module size; see wasm/size":

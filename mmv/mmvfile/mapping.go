@@ -14,11 +14,16 @@ import (
 // megabytes at most.
 const maxFile = 1 << 30
 
-// Mapping is an MMV file mapped shared and read-only: its Reader sees
+// Mapping is an MMV file mapped shared and read-only: its File sees
 // the writer's value updates as they happen.
 type Mapping struct {
-	data   []byte
-	opts   mmv.Options
+	data []byte
+	opts mmv.Options
+	File mmv.File
+	// Reader is the name File had, a copy of it (copies share the
+	// bytes): a Reader in this SDK reads an io.Reader.
+	//
+	// Deprecated: use File.
 	Reader mmv.File
 }
 
@@ -26,7 +31,7 @@ type Mapping struct {
 // [mmv.Parse] and o (the zero Options: little-endian, the default
 // limits). When the writer republishes (the File reports
 // [mmv.File.Stale]), call [Mapping.Reload]. It fails with the OS's
-// error, or with an *fs.PathError wrapping the reader's *mmv.ParseError.
+// error, or with an *fs.PathError wrapping [mmv.Parse]'s *mmv.ParseError.
 func Open(path string, o mmv.Options) (*Mapping, error) {
 	f, err := os.Open(path)
 	if err != nil {
@@ -50,27 +55,28 @@ func Open(path string, o mmv.Options) (*Mapping, error) {
 		return nil, &fs.PathError{Op: "mmap", Path: path, Err: err}
 	}
 	m := &Mapping{data: data, opts: o}
-	if m.Reader, err = mmv.Parse(data, o); err != nil {
+	if m.File, err = mmv.Parse(data, o); err != nil {
 		syscall.Munmap(data)
 		return nil, &fs.PathError{Op: "open", Path: path, Err: err}
 	}
+	m.Reader = m.File
 	return m, nil
 }
 
 // Reload validates the mapped bytes again with the options given to
 // Open, after the writer changed the generation in place; on failure it
-// returns the reader's *mmv.ParseError and keeps the old Reader. A
+// returns the *mmv.ParseError and keeps the old File. A
 // writer that replaced the file needs a new Open.
 func (m *Mapping) Reload() error {
 	r, err := mmv.Parse(m.data, m.opts)
 	if err != nil {
 		return err
 	}
-	m.Reader = r
+	m.File, m.Reader = r, r
 	return nil
 }
 
-// Close unmaps the file; the Reader must not be used afterwards.
+// Close unmaps the file; the File must not be used afterwards.
 func (m *Mapping) Close() error {
 	if m.data == nil {
 		return nil

@@ -1,0 +1,8 @@
+package pduwire
+
+// The unexported kinds, for the external tests that check which one a
+// bad input fails with.
+var (
+	ErrHeaderLen   = errHeaderLen
+	ErrValueFormat = errValueFormat
+)
