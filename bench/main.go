@@ -2,14 +2,16 @@
 // dlt-convert and naive Go on the same inputs in the same run, and
 // writes the figures as Markdown (bench/RESULTS.md in full mode).
 //
-//	go run . -quick            # every comparison runs once, briefly
-//	go run . -out RESULTS.md   # the full measurement
+//	go run . -quick                      # every comparison runs once, briefly
+//	go run . -out RESULTS.md             # the full measurement, the whole file
+//	go run . -out RESULTS.md -group cpu  # one group: only its sections
 package main
 
 import (
 	"flag"
 	"fmt"
 	"os"
+	"slices"
 	"strings"
 	"time"
 )
@@ -17,7 +19,8 @@ import (
 func main() {
 	quick := flag.Bool("quick", false, "check that every comparison runs (few short rounds)")
 	out := flag.String("out", "", "write the Markdown report here (default: stdout only)")
-	only := flag.String("only", "", "comma-separated figure ids to run (default: all)")
+	only := flag.String("only", "", "comma-separated figure ids to run (default: all); with -out, only their sections are rewritten")
+	group := flag.String("group", "", "run only this group's figures ("+groupNames()+"); with -out, only their sections are rewritten")
 	rounds := flag.Int("rounds", 11, "rounds per side in full mode")
 	target := flag.Duration("target", 100*time.Millisecond, "time per round per side in full mode")
 	mmvChildMode := flag.Bool("mmv-child", false, "internal: run the MMV figure (in a child with its own PCP_CONF)")
@@ -64,16 +67,17 @@ func main() {
 		}
 		return
 	}
-	want := map[string]bool{}
-	for id := range strings.SplitSeq(*only, ",") {
-		if id != "" {
-			want[id] = true
-		}
+	ids, err := selectFigures(*group, *only)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(2)
 	}
 	var figs []Figure
+	var secs []section
+	prov := runProvenance()
 	start := time.Now()
 	for _, fig := range figures {
-		if len(want) > 0 && !want[fig.id] {
+		if !slices.Contains(ids, fig.id) {
 			continue
 		}
 		t0 := time.Now()
@@ -98,8 +102,8 @@ func main() {
 		default:
 			f = fig.run(cfg)
 		}
-		f.Elapsed = time.Since(t0)
 		f.Profile = profileFigure(&f, profileTime)
+		f.Elapsed = time.Since(t0)
 		if m := f.met(); m == "no" || m == "partly" {
 			f.Miss = misses[f.ID]
 		}
@@ -107,15 +111,18 @@ func main() {
 			f.cleanup()
 		}
 		figs = append(figs, f)
+		prov.date = time.Now().UTC().Format("2006-01-02 15:04")
+		secs = append(secs, figureSection(&f, prov))
 		fmt.Fprint(os.Stderr, textFigure(&f))
 	}
-	rep := report(cfg, *quick, figs, time.Since(start))
 	if *out != "" {
-		if err := os.WriteFile(*out, []byte(rep), 0o644); err != nil {
+		full := *group == "" && *only == ""
+		if err := writeResults(*out, full, secs, cfg, *quick, time.Since(start)); err != nil {
 			fmt.Fprintln(os.Stderr, err)
 			os.Exit(1)
 		}
 	}
+	fmt.Fprintf(os.Stderr, "whole run %s\n", time.Since(start).Round(time.Second))
 	failed := false
 	for _, f := range figs {
 		for _, st := range f.Stats {

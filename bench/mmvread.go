@@ -78,14 +78,14 @@ func figMMVRead(cfg Config) Figure {
 	f.Bytes = len(data)
 	var out []byte
 	f.compare(cfg, false, []Side{
-		{Name: "perfwire os.ReadFile + mmv.NewReader + mmv.AppendDump", Fixed: 5, Run: func(n int) uint64 {
+		{Name: "perfwire os.ReadFile + mmv.Parse + mmv.AppendDump", Fixed: 5, Run: func(n int) uint64 {
 			var lines uint64
 			for range n {
 				b, err := os.ReadFile(path)
 				if err != nil {
 					return 0
 				}
-				r, err := mmv.NewReader(b, mmv.Options{Order: binary.NativeEndian})
+				r, err := mmv.Parse(b, mmv.Options{Order: binary.NativeEndian})
 				if err != nil {
 					return 0
 				}
@@ -97,10 +97,10 @@ func figMMVRead(cfg Config) Figure {
 		{Name: "mmvdump (PCP 6.0.3)", Peer: true, Fixed: 1, Timed: func(int) (time.Duration, time.Duration, uint64, error) {
 			return mmvdump(path)
 		}},
-		{Name: "perfwire mmv.NewReader + every Value (no text)", NoSum: true, NoRatio: true, Run: func(n int) uint64 {
+		{Name: "perfwire mmv.Parse + every Value (no text)", NoSum: true, NoRatio: true, Run: func(n int) uint64 {
 			var sum uint64
 			for range n {
-				r, err := mmv.NewReader(data, mmv.Options{Order: binary.NativeEndian})
+				r, err := mmv.Parse(data, mmv.Options{Order: binary.NativeEndian})
 				if err != nil {
 					return 0
 				}

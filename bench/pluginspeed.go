@@ -100,7 +100,7 @@ func pluginMMVInput(root string) ([]byte, error) {
 		return nil, err
 	}
 	order := binary.LittleEndian
-	r, err := mmv.NewReader(in, mmv.Options{Order: order, SkipRefused: true})
+	r, err := mmv.Parse(in, mmv.Options{Order: order, SkipRefused: true})
 	if err != nil {
 		return nil, err
 	}

@@ -75,70 +75,53 @@ func decodeDirect(pdu []byte) uint64 {
 	var sum uint64
 	s := r.Scan()
 	for s.Next() {
-		vs := s.ValueSet()
-		for i := range vs.Len() {
-			v := vs.Value(i)
-			var x uint64
-			if !v.Block() {
-				x = uint64(int64(int32(v.Word)))
-			} else {
-				switch v.BlockType() {
-				case pcp.Type64, pcp.TypeU64:
-					x = v.Uint64()
-				case pcp.TypeDouble:
-					x = math.Float64bits(v.Float64())
-				case pcp.TypeString:
-					n := bytes.IndexByte(v.Payload(), 0)
-					if n < 0 {
-						n = len(v.Payload())
-					}
-					x = uint64(n)
-				default:
-					return 0
-				}
-			}
-			sum = sum*31 + x
-		}
+		sum = sumValues(sum, s.ValueSet())
 	}
 	return sum
 }
 
-// decodeReader reads every value of a RESULT with pduwire.ResultReader,
+// sumValues folds every value of vs into sum, each read to its own type
+// with Value's accessors (what sumAtom folds for the same value): the
+// one loop every figure that reads a RESULT's values runs.
+func sumValues(sum uint64, vs pduwire.ValueSet) uint64 {
+	for i := range vs.Len() {
+		v := vs.Value(i)
+		var x uint64
+		if !v.Block() {
+			x = uint64(int64(int32(v.Word)))
+		} else {
+			switch v.BlockType() {
+			case pcp.Type64, pcp.TypeU64:
+				x = v.Uint64()
+			case pcp.TypeDouble:
+				x = math.Float64bits(v.Float64())
+			case pcp.TypeFloat:
+				x = uint64(math.Float32bits(float32(v.Float64())))
+			default:
+				n := bytes.IndexByte(v.Payload(), 0)
+				if n < 0 {
+					n = len(v.Payload())
+				}
+				x = uint64(n)
+			}
+		}
+		sum = sum*31 + x
+	}
+	return sum
+}
+
+// decodeReader reads every value of a RESULT with pduwire.ResultScanner,
 // which checks each value set as it reaches it (one pass), and reads
-// each value to its own type with Value's accessors (the loop body is
-// decodeDirect's, written out so that it inlines): the public API a
+// each value to its own type with Value's accessors: the public API a
 // caller uses to read a whole result.
 func decodeReader(pdu []byte) uint64 {
-	rr, err := pduwire.NewResultReader(pdu)
+	rr, err := pduwire.NewResultScanner(pdu)
 	if err != nil {
 		return 0
 	}
 	var sum uint64
 	for rr.Next() {
-		vs := rr.ValueSet()
-		for i := range vs.Len() {
-			v := vs.Value(i)
-			var x uint64
-			if !v.Block() {
-				x = uint64(int64(int32(v.Word)))
-			} else {
-				switch v.BlockType() {
-				case pcp.Type64, pcp.TypeU64:
-					x = v.Uint64()
-				case pcp.TypeDouble:
-					x = math.Float64bits(v.Float64())
-				case pcp.TypeString:
-					n := bytes.IndexByte(v.Payload(), 0)
-					if n < 0 {
-						n = len(v.Payload())
-					}
-					x = uint64(n)
-				default:
-					return 0
-				}
-			}
-			sum = sum*31 + x
-		}
+		sum = sumValues(sum, rr.ValueSet())
 	}
 	if rr.Err() != nil {
 		return 0
@@ -149,7 +132,7 @@ func decodeReader(pdu []byte) uint64 {
 // decodeReaderExtract is decodeReader converting each value with
 // pcp.Extract (insitu values as 32-bit integers, blocks as their type).
 func decodeReaderExtract(pdu []byte) uint64 {
-	rr, err := pduwire.NewResultReader(pdu)
+	rr, err := pduwire.NewResultScanner(pdu)
 	if err != nil {
 		return 0
 	}
@@ -259,14 +242,14 @@ func resultFigure(cfg Config, id, path string, highRes bool) Figure {
 		MinRatio: 2,
 	}
 	f.compare(cfg, false, []Side{
-		{Name: "perfwire pduwire.ResultReader (one pass) + typed reads of Value", Run: func(n int) uint64 {
+		{Name: "perfwire pduwire.ResultScanner (one pass) + typed reads of Value", Run: func(n int) uint64 {
 			var s uint64
 			for range n {
 				s = decodeReader(pdu)
 			}
 			return s
 		}},
-		{Name: "perfwire pduwire.ResultReader + pcp.Extract", Run: func(n int) uint64 {
+		{Name: "perfwire pduwire.ResultScanner + pcp.Extract", Run: func(n int) uint64 {
 			var s uint64
 			for range n {
 				s = decodeReaderExtract(pdu)

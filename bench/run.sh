@@ -4,7 +4,8 @@
 # pmcd for the live fetch loop and stops it afterwards if it was not
 # already running. Arguments go to the harness (go run . -h lists them):
 #   bash bench/run.sh -out RESULTS.md    # full run (make bench)
-#   bash bench/run.sh -quick             # everything once, briefly (make bench-quick)
+#   bash bench/run.sh -out RESULTS.md -group cpu   # one group's sections (make bench GROUP=cpu)
+#   bash bench/run.sh -quick             # the module's tests, then everything once, briefly (make bench-quick)
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
@@ -28,5 +29,11 @@ trap cleanup EXIT
 bash scripts/pcp-up.sh
 
 cd bench
+# The root module's go test ./... does not reach this module: its tests
+# (both sides read the same values, RESULTS.md's sections and tables)
+# run here, with the conformance ones against the pmcd started above.
+if [ "${1:-}" = -quick ]; then
+	${GO:-go} test -count=1 -tags conformance .
+fi
 ${GO:-go} build -o "$bin/perfwire-bench" .
 "$bin/perfwire-bench" "$@"

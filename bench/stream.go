@@ -1,14 +1,11 @@
 package main
 
 import (
-	"bytes"
 	"fmt"
 	"io"
-	"math"
 	"os"
 	"path/filepath"
 
-	"github.com/perfwire/perfwire/pcp"
 	"github.com/perfwire/perfwire/pduwire"
 )
 
@@ -70,41 +67,18 @@ func (s *chunkSource) Read(p []byte) (int, error) {
 }
 
 // streamDecode frames the stream with pduwire.Reader and reads every
-// value of every RESULT with a ResultReader, each to its own type.
+// value of every RESULT with a ResultScanner, each to its own type.
 func streamDecode(src io.Reader) (uint64, error) {
 	r := pduwire.NewReader(src, pduwire.Options{})
 	var sum uint64
 	for r.Next() {
-		rr, err := pduwire.NewResultReader(r.PDU().Bytes)
+		rr, err := pduwire.NewResultScanner(r.PDU().Bytes)
 		if err != nil {
 			return 0, err
 		}
 		for rr.Next() {
 			vs := rr.ValueSet()
-			sum = sum*31 + uint64(vs.PMID)
-			for i := range vs.Len() {
-				v := vs.Value(i)
-				var x uint64
-				if !v.Block() {
-					x = uint64(int64(int32(v.Word)))
-				} else {
-					switch v.BlockType() {
-					case pcp.Type64, pcp.TypeU64:
-						x = v.Uint64()
-					case pcp.TypeDouble:
-						x = math.Float64bits(v.Float64())
-					case pcp.TypeFloat:
-						x = uint64(math.Float32bits(float32(v.Float64())))
-					default:
-						n := bytes.IndexByte(v.Payload(), 0)
-						if n < 0 {
-							n = len(v.Payload())
-						}
-						x = uint64(n)
-					}
-				}
-				sum = sum*31 + x
-			}
+			sum = sumValues(sum*31+uint64(vs.PMID), vs)
 		}
 		if err := rr.Err(); err != nil {
 			return 0, err
@@ -116,7 +90,7 @@ func streamDecode(src io.Reader) (uint64, error) {
 func figStream(cfg Config, quick bool) Figure {
 	const chunk = 64 << 10
 	f := Figure{ID: "stream", Unit: "pass over the whole stream",
-		Goal: fmt.Sprintf("≥ %d MB/s through pduwire.Reader + ResultReader, every value read (ceiling: the same 64 KB chunks copied, not decoded)", streamFloor)}
+		Goal: fmt.Sprintf("≥ %d MB/s through pduwire.Reader + ResultScanner, every value read (ceiling: the same 64 KB chunks copied, not decoded)", streamFloor)}
 	pat, npdu, err := streamPattern()
 	if err != nil {
 		f.Title = "RESULT stream"
@@ -136,7 +110,7 @@ func figStream(cfg Config, quick bool) Figure {
 	var sideErr error
 	buf := make([]byte, chunk)
 	f.compare(cfg, false, []Side{
-		{Name: "perfwire pduwire.Reader + ResultReader, every value read", Fixed: 1, Run: func(n int) uint64 {
+		{Name: "perfwire pduwire.Reader + ResultScanner, every value read", Fixed: 1, Run: func(n int) uint64 {
 			var s uint64
 			for range n {
 				var err error
