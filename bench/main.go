@@ -170,4 +170,5 @@ var figures = []struct {
 	{"viewer-ratio", figViewerRatio},
 	{"export", nil},
 	{"pmda", nil},
+	{"scaling", figScaling},
 }
