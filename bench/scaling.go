@@ -39,6 +39,9 @@ type scaleResult struct {
 	linear  bool
 	maxOver int64 // largest peak RSS − resident input
 	flat    bool
+	// fixed and perByte fit cost = fixed + perByte × bytes through the
+	// smallest and the largest point ≥ scaleFrom: what a miss is made of.
+	fixed, perByte float64
 }
 
 // scaleVerdict judges one decoder's points (those that failed are not
@@ -47,6 +50,7 @@ func scaleVerdict(points []scalePoint) scaleResult {
 	var r scaleResult
 	lo, hi := 0.0, 0.0
 	seen := false
+	var first, last *scalePoint
 	for i := range points {
 		p := &points[i]
 		if p.Err != "" || p.Med <= 0 {
@@ -59,6 +63,10 @@ func scaleVerdict(points []scalePoint) scaleResult {
 		if p.Size < scaleFrom {
 			continue
 		}
+		if first == nil {
+			first = p
+		}
+		last = p
 		if lo == 0 || p.Med < lo {
 			lo = p.Med
 		}
@@ -67,6 +75,11 @@ func scaleVerdict(points []scalePoint) scaleResult {
 	if lo > 0 {
 		r.spread = hi / lo
 		r.linear = r.spread <= scaleLinear
+	}
+	if first != nil && last != first {
+		t1, t2 := first.Med*float64(first.Bytes), last.Med*float64(last.Bytes)
+		r.perByte = (t2 - t1) / float64(last.Bytes-first.Bytes)
+		r.fixed = t1 - r.perByte*float64(first.Bytes)
 	}
 	r.flat = seen && r.maxOver <= scaleMemBound
 	return r
@@ -87,7 +100,7 @@ func figScaling(cfg Config) Figure {
 	results := make([][]scalePoint, len(scalers))
 	for i, s := range scalers {
 		for _, size := range sizes {
-			if size < s.minSize {
+			if size < s.minSize || (s.maxSize > 0 && size > s.maxSize) {
 				results[i] = append(results[i], scalePoint{Size: size})
 				continue
 			}
@@ -156,7 +169,7 @@ func scaleTable(sizes []int, results [][]scalePoint) (md, verdict, summary strin
 		if r.linear {
 			met++
 		} else {
-			misses = append(misses, fmt.Sprintf("%s not linear (spread %.2fx)", s.name, r.spread))
+			misses = append(misses, fmt.Sprintf("%s not linear (spread %.2fx; %s)", s.name, r.spread, r.shape()))
 		}
 		if r.flat {
 			met++
@@ -165,7 +178,7 @@ func scaleTable(sizes []int, results [][]scalePoint) (md, verdict, summary strin
 		}
 		line := s.name + ": " + strings.Join(in, ", ")
 		if s.why != "" {
-			line += "; no smaller input: " + s.why
+			line += "; left out: " + s.why
 		}
 		inputs = append(inputs, line)
 	}
@@ -176,6 +189,15 @@ func scaleTable(sizes []int, results [][]scalePoint) (md, verdict, summary strin
 		summary += " (missed: " + strings.Join(misses, "; ") + ")"
 	}
 	return b.String(), verdictOf(met, checked), summary
+}
+
+// shape says whether a cost per byte that is not flat falls with the
+// size (a fixed cost per pass) or grows with it.
+func (r scaleResult) shape() string {
+	if r.fixed > 0 && r.perByte > 0 {
+		return fmt.Sprintf("cost falls with size: a fixed %s per pass, then %.3g ns/byte", human(r.fixed), r.perByte)
+	}
+	return "cost per byte grows with size"
 }
 
 // countYes counts the decoders that are linear (or flat in memory).

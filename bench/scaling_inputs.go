@@ -27,11 +27,12 @@ import (
 type scaler struct {
 	name string
 	what string // what a pass counts
-	// minSize is the smallest input the decoder's real records make
-	// (0: any size); smaller sizes are left out, with why.
-	minSize int
-	why     string
-	build   func(size int) (scaleInput, error)
+	// minSize is the smallest input the decoder's real records make and
+	// maxSize the largest its format allows (0: no bound); sizes outside
+	// are left out, with why.
+	minSize, maxSize int
+	why              string
+	build            func(size int) (scaleInput, error)
 }
 
 // scaleInput is one built input: its size, how much of it a pass holds
@@ -55,7 +56,8 @@ var scalers = []scaler{
 	{name: "labels.Parse (one set per line)", what: "label sets", build: buildLabels},
 	{name: "dltkpi (kpi) over a DLT capture", what: "datasets", build: buildKPI},
 	{name: "dlt.Reader file scan (64 KB reads)", what: "messages", build: buildDLTScan},
-	{name: "mmv.Parse + every value", what: "values", build: buildMMV},
+	{name: "mmv.Parse + every value", what: "values", maxSize: 40 << 20,
+		why: "the MMV writer (Registry.Plan) and pmdammv stop at 1,048,576 values (mmv.DefaultMaxValues), about 35 MB of this layout", build: buildMMV},
 	{name: "archive.Scanner + pcp.Extract", what: "records", build: buildArchive},
 	{name: "ltt tracefile (every event)", what: "events", minSize: lttBlock,
 		why: "one real block is 1,000,000 bytes (smp_example's ltt_block_size)", build: buildLTT},
@@ -299,7 +301,8 @@ func buildEvents(size int) (scaleInput, error) {
 		if err != nil {
 			return scaleInput{}, err
 		}
-		arrays = append(arrays, arr)
+		// Cloned to its length: the builder's spare capacity is not input.
+		arrays = append(arrays, bytes.Clone(arr))
 		total += len(arr)
 	}
 	return scaleInput{bytes: total, resident: total, want: uint64(want), pass: func() (uint64, uint64, error) {

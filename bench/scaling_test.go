@@ -108,7 +108,7 @@ func TestScalingVerdict(t *testing.T) {
 	series := func(ns []float64, over []int64) []scalePoint {
 		var ps []scalePoint
 		for i, size := range scaleSizes {
-			ps = append(ps, scalePoint{Size: size, Med: ns[i], Resident: size, PeakRSS: int64(size) + over[i]})
+			ps = append(ps, scalePoint{Size: size, Bytes: size, Med: ns[i], Resident: size, PeakRSS: int64(size) + over[i]})
 		}
 		return ps
 	}
@@ -129,6 +129,20 @@ func TestScalingVerdict(t *testing.T) {
 		if r.linear != c.linear || r.flat != c.flat {
 			t.Errorf("%s: linear %v (spread %.2f), flat %v (max %d); want %v, %v", c.name, r.linear, r.spread, r.flat, r.maxOver, c.linear, c.flat)
 		}
+	}
+	// A fixed 200 µs per pass over 0.1 ns/byte misses too, and the miss
+	// says it falls with size; a growing cost says it grows.
+	var fixed []float64
+	for _, size := range scaleSizes {
+		fixed = append(fixed, 0.1+200e3/float64(size))
+	}
+	r := scaleVerdict(series(fixed, flatMem))
+	if r.linear || !strings.Contains(r.shape(), "fixed 200 µs per pass, then 0.1 ns/byte") {
+		t.Errorf("fixed cost: linear %v, %q", r.linear, r.shape())
+	}
+	r = scaleVerdict(series([]float64{0.5, 0.5, 0.5, 0.6, 0.8}, flatMem))
+	if r.shape() != "cost per byte grows with size" {
+		t.Errorf("growing cost: %q", r.shape())
 	}
 	// One super-linear decoder makes the figure partly met, named.
 	ps := series([]float64{0.5, 0.5, 0.5, 0.5, 2}, flatMem)
