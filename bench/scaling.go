@@ -42,6 +42,10 @@ type scaleResult struct {
 	// fixed and perByte fit cost = fixed + perByte × bytes through the
 	// smallest and the largest point ≥ scaleFrom: what a miss is made of.
 	fixed, perByte float64
+	// rises and falls say whether ns/byte went up (down) from one size
+	// ≥ scaleFrom to the next; peak is the size where it was highest.
+	rises, falls bool
+	peak         int
 }
 
 // scaleVerdict judges one decoder's points (those that failed are not
@@ -66,11 +70,17 @@ func scaleVerdict(points []scalePoint) scaleResult {
 		if first == nil {
 			first = p
 		}
+		if last != nil {
+			r.rises = r.rises || p.Med > last.Med
+			r.falls = r.falls || p.Med < last.Med
+		}
 		last = p
 		if lo == 0 || p.Med < lo {
 			lo = p.Med
 		}
-		hi = max(hi, p.Med)
+		if p.Med > hi {
+			hi, r.peak = p.Med, p.Size
+		}
 	}
 	if lo > 0 {
 		r.spread = hi / lo
@@ -192,12 +202,15 @@ func scaleTable(sizes []int, results [][]scalePoint) (md, verdict, summary strin
 }
 
 // shape says whether a cost per byte that is not flat falls with the
-// size (a fixed cost per pass) or grows with it.
+// size (a fixed cost per pass), grows with it, or neither.
 func (r scaleResult) shape() string {
-	if r.fixed > 0 && r.perByte > 0 {
+	switch {
+	case r.falls && !r.rises && r.fixed > 0 && r.perByte > 0:
 		return fmt.Sprintf("cost falls with size: a fixed %s per pass, then %.3g ns/byte", human(r.fixed), r.perByte)
+	case r.rises && !r.falls:
+		return "cost per byte grows with size"
 	}
-	return "cost per byte grows with size"
+	return "not monotonic in size: highest at " + sizeLabel(r.peak)
 }
 
 // countYes counts the decoders that are linear (or flat in memory).

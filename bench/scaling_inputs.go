@@ -262,16 +262,6 @@ func buildEvents(size int) (scaleInput, error) {
 	if err != nil {
 		return scaleInput{}, err
 	}
-	add := func(bld *eventrec.Builder, r eventrec.Record) {
-		if n, ok := r.Missed(); ok {
-			bld.AddMissed(r.Seconds(), r.Fraction(), n)
-			return
-		}
-		bld.AddRecord(r.Seconds(), r.Fraction(), r.Flags())
-		for p := range r.Params() {
-			bld.AddParam(p.ID, p.Type, p.Value)
-		}
-	}
 	empty, err := eventrec.NewBuilder(nil, pcp.TypeEvent).Finish()
 	if err != nil {
 		return scaleInput{}, err
@@ -279,7 +269,7 @@ func buildEvents(size int) (scaleInput, error) {
 	per := make([]int, len(recs))
 	for i, r := range recs {
 		bld := eventrec.NewBuilder(nil, pcp.TypeEvent)
-		add(bld, r)
+		addEventRecord(bld, r)
 		arr, err := bld.Finish()
 		if err != nil {
 			return scaleInput{}, err
@@ -292,7 +282,7 @@ func buildEvents(size int) (scaleInput, error) {
 		bld := eventrec.NewBuilder(nil, pcp.TypeEvent)
 		n := len(empty)
 		for first := true; first || (n+per[i%len(recs)] <= eventArrayMax && total+n+per[i%len(recs)] <= size); i++ {
-			add(bld, recs[i%len(recs)])
+			addEventRecord(bld, recs[i%len(recs)])
 			n += per[i%len(recs)]
 			want++
 			first = false
@@ -482,29 +472,6 @@ func buildDLTScan(size int) (scaleInput, error) {
 	}}, nil
 }
 
-// mmvMetrics is the MMV input's metric count: ten U64 counters over one
-// indom, as the mmv-read figure lays out, with as many instances as the
-// size takes.
-const mmvMetrics = 10
-
-// mmvFile lays out the mmv-read figure's file with n instances.
-func mmvFile(n int) ([]byte, error) {
-	d := mmv.IndomDef{Serial: 1, Instances: make([]mmv.InstanceDef, n)}
-	for i := range d.Instances {
-		d.Instances[i] = mmv.InstanceDef{ID: int32(i), Name: "cpu" + strconv.Itoa(i)}
-	}
-	reg := &mmv.Registry{Cluster: 9, Gen: 1, Process: 1, Indoms: []mmv.IndomDef{d}}
-	for i := range mmvMetrics {
-		reg.Metrics = append(reg.Metrics, mmv.MetricDef{Name: "m" + strconv.Itoa(i), Item: uint32(i),
-			Type: mmv.TypeU64, Sem: pcp.SemCounter, Indom: 1})
-	}
-	p, err := reg.Plan()
-	if err != nil {
-		return nil, err
-	}
-	return p.AppendFile(nil, binary.NativeEndian), nil
-}
-
 // mmvOptions lift the value limit to what the largest input holds.
 var mmvOptions = mmv.Options{Order: binary.NativeEndian, MaxValues: 1 << 30}
 
@@ -588,20 +555,8 @@ func scanArchive(dir string) (uint64, uint64, error) {
 	var n, sum uint64
 	s := a.NewScanner()
 	for s.Next() {
-		vss := s.Record().Result.Scan()
-		for vss.Next() {
-			vs := vss.ValueSet()
-			m, ok := a.Meta.Metric(vs.PMID)
-			if !ok || m.Type == pcp.TypeEvent || m.Type == pcp.TypeHighResEvent {
-				continue
-			}
-			for j := range vs.Len() {
-				x, err := pcp.Extract(vs.Value(j).Raw(), m.Type, m.Type)
-				if err == nil {
-					sum += foldAtom(m.Type, x, vs.Value(j))
-				}
-			}
-		}
+		x, _ := sumRecord(a, s.Record())
+		sum += x
 		n++
 	}
 	return n, sum, s.Err()

@@ -144,6 +144,10 @@ func TestScalingVerdict(t *testing.T) {
 	if r.shape() != "cost per byte grows with size" {
 		t.Errorf("growing cost: %q", r.shape())
 	}
+	r = scaleVerdict(series([]float64{3, 3, 3.5, 5.7, 3.6}, flatMem))
+	if r.linear || r.shape() != "not monotonic in size: highest at 32 MB" {
+		t.Errorf("uneven cost: linear %v, %q", r.linear, r.shape())
+	}
 	// One super-linear decoder makes the figure partly met, named.
 	ps := series([]float64{0.5, 0.5, 0.5, 0.5, 2}, flatMem)
 	results := make([][]scalePoint, len(scalers))
