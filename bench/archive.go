@@ -111,21 +111,30 @@ func readArchive(dir string) (sum, values uint64) {
 	defer a.Close()
 	s := a.NewScanner()
 	for s.Next() {
-		vss := s.Record().Result.Scan()
-		for vss.Next() {
-			vs := vss.ValueSet()
-			m, ok := a.Meta.Metric(vs.PMID)
-			if !ok || m.Type == pcp.TypeEvent || m.Type == pcp.TypeHighResEvent {
+		x, n := sumRecord(a, s.Record())
+		sum += x
+		values += n
+	}
+	return sum, values
+}
+
+// sumRecord extracts every value of every non-event metric of r to its
+// type: their sum (as the C side folds them) and their count.
+func sumRecord(a *archive.Archive, r *archive.Record) (sum, values uint64) {
+	vss := r.Result.Scan()
+	for vss.Next() {
+		vs := vss.ValueSet()
+		m, ok := a.Meta.Metric(vs.PMID)
+		if !ok || m.Type == pcp.TypeEvent || m.Type == pcp.TypeHighResEvent {
+			continue
+		}
+		for j := range vs.Len() {
+			x, err := pcp.Extract(vs.Value(j).Raw(), m.Type, m.Type)
+			if err != nil {
 				continue
 			}
-			for j := range vs.Len() {
-				x, err := pcp.Extract(vs.Value(j).Raw(), m.Type, m.Type)
-				if err != nil {
-					continue
-				}
-				sum += foldAtom(m.Type, x, vs.Value(j))
-				values++
-			}
+			sum += foldAtom(m.Type, x, vs.Value(j))
+			values++
 		}
 	}
 	return sum, values

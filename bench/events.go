@@ -25,6 +25,19 @@ func sumEventValue(sum uint64, v eventrec.Value) uint64 {
 	return sum*31 + uint64(len(v.Block))
 }
 
+// addEventRecord adds a copy of r (a missed-record marker or a record
+// with its parameters) to bld.
+func addEventRecord(bld *eventrec.Builder, r eventrec.Record) {
+	if n, ok := r.Missed(); ok {
+		bld.AddMissed(r.Seconds(), r.Fraction(), n)
+		return
+	}
+	bld.AddRecord(r.Seconds(), r.Fraction(), r.Flags())
+	for p := range r.Params() {
+		bld.AddParam(p.ID, p.Type, p.Value)
+	}
+}
+
 func figEvents(cfg Config) Figure {
 	f := Figure{
 		ID:       "events",
@@ -129,15 +142,7 @@ func figEvents100(cfg Config) Figure {
 	}
 	bld := eventrec.NewBuilder(nil, pcp.TypeEvent)
 	for i := range 100 {
-		r := recs[i%len(recs)]
-		if n, ok := r.Missed(); ok {
-			bld.AddMissed(r.Seconds(), r.Fraction(), n)
-			continue
-		}
-		bld.AddRecord(r.Seconds(), r.Fraction(), r.Flags())
-		for p := range r.Params() {
-			bld.AddParam(p.ID, p.Type, p.Value)
-		}
+		addEventRecord(bld, recs[i%len(recs)])
 	}
 	arr, err := bld.Finish()
 	if err != nil {

@@ -177,4 +177,5 @@ var figures = []struct {
 	{"viewer-ratio", figViewerRatio},
 	{"export", nil},
 	{"pmda", nil},
+	{"scaling", figScaling},
 }

@@ -17,15 +17,18 @@ import (
 
 const mmvdumpPath = "/var/lib/pcp/pmdas/mmv/mmvdump"
 
-// bigMMV lays out a v1 file with 10 U64 counters over one indom of 1,000
-// instances: 10,000 values.
-func bigMMV() ([]byte, error) {
-	d := mmv.IndomDef{Serial: 1}
-	for i := range 1000 {
-		d.Instances = append(d.Instances, mmv.InstanceDef{ID: int32(i), Name: "cpu" + strconv.Itoa(i)})
+// mmvMetrics is how many U64 counters mmvFile lays out over its indom.
+const mmvMetrics = 10
+
+// mmvFile lays out a v1 file with mmvMetrics U64 counters over one indom
+// of n instances.
+func mmvFile(n int) ([]byte, error) {
+	d := mmv.IndomDef{Serial: 1, Instances: make([]mmv.InstanceDef, n)}
+	for i := range d.Instances {
+		d.Instances[i] = mmv.InstanceDef{ID: int32(i), Name: "cpu" + strconv.Itoa(i)}
 	}
 	reg := &mmv.Registry{Cluster: 9, Gen: 1, Process: 1, Indoms: []mmv.IndomDef{d}}
-	for i := range 10 {
+	for i := range mmvMetrics {
 		reg.Metrics = append(reg.Metrics, mmv.MetricDef{Name: "m" + strconv.Itoa(i), Item: uint32(i),
 			Type: mmv.TypeU64, Sem: pcp.SemCounter, Indom: 1})
 	}
@@ -59,7 +62,7 @@ func figMMVRead(cfg Config) Figure {
 		Goal:     "perfwire ahead of PCP's mmvdump (libpcp's MMV reader) on the same file",
 		MinRatio: 1,
 	}
-	data, err := bigMMV()
+	data, err := mmvFile(1000) // 10,000 values
 	if err != nil {
 		f.Notes = append(f.Notes, err.Error())
 		return f
