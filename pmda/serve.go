@@ -285,8 +285,7 @@ type worker struct {
 	scratch []byte // value payloads of the fetch being built
 	eb      eventrec.Builder
 	v       Value
-	sets    []vset
-	vals    []val
+	res     pduwire.ResultPDU // the RESULT being built; payloads in scratch
 
 	profile     pduwire.ProfilePDU
 	haveProfile bool
