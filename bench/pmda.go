@@ -281,6 +281,12 @@ func (f *Figure) pmdaSides(cfg Config, quick bool, p *pmdaPmcd, goIDs, cIDs []pc
 			return c1 - c0, w, sum, nil
 		}
 	}
+	// The Go PMDA's buffers grow to the figure's shape on its first fetch
+	// of each shape, once per process: one fetch per side before the first
+	// counter read keeps that growth out of the steady state counted.
+	warm := fetchLoop(ctx, p.client, goIDs)
+	warm(1)
+	readAllocs()
 	per := 300
 	if quick {
 		per = 20
@@ -316,8 +322,8 @@ func (f *Figure) pmdaSides(cfg Config, quick bool, p *pmdaPmcd, goIDs, cIDs []pc
 		if g > c {
 			f.SubMiss = append(f.SubMiss, fmt.Sprintf("CPU per fetch: the Go PMDA spends %s against the C PMDA's %s (%.2fx of it, goal <= 1x).", human(g), human(c), g/c))
 		}
-		if a := float64(goT.allocs) / float64(goT.fetches); a >= 0.5 {
-			f.SubMiss = append(f.SubMiss, fmt.Sprintf("Allocations: the Go PMDA makes %.1f heap allocations per fetch (goal 0).", a))
+		if goT.allocs > 0 {
+			f.SubMiss = append(f.SubMiss, fmt.Sprintf("Allocations: the Go PMDA made %d heap allocations in %d steady-state fetches (goal 0).", goT.allocs, goT.fetches))
 		}
 	}
 	checkSums(f)

@@ -71,12 +71,20 @@ func (m *ResultPDU) Append(b []byte, from int32) []byte {
 		}
 		b = wire.AppendU32BE(b, uint32(len(vs.Values)))
 		b = wire.AppendU32BE(b, uint32(vs.ValFmt))
-		for _, v := range vs.Values {
-			b = wire.AppendU32BE(b, uint32(v.Inst))
-			if vs.ValFmt == ValInsitu {
+		// Values by index, here and below: a PMDA's RESULT holds
+		// thousands, and copying each 40-byte ValueData costs more than
+		// encoding it.
+		if vs.ValFmt == ValInsitu {
+			for j := range vs.Values {
+				v := &vs.Values[j]
+				b = wire.AppendU32BE(b, uint32(v.Inst))
 				b = wire.AppendU32BE(b, v.Word)
-				continue
 			}
+			continue
+		}
+		for j := range vs.Values {
+			v := &vs.Values[j]
+			b = wire.AppendU32BE(b, uint32(v.Inst))
 			b = wire.AppendU32BE(b, uint32(next/4))
 			next += wire.Pad4(4 + blockLen(v.Payload))
 		}
@@ -86,12 +94,17 @@ func (m *ResultPDU) Append(b []byte, from int32) []byte {
 		if vs.ValFmt == ValInsitu {
 			continue
 		}
-		for _, v := range vs.Values {
+		for j := range vs.Values {
+			v := &vs.Values[j]
 			p := v.Payload[:blockLen(v.Payload)]
-			bs := len(b)
 			b = wire.AppendU32BE(b, uint32(v.BlockType)<<24|uint32(4+len(p)))
+			// 64-bit numbers, the common block, skip the generic copy.
+			if len(p) == 8 {
+				b = append(b, p[0], p[1], p[2], p[3], p[4], p[5], p[6], p[7])
+				continue
+			}
 			b = append(b, p...)
-			b = wire.AppendPad4(b, bs)
+			b = wire.AppendZeros(b, wire.Pad4(len(p))-len(p))
 		}
 	}
 	return finish(b, start)

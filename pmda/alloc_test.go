@@ -14,7 +14,6 @@ import (
 func TestFetchAllocs(t *testing.T) {
 	a := testAgent(t, nil)
 	w := a.newWorker(context.Background())
-	defer w.stop()
 	w.in = (&pduwire.ProfilePDU{}).Append(nil, 0)
 	w.do()
 	req := (&pduwire.FetchPDU{PMIDs: []pcp.ID{idCount, idColour, idTime, idColour}}).Append(nil, 0)

@@ -31,7 +31,6 @@ func benchAgent(b *testing.B, nm, ni int) (*Agent, []byte) {
 func benchFetch(b *testing.B, nm, ni int) {
 	a, req := benchAgent(b, nm, ni)
 	w := a.newWorker(context.Background())
-	defer w.stop()
 	w.in = req
 	w.do()
 	if _, err := pduwire.ParseResult(w.out); err != nil {

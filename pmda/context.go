@@ -55,12 +55,13 @@ func (c *callCtx) setDeadline(t time.Time) {
 	c.mu.Unlock()
 }
 
-// cancel ends the context for good: the worker using it is abandoned.
-func (c *callCtx) cancel() {
+// cancel ends the context for good with err: the worker using it is
+// abandoned, or Serve's context is done.
+func (c *callCtx) cancel(err error) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.err == nil {
-		c.err = context.DeadlineExceeded
+		c.err = err
 		close(c.done)
 	}
 }

@@ -63,7 +63,8 @@
 //
 // [Agent.Serve] runs the exchange over any reader and writer;
 // [Agent.ServePipe] uses stdin and stdout as pmcd's pipe does and
-// [Agent.ServeListener] accepts pmcd's connections on a socket.
+// [Agent.ServeListener] accepts pmcd's connections on a socket. Each
+// returns soon after its context is done, even while it waits for pmcd.
 //
 // # Errors and limits
 //

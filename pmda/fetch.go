@@ -8,26 +8,6 @@ import (
 	"github.com/perfwire/perfwire/pduwire"
 )
 
-// vset is one value set of the RESULT being built: vals[first:first+n],
-// or the status numval when n is 0.
-type vset struct {
-	pmid   pcp.ID
-	numval int32
-	first  int
-	valfmt uint32
-}
-
-// val is one value: an insitu word, or a block of type typ whose payload
-// is scratch[off:off+n] (numeric payloads are in bits).
-type val struct {
-	inst  int32
-	typ   pcp.Type
-	block bool
-	bits  uint64
-	off   int
-	n     int
-}
-
 // fetch answers a FETCH: values of every requested metric and instance
 // the profile selects, encoded as libpcp_pmda's RESULT (docs/pmda.md).
 func (w *worker) doFetch() {
@@ -47,43 +27,53 @@ func (w *worker) doFetch() {
 			return
 		}
 	}
-	w.sets, w.vals, w.scratch = w.sets[:0], w.vals[:0], w.scratch[:0]
+	sets := w.res.Sets[:0]
+	w.scratch = w.scratch[:0]
 	for _, id := range w.fetch.PMIDs {
-		s := vset{pmid: id, first: len(w.vals)}
+		// Each slot keeps its Values array from earlier fetches.
+		var vs pduwire.ValueSetData
+		if len(sets) < cap(sets) {
+			vs = sets[:len(sets)+1][len(sets)]
+		}
+		vs.PMID, vs.NumVal, vs.Values = id, 0, vs.Values[:0]
 		mi, ok := a.byPMID[id]
 		if !ok {
-			s.numval = int32(pcp.ErrPMID)
-			w.sets = append(w.sets, s)
+			vs.NumVal = int32(pcp.ErrPMID)
+			sets = append(sets, vs)
 			continue
 		}
 		m := &a.metrics[mi]
-		s.valfmt = valFmt(m.Type)
-		var status int32
+		vs.ValFmt = valFmt(m.Type)
 		if m.InDom == pcp.InDomNull {
-			status = w.fetchOne(m, pcp.InNull)
+			vs.NumVal = w.fetchOne(m, pcp.InNull, &vs)
 		} else if in := a.instances(m.InDom); in != nil {
 			for _, x := range in.list {
 				if !w.inProfile(m.InDom, x.ID) {
 					continue
 				}
-				if st := w.fetchOne(m, x.ID); st < 0 {
-					status = st
+				if st := w.fetchOne(m, x.ID, &vs); st < 0 {
+					vs.NumVal = st
 				}
 			}
 		}
-		if n := len(w.vals) - s.first; n > 0 {
-			s.numval = int32(n)
-		} else {
-			s.numval = status
-		}
-		w.sets = append(w.sets, s)
+		sets = append(sets, vs)
 	}
-	w.encodeResult()
+	w.res.Sets = sets
+	// A PMDA's RESULT carries state-change bits in tv_sec.
+	w.res.Sec = int64(a.changes.Swap(0))
+	w.out = w.res.Append(w.out[:0], 0)
+	if len(w.out) > a.lim.MaxResultLen {
+		a.changes.Or(uint32(w.res.Sec)) // for the next RESULT sent
+		w.replyError(pcp.ErrTooBig)
+		return
+	}
+	w.reply = true
 }
 
-// fetchOne asks the Fetch callback for one value and keeps it; it returns
-// the callback's PCP code when it failed.
-func (w *worker) fetchOne(m *Metric, inst int32) int32 {
+// fetchOne asks the Fetch callback for one value and appends it to vs;
+// it returns the callback's PCP code when it failed. Payloads other than
+// 32-bit words go to the scratch buffer.
+func (w *worker) fetchOne(m *Metric, inst int32, vs *pduwire.ValueSetData) int32 {
 	a := w.a
 	if a.opts.Fetch == nil {
 		return int32(pcp.ErrPMID)
@@ -98,7 +88,10 @@ func (w *worker) fetchOne(m *Metric, inst int32) int32 {
 		}
 		return int32(w.codeOf("fetch "+m.Name, err))
 	}
-	x := val{inst: inst, typ: m.Type, off: len(w.scratch)} // numbers use no scratch
+	x := pduwire.ValueData{Inst: inst, BlockType: m.Type}
+	// The value's bytes are scratch[start:], its payload scratch[off:].
+	start := len(w.scratch)
+	off := start
 	switch v.kind {
 	case kindNone:
 		return 0
@@ -108,39 +101,44 @@ func (w *worker) fetchOne(m *Metric, inst int32) int32 {
 			a.logf("metric %s: a number set for type %s: left out", m.Name, m.Type)
 			return int32(pcp.ErrType)
 		}
-		x.bits = bits
 		switch m.Type {
 		case pcp.Type32, pcp.TypeU32:
+			x.Word = uint32(bits)
+			vs.Values = append(vs.Values, x)
+			return 0
 		case pcp.TypeFloat:
-			x.block, x.n = true, 4
+			w.scratch = wire.AppendU32BE(w.scratch, uint32(bits))
 		default:
-			x.block, x.n = true, 8
+			w.scratch = wire.AppendU64BE(w.scratch, bits)
 		}
 	case kindBytes:
+		start, off = v.off, v.off
 		if m.Type != pcp.TypeString && m.Type != pcp.TypeAggregate {
-			w.scratch = w.scratch[:v.off]
+			w.scratch = w.scratch[:start]
 			a.logf("metric %s: bytes set for type %s: left out", m.Name, m.Type)
 			return int32(pcp.ErrType)
 		}
 		if m.Type == pcp.TypeString {
 			w.scratch = append(w.scratch, 0) // the NUL counts in vlen
 		}
-		x.block, x.off, x.n = true, v.off, len(w.scratch)-v.off
 	case kindEvents:
+		start = v.off
 		buf, err := v.eb.Finish()
 		if err != nil {
-			w.scratch = w.scratch[:v.off]
+			w.scratch = w.scratch[:start]
 			a.logf("metric %s: event array: %v", m.Name, err)
 			return int32(pcp.ErrGeneric)
 		}
-		w.scratch = buf
-		x.block, x.off, x.n = true, v.off, len(buf)-v.off
+		// The array starts with its own header word, which the
+		// RESULT's value block header repeats.
+		w.scratch, off = buf, start+4
 	}
-	if x.block && (x.blockLen() > 0xffffff || len(w.scratch) > a.lim.MaxResultLen) {
-		w.scratch = w.scratch[:x.off]
+	if 4+len(w.scratch)-off > 0xffffff || len(w.scratch) > a.lim.MaxResultLen {
+		w.scratch = w.scratch[:start]
 		return int32(pcp.ErrTooBig)
 	}
-	w.vals = append(w.vals, x)
+	x.Payload = w.scratch[off:]
+	vs.Values = append(vs.Values, x)
 	return 0
 }
 
@@ -177,7 +175,7 @@ func convert(kind uint8, bits uint64, t pcp.Type) (uint64, bool) {
 }
 
 // valFmt is how libpcp sends values of type t (docs/pcp-pdu.md §4.7).
-func valFmt(t pcp.Type) uint32 {
+func valFmt(t pcp.Type) uint8 {
 	switch t {
 	case pcp.Type32, pcp.TypeU32:
 		return pduwire.ValInsitu
@@ -207,87 +205,4 @@ func (w *worker) inProfile(indom pcp.InDom, inst int32) bool {
 		return e.State == pduwire.ProfileInclude
 	}
 	return w.profile.State == pduwire.ProfileInclude
-}
-
-// encodeResult writes the RESULT: value-set records in request order,
-// then the value blocks in the order the records point at them, each
-// padded to 4 bytes. A PMDA's RESULT carries state-change bits in tv_sec.
-func (w *worker) encodeResult() {
-	size := 24
-	for _, s := range w.sets {
-		size += 8
-		if s.numval > 0 {
-			size += 4 + 8*int(s.numval)
-		}
-	}
-	blocks := size
-	for i := range w.vals {
-		if x := &w.vals[i]; x.block {
-			blocks += wire.Pad4(x.blockLen())
-		}
-	}
-	if blocks > w.a.lim.MaxResultLen {
-		w.replyError(pcp.ErrTooBig)
-		return
-	}
-	b := w.out[:0]
-	b = wire.AppendU32BE(b, uint32(blocks))
-	b = wire.AppendU32BE(b, uint32(pduwire.TypeResult))
-	b = wire.AppendU32BE(b, 0)
-	b = wire.AppendU32BE(b, w.a.changes.Swap(0))
-	b = wire.AppendU32BE(b, 0)
-	b = wire.AppendU32BE(b, uint32(len(w.sets)))
-	next := size
-	for _, s := range w.sets {
-		b = wire.AppendU32BE(b, uint32(s.pmid))
-		b = wire.AppendU32BE(b, uint32(s.numval))
-		if s.numval <= 0 {
-			continue
-		}
-		b = wire.AppendU32BE(b, s.valfmt)
-		vals := w.vals[s.first : s.first+int(s.numval)]
-		for i := range vals {
-			x := &vals[i]
-			b = wire.AppendU32BE(b, uint32(x.inst))
-			if x.block {
-				b = wire.AppendU32BE(b, uint32(next/4))
-				next += wire.Pad4(x.blockLen())
-			} else {
-				b = wire.AppendU32BE(b, uint32(x.bits))
-			}
-		}
-	}
-	for i := range w.vals {
-		x := &w.vals[i]
-		if !x.block {
-			continue
-		}
-		switch x.typ {
-		case pcp.TypeEvent, pcp.TypeHighResEvent:
-			b = append(b, w.scratch[x.off:x.off+x.n]...) // has its own header word
-			b = wire.AppendZeros(b, wire.Pad4(x.n)-x.n)
-			continue
-		}
-		b = wire.AppendU32BE(b, uint32(x.typ)<<24|uint32(4+x.n))
-		switch x.typ {
-		case pcp.TypeFloat:
-			b = wire.AppendU32BE(b, uint32(x.bits))
-		case pcp.Type64, pcp.TypeU64, pcp.TypeDouble:
-			b = wire.AppendU64BE(b, x.bits)
-		default:
-			b = append(b, w.scratch[x.off:x.off+x.n]...)
-		}
-		b = wire.AppendZeros(b, wire.Pad4(4+x.n)-(4+x.n))
-	}
-	w.out = b
-	w.reply = true
-}
-
-// blockLen is the value block's vlen: an event array carries its own
-// header word, other payloads get one.
-func (x *val) blockLen() int {
-	if x.typ == pcp.TypeEvent || x.typ == pcp.TypeHighResEvent {
-		return x.n
-	}
-	return 4 + x.n
 }

@@ -7,6 +7,8 @@ import (
 	"io"
 	"net"
 	"os"
+	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/perfwire/perfwire/eventrec"
@@ -15,9 +17,14 @@ import (
 )
 
 // ServePipe serves pmcd over stdin and stdout, as pmcd starts a "pipe
-// binary" PMDA. Nothing else may write to stdout.
+// binary" PMDA, until pmcd closes the pipe or ctx is done. Nothing else
+// may read stdin or write stdout while it runs. Stdin is read through a
+// non-blocking descriptor of its own, so that cancelling ctx interrupts a
+// read that waits for pmcd; ServePipe then returns ctx's error.
 func (a *Agent) ServePipe(ctx context.Context) error {
-	return a.Serve(ctx, os.Stdin, os.Stdout)
+	in, done := pollableStdin()
+	defer done()
+	return a.Serve(ctx, in, os.Stdout)
 }
 
 // ServeListener accepts pmcd's connections on ln (pmcd.conf's "socket
@@ -34,6 +41,7 @@ func (a *Agent) ServeListener(ctx context.Context, ln net.Listener) error {
 			}
 			return fmt.Errorf("pmda: accepting pmcd's connection: %w", err)
 		}
+		// Closing the connection also ends a write blocked on pmcd.
 		cstop := context.AfterFunc(ctx, func() { c.Close() })
 		err = a.Serve(ctx, c, c)
 		cstop()
@@ -47,11 +55,26 @@ func (a *Agent) ServeListener(ctx context.Context, ln net.Listener) error {
 	}
 }
 
+// deadliner is a reader whose blocked reads a deadline interrupts
+// (net.Conn, and an *os.File on a pipe or socket in non-blocking mode).
+type deadliner interface {
+	SetReadDeadline(t time.Time) error
+}
+
 // Serve runs the start-up exchange and the request loop over r (from
 // pmcd) and w (to pmcd) until r ends, which returns nil, or a framing or
-// write error, which is returned. Cancelling ctx is seen between requests
-// and by callbacks; to interrupt a blocked read, close r. An agent serves
-// one pmcd at a time: Serve must not run twice at once.
+// write error, which is returned. When ctx is done, the callback running
+// sees its context done, and a read waiting for pmcd is interrupted if r
+// has a SetReadDeadline method (a net.Conn or an os.File pipe does; its
+// deadline is left in the past); Serve then returns ctx's error. A reader
+// without one must be closed to interrupt its read. An agent serves one
+// pmcd at a time: Serve must not run twice at once.
+//
+// Requests are answered on one goroutine, in order, without a hand-off per
+// request. A callback that overruns [Limits.CallTimeout] is given up on:
+// its request is answered PM_ERR_AGAIN and a new goroutine, with buffers
+// of its own, serves the requests that follow while the old one finishes
+// the callback and exits.
 func (a *Agent) Serve(ctx context.Context, r io.Reader, w io.Writer) error {
 	a.wmu.Lock()
 	a.out = w
@@ -69,72 +92,157 @@ func (a *Agent) Serve(ctx context.Context, r io.Reader, w io.Writer) error {
 	if err := a.write(creds.Append(nil, int32(os.Getpid()))); err != nil {
 		return err
 	}
-	rd := pduwire.NewReader(r, pduwire.Options{MaxPDULen: a.lim.MaxPDULen})
-	wk := a.newWorker(ctx)
-	defer func() { wk.stop() }()
-	timer := time.NewTimer(time.Hour)
-	timer.Stop()
-	var lastProfile []byte
-	first := true
-	for rd.Next() {
-		if err := ctx.Err(); err != nil {
-			return err
+	s := &session{
+		a:      a,
+		ctx:    ctx,
+		rd:     pduwire.NewReader(r, pduwire.Options{MaxPDULen: a.lim.MaxPDULen}),
+		result: make(chan error, 1),
+		t0:     time.Now(),
+		first:  true,
+		wk:     a.newWorker(ctx),
+	}
+	s.watchdog = time.AfterFunc(time.Hour, s.overrun)
+	s.watchdog.Stop()
+	stop := context.AfterFunc(ctx, func() {
+		if d, ok := r.(deadliner); ok {
+			d.SetReadDeadline(time.Unix(1, 0))
 		}
-		p := rd.PDU()
+		s.mu.Lock()
+		s.wk.ctx.cancel(ctx.Err())
+		s.mu.Unlock()
+	})
+	defer stop()
+	go s.serve(s.wk)
+	err := <-s.result
+	s.watchdog.Stop()
+	return err
+}
+
+// session is one Serve call's request loop. The loop's state (the reader,
+// the last PROFILE, the current worker) belongs to the goroutine serving
+// requests, and passes to the watchdog when it gives up on that goroutine.
+type session struct {
+	a        *Agent
+	ctx      context.Context
+	rd       *pduwire.Reader
+	result   chan error // the loop's end, sent once by its last goroutine
+	t0       time.Time  // the origin of deadline
+	watchdog *time.Timer
+
+	// state counts requests, odd while one runs. The goroutine that runs
+	// it and the watchdog race to make it even; the winner answers it.
+	state    atomic.Uint64
+	deadline atomic.Int64 // the running request's limit, since t0
+
+	mu sync.Mutex // guards wk, which ctx's cancellation reads
+	wk *worker
+
+	cur         pduwire.Header // the running request's
+	lastProfile []byte
+	first       bool
+}
+
+// serve answers requests with wk until the stream ends or the watchdog
+// takes over.
+func (s *session) serve(wk *worker) {
+	a := s.a
+	for s.rd.Next() {
+		if err := s.ctx.Err(); err != nil {
+			s.result <- err
+			return
+		}
+		p := s.rd.PDU()
 		t := p.Header.Type
 		if a.opts.Capture != nil {
 			a.opts.Capture.Write(p.Bytes)
 		}
-		if first {
-			first = false
+		if s.first {
+			s.first = false
 			if t == pduwire.TypeCreds {
 				var c pduwire.CredsPDU
 				if err := c.UnmarshalBinary(p.Bytes); err != nil {
-					return fmt.Errorf("pmda: pmcd's CREDS: %w", err)
+					s.result <- fmt.Errorf("pmda: pmcd's CREDS: %w", err)
+					return
 				}
 				continue
 			}
 		}
-		reply := expectsReply(t)
-		if reply && !a.ready.Load() {
+		if expectsReply(t) && !a.ready.Load() {
 			if err := a.writeError(pcp.ErrPMDANotReady); err != nil {
-				return err
+				s.result <- err
+				return
 			}
 			continue
 		}
 		if t == pduwire.TypeProfile {
-			lastProfile = append(lastProfile[:0], p.Bytes...)
+			s.lastProfile = append(s.lastProfile[:0], p.Bytes...)
 		}
 		wk.in = append(wk.in[:0], p.Bytes...)
-		wk.ctx.setDeadline(time.Now().Add(a.lim.CallTimeout))
-		timer.Reset(a.lim.CallTimeout)
-		wk.jobs <- struct{}{}
-		select {
-		case <-wk.done:
-			timer.Stop()
-			if wk.reply {
-				if err := a.write(wk.out); err != nil {
-					return err
-				}
-			}
-		case <-timer.C:
-			a.logf("%s request from context %d overran the %v limit: answered PM_ERR_AGAIN", t, p.Header.From, a.lim.CallTimeout)
-			wk.abandon()
-			wk = a.newWorker(ctx)
-			if lastProfile != nil {
-				wk.replay(lastProfile)
-			}
-			if reply {
-				if err := a.writeError(pcp.ErrAgain); err != nil {
-					return err
-				}
+		s.cur = p.Header
+		if !s.call(wk) {
+			return // the watchdog answered and serves on
+		}
+		if wk.reply {
+			if err := a.write(wk.out); err != nil {
+				s.result <- err
+				return
 			}
 		}
 	}
-	if err := rd.Err(); err != nil {
-		return fmt.Errorf("pmda: reading from pmcd: %w", err)
+	if err := s.ctx.Err(); err != nil {
+		s.result <- err
+		return
 	}
-	return nil
+	if err := s.rd.Err(); err != nil {
+		s.result <- fmt.Errorf("pmda: reading from pmcd: %w", err)
+		return
+	}
+	s.result <- nil
+}
+
+// call answers wk.in under the watchdog and reports whether it finished
+// first; if not, the watchdog has answered the request and owns the loop.
+func (s *session) call(wk *worker) bool {
+	lim := s.a.lim.CallTimeout
+	dl := time.Since(s.t0) + lim
+	wk.ctx.setDeadline(s.t0.Add(dl))
+	s.deadline.Store(int64(dl))
+	st := s.state.Add(1)
+	s.watchdog.Reset(lim)
+	wk.do()
+	s.watchdog.Stop()
+	return s.state.CompareAndSwap(st, st+1)
+}
+
+// overrun runs when the watchdog fires: if the request it was set for is
+// still running, it answers PM_ERR_AGAIN, abandons the worker and serves
+// the rest of the stream on this goroutine with a new one. A fire left
+// over from an earlier request finds a later deadline and does nothing.
+func (s *session) overrun() {
+	st := s.state.Load()
+	if st%2 == 0 || time.Since(s.t0) < time.Duration(s.deadline.Load()) || !s.state.CompareAndSwap(st, st+1) {
+		return
+	}
+	a := s.a
+	a.logf("%s request from context %d overran the %v limit: answered PM_ERR_AGAIN", s.cur.Type, s.cur.From, a.lim.CallTimeout)
+	wk := a.newWorker(s.ctx)
+	if s.lastProfile != nil {
+		wk.replay(s.lastProfile)
+	}
+	s.mu.Lock()
+	s.wk.ctx.cancel(context.DeadlineExceeded)
+	s.wk = wk
+	s.mu.Unlock()
+	if s.ctx.Err() != nil {
+		wk.ctx.cancel(s.ctx.Err())
+	}
+	if expectsReply(s.cur.Type) {
+		if err := a.writeError(pcp.ErrAgain); err != nil {
+			s.result <- err
+			return
+		}
+	}
+	s.serve(wk)
 }
 
 // expectsReply reports whether pmcd waits for an answer to a PDU of type
@@ -164,15 +272,12 @@ func (a *Agent) writeError(c pcp.Code) error {
 	return a.write(e.Append(buf[:0], 0))
 }
 
-// worker answers requests on its own goroutine, so that the loop can give
-// up on a callback that overruns its limit. Its buffers are its own: an
-// abandoned worker may still be running a callback while its successor
-// serves the next request.
+// worker holds the buffers requests are answered with. An abandoned
+// worker may still be running a callback while its successor serves the
+// next request, so each worker's buffers are its own.
 type worker struct {
 	a     *Agent
 	ctx   callCtx
-	jobs  chan struct{}
-	done  chan struct{}
 	in    []byte // the request, copied
 	out   []byte // the reply
 	reply bool   // out holds a reply to send
@@ -180,8 +285,7 @@ type worker struct {
 	scratch []byte // value payloads of the fetch being built
 	eb      eventrec.Builder
 	v       Value
-	sets    []vset
-	vals    []val
+	res     pduwire.ResultPDU // the RESULT being built; payloads in scratch
 
 	profile     pduwire.ProfilePDU
 	haveProfile bool
@@ -196,28 +300,10 @@ type worker struct {
 }
 
 func (a *Agent) newWorker(ctx context.Context) *worker {
-	w := &worker{a: a, jobs: make(chan struct{}), done: make(chan struct{}, 1)}
+	w := &worker{a: a}
 	w.ctx.parent = ctx
 	w.ctx.done = make(chan struct{})
-	go w.run()
 	return w
-}
-
-func (w *worker) run() {
-	for range w.jobs {
-		w.do()
-		w.done <- struct{}{}
-	}
-}
-
-// stop ends an idle worker.
-func (w *worker) stop() { close(w.jobs) }
-
-// abandon gives up on a worker stuck in a callback: its context is done
-// and it exits when the callback returns.
-func (w *worker) abandon() {
-	w.ctx.cancel()
-	close(w.jobs)
 }
 
 // replay hands a new worker the last PROFILE its predecessor had.
