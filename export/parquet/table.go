@@ -71,10 +71,13 @@ func (t *table[T]) drain() error {
 	return err
 }
 
-// close writes the last row group and the footer.
+// close writes the last row group and the footer, and lets go of the
+// writer: the row count stays wanted until Commit, its buffers do not.
 func (t *table[T]) close() error {
-	if err := t.drain(); err != nil {
-		return err
+	err := t.drain()
+	if err == nil {
+		err = t.w.Close()
 	}
-	return t.w.Close()
+	t.w, t.buf = nil, nil
+	return err
 }
