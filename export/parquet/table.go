@@ -4,7 +4,6 @@ import (
 	"io"
 
 	"github.com/parquet-go/parquet-go"
-	"github.com/parquet-go/parquet-go/compress/zstd"
 )
 
 // batch is how many rows are handed to the encoder at once: enough to
@@ -24,7 +23,7 @@ type table[T any] struct {
 }
 
 // zstdCodec is shared by every writer: the codec holds no per-file state.
-var zstdCodec = &zstd.Codec{Level: zstd.SpeedDefault}
+var zstdCodec = &pageCodec{}
 
 func newTable[T any](out io.Writer, limit int64, size func(*T) int64) *table[T] {
 	w := parquet.NewGenericWriter[T](out,
