@@ -24,10 +24,10 @@ const exportUsage = `usage: perfwire export [--format parquet] [--table T,...] [
 
 Writes every input as Parquet tables under DIR, one directory per table
 (pcp_values, pcp_events, pcp_metrics, pcp_instances, dlt_messages,
-kpi_processes, kpi_irqs), in Hive partitions TABLE/host=H/date=YYYY-MM-DD/part-ID.parquet.
+kpi_processes, kpi_irqs, mmv_values), in Hive partitions TABLE/host=H/date=YYYY-MM-DD/part-ID.parquet.
 INPUT is a PCP archive (any file of it or its base name; compressed
 volumes too), a DLT file (dlt_messages, and the dlt-kpi tables when it
-carries dlt-kpi messages). Inputs are read in parallel, -j at a time
+carries dlt-kpi messages) or an MMV file (mmv_values). Inputs are read in parallel, -j at a time
 (default GOMAXPROCS). Each input's files appear whole once it is done:
 exporting the same input again replaces them. Columns: docs/export.md.
 
