@@ -18,16 +18,16 @@ import (
 )
 
 const exportUsage = `usage: perfwire export [--format parquet] [--table T,...] [--partition host,date]
-                       [--row-group BYTES] [--rates] [--host H] [-j N] -o DIR INPUT...
+                       [--row-group-size BYTES] [--rates] [--host H] [-j N] -o DIR INPUT...
        perfwire export [flags] --dlt HOST[:PORT] [--roll D] [--roll-size BYTES] [--rolls N] -o DIR
        perfwire export [flags] --pmcd HOST[:PORT] [--interval D] [--roll D] [--rolls N] -o DIR METRIC...
 
 Writes every input as Parquet tables under DIR, one directory per table
 (pcp_values, pcp_events, pcp_metrics, pcp_instances, dlt_messages,
-kpi_processes, kpi_irqs), in Hive partitions TABLE/host=H/date=YYYY-MM-DD/part-ID.parquet.
+kpi_processes, kpi_irqs, mmv_values), in Hive partitions TABLE/host=H/date=YYYY-MM-DD/part-ID.parquet.
 INPUT is a PCP archive (any file of it or its base name; compressed
 volumes too), a DLT file (dlt_messages, and the dlt-kpi tables when it
-carries dlt-kpi messages). Inputs are read in parallel, -j at a time
+carries dlt-kpi messages) or an MMV file (mmv_values). Inputs are read in parallel, -j at a time
 (default GOMAXPROCS). Each input's files appear whole once it is done:
 exporting the same input again replaces them. Columns: docs/export.md.
 
@@ -46,7 +46,7 @@ func runExport(args []string, stdout io.Writer) error {
 	format := fs.String("format", "parquet", "output format (parquet)")
 	tables := fs.String("table", "", "tables to write, comma-separated (default: all the inputs have)")
 	partition := fs.String("partition", "host,date", "Hive partition keys, comma-separated, or none")
-	rowGroup := fs.Int64("row-group", parquet.DefaultRowGroupSize, "row group size bound, bytes")
+	rowGroup := fs.Int64("row-group-size", parquet.DefaultRowGroupSize, "bound of a row group, bytes of row contents before encoding")
 	rates := fs.Bool("rates", false, "add counters' rates to pcp_values")
 	host := fs.String("host", "", "host column for every input (default: the archive's host, the DLT ECU)")
 	jobs := fs.Int("j", runtime.GOMAXPROCS(0), "inputs read at once")
@@ -78,8 +78,8 @@ func runExport(args []string, stdout io.Writer) error {
 		return usagef("--pmcd needs the metrics to sample")
 	case !live && fs.NArg() == 0:
 		return usagef("at least one input is needed\n%s", exportUsage)
-	case *roll <= 0 || *interval <= 0 || *rollSize <= 0 || *rolls < 0:
-		return usagef("--roll, --interval, --roll-size must be positive")
+	case *roll <= 0 || *interval <= 0 || *rollSize <= 0 || *rolls < 0 || *rowGroup <= 0:
+		return usagef("--roll, --interval, --roll-size, --row-group-size must be positive")
 	}
 	d := &parquet.Dir{Root: *out, Options: parquet.Options{RowGroupSize: *rowGroup, Rates: *rates}}
 	if *tables != "" {

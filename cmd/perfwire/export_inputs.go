@@ -3,6 +3,7 @@ package main
 import (
 	"bufio"
 	"errors"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -11,6 +12,7 @@ import (
 	"github.com/perfwire/perfwire/archive"
 	"github.com/perfwire/perfwire/dlt"
 	"github.com/perfwire/perfwire/export/parquet"
+	"github.com/perfwire/perfwire/mmv"
 )
 
 // isArchiveInput reports whether in names a PCP archive: one of its
@@ -70,7 +72,48 @@ func exportInput(o *parquet.Output, in, host string) (int64, int64, error) {
 		rows, err := o.Archive(a, filepath.Base(archiveBase(archiveArg(in))), host)
 		return rows, size, classify(in, err)
 	}
+	if isMMVInput(in) {
+		return exportMMV(o, in, host)
+	}
 	return exportDLT(o, in, host)
+}
+
+// isMMVInput reports whether in starts as an MMV file does ("MMV\0").
+func isMMVInput(in string) bool {
+	f, err := os.Open(in)
+	if err != nil {
+		return false
+	}
+	defer f.Close()
+	var head [4]byte
+	n, _ := io.ReadFull(f, head[:])
+	return n == 4 && string(head[:]) == "MMV\x00"
+}
+
+// exportMMV writes an MMV file's values as they are in the file now,
+// stamped with its modification time. The host column is --host, else
+// this machine's name: MMV files are read where their writers run.
+func exportMMV(o *parquet.Output, in, host string) (int64, int64, error) {
+	b, err := os.ReadFile(in)
+	if err != nil {
+		return 0, 0, &inputError{file: in, err: err}
+	}
+	st, err := os.Stat(in)
+	if err != nil {
+		return 0, int64(len(b)), &inputError{file: in, err: err}
+	}
+	f, err := mmv.Parse(b, mmv.Options{SkipRefused: true})
+	if err != nil {
+		return 0, int64(len(b)), &inputError{file: in, err: err}
+	}
+	if host == "" {
+		host, _ = os.Hostname()
+	}
+	rows, err := o.MMV(&f, filepath.Base(in), host, st.ModTime().UnixNano())
+	if o.Progress != nil {
+		o.Progress(rows, int64(len(b)))
+	}
+	return rows, int64(len(b)), classify(in, err)
 }
 
 // archiveArg is the name openArchive takes for in: a compressed file's

@@ -8,6 +8,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	pq "github.com/parquet-go/parquet-go"
 )
 
 // partFiles lists the Parquet files below dir, relative to it.
@@ -106,10 +108,72 @@ func TestExportUsage(t *testing.T) {
 		{"export", "--table", "nope", "-o", t.TempDir(), archiveData + "m3"},
 		{"export", "--partition", "ecu", "-o", t.TempDir(), archiveData + "m3"},
 		{"export", "--format", "csv", "-o", t.TempDir(), archiveData + "m3"},
+		{"export", "--row-group-size", "0", "-o", t.TempDir(), archiveData + "m3"},
 	} {
 		var stdout, stderr bytes.Buffer
 		if code := run(args, &stdout, &stderr); code != 2 {
 			t.Errorf("%v: exit %d, want 2", args, code)
 		}
+	}
+}
+
+// rowGroups reads the footer of the one pcp_values file below dir: its
+// row groups' row counts.
+func rowGroups(t *testing.T, dir string) []int64 {
+	t.Helper()
+	files, _ := filepath.Glob(filepath.Join(dir, "pcp_values", "*", "*", "*.parquet"))
+	if len(files) != 1 {
+		t.Fatalf("pcp_values files %v, want one", files)
+	}
+	f, err := os.Open(files[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	st, err := f.Stat()
+	if err != nil {
+		t.Fatal(err)
+	}
+	pf, err := pq.OpenFile(f, st.Size())
+	if err != nil {
+		t.Fatal(err)
+	}
+	var rows []int64
+	for _, g := range pf.Metadata().RowGroups {
+		rows = append(rows, g.NumRows)
+	}
+	return rows
+}
+
+// TestExportRowGroupSize: --row-group-size bounds the row groups of the
+// files written, as their footers count them: the default keeps a small
+// archive in one group, a quarter of the bound makes about four times as
+// many groups, and every row is in one of them.
+func TestExportRowGroupSize(t *testing.T) {
+	groups := map[string][]int64{}
+	for _, size := range []string{"", "8192", "32768"} {
+		out := t.TempDir()
+		args := []string{"export", "--table", "pcp_values", "-o", out, archiveData + "m3"}
+		if size != "" {
+			args = append(args[:1], append([]string{"--row-group-size", size}, args[1:]...)...)
+		}
+		var stdout, stderr bytes.Buffer
+		if code := run(args, &stdout, &stderr); code != 0 {
+			t.Fatalf("%v: exit %d\n%s", args, code, stderr.String())
+		}
+		groups[size] = rowGroups(t, out)
+	}
+	sum := func(g []int64) (n int64) {
+		for _, r := range g {
+			n += r
+		}
+		return n
+	}
+	all, small, large := groups[""], groups["8192"], groups["32768"]
+	if len(all) != 1 || sum(small) != all[0] || sum(large) != all[0] {
+		t.Fatalf("row groups: default %v, 8 KiB %v, 32 KiB %v", all, small, large)
+	}
+	if len(large) < 4 || len(small) < 3*len(large) || len(small) > 5*len(large) {
+		t.Errorf("%d row groups at 8 KiB, %d at 32 KiB: the bound is not what makes them", len(small), len(large))
 	}
 }

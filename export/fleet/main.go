@@ -26,6 +26,7 @@ import (
 
 	"github.com/klauspost/compress/zstd"
 
+	"github.com/perfwire/perfwire/internal/fleetgen"
 	"github.com/perfwire/perfwire/pcp"
 )
 
@@ -40,7 +41,15 @@ func main() {
 	peerSamples := flag.Int("peer-samples", 360, "samples pcp2json reads of the peer archive")
 	peerSpan := flag.Duration("peer-span", 24*time.Hour, "what the archive perfwire export and pcp2json are timed on covers")
 	summary := flag.String("summary", "", "also write the goals' numbers here as JSON")
+	only := flag.Bool("archives-only", false, "write the archives into -dir and stop")
 	flag.Parse()
+	if *only {
+		if err := writeArchives(*hosts, *metrics, *interval, *span, *src, *work); err != nil {
+			fmt.Fprintln(os.Stderr, "fleet:", err)
+			os.Exit(1)
+		}
+		return
+	}
 	if err := run(*hosts, *metrics, *interval, *span, *peerSpan, *src, *perfwire, *work, *peerSamples, *summary); err != nil {
 		fmt.Fprintln(os.Stderr, "fleet:", err)
 		os.Exit(1)
@@ -72,42 +81,19 @@ func run(hosts, nmetrics int, interval, span, peerSpan time.Duration, src, perfw
 			return fmt.Errorf("go build: %v\n%s", err, out)
 		}
 	}
-	srcs, err := readSource(src)
+	srcs, err := fleetgen.ReadSource(src)
 	if err != nil {
 		return err
 	}
-	metrics := fleetMetrics(srcs, nmetrics)
+	metrics := fleetgen.Metrics(srcs, nmetrics)
 	samples := int(span / interval)
-	day := time.Date(2026, 11, 25, 0, 0, 0, 0, time.UTC)
 
 	// The archives, GOMAXPROCS at a time.
 	arch := filepath.Join(work, "archives")
-	os.MkdirAll(arch, 0o755)
 	t0 := time.Now()
-	bases := make([]string, hosts)
-	var wg sync.WaitGroup
-	errs := make(chan error, hosts)
-	next := make(chan int)
-	for range runtime.GOMAXPROCS(0) {
-		wg.Go(func() {
-			for h := range next {
-				errs <- writeHost(bases[h], h, metrics, day, interval, samples)
-			}
-		})
-	}
-	for h := range hosts {
-		bases[h] = filepath.Join(arch, "host"+strconv.Itoa(10000 + h)[1:])
-	}
-	for h := range hosts {
-		next <- h
-	}
-	close(next)
-	wg.Wait()
-	close(errs)
-	for err := range errs {
-		if err != nil {
-			return err
-		}
+	bases, err := writeFleet(arch, hosts, metrics, day, interval, samples)
+	if err != nil {
+		return err
 	}
 	genTime := time.Since(t0)
 	archBytes := dirSize(arch)
@@ -137,8 +123,8 @@ func run(hosts, nmetrics int, interval, span, peerSpan time.Duration, src, perfw
 	// every host has (or the first gauge).
 	metric := ""
 	for _, m := range metrics {
-		if m.m.Type == pcp.TypeDouble && (metric == "" || strings.HasPrefix(m.m.Names[0], "fleet.kernel.all.load.")) {
-			metric = m.m.Names[0]
+		if m.Type == pcp.TypeDouble && (metric == "" || strings.HasPrefix(m.Names[0], "fleet.kernel.all.load.")) {
+			metric = m.Names[0]
 			if strings.HasPrefix(metric, "fleet.kernel.all.load.") {
 				break
 			}
@@ -157,7 +143,7 @@ func run(hosts, nmetrics int, interval, span, peerSpan time.Duration, src, perfw
 	// pcp2json against perfwire export on the same archive, one host's
 	// archive of peerSpan.
 	peerBase := filepath.Join(work, "peer")
-	if err := writeHost(peerBase, hosts, metrics, day, interval, int(peerSpan/interval)); err != nil {
+	if err := fleetgen.WriteHost(peerBase, hosts, metrics, day, interval, int(peerSpan/interval)); err != nil {
 		return err
 	}
 	peer, err := pcp2json(peerBase, interval, peerSamples)
@@ -200,6 +186,57 @@ func run(hosts, nmetrics int, interval, span, peerSpan time.Duration, src, perfw
 	b, _ := json.Marshal(Summary{RowsPerSec: rows / ex.wall.Seconds(), PeerRatio: float64(one.rows) / one.wall.Seconds() / peer.rate(),
 		RSSAll: ex.maxRSS, RSSTenth: exSmall.maxRSS, OutOverZstd: float64(outBytes) / float64(zstdBytes), QuerySec: queryTime.Seconds()})
 	return os.WriteFile(summary, b, 0o644)
+}
+
+// day is when every host's archive starts.
+var day = time.Date(2026, 11, 25, 0, 0, 0, 0, time.UTC)
+
+// writeArchives writes the fleet's archives into work/archives and
+// nothing else: inputs for measuring an export by hand.
+func writeArchives(hosts, nmetrics int, interval, span time.Duration, src, work string) error {
+	if work == "" {
+		return fmt.Errorf("-archives-only needs -dir")
+	}
+	srcs, err := fleetgen.ReadSource(src)
+	if err != nil {
+		return err
+	}
+	_, err = writeFleet(filepath.Join(work, "archives"), hosts, fleetgen.Metrics(srcs, nmetrics), day, interval, int(span/interval))
+	return err
+}
+
+// writeFleet writes one archive per host into dir, GOMAXPROCS at a time,
+// and returns their base names.
+func writeFleet(dir string, hosts int, metrics []fleetgen.Metric, start time.Time, interval time.Duration, samples int) ([]string, error) {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return nil, err
+	}
+	bases := make([]string, hosts)
+	for h := range hosts {
+		bases[h] = filepath.Join(dir, "host"+strconv.Itoa(10000 + h)[1:])
+	}
+	var wg sync.WaitGroup
+	errs := make(chan error, hosts)
+	next := make(chan int)
+	for range runtime.GOMAXPROCS(0) {
+		wg.Go(func() {
+			for h := range next {
+				errs <- fleetgen.WriteHost(bases[h], h, metrics, start, interval, samples)
+			}
+		})
+	}
+	for h := range hosts {
+		next <- h
+	}
+	close(next)
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		if err != nil {
+			return nil, err
+		}
+	}
+	return bases, nil
 }
 
 func metas(bases []string) []string {

@@ -5,6 +5,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strconv"
 	"time"
 )
 
@@ -75,9 +76,14 @@ func (c *counter) Write(p []byte) (int, error) {
 // files replace the earlier ones.
 func (d *Dir) Output(id string) *Output { return &Output{d: d, id: id} }
 
-// open creates the temporary file that will become rel, below the root.
-func (o *Output) open(rel string) (*pending, error) {
-	final := filepath.Join(o.d.Root, rel, "part-"+o.id+".parquet")
+// open creates the temporary file that will become the n-th file of the
+// partition rel, below the root: part-ID.parquet, then part-ID-N.parquet.
+func (o *Output) open(rel string, n int) (*pending, error) {
+	name := "part-" + o.id + ".parquet"
+	if n > 0 {
+		name = "part-" + o.id + "-" + strconv.Itoa(n) + ".parquet"
+	}
+	final := filepath.Join(o.d.Root, rel, name)
 	dir := filepath.Dir(final)
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return nil, err
@@ -95,6 +101,18 @@ func (o *Output) open(rel string) (*pending, error) {
 	p := &pending{final: final, f: f, n: &counter{w: f}}
 	o.pending = append(o.pending, p)
 	return p, nil
+}
+
+// finish writes the rest of the file of t (its last row group and
+// footer) now, ahead of Commit, which then only syncs and renames it.
+func (o *Output) finish(t interface{ close() error }) error {
+	for _, p := range o.pending {
+		if p.tab == t {
+			p.tab = nil
+			return t.close()
+		}
+	}
+	return nil
 }
 
 // Commit finishes every file (last row group, footer, fsync) and then
@@ -124,8 +142,33 @@ func (o *Output) Commit() error {
 		o.Stats.Rows += p.rows()
 		o.Stats.Bytes += p.n.n
 	}
+	o.removeStale()
 	o.pending = nil
 	return err
+}
+
+// removeStale removes, from the partitions this export wrote, the
+// part-ID-N.parquet files of an earlier export of the same input that
+// this one did not write again.
+func (o *Output) removeStale() {
+	written := map[string]bool{}
+	for _, p := range o.pending {
+		written[p.final] = true
+	}
+	done := map[string]bool{}
+	for _, p := range o.pending {
+		dir := filepath.Dir(p.final)
+		if done[dir] {
+			continue
+		}
+		done[dir] = true
+		old, _ := filepath.Glob(filepath.Join(dir, "part-"+o.id+"-*.parquet"))
+		for _, f := range old {
+			if !written[f] {
+				os.Remove(f)
+			}
+		}
+	}
 }
 
 // Abort removes every file written so far.
@@ -147,14 +190,24 @@ func (o *Output) remove() {
 const nsPerDay = int64(24 * time.Hour)
 
 // parts routes the rows of one table to the file of their partition.
+//
+// Inputs are read in time order, so a day's partitions take no more rows
+// once a later day's row has come: their files are finished then
+// (written out, footer included) and their memory freed, so that what is
+// held stays one row group per host of the current day, whatever the
+// input's length. A row that comes later still for a finished partition
+// starts another file there, part-ID-N.parquet.
 type parts[T any] struct {
-	o     *Output
-	name  string
-	size  func(*T) int64
-	open  map[partKey]*table[T]
-	last  partKey
-	cur   *table[T]
-	limit int64
+	o      *Output
+	name   string
+	size   func(*T) int64
+	open   map[partKey]*table[T]
+	files  map[partKey]int // files started in each partition
+	last   partKey
+	cur    *table[T]
+	limit  int64
+	day    int64 // the latest day seen, once cur is set
+	closed int64 // rows in the files already finished
 }
 
 type partKey struct {
@@ -163,7 +216,8 @@ type partKey struct {
 }
 
 func newParts[T any](o *Output, name string, size func(*T) int64) *parts[T] {
-	return &parts[T]{o: o, name: name, size: size, open: map[partKey]*table[T]{}, limit: o.d.rowGroupSize()}
+	return &parts[T]{o: o, name: name, size: size, open: map[partKey]*table[T]{}, files: map[partKey]int{},
+		limit: o.d.rowGroupSize()}
 }
 
 // next returns the slot of a row in the partition of host and the UTC day
@@ -171,12 +225,20 @@ func newParts[T any](o *Output, name string, size func(*T) int64) *parts[T] {
 func (p *parts[T]) next(host string, ns int64) (*T, error) {
 	k := partKey{host: host, day: floorDiv(ns, nsPerDay)}
 	if p.cur == nil || k != p.last {
+		if p.cur == nil || k.day > p.day {
+			p.day = k.day
+			if err := p.finishBefore(k.day); err != nil {
+				return nil, err
+			}
+		}
 		t, ok := p.open[k]
 		if !ok {
-			f, err := p.o.open(p.rel(k))
+			n := p.files[k]
+			f, err := p.o.open(p.rel(k), n)
 			if err != nil {
 				return nil, &WriteError{Err: err}
 			}
+			p.files[k] = n + 1
 			t = newTable(f.n, p.limit, p.size)
 			f.tab, f.rows = t, func() int64 { return t.rows }
 			p.open[k] = t
@@ -186,9 +248,24 @@ func (p *parts[T]) next(host string, ns int64) (*T, error) {
 	return p.cur.next(), nil
 }
 
+// finishBefore finishes the files of the partitions of days before day.
+func (p *parts[T]) finishBefore(day int64) error {
+	for k, t := range p.open {
+		if k.day >= day {
+			continue
+		}
+		delete(p.open, k)
+		p.closed += t.rows
+		if err := p.o.finish(t); err != nil {
+			return &WriteError{Err: err}
+		}
+	}
+	return nil
+}
+
 // rows counts the rows added to every partition.
 func (p *parts[T]) rows() int64 {
-	var n int64
+	n := p.closed
 	for _, t := range p.open {
 		n += t.rows
 	}

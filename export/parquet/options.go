@@ -40,11 +40,12 @@ const (
 	TableDLTMessages  = "dlt_messages"
 	TableKPIProcesses = "kpi_processes"
 	TableKPIIRQs      = "kpi_irqs"
+	TableMMVValues    = "mmv_values"
 )
 
 // Tables lists every table name, in the order docs/export.md describes
 // them.
-var Tables = []string{TablePCPValues, TablePCPMetrics, TablePCPInstances, TablePCPEvents, TableDLTMessages, TableKPIProcesses, TableKPIIRQs}
+var Tables = []string{TablePCPValues, TablePCPMetrics, TablePCPInstances, TablePCPEvents, TableDLTMessages, TableKPIProcesses, TableKPIIRQs, TableMMVValues}
 
 func (o Options) rowGroupSize() int64 {
 	if o.RowGroupSize <= 0 {

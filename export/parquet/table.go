@@ -4,7 +4,6 @@ import (
 	"io"
 
 	"github.com/parquet-go/parquet-go"
-	"github.com/parquet-go/parquet-go/compress/zstd"
 )
 
 // batch is how many rows are handed to the encoder at once: enough to
@@ -24,7 +23,7 @@ type table[T any] struct {
 }
 
 // zstdCodec is shared by every writer: the codec holds no per-file state.
-var zstdCodec = &zstd.Codec{Level: zstd.SpeedDefault}
+var zstdCodec = &pageCodec{}
 
 func newTable[T any](out io.Writer, limit int64, size func(*T) int64) *table[T] {
 	w := parquet.NewGenericWriter[T](out,
@@ -71,10 +70,13 @@ func (t *table[T]) drain() error {
 	return err
 }
 
-// close writes the last row group and the footer.
+// close writes the last row group and the footer, and lets go of the
+// writer: the row count stays wanted until Commit, its buffers do not.
 func (t *table[T]) close() error {
-	if err := t.drain(); err != nil {
-		return err
+	err := t.drain()
+	if err == nil {
+		err = t.w.Close()
 	}
-	return t.w.Close()
+	t.w, t.buf = nil, nil
+	return err
 }

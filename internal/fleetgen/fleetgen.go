@@ -1,4 +1,8 @@
-package main
+// Package fleetgen writes the archives of a simulated fleet with
+// perfwire's archive writer: each host's metrics replay a real
+// recording's numeric series, scaled per host. The fleet figure
+// (export/fleet) and the export's memory tests use it.
+package fleetgen
 
 import (
 	"bufio"
@@ -16,19 +20,19 @@ import (
 	"github.com/perfwire/perfwire/pduwire"
 )
 
-// source is a real recording's numeric series, the shapes the fleet's
+// Source is a real recording's numeric series, the shapes the fleet's
 // metrics take: each synthetic metric replays one of them, scaled per
 // host, so the values vary as recorded values do (and compress as they
 // do), not as random numbers or constants would.
-type source struct {
+type Source struct {
 	name   string
 	sem    pcp.Sem
 	units  pcp.Units
 	values []float64
 }
 
-// readSource takes every numeric series of the archive at base.
-func readSource(base string) ([]source, error) {
+// ReadSource takes every numeric series of the archive at base.
+func ReadSource(base string) ([]Source, error) {
 	a, err := archive.OpenFS(os.DirFS(filepath.Dir(base)), filepath.Base(base), archive.Options{})
 	if err != nil {
 		return nil, err
@@ -39,7 +43,7 @@ func readSource(base string) ([]source, error) {
 		inst int32
 	}
 	index := map[key]int{}
-	var out []source
+	var out []Source
 	s := a.NewScanner()
 	for s.Next() {
 		vss := s.Record().Result.Scan()
@@ -60,7 +64,7 @@ func readSource(base string) ([]source, error) {
 				if !ok {
 					i = len(out)
 					index[k] = i
-					out = append(out, source{name: m.Names[0], sem: m.Sem, units: m.Units})
+					out = append(out, Source{name: m.Names[0], sem: m.Sem, units: m.Units})
 				}
 				out[i].values = append(out[i].values, at.Float64())
 			}
@@ -69,17 +73,17 @@ func readSource(base string) ([]source, error) {
 	return out, s.Err()
 }
 
-// fleetMetric is one of a host's metrics: its descriptor and the series it
+// Metric is one of a host's metrics: its descriptor and the series it
 // replays.
-type fleetMetric struct {
-	m   archive.Metric
-	src *source
+type Metric struct {
+	archive.Metric
+	src *Source
 }
 
-// fleetMetrics makes n singular metrics from the sources: U64 for the
+// Metrics makes n singular metrics from the sources: U64 for the
 // counters (their recorded increments accumulated), DOUBLE for the rest.
-func fleetMetrics(srcs []source, n int) []fleetMetric {
-	out := make([]fleetMetric, n)
+func Metrics(srcs []Source, n int) []Metric {
+	out := make([]Metric, n)
 	for k := range out {
 		s := &srcs[k%len(srcs)]
 		d := pcp.Desc{ID: pcp.ID(400<<22 | uint32(k/1024)<<10 | uint32(k%1024)), InDom: pcp.InDomNull,
@@ -87,14 +91,14 @@ func fleetMetrics(srcs []source, n int) []fleetMetric {
 		if s.sem == pcp.SemCounter {
 			d.Type, d.Sem = pcp.TypeU64, pcp.SemCounter
 		}
-		out[k] = fleetMetric{m: archive.Metric{Desc: d, Names: []string{"fleet." + s.name + "." + strconv.Itoa(k)}}, src: s}
+		out[k] = Metric{Metric: archive.Metric{Desc: d, Names: []string{"fleet." + s.name + "." + strconv.Itoa(k)}}, src: s}
 	}
 	return out
 }
 
-// writeHost writes host h's archive: samples records interval apart from
+// WriteHost writes host h's archive: samples records interval apart from
 // start, each with every metric.
-func writeHost(base string, h int, metrics []fleetMetric, start time.Time, interval time.Duration, samples int) error {
+func WriteHost(base string, h int, metrics []Metric, start time.Time, interval time.Duration, samples int) error {
 	files := make([]*os.File, 3)
 	bufs := make([]*bufio.Writer, 3)
 	for i, suf := range []string{"meta", "index", "0"} {
@@ -117,7 +121,7 @@ func writeHost(base string, h int, metrics []fleetMetric, start time.Time, inter
 		return err
 	}
 	for _, m := range metrics {
-		if err := w.Metric(m.m); err != nil {
+		if err := w.Metric(m.Metric); err != nil {
 			return err
 		}
 	}
@@ -136,7 +140,7 @@ func writeHost(base string, h int, metrics []fleetMetric, start time.Time, inter
 			src := m.src.values
 			v := src[i%len(src)] * scale[k]
 			p := payload[8*k : 8*k+8]
-			if m.m.Type == pcp.TypeU64 {
+			if m.Type == pcp.TypeU64 {
 				if i > 0 {
 					inc := src[i%len(src)] - src[(i-1+len(src))%len(src)]
 					acc[k] += math.Abs(inc)*scale[k] + float64(rng.IntN(3))
@@ -148,8 +152,8 @@ func writeHost(base string, h int, metrics []fleetMetric, start time.Time, inter
 				// let zstd's long matches shrink the archives unrealistically.
 				binary.BigEndian.PutUint64(p, math.Float64bits(v*(1+0.01*rng.NormFloat64())))
 			}
-			vals[k] = pduwire.ValueData{Inst: pcp.InNull, BlockType: m.m.Type, Payload: p}
-			r.Sets[k] = pduwire.ValueSetData{PMID: m.m.ID, ValFmt: pduwire.ValDPTR, Values: vals[k : k+1]}
+			vals[k] = pduwire.ValueData{Inst: pcp.InNull, BlockType: m.Type, Payload: p}
+			r.Sets[k] = pduwire.ValueSetData{PMID: m.ID, ValFmt: pduwire.ValDPTR, Values: vals[k : k+1]}
 		}
 		if err := w.Result(archive.TimestampOf(t), &r); err != nil {
 			return err
