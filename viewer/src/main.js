@@ -15,10 +15,10 @@ import { PCPLive } from "./pcp.js";
 
 const $ = (id) => document.getElementById(id);
 const worker = new Worker("worker.js");
-// The module index.html started compiling, or null: the worker then
-// fetches and compiles it itself.
-Promise.resolve(self.perfwireModule).then((module) => worker.postMessage({ type: "module", module: module || null }),
-	() => worker.postMessage({ type: "module", module: null }));
+// The module's bytes, which index.html started fetching (moved to the
+// worker, not copied), or null: the worker then fetches it itself.
+Promise.resolve(self.perfwireWasm).then((bytes) => worker.postMessage({ type: "module", bytes: bytes || null }, bytes ? [bytes] : []),
+	() => worker.postMessage({ type: "module", bytes: null }));
 const DRAW_MS = 500; // redraw the chart at most this often while loading
 
 let job = 0;

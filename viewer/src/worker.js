@@ -16,10 +16,10 @@ import { bindExports } from "../../wasm/js/perfwire.mjs";
 
 let ready = null;
 
-// compiled is the module the page compiled (its first message), or null
-// if it has none.
+// wasmBytes are the module's bytes the page fetched (its first message),
+// or null if it has none.
 let gotModule;
-const compiled = new Promise((ok) => { gotModule = ok; });
+const wasmBytes = new Promise((ok) => { gotModule = ok; });
 
 function load() {
 	if (!ready) {
@@ -33,8 +33,8 @@ function load() {
 			// 100 MB capture 10-70 % faster in Node's V8 on this host, for
 			// 10-25 MB more of wasm memory.
 			go.env = { ...go.env, GOGC: "200" };
-			const module = await compiled;
-			const instance = module ? await WebAssembly.instantiate(module, go.importObject)
+			const bytes = await wasmBytes;
+			const instance = bytes ? (await WebAssembly.instantiate(bytes, go.importObject)).instance
 				: (await WebAssembly.instantiateStreaming(fetch("perfwire.wasm"), go.importObject)).instance;
 			go.run(instance); // main installs self.perfwire and waits for calls
 			if (self.perfwire.abiVersion !== 4) throw new Error("unexpected ABI " + self.perfwire.abiVersion);
@@ -722,7 +722,7 @@ self.addEventListener("unhandledrejection", (e) => {
 
 self.onmessage = async (e) => {
 	const m = e.data;
-	if (m.type === "module") { gotModule(m.module); return; }
+	if (m.type === "module") { gotModule(m.bytes); return; }
 	if (m.type === "cancel") { current = 0; return; }
 	if (m.type === "window") { liveWindow = m.seconds; return; }
 	if (m.type !== "open" && m.type !== "log") return;
