@@ -194,6 +194,7 @@ func figViewerRatio(cfg Config) Figure {
 	if fs := s.FirstScreen; fs != nil {
 		f.SummaryNote += fmt.Sprintf("; first chart at %.2f s", fs.Seconds)
 	}
+	f.SummaryNote += fmt.Sprintf("; the module alone %.1fx / %.2fx (the floor)", (fSmall.StartSeconds+fSmall.DecodeSeconds)/nSmall, nBig/fBig.DecodeSeconds)
 	return f
 }
 
