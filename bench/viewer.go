@@ -109,6 +109,9 @@ type viewerLoad struct {
 		Seconds    float64
 		Fed, Total int64
 	}
+	// Parts says where a KPI load's time went, in seconds (viewer/README.md,
+	// stats.parts); the worker's overlap the page's.
+	Parts *struct{ Module, Wasm, Read, Input, Page float64 }
 }
 
 // runs says which loads a figure is the median of.

@@ -9,6 +9,8 @@
 // slowly) is opened and cancelled, and CAPTURE is opened by URL
 // (?src=BASE_URL/captures/NAME). REUSE (reused pids, ended processes) is
 // opened with the file picker and its charts zoomed from the RSS chart.
+// $BIG, if set, is opened at full speed on a fresh page, timed and
+// watched for long main-thread tasks.
 // The message logs of CAPTURE (whole) and REUSE (under each filter) are
 // read back.
 import { readFileSync } from "node:fs";
@@ -537,6 +539,30 @@ try {
 			for (const e of errors.splice(tolerate)) if (!stopped.test(e)) errors.push(e);
 			await page.click("#cancel");
 		}
+	}
+	// The big capture (the real one 40 times, 6.4 MB) chosen at full
+	// speed on a fresh page once the viewer is ready, as a user picks a
+	// file: the longest main-thread task while it loads (a long-task
+	// observer), when its first chart came and when it was ready.
+	if (process.env.BIG) {
+		const fresh = await browser.newPage({ viewport: { width: 1400, height: 1000 } });
+		fresh.on("pageerror", (e) => errors.push(String(e)));
+		await fresh.addInitScript(() => {
+			window.__tasks = [];
+			new PerformanceObserver((l) => {
+				for (const e of l.getEntries()) window.__tasks.push([e.startTime, e.duration]);
+			}).observe({ type: "longtask", buffered: true });
+		});
+		await fresh.goto(base + "/");
+		await fresh.waitForFunction(() => window.perfwireViewer && window.perfwireViewer.ready, null, { timeout: 60000 });
+		const from = await fresh.evaluate(() => performance.now());
+		await fresh.setInputFiles("#file", process.env.BIG);
+		await loaded(fresh);
+		await fresh.waitForTimeout(100); // the observer reports a task after it
+		out.fullSpeed = await fresh.evaluate((from) => ({ state: window.perfwireViewer.state, summary: window.perfwireViewer.summary,
+			stats: window.perfwireViewer.stats, firstScreen: window.perfwireViewer.firstScreen,
+			longestTaskMs: Math.max(0, ...window.__tasks.filter(([at]) => at >= from).map(([, ms]) => ms)) }), from);
+		await fresh.close();
 	}
 	out.errors = errors;
 } finally {

@@ -15,10 +15,10 @@ import { PCPLive } from "./pcp.js";
 
 const $ = (id) => document.getElementById(id);
 const worker = new Worker("worker.js");
-// The module index.html started compiling, or null: the worker then
-// fetches and compiles it itself.
-Promise.resolve(self.perfwireModule).then((module) => worker.postMessage({ type: "module", module: module || null }),
-	() => worker.postMessage({ type: "module", module: null }));
+// The module's bytes, which index.html started fetching (moved to the
+// worker, not copied), or null: the worker then fetches it itself.
+Promise.resolve(self.perfwireWasm).then((bytes) => worker.postMessage({ type: "module", bytes: bytes || null }, bytes ? [bytes] : []),
+	() => worker.postMessage({ type: "module", bytes: null }));
 const DRAW_MS = 500; // redraw the chart at most this often while loading
 
 let job = 0;
@@ -31,6 +31,9 @@ let source = null, live = false; // what is open: a File or a URL, and whether i
 let logState = "none"; // the message log: none, loading, done or error
 let liveWindow = 600; // seconds of a live stream's values kept before its newest
 let pcpLive = null; // a live PDU stream's points, gathered batch by batch
+// pageMs is the main thread's time in the load's own work (the worker's
+// messages handled, the tables and charts drawn), for stats.parts.
+let pageMs = 0;
 const xgroup = new XGroup(); // the charts share one time axis
 const KINDS = ["NEW", "STP", "ACT", "CHK", "IRQ"];
 
@@ -51,7 +54,12 @@ const api = (window.perfwireViewer = {
 	// processes: the process table's rows as shown (a getter below)
 	open: (src) => open(src), // a File, an array of Files (a PCP archive's), or a URL
 	cancel: () => cancel(),
-	stats: null, // {bytes, seconds, bytesPerSec, samples}
+	// stats: {bytes, seconds, bytesPerSec, samples, drawnSeconds, parts};
+	// parts (a KPI load's) says where the time went, in seconds: module
+	// (waiting for the module to start), wasm (in its calls), read
+	// (reading their results into columns and posting them), input
+	// (waiting for the file's bytes), page (the main thread's own work).
+	stats: null,
 	// firstScreen: the first CPU chart and process table drawn while
 	// decoding, {seconds (since open), fed (bytes by then), total, points,
 	// rows}; null until then, and for a file too quick to have one.
@@ -141,7 +149,7 @@ function open(src) {
 	$("logload").disabled = true;
 	$("logcount").textContent = "";
 	started = performance.now();
-	lastDraw = 0; lastFed = 0;
+	lastDraw = 0; lastFed = 0; pageMs = 0; identsOf = null;
 	api.summary = null; api.firstScreen = null; shownRows = []; shownCells = null; api.stats = null;
 	$("progress").value = 0;
 	$("summary").textContent = "";
@@ -178,11 +186,14 @@ function cancel() {
 // ends the load as an error that says so, rather than leaving the page
 // decoding for ever.
 worker.onmessage = (e) => {
+	const t = performance.now();
 	try {
 		received(e.data);
 	} catch (err) {
 		failed("could not show the result: " + (err && err.message || err));
 		throw err;
+	} finally {
+		pageMs += performance.now() - t;
 	}
 };
 worker.onerror = (e) => failed("the decoder stopped: " + (e.message || "an error in its worker"));
@@ -217,7 +228,7 @@ function received(m) {
 	$("progress").value = m.total ? m.fed / m.total : 0;
 	if (m.type === "progress") {
 		$("status").textContent = `decoding… ${pct === null ? bytes(m.fed) : pct + "%"} · ${bytes(m.bytesPerSec)}/s · ${m.messages} ${m.unit || "KPI messages"}`;
-		if (m.table) { table = m.table; showTables(); } // a live stream's table so far
+		if (m.table) table = m.table; // the table so far: shown in a task of its own, below
 		if (m.pcpDelta) {
 			// A live PDU stream's metrics and the points since the last.
 			if (!pcpLive) pcpLive = new PCPLive(() => liveWindow);
@@ -239,10 +250,12 @@ function received(m) {
 		// redraws a 100 MB capture loaded 0.35 s sooner than with one
 		// each time its groups had doubled, which was 0.7 s sooner than
 		// with every chart so).
+		// The table too is shown in a task of its own, before the chart.
 		lastFed = m.fed;
+		const mine = job;
+		if (m.table) setTimeout(() => { if (mine === job && table === m.table) timed(showTables); }, 0);
 		if (!drawing && (m.total ? !!m.table : now - lastDraw > DRAW_MS)) {
 			lastDraw = now;
-			const mine = job;
 			setTimeout(() => { if (mine === job && !drawing) drawCharts(mine, "cpu").then(() => firstScreen(mine, m.total)); }, 0);
 		}
 		return;
@@ -260,7 +273,8 @@ function received(m) {
 	table = m.table;
 	live = !m.total;
 	$("logload").disabled = live || logState !== "none"; // a serial capture's log came with it
-	api.stats = { bytes: m.fed, seconds: (performance.now() - started) / 1000, bytesPerSec: m.bytesPerSec, samples: samples.length };
+	api.stats = { bytes: m.fed, seconds: (performance.now() - started) / 1000, bytesPerSec: m.bytesPerSec, samples: samples.length,
+		parts: Object.fromEntries(Object.entries(m.parts).map(([k, ms]) => [k, ms / 1000])) };
 	api.summary = table.stats; // the schema `perfwire kpi --summary` prints
 	showSummary(api.summary);
 	finish(m, job);
@@ -297,20 +311,30 @@ function setWindow(seconds) {
 async function finish(m, mine) {
 	await tick();
 	if (mine !== job) return;
-	const rows = tableRows();
+	const rows = timed(tableRows);
 	await tick();
 	if (mine !== job) return;
-	showRows(rows);
+	timed(() => nameRows(rows));
+	await tick();
+	if (mine !== job) return;
+	timed(() => listRows(rows));
 	await tick();
 	if (mine !== job) return;
 	await drawCharts(mine);
 	if (mine !== job) return;
 	api.stats.drawnSeconds = (performance.now() - started) / 1000; // decoded and drawn
+	api.stats.parts.page = pageMs / 1000;
 	const stop = m.error ? ` (stopped: ${m.error.message})` : "";
 	setState("done", `done: ${m.messages} KPI messages in ${api.stats.seconds.toFixed(2)} s` + stop);
 }
 
 const tick = () => new Promise((r) => setTimeout(r, 0));
+
+// timed returns f(), its time added to the load's pageMs.
+function timed(f) {
+	const t = performance.now();
+	try { return f(); } finally { pageMs += performance.now() - t; }
+}
 
 // firstScreen notes when the first chart of a load was drawn, if it was
 // drawn while the file still decoded.
@@ -404,7 +428,7 @@ function later(el, draw) {
 // place draws el's chart over range r now, or, if lazy and el is below
 // the fold, later; it says whether it drew.
 function place(el, draw, r, lazy) {
-	if (lazy && el.getBoundingClientRect().top > innerHeight + NEAR) {
+	if (lazy && below(el)) {
 		later(el, draw);
 		return false;
 	}
@@ -413,25 +437,53 @@ function place(el, draw, r, lazy) {
 	return true;
 }
 
+// below says whether el is further below the viewport than NEAR.
+const below = (el) => el.getBoundingClientRect().top > innerHeight + NEAR;
+
 async function drawAll(mine, metric) {
 	const n = Number($("topn").value) || 8, ps = pageSize(), range = spanOf(...samples.span);
 	if (samples.length) {
-		// Until the table is known every process is its pid.
-		const ids = insts.size ? samples.idents(ident) : undefined;
 		for (const c of CHARTS) {
 			if (metric && c.metric !== metric) continue;
-			if (!place($(c.el), (r) => drawProcessChart(c, n, ps, ids, r), range, !metric)) continue;
+			// A chart's series and its drawing are a task each; the
+			// series are of the samples and processes of their own task.
+			const series = () => {
+				const ids = idents();
+				return { ids, ...samples.series(c.metric, n, ps, ids, procs.length) };
+			};
+			const el = $(c.el), draw = (r, d = series()) => drawProcessChart(c, d, r);
+			if (!metric && below(el)) { later(el, draw); continue; }
 			await tick();
 			if (mine !== job) return;
+			const d = timed(series);
+			await tick();
+			if (mine !== job) return;
+			timed(() => place(el, (r) => draw(r, d), range, false));
 		}
 	}
-	if (samples.irqRows && !metric) place($("irqchart"), (r) => drawIRQChart(n, r), range, true);
+	if (samples.irqRows && !metric) {
+		await tick();
+		if (mine !== job) return;
+		timed(() => place($("irqchart"), (r) => drawIRQChart(n, r), range, true));
+	}
 	xgroup.span();
 }
 
-// drawProcessChart draws chart c (one of CHARTS) over x range r.
-function drawProcessChart(c, n, ps, ids, r) {
-	const { data, top } = samples.series(c.metric, n, ps, ids, procs.length);
+// idents numbers each sample's process (Samples.idents) by the table's
+// processes, kept until the samples or the processes change; undefined
+// until the table is known: every process is then its pid.
+let identsOf = null;
+function idents() {
+	if (!insts.size) return undefined;
+	if (!identsOf || identsOf.samples !== samples || identsOf.changes !== samples.changes || identsOf.procs !== procs) {
+		identsOf = { samples, changes: samples.changes, procs, ids: samples.idents(ident) };
+	}
+	return identsOf.ids;
+}
+
+// drawProcessChart draws chart c (one of CHARTS) over x range r from
+// its series (Samples.series, with the idents ids they were made with).
+function drawProcessChart(c, { data, top, ids }, r) {
 	const who = top.map((id) => {
 		const p = ids ? procs[id] : null; // a process of insts, or a pid
 		if (!p || p.bare) return { pid: p ? p.pid : id, start: null, label: String(p ? p.pid : id) };
@@ -524,6 +576,13 @@ function tableRows() {
 // showRows shows the rows of tableRows and names the processes the
 // charts draw after them.
 function showRows(rows) {
+	nameRows(rows);
+	listRows(rows);
+}
+
+// nameRows names the processes the charts draw after the rows of
+// tableRows.
+function nameRows(rows) {
 	insts = new Map(); procs = new Array(rows.length);
 	for (let i = 0; i < rows.length; i++) {
 		const r = rows[i], p = { id: i, pid: r.pid, start: r.start / 10000, tmsp: r.start, cmd: r.cmd };
@@ -532,6 +591,10 @@ function showRows(rows) {
 		if (list) list.push(p); else insts.set(r.pid, [p]);
 	}
 	for (const list of insts.values()) if (list.length > 1) for (const p of list) p.reused = true;
+}
+
+// listRows shows the rows of tableRows in the process table.
+function listRows(rows) {
 	procTable.setRows(rows);
 	shownRows = rows; shownCells = null;
 	const st = table.stats;

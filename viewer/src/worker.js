@@ -16,10 +16,10 @@ import { bindExports } from "../../wasm/js/perfwire.mjs";
 
 let ready = null;
 
-// compiled is the module the page compiled (its first message), or null
-// if it has none.
+// wasmBytes are the module's bytes the page fetched (its first message),
+// or null if it has none.
 let gotModule;
-const compiled = new Promise((ok) => { gotModule = ok; });
+const wasmBytes = new Promise((ok) => { gotModule = ok; });
 
 function load() {
 	if (!ready) {
@@ -33,8 +33,8 @@ function load() {
 			// 100 MB capture 10-70 % faster in Node's V8 on this host, for
 			// 10-25 MB more of wasm memory.
 			go.env = { ...go.env, GOGC: "200" };
-			const module = await compiled;
-			const instance = module ? await WebAssembly.instantiate(module, go.importObject)
+			const bytes = await wasmBytes;
+			const instance = bytes ? (await WebAssembly.instantiate(bytes, go.importObject)).instance
 				: (await WebAssembly.instantiateStreaming(fetch("perfwire.wasm"), go.importObject)).instance;
 			go.run(instance); // main installs self.perfwire and waits for calls
 			if (self.perfwire.abiVersion !== 4) throw new Error("unexpected ABI " + self.perfwire.abiVersion);
@@ -297,7 +297,13 @@ async function run(job, source) {
 		post({ type: "error", job, format: fmt.name, message: fmt.message });
 		return;
 	}
+	// parts: where the worker's time goes, in ms (the figure's breakdown):
+	// waiting for the module to start, in the module's calls, reading
+	// their results into columns and posting them, waiting for the input.
+	const parts = { module: 0, wasm: 0, read: 0, input: 0 };
+	let tm = performance.now();
 	const pw = await load();
+	parts.module = performance.now() - tm;
 	let s = pw.kpiStream(fmt.framing);
 	const cols = new Columns();
 	// A stream of unknown size (perfwire serve's live relay) may never end:
@@ -323,7 +329,12 @@ async function run(job, source) {
 	const feedPiece = (u8) => {
 		fed += u8.length;
 		if (keep) keep.add(u8);
-		step = readStep(pw.views.kpiFeed(s, u8), cols);
+		const w0 = performance.now();
+		const res = pw.views.kpiFeed(s, u8);
+		const w1 = performance.now();
+		step = readStep(res, cols);
+		parts.wasm += w1 - w0;
+		parts.read += performance.now() - w1;
 		if (keep) keep.upTo(step.offset);
 	};
 	try {
@@ -344,10 +355,13 @@ async function run(job, source) {
 				}
 				post(msg, cols.empty ? null : cols.take());
 				if (keep) keep.post(job, false, fed, total);
+				parts.read += performance.now() - now;
 			}
 			const w0 = performance.now();
 			const { value, done, fresh } = await next;
-			waited += performance.now() - w0;
+			const w = performance.now() - w0;
+			waited += w;
+			parts.input += w;
 			if (job !== current) { rd.cancel(); return; }
 			if (done) break;
 			next = rd.read();
@@ -361,12 +375,18 @@ async function run(job, source) {
 			}
 			feed(value);
 		}
-		step = readStep(pw.views.kpiEnd(s), cols);
+		tm = performance.now();
+		const end = pw.views.kpiEnd(s);
+		parts.wasm += performance.now() - tm;
+		step = readStep(end, cols);
 		if (keep) { keep.end(); keep.post(job, true, fed, total); }
-		const table = decode(pw.kpiTable(s));
+		tm = performance.now();
+		const tableBytes = pw.kpiTable(s);
+		parts.wasm += performance.now() - tm;
+		const table = decode(tableBytes);
 		const secs = (performance.now() - t0) / 1000;
 		post({ type: "done", view: "kpi", job, fed, total, bytesPerSec: fed / secs, seconds: secs, messages: step.messages,
-			table, error: step.error || step.skip_error || table.error || null }, cols.empty ? null : cols.take());
+			table, parts, error: step.error || step.skip_error || table.error || null }, cols.empty ? null : cols.take());
 	} finally {
 		pw.kpiClose(s);
 	}
@@ -702,7 +722,7 @@ self.addEventListener("unhandledrejection", (e) => {
 
 self.onmessage = async (e) => {
 	const m = e.data;
-	if (m.type === "module") { gotModule(m.module); return; }
+	if (m.type === "module") { gotModule(m.bytes); return; }
 	if (m.type === "cancel") { current = 0; return; }
 	if (m.type === "window") { liveWindow = m.seconds; return; }
 	if (m.type !== "open" && m.type !== "log") return;
