@@ -46,14 +46,8 @@ func feedResultOf(t testing.TB, data []byte, opt Options, next func() int) scanR
 // damaged copies of them whole, a byte at a time and in random pieces,
 // reports exactly what the Scanner reports on the whole input.
 func TestFeederMatchesScanner(t *testing.T) {
-	var inputs [][]byte
-	for _, c := range captures {
-		data := readCapture(t, c.name)
-		inputs = append(inputs, data)
-		inputs = append(inputs, corruptions(data, 8)...)
-	}
-	for i, data := range inputs {
-		for _, opt := range []Options{{}, {MaxMessageLen: 1500}, {MaxMessageLen: 1500, NoResync: true}} {
+	for i, data := range capturesAndDamage(t) {
+		for _, opt := range walkOptions {
 			want := scanResultOf(data, opt)
 			rng := rand.New(rand.NewPCG(uint64(i), 7))
 			for name, next := range map[string]func() int{

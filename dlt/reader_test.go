@@ -102,18 +102,28 @@ func corruptions(data []byte, n int) [][]byte {
 	return out
 }
 
-// TestReaderMatchesScanner: the streaming Reader, fed in small and odd
-// pieces through a window much smaller than the input, reports exactly
-// what the Scanner reports on the whole input, intact or damaged.
-func TestReaderMatchesScanner(t *testing.T) {
+// capturesAndDamage are the captures, each followed by eight damaged
+// copies of it.
+func capturesAndDamage(t *testing.T) [][]byte {
 	var inputs [][]byte
 	for _, c := range captures {
 		data := readCapture(t, c.name)
 		inputs = append(inputs, data)
 		inputs = append(inputs, corruptions(data, 8)...)
 	}
-	for i, data := range inputs {
-		for _, opt := range []Options{{}, {MaxMessageLen: 1500}, {MaxMessageLen: 1500, NoResync: true}} {
+	return inputs
+}
+
+// walkOptions are the options the walkers are compared under: the
+// defaults, a small message limit, and that limit without resync.
+var walkOptions = []Options{{}, {MaxMessageLen: 1500}, {MaxMessageLen: 1500, NoResync: true}}
+
+// TestReaderMatchesScanner: the streaming Reader, fed in small and odd
+// pieces through a window much smaller than the input, reports exactly
+// what the Scanner reports on the whole input, intact or damaged.
+func TestReaderMatchesScanner(t *testing.T) {
+	for i, data := range capturesAndDamage(t) {
+		for _, opt := range walkOptions {
 			want := scanResultOf(data, opt)
 			for name, src := range map[string]io.Reader{
 				"whole":    bytes.NewReader(data),

@@ -109,17 +109,20 @@ func TestParseBadInput(t *testing.T) {
 	}
 }
 
+// labelIndex is the wire index of ls, entry after entry.
+func labelIndex(ls ...Label) []byte {
+	var b []byte
+	for _, l := range ls {
+		b = AppendLabel(b, l)
+	}
+	return b
+}
+
 // TestDecodeWireBadInput covers the checks of a received index (docs/pcp-labels.md
 // §4.4 and docs/pcp-pdu.md §4.15).
 func TestDecodeWireBadInput(t *testing.T) {
 	json := []byte(`{"a":1,"b":22}`)
-	idx := func(ls ...Label) []byte {
-		var b []byte
-		for _, l := range ls {
-			b = AppendLabel(b, l)
-		}
-		return b
-	}
+	idx := labelIndex
 	a := Label{NameOff: 2, NameLen: 1, ValueOff: 5, ValueLen: 1}
 	b := Label{NameOff: 8, NameLen: 1, ValueOff: 11, ValueLen: 2}
 	for _, tc := range []struct {

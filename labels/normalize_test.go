@@ -68,13 +68,7 @@ func TestNormalizeCaptures(t *testing.T) {
 
 func TestNormalizeBadInput(t *testing.T) {
 	json := []byte(`{"a":1,"m":{"b":22}}`)
-	idx := func(ls ...Label) []byte {
-		var b []byte
-		for _, l := range ls {
-			b = AppendLabel(b, l)
-		}
-		return b
-	}
+	idx := labelIndex
 	a := Label{NameOff: 2, NameLen: 1, ValueOff: 5, ValueLen: 1}
 	b := Label{NameOff: 13, NameLen: 1, ValueOff: 16, ValueLen: 2}
 	for _, tc := range []struct {

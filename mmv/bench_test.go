@@ -32,15 +32,18 @@ func bigFile(b *testing.B) []byte {
 func BenchmarkParse(b *testing.B) {
 	for _, name := range realFiles(b) {
 		data := readFile(b, name)
-		b.Run(name[len("testdata/"):], func(b *testing.B) {
-			b.SetBytes(int64(len(data)))
-			b.ReportAllocs()
-			for b.Loop() {
-				if _, err := mmv.Parse(data, mmv.Options{}); err != nil {
-					b.Fatal(err)
-				}
-			}
-		})
+		b.Run(name[len("testdata/"):], func(b *testing.B) { benchParse(b, data) })
+	}
+}
+
+// benchParse times the validation of data.
+func benchParse(b *testing.B, data []byte) {
+	b.SetBytes(int64(len(data)))
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := mmv.Parse(data, mmv.Options{}); err != nil {
+			b.Fatal(err)
+		}
 	}
 }
 
@@ -64,16 +67,7 @@ func BenchmarkReadAllValues(b *testing.B) {
 }
 
 // BenchmarkParseBig validates the 10,000-value file.
-func BenchmarkParseBig(b *testing.B) {
-	data := bigFile(b)
-	b.SetBytes(int64(len(data)))
-	b.ReportAllocs()
-	for b.Loop() {
-		if _, err := mmv.Parse(data, mmv.Options{}); err != nil {
-			b.Fatal(err)
-		}
-	}
-}
+func BenchmarkParseBig(b *testing.B) { benchParse(b, bigFile(b)) }
 
 // BenchmarkCounterAdd is a counter update: the cost of one Slot.Add.
 func BenchmarkCounterAdd(b *testing.B) {

@@ -37,18 +37,19 @@ var (
 	// errValueFormat ("pdu_value_format"): a value set's valfmt is not
 	// INSITU, DPTR or SPTR. Unexported, as no caller branches on it.
 	errValueFormat = wire.NewKind("pdu_value_format", "bad value format")
-	// ErrValueBlock: a value-block pointer or a block's vlen is out of
+	// The four kinds below are unexported too, told apart by Code.
+	// errValueBlock: a value-block pointer or a block's vlen is out of
 	// range, or vlen does not fit the block's type.
-	ErrValueBlock = wire.NewKind("pdu_value_block", "bad value block")
-	// ErrOverlap: two values reference the same or overlapping blocks.
-	ErrOverlap = wire.NewKind("pdu_overlap", "duplicate or overlapping value blocks")
-	// ErrContiguity: value blocks leave gaps or unreferenced bytes.
-	ErrContiguity = wire.NewKind("pdu_contiguity", "value blocks are not contiguous")
+	errValueBlock = wire.NewKind("pdu_value_block", "bad value block")
+	// errOverlap: two values reference the same or overlapping blocks.
+	errOverlap = wire.NewKind("pdu_overlap", "duplicate or overlapping value blocks")
+	// errContiguity: value blocks leave gaps or unreferenced bytes.
+	errContiguity = wire.NewKind("pdu_contiguity", "value blocks are not contiguous")
 	// ErrField: a field holds a value the protocol does not allow (a
 	// credential type, a DESC_IDS marker, an offset outside its text).
 	ErrField = &wire.Field
-	// ErrEvent: an event-record array inside a value is malformed.
-	ErrEvent = wire.NewKind("pdu_event", "bad event record array")
+	// errEvent: an event-record array inside a value is malformed.
+	errEvent = wire.NewKind("pdu_event", "bad event record array")
 )
 
 // fail builds a *ParseError for the named field at offset off. It is

@@ -5,4 +5,8 @@ package pduwire
 var (
 	ErrHeaderLen   = errHeaderLen
 	ErrValueFormat = errValueFormat
+	ErrValueBlock  = errValueBlock
+	ErrOverlap     = errOverlap
+	ErrContiguity  = errContiguity
+	ErrEvent       = errEvent
 )

@@ -35,10 +35,11 @@ type Result struct {
 // ParseResult validates a whole RESULT or HIGHRES_RESULT PDU (header
 // included) and returns a view of it. It allocates nothing unless value
 // blocks are referenced out of address order, which libpcp never does; then
-// it allocates one bitmap of len/32 bytes. Failures: kind "pdu_length",
-// [ErrType], [ErrTruncated], [ErrCount], kind "pdu_value_format",
-// [ErrValueBlock], [ErrOverlap], [ErrContiguity], [ErrTrailing],
-// [ErrEvent], each as a [*ParseError] with the offset in the PDU.
+// it allocates one bitmap of len/32 bytes. Failures: [ErrType],
+// [ErrTruncated], [ErrCount], [ErrTrailing] and the kinds "pdu_length",
+// "pdu_value_format", "pdu_value_block", "pdu_overlap", "pdu_contiguity"
+// and "pdu_event" (told apart by Code), each as a [*ParseError] with the
+// offset in the PDU.
 func ParseResult(pdu []byte) (Result, error) {
 	r, err := resultHeader(pdu)
 	if err != nil {
@@ -164,9 +165,9 @@ func (t *tiling) finish(pdu []byte, recOff, recEnd, numpmid int) error {
 			return nil
 		}
 	case t.minStart != uint64(recEnd):
-		field, kind = "value.index", ErrContiguity
+		field, kind = "value.index", errContiguity
 	case t.sum != n-uint64(recEnd):
-		field, kind = "value blocks", ErrContiguity
+		field, kind = "value blocks", errContiguity
 	case !t.ordered:
 		// The slow path for blocks referenced out of address order,
 		// here rather than in a function of its own (module size): the
@@ -187,7 +188,7 @@ func (t *tiling) finish(pdu []byte, recOff, recEnd, numpmid int) error {
 				end := start + (len(v.blk)+3)&^3
 				for w := (start - recEnd) / 4; w < (end-recEnd)/4; w++ {
 					if seen[w/64]&(1<<(w%64)) != 0 {
-						return fail("value.index", vs.vlist+8*j+4, ErrOverlap)
+						return fail("value.index", vs.vlist+8*j+4, errOverlap)
 					}
 					seen[w/64] |= 1 << (w % 64)
 				}
@@ -223,36 +224,36 @@ func (t *tiling) add(pdu, vl []byte, vp int) error {
 		vl = vl[8:]
 		start := 4 * uint64(w)
 		if w > math.MaxInt32 || start+4 > n {
-			return fail("value.index", wo, ErrValueBlock)
+			return fail("value.index", wo, errValueBlock)
 		}
 		hdr := binary.BigEndian.Uint32(pdu[start : start+4])
 		vlen := uint64(hdr & 0xffffff)
 		if vlen < 4 || vlen > n-start {
-			return fail("value.vlen", int(start), ErrValueBlock)
+			return fail("value.vlen", int(start), errValueBlock)
 		}
 		// docs/pcp-pdu.md §4.8 rule 7 (fixed-size payloads) by table, so the common
 		// blocks cost no call; event arrays get docs/pcp-events.md §6.2.
 		typ := uint8(hdr >> 24)
 		if want := fixedVlen[typ]; want != 0 && vlen != uint64(want) {
-			return fail("value.vlen", int(start), ErrValueBlock)
+			return fail("value.vlen", int(start), errValueBlock)
 		}
 		if typ == uint8(pcp.TypeEvent) || typ == uint8(pcp.TypeHighResEvent) {
 			// An event-record array, validated so that a RESULT which
 			// passes ParseResult holds only well-formed arrays. Package
 			// eventrec owns the rules; here they run as libpcp applies
 			// them (Lenient), plus the block's 4-byte size. A failure
-			// matches both ErrEvent and eventrec's own kind. Kept
+			// matches both errEvent and eventrec's own kind. Kept
 			// inline, not a function of its own: module size; see
 			// wasm/size.
 			off := int(start)
 			if vlen%4 != 0 {
-				return fail("event.ea_len", off, ErrEvent)
+				return fail("event.ea_len", off, errEvent)
 			}
 			_, err := eventrec.Parse(pdu[start:start+vlen], eventrec.Options{Type: pcp.Type(typ), Lenient: true, Base: off})
 			if err != nil {
 				pe, ok := err.(*eventrec.ParseError) // Parse returns it itself, never wrapped
 				if !ok {
-					return fail("event", off, ErrEvent)
+					return fail("event", off, errEvent)
 				}
 				return &wire.Error{Format: "pduwire", Field: "event." + pe.Field, Offset: pe.Offset, Err: &eventKind{inner: pe.Err}}
 			}
@@ -380,11 +381,11 @@ func block(pdu []byte, w uint32) []byte {
 // Events returns the event record array of a PM_TYPE_EVENT or
 // PM_TYPE_HIGHRES_EVENT value as a view into the PDU (see package
 // eventrec). ParseResult has validated it, so this fails only for a value
-// that is not an event array (ErrEvent).
+// that is not an event array (errEvent).
 func (v Value) Events() (eventrec.Array, error) {
 	t := v.BlockType()
 	if t != pcp.TypeEvent && t != pcp.TypeHighResEvent {
-		return eventrec.Array{}, fail("value.events", 4*int(v.Word), ErrEvent)
+		return eventrec.Array{}, fail("value.events", 4*int(v.Word), errEvent)
 	}
 	return eventrec.Parse(v.blk, eventrec.Options{Type: t, Lenient: true, Base: 4 * int(v.Word)})
 }

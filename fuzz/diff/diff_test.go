@@ -158,11 +158,11 @@ func explained(kind int, b []byte, ours, theirs string) string {
 		return "D16: a LABEL set without labels (nlabels ≤ 0) whose jsonlen is negative: libpcp 6.0.3 accepts it as it reads no JSON for such a set; perfwire rejects (pcp-pdu.md §4.15: jsonlen ≥ 0)"
 	case errors.Is(err, pduwire.ErrCount) && (field(err) == "PROFILE.numprof" || field(err) == "PROFILE.numinst") && positiveAt(b, err):
 		return "D12: a PROFILE whose entries or instance lists run past len: libpcp 6.0.3 reads them from beyond the PDU; perfwire rejects"
-	case errors.Is(err, pduwire.ErrValueBlock) && field(err) == "value.vlen" && wrongFixedVlen(b, err):
+	case code(err) == "pdu_value_block" && field(err) == "value.vlen" && wrongFixedVlen(b, err):
 		return "D13: a value block of a fixed-size type (64, U64, DOUBLE, FLOAT) whose vlen is not that size: libpcp 6.0.3 accepts it, perfwire rejects (pcp-pdu.md §4.8 rule 7)"
-	case (errors.Is(err, pduwire.ErrContiguity) || errors.Is(err, pduwire.ErrOverlap)) && libpcpTiling(b):
+	case (code(err) == "pdu_contiguity" || code(err) == "pdu_overlap") && libpcpTiling(b):
 		return "D20: value blocks that overlap, leave a gap or are shared, yet pass libpcp 6.0.3's only tiling checks (the lowest block starts where the records end, and the padded sizes, read from headers it byte-swaps in place at each reference, add up to the bytes after them); perfwire rejects (pcp-pdu.md §4.8 rules 5 and 6)"
-	case errors.Is(err, pduwire.ErrEvent):
+	case code(err) == "pdu_event":
 		return "D5: perfwire enforces the event-array rules of pcp-events.md §6.2 that libpcp does not check (exact ep_len for fixed-size types, MISSED alone, ea_len a multiple of 4)"
 	case errors.Is(err, pduwire.ErrField) && field(err) == "LABEL.label":
 		return "D4: perfwire rejects a label index entry whose span leaves the set's JSON; libpcp 6.0.3 accepts some (e.g. valuelen 0 at an offset past jsonlen)"
@@ -390,6 +390,14 @@ func pmnsWalk(b []byte) (head int, starts []int) {
 }
 
 // field returns the field a *ParseError names.
+// code is the Code of err's kind, "" when err is no *pduwire.ParseError.
+func code(err error) string {
+	if pe, ok := errors.AsType[*pduwire.ParseError](err); ok {
+		return pe.Code()
+	}
+	return ""
+}
+
 func field(err error) string {
 	if pe, ok := errors.AsType[*pduwire.ParseError](err); ok {
 		return pe.Field
