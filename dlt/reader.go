@@ -6,7 +6,7 @@ import (
 )
 
 // Reader reads messages from an [io.Reader] (a TCP connection to the
-// daemon, a serial line, a pipe, a file) with a fixed buffer of four
+// daemon, a serial line, a pipe, a file) with a buffer of at most four
 // times the largest record (about 256 KiB by default, less with a smaller
 // [Options.MaxMessageLen]), so memory stays bounded whatever the input. It frames,
 // resynchronises and counts like [Scanner], with offsets counted from the
@@ -20,27 +20,37 @@ import (
 //
 // A message and its views alias the Reader's buffer and are valid only
 // until the next call to Next; Clone what must be kept. Reading
-// allocates only the buffer, once.
+// allocates only the buffer: readerStartBuf at first, doubled while the
+// source fills it or an undecided record needs more of it, up to its
+// bound, so a small input does not pay for the largest record.
 type Reader struct {
 	src   io.Reader
 	buf   []byte
+	limit int  // the buffer's bound: 2 × lookahead
+	full  bool // the last fill's read filled the buffer
 	s     Scanner
 	rerr  error
 	begun bool
 }
+
+// readerStartBuf is the Reader's first buffer: a small file or a slow
+// connection never needs more, and allocating (and faulting in) the
+// whole bound costs more than reading a small input.
+const readerStartBuf = 4 << 10
 
 // maxZeroReads bounds how often a source may return no data and no
 // error before the Reader gives up with io.ErrNoProgress.
 const maxZeroReads = 100
 
 // NewReader returns a reader of src. Options are as for [NewScanner];
-// MaxMessageLen also sizes the buffer (4 × (16 + MaxMessageLen) + 8).
+// MaxMessageLen also bounds the buffer (4 × (16 + MaxMessageLen) + 8).
 func NewReader(src io.Reader, opt Options) *Reader {
 	look := lookahead(opt)
 	return &Reader{
-		src: src,
-		buf: make([]byte, 0, 2*look),
-		s:   Scanner{opt: opt, more: true, lookahead: look},
+		src:   src,
+		buf:   make([]byte, 0, min(2*look, readerStartBuf)),
+		limit: 2 * look,
+		s:     Scanner{opt: opt, more: true, lookahead: look},
 	}
 }
 
@@ -77,8 +87,12 @@ func (r *Reader) Next() bool {
 // fill moves the undecided tail of the window to the front and reads
 // once: what one Read returns (a file fills the buffer; a connection
 // gives what has arrived, so a live stream's records come out as they
-// arrive), or the end of the source.
+// arrive), or the end of the source. It first doubles the buffer (up to
+// its bound) when the last read filled it or the tail takes half of it.
 func (r *Reader) fill() {
+	if tail := len(r.s.buf) - r.s.off; cap(r.buf) < r.limit && (r.full || 2*tail >= cap(r.buf)) {
+		r.buf = make([]byte, 0, min(2*cap(r.buf), r.limit))
+	}
 	n := copy(r.buf[:cap(r.buf)], r.s.buf[r.s.off:])
 	r.s.origin += r.s.off
 	zero := 0
@@ -101,6 +115,7 @@ func (r *Reader) fill() {
 			break
 		}
 	}
+	r.full = n == cap(r.buf)
 	r.s.buf = r.buf[:n]
 	r.s.off = 0
 }
