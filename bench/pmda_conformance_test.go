@@ -23,9 +23,11 @@ func init() {
 
 // TestConformancePMDA: a private pmcd starts the C PMDA (libpcp_pmda) and
 // the Go one (package pmda); pmapi fetches the same 10,000 values from
-// both, and over rounds of the full figure's 300 fetches the Go PMDA
-// allocates less than once per fetch (the figure's goal is none; what it
-// allocates comes per round, when the request's shape changes).
+// both, and over rounds of the full figure's 300 fetches the Go PMDA's
+// process allocates (almost) nothing. pmda's request path allocates
+// nothing (TestServeFetchAllocs); what the runtime allocates once per P
+// (its timer heap's first slot, 16 bytes) may fall inside a round, so
+// under one allocation per 100 fetches passes.
 func TestConformancePMDA(t *testing.T) {
 	f := figPMDA(Config{Rounds: 2, Target: tiny.Target}, false)
 	if f.cleanup != nil {
@@ -39,7 +41,7 @@ func TestConformancePMDA(t *testing.T) {
 	if !same {
 		t.Errorf("the PMDAs' values were not compared: %q", f.Notes)
 	}
-	if len(f.Stats) > 0 && f.Stats[0].GoAllocs >= 1 {
-		t.Errorf("the Go PMDA allocates %.2f times per fetch", f.Stats[0].GoAllocs)
+	if len(f.Stats) > 0 && f.Stats[0].GoAllocs >= 0.01 {
+		t.Errorf("the Go PMDA allocates %.3f times per fetch", f.Stats[0].GoAllocs)
 	}
 }

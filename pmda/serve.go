@@ -18,13 +18,16 @@ import (
 
 // ServePipe serves pmcd over stdin and stdout, as pmcd starts a "pipe
 // binary" PMDA, until pmcd closes the pipe or ctx is done. Nothing else
-// may read stdin or write stdout while it runs. Stdin is read through a
-// non-blocking descriptor of its own, so that cancelling ctx interrupts a
-// read that waits for pmcd; ServePipe then returns ctx's error.
+// may read stdin or write stdout while it runs. Both are used through
+// non-blocking descriptors of their own, so that cancelling ctx interrupts
+// a read that waits for pmcd (ServePipe then returns ctx's error) and a
+// RESULT larger than the pipe does not block a thread in the kernel.
 func (a *Agent) ServePipe(ctx context.Context) error {
-	in, done := pollableStdin()
-	defer done()
-	return a.Serve(ctx, in, os.Stdout)
+	in, doneIn := pollable(os.Stdin)
+	defer doneIn()
+	out, doneOut := pollable(os.Stdout)
+	defer doneOut()
+	return a.Serve(ctx, in, out)
 }
 
 // ServeListener accepts pmcd's connections on ln (pmcd.conf's "socket
