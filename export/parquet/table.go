@@ -29,6 +29,11 @@ func newTable[T any](out io.Writer, limit int64, size func(*T) int64) *table[T] 
 	w := parquet.NewGenericWriter[T](out,
 		parquet.Compression(zstdCodec),
 		parquet.CreatedBy("perfwire", "", ""),
+		// Version 1 data pages: version 2 leaves the repetition and
+		// definition levels uncompressed, and the labels map's levels
+		// (0,1,1,0,1,1, … a bit per entry) then outweigh all but the
+		// value columns.
+		parquet.DataPageVersion(1),
 	)
 	return &table[T]{w: w, size: size, limit: limit, buf: make([]T, 0, batch)}
 }
