@@ -197,19 +197,11 @@ var misses = map[string]string{
 		"MB result in each timed run (Node's side never did; about 80 µs of 0.49 ms): native 0.40-0.43 ms, " +
 		"Node 1.58-1.63 ms, 0.25-0.26x on a quiet host.",
 	"pmda": "The fetch rate is pmcd's and the loopback's more than either PMDA's: per fetch of 10,000 values pmcd " +
-		"spends about 1.2 ms of CPU and each PMDA about 0.45 ms (the CPU split note), so the wall ratio sits near 1 and " +
-		"moves with the machine's load: four runs of -rounds 9 on 2026-12-06 gave 1.07x, 0.87x, 0.92x and 0.77x while other builds ran. The Go " +
-		"PMDA's CPU per fetch was 1.10-1.38x the C PMDA's in the same runs (466-626 µs against 422-452 µs, 10 ms ticks " +
-		"summed over all rounds). A CPU profile of the Go PMDA over a whole run (PERFWIRE_BENCH_PMDA_PROFILE, " +
-		"go tool pprof -list encodeResult) puts 43-51 % of its time in pmda's encodeResult and 16-22 % in fetchOne, and " +
-		"in encodeResult the time is on the two range loops over the fetch's values: each value is a 48-byte val " +
-		"(inst, type, block flag, 64-bit bits, offset, length) copied by value three times per fetch (the size pass, the " +
-		"value-set pass, the block pass), 480 KB per pass for 10,000 values, where libpcp_pmda writes each value once " +
-		"into its pmResult. The write(2) of the 200 KB RESULT is another 16 %, as it is for C. Next step (pmda owner): " +
-		"a 16-byte val (or none: encode each value set as fetchOne produces it, blocks appended to a second buffer " +
-		"joined at the end), loops over indexes instead of copies, and the size computed while encoding. Allocations: " +
-		"about 9 per round of 300 fetches (90 of 2.5 MB in 2,701 fetches), not one per fetch: each round starts " +
-		"after the harness's small fetch of the PMDA's two counters, so the pmda owner should look for buffers " +
-		"that are dropped and regrown when one request's shape differs from the last (about 280 KB a round, the " +
-		"size of the 100x100 RESULT and its value table).",
+		"spends about 1.1-1.5 ms of CPU and each PMDA about 0.4-0.6 ms (the CPU split note), so the wall ratio sits " +
+		"near 1 and moves with the machine's load: five runs of -rounds 9 on 2026-12-06, with other builds running, " +
+		"gave 0.98x, 1.08x, 0.95x, 1.14x and 0.89x. The Go PMDA's CPU per fetch was below the C PMDA's in every one " +
+		"of them (367-566 µs against 426-596 µs), with 0 allocations in 2,701 steady-state fetches; RESULTs go " +
+		"through pduwire's ResultPDU.Append and are byte-identical to the C PMDA's apart from the pmIDs' domain " +
+		"bits. What is left on the Go side is pmcd's: it spends about 0.04 ms more per fetch with the Go PMDA in " +
+		"most runs on the same bytes, a cause not yet found.",
 }
