@@ -6,7 +6,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strconv"
-	"syscall"
+	"strings"
 	"testing"
 	"time"
 
@@ -18,22 +18,52 @@ import (
 // command's alone.
 const childEnv = "PERFWIRE_TEST_RUN_MAIN"
 
+// peakEnv names the file a child writes its peak RSS to, in KiB.
+const peakEnv = "PERFWIRE_TEST_PEAK_RSS"
+
+// writePeakRSS writes the child's VmHWM to the file peakEnv names. The
+// kernel's VmHWM belongs to the address space the exec made, so it is the
+// command's own; getrusage's ru_maxrss is not: exec carries into it the
+// peak of the address space it replaced, which with Go's vfork-style
+// spawn is the whole test binary's.
+func writePeakRSS() {
+	f := os.Getenv(peakEnv)
+	if f == "" {
+		return
+	}
+	status, err := os.ReadFile("/proc/self/status")
+	if err != nil {
+		return
+	}
+	for line := range strings.SplitSeq(string(status), "\n") {
+		if v, ok := strings.CutPrefix(line, "VmHWM:"); ok {
+			os.WriteFile(f, []byte(strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(v), "kB"))), 0o600)
+			return
+		}
+	}
+}
+
 // runChild runs perfwire with args in a child process and returns its
-// peak RSS in bytes, as the kernel accounts it (getrusage's ru_maxrss).
+// peak RSS in bytes (the child's VmHWM, see writePeakRSS).
 func runChild(t *testing.T, args ...string) int64 {
 	t.Helper()
+	peakFile := filepath.Join(t.TempDir(), "peak")
 	cmd := exec.Command(os.Args[0], args...)
-	cmd.Env = append(os.Environ(), childEnv+"=1")
+	cmd.Env = append(os.Environ(), childEnv+"=1", peakEnv+"="+peakFile)
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
 	if err := cmd.Run(); err != nil {
 		t.Fatalf("perfwire %v: %v\n%s", args, err, stderr.String())
 	}
-	ru, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage)
-	if !ok {
-		t.Fatal("no rusage for the child")
+	b, err := os.ReadFile(peakFile)
+	if err != nil {
+		t.Fatalf("the child wrote no peak RSS: %v", err)
 	}
-	return ru.Maxrss << 10
+	kib, err := strconv.ParseInt(string(b), 10, 64)
+	if err != nil {
+		t.Fatalf("the child's peak RSS %q: %v", b, err)
+	}
+	return kib << 10
 }
 
 // TestExportMemoryFlatInLength: exporting one archive of 4N days peaks

@@ -17,7 +17,9 @@ var pluginWasm string
 
 func TestMain(m *testing.M) {
 	if os.Getenv(childEnv) != "" {
-		os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
+		code := run(os.Args[1:], os.Stdout, os.Stderr)
+		writePeakRSS()
+		os.Exit(code)
 	}
 	dir, err := os.MkdirTemp("", "perfwire-cli")
 	if err != nil {
