@@ -8,11 +8,9 @@ import "C"
 import (
 	"context"
 	"fmt"
-	"os"
 	"runtime"
 	"runtime/debug"
 	"slices"
-	"strconv"
 	"strings"
 	"sync"
 	"syscall"
@@ -256,19 +254,10 @@ func idleCost(ids []pcp.ID, n int) (idleBytes, error) {
 	return idleBytes{heap: (h1 - h0) / int64(n), rss: (r1 - r0) / int64(n)}, nil
 }
 
-// rss is the process's resident memory from /proc/self/status.
+// rss is the process's resident memory from /proc/self/status, or 0.
 func rss() int64 {
-	b, err := os.ReadFile("/proc/self/status")
-	if err != nil {
-		return 0
-	}
-	for line := range strings.SplitSeq(string(b), "\n") {
-		if v, ok := strings.CutPrefix(line, "VmRSS:"); ok {
-			n, _ := strconv.ParseInt(strings.TrimSuffix(strings.TrimSpace(v), " kB"), 10, 64)
-			return n << 10
-		}
-	}
-	return 0
+	n, _ := procStatus("VmRSS")
+	return n
 }
 
 // cpuTime is the process's user and system time so far.
