@@ -93,7 +93,12 @@ try {
 	// window the I/O and interrupt charts) are drawn once scrolled to.
 	await page.setInputFiles("#file", capture);
 	await loaded(page);
-	const lazy = { done: await inks(page) };
+	// The charts that come near the viewport while the load ends are drawn
+	// by the IntersectionObserver, which reports in a rendering step.
+	await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+	const lazy = { done: await inks(page), tops: await page.evaluate(() => Object.fromEntries(
+		["chart", "rsschart", "ctxchart", "iochart", "irqchart"].map((id) => [id, document.getElementById(id).getBoundingClientRect().top]))),
+	viewport: await page.evaluate(() => innerHeight) };
 	await page.evaluate(() => document.getElementById("iochart").scrollIntoView());
 	await page.waitForFunction(() => document.querySelector("#irqchart canvas"), null, { timeout: 10000 });
 	await page.waitForTimeout(100); // uPlot paints in a microtask, the page in the next frame
