@@ -59,7 +59,7 @@ fuzz-diff:
 		CGO_ENABLED=1 $(GO) test -run '^$$' -fuzz "^$$f\$$" -fuzztime $(or $(DIFFTIME),30s) -fuzzminimizetime 5s . || exit 1; \
 	done
 
-## bench: perfwire beside libpcp, python3-pcp, speed, dlt-convert and naive Go on the same inputs; rewrites bench/RESULTS.md (starts pmcd); GROUP=NAME runs one group and rewrites only its sections (an unknown NAME lists the groups).
+## bench: perfwire beside libpcp, python3-pcp, speed, dlt-convert and naive Go on the same inputs; rewrites bench/RESULTS.md (starts pmcd); GROUP=NAME (or NAME,NAME) runs those groups and rewrites only their sections (an unknown NAME lists the groups).
 bench:
 	GO=$(GO) bash bench/run.sh -out RESULTS.md $(if $(GROUP),-group $(GROUP))
 

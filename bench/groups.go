@@ -51,17 +51,21 @@ func groupNames() string {
 }
 
 // selectFigures returns the ids of the figures table to run, in its
-// order: those of group (all when empty), narrowed to only's ids (a
+// order: those of group (a comma-separated list of groups; all when
+// empty), narrowed to only's ids (a
 // comma-separated list; all when empty). A group or figure that does not
 // exist, or a choice that leaves nothing to run, is an error.
 func selectFigures(group, only string) ([]string, error) {
 	var inGroup []string
-	if group != "" {
-		i := slices.IndexFunc(groups, func(g figureGroup) bool { return g.name == group })
-		if i < 0 {
-			return nil, fmt.Errorf("unknown group %q; the groups are %s", group, groupNames())
+	for name := range strings.SplitSeq(group, ",") {
+		if name == "" {
+			continue
 		}
-		inGroup = groups[i].figures
+		i := slices.IndexFunc(groups, func(g figureGroup) bool { return g.name == name })
+		if i < 0 {
+			return nil, fmt.Errorf("unknown group %q; the groups are %s", name, groupNames())
+		}
+		inGroup = append(inGroup, groups[i].figures...)
 	}
 	known := make([]string, len(figures))
 	for i, f := range figures {

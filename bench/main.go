@@ -4,7 +4,7 @@
 //
 //	go run . -quick                      # every comparison runs once, briefly
 //	go run . -out RESULTS.md             # the full measurement, the whole file
-//	go run . -out RESULTS.md -group cpu  # one group: only its sections
+//	go run . -out RESULTS.md -group cpu  # one group (or a list: cpu,plugin): only its sections
 package main
 
 import (
@@ -20,7 +20,7 @@ func main() {
 	quick := flag.Bool("quick", false, "check that every comparison runs (few short rounds)")
 	out := flag.String("out", "", "write the Markdown report here (default: stdout only)")
 	only := flag.String("only", "", "comma-separated figure ids to run (default: all); with -out, only their sections are rewritten")
-	group := flag.String("group", "", "run only this group's figures ("+groupNames()+"); with -out, only their sections are rewritten")
+	group := flag.String("group", "", "run only this group's figures, or those of a comma-separated list of groups ("+groupNames()+"); with -out, only their sections are rewritten")
 	rounds := flag.Int("rounds", 11, "rounds per side in full mode")
 	target := flag.Duration("target", 100*time.Millisecond, "time per round per side in full mode")
 	mmvChildMode := flag.Bool("mmv-child", false, "internal: run the MMV figure (in a child with its own PCP_CONF)")

@@ -320,6 +320,13 @@ func TestGroups(t *testing.T) {
 	if err != nil || len(ids) != 6 || ids[0] != "plugin-kpi" {
 		t.Errorf("-group plugin: %v, %v", ids, err)
 	}
+	ids, err = selectFigures("plugin,wasm", "")
+	if err != nil || len(ids) != 7 || ids[0] != "wasm" || ids[1] != "plugin-kpi" {
+		t.Errorf("-group plugin,wasm: %v, %v; want wasm and the six plugin figures in the table's order", ids, err)
+	}
+	if _, err := selectFigures("plugin,nosuch", ""); err == nil || !strings.Contains(err.Error(), `"nosuch"`) {
+		t.Errorf("-group plugin,nosuch: error %v", err)
+	}
 	all, err := selectFigures("", "")
 	if err != nil || !slices.Equal(all, figureOrder()) {
 		t.Errorf("no -group, no -only: %v, %v", all, err)
