@@ -156,13 +156,13 @@ func run(hosts, nmetrics int, interval, span, peerSpan time.Duration, src, perfw
 	if err := fleetgen.WriteHost(peerBase, hosts, metrics, day, interval, int(peerSpan/interval)); err != nil {
 		return err
 	}
-	st = startStage("pcp2json, "+strconv.Itoa(peerSamples)+" samples of one host-day", func() string { return "reading" })
+	st = startStage("pcp2json, "+strconv.Itoa(peerSamples)+" samples of the peer archive", func() string { return "reading" })
 	peer, err := pcp2json(peerBase, interval, peerSamples)
 	if err != nil {
 		return err
 	}
 	st.end()
-	st = startStage("export one host-day", func() string { return "exporting" })
+	st = startStage("export the peer archive", func() string { return "exporting" })
 	one, err := export(perfwire, filepath.Join(work, "out-one"), []string{peerBase + ".meta"})
 	if err != nil {
 		return err
