@@ -21,6 +21,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"syscall"
 	"time"
 
@@ -90,32 +91,41 @@ func run(hosts, nmetrics int, interval, span, peerSpan time.Duration, src, perfw
 
 	// The archives, GOMAXPROCS at a time.
 	arch := filepath.Join(work, "archives")
-	t0 := time.Now()
-	bases, err := writeFleet(arch, hosts, metrics, day, interval, samples)
+	var written atomic.Int64
+	st := startStage("write "+strconv.Itoa(hosts)+" archives", countStatus(&written, hosts, "hosts"))
+	bases, err := writeFleet(arch, hosts, metrics, day, interval, samples, &written)
 	if err != nil {
 		return err
 	}
-	genTime := time.Since(t0)
+	genTime := st.end()
 	archBytes := dirSize(arch)
+	st = startStage("zstd size of "+mb(archBytes)+" of archives", func() string { return "reading" })
 	zstdBytes, err := zstdSize(arch)
 	if err != nil {
 		return err
 	}
+	st.end()
+	st = startStage("xz size of one archive", func() string { return "compressing" })
 	xzOne, rawOne := xzSize(bases[0])
+	st.end()
 
 	// The export: all hosts, then a tenth of them, for peak RSS against
 	// the number of hosts.
 	out := filepath.Join(work, "out")
+	st = startStage("export "+strconv.Itoa(hosts)+" hosts", dirStatus(out))
 	ex, err := export(perfwire, out, metas(bases))
 	if err != nil {
 		return err
 	}
+	st.end()
 	outBytes := dirSize(out)
 	tenth := max(1, hosts/10)
+	st = startStage("export "+strconv.Itoa(tenth)+" hosts", dirStatus(filepath.Join(work, "out-small")))
 	exSmall, err := export(perfwire, filepath.Join(work, "out-small"), metas(bases[:tenth]))
 	if err != nil {
 		return err
 	}
+	st.end()
 	os.RemoveAll(filepath.Join(work, "out-small"))
 
 	// One DuckDB query over the whole directory.
@@ -133,12 +143,12 @@ func run(hosts, nmetrics int, interval, span, peerSpan time.Duration, src, perfw
 	q := "SELECT host, quantile_cont(value_double, 0.99) AS p99 FROM read_parquet('" + out +
 		"/pcp_values/**/*.parquet', hive_partitioning = true) WHERE metric = '" + metric +
 		"' GROUP BY host ORDER BY p99 DESC LIMIT 10"
-	t1 := time.Now()
+	st = startStage("DuckDB query", func() string { return "querying" })
 	top, err := exec.Command("node", "export/oracle/query.mjs", q).Output()
 	if err != nil {
 		return fmt.Errorf("duckdb: %v", err)
 	}
-	queryTime := time.Since(t1)
+	queryTime := st.end()
 
 	// pcp2json against perfwire export on the same archive, one host's
 	// archive of peerSpan.
@@ -146,14 +156,18 @@ func run(hosts, nmetrics int, interval, span, peerSpan time.Duration, src, perfw
 	if err := fleetgen.WriteHost(peerBase, hosts, metrics, day, interval, int(peerSpan/interval)); err != nil {
 		return err
 	}
+	st = startStage("pcp2json, "+strconv.Itoa(peerSamples)+" samples of the peer archive", func() string { return "reading" })
 	peer, err := pcp2json(peerBase, interval, peerSamples)
 	if err != nil {
 		return err
 	}
+	st.end()
+	st = startStage("export the peer archive", func() string { return "exporting" })
 	one, err := export(perfwire, filepath.Join(work, "out-one"), []string{peerBase + ".meta"})
 	if err != nil {
 		return err
 	}
+	st.end()
 	os.RemoveAll(filepath.Join(work, "out-one"))
 
 	rows := float64(ex.rows)
@@ -201,13 +215,14 @@ func writeArchives(hosts, nmetrics int, interval, span time.Duration, src, work 
 	if err != nil {
 		return err
 	}
-	_, err = writeFleet(filepath.Join(work, "archives"), hosts, fleetgen.Metrics(srcs, nmetrics), day, interval, int(span/interval))
+	var written atomic.Int64
+	_, err = writeFleet(filepath.Join(work, "archives"), hosts, fleetgen.Metrics(srcs, nmetrics), day, interval, int(span/interval), &written)
 	return err
 }
 
 // writeFleet writes one archive per host into dir, GOMAXPROCS at a time,
-// and returns their base names.
-func writeFleet(dir string, hosts int, metrics []fleetgen.Metric, start time.Time, interval time.Duration, samples int) ([]string, error) {
+// and returns their base names; written counts the hosts done.
+func writeFleet(dir string, hosts int, metrics []fleetgen.Metric, start time.Time, interval time.Duration, samples int, written *atomic.Int64) ([]string, error) {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return nil, err
 	}
@@ -222,6 +237,7 @@ func writeFleet(dir string, hosts int, metrics []fleetgen.Metric, start time.Tim
 		wg.Go(func() {
 			for h := range next {
 				errs <- fleetgen.WriteHost(bases[h], h, metrics, start, interval, samples)
+				written.Add(1)
 			}
 		})
 	}

@@ -8,7 +8,8 @@ import (
 // MMVValue is a row of mmv_values: one value entry of an MMV file, as
 // mmvdump prints it. Exactly one value column is set, by the metric's
 // type (ELAPSED in value_int64); none when a file with the sentinel flag
-// marks the value missing.
+// marks the value missing. value_double is BYTE_STREAM_SPLIT-encoded as
+// pcp_values' is.
 type MMVValue struct {
 	Host       string   `parquet:"host,dict"`
 	File       string   `parquet:"file,dict"`
@@ -22,7 +23,7 @@ type MMVValue struct {
 	Instance   *string  `parquet:"instance,optional,dict"`
 	Int64      *int64   `parquet:"value_int64,optional"`
 	Uint64     *uint64  `parquet:"value_uint64,optional"`
-	Double     *float64 `parquet:"value_double,optional"`
+	Double     *float64 `parquet:"value_double,optional,split"`
 	String     *string  `parquet:"value_string,optional,dict"`
 	Type       string   `parquet:"type,dict"`
 	Semantics  string   `parquet:"semantics,dict"`
