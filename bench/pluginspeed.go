@@ -47,6 +47,10 @@ type pluginWorkload struct {
 	// nodeCalls is how many calls Node times per round (as many again
 	// warm it up): about a quarter of a second of work.
 	nodeCalls int
+	// floor: a per-call figure (under 10 µs natively), which also times
+	// bench_node.mjs's floor of the same input: the call's boundary in
+	// Node with none of its work, below which its Node time cannot go.
+	floor bool
 }
 
 // streamChunk is the piece a stream figure feeds: the viewer's read size.
@@ -57,13 +61,13 @@ var pluginWorkloads = []pluginWorkload{
 		export: "kpi_decode", args: []uint64{0},
 		native: func(dst, in []byte) []byte { return render.AppendKPIMessages(dst, in, 0, 0) }},
 	{id: "plugin-pdu", title: "pdu_decode of a 1 KB pmcd conversation (every PDU in full; mostly per-call cost)", file: "conv05.server.bin",
-		node: "pdu", nodeCalls: 2500, export: "pdu_decode", args: []uint64{0},
+		node: "pdu", nodeCalls: 2500, floor: true, export: "pdu_decode", args: []uint64{0},
 		native: func(dst, in []byte) []byte { return render.AppendPDUs(dst, in, 0) }},
-	{id: "plugin-mmv", title: "mmv_read of a 5.7 KB MMV file (mostly per-call cost)", file: "sample2.mmv", node: "mmv", nodeCalls: 5000,
+	{id: "plugin-mmv", title: "mmv_read of a 5.7 KB MMV file (mostly per-call cost)", file: "sample2.mmv", node: "mmv", nodeCalls: 5000, floor: true,
 		export: "mmv_read", args: []uint64{0},
 		native: func(dst, in []byte) []byte { return render.AppendMMV(dst, in, false) }},
 	{id: "plugin-feed", title: "pdu_feed of one 312-byte HIGHRES_RESULT to a PDU stream session (the per-call overhead)",
-		file: "conv05.server.bin", node: "feed", feed: true, nodeCalls: 5000},
+		file: "conv05.server.bin", node: "feed", feed: true, nodeCalls: 5000, floor: true},
 	{id: "plugin-stream", title: "a 1 MB RESULT stream fed to pdu_feed in 64 KB chunks (throughput)",
 		file: "RESULT stream", input: pluginStreamInput, node: "stream", stream: true, nodeCalls: 40},
 	{id: "plugin-mmv-large", title: "mmv_read of a 662 KB MMV file: 422 metrics, 11,422 values (throughput)", file: "large-parfait rewritten",
@@ -211,12 +215,13 @@ func figPlugin(w pluginWorkload) func(Config) Figure {
 		}
 		wasmExec := filepath.Join(strings.TrimSpace(string(goroot)), "lib", "wasm", "wasm_exec.js")
 		script := filepath.Join(root, "wasm/js/bench_node.mjs")
-		nodeSide := Side{Name: "perfwire-js.wasm in Node " + nodeVersion(), NoSum: true, Fixed: w.nodeCalls,
-			Timed: func(n int) (time.Duration, time.Duration, uint64, error) {
-				args := append([]string{script, wasmExec, jsMod, testdata, w.node, strconv.Itoa(n)}, nodeArgs...)
+		// nodeTimed runs bench_node.mjs's workload named node.
+		nodeTimed := func(node string) func(n int) (time.Duration, time.Duration, uint64, error) {
+			return func(n int) (time.Duration, time.Duration, uint64, error) {
+				args := append([]string{script, wasmExec, jsMod, testdata, node, strconv.Itoa(n)}, nodeArgs...)
 				out, err := exec.Command("node", args...).Output()
 				if err != nil {
-					return 0, 0, 0, fmt.Errorf("node bench_node.mjs %s: %v", w.node, err)
+					return 0, 0, 0, fmt.Errorf("node bench_node.mjs %s: %v", node, err)
 				}
 				// bench_node.mjs prints the process's CPU time, then the
 				// wall time of the timed calls. The wall time ranks: it is
@@ -234,7 +239,14 @@ func figPlugin(w pluginWorkload) func(Config) Figure {
 					return 0, 0, 0, fmt.Errorf("node bench_node.mjs said %q", out)
 				}
 				return time.Duration(wall), time.Duration(wall), 0, nil
-			}}
+			}
+		}
+		nodeName := "perfwire-js.wasm in Node " + nodeVersion()
+		sides := []Side{{Name: nodeName + " (perfwire.mjs's views)", NoSum: true, Fixed: w.nodeCalls, Timed: nodeTimed(w.node)}}
+		if w.floor {
+			sides = append(sides, Side{Name: nodeName + ": floor, the call's boundary alone", NoSum: true, NoRatio: true,
+				Fixed: w.nodeCalls, Timed: nodeTimed("floor:" + w.node)})
+		}
 		var wazeroSide, nativeSide Side
 		wazeroName := "perfwire.wasm in wazero " + wazeroVersion()
 		// take copies result buffer r out of the module and frees it.
@@ -335,9 +347,14 @@ func figPlugin(w pluginWorkload) func(Config) Figure {
 				return sum(out)
 			}}
 		}
-		f.Stats = compare(cfg, false, []Side{nodeSide, wazeroSide, nativeSide})
+		f.Stats = compare(cfg, false, append(sides, wazeroSide, nativeSide))
 		checkSums(&f)
-		f.Notes = append(f.Notes, "Node's side runs bench_node.mjs once per round, which times its calls itself after a warm-up "+
+		if w.floor {
+			f.Notes = append(f.Notes, pluginFloorNote(f.Stats))
+		}
+		f.Notes = append(f.Notes, "Node's side is the fastest documented path a plugin author has: bindExports(instance, "+
+			"perfwire, { views: true }) of wasm/js/perfwire.mjs, the wasm exports with each result read in place. "+
+			"Node's side runs bench_node.mjs once per round, which times its calls itself after a warm-up "+
 			"(its start-up is not counted): the wall time of the calls on their thread, comparable with native Go's thread CPU "+
 			"time on an idle machine (the Node process's CPU time adds V8's compiler and collector threads, 2-3x on "+
 			"2026-11-27); wazero's and native Go's results are checked equal by checksum, taken over the "+
@@ -356,4 +373,20 @@ func nodeVersion() string {
 		return ""
 	}
 	return string(bytes.TrimSpace(out))
+}
+
+// pluginFloorNote states a per-call figure's floor beside its Node and
+// native medians: the floor is Node's time for the call's boundary alone
+// (the input copied into a new module buffer, one empty export, the
+// free), so native ÷ floor is the most the ratio could reach if the
+// decoder cost nothing in Node.
+func pluginFloorNote(stats []Stat) string {
+	node, floor, native := stats[0], stats[1], stats[len(stats)-1]
+	if node.Err != "" || floor.Err != "" || native.Err != "" || floor.Med == 0 || node.Med == 0 {
+		return "Floor: not measured (a side failed)."
+	}
+	return fmt.Sprintf("Floor, measured in the same run: the call's boundary alone costs Node %.2f µs (its input copied "+
+		"into a new module buffer, one empty export, the free), %.0f%% of Node's %.2f µs per call; native Go takes %.2f µs, "+
+		"so the boundary alone would allow %.2fx. The rest of Node's time is the module's Go code.",
+		floor.Med/1e3, 100*floor.Med/node.Med, node.Med/1e3, native.Med/1e3, native.Med/floor.Med)
 }

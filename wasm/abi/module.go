@@ -278,7 +278,13 @@ func (m *Module) Call(o Op, a, b uint32) (res []byte) {
 			res = schema.AppendFailure(nil, schema.ErrInternal)
 		}
 	}()
-	out := m.big[:0] // results are the large buffers
+	// Results are the large buffers; when the input took the larger
+	// spare (an input larger than its result, as an MMV file's), the
+	// result takes the other, so that a steady host's calls grow none.
+	out := m.big[:0]
+	if cap(out) == 0 {
+		out, m.small = m.small[:0], nil
+	}
 	m.big = nil
 	// The call dispatched here, not by a function of its own: module
 	// size.

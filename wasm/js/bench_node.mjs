@@ -53,6 +53,20 @@ if (file) {
 	workloads.mmvlarge = ["mmvRead " + file, big.length, () => pw.mmvRead(big, 0)];
 }
 
+// floor:W is workload W's fixed cost across the boundary with none of its
+// work: its input copied into a new module buffer, one export that does
+// nothing (abi_version), the buffer freed. A per-call figure's Node time
+// cannot go below it, whatever the decoder costs.
+const ex = instance.exports;
+for (const [w, input] of [["kpi", kpi], ["pdu", pdus], ["mmv", mmv], ["feed", one]]) {
+	workloads["floor:" + w] = ["boundary alone, " + input.length + " bytes in", input.length, () => {
+		const h = ex.alloc(input.length) >>> 0;
+		new Uint8Array(ex.mem.buffer).set(input, ex.buf_ptr(h) >>> 0);
+		ex.abi_version();
+		ex.free(h);
+	}];
+}
+
 if (only) {
 	const f = workloads[only][2];
 	for (let i = 0; i < Number(count); i++) f(); // warm-up: V8 tiers up
