@@ -143,6 +143,16 @@ func measureScale(s scaler, size, rounds int, target time.Duration) scalePoint {
 	}
 	var faults, allocs int64
 	for range rounds {
+		if ref != nil {
+			// The reference's garbage (heap goal: twice a live
+			// input) is not this size's: the peak is over the size's
+			// rounds, each from what it started with.
+			debug.FreeOSMemory()
+			if err := resetPeakRSS(); err != nil {
+				p.Err = err.Error()
+				return p
+			}
+		}
 		f0, m0 := threadFaults(), heapMallocs()
 		ns, err := timePasses(in, n, p.Records, p.Sum)
 		if err != nil {
@@ -150,6 +160,14 @@ func measureScale(s scaler, size, rounds int, target time.Duration) scalePoint {
 			return p
 		}
 		faults, allocs = faults+threadFaults()-f0, allocs+int64(heapMallocs()-m0)
+		if ref != nil {
+			hwm, err := procStatus("VmHWM")
+			if err != nil {
+				p.Err = err.Error()
+				return p
+			}
+			p.PeakRSS = max(p.PeakRSS, hwm)
+		}
 		p.NsPerByte = append(p.NsPerByte, ns/float64(p.Bytes))
 		if ref != nil {
 			ns, err := timePasses(*ref, refN, refRecords, refSum)
@@ -166,9 +184,11 @@ func measureScale(s scaler, size, rounds int, target time.Duration) scalePoint {
 	if ref != nil {
 		_, p.RefMed, _ = summary(p.RefNs)
 	}
-	p.PeakRSS, err = procStatus("VmHWM")
-	if err != nil {
-		p.Err = err.Error()
+	if ref == nil {
+		p.PeakRSS, err = procStatus("VmHWM")
+		if err != nil {
+			p.Err = err.Error()
+		}
 	}
 	return p
 }
