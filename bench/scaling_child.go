@@ -11,6 +11,7 @@ import (
 	"runtime/debug"
 	"strconv"
 	"strings"
+	"syscall"
 	"time"
 )
 
@@ -40,9 +41,19 @@ type scalePoint struct {
 	Sum       uint64    // checksum of the first pass's reads; every pass must match it
 	NsPerByte []float64 // one per round
 	Med       float64
-	PeakRSS   int64 // VmHWM over the passes, bytes
-	BaseRSS   int64 // VmRSS before the first pass, input built
-	Err       string
+	// RefNs are the rounds of the same decoder over a scaleFrom input in
+	// the same child, each run right after a round of this one (sizes
+	// above scaleFrom only), and RefMed their median: the host's speed
+	// drifts between children run minutes apart, not within a round pair.
+	RefNs  []float64
+	RefMed float64
+	// Faults and Allocs are the minor page faults (the thread's) and the
+	// heap allocations per timed pass: a pass over a resident input that
+	// faults or allocates pays for memory, not for decoding.
+	Faults, Allocs float64
+	PeakRSS        int64 // VmHWM over the passes, bytes
+	BaseRSS        int64 // VmRSS before the first pass, input built
+	Err            string
 }
 
 // overhead is the peak memory beyond the input's own resident bytes.
@@ -88,6 +99,19 @@ func measureScale(s scaler, size, rounds int, target time.Duration) scalePoint {
 		defer in.cleanup()
 	}
 	p.Bytes, p.Resident, p.Want = in.bytes, in.resident, in.want
+	var ref *scaleInput
+	if size > scaleFrom {
+		r, err := s.build(scaleFrom)
+		if err != nil {
+			p.Err = "build the reference: " + err.Error()
+			return p
+		}
+		if r.cleanup != nil {
+			defer r.cleanup()
+		}
+		ref = &r
+		p.Resident += r.resident
+	}
 	runtime.GC()
 	debug.FreeOSMemory()
 	if err := resetPeakRSS(); err != nil {
@@ -106,28 +130,105 @@ func measureScale(s scaler, size, rounds int, target time.Duration) scalePoint {
 	}
 	n := max(1, int(target/max(first, 1)))
 	rounds = max(3, min(rounds, int(scaleBudget/(time.Duration(n)*max(first, 1)))))
-	for range rounds {
-		runtime.GC()
+	var refN int
+	var refRecords, refSum uint64
+	if ref != nil {
 		t0 := threadCPU()
-		for range n {
-			c, sum, err := in.pass()
-			if err == nil && (c != p.Records || sum != p.Sum) {
-				err = fmt.Errorf("a later pass read %d records (checksum %#x), the first %d (%#x)", c, sum, p.Records, p.Sum)
-			}
-			if err != nil {
+		refRecords, refSum, err = ref.pass()
+		if err != nil {
+			p.Err = "reference: " + err.Error()
+			return p
+		}
+		refN = max(1, int(target/max(threadCPU()-t0, 1)))
+	}
+	var faults, allocs int64
+	for range rounds {
+		if ref != nil {
+			// The reference's garbage (heap goal: twice a live
+			// input) is not this size's: the peak is over the size's
+			// rounds, each from what it started with.
+			debug.FreeOSMemory()
+			if err := resetPeakRSS(); err != nil {
 				p.Err = err.Error()
 				return p
 			}
 		}
-		d := threadCPU() - t0
-		p.NsPerByte = append(p.NsPerByte, float64(d.Nanoseconds())/float64(n)/float64(p.Bytes))
+		f0, m0 := threadFaults(), heapMallocs()
+		ns, err := timePasses(in, n, p.Records, p.Sum)
+		if err != nil {
+			p.Err = err.Error()
+			return p
+		}
+		faults, allocs = faults+threadFaults()-f0, allocs+int64(heapMallocs()-m0)
+		if ref != nil {
+			hwm, err := procStatus("VmHWM")
+			if err != nil {
+				p.Err = err.Error()
+				return p
+			}
+			p.PeakRSS = max(p.PeakRSS, hwm)
+		}
+		p.NsPerByte = append(p.NsPerByte, ns/float64(p.Bytes))
+		if ref != nil {
+			ns, err := timePasses(*ref, refN, refRecords, refSum)
+			if err != nil {
+				p.Err = "reference: " + err.Error()
+				return p
+			}
+			p.RefNs = append(p.RefNs, ns/float64(ref.bytes))
+		}
 	}
+	passes := float64(rounds * n)
+	p.Faults, p.Allocs = float64(faults)/passes, float64(allocs)/passes
 	_, p.Med, _ = summary(p.NsPerByte)
-	p.PeakRSS, err = procStatus("VmHWM")
-	if err != nil {
-		p.Err = err.Error()
+	if ref != nil {
+		_, p.RefMed, _ = summary(p.RefNs)
+	}
+	if ref == nil {
+		p.PeakRSS, err = procStatus("VmHWM")
+		if err != nil {
+			p.Err = err.Error()
+		}
 	}
 	return p
+}
+
+// timePasses collects garbage, then times n passes over in on the
+// thread's CPU clock and returns ns per pass; each pass must read
+// records with checksum sum, as the first did.
+func timePasses(in scaleInput, n int, records, sum uint64) (float64, error) {
+	runtime.GC()
+	t0 := threadCPU()
+	for range n {
+		c, s, err := in.pass()
+		if err == nil && (c != records || s != sum) {
+			err = fmt.Errorf("a later pass read %d records (checksum %#x), the first %d (%#x)", c, s, records, sum)
+		}
+		if err != nil {
+			return 0, err
+		}
+	}
+	return float64((threadCPU() - t0).Nanoseconds()) / float64(n), nil
+}
+
+// threadFaults is the calling thread's minor page faults so far
+// (getrusage(2), RUSAGE_THREAD).
+func threadFaults() int64 {
+	var ru syscall.Rusage
+	if syscall.Getrusage(rusageThread, &ru) != nil {
+		return 0
+	}
+	return ru.Minflt
+}
+
+// rusageThread is Linux's RUSAGE_THREAD, which package syscall does not name.
+const rusageThread = 1
+
+// heapMallocs is the process's heap allocations so far.
+func heapMallocs() uint64 {
+	var m runtime.MemStats
+	runtime.ReadMemStats(&m)
+	return m.Mallocs
 }
 
 // resetPeakRSS sets VmHWM back to the current RSS (proc(5), clear_refs 5).

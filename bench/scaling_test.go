@@ -148,6 +148,18 @@ func TestScalingVerdict(t *testing.T) {
 	if r.linear || r.shape() != "not monotonic in size: highest at 32 MB" {
 		t.Errorf("uneven cost: linear %v, %q", r.linear, r.shape())
 	}
+	// Above 1 MB a point is judged at its ratio to the 1 MB reference
+	// timed beside it: a host 1.6x slower during the 32 MB child is not a
+	// miss, a decoder 1.6x slower beside an unchanged reference is.
+	drift := series([]float64{0.5, 0.5, 0.3, 0.5, 0.3}, flatMem)
+	drift[3].RefMed, drift[4].RefMed = 0.5, 0.3
+	if r := scaleVerdict(drift); !r.linear {
+		t.Errorf("host drift: spread %.2f, want linear", r.spread)
+	}
+	drift[3].RefMed = 0.3
+	if r := scaleVerdict(drift); r.linear || r.peak != 32<<20 {
+		t.Errorf("slower beside its reference: linear %v, peak %d", r.linear, r.peak)
+	}
 	// One super-linear decoder makes the figure partly met, named.
 	ps := series([]float64{0.5, 0.5, 0.5, 0.5, 2}, flatMem)
 	results := make([][]scalePoint, len(scalers))

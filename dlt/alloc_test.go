@@ -113,3 +113,24 @@ func TestReaderAllocs(t *testing.T) {
 		t.Errorf("%v allocations to read %d bytes", n, len(data))
 	}
 }
+
+// TestReaderResetAllocs: a Reader Reset onto another input keeps the
+// buffer it grew, so reading the input again allocates nothing.
+func TestReaderResetAllocs(t *testing.T) {
+	data := readCapture(t, "kpi-huge-argv0")
+	br := bytes.NewReader(data)
+	rd := NewReader(br, Options{})
+	for rd.Next() {
+	}
+	if n := testing.AllocsPerRun(5, func() {
+		br.Reset(data)
+		rd.Reset(br)
+		for rd.Next() {
+		}
+		if rd.Err() != nil {
+			panic(rd.Err())
+		}
+	}); n != 0 {
+		t.Errorf("%v allocations to read %d bytes again after Reset", n, len(data))
+	}
+}

@@ -36,7 +36,8 @@
 // reuses it; Clone copies. Messages are validated before they are
 // returned, so header accessors cannot fail; arguments are decoded
 // lazily and every length is checked against the payload that remains.
-// A Reader allocates its buffer once and its messages are valid only
+// A Reader allocates its buffer once ([Reader.Reset] keeps it for the
+// next input) and its messages are valid only
 // until its next call to Next; a Feeder's are valid until its next Feed. No buffer is ever sized from the wire.
 //
 // Where this package and dlt-convert 2.18.8 differ (both checked by the

@@ -54,6 +54,20 @@ func NewReader(src io.Reader, opt Options) *Reader {
 	}
 }
 
+// Reset makes r read src from its start, as a new Reader with the same
+// Options would, but keeping the buffer it has grown: a reader of many
+// inputs (files in turn, a reconnecting stream) allocates nothing more.
+// Messages read before Reset are no longer valid.
+func (r *Reader) Reset(src io.Reader) {
+	opt, look := r.s.opt, r.s.lookahead
+	*r = Reader{
+		src:   src,
+		buf:   r.buf[:0],
+		limit: r.limit,
+		s:     Scanner{opt: opt, more: true, lookahead: look},
+	}
+}
+
 // lookahead is how many bytes past a record's start deciding it may need
 // when more input may follow: the record, a resync candidate that starts
 // inside it, and the pattern after that candidate (Reader and Feeder).

@@ -35,8 +35,12 @@ func scanResultOf(data []byte, opt Options) scanResult {
 // readResultOf reads src with a Reader and checks each message's bytes
 // against data at its offset.
 func readResultOf(t testing.TB, data []byte, src io.Reader, opt Options) scanResult {
+	return readAll(t, data, NewReader(src, opt))
+}
+
+// readAll is readResultOf with a Reader made by the caller.
+func readAll(t testing.TB, data []byte, rd *Reader) scanResult {
 	var r scanResult
-	rd := NewReader(src, opt)
 	for rd.Next() {
 		m := rd.Message()
 		if !bytes.Equal(m.Bytes(), data[m.Offset():m.Offset()+len(m.Bytes())]) {
@@ -136,6 +140,19 @@ func TestReaderMatchesScanner(t *testing.T) {
 				}
 				checkResults(t, "reader", i, name, opt, readResultOf(t, data, src, opt), want)
 			}
+		}
+	}
+}
+
+// TestReaderReset: one Reader, Reset from each input to the next (some
+// of which end in an error or mid-resynchronisation), reports for each
+// exactly what the Scanner reports on it.
+func TestReaderReset(t *testing.T) {
+	for _, opt := range walkOptions {
+		rd := NewReader(nil, opt)
+		for i, data := range capturesAndDamage(t) {
+			rd.Reset(iotest.HalfReader(bytes.NewReader(data)))
+			checkResults(t, "reset reader", i, "half", opt, readAll(t, data, rd), scanResultOf(data, opt))
 		}
 	}
 }
