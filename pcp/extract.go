@@ -121,8 +121,9 @@ type Raw struct {
 // or the integer-indefinite value. Extract never allocates, not even to
 // fail; the atom of a STRING or AGGREGATE aliases r.Block.
 func Extract(r Raw, in, out Type) (Atom, error) {
-	// The common case, a value read as its own type, is small enough to
-	// inline, so the caller gets the atom without a call or a copy.
+	// The common case, a value read as its own type, is answered here
+	// without the general path's call. Extract itself does not inline
+	// (cost 146, budget 80: the call to extract alone costs 57).
 	if in == out {
 		if r.Insitu && uint32(in) <= uint32(TypeU32) {
 			return number(in, uint64(r.Word)), nil

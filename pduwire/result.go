@@ -344,10 +344,13 @@ func (vs ValueSet) Len() int { return int(max(vs.NumVal, 0)) }
 // a slice index. It is small enough to inline, and [Value] small enough to
 // live in registers, so walking a value set costs a few loads per value.
 func (vs *ValueSet) Value(i int) Value {
-	inst, w := vs.Word(i) // vl has no spare capacity: i ≥ NumVal panics
-	v := Value{Inst: inst, Word: w}
+	// vl has no spare capacity: i ≥ NumVal panics. Word's read is
+	// written out here, not called, to keep Value within the inlining
+	// budget: a call per value costs more than the walk itself.
+	x := binary.BigEndian.Uint64(vs.vl[8*i:])
+	v := Value{Inst: int32(x >> 32), Word: uint32(x)}
 	if vs.ValFmt != ValInsitu {
-		v.blk = block(vs.pdu, w)
+		v.blk = block(vs.pdu, v.Word)
 	}
 	return v
 }
@@ -373,9 +376,11 @@ func (vs *ValueSet) PDU() []byte { return vs.pdu }
 // block returns the value block at word index w, header word included;
 // ParseResult has checked the pointer and the block's bounds.
 func block(pdu []byte, w uint32) []byte {
-	start := 4 * int(w)
-	end := start + int(binary.BigEndian.Uint32(pdu[start:])&0xffffff)
-	return pdu[start:end:end]
+	// Sliced once at start, then cut to vlen: one bounds check fewer
+	// than slicing pdu at both ends.
+	b := pdu[4*int(w):]
+	vlen := binary.BigEndian.Uint32(b) & 0xffffff
+	return b[:vlen:vlen]
 }
 
 // Events returns the event record array of a PM_TYPE_EVENT or
@@ -453,8 +458,14 @@ func (v Value) Uint64() uint64 {
 // Float64 interprets the value as DOUBLE block, FLOAT block, or insitu
 // FLOAT bits (the legacy encoding), by size.
 func (v Value) Float64() float64 {
-	if p := v.Payload(); len(p) == 8 {
+	p := v.Payload()
+	if len(p) == 8 {
 		return math.Float64frombits(binary.BigEndian.Uint64(p))
 	}
-	return float64(math.Float32frombits(uint32(v.Uint64())))
+	// Uint64's low word, read here to stay within the inlining budget.
+	w := v.Word
+	if len(p) >= 4 {
+		w = binary.BigEndian.Uint32(p)
+	}
+	return float64(math.Float32frombits(w))
 }
