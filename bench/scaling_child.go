@@ -183,12 +183,11 @@ func measureScale(s scaler, size, rounds int, target time.Duration) scalePoint {
 	_, p.Med, _ = summary(p.NsPerByte)
 	if ref != nil {
 		_, p.RefMed, _ = summary(p.RefNs)
+		return p
 	}
-	if ref == nil {
-		p.PeakRSS, err = procStatus("VmHWM")
-		if err != nil {
-			p.Err = err.Error()
-		}
+	// Without a reference nothing else ran: the peak is the rounds' at once.
+	if p.PeakRSS, err = procStatus("VmHWM"); err != nil {
+		p.Err = err.Error()
 	}
 	return p
 }
