@@ -15,6 +15,16 @@ func beginRecord(dst []byte) ([]byte, int) {
 	return append(dst, 0, 0, 0, 0), len(dst)
 }
 
+// beginStamped begins a .meta record whose type differs by version
+// (typ3 in version 3, typ2 before) and whose time follows the type.
+func beginStamped(dst []byte, v int, typ3, typ2 uint32, t Timestamp) ([]byte, int) {
+	dst, start := beginRecord(dst)
+	if v != 3 {
+		typ3 = typ2
+	}
+	return appendStamp(u32(dst, typ3), t, v), start
+}
+
 // endRecord appends the trailer and fills in both length words.
 func endRecord(dst []byte, start int) []byte {
 	n := uint32(len(dst) - start + 4)
@@ -45,13 +55,7 @@ func AppendDesc(dst []byte, m Metric) []byte {
 // whole domain in.Inst and in.Names as of in.Time (a full record; Delta
 // is not written).
 func AppendInDom(dst []byte, v int, in Instances) []byte {
-	dst, start := beginRecord(dst)
-	if v == 3 {
-		dst = u32(dst, metaInDom)
-	} else {
-		dst = u32(dst, metaInDomV2)
-	}
-	dst = appendStamp(dst, in.Time, v)
+	dst, start := beginStamped(dst, v, metaInDom, metaInDomV2, in.Time)
 	dst = u32(dst, uint32(in.InDom))
 	dst = u32(dst, uint32(len(in.Inst)))
 	for _, i := range in.Inst {
@@ -70,13 +74,7 @@ func AppendInDom(dst []byte, v int, in Instances) []byte {
 
 // AppendLabels appends a .meta label record of version v.
 func AppendLabels(dst []byte, v int, ls LabelSets) []byte {
-	dst, start := beginRecord(dst)
-	if v == 3 {
-		dst = u32(dst, metaLabel)
-	} else {
-		dst = u32(dst, metaLabelV2)
-	}
-	dst = appendStamp(dst, ls.Time, v)
+	dst, start := beginStamped(dst, v, metaLabel, metaLabelV2, ls.Time)
 	dst = u32(dst, ls.Type)
 	dst = u32(dst, ls.Ident)
 	dst = u32(dst, uint32(len(ls.Sets)))

@@ -82,24 +82,9 @@ func main() {
 		}
 		t0 := time.Now()
 		var f Figure
-		switch fig.id {
-		case "dlt":
-			f = figDLT(cfg, *quick)
-		case "memcpy-large":
-			f = figMemcpyLarge(cfg, *quick)
-		case "viewer":
-			f = figViewer(cfg, *quick)
-		case "clients":
-			f = figClients(cfg, *quick)
-		case "archive":
-			f = figArchive(cfg, *quick)
-		case "stream":
-			f = figStream(cfg, *quick)
-		case "export":
-			f = figExport(cfg, *quick)
-		case "pmda":
-			f = figPMDA(cfg, *quick)
-		default:
+		if fig.quick != nil {
+			f = fig.quick(cfg, *quick)
+		} else {
 			f = fig.run(cfg)
 		}
 		f.Profile = profileFigure(&f, profileTime)
@@ -146,39 +131,41 @@ func main() {
 	}
 }
 
-// figures are the comparisons in the priority order.
+// figures are the comparisons in the priority order. A figure
+// whose workload shrinks in -quick mode has quick in place of run.
 var figures = []struct {
-	id  string
-	run func(Config) Figure
+	id    string
+	run   func(Config) Figure
+	quick func(cfg Config, quick bool) Figure
 }{
-	{"result", figResult},
-	{"result-highres", figResultHighRes},
-	{"events", figEvents},
-	{"events-100", figEvents100},
-	{"labels-parse", figLabelParse},
-	{"labels-merge", figLabelMerge},
-	{"fetch", figFetch},
-	{"fetch-client", figFetchClient},
-	{"clients", nil},
-	{"soak", figSoak},
-	{"kpi", figKPI},
-	{"mmv", figMMV},
-	{"mmv-read", figMMVRead},
-	{"archive", nil},
-	{"dlt", nil},
-	{"stream", nil},
-	{"memcpy", figMemcpy},
-	{"memcpy-large", nil},
-	{"wasm", figWasm},
-	{"plugin-kpi", figPlugin(pluginWorkloads[0])},
-	{"plugin-pdu", figPlugin(pluginWorkloads[1])},
-	{"plugin-mmv", figPlugin(pluginWorkloads[2])},
-	{"plugin-feed", figPlugin(pluginWorkloads[3])},
-	{"plugin-stream", figPlugin(pluginWorkloads[4])},
-	{"plugin-mmv-large", figPlugin(pluginWorkloads[5])},
-	{"viewer", nil},
-	{"viewer-ratio", figViewerRatio},
-	{"export", nil},
-	{"pmda", nil},
-	{"scaling", figScaling},
+	{"result", figResult, nil},
+	{"result-highres", figResultHighRes, nil},
+	{"events", figEvents, nil},
+	{"events-100", figEvents100, nil},
+	{"labels-parse", figLabelParse, nil},
+	{"labels-merge", figLabelMerge, nil},
+	{"fetch", figFetch, nil},
+	{"fetch-client", figFetchClient, nil},
+	{"clients", nil, figClients},
+	{"soak", figSoak, nil},
+	{"kpi", figKPI, nil},
+	{"mmv", figMMV, nil},
+	{"mmv-read", figMMVRead, nil},
+	{"archive", nil, figArchive},
+	{"dlt", nil, figDLT},
+	{"stream", nil, figStream},
+	{"memcpy", figMemcpy, nil},
+	{"memcpy-large", nil, figMemcpyLarge},
+	{"wasm", figWasm, nil},
+	{"plugin-kpi", figPlugin(pluginWorkloads[0]), nil},
+	{"plugin-pdu", figPlugin(pluginWorkloads[1]), nil},
+	{"plugin-mmv", figPlugin(pluginWorkloads[2]), nil},
+	{"plugin-feed", figPlugin(pluginWorkloads[3]), nil},
+	{"plugin-stream", figPlugin(pluginWorkloads[4]), nil},
+	{"plugin-mmv-large", figPlugin(pluginWorkloads[5]), nil},
+	{"viewer", nil, figViewer},
+	{"viewer-ratio", figViewerRatio, nil},
+	{"export", nil, figExport},
+	{"pmda", nil, figPMDA},
+	{"scaling", figScaling, nil},
 }

@@ -131,6 +131,8 @@ func decodeReader(pdu []byte) uint64 {
 
 // decodeReaderExtract is decodeReader converting each value with
 // pcp.Extract (insitu values as 32-bit integers, blocks as their type).
+// Its loop is written out, not decodeReader's with a callback: each
+// figure times the loop a caller writes, with no call between values.
 func decodeReaderExtract(pdu []byte) uint64 {
 	rr, err := pduwire.NewResultScanner(pdu)
 	if err != nil {

@@ -29,11 +29,30 @@ apt_install() {
 	if ! apt-cache policy "${missing[0]}" 2>/dev/null | grep -q 'Candidate: [0-9]'; then
 		apt-get update -q >&2 || die "apt-get update failed"
 	fi
-	PATH="$shim:$PATH" apt-get install -y -q "${missing[@]}" >&2 ||
+	PATH="$shim:$PATH" apt-get install -y -q -o DPkg::Lock::Timeout=600 "${missing[@]}" >&2 ||
 		PATH="$shim:$PATH" dpkg --configure -a >&2 ||
 		die "could not install ${missing[*]}"
 	rm -rf "$shim"
 	for p in "${missing[@]}"; do installed "$p" || die "$p is still not installed"; done
+}
+
+# need_commands CMD:PKG...: installs Debian's PKG for each CMD missing
+# from PATH (a machine's own node or chromium is kept).
+need_commands() {
+	local pkgs=() c
+	for c in "$@"; do command -v "${c%%:*}" >/dev/null 2>&1 || pkgs+=("${c#*:}"); done
+	[ ${#pkgs[@]} -eq 0 ] || apt_install "${pkgs[@]}"
+}
+
+# npm_ci DIR [VAR=VALUE...]: npm ci in DIR, with the variables set, only
+# when its installed tree is missing or older than the lockfile.
+npm_ci() {
+	local dir=$1
+	shift
+	if [ ! -f "$dir/node_modules/.package-lock.json" ] ||
+		[ "$dir/package-lock.json" -nt "$dir/node_modules/.package-lock.json" ]; then
+		(cd "$dir" && env "$@" npm ci --no-audit --no-fund >&2)
+	fi
 }
 
 # wait_for SECONDS CMD...: retries CMD every half second until it succeeds

@@ -17,15 +17,8 @@ const archiveData = "../../archive/testdata/"
 func TestArchiveEqualsPmdumplog(t *testing.T) {
 	for _, base := range []string{"m2", "m3"} {
 		for _, flag := range []string{"a", "e", "h"} {
-			want, err := os.ReadFile(archiveData + base + ".pmdumplog-" + flag + ".txt")
-			if err != nil {
-				t.Fatal(err)
-			}
-			var out, errb bytes.Buffer
-			if code := run([]string{"archive", "-" + flag, archiveData + base}, &out, &errb); code != 0 {
-				t.Fatalf("archive -%s %s: exit %d: %s", flag, base, code, errb.String())
-			}
-			if got := out.String(); got != string(want) {
+			want := readTestFile(t, archiveData+base+".pmdumplog-"+flag+".txt")
+			if got := runOK(t, "archive", "-"+flag, archiveData+base); got != string(want) {
 				t.Errorf("archive -%s %s differs from pmdumplog:\n%s", flag, base, firstDiff(got, string(want)))
 			}
 		}
@@ -47,16 +40,10 @@ func TestArchiveNamedByAnyFile(t *testing.T) {
 // --json has one line per record of pmdumplog's, and the values of each
 // in the same order, equal to what pmdumplog prints.
 func TestArchiveJSON(t *testing.T) {
-	oracle, err := os.ReadFile(archiveData + "m3.pmdumplog-a.txt")
-	if err != nil {
-		t.Fatal(err)
-	}
+	oracle := readTestFile(t, archiveData+"m3.pmdumplog-a.txt")
 	want := dumplogRecords(string(oracle))
-	var out, errb bytes.Buffer
-	if code := run([]string{"archive", "--json", archiveData + "m3"}, &out, &errb); code != 0 {
-		t.Fatalf("exit %d: %s", code, errb.String())
-	}
-	lines := strings.Split(strings.TrimSuffix(out.String(), "\n"), "\n")
+	out := runOK(t, "archive", "--json", archiveData+"m3")
+	lines := strings.Split(strings.TrimSuffix(out, "\n"), "\n")
 	if len(lines) != len(want) || len(want) < 30 {
 		t.Fatalf("%d JSON lines, pmdumplog has %d records", len(lines), len(want))
 	}

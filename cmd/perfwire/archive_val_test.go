@@ -24,12 +24,9 @@ func TestArchiveValEqualsPmval(t *testing.T) {
 		metric := rest[:strings.LastIndexByte(rest, '-')]
 		interval := rest[strings.LastIndexByte(rest, '-')+1:]
 		want, _ := os.ReadFile(f)
-		var out, errb bytes.Buffer
-		if code := run([]string{"archive", "val", "-t", interval, archiveData + base, metric}, &out, &errb); code != 0 {
-			t.Fatalf("%s: exit %d: %s", name, code, errb.String())
-		}
+		out := runOK(t, "archive", "val", "-t", interval, archiveData+base, metric)
 		// pmval names the archive as it was given: base alone.
-		got := strings.Replace(out.String(), "archive:   "+archiveData+base+"\n", "archive:   "+base+"\n", 1)
+		got := strings.Replace(out, "archive:   "+archiveData+base+"\n", "archive:   "+base+"\n", 1)
 		if got != string(want) {
 			t.Errorf("%s:\n%s", name, firstDiff(got, string(want)))
 		}
@@ -59,21 +56,15 @@ func TestArchiveValArgs(t *testing.T) {
 // the number pmval printed to its 4 significant digits.
 func TestArchiveValJSON(t *testing.T) {
 	const oracle = archiveData + "m2.pmval-sample.double.million-0.05.txt"
-	want, err := os.ReadFile(oracle)
-	if err != nil {
-		t.Fatal(err)
-	}
+	want := readTestFile(t, oracle)
 	var samples []string // pmval's value column, one per sample
 	for line := range strings.Lines(string(want)) {
 		if len(line) > 12 && line[2] == ':' && line[5] == ':' {
 			samples = append(samples, strings.TrimSpace(line[12:]))
 		}
 	}
-	var out, errb bytes.Buffer
-	if code := run([]string{"archive", "val", "--json", "-t", "0.05", archiveData + "m2", "sample.double.million"}, &out, &errb); code != 0 {
-		t.Fatalf("exit %d: %s", code, errb.String())
-	}
-	lines := strings.Split(strings.TrimSuffix(out.String(), "\n"), "\n")
+	out := runOK(t, "archive", "val", "--json", "-t", "0.05", archiveData+"m2", "sample.double.million")
+	lines := strings.Split(strings.TrimSuffix(out, "\n"), "\n")
 	if len(lines) != len(samples) || len(samples) < 20 {
 		t.Fatalf("%d JSON lines, pmval printed %d samples", len(lines), len(samples))
 	}

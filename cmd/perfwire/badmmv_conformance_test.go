@@ -3,7 +3,6 @@
 package main
 
 import (
-	"bytes"
 	"encoding/json"
 	"os"
 	"os/exec"
@@ -70,13 +69,10 @@ func TestConformanceBadMMVLikePmdammv(t *testing.T) {
 		t.Fatalf("pmdammv maps %d files more with badmmv's (the oracle changed?)", after-before)
 	}
 
-	var out, errb bytes.Buffer
-	if code := run([]string{"mmv", filepath.Join(dir, "mmv")}, &out, &errb); code != 0 {
-		t.Fatalf("perfwire mmv DIR: exit %d: %s", code, errb.String())
-	}
-	lines := strings.Split(strings.TrimSpace(out.String()), "\n")
+	out := runOK(t, "mmv", filepath.Join(dir, "mmv"))
+	lines := strings.Split(strings.TrimSpace(out), "\n")
 	if len(lines) != 22 {
-		t.Fatalf("%d lines for 22 files:\n%s", len(lines), out.String())
+		t.Fatalf("%d lines for 22 files:\n%s", len(lines), out)
 	}
 	for _, l := range lines {
 		var f struct {

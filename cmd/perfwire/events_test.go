@@ -15,19 +15,13 @@ import (
 // RESULT and checks each one's record count and first and last
 // timestamps against what pminfo printed for the same values.
 func TestEventsMatchPminfo(t *testing.T) {
-	oracle, err := os.ReadFile(captureDir + "conv05.out.txt")
-	if err != nil {
-		t.Fatal(err)
-	}
+	oracle := readTestFile(t, captureDir+"conv05.out.txt")
 	files, _ := filepath.Glob("../../wasm/testdata/conv05.pdu0.*EVENT.bin")
 	if len(files) != 4 {
 		t.Fatalf("%d event arrays", len(files))
 	}
-	var out, errb bytes.Buffer
-	if code := run(append([]string{"events"}, files...), &out, &errb); code != 0 {
-		t.Fatalf("exit %d: %s", code, errb.String())
-	}
-	lines := strings.Split(strings.TrimSpace(out.String()), "\n")
+	out := runOK(t, append([]string{"events"}, files...)...)
+	lines := strings.Split(strings.TrimSpace(out), "\n")
 	if len(lines) != len(files) {
 		t.Fatalf("%d lines for %d files", len(lines), len(files))
 	}
@@ -62,10 +56,7 @@ func TestEventsMatchPminfo(t *testing.T) {
 // TestEventsErrors: a cut array is exit 1 naming the file and offset;
 // no file is a usage error.
 func TestEventsErrors(t *testing.T) {
-	b, err := os.ReadFile("../../wasm/testdata/conv05.pdu0.HIGHRES_RESULT.29.0.136.inst1.EVENT.bin")
-	if err != nil {
-		t.Fatal(err)
-	}
+	b := readTestFile(t, "../../wasm/testdata/conv05.pdu0.HIGHRES_RESULT.29.0.136.inst1.EVENT.bin")
 	cut := filepath.Join(t.TempDir(), "cut.bin")
 	if err := os.WriteFile(cut, b[:len(b)-4], 0o644); err != nil {
 		t.Fatal(err)

@@ -22,10 +22,7 @@ func TestExportMMV(t *testing.T) {
 	src := t.TempDir()
 	mtime := time.Date(2026, 11, 24, 23, 59, 59, 0, time.UTC)
 	for _, name := range []string{"test2.mmv", "sample3.mmv"} {
-		b, err := os.ReadFile(mmvExportTestdata + name)
-		if err != nil {
-			t.Fatal(err)
-		}
+		b := readTestFile(t, mmvExportTestdata+name)
 		p := filepath.Join(src, name)
 		if err := os.WriteFile(p, b, 0o644); err != nil {
 			t.Fatal(err)
@@ -42,10 +39,7 @@ func TestExportMMV(t *testing.T) {
 	}
 	entry := regexp.MustCompile(`(?m)^  \[\d+/\d+\] ([^\[ ]+)(\[.*\])? = `)
 	for _, name := range []string{"test2.mmv", "sample3.mmv"} {
-		dump, err := os.ReadFile(mmvExportTestdata + strings.TrimSuffix(name, ".mmv") + ".mmvdump.txt")
-		if err != nil {
-			t.Fatal(err)
-		}
+		dump := readTestFile(t, mmvExportTestdata+strings.TrimSuffix(name, ".mmv")+".mmvdump.txt")
 		// The values section: from its TOC line to the blank line after it.
 		i := bytes.Index(dump, []byte("values offset"))
 		if i < 0 {

@@ -54,8 +54,7 @@ func (p *exportProgress) maybeDraw() {
 	if !p.on {
 		return
 	}
-	if t := time.Now(); !t.Before(p.next) {
-		p.next = t.Add(progressEvery)
+	if t := time.Now(); due(&p.next, t) {
 		p.draw(t)
 	}
 }

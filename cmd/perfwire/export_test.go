@@ -32,10 +32,7 @@ func partFiles(t *testing.T, dir string) []string {
 func copyArchive(t *testing.T, dir, base, cut string) string {
 	t.Helper()
 	for _, suf := range []string{"meta", "index", "0", "1", "2"} {
-		b, err := os.ReadFile(archiveData + base + "." + suf)
-		if err != nil {
-			t.Fatal(err)
-		}
+		b := readTestFile(t, archiveData+base+"."+suf)
 		if suf == cut {
 			b = b[:len(b)/2]
 		}

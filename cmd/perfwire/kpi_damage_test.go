@@ -16,10 +16,7 @@ import (
 // the count is the damaged record's length, as the record boundaries in
 // the intact capture give it, and --summary's skipped_bytes agrees.
 func TestKPIReportsSkippedDamage(t *testing.T) {
-	raw, err := os.ReadFile(kpiTestdata + "kpi-odd.dlt")
-	if err != nil {
-		t.Fatal(err)
-	}
+	raw := readTestFile(t, kpiTestdata+"kpi-odd.dlt")
 	var starts []int
 	for i := 0; ; {
 		j := bytes.Index(raw[i:], []byte("DLT\x01"))

@@ -21,10 +21,7 @@ const kpiTestdata = "../../dltkpi/testdata/"
 // and returns the number of dataset arguments per kind, fragments
 // included, and the number of "[KIND BEG]"/"[KIND END]" groups.
 func statsTotals(t *testing.T, name string) (args map[string]int, groups map[string]int, messages int) {
-	b, err := os.ReadFile(kpiTestdata + name + ".stats.txt")
-	if err != nil {
-		t.Fatal(err)
-	}
+	b := readTestFile(t, kpiTestdata+name+".stats.txt")
 	args, groups = map[string]int{}, map[string]int{}
 	hist := regexp.MustCompile(`^  (NEW|STP|ACT|CHK|IRQ): \{(.*)\}  maxLEN`)
 	grp := regexp.MustCompile(`^  (NEW|STP|ACT|CHK|IRQ): (\d+) groups`)
@@ -96,14 +93,8 @@ func TestKPISummary(t *testing.T) {
 // TestKPIJSON: one JSON object per KPI message, kinds and sync codes as
 // in the dlt-convert oracle.
 func TestKPIJSON(t *testing.T) {
-	var out, errb bytes.Buffer
-	if code := run([]string{"kpi", "--json", kpiTestdata + "kpi-odd.dlt"}, &out, &errb); code != 0 {
-		t.Fatalf("exit %d: %s", code, errb.String())
-	}
-	oracle, err := os.ReadFile(kpiTestdata + "kpi-odd.ascii.txt")
-	if err != nil {
-		t.Fatal(err)
-	}
+	out := runOK(t, "kpi", "--json", kpiTestdata+"kpi-odd.dlt")
+	oracle := readTestFile(t, kpiTestdata+"kpi-odd.ascii.txt")
 	var want []string
 	for _, line := range strings.Split(string(oracle), "\n") {
 		if i := strings.Index(line, " PROC PROC "); i > 0 {
@@ -115,7 +106,7 @@ func TestKPIJSON(t *testing.T) {
 			want = append(want, w)
 		}
 	}
-	sc := bufio.NewScanner(&out)
+	sc := bufio.NewScanner(strings.NewReader(out))
 	sc.Buffer(nil, 1<<20)
 	i := 0
 	badUTF8 := false
@@ -159,11 +150,7 @@ func TestKPIJSON(t *testing.T) {
 // TestKPITable: the final table of kpi-odd lists dlt-kpi itself with its
 // ACT values and the host's processes, and none of the spawned ones.
 func TestKPITable(t *testing.T) {
-	var out, errb bytes.Buffer
-	if code := run([]string{"kpi", kpiTestdata + "kpi-odd.dlt"}, &out, &errb); code != 0 {
-		t.Fatalf("exit %d: %s", code, errb.String())
-	}
-	s := out.String()
+	s := runOK(t, "kpi", kpiTestdata+"kpi-odd.dlt")
 	if !regexp.MustCompile(`(?m)^\s+14698\s+1\s+\d+\s+\d+ .* /usr/bin/dlt-kpi$`).MatchString(s) {
 		t.Errorf("no dlt-kpi row:\n%s", s)
 	}
@@ -189,10 +176,7 @@ func TestKPIErrors(t *testing.T) {
 	}
 	// A capture cut inside its last record: exit 1, the error names the
 	// file and the offset, and what came before is still decoded.
-	b, err := os.ReadFile(kpiTestdata + "excerpt-irq-strtok-race.dlt")
-	if err != nil {
-		t.Fatal(err)
-	}
+	b := readTestFile(t, kpiTestdata+"excerpt-irq-strtok-race.dlt")
 	cut := t.TempDir() + "/cut.dlt"
 	if err := os.WriteFile(cut, b[:len(b)-5], 0o644); err != nil {
 		t.Fatal(err)
@@ -263,10 +247,7 @@ func TestKPIAll(t *testing.T) {
 // TestKPIJSON checks against dlt-convert's text), in every mode; damaged,
 // it is resynchronised over and the damage reported.
 func TestKPISerial(t *testing.T) {
-	data, err := os.ReadFile(kpiTestdata + "kpi-odd.dlt")
-	if err != nil {
-		t.Fatal(err)
-	}
+	data := readTestFile(t, kpiTestdata+"kpi-odd.dlt")
 	var serial []byte
 	s := dlt.NewScanner(data, dlt.Options{})
 	n := 0

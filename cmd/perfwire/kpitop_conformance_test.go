@@ -4,7 +4,6 @@ package main
 
 import (
 	"bufio"
-	"os"
 	"os/exec"
 	"path/filepath"
 	"strconv"
@@ -16,10 +15,7 @@ import (
 // uptime is the machine's uptime in seconds: dlt-kpi's messages carry it
 // as their DLT timestamp.
 func uptime(t *testing.T) float64 {
-	b, err := os.ReadFile("/proc/uptime")
-	if err != nil {
-		t.Fatal(err)
-	}
+	b := readTestFile(t, "/proc/uptime")
 	s, err := strconv.ParseFloat(strings.Fields(string(b))[0], 64)
 	if err != nil {
 		t.Fatal(err)

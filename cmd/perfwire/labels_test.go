@@ -2,7 +2,6 @@ package main
 
 import (
 	"bytes"
-	"os"
 	"strings"
 	"testing"
 )
@@ -10,14 +9,8 @@ import (
 // TestLabelsMergeQA561 runs "perfwire labels --merge" on the qa/561
 // inputs and compares with libpcp's results.
 func TestLabelsMergeQA561(t *testing.T) {
-	in, err := os.ReadFile("../../labels/testdata/qa/561-mergelabels.input.tsv")
-	if err != nil {
-		t.Fatal(err)
-	}
-	want, err := os.ReadFile("../../labels/testdata/qa/561-mergelabels.expected.txt")
-	if err != nil {
-		t.Fatal(err)
-	}
+	in := readTestFile(t, "../../labels/testdata/qa/561-mergelabels.input.tsv")
+	want := readTestFile(t, "../../labels/testdata/qa/561-mergelabels.expected.txt")
 	wantLines := strings.Split(strings.TrimSpace(string(want)), "\n")
 	for i, line := range strings.Split(strings.TrimSpace(string(in)), "\n") {
 		var out, errb bytes.Buffer

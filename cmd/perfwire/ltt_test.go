@@ -62,11 +62,8 @@ func TestLTTSummary(t *testing.T) {
 }
 
 func TestLTTEvents(t *testing.T) {
-	var out, errb bytes.Buffer
-	if code := run([]string{"ltt", "--events", "-n", "45", sampleDir}, &out, &errb); code != 0 {
-		t.Fatalf("exit %d: %s", code, errb.String())
-	}
-	sc := bufio.NewScanner(&out)
+	out := runOK(t, "ltt", "--events", "-n", "45", sampleDir)
+	sc := bufio.NewScanner(strings.NewReader(out))
 	var last map[string]any
 	n := 0
 	for sc.Scan() {
@@ -87,11 +84,8 @@ func TestLTTEvents(t *testing.T) {
 }
 
 func TestLTTMerged(t *testing.T) {
-	var out, errb bytes.Buffer
-	if code := run([]string{"ltt", "--events", "--merged", "-n", "2000", sampleDir}, &out, &errb); code != 0 {
-		t.Fatalf("exit %d: %s", code, errb.String())
-	}
-	sc := bufio.NewScanner(&out)
+	out := runOK(t, "ltt", "--events", "--merged", "-n", "2000", sampleDir)
+	sc := bufio.NewScanner(strings.NewReader(out))
 	prev, n, cpus := 0.0, 0, map[any]int{}
 	for sc.Scan() {
 		var ev map[string]any

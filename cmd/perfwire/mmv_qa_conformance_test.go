@@ -22,10 +22,7 @@ import (
 // perfwire prints, each left-out one named on stderr with its rule; with
 // --strict the file is refused.
 func TestConformanceMMVLikePmdammv(t *testing.T) {
-	src, err := os.ReadFile("../../mmv/testdata/qa/large-parfait")
-	if err != nil {
-		t.Fatal(err)
-	}
+	src := readTestFile(t, "../../mmv/testdata/qa/large-parfait")
 	path := filepath.Join(mmvfile.Dir(), "perfwire-qa-large-parfait")
 	if err := os.WriteFile(path, src, 0o644); err != nil {
 		t.Fatalf("writing into pmdammv's directory (scripts/pcp-up.sh sets it up): %v", err)

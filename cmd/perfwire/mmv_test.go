@@ -26,10 +26,7 @@ func TestMMVDump(t *testing.T) {
 		if rc := run([]string{"mmv", "--dump", f}, &out, &errb); rc != 0 {
 			t.Fatalf("%s: exit %d: %s", f, rc, errb.String())
 		}
-		want, err := os.ReadFile(strings.TrimSuffix(f, ".mmv") + ".mmvdump.txt")
-		if err != nil {
-			t.Fatal(err)
-		}
+		want := readTestFile(t, strings.TrimSuffix(f, ".mmv")+".mmvdump.txt")
 		w := strings.Replace(string(want), "= "+filepath.Base(f)+"\n", "= "+f+"\n", 1)
 		if out.String() != w {
 			t.Errorf("%s: dump differs from mmvdump:\n%s", f, out.String())
@@ -130,10 +127,7 @@ func TestMMVErrors(t *testing.T) {
 // files ignored, unusable files reported with the reason.
 func TestMMVDirectory(t *testing.T) {
 	dir := t.TempDir()
-	b, err := os.ReadFile(mmvData + "lab/sample1.mmv")
-	if err != nil {
-		t.Fatal(err)
-	}
+	b := readTestFile(t, mmvData+"lab/sample1.mmv")
 	os.WriteFile(filepath.Join(dir, "b"), b, 0o644)
 	// A PROCESS file whose writer pid cannot exist (above pid_max).
 	dead := &mmv.Registry{Flags: mmv.FlagProcess, Process: 0x7ffffff0, Cluster: 5, Gen: 1,

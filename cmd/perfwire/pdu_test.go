@@ -16,11 +16,8 @@ const captureDir = "../../pduwire/testdata/captures/"
 // TestPDUCapture decodes a real pmcd stream and checks the JSON against
 // pminfo's output for the same conversation (sample.colour = 123 224 325).
 func TestPDUCapture(t *testing.T) {
-	var out, errb bytes.Buffer
-	if code := run([]string{"pdu", captureDir + "conv04.server.bin"}, &out, &errb); code != 0 {
-		t.Fatalf("exit %d: %s", code, errb.String())
-	}
-	lines := strings.Split(strings.TrimSpace(out.String()), "\n")
+	out := runOK(t, "pdu", captureDir+"conv04.server.bin")
+	lines := strings.Split(strings.TrimSpace(out), "\n")
 	if len(lines) != 12 {
 		t.Fatalf("%d JSON lines, want the 12 PDUs of conv04's server stream", len(lines))
 	}
@@ -66,11 +63,8 @@ func TestPDUAllCaptures(t *testing.T) {
 	if len(files) != 34 {
 		t.Fatalf("%d capture files", len(files))
 	}
-	var out, errb bytes.Buffer
-	if code := run(append([]string{"pdu"}, files...), &out, &errb); code != 0 {
-		t.Fatalf("exit %d: %s", code, errb.String())
-	}
-	if n := strings.Count(out.String(), "\n"); n != 391 {
+	out := runOK(t, append([]string{"pdu"}, files...)...)
+	if n := strings.Count(out, "\n"); n != 391 {
 		t.Errorf("%d PDUs, want 391", n)
 	}
 }
@@ -78,10 +72,7 @@ func TestPDUAllCaptures(t *testing.T) {
 // TestPDUBadInput: what decodes is printed, then exit 1 with the file
 // and the byte offset of the failure.
 func TestPDUBadInput(t *testing.T) {
-	good, err := os.ReadFile(captureDir + "conv11.server.bin")
-	if err != nil {
-		t.Fatal(err)
-	}
+	good := readTestFile(t, captureDir+"conv11.server.bin")
 	dir := t.TempDir()
 	for _, tc := range []struct {
 		name, data, want string
@@ -126,14 +117,8 @@ func TestPDUUsage(t *testing.T) {
 // Event arrays in a RESULT print as records; their counts and first/last
 // timestamps must be what pminfo printed for the same bytes (conv05).
 func TestPDUEventRecordsMatchPminfo(t *testing.T) {
-	oracle, err := os.ReadFile(captureDir + "conv05.out.txt")
-	if err != nil {
-		t.Fatal(err)
-	}
-	var out, errb bytes.Buffer
-	if code := run([]string{"pdu", captureDir + "conv05.server.bin"}, &out, &errb); code != 0 {
-		t.Fatalf("exit %d: %s", code, errb.String())
-	}
+	oracle := readTestFile(t, captureDir+"conv05.out.txt")
+	out := runOK(t, "pdu", captureDir+"conv05.server.bin")
 	type rec struct {
 		Sec, Nsec int64
 		Missed    *int32
@@ -149,7 +134,7 @@ func TestPDUEventRecordsMatchPminfo(t *testing.T) {
 		} `json:"value_sets"`
 	}
 	checked := 0
-	for _, line := range strings.Split(strings.TrimSpace(out.String()), "\n") {
+	for _, line := range strings.Split(strings.TrimSpace(out), "\n") {
 		var p pdu
 		if err := json.Unmarshal([]byte(line), &p); err != nil {
 			t.Fatal(err)

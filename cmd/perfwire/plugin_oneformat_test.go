@@ -158,10 +158,7 @@ func TestDLTPluginByteIdentical(t *testing.T) {
 	}
 	dir := t.TempDir()
 	write := func(name string, b []byte) string { return writeTestFile(t, dir, name, b) }
-	odd, err := os.ReadFile("../../dlt/testdata/kpi-odd.dlt")
-	if err != nil {
-		t.Fatal(err)
-	}
+	odd := readTestFile(t, "../../dlt/testdata/kpi-odd.dlt")
 	damaged := bytes.Clone(odd)
 	damaged[5000] ^= 0xff
 	copy(damaged[90000:], "xxxxxxxxxx")

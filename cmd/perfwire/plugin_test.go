@@ -62,28 +62,6 @@ func TestThroughPlugin(t *testing.T) {
 	}
 }
 
-// writeTestFile writes b to dir/name and returns its path; the test
-// fails when it cannot.
-func writeTestFile(t *testing.T, dir, name string, b []byte) string {
-	t.Helper()
-	f := filepath.Join(dir, name)
-	if err := os.WriteFile(f, b, 0o644); err != nil {
-		t.Fatal(err)
-	}
-	return f
-}
-
-// readTestFile returns the bytes of file name; the test fails when it
-// cannot read them.
-func readTestFile(t *testing.T, name string) []byte {
-	t.Helper()
-	b, err := os.ReadFile(name)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return b
-}
-
 // TestPluginByteIdentical: for every capture, cut and damaged inputs and
 // several files at once, `perfwire --plugin perfwire.wasm` prints exactly
 // what the native run prints, on stdout and stderr, with the same exit

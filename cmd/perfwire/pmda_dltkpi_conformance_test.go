@@ -68,10 +68,7 @@ func pmdaDltkpiSetup(t *testing.T) (host, capture, dir string) {
 		t.Fatalf("pmda install: %v\n%s", err, out)
 	}
 	capture = filepath.Join(dir, "consumed.dlt")
-	b, err := os.ReadFile(conf)
-	if err != nil {
-		t.Fatal(err)
-	}
+	b := readTestFile(t, conf)
 	line := " pmda dltkpi -d 510"
 	if !bytes.Contains(b, []byte(line)) {
 		t.Fatalf("pmcd.conf after install has no %q:\n%s", line, b)
@@ -244,10 +241,7 @@ func TestConformancePMDADltkpi(t *testing.T) {
 // gives it and waits until it is gone, so its capture is whole.
 func stopPMDA(t *testing.T, dir string) {
 	t.Helper()
-	log, err := os.ReadFile(filepath.Join(dir, "pmcd.log"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	log := readTestFile(t, filepath.Join(dir, "pmcd.log"))
 	m := regexp.MustCompile(`(?m)^dltkpi\s+510\s+(\d+)\s`).FindSubmatch(log)
 	if m == nil {
 		t.Fatalf("pmcd.log names no dltkpi agent:\n%s", log)

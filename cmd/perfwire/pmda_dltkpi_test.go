@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"net"
-	"os"
 	"strconv"
 	"strings"
 	"sync"
@@ -108,10 +107,7 @@ func TestPMDADltkpiSurvivesDamageAndReconnects(t *testing.T) {
 
 // truthPIDs reads the pid column of a capture's ground truth.
 func truthPIDs(t *testing.T, path string) []int32 {
-	b, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
+	b := readTestFile(t, path)
 	var pids []int32
 	for i, l := range strings.Split(strings.TrimSpace(string(b)), "\n") {
 		if i == 0 {

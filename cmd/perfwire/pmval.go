@@ -458,34 +458,19 @@ func (r *pmvalRun) values(s sample) {
 		r.emitSample(s, nil)
 		return
 	}
-	var b strings.Builder
-	if r.desc.InDom == pcp.InDomNull {
-		if len(s.values) == 1 {
-			b.WriteString(r.format(s.valfmt, s.values[0], r.cols))
-		} else {
-			fmt.Fprintf(&b, "%*s", r.cols, "?")
+	r.line(func(pick picker) (string, bool) {
+		v, ok := pick(s.values)
+		if !ok {
+			return "", false
 		}
-		b.WriteByte('\n')
-		io.WriteString(r.p.w, b.String())
-		return
-	}
-	for _, in := range r.insts {
-		if v, ok := find(s.values, in.id); ok {
-			b.WriteString(r.format(s.valfmt, v, r.cols))
-		} else {
-			fmt.Fprintf(&b, "%*s", r.cols, "?")
-		}
-		b.WriteByte(' ')
-	}
-	b.WriteByte('\n')
-	if r.o.insts == nil {
+		return r.format(s.valfmt, v, r.cols), true
+	}, func(b *strings.Builder) {
 		for _, v := range s.values {
 			if r.column(v.Inst) < 0 {
-				fmt.Fprintf(&b, "Warning: value=%s, but instance=%d is unknown\n", r.format(s.valfmt, v, 1), v.Inst)
+				fmt.Fprintf(b, "Warning: value=%s, but instance=%d is unknown\n", r.format(s.valfmt, v, 1), v.Inst)
 			}
 		}
-	}
-	io.WriteString(r.p.w, b.String())
+	})
 }
 
 // rates prints the rates between two samples of a counter.
@@ -502,36 +487,57 @@ func (r *pmvalRun) rates(cur, prev sample) {
 		})
 		return
 	}
-	var b strings.Builder
-	if r.desc.InDom == pcp.InDomNull {
-		if len(cur.values) == 1 && len(prev.values) == 1 {
-			b.WriteString(r.rateText(cur.valfmt, cur.values[0], prev.values[0], delta, r.cols))
-		} else {
-			fmt.Fprintf(&b, "%*s", r.cols, "?")
+	r.line(func(pick picker) (string, bool) {
+		v, ok1 := pick(cur.values)
+		p, ok2 := pick(prev.values)
+		if !ok1 || !ok2 {
+			return "", false
 		}
-		b.WriteByte('\n')
-		io.WriteString(r.p.w, b.String())
-		return
-	}
-	for _, in := range r.insts {
-		v, ok1 := find(cur.values, in.id)
-		p, ok2 := find(prev.values, in.id)
-		if ok1 && ok2 {
-			b.WriteString(r.rateText(cur.valfmt, v, p, delta, r.cols))
-		} else {
-			fmt.Fprintf(&b, "%*s", r.cols, "?")
-		}
-		b.WriteByte(' ')
-	}
-	b.WriteByte('\n')
-	if r.o.insts == nil {
+		return r.rateText(cur.valfmt, v, p, delta, r.cols), true
+	}, func(b *strings.Builder) {
 		// pmval warns only where the unknown instance sits at the same
 		// position in both samples.
 		for j, v := range cur.values {
 			if r.column(v.Inst) < 0 && j < len(prev.values) && prev.values[j].Inst == v.Inst {
-				fmt.Fprintf(&b, "Warning: value=%s, but instance=%d is unknown\n",
+				fmt.Fprintf(b, "Warning: value=%s, but instance=%d is unknown\n",
 					r.rateText(cur.valfmt, v, prev.values[j], delta, 1), v.Inst)
 			}
+		}
+	})
+}
+
+// A picker finds the value of one column among a sample's values.
+type picker func([]pduwire.ValueData) (pduwire.ValueData, bool)
+
+// line prints one line of a sample: the singular value, or a column per
+// instance each followed by a space, with "?" where cell has no value;
+// then, when -i did not choose the instances, the warnings warn writes
+// for values no column shows. cell formats the value pick finds.
+func (r *pmvalRun) line(cell func(pick picker) (string, bool), warn func(*strings.Builder)) {
+	var b strings.Builder
+	put := func(pick picker) {
+		if c, ok := cell(pick); ok {
+			b.WriteString(c)
+		} else {
+			fmt.Fprintf(&b, "%*s", r.cols, "?")
+		}
+	}
+	if r.desc.InDom == pcp.InDomNull {
+		put(func(vals []pduwire.ValueData) (pduwire.ValueData, bool) {
+			if len(vals) == 1 {
+				return vals[0], true
+			}
+			return pduwire.ValueData{}, false
+		})
+		b.WriteByte('\n')
+	} else {
+		for _, in := range r.insts {
+			put(func(vals []pduwire.ValueData) (pduwire.ValueData, bool) { return find(vals, in.id) })
+			b.WriteByte(' ')
+		}
+		b.WriteByte('\n')
+		if r.o.insts == nil {
+			warn(&b)
 		}
 	}
 	io.WriteString(r.p.w, b.String())

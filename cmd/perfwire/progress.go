@@ -54,10 +54,19 @@ func (p *progress) set(done int64) {
 	if !p.enabled {
 		return
 	}
-	if t := p.now(); !t.Before(p.next) {
-		p.next = t.Add(progressEvery)
+	if t := p.now(); due(&p.next, t) {
 		p.draw(t)
 	}
+}
+
+// due reports whether a progress line whose next redraw is at *next is
+// to be drawn at t, and when it is moves *next on by progressEvery.
+func due(next *time.Time, t time.Time) bool {
+	if t.Before(*next) {
+		return false
+	}
+	*next = t.Add(progressEvery)
+	return true
 }
 
 func (p *progress) draw(t time.Time) {

@@ -43,10 +43,7 @@ func TestProgressOnTerminal(t *testing.T) {
 	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
 		t.Fatalf("build: %v\n%s", err, out)
 	}
-	capture, err := os.ReadFile(kpiTestdata + "kpi-odd.dlt")
-	if err != nil {
-		t.Fatal(err)
-	}
+	capture := readTestFile(t, kpiTestdata+"kpi-odd.dlt")
 	big := filepath.Join(dir, "big.dlt")
 	data := bytes.Repeat(capture, progressMin/len(capture)+1)
 	if err := os.WriteFile(big, data, 0o644); err != nil {

@@ -107,11 +107,7 @@ func Ours(kind int, b []byte) (string, bool) {
 		}
 		// Neither PM_TEXT_PMID nor PM_TEXT_INDOM: libpcp reports the
 		// ident as PM_INDOM_NULL (docs/pcp-pdu.md §4.12).
-		ident := q.Ident
-		if q.Kind&0xc == 0 {
-			ident = 0xffffffff
-		}
-		t.put("Q ", hex32(ident), " ", strconv.Itoa(int(q.Kind)), "\n")
+		t.request(q.Ident, q.Kind, 0xc)
 	case pduwire.TypeLabelReq:
 		var q pduwire.LabelReqPDU
 		if q.UnmarshalBinary(b) != nil {
@@ -119,11 +115,7 @@ func Ours(kind int, b []byte) (string, bool) {
 		}
 		// libpcp replaces an ident that no requested level uses
 		// (domain, indom, cluster, item, instances) by PM_ID_NULL.
-		ident := q.Ident
-		if q.Kind&0x3e == 0 {
-			ident = 0xffffffff
-		}
-		t.put("Q ", hex32(ident), " ", strconv.Itoa(int(q.Kind)), "\n")
+		t.request(q.Ident, q.Kind, 0x3e)
 	case pduwire.TypeInstance:
 		var in pduwire.InstancePDU
 		if in.UnmarshalBinary(b) != nil {
@@ -263,6 +255,16 @@ func hex32(v uint32) string {
 }
 
 func u(v uint64) string { return strconv.FormatUint(v, 10) }
+
+// request writes a text or label request: its ident, or the null ident
+// (all ones) when kind has none of the bits in uses, as libpcp reports
+// it, then kind.
+func (t *text) request(ident uint32, kind int32, uses int32) {
+	if kind&uses == 0 {
+		ident = 0xffffffff
+	}
+	t.put("Q ", hex32(ident), " ", strconv.Itoa(int(kind)), "\n")
+}
 
 func (t *text) desc(d pduwire.Desc) {
 	t.put("D ", hex32(uint32(d.ID)), " ", strconv.Itoa(int(d.Type)), " ", hex32(uint32(d.InDom)),
