@@ -175,7 +175,10 @@ func openFile(fsys fs.FS, name string, c *closers) (File, error) {
 	return BytesFile(name, b), nil
 }
 
-// decompress reads name in fsys through unzip, whole, up to max bytes.
+// decompress reads name in fsys through unzip, whole, up to max bytes,
+// into chunks of chunkSize: the size is not known before the end, and
+// one buffer grown to it would hold it twice while it is copied (a day's
+// volume is tens of megabytes, read by each of several workers at once).
 func decompress(fsys fs.FS, name string, unzip Decompressor, max int64) (File, error) {
 	f, err := fsys.Open(name)
 	if err != nil {
@@ -186,14 +189,55 @@ func decompress(fsys fs.FS, name string, unzip Decompressor, max int64) (File, e
 	if err != nil {
 		return File{}, &ioError{file: name, err: err}
 	}
-	b, err := io.ReadAll(io.LimitReader(r, max+1))
-	if err != nil {
-		return File{}, &ioError{file: name, err: err}
+	c := &chunksAt{}
+	for {
+		b := make([]byte, chunkSize)
+		n, err := io.ReadFull(r, b)
+		if n > 0 {
+			c.chunks = append(c.chunks, b[:n])
+			c.size += int64(n)
+		}
+		if c.size > max {
+			return File{}, failValue(name, "decompressed size", 0, ErrLimit, c.size, max)
+		}
+		if err == io.EOF || err == io.ErrUnexpectedEOF {
+			break
+		}
+		if err != nil {
+			return File{}, &ioError{file: name, off: c.size, err: err}
+		}
 	}
-	if int64(len(b)) > max {
-		return File{}, failValue(name, "decompressed size", 0, ErrLimit, int64(len(b)), max)
+	return File{Name: name, R: c, Size: c.size}, nil
+}
+
+// chunkSize is the piece a decompressed file is held in.
+const chunkSize = 1 << 20
+
+// chunksAt is a decompressed file held as chunks of chunkSize, the last
+// one shorter; its ReadAt is bytesAt's across them.
+type chunksAt struct {
+	chunks [][]byte
+	size   int64
+}
+
+func (c *chunksAt) ReadAt(p []byte, off int64) (int, error) {
+	if off < 0 {
+		return 0, errNegativeOffset
 	}
-	return BytesFile(name, b), nil
+	if off >= c.size {
+		return 0, io.EOF
+	}
+	n := 0
+	for n < len(p) && off < c.size {
+		b := c.chunks[off/chunkSize][off%chunkSize:]
+		k := copy(p[n:], b)
+		n += k
+		off += int64(k)
+	}
+	if n < len(p) {
+		return n, io.EOF
+	}
+	return n, nil
 }
 
 // closers are files an Archive opened and must close.

@@ -85,7 +85,7 @@ func TestExportMemoryFlatInLength(t *testing.T) {
 	start := time.Date(2026, 11, 25, 0, 0, 0, 0, time.UTC)
 	peak := func(days int) int64 {
 		base := filepath.Join(dir, "days"+strconv.Itoa(days))
-		if err := fleetgen.WriteHost(base, 0, metrics, start, 10*time.Second, days*8640); err != nil {
+		if _, err := fleetgen.WriteHost(base, 0, metrics, start, 10*time.Second, days*8640, fleetgen.Plain); err != nil {
 			t.Fatal(err)
 		}
 		rss := runChild(t, "export", "--row-group-size", strconv.Itoa(rowGroup), "-o", filepath.Join(dir, "out"+strconv.Itoa(days)), base+".meta")

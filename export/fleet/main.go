@@ -25,8 +25,6 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/klauspost/compress/zstd"
-
 	"github.com/perfwire/perfwire/internal/fleetgen"
 	"github.com/perfwire/perfwire/pcp"
 )
@@ -63,7 +61,7 @@ type Summary struct {
 	PeerRatio   float64 // perfwire export's rows/s over pcp2json's values/s, one archive
 	RSSAll      int64   // peak RSS exporting every host
 	RSSTenth    int64   // peak RSS exporting a tenth of them
-	OutOverZstd float64 // output size over the archives' zstd size
+	OutOverZstd float64 // output size over the archives' size as stored, zstd-compressed
 	QuerySec    float64 // the DuckDB query
 }
 
@@ -93,27 +91,18 @@ func run(hosts, nmetrics int, interval, span, peerSpan time.Duration, src, perfw
 	arch := filepath.Join(work, "archives")
 	var written atomic.Int64
 	st := startStage("write "+strconv.Itoa(hosts)+" archives", countStatus(&written, hosts, "hosts"))
-	bases, err := writeFleet(arch, hosts, metrics, day, interval, samples, &written)
+	bases, plainBytes, err := writeFleet(arch, hosts, metrics, day, interval, samples, &written)
 	if err != nil {
 		return err
 	}
 	genTime := st.end()
 	archBytes := dirSize(arch)
-	st = startStage("zstd size of "+mb(archBytes)+" of archives", func() string { return "reading" })
-	zstdBytes, err := zstdSize(arch)
-	if err != nil {
-		return err
-	}
-	st.end()
-	st = startStage("xz size of one archive", func() string { return "compressing" })
-	xzOne, rawOne := xzSize(bases[0])
-	st.end()
 
 	// The export: all hosts, then a tenth of them, for peak RSS against
 	// the number of hosts.
 	out := filepath.Join(work, "out")
 	st = startStage("export "+strconv.Itoa(hosts)+" hosts", dirStatus(out))
-	ex, err := export(perfwire, out, metas(bases))
+	ex, err := export(perfwire, out, zstMetas(bases))
 	if err != nil {
 		return err
 	}
@@ -121,7 +110,7 @@ func run(hosts, nmetrics int, interval, span, peerSpan time.Duration, src, perfw
 	outBytes := dirSize(out)
 	tenth := max(1, hosts/10)
 	st = startStage("export "+strconv.Itoa(tenth)+" hosts", dirStatus(filepath.Join(work, "out-small")))
-	exSmall, err := export(perfwire, filepath.Join(work, "out-small"), metas(bases[:tenth]))
+	exSmall, err := export(perfwire, filepath.Join(work, "out-small"), zstMetas(bases[:tenth]))
 	if err != nil {
 		return err
 	}
@@ -153,9 +142,12 @@ func run(hosts, nmetrics int, interval, span, peerSpan time.Duration, src, perfw
 	// pcp2json against perfwire export on the same archive, one host's
 	// archive of peerSpan.
 	peerBase := filepath.Join(work, "peer")
-	if err := fleetgen.WriteHost(peerBase, hosts, metrics, day, interval, int(peerSpan/interval)); err != nil {
+	if _, err := fleetgen.WriteHost(peerBase, hosts, metrics, day, interval, int(peerSpan/interval), fleetgen.Plain); err != nil {
 		return err
 	}
+	st = startStage("xz size of the peer archive", func() string { return "compressing" })
+	xzOne, rawOne := xzSize(peerBase)
+	st.end()
 	st = startStage("pcp2json, "+strconv.Itoa(peerSamples)+" samples of the peer archive", func() string { return "reading" })
 	peer, err := pcp2json(peerBase, interval, peerSamples)
 	if err != nil {
@@ -172,23 +164,25 @@ func run(hosts, nmetrics int, interval, span, peerSpan time.Duration, src, perfw
 
 	rows := float64(ex.rows)
 	fmt.Printf("### export — fleet simulation: %d hosts, %d metrics at %s for %s each\n\n", hosts, nmetrics, interval, span)
-	fmt.Printf("Archives written by perfwire's archive writer (v3, one volume), replaying the %d numeric series of the pmlogger recording %s, scaled per host; exported by `perfwire export` with %d workers on this %d-CPU machine.\n\n",
+	fmt.Printf("Archives written by perfwire's archive writer (v3, one volume), replaying the %d numeric series of the pmlogger recording %s, scaled per host, "+
+		"and stored as pmlogger_daily leaves a day with zstd: the .meta and the volume compressed each on its own (.zst), the .index plain; "+
+		"exported from those files by `perfwire export` with %d workers on this %d-CPU machine. "+
+		"The peer archive is the same host's, plain: libpcp 6.0.3 reads no .zst.\n\n",
 		len(srcs), src, runtime.GOMAXPROCS(0), runtime.NumCPU())
 	fmt.Printf("| | value |\n|---|---:|\n")
-	fmt.Printf("| archives written | %d files, %s, in %.1f s |\n", 3*hosts, mb(archBytes), genTime.Seconds())
-	fmt.Printf("| archives compressed, zstd -3 per file | %s |\n", mb(zstdBytes))
+	fmt.Printf("| archives written, .meta and volume zstd-compressed each on its own | %d files, %s (%s uncompressed: %.2f), in %.1f s |\n",
+		3*hosts, mb(archBytes), mb(plainBytes), float64(archBytes)/float64(plainBytes), genTime.Seconds())
 	if xzOne > 0 {
-		fmt.Printf("| one archive, xz -6 (pmlogger_daily's compression) | %s of %s (zstd ratio %.2f, xz %.2f) |\n", mb(xzOne), mb(rawOne),
-			float64(zstdBytes)/float64(archBytes), float64(xzOne)/float64(rawOne))
+		fmt.Printf("| the peer archive, xz -6 per file (pmlogger_daily's default) | %s of %s: %.2f |\n", mb(xzOne), mb(rawOne), float64(xzOne)/float64(rawOne))
 	}
 	fmt.Printf("| export: rows | %d |\n", ex.rows)
 	fmt.Printf("| export: wall time | %.1f s |\n", ex.wall.Seconds())
 	fmt.Printf("| export: rows/s | %.0f |\n", rows/ex.wall.Seconds())
-	fmt.Printf("| export: MB/s of archive read | %.1f |\n", float64(archBytes)/1e6/ex.wall.Seconds())
+	fmt.Printf("| export: MB/s of archive read, stored / decompressed | %.1f / %.1f |\n", float64(archBytes)/1e6/ex.wall.Seconds(), float64(plainBytes)/1e6/ex.wall.Seconds())
 	fmt.Printf("| export: peak RSS, %d hosts | %s |\n", hosts, mb(ex.maxRSS))
 	fmt.Printf("| export: peak RSS, %d hosts | %s |\n", tenth, mb(exSmall.maxRSS))
-	fmt.Printf("| output (Parquet, zstd) | %s: %.2f of the archives, %.2f of their zstd size |\n", mb(outBytes),
-		float64(outBytes)/float64(archBytes), float64(outBytes)/float64(zstdBytes))
+	fmt.Printf("| output (Parquet, zstd) | %s: %.2f of the archives as stored, %.2f of them uncompressed |\n", mb(outBytes),
+		float64(outBytes)/float64(archBytes), float64(outBytes)/float64(plainBytes))
 	fmt.Printf("| DuckDB: top 10 hosts by p99 of %s over the span | %.2f s |\n", metric, queryTime.Seconds())
 	fmt.Printf("| pcp2json -a, one host's archive of %s, its first %d samples | %d values in %.2f s: %.0f values/s |\n", peerSpan, peerSamples, peer.values, peer.wall.Seconds(), peer.rate())
 	fmt.Printf("| perfwire export, the same archive, whole | %d rows in %.2f s: %.0f rows/s, %.0fx pcp2json |\n", one.rows, one.wall.Seconds(),
@@ -198,7 +192,7 @@ func run(hosts, nmetrics int, interval, span, peerSpan time.Duration, src, perfw
 		return nil
 	}
 	b, _ := json.Marshal(Summary{RowsPerSec: rows / ex.wall.Seconds(), PeerRatio: float64(one.rows) / one.wall.Seconds() / peer.rate(),
-		RSSAll: ex.maxRSS, RSSTenth: exSmall.maxRSS, OutOverZstd: float64(outBytes) / float64(zstdBytes), QuerySec: queryTime.Seconds()})
+		RSSAll: ex.maxRSS, RSSTenth: exSmall.maxRSS, OutOverZstd: float64(outBytes) / float64(archBytes), QuerySec: queryTime.Seconds()})
 	return os.WriteFile(summary, b, 0o644)
 }
 
@@ -216,16 +210,18 @@ func writeArchives(hosts, nmetrics int, interval, span time.Duration, src, work 
 		return err
 	}
 	var written atomic.Int64
-	_, err = writeFleet(filepath.Join(work, "archives"), hosts, fleetgen.Metrics(srcs, nmetrics), day, interval, int(span/interval), &written)
+	_, _, err = writeFleet(filepath.Join(work, "archives"), hosts, fleetgen.Metrics(srcs, nmetrics), day, interval, int(span/interval), &written)
 	return err
 }
 
 // writeFleet writes one archive per host into dir, GOMAXPROCS at a time,
-// and returns their base names; written counts the hosts done.
-func writeFleet(dir string, hosts int, metrics []fleetgen.Metric, start time.Time, interval time.Duration, samples int, written *atomic.Int64) ([]string, error) {
+// compressed as pmlogger_daily leaves them, and returns their base names
+// and their size uncompressed; written counts the hosts done.
+func writeFleet(dir string, hosts int, metrics []fleetgen.Metric, start time.Time, interval time.Duration, samples int, written *atomic.Int64) ([]string, int64, error) {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return nil, err
+		return nil, 0, err
 	}
+	var plain atomic.Int64
 	bases := make([]string, hosts)
 	for h := range hosts {
 		bases[h] = filepath.Join(dir, "host"+strconv.Itoa(10000 + h)[1:])
@@ -236,7 +232,9 @@ func writeFleet(dir string, hosts int, metrics []fleetgen.Metric, start time.Tim
 	for range runtime.GOMAXPROCS(0) {
 		wg.Go(func() {
 			for h := range next {
-				errs <- fleetgen.WriteHost(bases[h], h, metrics, start, interval, samples)
+				n, err := fleetgen.WriteHost(bases[h], h, metrics, start, interval, samples, fleetgen.Zstd)
+				errs <- err
+				plain.Add(n)
 				written.Add(1)
 			}
 		})
@@ -249,16 +247,17 @@ func writeFleet(dir string, hosts int, metrics []fleetgen.Metric, start time.Tim
 	close(errs)
 	for err := range errs {
 		if err != nil {
-			return nil, err
+			return nil, 0, err
 		}
 	}
-	return bases, nil
+	return bases, plain.Load(), nil
 }
 
-func metas(bases []string) []string {
+// zstMetas names the fleet's archives by their compressed .meta files.
+func zstMetas(bases []string) []string {
 	out := make([]string, len(bases))
 	for i, b := range bases {
-		out[i] = b + ".meta"
+		out[i] = b + ".meta.zst"
 	}
 	return out
 }
@@ -357,33 +356,6 @@ func dirSize(dir string) int64 {
 		return nil
 	})
 	return n
-}
-
-// zstdSize is the size of every file of dir compressed on its own with
-// zstd's default level, as pmlogger_daily compresses each volume,
-// streamed: an archive may be larger than this machine's memory.
-func zstdSize(dir string) (int64, error) {
-	var n counter
-	enc, err := zstd.NewWriter(&n, zstd.WithEncoderLevel(zstd.SpeedDefault), zstd.WithEncoderConcurrency(1))
-	if err != nil {
-		return 0, err
-	}
-	err = filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
-		if err != nil || d.IsDir() {
-			return err
-		}
-		f, err := os.Open(p)
-		if err != nil {
-			return err
-		}
-		defer f.Close()
-		enc.Reset(&n)
-		if _, err := io.Copy(enc, f); err != nil {
-			return err
-		}
-		return enc.Close()
-	})
-	return int64(n), err
 }
 
 // counter counts the bytes written to it.

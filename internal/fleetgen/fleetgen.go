@@ -7,12 +7,15 @@ package fleetgen
 import (
 	"bufio"
 	"encoding/binary"
+	"io"
 	"math"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"strconv"
 	"time"
+
+	"github.com/klauspost/compress/zstd"
 
 	"github.com/perfwire/perfwire/archive"
 	"github.com/perfwire/perfwire/labels"
@@ -96,33 +99,62 @@ func Metrics(srcs []Source, n int) []Metric {
 	return out
 }
 
+// Compression is how WriteHost stores an archive's files.
+type Compression int
+
+const (
+	// Plain files, as pmlogger writes them.
+	Plain Compression = iota
+	// Zstd: the .meta and each volume compressed on its own with zstd's
+	// default level and a .zst suffix, as pmlogger_daily leaves a day
+	// when PCP_COMPRESS is zstd; the .index stays plain, as it does.
+	Zstd
+)
+
 // WriteHost writes host h's archive: samples records interval apart from
-// start, each with every metric.
-func WriteHost(base string, h int, metrics []Metric, start time.Time, interval time.Duration, samples int) error {
+// start, each with every metric, its files stored as c says. It returns
+// the files' size before compression.
+func WriteHost(base string, h int, metrics []Metric, start time.Time, interval time.Duration, samples int, c Compression) (int64, error) {
 	files := make([]*os.File, 3)
 	bufs := make([]*bufio.Writer, 3)
+	var plain counted
+	zs := make([]*zstd.Encoder, 3)
 	for i, suf := range []string{"meta", "index", "0"} {
-		f, err := os.Create(base + "." + suf)
+		name := base + "." + suf
+		if c == Zstd && suf != "index" {
+			name += ".zst"
+		}
+		f, err := os.Create(name)
 		if err != nil {
-			return err
+			return 0, err
 		}
 		defer f.Close()
-		files[i], bufs[i] = f, bufio.NewWriterSize(f, 1<<16)
+		files[i], bufs[i] = f, bufio.NewWriterSize(io.MultiWriter(f, &plain), 1<<16)
+		if name != base+"."+suf {
+			// One goroutine per encoder: the hosts are written
+			// GOMAXPROCS at a time already.
+			z, err := zstd.NewWriter(f, zstd.WithEncoderLevel(zstd.SpeedDefault), zstd.WithEncoderConcurrency(1))
+			if err != nil {
+				return 0, err
+			}
+			zs[i] = z
+			bufs[i].Reset(io.MultiWriter(z, &plain))
+		}
 	}
 	host := "host" + strconv.Itoa(10000 + h)[1:]
 	l := archive.Label{Version: 3, PID: int32(1000 + h), Start: archive.TimestampOf(start), Hostname: host, TZ: "UTC", Zoneinfo: ":Etc/UTC"}
 	w, err := archive.NewWriter(l, bufs[0], bufs[1], bufs[2])
 	if err != nil {
-		return err
+		return 0, err
 	}
 	ctx := `{"hostname":"` + host + `","domainname":"fleet","machineid":"` + strconv.FormatUint(uint64(h)*2654435761, 16) + `"}`
 	if err := w.Labels(archive.LabelSets{Time: l.Start, Type: pduwire.LabelContext, Ident: uint32(pcp.IDNull),
 		Sets: []pduwire.LabelSet{contextSet(ctx)}}); err != nil {
-		return err
+		return 0, err
 	}
 	for _, m := range metrics {
 		if err := w.Metric(m.Metric); err != nil {
-			return err
+			return 0, err
 		}
 	}
 	rng := rand.New(rand.NewPCG(uint64(h), 42))
@@ -156,18 +188,34 @@ func WriteHost(base string, h int, metrics []Metric, start time.Time, interval t
 			r.Sets[k] = pduwire.ValueSetData{PMID: m.ID, ValFmt: pduwire.ValDPTR, Values: vals[k : k+1]}
 		}
 		if err := w.Result(archive.TimestampOf(t), &r); err != nil {
-			return err
+			return 0, err
 		}
 	}
 	if err := w.Finish(); err != nil {
-		return err
+		return 0, err
 	}
-	for _, b := range bufs {
+	for i, b := range bufs {
 		if err := b.Flush(); err != nil {
-			return err
+			return 0, err
+		}
+		if zs[i] != nil {
+			if err := zs[i].Close(); err != nil {
+				return 0, err
+			}
+		}
+		if err := files[i].Close(); err != nil {
+			return 0, err
 		}
 	}
-	return nil
+	return int64(plain), nil
+}
+
+// counted counts the bytes written to it.
+type counted int64
+
+func (c *counted) Write(p []byte) (int, error) {
+	*c += counted(len(p))
+	return len(p), nil
 }
 
 // contextSet is the context label set of the JSON text s, indexed as
