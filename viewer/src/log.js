@@ -5,8 +5,8 @@
 // the last `limit` messages: a live stream's log would otherwise grow for
 // ever; the older ones are dropped and counted.
 import { secs } from "./text.js";
+import { ROW, Viewport } from "./table.js";
 
-const ROW = 22; // px, as table.js
 const KINDS = ["NEW", "STP", "ACT", "CHK", "IRQ"], SYNCS = ["", "BEG", "END"];
 
 class Grow {
@@ -44,7 +44,7 @@ export class MessageLog {
 		this.body = document.createElement("div");
 		this.body.className = "vbody";
 		this.scroller.append(this.body);
-		this.scroller.addEventListener("scroll", () => this.paint());
+		this.port = new Viewport(this.scroller, () => this.paint());
 		el.replaceChildren(head, this.scroller);
 	}
 	reset() {
@@ -111,8 +111,7 @@ export class MessageLog {
 		return [String(this.dropped + i + 1), secs(this.tmsp.a[i]), KINDS[this.kind.a[i]] ?? "?", SYNCS[this.sync.a[i]] ?? "?", String(this.count.a[i]), this.text[i]];
 	}
 	paint() {
-		const top = this.scroller.scrollTop, height = this.scroller.clientHeight || 400;
-		const first = Math.max(0, Math.floor(top / ROW) - 5), last = Math.min(this.index.length, Math.ceil((top + height) / ROW) + 5);
+		const [first, last] = this.port.rows(this.index.length);
 		const frag = document.createDocumentFragment();
 		const cls = ["num", "num t", "", "", "num", "cmd"];
 		for (let r = first; r < last; r++) {

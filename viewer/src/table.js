@@ -1,7 +1,34 @@
 // A sortable, filterable table that draws only the rows in view, so a
 // capture with tens of thousands of rows scrolls as fast as one with ten.
 
-const ROW = 22; // px; fixed so that the visible slice is arithmetic
+export const ROW = 22; // px; fixed so that the visible slice is arithmetic
+
+// Viewport says which part of a scroller is in view without asking the
+// layout: reading scrollTop or clientHeight after the page changed forces
+// a synchronous layout of the whole page, which was 40-85 ms of the task
+// that first showed a capture's process table while its charts were
+// drawn. The offset is kept from scroll events and the height from a
+// ResizeObserver (both read after a layout); until the first report the
+// height is taken as HEIGHT, taller than any table's scroller in the
+// style sheet, so that no row in view is left out.
+const HEIGHT = 800;
+export class Viewport {
+	// paint is called when the height observed changes.
+	constructor(scroller, paint) {
+		this.top = 0;
+		this.height = HEIGHT;
+		scroller.addEventListener("scroll", () => { this.top = scroller.scrollTop; paint(); });
+		new ResizeObserver((es) => {
+			const h = es[es.length - 1].contentRect.height;
+			if (h > 0 && h !== this.height) { this.height = h; paint(); }
+		}).observe(scroller);
+	}
+	// rows returns the first and the end index of the rows to draw, of n
+	// rows ROW px high: those in view and five either side.
+	rows(n) {
+		return [Math.max(0, Math.floor(this.top / ROW) - 5), Math.min(n, Math.ceil((this.top + this.height) / ROW) + 5)];
+	}
+}
 
 // columns: [{key, label, num?, cls?, text(row)}]; rows: plain objects.
 export class VTable {
@@ -36,7 +63,7 @@ export class VTable {
 		this.body = document.createElement("div");
 		this.body.className = "vbody";
 		this.scroller.append(this.body);
-		this.scroller.addEventListener("scroll", () => this.paint());
+		this.port = new Viewport(this.scroller, () => this.paint());
 		el.replaceChildren(this.head, this.scroller);
 	}
 	setRows(rows) { this.rows = rows; this.refresh(); }
@@ -60,8 +87,7 @@ export class VTable {
 		this.paint();
 	}
 	paint() {
-		const top = this.scroller.scrollTop, height = this.scroller.clientHeight || 400;
-		const first = Math.max(0, Math.floor(top / ROW) - 5), last = Math.min(this.view.length, Math.ceil((top + height) / ROW) + 5);
+		const [first, last] = this.port.rows(this.view.length);
 		const frag = document.createDocumentFragment();
 		for (let i = first; i < last; i++) {
 			const r = this.view[i], tr = document.createElement("div");
