@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"strconv"
 	"strings"
 	"time"
@@ -323,9 +324,10 @@ func (f *Figure) pmdaSides(cfg Config, quick bool, p *pmdaPmcd, goIDs, cIDs []pc
 			f.SubMiss = append(f.SubMiss, fmt.Sprintf("CPU per fetch: the Go PMDA spends %s against the C PMDA's %s (%.2fx of it, goal <= 1x).", human(g), human(c), g/c))
 		}
 		// The runtime allocates its timer heap's first slot once per P,
-		// which may fall inside a round: a miss is an allocation in 100
-		// fetches or more, which only the request path could make.
-		if goT.allocs*100 >= uint64(goT.fetches) {
+		// which may fall inside a round: a miss is more allocations than
+		// the PMDA's Ps and one in 100 fetches or more, which only the
+		// request path could make.
+		if goT.allocs > uint64(runtime.NumCPU()) && goT.allocs*100 >= uint64(goT.fetches) {
 			f.SubMiss = append(f.SubMiss, fmt.Sprintf("Allocations: the Go PMDA made %d heap allocations in %d steady-state fetches (goal 0 per fetch).", goT.allocs, goT.fetches))
 		}
 	}
