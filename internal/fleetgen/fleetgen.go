@@ -120,8 +120,9 @@ func WriteHost(base string, h int, metrics []Metric, start time.Time, interval t
 	var plain counted
 	zs := make([]*zstd.Encoder, 3)
 	for i, suf := range []string{"meta", "index", "0"} {
+		compress := c == Zstd && suf != "index"
 		name := base + "." + suf
-		if c == Zstd && suf != "index" {
+		if compress {
 			name += ".zst"
 		}
 		f, err := os.Create(name)
@@ -129,17 +130,18 @@ func WriteHost(base string, h int, metrics []Metric, start time.Time, interval t
 			return 0, err
 		}
 		defer f.Close()
-		files[i], bufs[i] = f, bufio.NewWriterSize(io.MultiWriter(f, &plain), 1<<16)
-		if name != base+"."+suf {
+		files[i] = f
+		var to io.Writer = f
+		if compress {
 			// One goroutine per encoder: the hosts are written
 			// GOMAXPROCS at a time already.
 			z, err := zstd.NewWriter(f, zstd.WithEncoderLevel(zstd.SpeedDefault), zstd.WithEncoderConcurrency(1))
 			if err != nil {
 				return 0, err
 			}
-			zs[i] = z
-			bufs[i].Reset(io.MultiWriter(z, &plain))
+			zs[i], to = z, z
 		}
+		bufs[i] = bufio.NewWriterSize(io.MultiWriter(to, &plain), 1<<16)
 	}
 	host := "host" + strconv.Itoa(10000 + h)[1:]
 	l := archive.Label{Version: 3, PID: int32(1000 + h), Start: archive.TimestampOf(start), Hostname: host, TZ: "UTC", Zoneinfo: ":Etc/UTC"}
