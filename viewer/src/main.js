@@ -425,16 +425,10 @@ function later(el, draw) {
 	nearView.observe(el);
 }
 
-// place draws el's chart over range r now, or, if lazy and el is below
-// the fold, later; it says whether it drew.
-function place(el, draw, r, lazy) {
-	if (lazy && below(el)) {
-		later(el, draw);
-		return false;
-	}
+// place draws el's chart over range r now, forgetting any pending draw.
+function place(el, draw, r) {
 	unpend(el);
 	draw(r);
-	return true;
 }
 
 // below says whether el is further below the viewport than NEAR.
@@ -444,7 +438,7 @@ async function drawAll(mine, metric) {
 	const n = Number($("topn").value) || 8, ps = pageSize(), range = spanOf(...samples.span);
 	if (samples.length) {
 		// Every sample's process, numbered once for all the charts, in a
-		// task of its own: a 100 MB capture's took 46 ms at load 8.
+		// task of its own: on a large capture it is a long task's worth.
 		await tick();
 		if (mine !== job) return;
 		timed(idents);
@@ -464,7 +458,7 @@ async function drawAll(mine, metric) {
 			const d = timed(series);
 			await tick();
 			if (mine !== job) return;
-			timed(() => place(el, (r) => draw(r, d), range, false));
+			timed(() => place(el, (r) => draw(r, d), range));
 		}
 	}
 	if (samples.irqRows && !metric) {
@@ -473,7 +467,7 @@ async function drawAll(mine, metric) {
 		else if (mine === job) {
 			await tick();
 			if (mine !== job) return;
-			timed(() => place(el, draw, range, false));
+			timed(() => place(el, draw, range));
 		}
 	}
 	xgroup.span();
@@ -481,8 +475,7 @@ async function drawAll(mine, metric) {
 
 // isBelow says, in a task of its own, whether el is below the fold: where
 // it is comes from a layout of the whole page, the chart drawn just
-// before included (40-70 ms at the end of a 100 MB load at load 8), which
-// in the task that drew that chart made it the load's longest.
+// before included, which must not add to the task that drew that chart.
 async function isBelow(mine, el) {
 	await tick();
 	return mine === job && timed(() => below(el));

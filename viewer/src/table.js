@@ -5,12 +5,11 @@ export const ROW = 22; // px; fixed so that the visible slice is arithmetic
 
 // Viewport says which part of a scroller is in view without asking the
 // layout: reading scrollTop or clientHeight after the page changed forces
-// a synchronous layout of the whole page, which was 40-85 ms of the task
-// that first showed a capture's process table while its charts were
-// drawn. The offset is kept from scroll events and the height from a
-// ResizeObserver (both read after a layout); until the first report the
-// height is taken as HEIGHT, taller than any table's scroller in the
-// style sheet, so that no row in view is left out.
+// a synchronous layout of the whole page, a long task while charts are
+// drawn beside the table. The offset is kept from scroll events and the
+// height from a ResizeObserver (both read after a layout); until the
+// first report the height is taken as HEIGHT, taller than any table's
+// scroller in the style sheet, so that no row in view is left out.
 const HEIGHT = 800;
 export class Viewport {
 	// paint is called when the height observed changes.
