@@ -194,6 +194,11 @@ func decompress(fsys fs.FS, name string, unzip Decompressor, max int64) (File, e
 		b := make([]byte, chunkSize)
 		n, err := io.ReadFull(r, b)
 		if n > 0 {
+			if n < chunkSize {
+				// The last chunk, kept at its length: most .meta files
+				// are a few kilobytes.
+				b = append([]byte(nil), b[:n]...)
+			}
 			c.chunks = append(c.chunks, b[:n])
 			c.size += int64(n)
 		}
