@@ -112,6 +112,11 @@ func figFetchClient(cfg Config) Figure {
 		f.cleanup()
 		return fail(err.Error())
 	}
+	decode, err := decodeAlone()
+	if err != nil {
+		f.cleanup()
+		return fail(err.Error())
+	}
 	// The fake answers in microseconds: fixed counts still keep the
 	// rounds near cfg.Target.
 	per := max(20, int(cfg.Target/(50*time.Microsecond)))
@@ -123,7 +128,9 @@ func figFetchClient(cfg Config) Figure {
 		{Name: "perfwire pmapi.Client.FetchBuf, Options.BlockingIO, unix socket", Fixed: per, Run: blkUnix, NoRatio: true},
 		{Name: "libpcp pmFetch + pmFreeResult (C -O2), unix socket", Fixed: per, Run: cUnix, NoRatio: true},
 		{Name: "floor, not a client: the same C loop, unix socket", Fixed: per, Run: floorUnix, NoRatio: true, NoSum: true},
+		{Name: "floor, not a client: the recorded reply parsed and walked as FetchBuf's caller does, no I/O (pduwire.ParseResult)", Fixed: per, Run: decode, NoRatio: true},
 	})
+	f.Floor = fetchFloor(f.Stats[2], f.Stats[3], f.Stats[7], f.MinRatio)
 	for _, st := range f.Stats[:2] {
 		// As the table prints them: the count is of the whole process, and
 		// a runtime allocation now and then is not the fetch's.
@@ -140,6 +147,59 @@ func figFetchClient(cfg Config) Figure {
 		"Both clients send HIGHRES_FETCH (pmcd offers it; libpcp 6.0.3's pmFetch uses it too) and read the same recorded 2,404-byte HIGHRES_RESULT; the floor rows send the recorded request and read that reply without decoding it, the least any client over that transport can spend.")
 	checkSums(&f)
 	return f
+}
+
+// decodeAlone parses the fake's recorded HIGHRES_RESULT and walks its
+// value sets as fetchLoop does, with no I/O: what a client that makes the
+// floor's system calls still has to spend on the reply.
+func decodeAlone() (func(n int) uint64, error) {
+	conv, err := os.ReadFile(fakeConv)
+	if err != nil {
+		return nil, err
+	}
+	_, replies, err := fakeReplies(conv)
+	if err != nil {
+		return nil, err
+	}
+	reply := replies[pduwire.TypeHighResFetch]
+	if reply == nil {
+		return nil, errors.New(fakeConv + " holds no HIGHRES_RESULT")
+	}
+	return func(n int) uint64 {
+		var sum uint64
+		for range n {
+			r, err := pduwire.ParseResult(reply)
+			if err != nil {
+				return 0
+			}
+			sum = 0
+			s := r.Scan()
+			for s.Next() {
+				sum += uint64(s.ValueSet().Len())
+			}
+		}
+		return sum
+	}, nil
+}
+
+// fetchFloor is the figure's floor text when its ratio is out of reach
+// in this run: a client needs at least the transport floor's CPU plus
+// the decode of the reply, and when that sum is above the peer's time
+// divided by the goal's ratio, no client reaches the goal. It is empty
+// when the floor leaves room (the goal is then simply missed or met).
+func fetchFloor(peer, transport, decode Stat, goal float64) string {
+	if peer.Med == 0 || transport.Med == 0 || decode.Med == 0 {
+		return ""
+	}
+	need := peer.Med / goal
+	least := transport.Med + decode.Med
+	if least <= need {
+		return ""
+	}
+	return fmt.Sprintf("%.1fx libpcp over TCP is %s of CPU per fetch; in this run the transport floor (the C loop's write and "+
+		"reads, nothing decoded) is %s and the decode of the same reply alone (no I/O) %s: %s together, %.2fx libpcp at best, "+
+		"before the Go runtime's part in two blocking system calls or any client state.",
+		goal, human(need), human(transport.Med), human(decode.Med), human(least), peer.Med/least)
 }
 
 // rawFetch connects the C floor loop to the fake pmcd (the unix socket

@@ -87,6 +87,9 @@ type Figure struct {
 	// Verdict, when set, is the met column for a goal that is not a
 	// speed ratio (the wasm figure's size budget).
 	Verdict string
+	// Floor, when set, says why a missed goal is out of reach, from rows
+	// measured in the same run; the met column then says "floor".
+	Floor string
 	// SummaryNote, when set, replaces the ratio in the summary table.
 	SummaryNote string
 	// Markdown is written after the figure's table (generated tables).

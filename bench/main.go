@@ -92,7 +92,7 @@ func main() {
 		// A figure whose ratio is met and only a second goal missed says
 		// that goal's miss in its SubMiss; the text kept for its ratio's
 		// miss would be wrong there, unless the figure says it explains both.
-		if m := f.met(); m == "no" || m == "partly" && (f.Verdict != "" || f.SubMissProfiled) {
+		if m := f.met(); m == "no" || m == "floor" || m == "partly" && (f.Verdict != "" || f.SubMissProfiled) {
 			f.Miss = misses[f.ID]
 		}
 		if f.cleanup != nil {

@@ -59,30 +59,23 @@ var misses = map[string]string{
 		"mostly pmcd's, so the wall ratio sits near 1 and a busy machine can push a single run either side of " +
 		"it. Next step: none in the client for the wall time; more rounds on a quiet machine for a steadier " +
 		"median.",
-	"fetch-client": "The floor rows bound what any client can reach: a C loop that writes the recorded request and " +
-		"reads the reply whole, decoding nothing, spends 7.8-8.4 µs of CPU per fetch over TCP and 6.2-6.9 µs over the " +
-		"unix socket: the loopback stack, waking the fake pmcd, and the client's own sleep and wake-up in the kernel. " +
-		"libpcp spends 3.5-4.5 µs above that floor (five system calls where the floor makes two: sendto, then pselect " +
-		"and recvfrom for the header and again for the body; ten mallocs for the pmResult). 1.5x libpcp over TCP " +
-		"(11.3-12.7 µs) would be 7.5-8.5 µs, at or below the floor: no client that sends the request and reads the " +
-		"reply through a TCP socket reaches it on this machine. Over the unix socket 1.5x of libpcp's 10.3-11.4 µs " +
-		"would be 6.9-7.6 µs, leaving under 1 µs above the floor for decoding and the Go runtime together. pmapi's " +
-		"blocking client makes the floor's two system calls (write, read: strace -f -c counts 1 and 1 per fetch, " +
-		"against libpcp's 5). Of its 2.5-3.5 µs above the floor, about 1.3 µs is the decode and the caller's read of " +
-		"the reply (ParseResult of the 2,404-byte HIGHRES_RESULT 0.6 µs, the walk over its 50 value sets 0.7 µs: " +
-		"go test -bench on the recorded reply), 0.5-1 µs the Go runtime around two blocking system calls (the same " +
-		"write + read loop written in Go with syscall.Write and syscall.Read, against the C floor), and about 0.4 µs " +
-		"the client itself (lock, request PDU, the timeout's timer). Changes of 2026-11-25: Options.BlockingIO now " +
-		"works on a duplicate of the socket's descriptor that Go's network poller does not watch (the socket stayed " +
-		"in the poller's edge-triggered epoll set, so each reply woke the thread waiting in epoll_pwait for nothing: " +
-		"one wake-up and epoll_pwait per fetch; 20-33 -> 11-12 µs of CPU per fetch here), and a blocking client " +
-		"yields its processor every 2 ms (a goroutine that only waits in system calls never passes the scheduler, " +
-		"so every 10 ms the runtime's monitor preempted it and then polled every 20 µs for a millisecond: 110-113 " +
-		"-> 104-105 thousand context switches per 101,000 fetches, about 8% less CPU). The default client pays " +
-		"for parking in the poller: a read that returns EAGAIN, epoll_pwait, and the runtime's monitor woken from " +
-		"its deep sleep at each write (runtime.entersyscallWakeSysmon), 2-3 µs more per fetch. Next steps: over TCP " +
-		"none in the client reaches 1.5x; over the unix socket a cheaper walk of a validated result (0.7 µs for 50 " +
-		"value sets is 14 ns a set) narrows the gap but does not close it.",
+	"fetch-client": "What the floor rows are: the transport floor is the least any client over that socket spends " +
+		"(the loopback stack, waking the fake pmcd, the client's own sleep and wake-up in the kernel); libpcp makes " +
+		"five system calls where it makes two (sendto, then pselect and recvfrom for the header and again for the " +
+		"body) and ten mallocs for the pmResult. pmapi's blocking client makes the floor's two (write, read: strace -f " +
+		"-c counts 1 and 1 per fetch). Of its time above the transport floor, the decode row is the parse and the " +
+		"caller's walk of the reply; the rest is the Go runtime around two blocking system calls (the same write + " +
+		"read loop written in Go with syscall.Write and syscall.Read costs 0.5-1 µs more than the C floor) and the " +
+		"client itself (lock, request PDU, the timeout's timer: about 0.4 µs). Changes of 2026-11-25: " +
+		"Options.BlockingIO works on a duplicate of the socket's descriptor that Go's network poller does not watch " +
+		"(the socket had stayed in the poller's edge-triggered epoll set, so each reply woke the thread waiting in " +
+		"epoll_pwait for nothing: 20-33 -> 11-12 µs of CPU per fetch then), and a blocking client yields its " +
+		"processor every 2 ms (a goroutine that only waits in system calls never passes the scheduler, so every 10 " +
+		"ms the runtime's monitor preempted it and then polled every 20 µs for a millisecond: about 8% less CPU). The " +
+		"default client pays for parking in the poller: a read that returns EAGAIN, epoll_pwait, and the runtime's " +
+		"monitor woken at each write (runtime.entersyscallWakeSysmon), 2-3 µs more per fetch. Next step: none in " +
+		"the client over TCP while the floor rows sum above the goal; over the unix socket a cheaper walk of a " +
+		"validated result narrows the gap.",
 	"kpi": "The ratio sits around the 5x line (4.3–5.2x over the full runs so far). The profile: " +
 		"DatasetScanner.Next and Dataset.parse take most of the time, and on this capture's mix the IRQ " +
 		"datasets go through irqEntry → field → digits, three non-inlined calls per cpuN:count entry, " +

@@ -280,6 +280,13 @@ func figureBody(b *strings.Builder, f *Figure) {
 	}
 
 	switch m := f.met(); {
+	case m == "floor":
+		b.WriteString("\n**Goal out of reach, by the floor measured in this run.** " + f.Floor)
+		if f.Miss != "" {
+			b.WriteString(" " + f.Miss)
+		}
+		b.WriteString("\n\n")
+		b.WriteString(f.Profile)
 	case m == "no":
 		b.WriteString("\n**Goal missed.**")
 		if f.Miss != "" {
@@ -343,6 +350,9 @@ func (f *Figure) met() string {
 			return "partly"
 		}
 		return "yes"
+	}
+	if f.Floor != "" {
+		return "floor"
 	}
 	return "no"
 }
