@@ -32,9 +32,9 @@ func OpenFS(fsys fs.FS, base string, o Options) (*Archive, error) {
 }
 
 // FilesFS returns the files of the archive named base in fsys, as OpenFS
-// finds them (compressed ones decompressed into memory), for a caller
-// that hands them on whole, such as to the wasm plugin; close releases
-// them.
+// finds them (compressed ones decompressed, into memory or Options.Spill),
+// for a caller that hands them on whole, such as to the wasm plugin;
+// close releases them.
 func FilesFS(fsys fs.FS, base string, o Options) (files []File, close func() error, err error) {
 	files, c, err := filesFS(fsys, base, o)
 	return files, c.close, err
@@ -70,7 +70,7 @@ func filesFS(fsys fs.FS, base string, o Options) ([]File, closers, error) {
 		} else if unzip := o.Decompressors[suf]; unzip == nil {
 			err = fail(path.Join(dir, name), "", 0, ErrCompressed)
 		} else {
-			f, err = decompress(fsys, path.Join(dir, name), unzip, o.withDefaults().MaxDecompressed)
+			f, err = decompress(fsys, path.Join(dir, name), unzip, o.withDefaults(), &c)
 		}
 		if err != nil {
 			c.close()
@@ -175,11 +175,9 @@ func openFile(fsys fs.FS, name string, c *closers) (File, error) {
 	return BytesFile(name, b), nil
 }
 
-// decompress reads name in fsys through unzip, whole, up to max bytes,
-// into chunks of chunkSize: the size is not known before the end, and
-// one buffer grown to it would hold it twice while it is copied (a day's
-// volume is tens of megabytes, read by each of several workers at once).
-func decompress(fsys fs.FS, name string, unzip Decompressor, max int64) (File, error) {
+// decompress reads name in fsys through unzip, whole (readDecompressed);
+// a SpillFile it fills joins c.
+func decompress(fsys fs.FS, name string, unzip Decompressor, o Options, c *closers) (File, error) {
 	f, err := fsys.Open(name)
 	if err != nil {
 		return File{}, err
@@ -189,30 +187,15 @@ func decompress(fsys fs.FS, name string, unzip Decompressor, max int64) (File, e
 	if err != nil {
 		return File{}, &ioError{file: name, err: err}
 	}
-	c := &chunksAt{}
-	for {
-		b := make([]byte, chunkSize)
-		n, err := io.ReadFull(r, b)
-		if n > 0 {
-			if n < chunkSize {
-				// The last chunk, kept at its length: most .meta files
-				// are a few kilobytes.
-				b = append([]byte(nil), b[:n]...)
-			}
-			c.chunks = append(c.chunks, b[:n])
-			c.size += int64(n)
-		}
-		if c.size > max {
-			return File{}, failValue(name, "decompressed size", 0, ErrLimit, c.size, max)
-		}
-		if err == io.EOF || err == io.ErrUnexpectedEOF {
-			break
-		}
-		if err != nil {
-			return File{}, &ioError{file: name, off: c.size, err: err}
-		}
+	if rc, ok := r.(io.Closer); ok {
+		// A decoder's buffers go back as soon as the file is read.
+		defer rc.Close()
 	}
-	return File{Name: name, R: c, Size: c.size}, nil
+	file, sf, err := readDecompressed(name, r, o)
+	if sf != nil {
+		*c = append(*c, sf)
+	}
+	return file, err
 }
 
 // chunkSize is the piece a decompressed file is held in.

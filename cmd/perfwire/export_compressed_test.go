@@ -11,6 +11,7 @@ import (
 
 	pq "github.com/parquet-go/parquet-go"
 
+	"github.com/perfwire/perfwire/archive"
 	"github.com/perfwire/perfwire/internal/fleetgen"
 )
 
@@ -18,8 +19,39 @@ import (
 // and with its .meta and volume zstd-compressed, as the fleet figure
 // stores them, exports to the same files, byte for byte, whose
 // pcp_values rows are every metric at every sample; the two summaries
-// agree up to their byte counts (the inputs' sizes differ).
+// agree up to their byte counts (the inputs' sizes differ). The
+// compressed volume is exported held in memory (under the default spill
+// threshold) and spilled to a temporary file (over a threshold of one
+// byte), which is gone once the export ends.
 func TestExportCompressedEqualsPlain(t *testing.T) {
+	for _, tc := range []struct {
+		name       string
+		spillAbove int64
+		spills     int
+	}{{"memory", 0, 0}, {"spilled", 1, 1}} {
+		t.Run(tc.name, func(t *testing.T) {
+			tmp := t.TempDir()
+			t.Setenv("TMPDIR", tmp)
+			saved := exportArchive
+			t.Cleanup(func() { exportArchive = saved })
+			spills := 0
+			exportArchive.SpillAbove = tc.spillAbove
+			exportArchive.Spill = func() (archive.SpillFile, error) {
+				spills++
+				return tempSpill()
+			}
+			testExportCompressedEqualsPlain(t)
+			if spills != tc.spills {
+				t.Errorf("%d files spilled, want %d", spills, tc.spills)
+			}
+			if left, _ := os.ReadDir(tmp); len(left) != 0 {
+				t.Errorf("left in the temporary directory: %v", left)
+			}
+		})
+	}
+}
+
+func testExportCompressedEqualsPlain(t *testing.T) {
 	srcs, err := fleetgen.ReadSource(archiveData + "m3")
 	if err != nil {
 		t.Fatal(err)
