@@ -26,6 +26,7 @@ func main() {
 	mmvChildMode := flag.Bool("mmv-child", false, "internal: run the MMV figure (in a child with its own PCP_CONF)")
 	fakeMode := flag.String("fakepmcd", "", "internal: serve as a fake pmcd from this recording (the fetch-client figure)")
 	pmdaGo := flag.Bool("pmda-go", false, "internal: serve as the pmda figure's Go PMDA on stdin and stdout (pmcd starts it)")
+	pgo := flag.String("pgo", "", "write to this file a CPU profile of native Go on the throughput plugin figures' calls, for a wasm build's -pgo")
 	record := flag.Bool("record-pmcd", false, "record the fake pmcd's conversation ("+fakeConv+") from the pmcd on "+pmcdAddr)
 	flag.Parse()
 
@@ -45,6 +46,13 @@ func main() {
 	if *pmdaGo {
 		if err := pmdaGoChild(); err != nil {
 			fmt.Fprintln(os.Stderr, "pmda-go:", err)
+			os.Exit(1)
+		}
+		return
+	}
+	if *pgo != "" {
+		if err := writePGO(*pgo, 3*time.Second); err != nil {
+			fmt.Fprintln(os.Stderr, "pgo:", err)
 			os.Exit(1)
 		}
 		return
