@@ -48,23 +48,16 @@ func ioFail(file, field string, off int64, err error) error {
 	return &ioError{file: file, off: off, err: err}
 }
 
-// ioError is a read error of the underlying file, or a failure of the
-// Options.Spill file a decompressed one goes to (op says which), not
-// damage.
+// ioError is a read error of the underlying file, not damage.
 type ioError struct {
 	_    [0]func() // not comparable: no equality function in the wasm build
-	op   string    // "" is "read"
 	file string
 	off  int64
 	err  error
 }
 
 func (e *ioError) Error() string {
-	op := e.op
-	if op == "" {
-		op = "read"
-	}
-	return e.file + ": archive: " + op + " at offset " + strconv.FormatInt(e.off, 10) + ": " + e.err.Error()
+	return e.file + ": archive: read at offset " + strconv.FormatInt(e.off, 10) + ": " + e.err.Error()
 }
 
 func (e *ioError) Unwrap() error { return e.err }

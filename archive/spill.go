@@ -1,6 +1,9 @@
 package archive
 
-import "io"
+import (
+	"io"
+	"strconv"
+)
 
 // readDecompressed reads the decompressed file name from r, whole, up to
 // o.MaxDecompressed bytes: into chunks of chunkSize while it is no larger
@@ -66,7 +69,7 @@ func readDecompressed(name string, r io.Reader, o Options) (File, io.Closer, err
 func spillChunks(name string, c *chunksAt, spill func() (SpillFile, error)) (SpillFile, error) {
 	sf, err := spill()
 	if err != nil {
-		return nil, &ioError{op: "spill open", file: name, err: err}
+		return nil, &spillError{op: "open", file: name, err: err}
 	}
 	off := int64(0)
 	for _, b := range c.chunks {
@@ -87,7 +90,7 @@ func spillWrite(sf SpillFile, name string, b []byte, off int64) error {
 		err = io.ErrShortWrite
 	}
 	if err != nil {
-		return &ioError{op: "spill write", file: name, off: off + int64(n), err: err}
+		return &spillError{op: "write", file: name, off: off + int64(n), err: err}
 	}
 	return nil
 }
@@ -99,3 +102,20 @@ func closeSpill(sf SpillFile) {
 		sf.Close()
 	}
 }
+
+// spillError is a failure of the Options.Spill file a decompressed file
+// goes to, not damage; a type of its own, apart from ioError, so that
+// builds that never spill (the wasm modules) do not carry it.
+type spillError struct {
+	_    [0]func() // not comparable, as ioError
+	op   string
+	file string
+	off  int64
+	err  error
+}
+
+func (e *spillError) Error() string {
+	return e.file + ": archive: spill " + e.op + " at offset " + strconv.FormatInt(e.off, 10) + ": " + e.err.Error()
+}
+
+func (e *spillError) Unwrap() error { return e.err }
