@@ -124,7 +124,8 @@ var misses = map[string]string{
 		"Go's WebAssembly code doing the per-dataset work about 4x slower than amd64. Tried without gain: " +
 		"parse merged into nextInto, an ASCII byte loop before utf8.Valid, the text's last word as an " +
 		"overlapping 8-byte store. See plugin-stream and plugin-mmv-large for the throughput of the other " +
-		"formats, plugin-feed for the smallest calls.",
+		"formats, plugin-feed for the smallest calls." +
+		" Build options tried on 2026-12-07 (bench_node.mjs CPU time, old and new interleaved, 3 runs each): GOWASM=satconv,signext changed neither speed nor size; profile-guided optimisation (`go run . -pgo FILE` writes the native profile of the three throughput calls; the module built with -pgo) sped Node by about 5 % on kpi, 7 % on stream and 18 % on mmv-large at load 8-9, short of the 25-35 % the goal needs, and grew perfwire-js.wasm by 20 KB gzip -9 over its 250 KB budget (a profile of one call alone: 4.6-6.4 KB), so no module is built with it.",
 	"plugin-pdu": "A per-call figure: one pmcd conversation of 1 KB, 9 µs natively since 2026-11-27 (17 µs before), " +
 		"so a call's fixed cost in Node (alloc, write, call, read, free: about 2 µs) and Go's wasm code running " +
 		"several times slower than native are the whole figure. The goal's throughput on RESULT streams is " +
@@ -160,7 +161,8 @@ var misses = map[string]string{
 		"longer hashes each result in its timed runs (Node's side never did): native 1.08-1.20 -> 0.91-0.99 " +
 		"ms, so the same code gives 0.23-0.24x on a quiet host (Node 3.9-4.1 ms; 0.16-0.17x in loaded runs) " +
 		"where it gave 0.29-0.30x. The size cuts since 0618628 (appendPayload folded into appendBlock, the " +
-		"integers through one appendBE, pduwire's checks folded) moved Node's time within its noise (1-2%).",
+		"integers through one appendBE, pduwire's checks folded) moved Node's time within its noise (1-2%)." +
+		" Build options tried on 2026-12-07 (bench_node.mjs CPU time, old and new interleaved, 3 runs each): GOWASM=satconv,signext changed neither speed nor size; profile-guided optimisation (`go run . -pgo FILE` writes the native profile of the three throughput calls; the module built with -pgo) sped Node by about 5 % on kpi, 7 % on stream and 18 % on mmv-large at load 8-9, short of the 25-35 % the goal needs, and grew perfwire-js.wasm by 20 KB gzip -9 over its 250 KB budget (a profile of one call alone: 4.6-6.4 KB), so no module is built with it.",
 	"plugin-mmv-large": "The goal's MMV throughput: a 662 KB MMV file (PCP QA's large-parfait laid out again by mmv.Registry " +
 		"without the one metric mmv_read refuses; 422 metrics, 432 instances, 11,422 values, 1 MB of " +
 		"MessagePack out). Before 2026-11-27 (Node's process CPU time, busy host): native 1.7 ms, Node 14.5 " +
@@ -188,7 +190,8 @@ var misses = map[string]string{
 		"six calls (NextValue, Value.Int, appendInt64, two memory.copy for the names) and the appends' room " +
 		"checks, 140 ns per value in Node against 43 natively. Since 159ed11 native Go no longer hashes its 1 " +
 		"MB result in each timed run (Node's side never did; about 80 µs of 0.49 ms): native 0.40-0.43 ms, " +
-		"Node 1.58-1.63 ms, 0.25-0.26x on a quiet host.",
+		"Node 1.58-1.63 ms, 0.25-0.26x on a quiet host." +
+		" Build options tried on 2026-12-07 (bench_node.mjs CPU time, old and new interleaved, 3 runs each): GOWASM=satconv,signext changed neither speed nor size; profile-guided optimisation (`go run . -pgo FILE` writes the native profile of the three throughput calls; the module built with -pgo) sped Node by about 5 % on kpi, 7 % on stream and 18 % on mmv-large at load 8-9, short of the 25-35 % the goal needs, and grew perfwire-js.wasm by 20 KB gzip -9 over its 250 KB budget (a profile of one call alone: 4.6-6.4 KB), so no module is built with it.",
 	"pmda": "The fetch rate is pmcd's and the loopback's more than either PMDA's: per fetch of 10,000 values pmcd " +
 		"spends about 1.1-1.5 ms of CPU and each PMDA about 0.4-0.6 ms (the CPU split note), so the wall ratio sits " +
 		"near 1 and moves with the machine's load: five runs of -rounds 9 on 2026-12-06, with other builds running, " +
