@@ -3,7 +3,6 @@ package main
 import (
 	"bufio"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"strconv"
@@ -46,8 +45,7 @@ func runArchive(args []string, stdout io.Writer) error {
 	if len(args) > 0 && args[0] == "val" {
 		return runArchiveVal(args[1:], stdout)
 	}
-	fs := flag.NewFlagSet("archive", flag.ContinueOnError)
-	fs.SetOutput(io.Discard)
+	fs := quietFlags("archive")
 	all := fs.Bool("a", false, "")
 	lab := fs.Bool("l", false, "")
 	labV := fs.Bool("L", false, "")

@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -35,8 +34,7 @@ or not at all.
   -v VOLSAMPLES  start a new data volume every VOLSAMPLES samples (0: never)`
 
 func runArchiveRecord(args []string, stdout io.Writer) error {
-	fs := flag.NewFlagSet("archive record", flag.ContinueOnError)
-	fs.SetOutput(io.Discard)
+	fs := quietFlags("archive record")
 	out := fs.String("o", "", "")
 	host := fs.String("h", "127.0.0.1:44321", "")
 	interval := fs.Duration("t", time.Second, "")

@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -46,8 +45,7 @@ func (a *archiveVal) header(w io.Writer, host string) {
 
 func runArchiveVal(args []string, stdout io.Writer) error {
 	// -S, -T and -Z are archive val's own; the rest are pm val's.
-	fs := flag.NewFlagSet("archive val", flag.ContinueOnError)
-	fs.SetOutput(io.Discard)
+	fs := quietFlags("archive val")
 	startArg := fs.String("S", "", "")
 	endArg := fs.String("T", "", "")
 	tz := fs.String("Z", "UTC", "")

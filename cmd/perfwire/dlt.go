@@ -2,9 +2,6 @@ package main
 
 import (
 	"bufio"
-	"errors"
-	"flag"
-	"fmt"
 	"io"
 	"os"
 	"regexp"
@@ -93,8 +90,7 @@ func (f *dltFilter) matchDecoded(d *schema.DLTDecoded) bool {
 }
 
 func runDLT(args []string, stdout io.Writer) error {
-	fs := flag.NewFlagSet("dlt", flag.ContinueOnError)
-	fs.SetOutput(io.Discard)
+	fs := quietFlags("dlt")
 	asJSON := fs.Bool("json", false, "one JSON object per message")
 	follow := fs.String("follow", "", "dlt-daemon HOST[:PORT]")
 	var f dltFilter
@@ -106,12 +102,8 @@ func runDLT(args []string, stdout io.Writer) error {
 	from := fs.String("from", "", "")
 	to := fs.String("to", "", "")
 	grep := fs.String("grep", "", "")
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			fmt.Fprintln(stdout, dltUsage)
-			return nil
-		}
-		return usagef("%v\n%s", err, dltUsage)
+	if done, err := parseOrUsage(fs, args, dltUsage, stdout); done || err != nil {
+		return err
 	}
 	if (*follow == "") == (fs.NArg() == 0) {
 		return usagef("give FILE.dlt... or --follow HOST[:PORT], not both\n%s", dltUsage)

@@ -21,8 +21,7 @@ them.`
 
 // runEvents implements "perfwire events".
 func runEvents(args []string, stdout io.Writer) error {
-	fs := flag.NewFlagSet("events", flag.ContinueOnError)
-	fs.SetOutput(io.Discard)
+	fs := quietFlags("events")
 	fs.Bool("json", true, "JSON output (the only one)")
 	if err := fs.Parse(args); err != nil {
 		if err == flag.ErrHelp {

@@ -41,8 +41,7 @@ once it is closed. An interrupt closes the current set and ends the run
 (for --pmcd after the roll being recorded).`
 
 func runExport(args []string, stdout io.Writer) error {
-	fs := flag.NewFlagSet("export", flag.ContinueOnError)
-	fs.SetOutput(io.Discard)
+	fs := quietFlags("export")
 	format := fs.String("format", "parquet", "output format (parquet)")
 	tables := fs.String("table", "", "tables to write, comma-separated (default: all the inputs have)")
 	partition := fs.String("partition", "host,date", "Hive partition keys, comma-separated, or none")

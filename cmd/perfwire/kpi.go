@@ -3,7 +3,6 @@ package main
 import (
 	"bufio"
 	"cmp"
-	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -51,19 +50,14 @@ func runKPI(args []string, stdout io.Writer) error {
 	if len(args) > 0 && args[0] == "top" {
 		return runKPITop(args[1:], stdout)
 	}
-	fs := flag.NewFlagSet("kpi", flag.ContinueOnError)
-	fs.SetOutput(io.Discard)
+	fs := quietFlags("kpi")
 	asJSON := fs.Bool("json", false, "one JSON object per KPI message")
 	summary := fs.Bool("summary", false, "one JSON object with counts")
 	all := fs.Bool("all", false, "every process seen, exited ones too")
 	irqs := fs.Bool("irqs", false, "the interrupt table after each IRQ group")
 	pageSize := fs.Int64("page-size", 4096, "bytes per page, to convert RSS")
-	if err := fs.Parse(args); err != nil {
-		if err == flag.ErrHelp {
-			fmt.Fprintln(stdout, kpiUsage)
-			return nil
-		}
-		return usagef("%v\n%s", err, kpiUsage)
+	if done, err := parseOrUsage(fs, args, kpiUsage, stdout); done || err != nil {
+		return err
 	}
 	switch {
 	case fs.NArg() == 0:

@@ -2,8 +2,6 @@ package main
 
 import (
 	"cmp"
-	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -52,20 +50,15 @@ type kpiTop struct {
 }
 
 func runKPITop(args []string, stdout io.Writer) error {
-	fs := flag.NewFlagSet("kpi top", flag.ContinueOnError)
-	fs.SetOutput(io.Discard)
+	fs := quietFlags("kpi top")
 	follow := fs.String("follow", "", "dlt-daemon HOST[:PORT]")
 	sortKey := fs.String("sort", "cpu", "cpu, rss, ctx, io or pid")
 	rows := fs.Int("rows", 0, "rows per frame")
 	frames := fs.Int("n", 0, "stop after this many frames")
 	final := fs.Bool("final", false, "print only the last frame")
 	pageSize := fs.Int64("page-size", 4096, "bytes per page")
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			fmt.Fprintln(stdout, kpiTopUsage)
-			return nil
-		}
-		return usagef("%v\n%s", err, kpiTopUsage)
+	if done, err := parseOrUsage(fs, args, kpiTopUsage, stdout); done || err != nil {
+		return err
 	}
 	switch {
 	case !slices.Contains([]string{"cpu", "rss", "ctx", "io", "pid"}, *sortKey):

@@ -27,8 +27,7 @@ line of file.`
 
 // runLabels implements "perfwire labels".
 func runLabels(args []string, stdout io.Writer) error {
-	fs := flag.NewFlagSet("labels", flag.ContinueOnError)
-	fs.SetOutput(io.Discard)
+	fs := quietFlags("labels")
 	merge := fs.Bool("merge", false, "merge the sets, lowest precedence first")
 	keep := fs.Bool("keep-order", false, "keep input key order (libpcp's single-parse form)")
 	classic := fs.Bool("classic", false, "apply the PCP 6.x name rule (leading letter)")

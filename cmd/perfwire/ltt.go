@@ -3,7 +3,6 @@ package main
 import (
 	"bufio"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -28,8 +27,7 @@ func versionHint(err error, version string) error {
 
 // runLTT implements `perfwire ltt [flags] DIR`.
 func runLTT(args []string, stdout io.Writer) error {
-	fl := flag.NewFlagSet("ltt", flag.ContinueOnError)
-	fl.SetOutput(io.Discard)
+	fl := quietFlags("ltt")
 	events := fl.Bool("events", false, "print one JSON object per event instead of the summary")
 	version := fl.String("version", "auto", "block trailer rule: auto, v1 or v2")
 	merged := fl.Bool("merged", false, "with --events, print the CPUs' events merged in time order (control files left out)")

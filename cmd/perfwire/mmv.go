@@ -23,8 +23,7 @@ import (
 // $PCP_TMP_DIR/mmv (little-endian files, --order applies to file
 // arguments).
 func runMMV(args []string, stdout io.Writer) error {
-	fs := flag.NewFlagSet("mmv", flag.ContinueOnError)
-	fs.SetOutput(io.Discard)
+	fs := quietFlags("mmv")
 	dump := fs.Bool("dump", false, "print mmvdump-style text instead of JSON")
 	order := fs.String("order", "le", "byte order of the files: le, be or native")
 	strict := fs.Bool("strict", false, "refuse a file with a metric pmdammv would leave out, instead of leaving it out")

@@ -39,8 +39,7 @@ or sample, in the shared schema (schema/pmtypes.go): pmid, type, indom,
 sem and units as the pdu command's desc; labels as json text.`
 
 func runPM(args []string, stdout io.Writer) error {
-	fs := flag.NewFlagSet("pm", flag.ContinueOnError)
-	fs.SetOutput(io.Discard)
+	fs := quietFlags("pm")
 	host := fs.String("h", "127.0.0.1:44321", "pmcd host[:port], local:, or socket path")
 	asJSON := fs.Bool("json", false, "print JSON objects, one per line")
 	timeout := fs.Duration("timeout", 10*time.Second, "per-request timeout")

@@ -35,8 +35,7 @@ type pmdaPaths struct {
 }
 
 func pmdaFlags(name string) (*flag.FlagSet, *pmdaPaths) {
-	fs := flag.NewFlagSet(name, flag.ContinueOnError)
-	fs.SetOutput(io.Discard)
+	fs := quietFlags(name)
 	p := &pmdaPaths{}
 	fs.StringVar(&p.conf, "pmcd-conf", pcpEnv("PCP_PMCDCONF_PATH", "/etc/pcp/pmcd/pmcd.conf"), "pmcd's configuration file")
 	fs.StringVar(&p.pmnsDir, "pmns-dir", filepath.Join(pcpEnv("PCP_VAR_DIR", "/var/lib/pcp"), "pmns"), "the PMNS directory (holds root)")

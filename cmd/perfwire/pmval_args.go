@@ -4,7 +4,6 @@ import (
 	"errors"
 	"flag"
 	"fmt"
-	"io"
 	"strconv"
 	"strings"
 	"time"
@@ -47,8 +46,7 @@ func parsePMValArgs(args []string, asJSON bool) (pmvalOpts, error) {
 	// pmval's time window starts when its options are read.
 	start := time.Now()
 	o := pmvalOpts{samples: -1, fixed: -1, json: asJSON}
-	fs := flag.NewFlagSet("pm val", flag.ContinueOnError)
-	fs.SetOutput(io.Discard)
+	fs := quietFlags("pm val")
 	interval := fs.String("t", "1", "")
 	samples := fs.Int("s", -1, "")
 	end := fs.String("T", "", "")

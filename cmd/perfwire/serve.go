@@ -51,8 +51,7 @@ wasm module as files:
 const relayRetry = 30 * time.Second
 
 func runServe(args []string, stdout io.Writer) error {
-	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
-	fs.SetOutput(io.Discard)
+	fs := quietFlags("serve")
 	addr := fs.String("addr", "127.0.0.1:8088", "listen address")
 	dir := fs.String("dir", "viewer/dist", "the built viewer")
 	daemon := fs.String("dlt", "", "dlt-daemon HOST[:PORT] to relay")
