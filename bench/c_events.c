@@ -54,6 +54,15 @@ static uint64_t sum_vset(uint64_t sum, const pmValueSet *vs)
     return sum;
 }
 
+/* The two record types differ only in their timestamp's type, so one
+ * macro sums either: each record's seconds, then its value sets. */
+#define SUM_RECORDS(sum, rs, nr)					\
+    for (int r = 0; r < (nr); r++) {					\
+	(sum) = (sum) * 31 + (uint64_t)(rs)[r]->timestamp.tv_sec;	\
+	for (int v = 0; v < (rs)[r]->numpmid; v++)			\
+	    (sum) = sum_vset((sum), (rs)[r]->vset[v]);			\
+    }
+
 uint64_t bench_events(int h, int n)
 {
     uint64_t sum = 0;
@@ -71,11 +80,7 @@ uint64_t bench_events(int h, int n)
 		    int nr = pmUnpackEventRecords(vs, j, &rs);
 		    if (nr < 0)
 			return 0;
-		    for (int r = 0; r < nr; r++) {
-			sum = sum * 31 + (uint64_t)rs[r]->timestamp.tv_sec;
-			for (int v = 0; v < rs[r]->numpmid; v++)
-			    sum = sum_vset(sum, rs[r]->vset[v]);
-		    }
+		    SUM_RECORDS(sum, rs, nr);
 		    if (nr > 0)
 			pmFreeEventResult(rs);
 		} else if (type == PM_TYPE_HIGHRES_EVENT) {
@@ -83,11 +88,7 @@ uint64_t bench_events(int h, int n)
 		    int nr = pmUnpackHighResEventRecords(vs, j, &rs);
 		    if (nr < 0)
 			return 0;
-		    for (int r = 0; r < nr; r++) {
-			sum = sum * 31 + (uint64_t)rs[r]->timestamp.tv_sec;
-			for (int v = 0; v < rs[r]->numpmid; v++)
-			    sum = sum_vset(sum, rs[r]->vset[v]);
-		    }
+		    SUM_RECORDS(sum, rs, nr);
 		    if (nr > 0)
 			pmFreeHighResEventResult(rs);
 		}
