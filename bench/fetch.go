@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/perfwire/perfwire/pcp"
+	"github.com/perfwire/perfwire/pduwire"
 	"github.com/perfwire/perfwire/pmapi"
 )
 
@@ -218,10 +219,16 @@ func pyAllocs(n int) (calls, bytes float64, err error) {
 // fetchLoop returns an operation of n fetches of ids through FetchBuf,
 // each reply's value sets counted (the checksum), or 0 after an error.
 func fetchLoop(ctx context.Context, cl *pmapi.Client, ids []pcp.ID) func(n int) uint64 {
+	return countLoop(func() (pduwire.Result, error) { return cl.FetchBuf(ctx, ids...) })
+}
+
+// countLoop returns an operation of n results from next, each one's value
+// sets counted (the checksum), or 0 after an error.
+func countLoop(next func() (pduwire.Result, error)) func(n int) uint64 {
 	return func(n int) uint64 {
 		var sum uint64
 		for range n {
-			r, err := cl.FetchBuf(ctx, ids...)
+			r, err := next()
 			if err != nil {
 				return 0
 			}

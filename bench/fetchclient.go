@@ -165,21 +165,7 @@ func decodeAlone() (func(n int) uint64, error) {
 	if reply == nil {
 		return nil, errors.New(fakeConv + " holds no HIGHRES_RESULT")
 	}
-	return func(n int) uint64 {
-		var sum uint64
-		for range n {
-			r, err := pduwire.ParseResult(reply)
-			if err != nil {
-				return 0
-			}
-			sum = 0
-			s := r.Scan()
-			for s.Next() {
-				sum += uint64(s.ValueSet().Len())
-			}
-		}
-		return sum
-	}, nil
+	return countLoop(func() (pduwire.Result, error) { return pduwire.ParseResult(reply) }), nil
 }
 
 // fetchFloor is the figure's floor text when its ratio is out of reach
