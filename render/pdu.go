@@ -28,13 +28,6 @@ func DecodePDUs(in []byte, limit int) schema.PDUStream {
 // offset counted from the stream's start and its field prefixed by the
 // PDU's type and offset.
 func AppendPDU(dst []byte, file string, p pduwire.PDU) ([]byte, error) {
-	return appendPDU(dst, file, p, nil)
-}
-
-// appendPDU is AppendPDU with lab, when not nil, the LABEL PDU decoded
-// into: a caller writing many PDUs passes one, whose sets and labels
-// are reused from one LABEL PDU to the next instead of allocated.
-func appendPDU(dst []byte, file string, p pduwire.PDU, lab *pduwire.LabelPDU) ([]byte, error) {
 	// PDUHeader's keys, as its MarshalMsg writes them (with no PDUHeader
 	// value, whose MarshalMsg would be linked for this alone), then the
 	// body's: at most 5 and 10 keys, a fixmap.
@@ -70,7 +63,7 @@ func appendPDU(dst []byte, file string, p pduwire.PDU, lab *pduwire.LabelPDU) ([
 			e.B = b
 		}
 	} else {
-		e, err = appendBody(e, t, p.Bytes, lab)
+		e, err = appendBody(e, t, p.Bytes)
 	}
 	if err != nil {
 		return dst, pduError(p, err)
@@ -104,7 +97,7 @@ func pduError(p pduwire.PDU, err error) error {
 // every String method its fields' types have, which would link pcp's
 // text formatting into each module (module size; so would an interface
 // of UnmarshalBinary alone). The cases break to one return.
-func appendBody(e schema.Map, t pduwire.Type, b []byte, lab *pduwire.LabelPDU) (schema.Map, error) {
+func appendBody(e schema.Map, t pduwire.Type, b []byte) (schema.Map, error) {
 	var err error
 	switch t {
 	case pduwire.TypeError:
@@ -117,10 +110,10 @@ func appendBody(e schema.Map, t pduwire.Type, b []byte, lab *pduwire.LabelPDU) (
 			break
 		}
 		f := pduwire.Features(m.Datum)
-		putHex32(&e, "\xa5datum", m.Datum)
+		e.Str("\xa5datum", hex32(m.Datum))
 		e.Int("\xb0handshake_status", int64(pcp.FromV1(m.Code)))
 		e.Uint("\xa7version", uint64(f.Version()))
-		putHex32(&e, "\xa8features", uint32(f.Flags()))
+		e.Str("\xa8features", hex32(uint32(f.Flags())))
 	case pduwire.TypeProfile:
 		var m pduwire.ProfilePDU
 		if err = m.UnmarshalBinary(b); err != nil {
@@ -131,7 +124,7 @@ func appendBody(e schema.Map, t pduwire.Type, b []byte, lab *pduwire.LabelPDU) (
 		e.Array("\xa7entries", len(m.Entries))
 		for _, en := range m.Entries {
 			f := schema.BeginMap(e.B, 3)
-			putInDom(&f, "\xa5indom", en.InDom)
+			f.Str("\xa5indom", en.InDom.String())
 			f.Int("\xa5state", int64(en.State))
 			f.Int32s("\xa5insts", en.Insts)
 			e.B = f.End()
@@ -175,7 +168,7 @@ func appendBody(e schema.Map, t pduwire.Type, b []byte, lab *pduwire.LabelPDU) (
 		if err = m.UnmarshalBinary(b); err != nil {
 			break
 		}
-		putInDom(&e, "\xa5indom", m.InDom)
+		e.Str("\xa5indom", m.InDom.String())
 		e.Int("\xa4inst", int64(m.Inst))
 		e.Text("\xa4name", m.Name)
 	case pduwire.TypeInstance:
@@ -183,7 +176,7 @@ func appendBody(e schema.Map, t pduwire.Type, b []byte, lab *pduwire.LabelPDU) (
 		if err = m.UnmarshalBinary(b); err != nil {
 			break
 		}
-		putInDom(&e, "\xa5indom", m.InDom)
+		e.Str("\xa5indom", m.InDom.String())
 		e.Array("\xa9instances", len(m.Instances))
 		for _, in := range m.Instances {
 			f := schema.BeginMap(e.B, 2)
@@ -202,14 +195,14 @@ func appendBody(e schema.Map, t pduwire.Type, b []byte, lab *pduwire.LabelPDU) (
 		if err != nil {
 			break
 		}
-		putHex32(&e, "\xa5ident", m.Ident)
+		e.Str("\xa5ident", hex32(m.Ident))
 		e.Int("\xa4kind", int64(m.Kind))
 	case pduwire.TypeText:
 		var m pduwire.TextPDU
 		if err = m.UnmarshalBinary(b); err != nil {
 			break
 		}
-		putHex32(&e, "\xa5ident", m.Ident)
+		e.Str("\xa5ident", hex32(m.Ident))
 		e.Text("\xa4text", m.Text)
 	case pduwire.TypeCreds:
 		var m pduwire.CredsPDU
@@ -221,7 +214,7 @@ func appendBody(e schema.Map, t pduwire.Type, b []byte, lab *pduwire.LabelPDU) (
 			f := schema.BeginMap(e.B, 3)
 			f.Uint("\xa4type", uint64(c.Kind()))
 			f.Uint("\xa7version", uint64(c.Version()))
-			putHex32(&f, "\xa5flags", uint32(c.Flags()))
+			f.Str("\xa5flags", hex32(uint32(c.Flags())))
 			e.B = f.End()
 		}
 	case pduwire.TypePMNSIDs:
@@ -259,14 +252,11 @@ func appendBody(e schema.Map, t pduwire.Type, b []byte, lab *pduwire.LabelPDU) (
 		e.Int("\xa4attr", int64(m.Attr))
 		e.Text("\xa5value", m.Value)
 	case pduwire.TypeLabel:
-		m := lab
-		if m == nil {
-			m = new(pduwire.LabelPDU)
-		}
+		var m pduwire.LabelPDU
 		if err = m.UnmarshalBinary(b); err != nil {
 			break
 		}
-		putHex32(&e, "\xa5ident", m.Ident)
+		e.Str("\xa5ident", hex32(m.Ident))
 		e.Int("\xa4kind", int64(m.Kind))
 		e.Array("\xa4sets", len(m.Sets))
 		for _, s := range m.Sets {
@@ -351,7 +341,7 @@ func appendDesc(b []byte, d pduwire.Desc) []byte {
 	e := schema.BeginMap(b, 5)
 	e.B = appendID(e.Key("\xa4pmid"), d.ID)
 	e.Str("\xa4type", TypeName(d.Type))
-	putInDom(&e, "\xa5indom", d.InDom)
+	e.Str("\xa5indom", d.InDom.String())
 	e.Str("\xa3sem", semName(d.Sem))
 	e.Str("\xa5units", d.Units.String())
 	return e.End()
@@ -648,36 +638,6 @@ func appendParam(b []byte, p eventrec.Param) []byte {
 //
 //go:noinline
 func hexText(b []byte) string { return hex.EncodeToString(b) }
-
-// putHex32 writes key k and v in hex, 0x first, as a MessagePack
-// string (at most 10 bytes, a fixstr) with no allocation. Kept out of
-// line: module size.
-//
-//go:noinline
-func putHex32(e *schema.Map, k string, v uint32) {
-	b := e.Put(k)
-	at := len(b)
-	b = strconv.AppendUint(append(b, 0xa0, '0', 'x'), uint64(v), 16)
-	b[at] = 0xa0 | byte(len(b)-at-1)
-	e.B = b
-}
-
-// putInDom writes key k and in's text (pcp.InDom.String: at most 13
-// bytes, a fixstr) with no allocation. Kept out of line: module size.
-//
-//go:noinline
-func putInDom(e *schema.Map, k string, in pcp.InDom) {
-	b := e.Put(k)
-	if in == pcp.InDomNull {
-		e.B = append(b, "\xadPM_INDOM_NULL"...)
-		return
-	}
-	at := len(b)
-	b = strconv.AppendUint(append(b, 0xa0), uint64(in.Domain()), 10)
-	b = strconv.AppendUint(append(b, '.'), uint64(in.Serial()), 10)
-	b[at] = 0xa0 | byte(len(b)-at-1)
-	e.B = b
-}
 
 // hex32 is v in hex, 0x first. Kept out of line: module size.
 //
