@@ -176,15 +176,15 @@ func figFetch(cfg Config) Figure {
 	f.Notes = append(f.Notes, "python3-pcp runs in its own process (fetch.py); it times its own loop, so interpreter start-up and name lookup are excluded. "+
 		"Its allocations are counted in a separate untimed run with c_alloc.c preloaded and PYTHONMALLOC=malloc (so Python objects go through malloc too).",
 		"CPU medians are the client process's CPU per fetch (user+system, all threads; python: its thread's); the wall time is mostly pmcd, the sample PMDA and the loopback, which all three share.",
-		"Changes of 2026-11-25 (the fetch-client figure measures the client alone and explains them): the blocking client's descriptor is out of Go's network poller, "+
-			"which had woken a thread in epoll_pwait at every reply, and the client yields its processor every 2 ms so that the runtime's monitor does not preempt it "+
-			"and poll every 20 µs; its CPU per fetch went from 40-42 µs (against libpcp's 27-30 in the same runs) to below libpcp's. `strace -f -c` counts per fetch "+
-			"write 1 and read 1 for the blocking client, against libpcp's sendto 1, pselect6 2 and recvfrom 2. The wall medians move with the machine's load by more "+
-			"than the clients differ (see min/max), so the ratio is the median of interleaved rounds, not a steady figure.",
-		"Over pmcd's unix socket the blocking client sleeps twice per fetch (perf counts 2.1 sched_switch per fetch there, 1.14 over TCP): a unix socket's reader "+
-			"and writer share one wait queue, so pmcd reading the request wakes the client blocked on the reply, which finds nothing and sleeps again. Waiting in "+
-			"poll(2) before the read, as libpcp's pselect does, avoids the second sleep for one more system call: measured 4% less CPU against pmcd and 15% more "+
-			"against the fake pmcd of fetch-client, so the client reads at once.")
+		"The blocking client works on a duplicate of the socket's descriptor that Go's network poller does not watch (a watched one wakes a thread "+
+			"in epoll_pwait at every reply), and it yields its processor every 2 ms so that the runtime's monitor does not preempt it and poll every "+
+			"20 µs; the fetch-client figure measures the client alone. `strace -f -c` counts per fetch write 1 and read 1 for the blocking client, "+
+			"against libpcp's sendto 1, pselect6 2 and recvfrom 2. The wall medians move with the machine's load by more than the clients differ "+
+			"(see min/max), so the ratio is the median of interleaved rounds, not a steady figure.",
+		"Over pmcd's unix socket the blocking client sleeps twice per fetch (perf's sched_switch count per fetch, about 1 over TCP): a unix "+
+			"socket's reader and writer share one wait queue, so pmcd reading the request wakes the client blocked on the reply, which finds "+
+			"nothing and sleeps again. Waiting in poll(2) before the read, as libpcp's pselect does, avoids the second sleep for one more system "+
+			"call, which saves less CPU against pmcd than it costs against the fake pmcd of fetch-client, so the client reads at once.")
 	checkSums(&f)
 	return f
 }

@@ -78,7 +78,7 @@ func figMMV(cfg Config) Figure {
 		if sp.Med/ours.Med < 100 {
 			f.SubMiss = append(f.SubMiss, fmt.Sprintf("perfwire is %.1fx ahead of speed, not 100x. speed's Inc takes a mutex and allocates "+
 				"(4 allocations per update, see its row) while Slot.Add is one inlined load/add/store; the ratio moves with speed's "+
-				"lock and allocator cost on this machine (68x–300x across runs). Next step: none on perfwire's side.", sp.Med/ours.Med))
+				"lock and allocator cost, which move with this machine's load. Next step: none on perfwire's side.", sp.Med/ours.Med))
 		}
 	}
 	return f

@@ -163,7 +163,7 @@ func scaleTable(sizes []int, results [][]scalePoint) (md, verdict, summary strin
 		"Each size runs in a child process of its own (the harness re-executed) that builds its input, frees what building left, " +
 		"resets VmHWM (/proc/self/clear_refs) and reads it after the passes. Above 1 MB the child also builds a 1 MB input and times a round of it " +
 		"after each round of the size (its resident bytes count as input): (N x) is the size's ns/byte over that 1 MB reference's, measured side by side, " +
-		"so the host's drift between children run minutes apart (the dltkpi 1 MB child measured 0.41 then 0.71 ns/byte four minutes apart on this shared host) is not read as the decoder's. " +
+		"so the host's drift between children run minutes apart (on a shared host the same child's ns/byte can move by half within minutes) is not read as the decoder's. " +
 		"Spread: largest ÷ smallest of the 1 MB child's ns/byte and, above it, that times (N x).\n\n")
 	b.WriteString("| decoder | counts |")
 	for _, s := range sizes {
