@@ -42,16 +42,28 @@ func descsOf(t testing.TB, stream []byte) []Desc {
 	return out
 }
 
+// captureConvs are the conversations of testdata/captures with pminfo's
+// output beside the server's stream.
+var captureConvs = []string{"01", "03", "04", "05", "16", "17"}
+
+// readCapture reads conversation conv: the server's stream and what
+// pminfo printed.
+func readCapture(t *testing.T, conv string) (server, pminfo []byte) {
+	t.Helper()
+	server, err := os.ReadFile("testdata/captures/conv" + conv + ".server.bin")
+	if err != nil {
+		t.Fatal(err)
+	}
+	pminfo, err = os.ReadFile("testdata/captures/conv" + conv + ".out.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return server, pminfo
+}
+
 func TestCapturesDescText(t *testing.T) {
-	for _, conv := range []string{"01", "03", "04", "05", "16", "17"} {
-		bin, err := os.ReadFile("testdata/captures/conv" + conv + ".server.bin")
-		if err != nil {
-			t.Fatal(err)
-		}
-		text, err := os.ReadFile("testdata/captures/conv" + conv + ".out.txt")
-		if err != nil {
-			t.Fatal(err)
-		}
+	for _, conv := range captureConvs {
+		bin, text := readCapture(t, conv)
 		descs := descsOf(t, bin)
 		lines := strings.Split(string(text), "\n")
 		k := 0
@@ -164,15 +176,8 @@ func resultValues(t testing.TB, stream []byte) map[ID][]Raw {
 
 func TestCapturesExtractValues(t *testing.T) {
 	checked := 0
-	for _, conv := range []string{"01", "03", "04", "05", "16", "17"} {
-		bin, err := os.ReadFile("testdata/captures/conv" + conv + ".server.bin")
-		if err != nil {
-			t.Fatal(err)
-		}
-		text, err := os.ReadFile("testdata/captures/conv" + conv + ".out.txt")
-		if err != nil {
-			t.Fatal(err)
-		}
+	for _, conv := range captureConvs {
+		bin, text := readCapture(t, conv)
 		descs := descsOf(t, bin)
 		vals := resultValues(t, bin)
 		k := -1

@@ -119,6 +119,20 @@ func TestUnitsStringLibpcp(t *testing.T) {
 	}
 }
 
+// numberText is the text libpcp gives number n as kind: type, sem or
+// err (pmTypeStr, pmSemStr, pmErrStr).
+func numberText(kind string, n int) string {
+	switch kind {
+	case "type":
+		return Type(n).String()
+	case "sem":
+		return Sem(n).String()
+	case "err":
+		return Code(n).Message()
+	}
+	return ""
+}
+
 func TestTypeSemErrTextLibpcp(t *testing.T) {
 	for _, l := range readOracle(t, "libpcp-text.txt") {
 		n := mustInt(t, l.fields[1])
@@ -134,12 +148,8 @@ func TestTypeSemErrTextLibpcp(t *testing.T) {
 			d := Desc{Type: Type(n), InDom: InDom(mustHex32(t, l.fields[2])),
 				Sem: Sem(mustInt(t, l.fields[3])), Units: Units(mustHex32(t, l.fields[4]))}
 			got = strings.ReplaceAll(strings.TrimSuffix(d.String(), "\n"), "\n", "|")
-		case "type":
-			got = Type(n).String()
-		case "sem":
-			got = Sem(n).String()
-		case "err":
-			got = Code(n).Message()
+		default:
+			got = numberText(l.fields[0], n)
 		}
 		if got != l.answer {
 			t.Errorf("line %d: %v = %q, libpcp %q", l.no, l.fields, got, l.answer)

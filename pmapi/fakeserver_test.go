@@ -64,6 +64,16 @@ type fakeConn struct {
 	r *pduwire.Reader
 }
 
+// fetchPmcd is a fakePmcd with pmcd's handshake that reads a client's
+// first fetch (its PROFILE and HIGHRES_FETCH), then runs reply.
+func fetchPmcd(t *testing.T, reply func(conn *fakeConn)) string {
+	return fakePmcd(t, hello(t), func(conn *fakeConn) {
+		readRequest(conn)
+		readRequest(conn)
+		reply(conn)
+	})
+}
+
 // readRequest consumes one client PDU.
 func readRequest(conn *fakeConn) {
 	conn.r.Next()
@@ -104,9 +114,7 @@ func TestFakeServerMisbehaviour(t *testing.T) {
 	for _, mode := range ioModes {
 		for _, tc := range tests {
 			t.Run(mode.name+"/"+tc.name, func(t *testing.T) {
-				addr := fakePmcd(t, hello(t), func(conn *fakeConn) {
-					readRequest(conn) // PROFILE
-					readRequest(conn) // HIGHRES_FETCH
+				addr := fetchPmcd(t, func(conn *fakeConn) {
 					if tc.reply != nil {
 						conn.Write(tc.reply)
 					}
@@ -150,13 +158,9 @@ func TestFakeServerSilentTimeouts(t *testing.T) {
 	for _, mode := range ioModes {
 		t.Run(mode.name+"/timeout", func(t *testing.T) {
 			addr := fakePmcd(t, hello(t), func(conn *fakeConn) { time.Sleep(3 * time.Second) })
-			c, err := Dial(context.Background(), addr, Options{BlockingIO: mode.opts.BlockingIO, Timeout: 300 * time.Millisecond})
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer c.Close()
+			c := dialFake(t, addr, Options{BlockingIO: mode.opts.BlockingIO, Timeout: 300 * time.Millisecond})
 			start := time.Now()
-			_, err = c.Fetch(context.Background(), pcp.NewID(29, 0, 10))
+			_, err := c.Fetch(context.Background(), pcp.NewID(29, 0, 10))
 			if !errors.Is(err, os.ErrDeadlineExceeded) {
 				t.Fatalf("err = %v, want a deadline error", err)
 			}
@@ -166,15 +170,11 @@ func TestFakeServerSilentTimeouts(t *testing.T) {
 		})
 		t.Run(mode.name+"/cancel", func(t *testing.T) {
 			addr := fakePmcd(t, hello(t), func(conn *fakeConn) { time.Sleep(3 * time.Second) })
-			c, err := Dial(context.Background(), addr, mode.opts)
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer c.Close()
+			c := dialFake(t, addr, mode.opts)
 			ctx, cancel := context.WithCancel(context.Background())
 			time.AfterFunc(200*time.Millisecond, cancel)
 			start := time.Now()
-			_, err = c.Fetch(ctx, pcp.NewID(29, 0, 10))
+			_, err := c.Fetch(ctx, pcp.NewID(29, 0, 10))
 			if !errors.Is(err, context.Canceled) {
 				t.Fatalf("err = %v, want context.Canceled", err)
 			}
@@ -224,18 +224,12 @@ func TestFakeServerHandshake(t *testing.T) {
 func TestFakeServerStateChange(t *testing.T) {
 	res := (&pduwire.ResultPDU{HighRes: true, Sec: 1, Sets: []pduwire.ValueSetData{{PMID: pcp.NewID(29, 0, 10),
 		Values: []pduwire.ValueData{{Inst: pcp.InNull, Word: 1}}}}}).Append(nil, 0)
-	addr := fakePmcd(t, hello(t), func(conn *fakeConn) {
-		readRequest(conn)
-		readRequest(conn)
+	addr := fetchPmcd(t, func(conn *fakeConn) {
 		conn.Write((&pduwire.ErrorPDU{Code: 0x8}).Append(nil, 0))  // PMCD_LABEL_CHANGE
 		conn.Write((&pduwire.ErrorPDU{Code: 0x10}).Append(nil, 0)) // PMCD_NAMES_CHANGE
 		conn.Write(res)
 	})
-	c, err := Dial(context.Background(), addr, Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer c.Close()
+	c := dialFake(t, addr, Options{})
 	r, err := c.Fetch(context.Background(), pcp.NewID(29, 0, 10))
 	if err != nil || r.NumPMID != 1 {
 		t.Fatalf("fetch after state changes: %+v, %v", r, err)

@@ -44,18 +44,26 @@ func endsWithin(t *testing.T, start time.Time, max time.Duration) {
 	}
 }
 
-// fetchWithin dials addr with o, fetches PMID 29.0.10 once and returns
-// the client (closed when the test ends) and the fetch's error; the
-// test fails when the dial fails or the fetch takes longer than max.
-func fetchWithin(t *testing.T, addr string, o Options, max time.Duration) (*Client, error) {
+// dialFake dials addr with o and returns the client, closed when the
+// test ends; the test fails when the dial fails.
+func dialFake(t *testing.T, addr string, o Options) *Client {
 	t.Helper()
 	c, err := Dial(context.Background(), addr, o)
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { c.Close() })
+	return c
+}
+
+// fetchWithin dials addr with o, fetches PMID 29.0.10 once and returns
+// the client (closed when the test ends) and the fetch's error; the
+// test fails when the dial fails or the fetch takes longer than max.
+func fetchWithin(t *testing.T, addr string, o Options, max time.Duration) (*Client, error) {
+	t.Helper()
+	c := dialFake(t, addr, o)
 	start := time.Now()
-	_, err = c.Fetch(context.Background(), pcp.NewID(29, 0, 10))
+	_, err := c.Fetch(context.Background(), pcp.NewID(29, 0, 10))
 	endsWithin(t, start, max)
 	return c, err
 }
@@ -77,9 +85,7 @@ func TestHostileSlowResult(t *testing.T) {
 	res := sampleResult(10)
 	for _, mode := range ioModes {
 		t.Run(mode.name, func(t *testing.T) {
-			addr := fakePmcd(t, hello(t), func(conn *fakeConn) {
-				readRequest(conn) // PROFILE
-				readRequest(conn) // HIGHRES_FETCH
+			addr := fetchPmcd(t, func(conn *fakeConn) {
 				trickle(conn, res, 50*time.Millisecond)
 			})
 			o := mode.opts
@@ -106,20 +112,14 @@ func TestHostileSlowResultContextDeadline(t *testing.T) {
 	res := sampleResult(10)
 	for _, mode := range ioModes {
 		t.Run(mode.name, func(t *testing.T) {
-			addr := fakePmcd(t, hello(t), func(conn *fakeConn) {
-				readRequest(conn)
-				readRequest(conn)
+			addr := fetchPmcd(t, func(conn *fakeConn) {
 				trickle(conn, res, 50*time.Millisecond)
 			})
-			c, err := Dial(context.Background(), addr, mode.opts)
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer c.Close()
+			c := dialFake(t, addr, mode.opts)
 			ctx, cancel := context.WithTimeout(context.Background(), 300*time.Millisecond)
 			defer cancel()
 			start := time.Now()
-			_, err = c.Fetch(ctx, pcp.NewID(29, 0, 10))
+			_, err := c.Fetch(ctx, pcp.NewID(29, 0, 10))
 			endsWithin(t, start, time.Second)
 			if !errors.Is(err, context.DeadlineExceeded) {
 				t.Fatalf("err = %v, want context.DeadlineExceeded", err)
@@ -164,9 +164,7 @@ func TestHostileNoticeFlood(t *testing.T) {
 	}
 	for _, mode := range ioModes {
 		t.Run(mode.name, func(t *testing.T) {
-			addr := fakePmcd(t, hello(t), func(conn *fakeConn) {
-				readRequest(conn)
-				readRequest(conn)
+			addr := fetchPmcd(t, func(conn *fakeConn) {
 				for {
 					if _, err := conn.Write(flood); err != nil {
 						return
@@ -187,9 +185,7 @@ func TestHostileNoticeFlood(t *testing.T) {
 func TestHostileMaxNotices(t *testing.T) {
 	notice := (&pduwire.ErrorPDU{Code: 0x10}).Append(nil, 0) // PMCD_NAMES_CHANGE
 	for _, n := range []int{2, 3} {
-		addr := fakePmcd(t, hello(t), func(conn *fakeConn) {
-			readRequest(conn)
-			readRequest(conn)
+		addr := fetchPmcd(t, func(conn *fakeConn) {
 			for range n {
 				conn.Write(notice)
 			}
@@ -217,20 +213,14 @@ func TestHostileOverLimit(t *testing.T) {
 	res := sampleResult(10)
 	for _, mode := range ioModes {
 		t.Run(mode.name, func(t *testing.T) {
-			addr := fakePmcd(t, hello(t), func(conn *fakeConn) {
-				readRequest(conn)
-				readRequest(conn)
+			addr := fetchPmcd(t, func(conn *fakeConn) {
 				conn.Write(res)
 				time.Sleep(time.Second)
 			})
 			o := mode.opts
 			o.MaxPDU = len(res) - 1
-			c, err := Dial(context.Background(), addr, o)
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer c.Close()
-			_, err = c.Fetch(context.Background(), pcp.NewID(29, 0, 10))
+			c := dialFake(t, addr, o)
+			_, err := c.Fetch(context.Background(), pcp.NewID(29, 0, 10))
 			if !errors.Is(err, pduwire.ErrLimit) {
 				t.Fatalf("err = %v, want ErrLimit", err)
 			}
@@ -245,9 +235,7 @@ func TestHostileCloseMidPDU(t *testing.T) {
 	res := sampleResult(10)
 	for _, mode := range ioModes {
 		t.Run(mode.name, func(t *testing.T) {
-			addr := fakePmcd(t, hello(t), func(conn *fakeConn) {
-				readRequest(conn)
-				readRequest(conn)
+			addr := fetchPmcd(t, func(conn *fakeConn) {
 				conn.Write(res[:len(res)-5])
 			})
 			_, err := fetchWithin(t, addr, mode.opts, time.Second)
@@ -283,18 +271,12 @@ func TestHostileCounts(t *testing.T) {
 	} {
 		for _, mode := range ioModes {
 			t.Run(mode.name+"/"+tc.name, func(t *testing.T) {
-				addr := fakePmcd(t, hello(t), func(conn *fakeConn) {
-					readRequest(conn)
-					readRequest(conn)
+				addr := fetchPmcd(t, func(conn *fakeConn) {
 					conn.Write(tc.reply)
 					time.Sleep(time.Second)
 				})
-				c, err := Dial(context.Background(), addr, mode.opts)
-				if err != nil {
-					t.Fatal(err)
-				}
-				defer c.Close()
-				_, err = c.Fetch(context.Background(), pcp.NewID(29, 0, 10))
+				c := dialFake(t, addr, mode.opts)
+				_, err := c.Fetch(context.Background(), pcp.NewID(29, 0, 10))
 				if !errors.Is(err, ErrProtocol) {
 					t.Fatalf("err = %v, want ErrProtocol", err)
 				}
@@ -349,17 +331,11 @@ func TestHostileHugeResult(t *testing.T) {
 			{"Fetch", 3, func(c *Client) (pduwire.Result, error) { return c.Fetch(context.Background(), pcp.NewID(29, 0, 10)) }},
 		} {
 			t.Run(mode.name+"/"+call.name, func(t *testing.T) {
-				addr := fakePmcd(t, hello(t), func(conn *fakeConn) {
-					readRequest(conn)
-					readRequest(conn)
+				addr := fetchPmcd(t, func(conn *fakeConn) {
 					conn.Write(res)
 					time.Sleep(time.Second)
 				})
-				c, err := Dial(context.Background(), addr, mode.opts)
-				if err != nil {
-					t.Fatal(err)
-				}
-				defer c.Close()
+				c := dialFake(t, addr, mode.opts)
 				var before, after runtime.MemStats
 				runtime.GC()
 				runtime.ReadMemStats(&before)

@@ -34,6 +34,10 @@ any one of those files) and prints it as pmdumplog does:
            with nanoseconds, "values": [{"pmid", "name", "inst", "value"}]};
            a mark record is {"timestamp": ..., "mark": true}
 
+Files compressed by pmlogger_daily (.xz, .zst, .gz, .bz2) are read too;
+one that decompresses past 4 MiB is held in a temporary file in $TMPDIR,
+removed as it is created, as perfwire export and archive val do.
+
        perfwire archive record -o BASE ... METRIC...   records one from pmcd
        perfwire archive val [-t D] [-S T] [-T T] ... BASE METRIC   as pmval -a
        (--help after record or val says how)`

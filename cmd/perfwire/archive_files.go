@@ -15,7 +15,7 @@ import (
 // files (BASE.meta, BASE.index, BASE.0), as pmdumplog accepts. Its files
 // are mapped, not read: a reader never holds a whole volume in memory.
 func openArchive(arg string) (*archive.Archive, error) {
-	a, err := archive.OpenFS(mapFS{}, archiveBase(arg), archive.Options{Decompressors: codecs})
+	a, err := archive.OpenFS(mapFS{}, archiveBase(arg), archiveOptions)
 	if err != nil {
 		return nil, &inputError{file: arg, err: err}
 	}

@@ -37,7 +37,7 @@ func archiveJSON(w io.Writer, a *archive.Archive, name string) error {
 // to archive_open whole, and archive_next hands back its records in the
 // same schema, a batch at a time.
 func archiveJSONPlugin(w io.Writer, arg string) error {
-	files, closeFiles, err := archive.FilesFS(mapFS{}, archiveBase(arg), archive.Options{Decompressors: codecs})
+	files, closeFiles, err := archive.FilesFS(mapFS{}, archiveBase(arg), archiveOptions)
 	if err != nil {
 		return &inputError{file: arg, err: err}
 	}

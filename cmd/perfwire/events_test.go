@@ -3,7 +3,6 @@ package main
 import (
 	"bytes"
 	"encoding/json"
-	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -57,10 +56,7 @@ func TestEventsMatchPminfo(t *testing.T) {
 // no file is a usage error.
 func TestEventsErrors(t *testing.T) {
 	b := readTestFile(t, "../../wasm/testdata/conv05.pdu0.HIGHRES_RESULT.29.0.136.inst1.EVENT.bin")
-	cut := filepath.Join(t.TempDir(), "cut.bin")
-	if err := os.WriteFile(cut, b[:len(b)-4], 0o644); err != nil {
-		t.Fatal(err)
-	}
+	cut := writeTestFile(t, t.TempDir(), "cut.bin", b[:len(b)-4])
 	var out, errb bytes.Buffer
 	if code := run([]string{"events", cut}, &out, &errb); code != 1 || !strings.Contains(errb.String(), "cut.bin: eventrec: ") || !strings.Contains(errb.String(), "offset") {
 		t.Errorf("cut array: exit %d, %q", code, errb.String())

@@ -32,11 +32,11 @@ func TestExportCompressedEqualsPlain(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			tmp := t.TempDir()
 			t.Setenv("TMPDIR", tmp)
-			saved := exportArchive
-			t.Cleanup(func() { exportArchive = saved })
+			saved := archiveOptions
+			t.Cleanup(func() { archiveOptions = saved })
 			spills := 0
-			exportArchive.SpillAbove = tc.spillAbove
-			exportArchive.Spill = func() (archive.SpillFile, error) {
+			archiveOptions.SpillAbove = tc.spillAbove
+			archiveOptions.Spill = func() (archive.SpillFile, error) {
 				spills++
 				return tempSpill()
 			}

@@ -64,7 +64,7 @@ func archiveFilesSize(in string) int64 {
 func exportInput(o *parquet.Output, in, host string) (int64, int64, error) {
 	if isArchiveInput(in) {
 		size := archiveFilesSize(in)
-		a, err := archive.OpenFS(fileFS{}, archiveBase(archiveArg(in)), exportArchive)
+		a, err := archive.OpenFS(fileFS{}, archiveBase(archiveArg(in)), archiveOptions)
 		if err != nil {
 			return 0, size, &inputError{file: archiveArg(in), err: err}
 		}

@@ -3,8 +3,6 @@ package main
 import (
 	"bytes"
 	"encoding/json"
-	"os"
-	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
@@ -30,10 +28,7 @@ func TestKPIReportsSkippedDamage(t *testing.T) {
 	damaged := bytes.Clone(raw)
 	copy(damaged[starts[k]:], "XXXX")
 	want := starts[k+1] - starts[k]
-	file := filepath.Join(t.TempDir(), "damaged.dlt")
-	if err := os.WriteFile(file, damaged, 0o644); err != nil {
-		t.Fatal(err)
-	}
+	file := writeTestFile(t, t.TempDir(), "damaged.dlt", damaged)
 	line := "perfwire: " + file + ": skipped " + strconv.Itoa(want) + " damaged bytes in 1 places; the first: dlt: "
 	for _, mode := range [][]string{{}, {"--json"}, {"--summary"}, {"top", "--final"}} {
 		var out, errb bytes.Buffer

@@ -177,10 +177,7 @@ func TestKPIErrors(t *testing.T) {
 	// A capture cut inside its last record: exit 1, the error names the
 	// file and the offset, and what came before is still decoded.
 	b := readTestFile(t, kpiTestdata+"excerpt-irq-strtok-race.dlt")
-	cut := t.TempDir() + "/cut.dlt"
-	if err := os.WriteFile(cut, b[:len(b)-5], 0o644); err != nil {
-		t.Fatal(err)
-	}
+	cut := writeTestFile(t, t.TempDir(), "cut.dlt", b[:len(b)-5])
 	var out, errb bytes.Buffer
 	if code := run([]string{"kpi", "--summary", cut}, &out, &errb); code != 1 || !strings.Contains(errb.String(), "cut.dlt") || !strings.Contains(errb.String(), "offset") {
 		t.Errorf("cut file: exit %d, stderr %q", code, errb.String())

@@ -3,7 +3,6 @@ package main
 import (
 	"bytes"
 	"encoding/json"
-	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -83,10 +82,7 @@ func TestPDUBadInput(t *testing.T) {
 		{"bad.bin", string(good[:20]) + "\x00\x00\x00\x18\x00\x00\x70\x0d\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x02\x07\x40\x00\x0a", "at offset 36", 1},
 		{"huge.bin", "\x7f\xff\xff\xff\x00\x00\x70\x01\x00\x00\x00\x00", "header.len: over the limit (value 2147483647, limit 67108864) at offset 0", 0}, // the len and the limit it broke
 	} {
-		f := filepath.Join(dir, tc.name)
-		if err := os.WriteFile(f, []byte(tc.data), 0o644); err != nil {
-			t.Fatal(err)
-		}
+		f := writeTestFile(t, dir, tc.name, []byte(tc.data))
 		var out, errb bytes.Buffer
 		if code := run([]string{"pdu", f}, &out, &errb); code != 1 {
 			t.Errorf("%s: exit %d, want 1", tc.name, code)

@@ -29,40 +29,31 @@ func runCLI(t *testing.T, args ...string) (string, int) {
 // perfwire pm desc prints what pminfo -d prints, for every metric of the
 // four PMDAs whose descriptor pmcd can give.
 func TestConformancePmDesc(t *testing.T) {
-	for _, root := range []string{"sample.long", "sample.colour", "simple", "trivial", "mmv.control", "sample.ulonglong", "sample.float", "sample.string", "sample.bad.nosupport"} {
-		got, code := runCLI(t, "pm", "desc", root)
-		if code != 0 {
-			t.Fatalf("pm desc %s: exit %d: %s", root, code, got)
-		}
-		if want := pmOracle(t, "pminfo", "-d", root); got != want {
-			t.Errorf("pm desc %s:\n%s\npminfo -d:\n%s", root, got, want)
-		}
-	}
+	pmEqualsPminfo(t, "desc", "-d", "sample.long", "sample.colour", "simple", "trivial", "mmv.control", "sample.ulonglong", "sample.float", "sample.string", "sample.bad.nosupport")
 }
 
 // perfwire pm fetch prints what pminfo -f prints for metrics whose values
 // do not change between two fetches.
 func TestConformancePmFetch(t *testing.T) {
-	for _, m := range []string{"sample.long", "sample.double.bin", "sample.string.hullo", "sample.aggregate.hullo", "sample.bin", "sample.ulonglong.million", "sample.float.one"} {
-		got, code := runCLI(t, "pm", "fetch", m)
-		if code != 0 {
-			t.Fatalf("pm fetch %s: exit %d: %s", m, code, got)
-		}
-		if want := pmOracle(t, "pminfo", "-f", m); got != want {
-			t.Errorf("pm fetch %s:\n%s\npminfo -f:\n%s", m, got, want)
-		}
-	}
+	pmEqualsPminfo(t, "fetch", "-f", "sample.long", "sample.double.bin", "sample.string.hullo", "sample.aggregate.hullo", "sample.bin", "sample.ulonglong.million", "sample.float.one")
 }
 
 // perfwire pm labels prints what pminfo -l prints.
 func TestConformancePmLabels(t *testing.T) {
-	for _, m := range []string{"sample.colour", "sample.long", "simple", "trivial", "sample.event", "mmv.control"} {
-		got, code := runCLI(t, "pm", "labels", m)
+	pmEqualsPminfo(t, "labels", "-l", "sample.colour", "sample.long", "simple", "trivial", "sample.event", "mmv.control")
+}
+
+// pmEqualsPminfo checks that perfwire pm verb prints for each of names
+// what pminfo flag prints for it.
+func pmEqualsPminfo(t *testing.T, verb, flag string, names ...string) {
+	t.Helper()
+	for _, name := range names {
+		got, code := runCLI(t, "pm", verb, name)
 		if code != 0 {
-			t.Fatalf("pm labels %s: exit %d: %s", m, code, got)
+			t.Fatalf("pm %s %s: exit %d: %s", verb, name, code, got)
 		}
-		if want := pmOracle(t, "pminfo", "-l", m); got != want {
-			t.Errorf("pm labels %s:\n%s\npminfo -l:\n%s", m, got, want)
+		if want := pmOracle(t, "pminfo", flag, name); got != want {
+			t.Errorf("pm %s %s:\n%s\npminfo %s:\n%s", verb, name, got, flag, want)
 		}
 	}
 }

@@ -12,10 +12,7 @@ import (
 func TestEditPMCDConf(t *testing.T) {
 	const conf = "# comment\nsample\t29\tpipe\tbinary\t/s -d 29\n\nsimple\t253\tpipe\tbinary\t/old -d 253\nother\t253\tdso\tx\t/y\n" +
 		"pmcd\t2\tdso\tpmcd_init\t/p.so\n\n[access]\ndisallow \".*\" : store;\n\nallow \"local:*\" : all;\n"
-	path := filepath.Join(t.TempDir(), "pmcd.conf")
-	if err := os.WriteFile(path, []byte(conf), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	path := writeTestFile(t, t.TempDir(), "pmcd.conf", []byte(conf))
 	if err := editPMCDConf(path, "simple", 253, "simple\t253\tpipe\tbinary\t\t/new pmda simple -d 253"); err != nil {
 		t.Fatal(err)
 	}

@@ -44,11 +44,7 @@ func TestProgressOnTerminal(t *testing.T) {
 		t.Fatalf("build: %v\n%s", err, out)
 	}
 	capture := readTestFile(t, kpiTestdata+"kpi-odd.dlt")
-	big := filepath.Join(dir, "big.dlt")
-	data := bytes.Repeat(capture, progressMin/len(capture)+1)
-	if err := os.WriteFile(big, data, 0o644); err != nil {
-		t.Fatal(err)
-	}
+	big := writeTestFile(t, dir, "big.dlt", bytes.Repeat(capture, progressMin/len(capture)+1))
 
 	master, slave := openPTY(t)
 	defer master.Close()

@@ -20,8 +20,16 @@ var forbidden = []string{"fmt", "reflect", "encoding/json", "os"}
 // keeps only the little of it that is used (≈ 13 KB measured).
 var heavy = []string{"fmt", "encoding/json", "os"}
 
-// goList runs `go list` for the given target and returns its output lines.
+// goList runs `go list` for the given target and returns its output's
+// fields.
 func goList(t *testing.T, goos string, args ...string) []string {
+	t.Helper()
+	return strings.Fields(goListOutput(t, goos, args...))
+}
+
+// goListOutput runs `go list` at the module root for GOOS goos and
+// GOARCH wasm and returns its output.
+func goListOutput(t *testing.T, goos string, args ...string) string {
 	t.Helper()
 	cmd := exec.Command("go", append([]string{"list"}, args...)...)
 	cmd.Dir = "../.."
@@ -30,7 +38,7 @@ func goList(t *testing.T, goos string, args ...string) []string {
 	if err != nil {
 		t.Fatalf("go list %v (GOOS=%s): %v\n%s", args, goos, err, out)
 	}
-	return strings.Fields(string(out))
+	return string(out)
 }
 
 // TestCoreImportsWasm fails if a core package's wasm build imports one of

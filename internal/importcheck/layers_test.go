@@ -3,8 +3,6 @@ package importcheck
 import (
 	"go/parser"
 	"go/token"
-	"os"
-	"os/exec"
 	"path/filepath"
 	"slices"
 	"strconv"
@@ -77,14 +75,7 @@ func TestLayers(t *testing.T) {
 // goListLines is goList's output by line.
 func goListLines(t *testing.T, goos string, args ...string) []string {
 	t.Helper()
-	cmd := exec.Command("go", append([]string{"list"}, args...)...)
-	cmd.Dir = "../.."
-	cmd.Env = append(os.Environ(), "GOOS="+goos, "GOARCH=wasm", "CGO_ENABLED=0")
-	out, err := cmd.CombinedOutput()
-	if err != nil {
-		t.Fatalf("go list %v (GOOS=%s): %v\n%s", args, goos, err, out)
-	}
-	return strings.Split(strings.TrimSpace(string(out)), "\n")
+	return strings.Split(strings.TrimSpace(goListOutput(t, goos, args...)), "\n")
 }
 
 // pluginRunner are the files of cmd/perfwire that may import wasm/abi:

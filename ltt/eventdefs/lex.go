@@ -39,19 +39,9 @@ func (l *lexer) skip() {
 		case c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v':
 			l.off++
 		case c == '/' && l.off+1 < len(l.src) && l.src[l.off+1] == '*':
-			end := indexFrom(l.src, "*/", l.off+2)
-			if end < 0 {
-				l.off = len(l.src)
-				return
-			}
-			l.off = end + 2
+			l.skipComment("*/")
 		case c == '/' && l.off+1 < len(l.src) && l.src[l.off+1] == '/':
-			end := indexFrom(l.src, "\n", l.off+2)
-			if end < 0 {
-				l.off = len(l.src)
-				return
-			}
-			l.off = end + 1
+			l.skipComment("\n")
 		default:
 			return
 		}
@@ -72,6 +62,17 @@ func isNameStart(c byte) bool {
 }
 
 func isDigit(c byte) bool { return c >= '0' && c <= '9' }
+
+// skipComment passes the comment that starts at l.off up to and with the
+// first end after its two opening characters, or to the end of the input
+// when no end follows.
+func (l *lexer) skipComment(end string) {
+	if i := indexFrom(l.src, end, l.off+2); i >= 0 {
+		l.off = i + len(end)
+	} else {
+		l.off = len(l.src)
+	}
+}
 
 // next returns the next token. An unterminated string is a tokOther at
 // its opening quote.

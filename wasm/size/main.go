@@ -62,6 +62,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 )
 
 // KB is 1024 bytes, as bench/RESULTS.md counts them.
@@ -74,21 +75,20 @@ type module struct {
 	rawBudget, gzipBudget           int
 }
 
-var modules = []module{
+var modules = slices.Concat([]module{
 	{file: "baseline.wasm", goos: "wasip1", pkg: "./wasm/plugin/baseline"},
 	{file: "baseline-js.wasm", goos: "js", pkg: "./wasm/plugin/baseline"},
-	{"perfwire.wasm", "wasip1", "./wasm/plugin", "", "baseline.wasm", 1024 * KB, 250 * KB},
-	{"perfwire-kpi.wasm", "wasip1", "./wasm/plugin", "kpi", "baseline.wasm", 400 * KB, 0},
-	{"perfwire-pcp.wasm", "wasip1", "./wasm/plugin", "pcp", "baseline.wasm", 400 * KB, 0},
-	{"perfwire-mmv.wasm", "wasip1", "./wasm/plugin", "mmv", "baseline.wasm", 400 * KB, 0},
-	{"perfwire-dlt.wasm", "wasip1", "./wasm/plugin", "dlt", "baseline.wasm", 400 * KB, 0},
-	{"perfwire-archive.wasm", "wasip1", "./wasm/plugin", "archive", "baseline.wasm", 400 * KB, 0},
-	{"perfwire-js.wasm", "js", "./wasm/js", "", "baseline-js.wasm", 1024 * KB, 250 * KB},
-	{"perfwire-js-kpi.wasm", "js", "./wasm/js", "kpi", "baseline-js.wasm", 400 * KB, 0},
-	{"perfwire-js-pcp.wasm", "js", "./wasm/js", "pcp", "baseline-js.wasm", 400 * KB, 0},
-	{"perfwire-js-mmv.wasm", "js", "./wasm/js", "mmv", "baseline-js.wasm", 400 * KB, 0},
-	{"perfwire-js-dlt.wasm", "js", "./wasm/js", "dlt", "baseline-js.wasm", 400 * KB, 0},
-	{"perfwire-js-archive.wasm", "js", "./wasm/js", "archive", "baseline-js.wasm", 400 * KB, 0},
+}, builds("perfwire", "wasip1", "./wasm/plugin", "baseline.wasm"),
+	builds("perfwire-js", "js", "./wasm/js", "baseline-js.wasm"))
+
+// builds are one GOOS's modules, named from prefix: every format, then
+// one format a module, each measured against baseline.
+func builds(prefix, goos, pkg, baseline string) []module {
+	ms := []module{{prefix + ".wasm", goos, pkg, "", baseline, 1024 * KB, 250 * KB}}
+	for _, tag := range []string{"kpi", "pcp", "mmv", "dlt", "archive"} {
+		ms = append(ms, module{prefix + "-" + tag + ".wasm", goos, pkg, tag, baseline, 400 * KB, 0})
+	}
+	return ms
 }
 
 // size is a module's raw and gzip -9 size.

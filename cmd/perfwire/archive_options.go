@@ -6,10 +6,12 @@ import (
 	"github.com/perfwire/perfwire/archive"
 )
 
-// exportArchive is what export opens an archive with: a compressed file
-// decompressed past archive.DefaultSpillAbove goes to a temporary file,
-// so that a worker holds a few megabytes of a volume, not the whole of it.
-var exportArchive = archive.Options{Decompressors: codecs, Spill: tempSpill}
+// archiveOptions is what every command opens an archive with (archive,
+// archive val, export, and the files --plugin hands the module): a
+// compressed file decompressed past archive.DefaultSpillAbove goes to a
+// temporary file, so that a reader holds a few megabytes of a volume, not
+// the whole of it.
+var archiveOptions = archive.Options{Decompressors: codecs, Spill: tempSpill}
 
 // tempSpill creates a temporary file in os.TempDir() for a decompressed
 // archive file and removes its name at once: the open file is all there
