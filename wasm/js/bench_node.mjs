@@ -75,8 +75,8 @@ if (only?.startsWith("walk:")) {
 
 // The functions over the wasm exports, as hosts call them (perfwire.mjs),
 // each result a view of the module's memory: the workloads drop each at
-// once, as the native side reuses its one buffer (since 2026-11-27; a copy
-// of each result was a quarter to a third of Node's time on large ones).
+// once, as the native side reuses its one buffer (a copy of each result
+// would be a quarter to a third of Node's time on large ones).
 const pw = bindExports(instance, globalThis.perfwire, { views: true });
 
 const kpi = input("kpi-odd.dlt");
