@@ -9,6 +9,7 @@ import (
 // File is one file of an archive: its name (for errors), its bytes and
 // its size. R may be an *os.File, a mapped file, or a bytes.Reader.
 type File struct {
+	_    [0]func() // not comparable: no equality function in the wasm build
 	Name string
 	R    io.ReaderAt
 	Size int64

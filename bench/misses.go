@@ -82,93 +82,32 @@ var misses = map[string]string{
 		"threads, which optimise the module's hot functions, so one load varies with the host's other work (each " +
 		"load's time is in the table) and a run near the goal's edge can miss it. What would help: a columnar KPI " +
 		"step written by the module.",
-	"plugin-kpi": "One call decodes the 156 KB capture (kpi-odd.dlt). Since 80c1d3b (2026-11-27) it writes its " +
-		"MessagePack in place (abi.AppendKPIMessages) instead of building a KPIMessage, its datasets and their " +
-		"strings and marshalling them, which took 40% of a Node call in allocations, copies and write " +
-		"barriers: Node went from 3.6-3.95 ms to 1.17 ms, but native Go runs the same call and gained as much " +
-		"(0.95-1.19 ms -> 0.30 ms, 9043 -> 36 allocations), so the ratio went from 0.26-0.33x to 0.25x. Later " +
-		"on 2026-11-27 (a7e9edb-8bb9fbd) fewer calls per dataset: dltkpi's parse decodes STP, NEW and CHK " +
-		"itself, digits folded into field, and one appendKPIDataset writes every dataset but a well-formed ACT " +
-		"(the header, pid and ppid as 64-bit constant stores, the text copied a word at a time while checking " +
-		"for non-ASCII; a CHK dataset had cost 5 calls, an IRQ dataset 14), each message's head as word " +
-		"stores: interleaved on a loaded host, Node's CPU per call 1.34-1.36 -> 1.01-1.03 ms, native Go's " +
-		"0.60-0.72 -> 0.53-0.64 ms: removing calls speeds native Go almost as much. Since 159ed11 native Go " +
-		"no longer hashes each result in its timed runs (Node's side never did; the hash was about a tenth of " +
-		"a native call), so the same code gives 0.25x on a quiet host (Node 0.83-0.88 ms, native 0.21-0.23 " +
-		"ms; runs of 0.25, 0.26 and 0.25x, 0.31x in a loaded one). What is left, by Node's profile: " +
-		"appendKPIDataset 24%, nextInto and parse 19%, the per-message DLT path 12% (FromDLT -> SourceOf -> " +
-		"the dlt package's IDs, SessionID and Timestamp, each a call), Parser.Parse 7%, appendKPIMessage 8%: " +
-		"Go's WebAssembly code doing the per-dataset work about 4x slower than amd64. Tried without gain: " +
-		"parse merged into nextInto, an ASCII byte loop before utf8.Valid, the text's last word as an " +
-		"overlapping 8-byte store. See plugin-stream and plugin-mmv-large for the throughput of the other " +
-		"formats, plugin-feed for the smallest calls." +
-		" Build options tried on 2026-12-07 (bench_node.mjs CPU time, old and new interleaved, 3 runs each): GOWASM=satconv,signext changed neither speed nor size; profile-guided optimisation (`go run . -pgo FILE` writes the native profile of the three throughput calls; the module built with -pgo) sped Node by about 5 % on kpi, 7 % on stream and 18 % on mmv-large at load 8-9, short of the 25-35 % the goal needs, and grew perfwire-js.wasm by 20 KB gzip -9 over its 250 KB budget (a profile of one call alone: 4.6-6.4 KB), so no module is built with it.",
-	"plugin-pdu": "A per-call figure: one pmcd conversation of 1 KB, 9 µs natively since 2026-11-27 (17 µs before), " +
-		"so a call's fixed cost in Node (alloc, write, call, read, free: about 2 µs) and Go's wasm code running " +
-		"several times slower than native are the whole figure. The goal's throughput on RESULT streams is " +
-		"plugin-stream's; see plugin-feed for what changed.",
-	"plugin-mmv": "A per-call figure: the 5.7 KB MMV file is read natively in 3 µs since 2026-11-27 (5 µs before), " +
-		"about the fixed cost of a call in Node. The goal's throughput on MMV files is plugin-mmv-large's.",
-	"plugin-feed": "The per-call overhead: one 312-byte HIGHRES_RESULT (two event arrays) per call. On 2026-11-27 the " +
-		"calls stopped building Go values before marshalling (abi.AppendPDUs, PDUSession.AppendFeed, " +
-		"AppendMMV, AppendEvents write the MessagePack in place; the module recycles the buffers the host " +
-		"frees): this feed went from 63 allocations to none natively (4-7 -> 1.7 µs) and from 25-50 to 8-10 " +
-		"µs in Node, and the collector all but left Node's profile. Both sides gained, native Go more in " +
-		"proportion, so the ratio stays at 0.15-0.22x. What remains is Go's WebAssembly code itself: 5-8 " +
-		"times slower than native on this byte-by-byte encoding (every call spills to Go's stack in linear " +
-		"memory, bounds checks stay). Exports cost 50-70 ns each in Node (the crossing is not the cost); " +
-		"since 2026-11-27 Node's host reads each result in place (perfwire.mjs's views), which moved this " +
-		"per-call figure little.",
-	"plugin-stream": "The goal's RESULT-stream throughput, as the viewer feeds a socket or a file: 1 MiB of recorded " +
-		"RESULTs and HIGHRES_RESULTs (pmcd's captures and libpcp's 1,000-value RESULTs, 2.7 MB of MessagePack " +
-		"out) in 64 KB pieces, a session per pass. Before 2026-11-27 (Node's process CPU time, busy host): " +
-		"native 15 ms, Node 65 ms (0.24x), 123,000 allocations per pass; with the results written in place: " +
-		"native 1.8-2.4 ms, Node 8.9-11.5 ms (0.21x), 20 allocations; results read in the module's memory " +
-		"(views): Node 6.2-7.4 ms, 0.25-0.29x; the values written with fewer calls: Node 4.9-5.4 ms, native " +
-		"1.40-1.50 ms, 0.27-0.29x. Then at the goal's edge, after changes that cut Node's time more than " +
-		"native Go's: DPTR blocks read from the PDU without a Value per block (pduwire's ValueSet.PDU), " +
-		"number.go's integer and string appends instead of msgp's, PMIDs' digits without strconv: " +
-		"interleaved, Node 5.3-5.5 -> 4.0-4.3 ms, native 1.30 -> 1.08 ms (BenchmarkAppendFeedStream); three " +
-		"harness runs at 26f065d gave 0.30, 0.30 and 0.31x, one at fd28049 0.297x. At 0618628, after the " +
-		"evening's size cuts (appendPayload's value forms through one appendForm here), Node 4.05-4.13 ms " +
-		"and native 1.20 ms on a quiet host gave 0.296 and 0.29x (spliced: the first), 0.31x in a loaded " +
-		"run; Node's time unchanged by the cuts (4.63-4.91 -> 4.57-4.92 ms interleaved), native Go's a " +
-		"little faster. Tried without gain: words read little-endian and swapped (one load instead of eight " +
-		"in wasm), int16 forms written inline, the keys stored as constants. Since 159ed11 native Go no " +
-		"longer hashes each result in its timed runs (Node's side never did): native 1.08-1.20 -> 0.91-0.99 " +
-		"ms, so the same code gives 0.23-0.24x on a quiet host (Node 3.9-4.1 ms; 0.16-0.17x in loaded runs) " +
-		"where it gave 0.29-0.30x. The size cuts since 0618628 (appendPayload folded into appendBlock, the " +
-		"integers through one appendBE, pduwire's checks folded) moved Node's time within its noise (1-2%)." +
-		" Build options tried on 2026-12-07 (bench_node.mjs CPU time, old and new interleaved, 3 runs each): GOWASM=satconv,signext changed neither speed nor size; profile-guided optimisation (`go run . -pgo FILE` writes the native profile of the three throughput calls; the module built with -pgo) sped Node by about 5 % on kpi, 7 % on stream and 18 % on mmv-large at load 8-9, short of the 25-35 % the goal needs, and grew perfwire-js.wasm by 20 KB gzip -9 over its 250 KB budget (a profile of one call alone: 4.6-6.4 KB), so no module is built with it.",
-	"plugin-mmv-large": "The goal's MMV throughput: a 662 KB MMV file (PCP QA's large-parfait laid out again by mmv.Registry " +
-		"without the one metric mmv_read refuses; 422 metrics, 432 instances, 11,422 values, 1 MB of " +
-		"MessagePack out). Before 2026-11-27 (Node's process CPU time, busy host): native 1.7 ms, Node 14.5 " +
-		"ms (0.12x); with the result written in place: native 1.0 ms, Node 4.5-5.0 ms (0.20-0.22x), a third " +
-		"of it copying the 1 MB result out; read in place (views, since 2026-11-27): Node 3.2 ms, 0.29-0.31x. " +
-		"A size cut of 2026-11-27 (b0d0f43: each value's keys appended as strings through appendKeyBytes, a " +
-		"memory.copy per key, which costs V8 a call) made Node 10% slower (0.24-0.28x over three runs); " +
-		"fd28049 writes them as constant bytes again: 3.22-3.38 -> 2.93-3.07 ms interleaved, 0.31x. At " +
-		"0618628, after the evening's size cuts (mmv's reader checks through one fail call per check, its " +
-		"TOC read in NewReader), two runs on a quiet host gave 0.298x (spliced) and 0.29x, Node 3.10-3.12 " +
-		"ms and native 0.92 ms, 0.34x in a loaded run; interleaved, Node's time moved within its noise " +
-		"(2.99-3.21 -> 3.06-3.28 ms, 3.34-5.16 -> 3.27-4.14 ms in two sets). " +
-		"Later on 2026-11-27 (9ddff68, a282ede, e42a66a) mmv.Reader.NextValue walks the values taking the " +
-		"last value's metric and the next instance when the entry points at them (Reader.Value's lookups, " +
-		"index twice and u64 three times, were calls in wasm), NewReader's checkValues keeps them too, nul is " +
-		"bytes.IndexByte (a word at a time in wasm) and AppendMMV copies each value's names from where the " +
-		"metrics and instances wrote them: interleaved (10 runs each, the quieter half), Node 3.02-3.07 -> " +
-		"1.58-1.72 ms; but native Go gained as much (the same lookups and checks; 0.92 -> 0.49 ms), so the " +
-		"harness at e42a66a (loaded host) gave Node 1.63 ms against native 0.487 ms, 0.30x (0.29x in a run " +
-		"with an uncommitted edit). Measured " +
-		"and not taken: each name copied eight bytes at a time instead of by memory.copy (by a helper, a " +
-		"call per name, or inline in the loop: slower in Node either way), the instance's indom word read " +
-		"inline in checkValues and NextValue's write of the Value's bytes skipped when they are the " +
-		"reader's (2.5-4% of Node's profile each, no gain measured). What is left is per value and costs Go's wasm more than native Go: about " +
-		"six calls (NextValue, Value.Int, appendInt64, two memory.copy for the names) and the appends' room " +
-		"checks, 140 ns per value in Node against 43 natively. Since 159ed11 native Go no longer hashes its 1 " +
-		"MB result in each timed run (Node's side never did; about 80 µs of 0.49 ms): native 0.40-0.43 ms, " +
-		"Node 1.58-1.63 ms, 0.25-0.26x on a quiet host." +
-		" Build options tried on 2026-12-07 (bench_node.mjs CPU time, old and new interleaved, 3 runs each): GOWASM=satconv,signext changed neither speed nor size; profile-guided optimisation (`go run . -pgo FILE` writes the native profile of the three throughput calls; the module built with -pgo) sped Node by about 5 % on kpi, 7 % on stream and 18 % on mmv-large at load 8-9, short of the 25-35 % the goal needs, and grew perfwire-js.wasm by 20 KB gzip -9 over its 250 KB budget (a profile of one call alone: 4.6-6.4 KB), so no module is built with it.",
+	"plugin-kpi": "What it measures: one kpi_decode call over a 156 KB dlt-kpi capture (kpi-odd.dlt), the DLT scan, " +
+		"each message's dlt-kpi datasets parsed and written as MessagePack in place, in Node against the same call in " +
+		"native Go. The floor rows run the decoder alone (dlt.Scanner, dltkpi's FromDLT and every dataset read, no " +
+		"output) in Node and natively: it runs at about 0.2x, and the call's render part at about the same ratio. " +
+		pluginRule,
+	"plugin-pdu": "What it measures: one pdu_decode call over a 1 KB pmcd conversation (every PDU in full), a per-call " +
+		"figure under 10 µs natively. Its floor is the decoder alone with its boundary (the input copied in, one " +
+		"export): the PDU scanner and each body decoded (a RESULT's values walked, the other types unmarshalled), " +
+		"about 0.2x native Go; the boundary alone row shows the crossing itself is a small part. " + pluginRule,
+	"plugin-mmv": "What it measures: one mmv_read call over a 5.7 KB MMV file, a per-call figure under 10 µs natively. " +
+		"Its floor is the decoder alone with its boundary: mmv.Parse's validation and every entry and value read, " +
+		"below 0.2x native Go; the goal's throughput on MMV files is plugin-mmv-large's. " + pluginRule,
+	"plugin-feed": "What it measures: one pdu_feed of a 312-byte HIGHRES_RESULT to an open PDU stream session, the " +
+		"smallest useful call. Its floor is the decoder alone with its boundary (the PDU scanned and parsed, its " +
+		"values read), below 0.2x native Go; the boundary alone row shows the crossing into the module is not " +
+		"the cost. " + pluginRule,
+	"plugin-stream": "What it measures: a 1 MiB stream of recorded RESULTs and HIGHRES_RESULTs (pmcd's captures and " +
+		"libpcp's 1,000-value RESULTs) fed to a PDU stream session in 64 KB pieces, as the viewer feeds a socket or " +
+		"a file, and about 2.7 MB of MessagePack read in place. The floor rows run the decoder alone (the PDU " +
+		"scanner, pduwire.ParseResult and every value read) in Node and natively: about 0.25x, below the goal, " +
+		"and render's part (most bytes of the result: keys and numbers written value by value) runs lower still. " +
+		pluginRule,
+	"plugin-mmv-large": "What it measures: one mmv_read call over a 662 KB MMV file (PCP QA's large-parfait laid out " +
+		"again by mmv.Registry: 422 metrics, 432 instances, 11,422 values, about 1 MB of MessagePack out). The floor " +
+		"rows run the decoder alone (mmv.Parse's validation, then every metric, indom, instance, label and value " +
+		"read) in Node and natively: about 0.22x, below the goal; render's part runs at about 0.28x. " + pluginRule,
 	"pmda": "The fetch rate is pmcd's and the loopback's more than either PMDA's: the CPU split note shows pmcd's " +
 		"CPU per fetch beside each PMDA's, so the wall ratio sits near 1 and moves with the machine's load from run " +
 		"to run. The CPU median column and the allocation note are the steadier comparison. Both PMDAs serve the " +

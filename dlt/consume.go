@@ -23,6 +23,7 @@ const (
 // reads .dlt files with resynchronisation and no limit below the
 // protocol's own.
 type Options struct {
+	_       [0]func() // not comparable: no equality function in the wasm build
 	Framing Framing
 	// NoResync makes the scanner stop at the first corrupt record with
 	// its error instead of searching forward for the next valid one.

@@ -55,6 +55,7 @@ const (
 
 // Group describes one BEG…END group, open or closed.
 type Group struct {
+	_          [0]func() // not comparable: no equality function in the wasm build
 	Kind       Kind
 	Begin, End uint32 // TMSP of BEG and of the latest message
 	Messages   int    // data messages

@@ -20,6 +20,7 @@ var (
 // Selector says which DLT messages carry KPI payloads. The zero value
 // selects APID/CTID PROC/PROC.
 type Selector struct {
+	_                [0]func() // not comparable: no equality function in the wasm build
 	AppID, ContextID dlt.ID
 	// Parser holds the per-message limits; its Order is ignored and
 	// taken from each message's MSBF flag.

@@ -6,6 +6,7 @@ import (
 
 // IRQRate is the latest interval of one interrupt on one CPU.
 type IRQRate struct {
+	_     [0]func() // not comparable: no equality function in the wasm build
 	Name  string
 	CPU   int
 	Count int64 // cumulative since boot

@@ -26,6 +26,7 @@ const (
 // little-endian payloads (every dlt-kpi capture: MSBF = 0) with
 // DefaultMaxArguments.
 type Parser struct {
+	_ [0]func() // not comparable: no equality function in the wasm build
 	// Order is the byte order of the type-info words and lengths in the
 	// payload: the DLT standard header's MSBF flag, as dlt.Message.Order
 	// reports it. Nil means little-endian.

@@ -92,8 +92,9 @@ type header struct {
 // Skip is a metric a reader with [Options.SkipRefused] left out: which
 // entry, and the error that would have refused the file.
 type Skip struct {
-	Metric int   // index of the metric entry
-	Err    error // a *ParseError naming the field, the rule and the offset
+	_      [0]func() // not comparable: no equality function in the wasm build
+	Metric int       // index of the metric entry
+	Err    error     // a *ParseError naming the field, the rule and the offset
 }
 
 // section is one TOC entry after validation.

@@ -57,6 +57,7 @@ func InDomID(cluster, serial uint32) pcp.InDom {
 // Source is one file as pmdammv finds it: its directory entry name and
 // its validated contents.
 type Source struct {
+	_    [0]func() // not comparable: no equality function in the wasm build
 	Name string
 	File *File
 }

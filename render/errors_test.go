@@ -73,7 +73,7 @@ func TestErrorOfDecoderErrors(t *testing.T) {
 					add(pduError(p, err))
 					continue
 				}
-				_, err := appendBody(schema.Map{}, p.Header.Type, b)
+				_, err := appendBody(schema.Map{}, p.Header.Type, b, nil)
 				add(err)
 			}
 		}

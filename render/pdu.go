@@ -28,6 +28,13 @@ func DecodePDUs(in []byte, limit int) schema.PDUStream {
 // offset counted from the stream's start and its field prefixed by the
 // PDU's type and offset.
 func AppendPDU(dst []byte, file string, p pduwire.PDU) ([]byte, error) {
+	return appendPDU(dst, file, p, nil)
+}
+
+// appendPDU is AppendPDU with lab, when not nil, the LABEL PDU decoded
+// into: a caller writing many PDUs passes one, whose sets and labels
+// are reused from one LABEL PDU to the next instead of allocated.
+func appendPDU(dst []byte, file string, p pduwire.PDU, lab *pduwire.LabelPDU) ([]byte, error) {
 	// PDUHeader's keys, as its MarshalMsg writes them (with no PDUHeader
 	// value, whose MarshalMsg would be linked for this alone), then the
 	// body's: at most 5 and 10 keys, a fixmap.
@@ -63,7 +70,7 @@ func AppendPDU(dst []byte, file string, p pduwire.PDU) ([]byte, error) {
 			e.B = b
 		}
 	} else {
-		e, err = appendBody(e, t, p.Bytes)
+		e, err = appendBody(e, t, p.Bytes, lab)
 	}
 	if err != nil {
 		return dst, pduError(p, err)
@@ -97,7 +104,7 @@ func pduError(p pduwire.PDU, err error) error {
 // every String method its fields' types have, which would link pcp's
 // text formatting into each module (module size; so would an interface
 // of UnmarshalBinary alone). The cases break to one return.
-func appendBody(e schema.Map, t pduwire.Type, b []byte) (schema.Map, error) {
+func appendBody(e schema.Map, t pduwire.Type, b []byte, lab *pduwire.LabelPDU) (schema.Map, error) {
 	var err error
 	switch t {
 	case pduwire.TypeError:
@@ -110,10 +117,10 @@ func appendBody(e schema.Map, t pduwire.Type, b []byte) (schema.Map, error) {
 			break
 		}
 		f := pduwire.Features(m.Datum)
-		e.Str("\xa5datum", hex32(m.Datum))
+		putHex32(&e, "\xa5datum", m.Datum)
 		e.Int("\xb0handshake_status", int64(pcp.FromV1(m.Code)))
 		e.Uint("\xa7version", uint64(f.Version()))
-		e.Str("\xa8features", hex32(uint32(f.Flags())))
+		putHex32(&e, "\xa8features", uint32(f.Flags()))
 	case pduwire.TypeProfile:
 		var m pduwire.ProfilePDU
 		if err = m.UnmarshalBinary(b); err != nil {
@@ -124,7 +131,7 @@ func appendBody(e schema.Map, t pduwire.Type, b []byte) (schema.Map, error) {
 		e.Array("\xa7entries", len(m.Entries))
 		for _, en := range m.Entries {
 			f := schema.BeginMap(e.B, 3)
-			f.Str("\xa5indom", en.InDom.String())
+			putInDom(&f, "\xa5indom", en.InDom)
 			f.Int("\xa5state", int64(en.State))
 			f.Int32s("\xa5insts", en.Insts)
 			e.B = f.End()
@@ -168,7 +175,7 @@ func appendBody(e schema.Map, t pduwire.Type, b []byte) (schema.Map, error) {
 		if err = m.UnmarshalBinary(b); err != nil {
 			break
 		}
-		e.Str("\xa5indom", m.InDom.String())
+		putInDom(&e, "\xa5indom", m.InDom)
 		e.Int("\xa4inst", int64(m.Inst))
 		e.Text("\xa4name", m.Name)
 	case pduwire.TypeInstance:
@@ -176,7 +183,7 @@ func appendBody(e schema.Map, t pduwire.Type, b []byte) (schema.Map, error) {
 		if err = m.UnmarshalBinary(b); err != nil {
 			break
 		}
-		e.Str("\xa5indom", m.InDom.String())
+		putInDom(&e, "\xa5indom", m.InDom)
 		e.Array("\xa9instances", len(m.Instances))
 		for _, in := range m.Instances {
 			f := schema.BeginMap(e.B, 2)
@@ -195,14 +202,14 @@ func appendBody(e schema.Map, t pduwire.Type, b []byte) (schema.Map, error) {
 		if err != nil {
 			break
 		}
-		e.Str("\xa5ident", hex32(m.Ident))
+		putHex32(&e, "\xa5ident", m.Ident)
 		e.Int("\xa4kind", int64(m.Kind))
 	case pduwire.TypeText:
 		var m pduwire.TextPDU
 		if err = m.UnmarshalBinary(b); err != nil {
 			break
 		}
-		e.Str("\xa5ident", hex32(m.Ident))
+		putHex32(&e, "\xa5ident", m.Ident)
 		e.Text("\xa4text", m.Text)
 	case pduwire.TypeCreds:
 		var m pduwire.CredsPDU
@@ -214,7 +221,7 @@ func appendBody(e schema.Map, t pduwire.Type, b []byte) (schema.Map, error) {
 			f := schema.BeginMap(e.B, 3)
 			f.Uint("\xa4type", uint64(c.Kind()))
 			f.Uint("\xa7version", uint64(c.Version()))
-			f.Str("\xa5flags", hex32(uint32(c.Flags())))
+			putHex32(&f, "\xa5flags", uint32(c.Flags()))
 			e.B = f.End()
 		}
 	case pduwire.TypePMNSIDs:
@@ -252,11 +259,14 @@ func appendBody(e schema.Map, t pduwire.Type, b []byte) (schema.Map, error) {
 		e.Int("\xa4attr", int64(m.Attr))
 		e.Text("\xa5value", m.Value)
 	case pduwire.TypeLabel:
-		var m pduwire.LabelPDU
+		m := lab
+		if m == nil {
+			m = new(pduwire.LabelPDU)
+		}
 		if err = m.UnmarshalBinary(b); err != nil {
 			break
 		}
-		e.Str("\xa5ident", hex32(m.Ident))
+		putHex32(&e, "\xa5ident", m.Ident)
 		e.Int("\xa4kind", int64(m.Kind))
 		e.Array("\xa4sets", len(m.Sets))
 		for _, s := range m.Sets {
@@ -341,7 +351,7 @@ func appendDesc(b []byte, d pduwire.Desc) []byte {
 	e := schema.BeginMap(b, 5)
 	e.B = appendID(e.Key("\xa4pmid"), d.ID)
 	e.Str("\xa4type", TypeName(d.Type))
-	e.Str("\xa5indom", d.InDom.String())
+	putInDom(&e, "\xa5indom", d.InDom)
 	e.Str("\xa3sem", semName(d.Sem))
 	e.Str("\xa5units", d.Units.String())
 	return e.End()
@@ -638,6 +648,36 @@ func appendParam(b []byte, p eventrec.Param) []byte {
 //
 //go:noinline
 func hexText(b []byte) string { return hex.EncodeToString(b) }
+
+// putHex32 writes key k and v in hex, 0x first, as a MessagePack
+// string (at most 10 bytes, a fixstr) with no allocation. Kept out of
+// line: module size.
+//
+//go:noinline
+func putHex32(e *schema.Map, k string, v uint32) {
+	b := e.Put(k)
+	at := len(b)
+	b = strconv.AppendUint(append(b, 0xa0, '0', 'x'), uint64(v), 16)
+	b[at] = 0xa0 | byte(len(b)-at-1)
+	e.B = b
+}
+
+// putInDom writes key k and in's text (pcp.InDom.String: at most 13
+// bytes, a fixstr) with no allocation. Kept out of line: module size.
+//
+//go:noinline
+func putInDom(e *schema.Map, k string, in pcp.InDom) {
+	b := e.Put(k)
+	if in == pcp.InDomNull {
+		e.B = append(b, "\xadPM_INDOM_NULL"...)
+		return
+	}
+	at := len(b)
+	b = strconv.AppendUint(append(b, 0xa0), uint64(in.Domain()), 10)
+	b = strconv.AppendUint(append(b, '.'), uint64(in.Serial()), 10)
+	b[at] = 0xa0 | byte(len(b)-at-1)
+	e.B = b
+}
 
 // hex32 is v in hex, 0x first. Kept out of line: module size.
 //

@@ -67,6 +67,7 @@ func (s *PDUSession) AppendFeed(dst, chunk []byte) []byte {
 	off := 0
 	sp := pduwire.NewScanner(data, s.opts)
 	var err error
+	var lab pduwire.LabelPDU // reused by the call's LABEL PDUs, kept no longer
 	for len(data)-off >= pduwire.HeaderLen {
 		if !sp.Next() {
 			// The Scanner's errors are *wire.Error values of its kinds:
@@ -79,7 +80,7 @@ func (s *PDUSession) AppendFeed(dst, chunk []byte) []byte {
 		}
 		p := sp.PDU()
 		p.Offset += s.consumed
-		if o.b, err = AppendPDU(o.b, "", p); err != nil {
+		if o.b, err = appendPDU(o.b, "", p, &lab); err != nil {
 			break
 		}
 		o.n++
@@ -132,8 +133,9 @@ func AppendPDUs(dst, in []byte, limit int) []byte {
 	// the runtime's checks of its state (module size).
 	sp := pduwire.NewScanner(in, pduwire.Options{MaxPDULen: limit})
 	var err error
+	var lab pduwire.LabelPDU // reused by the LABEL PDUs
 	for sp.Next() {
-		if o.b, err = AppendPDU(o.b, "", sp.PDU()); err != nil {
+		if o.b, err = appendPDU(o.b, "", sp.PDU(), &lab); err != nil {
 			break
 		}
 		o.n++

@@ -12,7 +12,9 @@
 // harness's plugin figures drive it so.
 // The workloads stream (a PDU stream fed to pduFeed in 64 KB pieces,
 // through a new session each time) and mmvlarge (mmvRead) take their
-// input file after the count.
+// input file after the count. walk:W, given the floor module
+// (bench/pluginfloor/module) instead of perfwire-js.wasm, times workload
+// W's decoder alone and prints its checksum third.
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { createRequire } from "node:module";
@@ -23,12 +25,59 @@ createRequire(import.meta.url)(wasmExec);
 const go = new Go();
 const { instance } = await WebAssembly.instantiate(readFileSync(modulePath), go.importObject);
 go.run(instance);
+const input = (name) => new Uint8Array(readFileSync(join(testdata, name)));
+
+// warmMs is the least warm-up of a timed workload: V8 compiles a
+// module's code in tiers, and the optimised code of the calls' and the
+// walks' functions comes later than a few thousand calls (pdu's walk
+// took 30-40 µs a call after 2,500 warm-up calls, 9-11 µs after 20,000,
+// pduDecode 45-58 and 38-41 µs; Node's process CPU time, well above
+// the calls' wall time, is V8's compiler still at work).
+const warmMs = 1000;
+
+// runTimed runs f count times after as many warm-up calls (and for at
+// least warm ms) and prints the process's CPU time (user and system,
+// every thread) and the wall time, in nanoseconds, then what the last
+// call returned, if anything.
+const runTimed = (f, warm = warmMs) => {
+	const until = process.hrtime.bigint() + BigInt(warm * 1e6);
+	for (let i = 0; i < Number(count) || process.hrtime.bigint() < until; i++) f(); // warm-up: V8 tiers up
+	const c0 = process.cpuUsage();
+	const t0 = process.hrtime.bigint();
+	let r;
+	for (let i = 0; i < Number(count); i++) r = f();
+	const wall = process.hrtime.bigint() - t0;
+	const c = process.cpuUsage(c0);
+	console.log(`${(c.user + c.system) * 1000} ${wall}` + (r === undefined ? "" : ` ${r}`));
+};
+
+// walk:W runs workload W's decode walk alone in the floor module
+// (bench/pluginfloor/module, given as the module): each call copies the
+// input into the module's buffer, as a call of the plugin does, and
+// walks it with no render output, returning the walk's checksum.
+if (only?.startsWith("walk:")) {
+	const [fn, data] = {
+		kpi: ["walk_kpi", () => input("kpi-odd.dlt")],
+		pdu: ["walk_pdu", () => input("conv05.server.bin")],
+		feed: ["walk_pdu", () => input("conv05.server.bin").subarray(152, 152 + 312)],
+		mmv: ["walk_mmv", () => input("sample2.mmv")],
+		stream: ["walk_pdu", () => new Uint8Array(readFileSync(file))],
+		mmvlarge: ["walk_mmv", () => new Uint8Array(readFileSync(file))],
+	}[only.slice(5)];
+	const ex = instance.exports, walk = ex[fn], b = data();
+	runTimed(() => {
+		const p = ex.floor_in(b.length) >>> 0;
+		new Uint8Array(ex.mem.buffer, p, b.length).set(b);
+		return walk() >>> 0;
+	});
+	process.exit(0);
+}
+
 // The functions over the wasm exports, as hosts call them (perfwire.mjs),
 // each result a view of the module's memory: the workloads drop each at
-// once, as the native side reuses its one buffer (since 2026-11-27; a copy
-// of each result was a quarter to a third of Node's time on large ones).
+// once, as the native side reuses its one buffer (a copy of each result
+// would be a quarter to a third of Node's time on large ones).
 const pw = bindExports(instance, globalThis.perfwire, { views: true });
-const input = (name) => new Uint8Array(readFileSync(join(testdata, name)));
 
 const kpi = input("kpi-odd.dlt");
 const pdus = input("conv05.server.bin");
@@ -69,15 +118,8 @@ for (const [w, input] of [["kpi", kpi], ["pdu", pdus], ["mmv", mmv], ["feed", on
 
 if (only) {
 	const f = workloads[only][2];
-	for (let i = 0; i < Number(count); i++) f(); // warm-up: V8 tiers up
-	const c0 = process.cpuUsage();
-	const t0 = process.hrtime.bigint();
-	for (let i = 0; i < Number(count); i++) f();
-	const wall = process.hrtime.bigint() - t0;
-	const c = process.cpuUsage(c0);
-	// The process's CPU time (user and system, every thread) and the wall
-	// time, in nanoseconds.
-	console.log(`${(c.user + c.system) * 1000} ${wall}`);
+	// The boundary alone is a few exports: no long warm-up.
+	runTimed(() => { f(); }, only.startsWith("floor:") ? 0 : warmMs);
 } else {
 	// time runs f for about a second after a warm-up and returns ns per call.
 	const time = (f) => {
