@@ -227,10 +227,15 @@ func figViewerRatio(cfg Config) Figure {
 		if p == nil {
 			continue
 		}
-		row("where the "+l.what+" load's time goes (worker: waiting for the module to start, in its wasm calls, reading their "+
-			"results into columns and posting them, waiting for the file; page: the main thread's own work, beside the worker's)",
-			fmt.Sprintf("ready %.2f s: module %.2f s, wasm %.2f s, read and post %.2f s, input %.2f s; page %.2f s",
-				l.l.DrawnSeconds, p.Module, p.Wasm, p.Read, p.Input, p.Page),
+		other := l.l.Seconds - p.Module - p.Wasm - p.Read - p.Input
+		row("where the "+l.what+" load's time goes: the worker's job (waiting for the module to start, in its wasm calls, "+
+			"reading their results into columns and posting them, waiting for the file, the rest: the process table's "+
+			"MessagePack read, its collector), then the page's tail (the done message handled to the view drawn: its script, "+
+			"the rest layout, paint and waits), and the messages between them (the open message waiting for the worker, "+
+			"the done message on its way); the page's script in all, beside the worker's",
+			fmt.Sprintf("ready %.2f s = worker %.2f s (module %.2f, wasm %.2f, read and post %.2f, input %.2f, rest %.2f) "+
+				"+ tail %.2f s (script %.2f) + messages %.2f s; page %.2f s",
+				l.l.DrawnSeconds, l.l.Seconds, p.Module, p.Wasm, p.Read, p.Input, other, p.Tail, p.TailPage, p.Messages, p.Page),
 			"", fmt.Sprintf("wasm %.0f%% of the load", 100*p.Wasm/l.l.DrawnSeconds), "", false, "")
 	}
 	row("PCP archive `viewer/testdata/m3` (39 KB, 3 volumes) chosen as the page opens, against `perfwire archive --json`",
