@@ -227,7 +227,10 @@ func figViewerRatio(cfg Config) Figure {
 		if p == nil {
 			continue
 		}
-		other := l.l.Seconds - p.Module - p.Wasm - p.Read - p.Input
+		// The worker's job from its own clock: the page's Seconds end when
+		// the done message is handled.
+		job := l.l.DrawnSeconds - p.Tail - p.Messages
+		other := job - p.Module - p.Wasm - p.Read - p.Input
 		row("where the "+l.what+" load's time goes: the worker's job (waiting for the module to start, in its wasm calls, "+
 			"reading their results into columns and posting them, waiting for the file, the rest: the process table's "+
 			"MessagePack read, its collector), then the page's tail (the done message handled to the view drawn: its script, "+
@@ -235,7 +238,7 @@ func figViewerRatio(cfg Config) Figure {
 			"the done message on its way); the page's script in all, beside the worker's",
 			fmt.Sprintf("ready %.2f s = worker %.2f s (module %.2f, wasm %.2f, read and post %.2f, input %.2f, rest %.2f) "+
 				"+ tail %.2f s (script %.2f) + messages %.2f s; page %.2f s",
-				l.l.DrawnSeconds, l.l.Seconds, p.Module, p.Wasm, p.Read, p.Input, other, p.Tail, p.TailPage, p.Messages, p.Page),
+				l.l.DrawnSeconds, job, p.Module, p.Wasm, p.Read, p.Input, other, p.Tail, p.TailPage, p.Messages, p.Page),
 			"", fmt.Sprintf("wasm %.0f%% of the load", 100*p.Wasm/l.l.DrawnSeconds), "", false, "")
 	}
 	row("PCP archive `viewer/testdata/m3` (39 KB, 3 volumes) chosen as the page opens, against `perfwire archive --json`",
