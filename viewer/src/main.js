@@ -14,11 +14,10 @@ import { showArchive, archiveViews } from "./archiveview.js";
 import { PCPLive } from "./pcp.js";
 
 const $ = (id) => document.getElementById(id);
-const worker = new Worker("worker.js");
-// The module's bytes, which index.html started fetching (moved to the
-// worker, not copied), or null: the worker then fetches it itself.
-Promise.resolve(self.perfwireWasm).then((bytes) => worker.postMessage({ type: "module", bytes: bytes || null }, bytes ? [bytes] : []),
-	() => worker.postMessage({ type: "module", bytes: null }));
+// The worker index.html started, with the module's bytes it fetched;
+// else one of our own, which fetches the module itself.
+const worker = self.perfwireWorker || new Worker("worker.js");
+if (!self.perfwireWorker) worker.postMessage({ type: "module", bytes: null });
 const DRAW_MS = 500; // redraw the chart at most this often while loading
 
 let job = 0;
@@ -50,7 +49,7 @@ const CHARTS = [
 // The embedding API (viewer/README.md): what a host page or a test reads.
 const api = (window.perfwireViewer = {
 	state: "idle",
-	ready: false, // the worker's module is started and warmed up
+	ready: !!self.perfwireReady, // the worker's module is started and warmed up
 	summary: null, // as `perfwire kpi --summary FILE` prints it
 	// processes: the process table's rows as shown (a getter below)
 	open: (src) => open(src), // a File, an array of Files (a PCP archive's), or a URL
@@ -281,7 +280,7 @@ function received(m) {
 	live = !m.total;
 	$("logload").disabled = live || logState !== "none"; // a serial capture's log came with it
 	api.stats = { bytes: m.fed, seconds: (performance.now() - started) / 1000, bytesPerSec: m.bytesPerSec, samples: samples.length,
-		parts: Object.fromEntries(Object.entries(m.parts).map(([k, ms]) => [k, ms / 1000])) };
+		parts: Object.fromEntries(Object.entries(m.parts).map(([k, ms]) => [k, ms / 1000])), warm: m.warm };
 	api.summary = table.stats; // the schema `perfwire kpi --summary` prints
 	showSummary(api.summary);
 	finish(m, job);
