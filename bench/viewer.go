@@ -110,8 +110,15 @@ type viewerLoad struct {
 		Fed, Total int64
 	}
 	// Parts says where a KPI load's time went, in seconds (viewer/README.md,
-	// stats.parts); the worker's overlap the page's.
-	Parts *struct{ Module, Wasm, Read, Input, Page float64 }
+	// stats.parts); the worker's overlap the page's. Messages, the worker's
+	// Seconds and Tail add up to DrawnSeconds.
+	Parts *struct{ Module, Wasm, Read, Input, Page, Tail, TailPage, Messages float64 }
+	// Warm is what the worker's warm-up had decoded (bytes) and for how
+	// long the module had been started (seconds) when the file came.
+	Warm struct {
+		Bytes  int64
+		Before float64
+	}
 }
 
 // runs says which loads a figure is the median of.

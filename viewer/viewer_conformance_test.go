@@ -200,7 +200,7 @@ func TestConformanceViewer(t *testing.T) {
 				Bytes        int64
 				Seconds      float64
 				DrawnSeconds float64
-				Parts        struct{ Module, Wasm, Read, Input, Page float64 }
+				Parts        struct{ Module, Wasm, Read, Input, Page, Tail, TailPage, Messages float64 }
 			}
 			LongestTaskMs float64
 		}
@@ -465,6 +465,12 @@ func TestConformanceViewer(t *testing.T) {
 			f.Stats.DrawnSeconds, f.LongestTaskMs, p.Module, p.Wasm, p.Read, p.Input, p.Page)
 		if p.Wasm <= 0 || p.Read <= 0 || p.Page <= 0 || p.Module < 0 || p.Input < 0 || p.Module+p.Wasm+p.Read+p.Input > f.Stats.Seconds {
 			t.Errorf("the big capture's parts %+v do not fit in its %.2f s", p, f.Stats.Seconds)
+		}
+		// The page's tail and the messages are the rest of the ready time
+		// (each clock's own millisecond steps allowed for).
+		if p.Tail <= 0 || p.TailPage <= 0 || p.TailPage > p.Tail+0.002 || p.Messages < -0.002 || f.Stats.Seconds+p.Tail > f.Stats.DrawnSeconds+0.002 {
+			t.Errorf("the big capture's tail %.3f s (script %.3f s) and messages %.3f s do not fit in its %.2f s beside the worker's %.2f s",
+				p.Tail, p.TailPage, p.Messages, f.Stats.DrawnSeconds, f.Stats.Seconds)
 		}
 	}
 	// Loose: the goal, no task over 100 ms, is bench/viewerratio.go's on

@@ -14,11 +14,10 @@ import { showArchive, archiveViews } from "./archiveview.js";
 import { PCPLive } from "./pcp.js";
 
 const $ = (id) => document.getElementById(id);
-const worker = new Worker("worker.js");
-// The module's bytes, which index.html started fetching (moved to the
-// worker, not copied), or null: the worker then fetches it itself.
-Promise.resolve(self.perfwireWasm).then((bytes) => worker.postMessage({ type: "module", bytes: bytes || null }, bytes ? [bytes] : []),
-	() => worker.postMessage({ type: "module", bytes: null }));
+// The worker index.html started, with the module's bytes it fetched;
+// else one of our own, which fetches the module itself.
+const worker = self.perfwireWorker || new Worker("worker.js");
+if (!self.perfwireWorker) worker.postMessage({ type: "module", bytes: null });
 const DRAW_MS = 500; // redraw the chart at most this often while loading
 
 let job = 0;
@@ -34,6 +33,7 @@ let pcpLive = null; // a live PDU stream's points, gathered batch by batch
 // pageMs is the main thread's time in the load's own work (the worker's
 // messages handled, the tables and charts drawn), for stats.parts.
 let pageMs = 0;
+let doneAt = 0, donePageMs = 0; // when the page got a KPI load's done message, and pageMs then
 const xgroup = new XGroup(); // the charts share one time axis
 const KINDS = ["NEW", "STP", "ACT", "CHK", "IRQ"];
 
@@ -49,7 +49,7 @@ const CHARTS = [
 // The embedding API (viewer/README.md): what a host page or a test reads.
 const api = (window.perfwireViewer = {
 	state: "idle",
-	ready: false, // the worker's module is started and warmed up
+	ready: !!self.perfwireReady, // the worker's module is started and warmed up
 	summary: null, // as `perfwire kpi --summary FILE` prints it
 	// processes: the process table's rows as shown (a getter below)
 	open: (src) => open(src), // a File, an array of Files (a PCP archive's), or a URL
@@ -58,7 +58,11 @@ const api = (window.perfwireViewer = {
 	// parts (a KPI load's) says where the time went, in seconds: module
 	// (waiting for the module to start), wasm (in its calls), read
 	// (reading their results into columns and posting them), input
-	// (waiting for the file's bytes), page (the main thread's own work).
+	// (waiting for the file's bytes), page (the main thread's own work);
+	// and outside the worker's job: tail (from its done message handled
+	// to the view drawn; tailPage, the page's script in it) and messages
+	// (the rest: from open to the worker starting the job, the done
+	// message on its way).
 	stats: null,
 	// firstScreen: the first CPU chart and process table drawn while
 	// decoding, {seconds (since open), fed (bytes by then), total, points,
@@ -270,11 +274,13 @@ function received(m) {
 		setState("done", `done: ${what} in ${api.stats.seconds.toFixed(2)} s` + stop);
 		return;
 	}
+	doneAt = performance.now();
+	donePageMs = pageMs;
 	table = m.table;
 	live = !m.total;
 	$("logload").disabled = live || logState !== "none"; // a serial capture's log came with it
 	api.stats = { bytes: m.fed, seconds: (performance.now() - started) / 1000, bytesPerSec: m.bytesPerSec, samples: samples.length,
-		parts: Object.fromEntries(Object.entries(m.parts).map(([k, ms]) => [k, ms / 1000])) };
+		parts: Object.fromEntries(Object.entries(m.parts).map(([k, ms]) => [k, ms / 1000])), warm: m.warm };
 	api.summary = table.stats; // the schema `perfwire kpi --summary` prints
 	showSummary(api.summary);
 	finish(m, job);
@@ -303,32 +309,61 @@ function setWindow(seconds) {
 	try { localStorage.setItem("perfwire.window", String(seconds)); } catch { /* not kept */ }
 }
 
-// finish draws a capture's tables and charts, yielding to the page between
-// them so that no task blocks it long, then says it is done. The done
-// message (the whole process table, cloned into the page) is a task of
-// its own; building a 100 MB capture's 60,000 rows and showing them are
-// two more: together they took the page 200 ms or more at once.
+// finish draws a capture's tables and charts, then says it is done. The
+// done message (the whole process table, cloned into the page) is a task
+// of its own; the steps after it (the table's rows built, named and
+// shown, each chart's series and drawing) run back to back while they
+// fit in one slice (pace), so that a small capture's end is one or two
+// tasks and frames, and a large one's a task per step: building a 100 MB
+// capture's 60,000 rows and showing them took the page 200 ms or more
+// at once.
 async function finish(m, mine) {
-	await tick();
+	await pace(true);
 	if (mine !== job) return;
 	const rows = timed(tableRows);
-	await tick();
+	await pace();
 	if (mine !== job) return;
 	timed(() => nameRows(rows));
-	await tick();
+	await pace();
 	if (mine !== job) return;
 	timed(() => listRows(rows));
-	await tick();
+	await pace();
 	if (mine !== job) return;
 	await drawCharts(mine);
 	if (mine !== job) return;
-	api.stats.drawnSeconds = (performance.now() - started) / 1000; // decoded and drawn
-	api.stats.parts.page = pageMs / 1000;
+	const drawnAt = performance.now();
+	api.stats.drawnSeconds = (drawnAt - started) / 1000; // decoded and drawn
+	const p = api.stats.parts;
+	p.page = pageMs / 1000;
+	// The load's time outside the worker's job (its clock and the page's
+	// have different origins, so the page tells them apart): the tail,
+	// from the done message handled to the view drawn, frames included,
+	// and the messages, the rest: the open message waiting while the
+	// worker finishes a task of its own, the done message on its way.
+	p.tail = (drawnAt - doneAt) / 1000;
+	p.tailPage = (pageMs - donePageMs) / 1000; // the page's script in the tail
+	p.messages = api.stats.drawnSeconds - m.seconds - p.tail;
 	const stop = m.error ? ` (stopped: ${m.error.message})` : "";
 	setState("done", `done: ${m.messages} KPI messages in ${api.stats.seconds.toFixed(2)} s` + stop);
 }
 
 const tick = () => new Promise((r) => setTimeout(r, 0));
+
+// pace ends the task once SLICE_MS of the page's work have run in it
+// (always if fresh: a new slice starts), else returns at once. Each
+// yield to the page is a frame the browser may lay out and paint the
+// whole page in, 10-40 ms each at the end of a 6.4 MB load, and a
+// setTimeout's delay: the end of a load yielded after every step, eight
+// times, and took 0.25 s for 0.09 s of work. The yield is
+// scheduler.yield() where the browser has it: its continuation runs
+// before other tasks, not after the timers' 4 ms clamp.
+const SLICE_MS = 40;
+let sliceFrom = 0;
+async function pace(fresh = false) {
+	if (!fresh && performance.now() - sliceFrom < SLICE_MS) return;
+	await (self.scheduler && self.scheduler.yield ? self.scheduler.yield() : tick());
+	sliceFrom = performance.now();
+}
 
 // timed returns f(), its time added to the load's pageMs.
 function timed(f) {
@@ -436,16 +471,20 @@ const below = (el) => el.getBoundingClientRect().top > innerHeight + NEAR;
 
 async function drawAll(mine, metric) {
 	const n = Number($("topn").value) || 8, ps = pageSize(), range = spanOf(...samples.span);
+	// While the file decodes, each step is a task of its own (the page
+	// leaves the worker the machine's cores between them); at the end
+	// they share slices.
+	const step = () => pace(!!metric);
 	if (samples.length) {
 		// Every sample's process, numbered once for all the charts, in a
-		// task of its own: on a large capture it is a long task's worth.
-		await tick();
+		// step of its own: on a large capture it is a long task's worth.
+		await step();
 		if (mine !== job) return;
 		timed(idents);
 		for (const c of CHARTS) {
 			if (metric && c.metric !== metric) continue;
-			// A chart's series and its drawing are a task each; the
-			// series are of the samples and processes of their own task.
+			// A chart's series and its drawing are a step each; the
+			// series are of the samples and processes of their own step.
 			const series = () => {
 				const ids = idents();
 				return { ids, ...samples.series(c.metric, n, ps, ids, procs.length) };
@@ -453,10 +492,10 @@ async function drawAll(mine, metric) {
 			const el = $(c.el), draw = (r, d = series()) => drawProcessChart(c, d, r);
 			if (!metric && await isBelow(mine, el)) { later(el, draw); continue; }
 			if (mine !== job) return;
-			await tick();
+			await step();
 			if (mine !== job) return;
 			const d = timed(series);
-			await tick();
+			await step();
 			if (mine !== job) return;
 			timed(() => place(el, (r) => draw(r, d), range));
 		}
@@ -465,7 +504,7 @@ async function drawAll(mine, metric) {
 		const el = $("irqchart"), draw = (r) => drawIRQChart(n, r);
 		if (await isBelow(mine, el)) later(el, draw);
 		else if (mine === job) {
-			await tick();
+			await step();
 			if (mine !== job) return;
 			timed(() => place(el, draw, range));
 		}
@@ -473,11 +512,11 @@ async function drawAll(mine, metric) {
 	xgroup.span();
 }
 
-// isBelow says, in a task of its own, whether el is below the fold: where
+// isBelow says, in a step of its own, whether el is below the fold: where
 // it is comes from a layout of the whole page, the chart drawn just
-// before included, which must not add to the task that drew that chart.
+// before included.
 async function isBelow(mine, el) {
-	await tick();
+	await pace();
 	return mine === job && timed(() => below(el));
 }
 
