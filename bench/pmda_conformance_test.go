@@ -30,7 +30,7 @@ func init() {
 // the figure's own rule judges it (no more than one allocation per P,
 // or under one per 100 fetches).
 func TestConformancePMDA(t *testing.T) {
-	f := figPMDA(Config{Rounds: 2, Target: tiny.Target}, false)
+	f := figPMDA(Config{Rounds: 4, Target: tiny.Target}, false)
 	if f.cleanup != nil {
 		defer f.cleanup()
 	}

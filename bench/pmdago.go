@@ -26,6 +26,12 @@ const (
 	pmdaAllocsItem = pmdaMetrics
 	// pmdaBytesItem is the Go heap bytes allocated so far.
 	pmdaBytesItem = pmdaMetrics + 1
+	// pmdaThreadsItem and pmdaThreadsAfterItem are the OS threads the Go
+	// runtime had started just before and just after the allocations were
+	// read: starting one allocates (its M and g0), which is the runtime's
+	// doing, not the request path's.
+	pmdaThreadsItem      = pmdaMetrics + 2
+	pmdaThreadsAfterItem = pmdaMetrics + 3
 )
 
 var pmdaTypes = [3]pcp.Type{pcp.TypeU64, pcp.TypeU32, pcp.TypeDouble}
@@ -59,8 +65,15 @@ func pmdaGoAgent(domain int, prefix string) (*pmda.Agent, error) {
 	}, pmda.Metric{
 		Name: prefix + ".allocbytes", PMID: pcp.NewID(0, 0, pmdaBytesItem),
 		Type: pcp.TypeU64, Sem: pcp.SemCounter, Units: pcp.NewUnits(1, 0, 0, 0, 0, 0), InDom: pcp.InDomNull,
+	}, pmda.Metric{
+		Name: prefix + ".threads", PMID: pcp.NewID(0, 0, pmdaThreadsItem),
+		Type: pcp.TypeU64, Sem: pcp.SemCounter, Units: pcp.NewUnits(0, 0, 1, 0, 0, 0), InDom: pcp.InDomNull,
+	}, pmda.Metric{
+		Name: prefix + ".threadsafter", PMID: pcp.NewID(0, 0, pmdaThreadsAfterItem),
+		Type: pcp.TypeU64, Sem: pcp.SemCounter, Units: pcp.NewUnits(0, 0, 1, 0, 0, 0), InDom: pcp.InDomNull,
 	})
 	var ms0 runtime.MemStats
+	var threads [2]int
 	return pmda.New(pmda.Options{
 		Domain:  domain,
 		Name:    "bench_go",
@@ -72,13 +85,20 @@ func pmdaGoAgent(domain int, prefix string) (*pmda.Agent, error) {
 			case pmdaAllocsItem:
 				// MemStats.Mallocs is what testing.AllocsPerRun counts;
 				// reading it stops the world, but only twice per round,
-				// outside the timed fetches. Both counters are read in
-				// one fetch, allocations first.
+				// outside the timed fetches. The counters are read in
+				// one fetch, allocations first; the thread count on both
+				// sides of them lets a round whose thread was started
+				// while they were read count that thread.
+				threads[0], _ = runtime.ThreadCreateProfile(nil)
 				runtime.ReadMemStats(&ms0)
+				threads[1], _ = runtime.ThreadCreateProfile(nil)
 				v.SetUint64(ms0.Mallocs)
 				return nil
 			case pmdaBytesItem:
 				v.SetUint64(ms0.TotalAlloc)
+				return nil
+			case pmdaThreadsItem, pmdaThreadsAfterItem:
+				v.SetUint64(uint64(threads[item-pmdaThreadsItem]))
 				return nil
 			}
 			if inst < 0 || inst >= pmdaInsts {
