@@ -84,7 +84,7 @@ func benchTexts(t *testing.T) []figureText {
 					return false
 				}
 			case ast.Expr:
-				if s, ok := constString(n); ok {
+				if s, ok := constString(n, false); ok {
 					texts = append(texts, figureText{name, fset.Position(n.Pos()).Line, s})
 					return false
 				}
@@ -105,8 +105,8 @@ func missesTexts(t *testing.T, fset *token.FileSet, e ast.Expr) []figureText {
 	var texts []figureText
 	for _, el := range lit.Elts {
 		kv, ok := el.(*ast.KeyValueExpr)
-		key, kok := constString(kv.Key)
-		text, vok := entryString(kv.Value)
+		key, kok := constString(kv.Key, false)
+		text, vok := constString(kv.Value, true)
 		if !ok || !kok || !vok {
 			t.Fatalf("%s: a misses entry that is not a constant string keyed by a figure id", fset.Position(el.Pos()))
 		}
@@ -118,40 +118,27 @@ func missesTexts(t *testing.T, fset *token.FileSet, e ast.Expr) []figureText {
 	return texts
 }
 
-// entryString is a misses entry's text: constString's, where a named
-// constant may stand among the literals (its own text is checked where
-// it is declared).
-func entryString(e ast.Expr) (string, bool) {
-	switch e := e.(type) {
-	case *ast.Ident:
-		return "", true
-	case *ast.BinaryExpr:
-		if e.Op == token.ADD {
-			a, ok := entryString(e.X)
-			b, ok2 := entryString(e.Y)
-			return a + b, ok && ok2
-		}
-	}
-	return constString(e)
-}
-
 // constString is the value of a string literal or of a concatenation of
-// them.
-func constString(e ast.Expr) (string, bool) {
+// them. With names, a named constant may stand among the literals and
+// adds nothing (a misses entry's: its own text is checked where it is
+// declared).
+func constString(e ast.Expr, names bool) (string, bool) {
 	switch e := e.(type) {
 	case *ast.BasicLit:
 		if e.Kind == token.STRING {
 			s, err := strconv.Unquote(e.Value)
 			return s, err == nil
 		}
+	case *ast.Ident:
+		return "", names
 	case *ast.BinaryExpr:
 		if e.Op == token.ADD {
-			a, ok := constString(e.X)
-			b, ok2 := constString(e.Y)
+			a, ok := constString(e.X, names)
+			b, ok2 := constString(e.Y, names)
 			return a + b, ok && ok2
 		}
 	case *ast.ParenExpr:
-		return constString(e.X)
+		return constString(e.X, names)
 	}
 	return "", false
 }
