@@ -26,7 +26,7 @@ func figArchive(cfg Config, quick bool) Figure {
 	f := Figure{
 		ID:       "archive",
 		Title:    "PCP archive read: every value of a v3 archive (pmlogger's recording of archive/testdata/m3, repeated)",
-		Unit:     "a pass: open, read every record, extract every value to its type",
+		Unit:     "pass: open, read every record, extract every value to its type",
 		Goal:     "perfwire ≥ 2x libpcp pmFetch (archive mode) + pmExtractValue (aim 5x)",
 		MinRatio: 2,
 	}

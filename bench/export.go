@@ -45,7 +45,7 @@ func figExport(cfg Config, quick bool) Figure {
 	}
 	f.Markdown = string(out)
 	if !quick {
-		f.Markdown += "\nThe peer ratio is taken on one host-day's archive, the same file for both tools; " +
+		f.Markdown += "\nThe peer ratio is taken on one host-day's archive, the same file for both tools, each tool's best of 3 interleaved runs; " +
 			"peak RSS is compared with a tenth of the fleet exported in the same run.\n"
 	}
 	var s struct {

@@ -43,7 +43,7 @@ func figViewerRatio(cfg Config) Figure {
 	f := Figure{
 		ID:    "viewer-ratio",
 		Title: "Browser viewer against the native CLI on the same files, in the same run",
-		Unit:  "a load, from choosing the file to the view drawn, against one run of the CLI",
+		Unit:  "load, from choosing the file to the view drawn, against one run of the CLI",
 		Goal: fmt.Sprintf("6.4 MB ready ≤ %.0fx `perfwire kpi --summary` (module start included); 100 MB at ≥ 1/4 of its "+
 			"throughput; no main-thread task > %d ms; time to first chart", ratioReadyGoal, ratioTaskGoal),
 	}

@@ -148,19 +148,33 @@ func run(hosts, nmetrics int, interval, span, peerSpan time.Duration, src, perfw
 	st = startStage("xz size of the peer archive", func() string { return "compressing" })
 	xzOne, rawOne := xzSize(peerBase)
 	st.end()
-	st = startStage("pcp2json, "+strconv.Itoa(peerSamples)+" samples of the peer archive", func() string { return "reading" })
-	peer, err := pcp2json(peerBase, interval, peerSamples)
-	if err != nil {
-		return err
+	// The ratio is of the best of peerRuns runs of each tool, interleaved:
+	// a single run of either moves with the machine's load by more than a
+	// few percent, which is the goal's margin.
+	var peer peerRun
+	var one exportRun
+	for i := range peerRuns {
+		run := " (run " + strconv.Itoa(i+1) + " of " + strconv.Itoa(peerRuns) + ")"
+		st = startStage("pcp2json, "+strconv.Itoa(peerSamples)+" samples of the peer archive"+run, func() string { return "reading" })
+		p, err := pcp2json(peerBase, interval, peerSamples)
+		if err != nil {
+			return err
+		}
+		st.end()
+		st = startStage("export the peer archive"+run, func() string { return "exporting" })
+		e, err := export(perfwire, filepath.Join(work, "out-one"), []string{peerBase + ".meta"})
+		if err != nil {
+			return err
+		}
+		st.end()
+		os.RemoveAll(filepath.Join(work, "out-one"))
+		if i == 0 || p.rate() > peer.rate() {
+			peer = p
+		}
+		if i == 0 || e.wall < one.wall {
+			one = e
+		}
 	}
-	st.end()
-	st = startStage("export the peer archive", func() string { return "exporting" })
-	one, err := export(perfwire, filepath.Join(work, "out-one"), []string{peerBase + ".meta"})
-	if err != nil {
-		return err
-	}
-	st.end()
-	os.RemoveAll(filepath.Join(work, "out-one"))
 
 	rows := float64(ex.rows)
 	fmt.Printf("### export — fleet simulation: %d hosts, %d metrics at %s for %s each\n\n", hosts, nmetrics, interval, span)
@@ -184,8 +198,8 @@ func run(hosts, nmetrics int, interval, span, peerSpan time.Duration, src, perfw
 	fmt.Printf("| output (Parquet, zstd) | %s: %.2f of the archives as stored, %.2f of them uncompressed |\n", mb(outBytes),
 		float64(outBytes)/float64(archBytes), float64(outBytes)/float64(plainBytes))
 	fmt.Printf("| DuckDB: top 10 hosts by p99 of %s over the span | %.2f s |\n", metric, queryTime.Seconds())
-	fmt.Printf("| pcp2json -a, one host's archive of %s, its first %d samples | %d values in %.2f s: %.0f values/s |\n", peerSpan, peerSamples, peer.values, peer.wall.Seconds(), peer.rate())
-	fmt.Printf("| perfwire export, the same archive, whole | %d rows in %.2f s: %.0f rows/s, %.0fx pcp2json |\n", one.rows, one.wall.Seconds(),
+	fmt.Printf("| pcp2json -a, one host's archive of %s, its first %d samples, best of %d | %d values in %.2f s: %.0f values/s |\n", peerSpan, peerSamples, peerRuns, peer.values, peer.wall.Seconds(), peer.rate())
+	fmt.Printf("| perfwire export, the same archive, whole, best of %d | %d rows in %.2f s: %.0f rows/s, %.1fx pcp2json |\n", peerRuns, one.rows, one.wall.Seconds(),
 		float64(one.rows)/one.wall.Seconds(), float64(one.rows)/one.wall.Seconds()/peer.rate())
 	fmt.Printf("\nThe query's answer:\n\n```\n%s```\n", top)
 	if summary == "" {
@@ -195,6 +209,10 @@ func run(hosts, nmetrics int, interval, span, peerSpan time.Duration, src, perfw
 		RSSAll: ex.maxRSS, RSSTenth: exSmall.maxRSS, OutOverZstd: float64(outBytes) / float64(archBytes), QuerySec: queryTime.Seconds()})
 	return os.WriteFile(summary, b, 0o644)
 }
+
+// peerRuns is how many runs of pcp2json and of perfwire export on the
+// peer archive the ratio takes the best of.
+const peerRuns = 3
 
 // day is when every host's archive starts.
 var day = time.Date(2026, 11, 25, 0, 0, 0, 0, time.UTC)
