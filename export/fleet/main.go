@@ -154,14 +154,14 @@ func run(hosts, nmetrics int, interval, span, peerSpan time.Duration, src, perfw
 	var peer peerRun
 	var one exportRun
 	for i := range peerRuns {
-		run := " (run " + strconv.Itoa(i+1) + " of " + strconv.Itoa(peerRuns) + ")"
-		st = startStage("pcp2json, "+strconv.Itoa(peerSamples)+" samples of the peer archive"+run, func() string { return "reading" })
+		nth := " (run " + strconv.Itoa(i+1) + " of " + strconv.Itoa(peerRuns) + ")"
+		st = startStage("pcp2json, "+strconv.Itoa(peerSamples)+" samples of the peer archive"+nth, func() string { return "reading" })
 		p, err := pcp2json(peerBase, interval, peerSamples)
 		if err != nil {
 			return err
 		}
 		st.end()
-		st = startStage("export the peer archive"+run, func() string { return "exporting" })
+		st = startStage("export the peer archive"+nth, func() string { return "exporting" })
 		e, err := export(perfwire, filepath.Join(work, "out-one"), []string{peerBase + ".meta"})
 		if err != nil {
 			return err
