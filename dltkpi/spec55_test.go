@@ -205,6 +205,20 @@ func TestSpec55(t *testing.T) {
 		}
 	})
 
+	t.Run("a data message with the identifier alone", func(t *testing.T) {
+		f := newFeed()
+		f.at(10000, "STP", "BEG")
+		f.at(10000, "STP")
+		f.at(10000, "STP", "5")
+		f.at(10000, "STP", "END")
+		st := f.r.Stats()
+		if st.Invalid != 1 || count(f.evs, EventInvalid) != 1 || st.McntGaps != 0 {
+			t.Errorf("invalid %d (events %v), gaps %d: want one Invalid, no gap", st.Invalid, f.evs, st.McntGaps)
+		}
+		if st.Datasets[KindSTP] != 1 || st.Groups[KindSTP] != 1 || count(f.evs, EventGroupEnd) != 1 {
+			t.Errorf("the group around it: datasets %d, groups %d (events %v)", st.Datasets[KindSTP], st.Groups[KindSTP], f.evs)
+		}
+	})
 	t.Run("daemon backlog replay", func(t *testing.T) {
 		// The daemon replays its backlog: a group with an older TMSP
 		// arrives after a newer one. The reassembler orders nothing by
