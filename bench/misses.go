@@ -85,29 +85,29 @@ var misses = map[string]string{
 	"plugin-kpi": "What it measures: one kpi_decode call over a 156 KB dlt-kpi capture (kpi-odd.dlt), the DLT scan, " +
 		"each message's dlt-kpi datasets parsed and written as MessagePack in place, in Node against the same call in " +
 		"native Go. The floor rows run the decoder alone (dlt.Scanner, dltkpi's FromDLT and every dataset read, no " +
-		"output) in Node and natively: it runs at about 0.2x, and the call's render part at about the same ratio. " +
+		"output) in Node and natively; their ratio, and the call's render part beside it, are this run's (the floor rows). " +
 		pluginRule,
 	"plugin-pdu": "What it measures: one pdu_decode call over a 1 KB pmcd conversation (every PDU in full), a per-call " +
 		"figure under 10 µs natively. Its floor is the decoder alone with its boundary (the input copied in, one " +
 		"export): the PDU scanner and each body decoded (a RESULT's values walked, the other types unmarshalled), " +
-		"about 0.2x native Go; the boundary alone row shows the crossing itself is a small part. " + pluginRule,
+		"in Node against native Go (the floor rows); the boundary alone row shows the crossing itself is a small part. " + pluginRule,
 	"plugin-mmv": "What it measures: one mmv_read call over a 5.7 KB MMV file, a per-call figure under 10 µs natively. " +
 		"Its floor is the decoder alone with its boundary: mmv.Parse's validation and every entry and value read, " +
-		"below 0.2x native Go; the goal's throughput on MMV files is plugin-mmv-large's. " + pluginRule,
+		"in Node against native Go (the floor rows); the goal's throughput on MMV files is plugin-mmv-large's. " + pluginRule,
 	"plugin-feed": "What it measures: one pdu_feed of a 312-byte HIGHRES_RESULT to an open PDU stream session, the " +
 		"smallest useful call. Its floor is the decoder alone with its boundary (the PDU scanned and parsed, its " +
-		"values read), below 0.2x native Go; the boundary alone row shows the crossing into the module is not " +
+		"values read) in Node against native Go (the floor rows); the boundary alone row shows the crossing into the module is not " +
 		"the cost. " + pluginRule,
 	"plugin-stream": "What it measures: a 1 MiB stream of recorded RESULTs and HIGHRES_RESULTs (pmcd's captures and " +
 		"libpcp's 1,000-value RESULTs) fed to a PDU stream session in 64 KB pieces, as the viewer feeds a socket or " +
 		"a file, and about 2.7 MB of MessagePack read in place. The floor rows run the decoder alone (the PDU " +
-		"scanner, pduwire.ParseResult and every value read) in Node and natively: about 0.25x, below the goal, " +
-		"and render's part (most bytes of the result: keys and numbers written value by value) runs lower still. " +
+		"scanner, pduwire.ParseResult and every value read) in Node and natively, and render's part (most bytes of " +
+		"the result: keys and numbers written value by value) beside it; both ratios are this run's (the floor rows). " +
 		pluginRule,
 	"plugin-mmv-large": "What it measures: one mmv_read call over a 662 KB MMV file (PCP QA's large-parfait laid out " +
 		"again by mmv.Registry: 422 metrics, 432 instances, 11,422 values, about 1 MB of MessagePack out). The floor " +
 		"rows run the decoder alone (mmv.Parse's validation, then every metric, indom, instance, label and value " +
-		"read) in Node and natively: about 0.22x, below the goal; render's part runs at about 0.28x. " + pluginRule,
+		"read) in Node and natively, and render's part beside it; both ratios are this run's (the floor rows). " + pluginRule,
 	"pmda": "The fetch rate is pmcd's and the loopback's more than either PMDA's: the CPU split note shows pmcd's " +
 		"CPU per fetch beside each PMDA's, so the wall ratio sits near 1 and moves with the machine's load from run " +
 		"to run. The CPU median column and the allocation note are the steadier comparison. Both PMDAs serve the " +

@@ -457,8 +457,8 @@ func pluginWalkFloor(node, nodeWalk, nativeWalk, native Stat, goal float64) (flo
 
 // pluginRule ends each plugin figure's miss text (misses.go): the rule
 // its floor rows measure.
-const pluginRule = "The rule the floor rows measure: per call, Go's WebAssembly code costs this Node 4-6 times " +
-	"native Go's time (decoder alone 0.16-0.24x native across the six figures at load 2-5), on the decode walk as " +
+const pluginRule = "The rule the floor rows measure: per call, Go's WebAssembly code costs this Node several times " +
+	"native Go's time (each figure's floor rows give this run's ratio), on the decode walk as " +
 	"on render (each call spills to Go's stack in linear memory, bounds checks stay, no SIMD), so a cut in render " +
 	"alone cannot lift a call above its decoder's ratio, and a cut that removes work speeds native Go about as " +
 	"much. Build options measured: GOWASM=satconv,signext changes neither speed nor size; profile-guided " +

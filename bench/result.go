@@ -12,6 +12,7 @@ import (
 	"math"
 	"os"
 
+	"github.com/perfwire/perfwire/bench/pluginfloor"
 	"github.com/perfwire/perfwire/pcp"
 	"github.com/perfwire/perfwire/pduwire"
 )
@@ -75,37 +76,7 @@ func decodeDirect(pdu []byte) uint64 {
 	var sum uint64
 	s := r.Scan()
 	for s.Next() {
-		sum = sumValues(sum, s.ValueSet())
-	}
-	return sum
-}
-
-// sumValues folds every value of vs into sum, each read to its own type
-// with Value's accessors (what sumAtom folds for the same value): the
-// one loop every figure that reads a RESULT's values runs.
-func sumValues(sum uint64, vs pduwire.ValueSet) uint64 {
-	for i := range vs.Len() {
-		v := vs.Value(i)
-		var x uint64
-		if !v.Block() {
-			x = uint64(int64(int32(v.Word)))
-		} else {
-			switch v.BlockType() {
-			case pcp.Type64, pcp.TypeU64:
-				x = v.Uint64()
-			case pcp.TypeDouble:
-				x = math.Float64bits(v.Float64())
-			case pcp.TypeFloat:
-				x = uint64(math.Float32bits(float32(v.Float64())))
-			default:
-				n := bytes.IndexByte(v.Payload(), 0)
-				if n < 0 {
-					n = len(v.Payload())
-				}
-				x = uint64(n)
-			}
-		}
-		sum = sum*31 + x
+		sum = pluginfloor.Values(sum, s.ValueSet())
 	}
 	return sum
 }
@@ -121,7 +92,7 @@ func decodeReader(pdu []byte) uint64 {
 	}
 	var sum uint64
 	for rr.Next() {
-		sum = sumValues(sum, rr.ValueSet())
+		sum = pluginfloor.Values(sum, rr.ValueSet())
 	}
 	if rr.Err() != nil {
 		return 0

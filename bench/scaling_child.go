@@ -129,6 +129,12 @@ func measureScale(s scaler, size, rounds int, target time.Duration) scalePoint {
 		return p
 	}
 	n := max(1, int(target/max(first, 1)))
+	if size <= scaleFrom {
+		// Short passes give the noisiest medians, and the scaleFrom point
+		// is the base every larger one is judged against: three times
+		// the rounds, which the budget still bounds.
+		rounds *= 3
+	}
 	rounds = max(3, min(rounds, int(scaleBudget/(time.Duration(n)*max(first, 1)))))
 	var refN int
 	var refRecords, refSum uint64

@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 
+	"github.com/perfwire/perfwire/bench/pluginfloor"
 	"github.com/perfwire/perfwire/pduwire"
 )
 
@@ -78,7 +79,7 @@ func streamDecode(src io.Reader) (uint64, error) {
 		}
 		for rr.Next() {
 			vs := rr.ValueSet()
-			sum = sumValues(sum*31+uint64(vs.PMID), vs)
+			sum = pluginfloor.Values(sum*31+uint64(vs.PMID), vs)
 		}
 		if err := rr.Err(); err != nil {
 			return 0, err

@@ -105,7 +105,10 @@ type viewerLoad struct {
 	RSSBefore    int64     `json:"rssBefore"`
 	RSSPeak      int64     `json:"rssPeak"`
 	Runs         []float64 // every load's DrawnSeconds; the figures are the median load's
-	FirstScreen  *struct {
+	// Pairs, when bench.mjs ran the native CLI just before each load
+	// (--native), holds each load's DrawnSeconds with that run's time.
+	Pairs       []struct{ Viewer, Native float64 }
+	FirstScreen *struct {
 		Seconds    float64
 		Fed, Total int64
 	}

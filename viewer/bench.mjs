@@ -15,14 +15,19 @@
 //
 //   --archive F,F,…   a PCP archive's files, opened together as the page opens
 //   --mmv F           an MMV file, opened as the page opens
+//   --native BIN      the native CLI: `BIN kpi --summary SMALL` runs just
+//                     before each SMALL load, and small.pairs holds each
+//                     load's seconds with that run's (the host's load
+//                     moves both of a pair alike)
 //
 // each timed to "done" (the median of RUNS loads).
+import { spawnSync } from "node:child_process";
 import { readFileSync, readdirSync } from "node:fs";
 import { chromium } from "playwright-core";
 import * as longtasks from "./longtasks.mjs";
 
 const argv = process.argv.slice(2), opts = {};
-for (const k of ["--archive", "--mmv"]) {
+for (const k of ["--archive", "--mmv", "--native"]) {
 	const at = argv.indexOf(k);
 	if (at >= 0) { opts[k.slice(2)] = argv[at + 1]; argv.splice(at, 2); }
 }
@@ -95,17 +100,35 @@ const median = (loads) => {
 	return m;
 };
 
+// nativeSeconds is the wall time of one run of the native CLI, its output
+// discarded.
+const nativeSeconds = (args) => {
+	const t0 = process.hrtime.bigint();
+	const r = spawnSync(opts.native, args, { stdio: "ignore" });
+	const s = Number(process.hrtime.bigint() - t0) / 1e9;
+	if (r.status !== 0) throw new Error(`${opts.native} ${args.join(" ")}: ${r.error ?? "status " + r.status}`);
+	return s;
+};
+// PAIRS small loads when each is paired with a native run: the figure is
+// the median of the pairs' ratios.
+const PAIRS = 5;
+
 const out = {};
 try {
-	const smalls = [];
-	for (let i = 0; i < RUNS; i++) {
+	const smalls = [], pairs = [];
+	const n = opts.native ? PAIRS : RUNS;
+	for (let i = 0; i < n; i++) {
+		const native = opts.native ? nativeSeconds(["kpi", "--summary", small]) : 0;
 		const page = await open(small);
-		smalls.push(await load(page, small));
-		if (i === RUNS - 1) smalls[i].redrawMs = await page.evaluate(() => window.perfwireViewer.redrawMs(60));
+		const l = await load(page, small);
+		smalls.push(l);
+		if (opts.native) pairs.push({ viewer: l.drawnSeconds, native });
+		if (i === n - 1) l.redrawMs = await page.evaluate(() => window.perfwireViewer.redrawMs(60));
 		await page.close();
 	}
 	out.small = median(smalls);
-	out.small.redrawMs = smalls[RUNS - 1].redrawMs;
+	out.small.redrawMs = smalls[n - 1].redrawMs;
+	if (opts.native) out.small.pairs = pairs;
 	if (big) {
 		const bigs = [];
 		for (let i = 0; i < RUNS; i++) {

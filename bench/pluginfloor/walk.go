@@ -9,12 +9,14 @@
 package pluginfloor
 
 import (
+	"bytes"
 	"encoding/binary"
 	"math"
 
 	"github.com/perfwire/perfwire/dlt"
 	"github.com/perfwire/perfwire/dltkpi"
 	"github.com/perfwire/perfwire/mmv"
+	"github.com/perfwire/perfwire/pcp"
 	"github.com/perfwire/perfwire/pduwire"
 )
 
@@ -67,9 +69,10 @@ func PDUs(in []byte) uint32 {
 				break
 			}
 			s = mix(s, uint64(r.Sec)+uint64(r.Nsec))
-			vs := r.Scan()
-			for vs.Next() {
-				s = values(s, vs.ValueSet())
+			sets := r.Scan()
+			for sets.Next() {
+				vs := sets.ValueSet()
+				s = mix(s, Values(uint64(vs.PMID)+uint64(vs.NumVal), vs))
 			}
 		case pduwire.TypeDesc:
 			var m pduwire.DescPDU
@@ -112,25 +115,35 @@ func PDUs(in []byte) uint32 {
 	return s
 }
 
-// values reads every value of vs to its own type.
-func values(s uint32, vs pduwire.ValueSet) uint32 {
-	s = mix(s, uint64(vs.PMID)+uint64(vs.NumVal))
+// Values folds every value of vs into sum, each read to its own type
+// with Value's accessors (what the bench's sumAtom folds for the same
+// value): the one loop every figure that reads a RESULT's values runs,
+// natively and in the floor module.
+func Values(sum uint64, vs pduwire.ValueSet) uint64 {
 	for i := range vs.Len() {
 		v := vs.Value(i)
-		x := uint64(v.Inst)
-		switch {
-		case !v.Block():
-			x += uint64(v.Word)
-		case len(v.Payload()) == 8:
-			x += binary.BigEndian.Uint64(v.Payload())
-		case len(v.Payload()) == 4:
-			x += uint64(math.Float32bits(math.Float32frombits(binary.BigEndian.Uint32(v.Payload()))))
-		default:
-			x += uint64(len(v.Payload()))
+		var x uint64
+		if !v.Block() {
+			x = uint64(int64(int32(v.Word)))
+		} else {
+			switch v.BlockType() {
+			case pcp.Type64, pcp.TypeU64:
+				x = v.Uint64()
+			case pcp.TypeDouble:
+				x = math.Float64bits(v.Float64())
+			case pcp.TypeFloat:
+				x = uint64(math.Float32bits(float32(v.Float64())))
+			default:
+				n := bytes.IndexByte(v.Payload(), 0)
+				if n < 0 {
+					n = len(v.Payload())
+				}
+				x = uint64(n)
+			}
 		}
-		s = mix(s, x)
+		sum = sum*31 + x
 	}
-	return s
+	return sum
 }
 
 // MMV is mmv_read's walk: the file validated (mmv.Parse), then its
