@@ -105,9 +105,9 @@ type viewerLoad struct {
 	RSSBefore    int64     `json:"rssBefore"`
 	RSSPeak      int64     `json:"rssPeak"`
 	Runs         []float64 // every load's DrawnSeconds; the figures are the median load's
-	// Pairs, when bench.mjs ran the native CLI just before each load
-	// (--native), holds each load's DrawnSeconds with that run's time.
-	Pairs       []struct{ Viewer, Native float64 }
+	// Natives, when bench.mjs ran the native CLI just before each load
+	// (--native), holds those runs' seconds in Runs' order.
+	Natives     []float64
 	FirstScreen *struct {
 		Seconds    float64
 		Fed, Total int64

@@ -153,23 +153,23 @@ func figViewerRatio(cfg Config) Figure {
 	modSmall := modStart + fSmall.WasmSeconds
 	modRate := nBig / fBig.WasmSeconds
 	fmt.Fprintf(&md, "Host: %s, %s, %d logical CPUs; Chromium %s, headless; the CLI built from this tree, "+
-		"each of its times the median of %d runs of the whole process (start included); the viewer's the median of 3 loads, "+
-		"each in a fresh page.\n\n", cmdOut("uname", "-sr"), cpuModel(), runtime.NumCPU(), chromiumVersion(), nativeRuns)
+		"each of its times the median of %d runs of the whole process (start included); the viewer's the median of its loads "+
+		"(each in a fresh page; the 6.4 MB ones each just after a run of the CLI, judged by the median of the pairs' ratios).\n\n", cmdOut("uname", "-sr"), cpuModel(), runtime.NumCPU(), chromiumVersion(), nativeRuns)
 	md.WriteString("| measure | perfwire viewer | native CLI | viewer ÷ native | goal | |\n|---|---|---|---|---|---|\n")
 	// The ready goal is judged on pairs: each load beside a native run
 	// taken just before it, the median of their ratios, so that a host
 	// whose load changes during the figure moves both sides of a pair.
 	ready, nPair, pairs := s.DrawnSeconds/nSmall, nSmall, ""
-	if len(s.Pairs) > 0 {
-		ratios, natives := make([]float64, len(s.Pairs)), make([]float64, len(s.Pairs))
-		txt := make([]string, len(s.Pairs))
-		for i, p := range s.Pairs {
-			ratios[i], natives[i] = p.Viewer/p.Native, p.Native
-			txt[i] = fmt.Sprintf("%.2f/%.3f", p.Viewer, p.Native)
+	if len(s.Natives) > 0 && len(s.Natives) == len(s.Runs) {
+		ratios := make([]float64, len(s.Runs))
+		txt := make([]string, len(s.Runs))
+		for i, v := range s.Runs {
+			ratios[i] = v / s.Natives[i]
+			txt[i] = fmt.Sprintf("%.2f/%.3f", v, s.Natives[i])
 		}
 		_, ready, _ = summary(ratios)
-		_, nPair, _ = summary(natives)
-		pairs = fmt.Sprintf("; median of %d pairs' ratios (viewer/native s: %s)", len(s.Pairs), strings.Join(txt, ", "))
+		_, nPair, _ = summary(s.Natives)
+		pairs = fmt.Sprintf("; median of %d pairs' ratios (viewer/native s: %s)", len(s.Runs), strings.Join(txt, ", "))
 	}
 	readyFloor := ""
 	if modSmall/nSmall > ratioReadyGoal {

@@ -210,7 +210,7 @@ func TestConformanceDltKpiLive(t *testing.T) {
 			// has delivered one such message (docs/dlt-kpi.md §5.5).
 			// dlt-convert must print the identifier alone too.
 			bare++
-			if !bytes.HasSuffix(lines[i], append([]byte{'['}, append(m.Payload()[6:9:9], ']')...)) {
+			if !bytes.HasSuffix(lines[i], []byte("["+string(m.Payload()[6:9])+"]")) {
 				t.Errorf("message %d: the identifier alone, dlt-convert printed %q", i, lines[i])
 			}
 			t.Logf("message %d: the identifier alone (%v); dlt-convert printed %q; NOAR %d", i, err, lines[i], m.NumArgs())

@@ -16,9 +16,9 @@
 //   --archive F,F,…   a PCP archive's files, opened together as the page opens
 //   --mmv F           an MMV file, opened as the page opens
 //   --native BIN      the native CLI: `BIN kpi --summary SMALL` runs just
-//                     before each SMALL load, and small.pairs holds each
-//                     load's seconds with that run's (the host's load
-//                     moves both of a pair alike)
+//                     before each SMALL load, and small.natives holds
+//                     those runs' seconds in small.runs' order (the
+//                     host's load moves both of a pair alike)
 //
 // each timed to "done" (the median of RUNS loads).
 import { spawnSync } from "node:child_process";
@@ -115,20 +115,19 @@ const PAIRS = 5;
 
 const out = {};
 try {
-	const smalls = [], pairs = [];
+	const smalls = [], natives = [];
 	const n = opts.native ? PAIRS : RUNS;
 	for (let i = 0; i < n; i++) {
-		const native = opts.native ? nativeSeconds(["kpi", "--summary", small]) : 0;
+		if (opts.native) natives.push(nativeSeconds(["kpi", "--summary", small]));
 		const page = await open(small);
 		const l = await load(page, small);
 		smalls.push(l);
-		if (opts.native) pairs.push({ viewer: l.drawnSeconds, native });
 		if (i === n - 1) l.redrawMs = await page.evaluate(() => window.perfwireViewer.redrawMs(60));
 		await page.close();
 	}
 	out.small = median(smalls);
 	out.small.redrawMs = smalls[n - 1].redrawMs;
-	if (opts.native) out.small.pairs = pairs;
+	if (opts.native) out.small.natives = natives;
 	if (big) {
 		const bigs = [];
 		for (let i = 0; i < RUNS; i++) {
